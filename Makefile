@@ -1,0 +1,63 @@
+# Every user-facing command of the project. Run from the repo root.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DATA_DIR ?= data
+WORKERS ?=
+BENCH_MB ?= 200
+STAMP := $(VENV)/.installed
+
+.PHONY: install test lint format demo crawl extract report sql export eval bench browser clean
+
+install: $(STAMP)
+
+# Re-install only when the pinned dependencies change (idempotent).
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Debian's Chromium and ChromeDriver for the report's browser test.
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { [ "$$(id -u)" = 0 ] || { echo "make browser: install Debian's chromium and chromium-driver (needs root)"; exit 1; }; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+test: install browser
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+demo: install
+	$(BIN)/python -m extract.demo --data-dir $(DATA_DIR)/demo
+
+crawl: install
+	$(BIN)/scrapy crawl asf-lists -s DATA_DIR=$(DATA_DIR) $(ARGS)
+
+extract: install
+	$(BIN)/python -m extract --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(ARGS)
+
+report: install
+	$(BIN)/python -m extract.report --data-dir $(DATA_DIR)
+
+sql: install
+	$(BIN)/python -m extract.sql --data-dir $(DATA_DIR)
+
+export: install
+	$(BIN)/python -m extract.export --data-dir $(DATA_DIR)
+
+eval: install
+	$(BIN)/python -m extract.eval
+
+bench: install
+	$(BIN)/python -m extract.bench --size-mb $(BENCH_MB)
+
+clean:
+	rm -rf .pytest_cache .ruff_cache .bench tests/artifacts

@@ -1,0 +1,90 @@
+"""The registry: every format module, in one place, and the function that runs them.
+
+Adding a format is: a module under `extract/formats/`, fixture pairs under
+`tests/fixtures/formats/`, and one line in `MODULES` below.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from extract.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+
+__all__ = ["FormatInfo", "Measurement", "ResultTable", "heading_before", "PARSERS", "by_name", "extract_results"]
+
+MODULES = [
+    "yetus",
+    "surefire",
+    "coverage",
+    "jmh",
+    "hbase_pe",
+    "ycsb",
+    "testdfsio",
+    "spark_benchmark",
+    "google_benchmark",
+    "go_bench",
+    "benchstat",
+    "criterion",
+    "critcmp",
+    "pytest_benchmark",
+    "hyperfine",
+    "ab",
+    "wrk",
+    "sysbench",
+    "pgbench",
+    "kafka_perf",
+    "cassandra_stress",
+    "jmeter",
+    "benchmark_js",
+    "archery",
+    "conbench",
+    "datafusion_bench",
+    "doris_bench",
+    "sql_timing",
+    "gnu_time",
+    "bash_time",
+    "jira_table",
+    "html_table",
+    "markdown_table",
+    "ascii_table",
+    "prose",
+]
+
+PARSERS: list[ModuleType] = sorted(
+    (importlib.import_module(f"extract.formats.{m}") for m in MODULES),
+    key=lambda mod: (mod.INFO.kind != "noise", mod.INFO.priority),
+)
+
+
+def by_name(name: str) -> ModuleType:
+    for mod in PARSERS:
+        if mod.INFO.name == name:
+            return mod
+    raise KeyError(name)
+
+
+def _mask(text: str, span: tuple[int, int]) -> str:
+    """Blank out a span, keeping offsets and line breaks, so later parsers skip it."""
+    start, end = span
+    blank = "".join("\n" if c == "\n" else " " for c in text[start:end])
+    return text[:start] + blank + text[end:]
+
+
+def extract_results(text: str) -> list[ResultTable]:
+    """Every result table in `text`, in text order. Noise recognisers run first and
+    their spans are removed; then result parsers run from specific to generic, and
+    a span claimed by one parser is not seen by the ones after it."""
+    found: list[ResultTable] = []
+    work = text
+    for mod in PARSERS:
+        for table in mod.parse(work):
+            work = _mask(work, table.span)
+            if mod.INFO.kind == "result" and table.measurements:
+                found.append(table)
+    for table in found:
+        for m in table.measurements:
+            if m.variant is None:
+                m.variant = table.variant
+    found.sort(key=lambda t: t.span)
+    return found

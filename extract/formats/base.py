@@ -1,0 +1,79 @@
+"""The one small interface every benchmark format implements (as jc's parsers do).
+
+A format module defines, at its top:
+
+    INFO = FormatInfo(name="jmh", description="...", signature="...", priority=10)
+
+    def parse(text: str) -> list[ResultTable]: ...
+
+`parse` is a pure function from message text to the result tables found in it; it
+never raises on odd input (it returns what it could read). Each table carries the
+`span` of text it came from so that the registry can run specific parsers before
+generic ones without counting a block twice, and its `measurements`: one per number.
+
+Noise recognisers (`INFO.kind == "noise"`: CI reports, Surefire summaries, ...) use
+the same interface; the spans they return are removed from the text before the
+result parsers run, and their tables are not stored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class FormatInfo:
+    name: str  # the `format` column value, e.g. "jmh"
+    description: str
+    signature: str  # what in the text makes this format recognisable
+    priority: int = 50  # lower runs first: tool outputs before generic tables
+    kind: str = "result"  # "result" or "noise"
+
+
+@dataclass(slots=True)
+class Measurement:
+    """One number. `value` is the number as written (separators removed, clock
+    times in seconds); `written` is the original text of the number."""
+
+    metric: str
+    value: float
+    unit: str | None = None
+    label: str | None = None  # benchmark or row name
+    variant: str | None = None  # the run/setting: "Before patch", "GCS / No changes"
+    written: str | None = None
+    row: int | None = None  # index into ResultTable.rows, when it comes from a row
+
+
+@dataclass(slots=True)
+class ResultTable:
+    format: str
+    span: tuple[int, int]  # [start, end) character offsets in the parsed text
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    measurements: list[Measurement] = field(default_factory=list)
+    caption: str | None = None
+    variant: str | None = None  # applies to measurements that have none
+
+    def source(self, text: str) -> str:
+        return text[self.span[0] : self.span[1]]
+
+
+_HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
+
+
+def heading_before(text: str, pos: int, *, max_lines: int = 2) -> str | None:
+    """The short line just before `pos` that names the block that follows it,
+    such as `Before patch:` or `with 4 MM threads:` (returned without the colon).
+    None when the nearest non-blank line does not look like a heading."""
+    lines = text[:pos].rstrip().splitlines()
+    for line in reversed(lines[-max_lines:]):
+        s = line.strip().strip("`").strip()
+        if not s:
+            continue
+        if s.endswith((":", "：")) or (len(s) <= 60 and not re.search(r"[.;,]\s*$", s)):
+            m = _HEADING.match(s)
+            if m and re.search(r"[A-Za-z]", m.group("h")):
+                return m.group("h").rstrip(":： ").strip("*# ")
+        return None
+    return None

@@ -1,0 +1,20 @@
+"""benchmark.js 'x ops/sec ±n%' lines.
+
+Rows: TODO (document the measurements this module returns).
+"""
+
+from __future__ import annotations
+
+from extract.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="benchmark-js",
+    description="benchmark.js 'x ops/sec ±n%' lines",
+    signature="TODO",
+    priority=10,
+    kind="result",
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return []

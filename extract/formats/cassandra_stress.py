@@ -1,0 +1,20 @@
+"""cassandra-stress results.
+
+Rows: TODO (document the measurements this module returns).
+"""
+
+from __future__ import annotations
+
+from extract.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="cassandra-stress",
+    description="cassandra-stress results",
+    signature="TODO",
+    priority=10,
+    kind="result",
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return []

@@ -1,0 +1,20 @@
+"""Conbench / ursabot benchmark comments.
+
+Rows: TODO (document the measurements this module returns).
+"""
+
+from __future__ import annotations
+
+from extract.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="conbench",
+    description="Conbench / ursabot benchmark comments",
+    signature="TODO",
+    priority=10,
+    kind="result",
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return []

@@ -1,0 +1,20 @@
+"""Rust criterion 'time: [low est high]' blocks.
+
+Rows: TODO (document the measurements this module returns).
+"""
+
+from __future__ import annotations
+
+from extract.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="criterion",
+    description="Rust criterion 'time: [low est high]' blocks",
+    signature="TODO",
+    priority=10,
+    kind="result",
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return []

@@ -1,0 +1,20 @@
+"""HBase PerformanceEvaluation summary log lines.
+
+Rows: TODO (document the measurements this module returns).
+"""
+
+from __future__ import annotations
+
+from extract.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="hbase-pe",
+    description="HBase PerformanceEvaluation summary log lines",
+    signature="TODO",
+    priority=10,
+    kind="result",
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return []

@@ -1,0 +1,20 @@
+"""hyperfine 'Time (mean ± σ)' blocks and markdown exports.
+
+Rows: TODO (document the measurements this module returns).
+"""
+
+from __future__ import annotations
+
+from extract.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="hyperfine",
+    description="hyperfine 'Time (mean ± σ)' blocks and markdown exports",
+    signature="TODO",
+    priority=10,
+    kind="result",
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return []

@@ -1,0 +1,125 @@
+"""Numbers and units as people write them in benchmark mail, and their SI form.
+
+Pure functions, shared by every format parser: `parse_number` reads a number as
+written (thousands separators, SI suffixes, clock times), `to_si` maps a unit as
+written to a base unit so that values can be compared across messages.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+# value_si = value * factor, in unit_si. Keys are lower-cased, spaces removed.
+_TIME = {
+    "ns": 1e-9, "nanos": 1e-9, "nanoseconds": 1e-9, "nsec": 1e-9,
+    "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "usec": 1e-6, "micros": 1e-6, "microseconds": 1e-6,
+    "ms": 1e-3, "msec": 1e-3, "millis": 1e-3, "milliseconds": 1e-3, "millisecond": 1e-3,
+    "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
+    "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0, "m": 60.0,
+    "h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0,
+}  # fmt: skip
+_BYTES = {
+    "b": 1.0, "byte": 1.0, "bytes": 1.0,
+    "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "kib": 1024.0, "mib": 1024.0**2, "gib": 1024.0**3, "tib": 1024.0**4,
+    "k": 1e3, "ki": 1024.0, "mi": 1024.0**2, "gi": 1024.0**3,
+}  # fmt: skip
+_RATE_WORDS = ("ops", "op", "rows", "row", "req", "reqs", "requests", "records", "msgs",
+               "messages", "queries", "tx", "txn", "transactions", "events", "calls", "items")  # fmt: skip
+_PER_SECOND = ("/s", "/sec", "/second", "persecond", "/ms", "/us", "/µs", "/min")
+_RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0,
+                 "/ms": 1e-3, "/us": 1e-6, "/µs": 1e-6, "/min": 60.0}  # fmt: skip
+_PERCENT = {"%", "percent", "pct"}
+
+_NUMBER = re.compile(
+    r"""^\s*(?P<sign>[-+−]?)\s*
+        (?:(?P<clock>\d+(?::\d{1,2}){1,2}(?:\.\d+)?)      # 1:02:03.5 or 0:02.10
+         |(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?))
+        \s*(?P<suffix>[kKMGT]?)\s*$""",
+    re.X,
+)
+_SUFFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
+    """Read a number as written: `1,430` → 1430, `22.99k` → 22990, `0:02.10` → 2.1
+    (clock times become seconds), `3.49E8`, `NaN` → nan. None if it is not a number."""
+    if text is None:
+        return None
+    s = text.strip().replace("\u2009", "").replace("\u202f", "").replace("_", "")
+    if not s:
+        return None
+    low = s.lower()
+    if low in ("nan", "n/a"):
+        return math.nan if low == "nan" else None
+    if low in ("inf", "infinity", "+inf", "∞"):
+        return math.inf
+    if decimal_comma:
+        s = s.replace(".", "").replace(",", ".") if re.search(r",\d+$", s) else s
+    m = _NUMBER.match(s)
+    if not m:
+        return None
+    sign = -1.0 if m.group("sign") in ("-", "−") else 1.0
+    if m.group("clock"):
+        parts = [float(p) for p in m.group("clock").split(":")]
+        seconds = 0.0
+        for p in parts:
+            seconds = seconds * 60 + p
+        return sign * seconds
+    num = m.group("num")
+    if not num or not re.search(r"\d", num):
+        return None
+    return sign * float(num.replace(",", "")) * _SUFFIX[m.group("suffix")]
+
+
+def parse_duration(text: str) -> float | None:
+    """`1m2.5s`, `1h 2m`, `372m 23s`, `4.085s` → seconds; None if not a duration."""
+    parts = re.findall(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)\b", text.strip())
+    if not parts or re.sub(r"[\d.\s]|ms|h|m|s", "", text.strip()):
+        return None
+    factor = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3}
+    return sum(float(v) * factor[u] for v, u in parts)
+
+
+def _key(unit: str) -> str:
+    return unit.strip().lower().replace(" ", "").replace("per", "/").replace("//", "/")
+
+
+def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | None]:
+    """(value_si, unit_si) for a known unit: time → `s`, bytes → `B`, byte rates →
+    `B/s`, event rates → `1/s`, percentages → `1` (as a fraction). (None, None) otherwise."""
+    if value is None or unit is None or (isinstance(value, float) and math.isnan(value)):
+        return None, None
+    raw = unit.strip()
+    key = _key(raw)
+    if not key:
+        return None, None
+    if key in _PERCENT:
+        return value / 100.0, "1"
+    if key in _TIME:
+        if key == "m" and raw != "m":
+            return None, None
+        return value * _TIME[key], "s"
+    # time per operation (ms/op, us/op, ns/iter): the time of one operation
+    m = re.fullmatch(r"([a-zµμ]+)/(op|ops|iter|call|row|query|msg|invocation)", key)
+    if m and m.group(1) in _TIME:
+        return value * _TIME[m.group(1)], "s"
+    if key in _BYTES and raw not in ("k", "K", "m", "M"):
+        return value * _BYTES[key], "B"
+    # byte rates: MB/s, MiB/sec, GB/s, MBps, Mi/s
+    m = re.fullmatch(r"([kmgt]?i?b?)(?:/(s|sec|second)|ps)", key)
+    if m and m.group(1) and (m.group(1) in _BYTES):
+        return value * _BYTES[m.group(1)], "B/s"
+    # event rates: ops/s, rows/sec, req/s, ops/ms, QPS, TPS
+    if key in ("qps", "tps", "rps", "ops", "hz", "1/s"):
+        return value, "1/s"
+    for suffix, divisor in _RATE_DIVISOR.items():
+        if key.endswith(suffix):
+            head = key[: -len(suffix)]
+            if head in _RATE_WORDS or head.rstrip("s") in _RATE_WORDS or head.startswith("k"):
+                scale = 1e3 if head.startswith("k") and head[1:] in _RATE_WORDS else 1.0
+                if head.startswith("k") and head[1:] not in _RATE_WORDS:
+                    continue
+                return value * scale / divisor, "1/s"
+    return None, None
