@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+# fmt: off
 TABLES: dict[str, list[tuple[str, str, str]]] = {
     "messages": [
         ("msg_key", "VARCHAR", "stable unique key: list + Message-ID (or content hash), with a suffix when a Message-ID repeats on one list"),
@@ -86,6 +87,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("extracted_at", "TIMESTAMPTZ", "when it was extracted"),
     ],
 }
+# fmt: on
 
 
 def create_statements() -> list[str]:

@@ -25,9 +25,10 @@ _BYTES = {
     "kib": 1024.0, "mib": 1024.0**2, "gib": 1024.0**3, "tib": 1024.0**4,
     "k": 1e3, "ki": 1024.0, "mi": 1024.0**2, "gi": 1024.0**3,
 }  # fmt: skip
-_RATE_WORDS = ("ops", "op", "rows", "row", "req", "reqs", "requests", "records", "msgs",
-               "messages", "queries", "tx", "txn", "transactions", "events", "calls", "items")  # fmt: skip
-_PER_SECOND = ("/s", "/sec", "/second", "persecond", "/ms", "/us", "/µs", "/min")
+_RATE_WORDS = (
+    "ops", "op", "rows", "row", "req", "reqs", "requests", "records", "msgs",
+    "messages", "queries", "tx", "txn", "transactions", "events", "calls", "items",
+)  # fmt: skip
 _RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0,
                  "/ms": 1e-3, "/us": 1e-6, "/µs": 1e-6, "/min": 60.0}  # fmt: skip
 _PERCENT = {"%", "percent", "pct"}
@@ -75,7 +76,7 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
 
 def parse_duration(text: str) -> float | None:
     """`1m2.5s`, `1h 2m`, `372m 23s`, `4.085s` → seconds; None if not a duration."""
-    parts = re.findall(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)\b", text.strip())
+    parts = re.findall(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)(?![a-z])", text.strip())
     if not parts or re.sub(r"[\d.\s]|ms|h|m|s", "", text.strip()):
         return None
     factor = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3}

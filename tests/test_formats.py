@@ -29,7 +29,11 @@ def test_fixture(case):
         assert found == [], f"negative sample gave rows: {found[:5]}"
         return
     missing = [row for row in expect["rows"] if find(row, tables) is None]
-    got = [(t.format, m.label, m.variant, m.metric, m.value, m.unit) for t in tables for m in t.measurements]
+    got = [
+        (t.format, m.label, m.variant, m.metric, m.value, m.unit)
+        for t in tables
+        for m in t.measurements
+    ]
     assert not missing, f"missing {missing}\nfound {got[:40]}"
 
 

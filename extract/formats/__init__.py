@@ -11,7 +11,15 @@ from types import ModuleType
 
 from extract.formats.base import FormatInfo, Measurement, ResultTable, heading_before
 
-__all__ = ["FormatInfo", "Measurement", "ResultTable", "heading_before", "PARSERS", "by_name", "extract_results"]
+__all__ = [
+    "FormatInfo",
+    "Measurement",
+    "ResultTable",
+    "heading_before",
+    "PARSERS",
+    "by_name",
+    "extract_results",
+]
 
 MODULES = [
     "yetus",
