@@ -1,0 +1,81 @@
+"""The message's own text: `clean_body(text, kind)` returns the decoded body without
+quoted replies, "On ... wrote:" headers, the quoted JIRA issue block, the JIRA,
+GitBox and list footers, notification headers, and the old version of an edited
+JIRA comment.
+
+Pure function, also called by the classifier and `make eval`. It works on text as
+mail gives it and on whitespace-flattened text (web archives that collapse every
+line break), so every marker below is matched with `\\s+` rather than `\\n`.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Everything from one of these markers to the end is boilerplate or old text.
+_CUT_REST = [
+    # JIRA footer: "--\nThis message was sent by Atlassian JIRA\n(v6.3.15#6346)".
+    re.compile(r"(?:^|\s)--\s*This message was sent by Atlassian (?:JIRA|Jira)\b", re.I),
+    # GitBox footer, 2018-2022 (64 dashes) and 2022+ ("-- " signature line).
+    re.compile(
+        r"(?:(?:^|\s)-{2,}\s*)?This is an automated message from the Apache Git Service\.", re.I
+    ),
+    # ASF list footer (ezmlm): a dashed line, then "To unsubscribe, e-mail: ...".
+    re.compile(r"(?:(?:^|\s)-{10,}\s*)?(?:^|\s)To unsubscribe, e-mail:\s"),
+    # An edited JIRA comment repeats its previous version after this line.
+    re.compile(r"(?:^|\s)was \(Author: [^)\n]{1,100}\):"),
+    # The JIRA issue block quoted under every comment mail: "> Summary\n> ---\n>\n> Key:".
+    re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s"),
+    # Outlook-style reply: the quoted original follows.
+    re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I),
+]
+
+# "[ https://issues.apache.org/jira/browse/KEY-1?page=...#comment-1 ]" then
+# "Todd Lipcon commented on KUDU-1930:" and its dashed underline.
+_JIRA_HEADER = re.compile(
+    r"^\s*\[\s*https?://issues\.apache\.org/jira/browse/\S+\s*\]\s*"
+    r"(?:[^\n]{1,200}?\s(?:commented on|edited comment on|created|updated|logged work on"
+    r"|resolved|reopened|closed|assigned)\s[A-Z][A-Z0-9_]+-\d+[^\n]{0,80}?:\s*-{3,})?",
+)
+_JIRA_ACTOR_LINE = re.compile(
+    r"^\s*[^\n]{1,200}?\s(?:commented on|edited comment on|created|updated|logged work on)"
+    r"\s[A-Z][A-Z0-9_]+-\d+[^\n]{0,80}?:[ \t]*\n-{3,}[ \t]*\n"
+)
+# "apache9 commented on pull request #1858:" / "X commented on PR #3644:" then "URL: ...".
+_GITHUB_HEADER = re.compile(
+    r"^\s*\S{1,100}\s(?:commented on|opened|merged|closed|edited a comment on|removed a comment on"
+    r"|opened a new|commented on a change in|commented on code in)[^\n]{0,200}?#\d+:?"
+    r"[^\n]{0,300}?\s*URL:\s*\S+[ \t]*\n?",
+)
+# "On Tue, 3 Mar 2020 at 10:01, Jane <j@x.org> wrote:" possibly wrapped on two lines.
+_WROTE = re.compile(r"^[ \t]*On\s[^\n]{0,300}(?:\n[^\n>]{0,200})?\bwrote:[ \t]*$", re.M)
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$\n?", re.M)
+_BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
+
+
+def _cut_boilerplate(text: str) -> str:
+    """Cut at the earliest marker after which everything is footer or old text."""
+    cut = len(text)
+    for marker in _CUT_REST:
+        m = marker.search(text)
+        if m and m.start() < cut:
+            cut = m.start()
+    return text[:cut]
+
+
+def clean_body(text: str, kind: str | None = None) -> str:
+    """The message's own text. `kind` (jira, github, commit, mail) enables the
+    notification-header rules; without it, every rule is tried."""
+    if not text:
+        return ""
+    body = text.replace("\r\n", "\n").replace("\r", "\n")
+    body = _cut_boilerplate(body)
+    if kind in (None, "jira"):
+        body = _JIRA_HEADER.sub("", body, count=1)
+        body = _JIRA_ACTOR_LINE.sub("", body, count=1)
+    if kind in (None, "github"):
+        body = _GITHUB_HEADER.sub("", body, count=1)
+    body = _WROTE.sub("", body)
+    body = _QUOTED_LINE.sub("", body)
+    body = _BLANK_RUNS.sub("\n\n", body)
+    return body.strip()
