@@ -1,0 +1,169 @@
+"""The static HTML report: `build_report(db, out_dir)` writes `out_dir/index.html` and
+one page per benchmark message under `out_dir/messages/`, and returns a `ReportSummary`.
+
+The site is self-contained (inline CSS, JS and SVG charts, no network), so it opens
+from disk. Queries live here (I/O edge); the markup is built by `pages` and `svg`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+from extract.report import links, pages
+from extract.views import create_views
+
+TOP_PROJECTS = 7  # the per-year chart stacks this many projects, then "other"
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    index: Path
+    n_messages: int  # benchmark messages, one page each
+    n_pages_removed: int  # stale pages of messages no longer in the database
+
+
+def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _sender(row: dict) -> str:
+    return row.get("from_name") or row.get("from_address") or ""
+
+
+def overview(con: duckdb.DuckDBPyConnection) -> dict:
+    """Everything the index page shows, from the views."""
+    totals = _dicts(
+        con,
+        """SELECT (SELECT count(DISTINCT list) FROM messages) AS lists,
+                  (SELECT count(*) FROM messages) AS messages,
+                  (SELECT count(*) FROM benchmark_messages) AS benchmark_messages,
+                  (SELECT coalesce(sum(n_tables), 0) FROM benchmark_messages) AS tables,
+                  (SELECT coalesce(sum(n_measurements), 0) FROM benchmark_messages)
+                      AS measurements,
+                  (SELECT count(DISTINCT project) FROM benchmark_messages) AS projects""",
+    )[0]
+    per_year = con.execute(
+        """SELECT project, CAST(year(sent_at AT TIME ZONE 'UTC') AS VARCHAR) AS year,
+                  count(*) AS n
+           FROM benchmark_messages WHERE sent_at IS NOT NULL GROUP BY ALL"""
+    ).fetchall()
+    years = sorted({y for _, y, _ in per_year})
+    if years:  # every year in the range, so gaps show
+        years = [str(y) for y in range(int(years[0]), int(years[-1]) + 1)]
+    by_project: dict[str, int] = {}
+    for project, _, n in per_year:
+        by_project[project] = by_project.get(project, 0) + n
+    ranked = sorted(by_project, key=lambda p: (-by_project[p], p))
+    top = ranked[:TOP_PROJECTS] if len(ranked) > TOP_PROJECTS + 1 else ranked
+    series = {p: [0.0] * len(years) for p in top}
+    if len(top) < len(ranked):
+        series["other"] = [0.0] * len(years)
+    for project, year, n in per_year:
+        series[project if project in top else "other"][years.index(year)] += n
+    formats = con.execute(
+        """SELECT t.format, count(*) AS n_tables, count(DISTINCT t.msg_key) AS n_messages
+           FROM result_tables t JOIN benchmark_messages b USING (msg_key)
+           GROUP BY 1 ORDER BY 2 DESC, 1"""
+    ).fetchall()
+    lists = [
+        {"list": r["list"], "n": r["messages"], "bench": r["benchmark_messages"],
+         "share": float(r["benchmark_share"] or 0)}
+        for r in _dicts(con, "SELECT * FROM by_list ORDER BY benchmark_share DESC, list")
+    ]  # fmt: skip
+    messages = _dicts(
+        con,
+        """SELECT msg_key, list, sent_at, strftime(sent_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S')
+                  AS sent_iso, from_name, from_address, subject, issue_key, repo, pr_number,
+                  permalink, coalesce(formats, []) AS formats, n_measurements
+           FROM benchmark_messages ORDER BY sent_at DESC NULLS LAST, msg_key""",
+    )
+    for msg in messages:
+        msg["sender"] = _sender(msg)
+        msg["page"] = links.page_name(msg["msg_key"])
+        msg["sent_iso"] = msg["sent_iso"] or ""
+    return {
+        "totals": totals,
+        "years": years,
+        "year_series": list(series.items()),
+        "formats": formats,
+        "lists": lists,
+        "messages": messages,
+        "built": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _message_pages(con: duckdb.DuckDBPyConnection):
+    """(page name, html) for every benchmark message, one message at a time."""
+    tables_by_msg: dict[str, list[dict]] = {}
+    for t in _dicts(
+        con,
+        """SELECT t.msg_key, t.format, t.caption, t.variant, coalesce(t.columns, []) AS columns,
+                  coalesce(t.rows, []) AS rows, t.source
+           FROM result_tables t JOIN benchmark_messages b USING (msg_key)
+           ORDER BY t.msg_key, t.ordinal""",
+    ):
+        tables_by_msg.setdefault(t["msg_key"], []).append(t)
+    comps_by_msg: dict[str, list[dict]] = {}
+    for c in _dicts(
+        con,
+        "SELECT c.* FROM comparisons c JOIN benchmark_messages b USING (msg_key)",
+    ):
+        comps_by_msg.setdefault(c["msg_key"], []).append(c)
+    cur = con.execute(
+        """SELECT msg_key, list, sent_at, from_name, from_address, subject, kind, issue_key,
+                  repo, pr_number, url, permalink, coalesce(formats, []) AS formats,
+                  n_measurements, body
+           FROM benchmark_messages ORDER BY msg_key"""
+    )
+    names = [d[0] for d in cur.description]
+    while batch := cur.fetchmany(500):
+        for row in batch:
+            msg = dict(zip(names, row, strict=True))
+            msg["sender"] = _sender(msg)
+            key = msg["msg_key"]
+            html = pages.message_page(msg, tables_by_msg.get(key, []), comps_by_msg.get(key, []))
+            yield links.page_name(key), html
+
+
+_PAGE_FILE = re.compile(r"[0-9a-f]{24}\.html")
+
+
+def _write(path: Path, text: str) -> None:
+    """Write atomically, so a reader never sees half a page."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def build_report(db: Path | str, out_dir: Path | str) -> ReportSummary:
+    """Write the report for the database `db` into `out_dir`."""
+    db, out_dir = Path(db), Path(out_dir)
+    if not db.exists():
+        raise FileNotFoundError(f"no database at {db}: run `make extract` (or `make demo`) first")
+    msg_dir = out_dir / "messages"
+    msg_dir.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(db))
+    try:
+        create_views(con)
+        data = overview(con)
+        data["db_name"] = db.name
+        written = set()
+        for name, html in _message_pages(con):
+            _write(msg_dir / name, html)
+            written.add(name)
+    finally:
+        con.close()
+    stale = [p for p in msg_dir.iterdir() if _PAGE_FILE.fullmatch(p.name) and p.name not in written]
+    for p in stale:
+        p.unlink()
+    index = out_dir / "index.html"
+    _write(index, pages.index_page(data))
+    return ReportSummary(index=index, n_messages=len(written), n_pages_removed=len(stale))

@@ -1,0 +1,161 @@
+"""Charts as inline SVG strings: pure functions from numbers and labels to markup.
+
+Every label is escaped here (labels come from mail); no style attributes, so the
+report's Content-Security-Policy can forbid inline styles other than its own sheet.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+# Colour-blind-safe palette (Okabe-Ito), then grey for "other".
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+OTHER = "#999999"
+
+
+def fmt(value: float | None) -> str:
+    """A number for people: 6 significant digits, no trailing zeros."""
+    if value is None:
+        return ""
+    if value != value:  # NaN
+        return "NaN"
+    return f"{value:,.6g}" if abs(value) >= 1e4 and float(value).is_integer() else f"{value:.6g}"
+
+
+def _svg(width: int, height: int, title: str, body: list[str], css_class: str) -> str:
+    return (
+        f'<svg class="chart {css_class}" role="img" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
+    )
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def hbar_chart(
+    items: list[tuple[str, float, str]],
+    *,
+    title: str,
+    width: int = 640,
+    label_width: int = 240,
+    max_value: float | None = None,
+    css_class: str = "hbar",
+) -> str:
+    """Horizontal bars: one (label, value, text shown after the bar) per row."""
+    row, top = 22, 8
+    height = top * 2 + row * max(len(items), 1)
+    note_space = 10 + 7 * max((len(note) for _, _, note in items), default=0)
+    bar_space = max(60, width - label_width - note_space)
+    top_value = max_value or max((v for _, v, _ in items), default=0) or 1
+    body = []
+    for i, (label, value, note) in enumerate(items):
+        y = top + i * row
+        w = max(1.0, bar_space * max(value, 0) / top_value)
+        body.append(
+            f'<g class="bar"><title>{escape(label)}: {escape(note)}</title>'
+            f'<text x="{label_width - 6}" y="{y + 15}" text-anchor="end" font-size="12">'
+            f"{escape(_clip(label, 36))}</text>"
+            f'<rect x="{label_width}" y="{y + 3}" width="{w:.1f}" height="{row - 6}" '
+            f'fill="{PALETTE[0]}"/>'
+            f'<text x="{label_width + w + 6:.1f}" y="{y + 15}" font-size="12">{escape(note)}</text>'
+            "</g>"
+        )
+    if not items:
+        body.append(f'<text x="10" y="{top + 15}" font-size="12">no data</text>')
+    return _svg(width, height, title, body, css_class)
+
+
+def stacked_columns(
+    categories: list[str],
+    series: list[tuple[str, list[float]]],
+    *,
+    title: str,
+    width: int = 640,
+    height: int = 260,
+    css_class: str = "stacked",
+) -> str:
+    """Vertical columns, one per category (e.g. a year), stacked by series (e.g. a
+    project), with a legend on the right."""
+    left, bottom, top, legend_w = 36, 24, 10, 150
+    plot_w, plot_h = width - left - legend_w - 10, height - top - bottom
+    totals = [sum(s[1][i] for s in series) for i in range(len(categories))]
+    top_value = max(totals, default=0) or 1
+    col_w = plot_w / max(len(categories), 1)
+    body = [
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+        f'stroke="#666"/>',
+        f'<text x="{left - 4}" y="{top + 10}" text-anchor="end" font-size="11">'
+        f"{fmt(top_value)}</text>",
+        f'<text x="{left - 4}" y="{top + plot_h}" text-anchor="end" font-size="11">0</text>',
+    ]
+    for i, cat in enumerate(categories):
+        x = left + i * col_w
+        y = top + plot_h
+        for j, (name, values) in enumerate(series):
+            v = values[i]
+            if v <= 0:
+                continue
+            h = plot_h * v / top_value
+            y -= h
+            colour = PALETTE[j] if j < len(PALETTE) else OTHER
+            body.append(
+                f'<rect class="bar" x="{x + col_w * 0.15:.1f}" y="{y:.1f}" '
+                f'width="{col_w * 0.7:.1f}" height="{h:.1f}" fill="{colour}">'
+                f"<title>{escape(name)} {escape(cat)}: {fmt(v)}</title></rect>"
+            )
+        body.append(
+            f'<text x="{x + col_w / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+            f'font-size="11">{escape(cat)}</text>'
+        )
+    for j, (name, _) in enumerate(series):
+        colour = PALETTE[j] if j < len(PALETTE) else OTHER
+        ly = top + j * 18
+        lx = width - legend_w
+        body.append(
+            f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{colour}"/>'
+            f'<text x="{lx + 16}" y="{ly + 11}" font-size="12">{escape(_clip(name, 20))}</text>'
+        )
+    if not categories:
+        body.append(f'<text x="{left + 10}" y="{top + 20}" font-size="12">no data</text>')
+    return _svg(width, height, title, body, css_class)
+
+
+def pair_bars(
+    pairs: list[tuple[str, str, float, str, float, str]],
+    *,
+    title: str,
+    width: int = 560,
+    css_class: str = "pairs",
+) -> str:
+    """Before/after bars, one group per (label, before name, before value, after name,
+    after value, ratio text); each group is scaled to its own larger value, since the
+    pairs of one message can have different units."""
+    label_w, group_h, bar_h = 200, 46, 16
+    height = 8 + group_h * max(len(pairs), 1)
+    bar_space = width - label_w - 110
+    body = []
+    for i, (label, b_name, b_val, a_name, a_val, ratio) in enumerate(pairs):
+        y = 8 + i * group_h
+        top_value = max(abs(b_val), abs(a_val)) or 1
+        body.append(
+            f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">'
+            f"{escape(_clip(label, 30))}</text>"
+            f'<text x="{label_w - 6}" y="{y + 32}" text-anchor="end" font-size="11" '
+            f'fill="#555">{escape(ratio)}</text>'
+        )
+        for k, (name, val, colour) in enumerate(
+            ((b_name, b_val, PALETTE[1]), (a_name, a_val, PALETTE[0]))
+        ):
+            w = max(1.0, bar_space * abs(val) / top_value)
+            by = y + 2 + k * (bar_h + 4)
+            body.append(
+                f'<rect class="bar" x="{label_w}" y="{by}" width="{w:.1f}" height="{bar_h}" '
+                f'fill="{colour}"><title>{escape(name)}: {fmt(val)}</title></rect>'
+                f'<text x="{label_w + w + 4:.1f}" y="{by + 12}" font-size="11">'
+                f"{escape(_clip(name, 14))} {fmt(val)}</text>"
+            )
+    if not pairs:
+        body.append('<text x="10" y="20" font-size="12">no data</text>')
+    return _svg(width, height, title, body, css_class)
