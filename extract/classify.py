@@ -1,18 +1,75 @@
-"""Does a message report measured benchmark numbers? (stub: the classifier lands with issue 4)
+"""Does a message report measured benchmark numbers? Returns a `Verdict`:
+`is_benchmark`, a `score` in 0..1 and the `reasons` (the features that decided it).
 
-Interface used by the pipeline and `make eval`:
+    classify(body, tables, *, subject=None, kind=None) -> Verdict
 
-    classify(body, tables, subject=None, kind=None) -> Verdict
+`body` is the message's own, cleaned text (`extract.clean.clean_body`: no quoted
+replies, no JIRA issue block, no footers); `tables` is
+`extract.formats.extract_results(body)`. Pure function; never raises.
 
-`body` is the message's own, cleaned text (no quoted replies, no JIRA issue block,
-no footers); `tables` is `extract.formats.extract_results(body)`.
+A transparent weighted sum, not a trained model. Each feature that fires adds its
+weight and one reason such as `jmh table: 2 measurements (+3.0)`; the message is a
+benchmark when the sum reaches `THRESHOLD`, and `score = logistic(sum - THRESHOLD)`.
+
+Evidence for (general features, none tied to a project or a corpus file):
+
+- tool output: a table from a tool-specific format (JMH, HBase PE, YCSB, GNU/bash
+  `time`, Google Benchmark, criterion, go test -bench, ...) with measurements;
+- a performance table: a generic table (JIRA, Markdown, HTML, ASCII) whose numbers
+  carry performance units (time, rates, bytes/s, %) or whose header names a
+  performance quantity (time, latency, throughput, QPS, before/after, ...);
+- measured prose: numbers with performance units (`27 sec`, `320k rows/sec`,
+  `2-5x`, `40%` next to faster/slower/throughput...) in sentences that are not
+  hedged (should/would/expect/target/assume/up to ...); more when the numbers are
+  compared (from X to Y, X -> Y, before/after, vs, faster/slower);
+- a results cue (`Results:`, `before:`/`after:`, `with the patch`).
+
+Evidence against (the hard negatives):
+
+- CI and build reports: Yetus / Hadoop QA vote tables, Jenkins/SparkQA/bot
+  notices, Codecov reports, Maven `Tests run:` / `BUILD SUCCESS` / `Total time:`;
+- release votes (checksums, signatures, `[VOTE]`);
+- stack traces; config and log dumps;
+- code diffs, unless what the diff rewrites are result rows (e.g. a regenerated
+  `*-results.txt`: its -/+ rows are old/new results, and parse as results);
+- JIRA field-change notifications (`Status: Open (was: Patch Available)`);
+- results only as images or links, and talk about benchmarking without numbers,
+  which simply find no positive evidence.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 
 from extract.formats import ResultTable
+from extract.units import to_si
+
+THRESHOLD = 2.0
+
+# Formats whose mere presence (with measurements) shows a tool's result output.
+GENERIC_FORMATS = {"jira-table", "markdown-table", "html-table", "ascii-table", "prose"}
+WEAK_TOOL_FORMATS = {"sql-timing"}  # "Time taken: 3.2 seconds" also shows up in bug reports
+
+W_TOOL = 3.0
+W_WEAK_TOOL = 1.5
+W_PERF_TABLE = 2.5
+W_PLAIN_TABLE = 0.3
+W_PROSE_TABLE = 1.0
+W_PROSE_COMPARED = 2.0
+W_TEXT_COMPARED = 2.0
+W_TEXT_MEASURED = 1.0
+W_TEXT_MANY = 1.5
+W_RESULTS_CUE = 0.5
+
+W_CI = -4.0
+W_MAVEN = -2.0
+W_RELEASE = -3.0
+W_STACK = -1.5
+W_DIFF = -2.0
+W_FIELD_CHANGE = -3.0
+W_DUMP = -1.0
 
 
 @dataclass(slots=True)
@@ -22,8 +79,320 @@ class Verdict:
     reasons: list[str] = field(default_factory=list)
 
 
+# ---------------------------------------------------------------- text patterns
+
+# (not after `%`: printf formats such as `%-35s` are not durations)
+_NUM = r"(?<![\w.%])(?<!%-)[~≈]?[-+]?\d[\d,]*(?:\.\d+)?"
+_TIME_UNIT = (
+    r"(?:ns|nanos(?:econds?)?|us|µs|μs|micros(?:econds?)?|ms|msecs?|millis(?:econds?)?|"
+    r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+)
+_RATE_UNIT = (
+    r"(?:[kKMG]?(?:ops?|rows?|req(?:uests)?|records?|msgs?|messages?|queries|tx|txns?|events?|"
+    r"docs?|documents?|files?|items?|i)\s*/\s*(?:s|sec|second|ms|us|min)|"
+    r"[kKMGT]i?B(?:it)?\s*/\s*(?:s|sec)|[kKMGT]i?Bps|qps|QPS|tps|TPS|rps|RPS|GFLOPS|"
+    r"(?:ops|ops/s)\b)"
+)
+# A performance quantity: "27 sec", "1.2ms", "320k rows/sec", "~6k/ms".
+_ABSOLUTE = re.compile(
+    _NUM + r"\s?[kKM]?\s?(?:" + _TIME_UNIT + r"|" + _RATE_UNIT + r"|/ms|/s|/sec)(?![\w/])"
+)
+# A relative one: "2x faster", "2-5x", "40%" (kept only next to a performance word).
+_FACTOR = re.compile(_NUM + r"(?:\s?-\s?\d+(?:\.\d+)?)?\s?[x×](?![\w])")
+_PERCENT = re.compile(_NUM + r"\s?%")
+_PERF_WORD = re.compile(
+    r"faster|slower|speed|improv|regress|reduc|increas|decreas|throughput|latency|"
+    r"\bcpu\b|overhead|better|worse|\btime\b|elapsed|duration|qps|ops",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\bfrom\b[^.\n]{0,80}?\bto\b|->|→|=>|\bvs\.?\b|\bversus\b|\bbefore\b|\bafter\b|"
+    r"\bcompared\b|\bbaseline\b|faster|slower|speed-?up|improv|regress|\bthan\b|"
+    r"\bwith(?:out)? (?:the |this |my )?(?:patch|change|pr|fix)\b",
+    re.I,
+)
+_HEDGE = re.compile(
+    r"\b(?:should|would|could|might|may|expect(?:ed|s)?|estimat\w*|target\w*|goal|aim|"
+    r"assum\w*|hope|theor\w*|potential(?:ly)?|up to|as much as|can it|if we|"
+    r"i (?:believe|think|guess)|don't think|will be|plan)\b|<\s*\d",
+    re.I,
+)
+_MEASURED = re.compile(
+    r"\b(?:took|takes|taken|went|goes|ran|run|runs|measured|observed|saw|see|got|"
+    r"result|results|tested|benchmark(?:ed)?|reduced|reduces|improved|improves|"
+    r"dropped|increased|is|was|are|were)\b",
+    re.I,
+)
+_RESULTS_CUE = re.compile(
+    r"^\s*(?:#+\s*|\*+\s*)?(?:benchmark |perf(?:ormance)? |test )?results?\s*[:：\-]|"
+    r"^\s*(?:before|after)(?: (?:the )?(?:patch|change|pr|fix))?\s*[:：]|"
+    r"\bwith(?:out)? (?:the |this )?patch\b",
+    re.I | re.M,
+)
+_SENTENCE = re.compile(r"[^\n.!?]*(?:[.!?](?!\d)|\n|$)")
+
+# ---- hard negatives
+_CI = re.compile(
+    r"[+-]1 overall\b|\|\s*Vote\s*\|\s*Subsystem\s*\|\s*Runtime|Hadoop QA|hadoop-yetus|"
+    r"Apache Yetus|:green_heart:|:broken_heart:|Test (?:PASS|FAIL)ed\b|"
+    r"Refer to this link for build results|\bSparkQA\b|Test build #\d+ has (?:started|finished)|"
+    r"Build (?:Failed|Succeeded|finished)|Codecov Report|Merging #\d+ \(\w+\) into|"
+    r"coverage (?:increased|decreased|remained)|"
+    r"Jenkins(?: build)? (?:is|was)? ?(?:failing|unstable)|"
+    r"This message was automatically generated",
+    re.I,
+)
+_MAVEN = re.compile(
+    r"Tests run: \d+, Failures: \d+|\bBUILD (?:SUCCESS|FAILURE)\b|^\s*\[INFO\] Total time:|"
+    r"Final Memory: \d+",
+    re.M,
+)
+# Each group is one kind of release-vote evidence; two kinds make a release vote.
+_RELEASE = [
+    re.compile(r"\[VOTE\]", re.I),
+    re.compile(r"\bsha-?(?:1|256|512)\b|\.sha\d*\b|\bmd5\b", re.I),
+    re.compile(r"\bsignatures?\b|\.asc\b|\bKEYS\b|\bgpg\b", re.I),
+    re.compile(r"\bbinding\b|release candidate|\bRC\d\b|staging repo|\bvote\b", re.I),
+    re.compile(r"\bLICENSE\b|\bNOTICE\b|source (?:release|tarball)|artifacts?\b", re.I),
+]
+# Lines of CI and build bookkeeping: their runtimes are not benchmark numbers.
+_NOISE_LINE = re.compile(
+    r"^.*(?:" + _CI.pattern + r"|" + _MAVEN.pattern.replace("^\\s*", "") + r").*$\n?"
+    r"|^\s*\|\s*[+-][01]\b.*$\n?|^\s*\|{3,}.*$\n?",
+    re.M | re.I,
+)
+_STACK_LINE = re.compile(
+    r"^\s*at [\w$.<>]+\([\w$.]*(?::\d+)?\)|^\s*Caused by: |Exception in thread|"
+    r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+",
+    re.M,
+)
+_DIFF = re.compile(
+    r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^diff --git |^(?:\+\+\+|---) [ab]/|"
+    r"^index [0-9a-f]{7,}\.\.",
+    re.M,
+)
+_DIFF_ROW = re.compile(r"^[+-](?![+-]{2})\S?.*$", re.M)
+# A changed line of code: "+    printf(...);", "-  @Warmup(iterations = 3)"
+_CODE_ROW = re.compile(r"^[+-](?:\s{2,}\S|[\w@]).*[;{}()=]", re.M)
+_FIELD_CHANGE = re.compile(r"^\s*[\w /.-]{2,40}:\s*[^\n]{0,200}\(was:\s", re.M)
+_UPDATED_SUBJECT = re.compile(r"\[jira\]\s*\[(?:Updated|Assigned|Resolved|Closed|Reopened)\]", re.I)
+_LOG_LINE = re.compile(
+    r"^\s*(?:\d{4}-\d\d-\d\d[ T][\d:.,]+|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG)\b)", re.M
+)
+_CONFIG_LINE = re.compile(r"^\s*(?:<property>|<name>|[\w.\-]+\s*[=:]\s*\S+\s*$)", re.M)
+_IMAGE = re.compile(r"!\[[^\]]*\]\(|<img\b|\.(?:png|jpe?g|gif|svg)\b|\bimage-\d", re.I)
+_BENCH_TALK = re.compile(
+    r"\bbenchmark|\bperformance\b|\bperf\b|\bjmh\b|\blatency\b|\bthroughput\b", re.I
+)
+
+
+# ---------------------------------------------------------------- features
+
+
+def _perf_unit(unit: str | None) -> bool:
+    """A unit that measures performance: time, rate, bytes per second, percent, factor."""
+    if not unit:
+        return False
+    _, si = to_si(1.0, unit)
+    if si in ("s", "1/s", "B/s", "1"):
+        return True
+    u = unit.strip().lower()
+    return bool(re.fullmatch(r"[x×]|ops?/\w+|\w+/op|[kmg]?flops|[a-zµμ]+/(?:op|iter|call|i)", u))
+
+
+_PERF_HEADER = re.compile(
+    r"time|latency|throughput|ops|qps|tps|duration|elapsed|speed|score|\bms\b|\bsec|\brate\b|"
+    r"p\d\d|mean|median|\bavg|average|best|before|after|baseline|contender|improv|change|"
+    r"diff|runtime|\bcpu\b|wall|rows/s|mb/s|gb/s",
+    re.I,
+)
+
+
+def _table_is_perf(table: ResultTable) -> bool:
+    if any(_perf_unit(m.unit) for m in table.measurements):
+        return True
+    header = " ".join(table.columns) + " " + " ".join({m.metric or "" for m in table.measurements})
+    return bool(_PERF_HEADER.search(header))
+
+
+def _strip_quotes(body: str) -> str:
+    """Defensive: the cleaned body has no quotes, but a stray `>` line never counts."""
+    return "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(">"))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.findall(text) if s.strip()]
+
+
+@dataclass(slots=True)
+class TextEvidence:
+    absolute: int = 0  # numbers with a time/rate unit in unhedged sentences
+    relative: int = 0  # factors and percentages next to a performance word
+    hedged: int = 0  # numbers only in estimates, targets, conditions
+    measured: int = 0  # absolute numbers in sentences that say they were measured
+    compared: bool = False  # numbers set against each other (from/to, vs, before/after)
+
+
+_STRONG_MEASURED = re.compile(
+    r"\b(?:took|takes|taken|went|goes|ran|measured|observed|saw|got|results?|reduced|reduces|"
+    r"improved|improves|dropped|increased|elapsed|finished|completed|run(?:s)? (?:is|was|in))\b",
+    re.I,
+)
+
+
+def _text_evidence(text: str) -> TextEvidence:
+    """What the sentences of `text` say with numbers (see the module docstring)."""
+    ev = TextEvidence()
+    previous = ""
+    for sent in _sentences(text):
+        if not re.search(r"\d", sent):
+            previous = sent
+            continue
+        n_abs = len(_ABSOLUTE.findall(sent))
+        n_rel = 0
+        if _PERF_WORD.search(sent) and "coverage" not in sent.lower():
+            n_rel = len(_FACTOR.findall(sent)) + len(_PERCENT.findall(sent))
+        if not (n_abs or n_rel):
+            previous = sent
+            continue
+        if _HEDGE.search(sent):
+            ev.hedged += n_abs + n_rel
+            previous = sent
+            continue
+        ev.absolute += n_abs
+        ev.relative += n_rel
+        if _STRONG_MEASURED.search(sent):
+            ev.measured += n_abs
+        window = previous + " " + sent
+        if _COMPARE.search(window) and (n_abs >= 2 or n_rel >= 1):
+            ev.compared = True
+        previous = sent
+    return ev
+
+
+def _diff_rows_are_results(body: str, tables: list[ResultTable]) -> bool:
+    """A diff whose -/+ rows parsed as result rows (a regenerated results file)."""
+    for t in tables:
+        if t.format == "prose" or not t.measurements:
+            continue
+        src = body[t.span[0] : t.span[1]] if 0 <= t.span[0] < t.span[1] <= len(body) else ""
+        rows = [ln for ln in src.splitlines() if ln.strip()]
+        if rows and sum(bool(_DIFF_ROW.match(ln)) for ln in rows) >= max(1, len(rows) // 3):
+            return True
+        if t.format not in GENERIC_FORMATS and t.format not in WEAK_TOOL_FORMATS:
+            return True
+    return False
+
+
 def classify(
     body: str, tables: list[ResultTable], *, subject: str | None = None, kind: str | None = None
 ) -> Verdict:
-    n = sum(len(t.measurements) for t in tables)
-    return Verdict(n > 0, 0.5 if n else 0.0, [f"{n} measurements"] if n else [])
+    try:
+        return _classify(body or "", tables or [], subject or "", kind)
+    except Exception as exc:  # a classifier bug must not lose the message
+        return Verdict(False, 0.0, [f"classifier error: {type(exc).__name__}: {exc}"])
+
+
+def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | None) -> Verdict:
+    text = _strip_quotes(body)
+    total = 0.0
+    reasons: list[str] = []
+
+    def add(weight: float, reason: str) -> None:
+        nonlocal total
+        total += weight
+        reasons.append(f"{reason} ({weight:+.1f})")
+
+    # -- what the format parsers found
+    tool_seen: set[str] = set()
+    perf_tables = plain_tables = 0
+    prose_n = 0
+    prose_compared = False
+    for t in tables:
+        n = len(t.measurements)
+        if not n:
+            continue
+        if t.format == "prose":
+            src = t.source(body)
+            if _HEDGE.search(src) and not _MEASURED.search(src):
+                continue
+            prose_n += n
+            prose_compared = prose_compared or bool(_COMPARE.search(src)) or n >= 2
+        elif t.format in GENERIC_FORMATS:
+            if _table_is_perf(t):
+                perf_tables += 1
+            else:
+                plain_tables += 1
+        elif t.format not in tool_seen:
+            tool_seen.add(t.format)
+            weight = W_WEAK_TOOL if t.format in WEAK_TOOL_FORMATS else W_TOOL
+            count = sum(len(x.measurements) for x in tables if x.format == t.format)
+            if len(tool_seen) > 1:  # one tool output is enough; more only adds a little
+                weight = 0.5
+            add(weight, f"{t.format} output: {count} measurements")
+    if perf_tables:
+        add(
+            W_PERF_TABLE + 0.5 * min(perf_tables - 1, 2),
+            f"{perf_tables} table(s) of performance numbers",
+        )
+    if plain_tables and not perf_tables:
+        add(W_PLAIN_TABLE, f"{plain_tables} table(s) of numbers without performance units")
+    if prose_n:
+        if prose_compared:
+            add(W_PROSE_COMPARED, f"prose: {prose_n} measured numbers compared")
+        else:
+            add(W_PROSE_TABLE, f"prose: {prose_n} measured numbers")
+
+    # -- light text features of our own (they back up the parsers)
+    has_digits = any(c.isdigit() for c in text)
+    if has_digits:
+        ev = _text_evidence(_NOISE_LINE.sub("", text))
+        n = ev.absolute + ev.relative
+        if not prose_n:  # what the prose parser found is already counted
+            if ev.compared or ev.measured >= 2:
+                add(W_TEXT_COMPARED, f"text: {n} performance numbers compared")
+            elif ev.absolute >= 3:
+                add(W_TEXT_MANY, f"text: {ev.absolute} numbers with performance units")
+            elif n:
+                add(W_TEXT_MEASURED, f"text: {n} numbers with performance units")
+        if ev.hedged and not n:
+            reasons.append(f"text: {ev.hedged} numbers only in estimates/targets (+0.0)")
+        if total > 0 and _RESULTS_CUE.search(text):
+            add(W_RESULTS_CUE, "results cue")
+    elif _BENCH_TALK.search(text):
+        reasons.append("talks about performance, no numbers (+0.0)")
+
+    # -- hard negatives
+    ci = _CI.findall(text)
+    if ci:
+        add(W_CI, f"CI/build report ({ci[0].strip()})")
+    if _MAVEN.search(text):
+        # its own numbers are already left out; it only weighs when nothing else speaks
+        add(W_MAVEN if total < THRESHOLD else 0.0, "Maven build/test summary")
+    release = sum(bool(p.search(subject + "\n" + text)) for p in _RELEASE[1:])
+    if _RELEASE[0].search(subject) or release >= 3:
+        add(W_RELEASE, "release vote (checksums/signatures)")
+    stack = len(_STACK_LINE.findall(text))
+    if stack >= 3:
+        add(W_STACK, f"stack trace ({stack} lines)")
+    code_rows = len(_CODE_ROW.findall(text))
+    # (a ```diff fence alone is not a diff: bots use it to colour result tables)
+    if _DIFF.search(text) or code_rows >= 4 or ("```diff" in text and code_rows):
+        if _diff_rows_are_results(body, tables):
+            reasons.append("diff of result rows (+0.0)")
+        else:
+            add(W_DIFF, "code diff")
+    field_changes = len(_FIELD_CHANGE.findall(text))
+    if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
+        add(W_FIELD_CHANGE, "JIRA field-change notification")
+    lines = max(1, sum(1 for ln in text.splitlines() if ln.strip()))
+    if not tool_seen and lines >= 8:
+        logs = len(_LOG_LINE.findall(text))
+        configs = len(_CONFIG_LINE.findall(text))
+        if logs / lines > 0.5 or configs / lines > 0.5:
+            add(W_DUMP, "log or config dump")
+    if total <= 0 and _IMAGE.search(text) and _BENCH_TALK.search(text):
+        reasons.append("results only as images/links (+0.0)")
+
+    score = 1.0 / (1.0 + math.exp(-1.5 * (total - THRESHOLD)))
+    return Verdict(total >= THRESHOLD, round(score, 3), reasons)
