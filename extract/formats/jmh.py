@@ -1,20 +1,302 @@
-"""JMH text tables, `Result "..."` blocks, CSV/SCSV and JSON results.
+"""JMH results: text tables, `Result "..."` blocks, CSV/SCSV and JSON.
 
-Rows: TODO (document the measurements this module returns).
+Recognises
+- the end-of-run text table `Benchmark [(param)...] Mode Cnt Score Error Units`
+  (JMH < 1.5: `Samples`; error after `±`, a mangled `?` or `Â±`; decimal comma under
+  some locales; secondary rows `bench:·gc.alloc.rate`), also when flattened onto one
+  line, wrapped in HTML tags, or with words split by the archive (`M ode`);
+- `Result "name":` blocks (`N = 5` / `mean = 640.862 ?(99.9%) 113.354 ms/op`, or the
+  newer `640.862 ±(99.9%) 113.354 ms/op [Average]`) - dropped when the same numbers
+  are in a text table of the same message, so each result counts once;
+- CSV / SCSV (`"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)",
+  "Unit","Param: x"`, decimal comma with `;`) and JSON (`{"jmhVersion": ..,
+  "primaryMetric": {..}, "secondaryMetrics": {..}}` elements).
+
+Measurements per result row: label = benchmark name (`bench:·gc.alloc.rate` for
+secondary results), variant = the heading before the block and the @Param values
+(`Before patch / size=100`), metric `Score` (unit from `Units`), `Score error`
+(same unit), `Cnt` (unit `count`; CSV/JSON also `Threads`). The mode (thrpt, avgt,
+ss, sample) is kept in the row cells.
 """
 
 from __future__ import annotations
 
-from extract.formats.base import FormatInfo, ResultTable
+import csv
+import io
+import json
+import re
+
+from extract.formats._grid import dedupe, line_caption, mask_tags
+from extract.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="jmh",
     description="JMH text tables, Result blocks, CSV/SCSV and JSON results",
-    signature="TODO",
+    signature=(
+        "'Benchmark (param) Mode Cnt Score Error Units' header (old: Samples) + rows "
+        "'name thrpt 5 123.4 ± 5.6 ops/s'; 'Result \"name\": ... ±(99.9%)'; "
+        '\'"Benchmark","Mode","Threads","Samples","Score"\' CSV; \'"jmhVersion"\' JSON'
+    ),
     priority=10,
     kind="result",
 )
 
+_MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"
+_NUM = r"(?:[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?|NaN|[≈~]\s*[-+]?[\d.,]+(?:\s*[x×]\s*)?10\S*)"
+_PM = r"(?:±|\?|Â±|\+-)"
+_GAP = r"[ \t\r\n\u00a0]+"
+
+
+def _kw(word: str) -> str:
+    """A header word that the archive may have split with a space (`M ode`)."""
+    return " ?".join(re.escape(c) for c in word)
+
+
+_HEADER = re.compile(
+    rf"{_kw('Benchmark')}(?P<params>(?:{_GAP}\(\w+\))*){_GAP}{_kw('Mode')}{_GAP}"
+    rf"(?P<cnt>{_kw('Cnt')}|{_kw('Samples')}){_GAP}(?:{_kw('Score')}|{_kw('Mean')})"
+    rf"{_GAP}(?:(?:Score|Mean){_GAP})?(?:{_kw('Error')}|[Ee]rror){_GAP}{_kw('Units')}"
+)
+_RESULT = re.compile(
+    rf"Result\s*\"(?P<name>[^\"]{{1,300}})\"\s*:\s*"
+    rf"(?:N\s*=\s*(?P<n>\d+)\s*)?(?:mean\s*=\s*)?(?P<score>{_NUM})\s*"
+    rf"(?:{_PM}\s*\(99[.,]9%\)\s*(?P<err>{_NUM})\s*)?(?P<unit>[^\s\[\]<]+)"
+    rf"(?:\s*\[(?P<mode>\w+)\])?"
+)
+_CSV_HEADER = re.compile(r'^"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score"', re.M)
+
+
+def _num(written: str | None) -> float | None:
+    """A JMH number: JMH prints no grouping, so a lone `,` is a decimal comma."""
+    if not written:
+        return None
+    s = written.strip()
+    if s == "NaN" or s.startswith(("≈", "~")):
+        return None
+    if "," in s and "." not in s:
+        s = s.replace(",", ".")
+    elif "," in s:
+        s = s.replace(",", "")
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def _variant(heading: str | None, params: list[tuple[str, str]]) -> str | None:
+    parts = [heading] if heading else []
+    if params:
+        parts.append(", ".join(f"{k}={v}" for k, v in params))
+    return " / ".join(parts) or None
+
+
+def _row_measurements(
+    name, score, err, cnt, unit, variant, row, *, threads=None, err_metric="Score error"
+) -> list[Measurement]:
+    out = []
+    value = _num(score)
+    if value is None:
+        return out
+    out.append(Measurement("Score", value, unit, name, variant, score.strip(), row))
+    e = _num(err)
+    if e is not None:
+        out.append(Measurement(err_metric, e, unit, name, variant, err.strip(), row))
+    if cnt and cnt.strip().isdigit():
+        out.append(Measurement("Cnt", float(cnt), "count", name, variant, cnt.strip(), row))
+    if threads and threads.strip().isdigit():
+        out.append(Measurement("Threads", float(threads), "count", name, variant, threads, row))
+    return out
+
+
+def _text_tables(text: str, view: str) -> list[ResultTable]:
+    out = []
+    for h in _HEADER.finditer(view):
+        params = re.findall(r"\((\w+)\)", h.group("params"))
+        k = len(params)
+        row_re = re.compile(
+            rf"[ \t\r\n\u00a0]*(?P<name>[^\s|()]+)"
+            rf"(?P<params>(?:{_GAP}[^\s]+){{{k}}}){_GAP}(?P<mode>{_MODES})"
+            rf"(?:{_GAP}(?P<cnt>\d+))?{_GAP}(?P<score>{_NUM})"
+            rf"(?:[ \t\u00a0]*{_PM}?[ \t\u00a0]*(?P<err>{_NUM}))?{_GAP}(?P<unit>[^\s|<]+)"
+        )
+        pos = h.end()
+        heading = line_caption(view, h.start())
+        columns = [
+            "Benchmark",
+            *[f"({p})" for p in params],
+            "Mode",
+            "Cnt",
+            "Score",
+            "Error",
+            "Units",
+        ]
+        table = ResultTable(INFO.name, (h.start(), h.end()), columns=columns, variant=None)
+        while True:
+            m = row_re.match(view, pos)
+            if not m:
+                break
+            pvals = m.group("params").split()
+            row = [
+                m.group("name"),
+                *pvals,
+                m.group("mode"),
+                m.group("cnt") or "",
+                m.group("score"),
+                m.group("err") or "",
+                m.group("unit"),
+            ]
+            table.rows.append(row)
+            variant = _variant(heading, list(zip(params, pvals, strict=False)))
+            table.measurements += _row_measurements(
+                m.group("name"),
+                m.group("score"),
+                m.group("err"),
+                m.group("cnt"),
+                m.group("unit"),
+                variant,
+                len(table.rows) - 1,
+            )
+            pos = m.end()
+        if table.rows:
+            table.span = (h.start(), pos)
+            table.caption = heading
+            out.append(table)
+    return out
+
+
+def _result_blocks(view: str) -> list[ResultTable]:
+    out = []
+    for m in _RESULT.finditer(view):
+        name = re.sub(r"\s+", "", m.group("name"))
+        unit = m.group("unit").rstrip(".,;")
+        table = ResultTable(
+            INFO.name,
+            (m.start(), m.end()),
+            columns=["Benchmark", "N", "Score", "Error", "Units"],
+            rows=[[name, m.group("n") or "", m.group("score"), m.group("err") or "", unit]],
+            caption="Result",
+        )
+        table.measurements = _row_measurements(
+            name, m.group("score"), m.group("err"), m.group("n"), unit, None, 0
+        )
+        out.append(table)
+    return out
+
+
+def _csv_tables(text: str) -> list[ResultTable]:
+    out = []
+    for h in _CSV_HEADER.finditer(text):
+        sep = h.group(1)
+        end = h.start()
+        lines = []
+        for line in text[h.start() :].splitlines(keepends=True):
+            if lines and not line.startswith('"'):
+                break
+            lines.append(line)
+            end += len(line)
+        try:
+            records = list(csv.reader(io.StringIO("".join(lines)), delimiter=sep))
+        except csv.Error:
+            continue
+        header, body = records[0], [r for r in records[1:] if r]
+        idx = {name: i for i, name in enumerate(header)}
+        err_col = next((i for i, n in enumerate(header) if n.startswith("Score Error")), None)
+        param_cols = [
+            (i, n.removeprefix("Param: ")) for i, n in enumerate(header) if n.startswith("Param: ")
+        ]
+        heading = line_caption(text, h.start())
+        table = ResultTable(INFO.name, (h.start(), end), columns=header, rows=body, caption=heading)
+        for r, rec in enumerate(body):
+            if len(rec) < len(header):
+                continue
+            params = [(n, rec[i]) for i, n in param_cols]
+            table.measurements += _row_measurements(
+                rec[idx["Benchmark"]],
+                rec[idx["Score"]],
+                rec[err_col] if err_col is not None else None,
+                rec[idx["Samples"]],
+                rec[idx["Unit"]],
+                _variant(heading, params),
+                r,
+                threads=rec[idx["Threads"]],
+            )
+        out.append(table)
+    return out
+
+
+def _json_tables(text: str) -> list[ResultTable]:
+    out = []
+    decoder = json.JSONDecoder()
+    for m in re.finditer(r"\{\s*\"jmhVersion\"", text):
+        try:
+            obj, end = decoder.raw_decode(text, m.start())
+        except ValueError:
+            continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("primaryMetric"), dict):
+            continue
+        name = str(obj.get("benchmark", ""))
+        mode = str(obj.get("mode", ""))
+        params = sorted((str(k), str(v)) for k, v in (obj.get("params") or {}).items())
+        variant = _variant(None, params)
+        table = ResultTable(
+            INFO.name,
+            (m.start(), end),
+            columns=["Benchmark", "Mode", "Threads", "Forks", "Score", "Score Error", "Unit"],
+        )
+        metrics = [(name, obj["primaryMetric"])]
+        for sec, metric in (obj.get("secondaryMetrics") or {}).items():
+            if isinstance(metric, dict):
+                metrics.append((f"{name}:{sec}", metric))
+        for label, metric in metrics:
+            score, err = metric.get("score"), metric.get("scoreError")
+            row = [
+                label,
+                mode,
+                str(obj.get("threads", "")),
+                str(obj.get("forks", "")),
+                str(score),
+                str(err),
+            ]
+            row.append(str(metric.get("scoreUnit", "")))
+            table.rows.append(row)
+            table.measurements += _row_measurements(
+                label,
+                str(score),
+                str(err),
+                None,
+                metric.get("scoreUnit"),
+                variant,
+                len(table.rows) - 1,
+                threads=str(obj.get("threads", "")) if label == name else None,
+            )
+        out.append(table)
+    return out
+
+
+def _same_result(a: Measurement, b: Measurement) -> bool:
+    names = (a.label or "", b.label or "")
+    short, long_ = sorted(names, key=len)
+    return (
+        a.value == b.value
+        and a.unit == b.unit
+        and long_.endswith(short.split(":")[0].split(".")[-1])
+    )
+
 
 def parse(text: str) -> list[ResultTable]:
-    return []
+    try:
+        view = mask_tags(text)
+        tables = _text_tables(text, view) + _csv_tables(text) + _json_tables(text)
+        row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
+        for block in _result_blocks(view):
+            if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
+                continue
+            score = next((m for m in block.measurements if m.metric == "Score"), None)
+            if score is not None and any(_same_result(score, m) for m in row_scores):
+                block.measurements = []  # the same result is in the summary table
+            tables.append(block)
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []
+    tables.sort(key=lambda t: t.span)
+    dedupe(tables, text)
+    return tables
