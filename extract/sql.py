@@ -96,14 +96,16 @@ def complete_statement(buffer: str) -> bool:
 
 
 def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
-    try:
-        import readline  # noqa: F401  (line editing and history for input())
+    readline = None
+    history = Path.home() / ".asf_sql_history"
+    if sys.stdin.isatty():  # history only for people typing, not for piped scripts
+        try:
+            import readline  # line editing and history for input()
 
-        history = Path.home() / ".asf_sql_history"
-        with contextlib.suppress(OSError):
-            readline.read_history_file(history)
-    except ImportError:
-        readline = None
+            with contextlib.suppress(OSError):
+                readline.read_history_file(history)
+        except ImportError:
+            readline = None
     print(f"connected to {db}. Statements end with ';'. .tables, .schema, .help, .quit")
     buffer = ""
     while True:
