@@ -1,0 +1,216 @@
+"""The report in a real browser: headless Debian Chromium driven by Selenium, loading the
+report of the real pipeline's database (the demo on data/sample) from disk.
+
+Checks: charts render, search filters rows, sorting works, links resolve, and the
+hostile message of the sample (<script>, <img onerror>) shows as text. Saves
+tests/artifacts/report.png.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import duckdb
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from extract.report import links
+from tests.report_pipeline import demo_once
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--window-size=1400,1000",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    run = demo_once(tmp_path_factory)
+    con = duckdb.connect(str(run.db), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT msg_key, subject, list, permalink, issue_key, n_measurements, body "
+            "FROM benchmark_messages"
+        ).fetchall()
+    finally:
+        con.close()
+    keys = ("msg_key", "subject", "list", "permalink", "issue_key", "n_measurements", "body")
+    return run, [dict(zip(keys, r, strict=True)) for r in rows]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    chromium, driver_bin = shutil.which("chromium"), shutil.which("chromedriver")
+    assert chromium and driver_bin, "run `make browser` (Debian's chromium and chromium-driver)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(dir=tmp_path_factory.getbasetemp())
+    options.add_argument(f"--user-data-dir={profile}")
+    driver = webdriver.Chrome(service=Service(driver_bin), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _open(driver, path: Path):
+    driver.get(path.resolve().as_uri())
+    _no_alert(driver)
+
+
+def _no_alert(driver):
+    with pytest.raises(NoAlertPresentException):
+        driver.switch_to.alert.text  # noqa: B018 - raises when no alert is open
+
+
+def _rows(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#messages tbody tr")
+
+
+def _visible_rows(driver):
+    return [r for r in _rows(driver) if r.is_displayed()]
+
+
+def test_charts_render_and_screenshot(site, browser):
+    run, messages = site
+    _open(browser, run.index)
+    charts = browser.find_elements(By.CSS_SELECTOR, "svg.chart")
+    assert {c.get_attribute("class") for c in charts} >= {
+        "chart per-year",
+        "chart formats",
+        "chart lists",
+    }
+    for chart in charts:
+        assert chart.size["width"] > 100 and chart.size["height"] > 20
+        bars = chart.find_elements(By.CSS_SELECTOR, "rect")
+        assert bars and any(b.size["width"] > 0 and b.size["height"] > 0 for b in bars)
+    assert len(_rows(browser)) == len(messages) > 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "report.png"))
+    assert (ARTIFACTS / "report.png").stat().st_size > 10_000
+
+
+def test_search_filters_rows(site, browser):
+    run, messages = site
+    _open(browser, run.index)
+    search = browser.find_element(By.ID, "search")
+    # the list with the fewest benchmark messages; expected rows computed from the page
+    target = min({m["list"] for m in messages}, key=lambda lst: (
+        sum(m["list"] == lst for m in messages), lst))  # fmt: skip
+    expected = [
+        r for r in _rows(browser) if target.lower() in r.get_attribute("textContent").lower()
+    ]
+    search.send_keys(target)
+    visible = _visible_rows(browser)
+    assert visible == expected
+    assert all(target in r.text for r in visible)
+    if len({m["list"] for m in messages}) > 1:
+        assert len(visible) < len(messages)
+    assert browser.find_element(By.ID, "count").text == f"{len(visible)} of {len(messages)}"
+    search.clear()
+    search.send_keys("no message says zzqqxx")
+    assert _visible_rows(browser) == []
+    search.clear()
+    search.send_keys(" ")  # an input event with nothing to match: every row is back
+    assert len(_visible_rows(browser)) == len(messages)
+
+
+def test_sorting_by_measurements_and_date(site, browser):
+    run, messages = site
+    _open(browser, run.index)
+    header = browser.find_element(By.XPATH, "//table[@id='messages']//th[.='measurements']")
+    header.click()
+    values = [int(r.find_elements(By.TAG_NAME, "td")[6].text) for r in _rows(browser)]
+    assert values == sorted(m["n_measurements"] for m in messages)
+    header.click()
+    values = [int(r.find_elements(By.TAG_NAME, "td")[6].text) for r in _rows(browser)]
+    assert values == sorted((m["n_measurements"] for m in messages), reverse=True)
+    browser.find_element(By.XPATH, "//table[@id='messages']//th[.='date']").click()
+    dates = [r.find_element(By.TAG_NAME, "td").get_attribute("data-v") for r in _rows(browser)]
+    assert dates == sorted(dates)
+
+
+def test_links_resolve(site, browser):
+    run, messages = site
+    _open(browser, run.index)
+    by_page = {links.page_name(m["msg_key"]): m for m in messages}
+    pages = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "a.page")]
+    assert len(pages) == len(messages)
+    for href in pages:
+        assert href.startswith("file://")
+        name = href.rsplit("/", 1)[1]
+        assert (run.index.parent / "messages" / name).is_file()
+        assert name in by_page
+    permalinks = {
+        a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "a.permalink")
+    }
+    assert permalinks == {m["permalink"] for m in messages if links.permalink(m["permalink"])}
+    assert permalinks, "the sample's benchmark messages have lists.apache.org permalinks"
+    issues = {a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "a.issue")}
+    assert issues == {links.issue_url(m["issue_key"]) for m in messages if m["issue_key"]}
+    # follow a page link and come back
+    first = browser.find_element(By.CSS_SELECTOR, "a.page")
+    message = by_page[first.get_attribute("href").rsplit("/", 1)[1]]
+    first.click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == (message["subject"] or "(no subject)")
+    assert browser.find_element(By.ID, "body").text.strip()
+    browser.find_element(By.LINK_TEXT, "← all benchmark messages").click()
+    assert browser.find_element(By.ID, "messages")
+
+
+def test_message_pages_show_tables_next_to_text(site, browser):
+    run, messages = site
+    con = duckdb.connect(str(run.db), read_only=True)
+    try:
+        key, n_tables, columns = con.execute(
+            "SELECT b.msg_key, b.n_tables, t.columns FROM benchmark_messages b "
+            "JOIN result_tables t ON t.msg_key = b.msg_key AND t.ordinal = 0 "
+            "WHERE b.n_tables > 0 ORDER BY b.n_tables DESC, b.msg_key LIMIT 1"
+        ).fetchone()
+        compared = con.execute(
+            "SELECT msg_key, count(*) FROM comparisons GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1"
+        ).fetchone()
+    finally:
+        con.close()
+    _open(browser, run.index.parent / "messages" / links.page_name(key))
+    tables = browser.find_elements(By.CSS_SELECTOR, "table.result-table")
+    assert len(tables) == n_tables
+    heads = [th.text for th in tables[0].find_elements(By.CSS_SELECTOR, "thead th")]
+    assert heads == [" ".join(c.split()) for c in columns]
+    assert browser.find_element(By.ID, "body").is_displayed()
+    if compared:  # the sample has before/after results: chart and ratios
+        _open(browser, run.index.parent / "messages" / links.page_name(compared[0]))
+        chart = browser.find_element(By.CSS_SELECTOR, "svg.comparison")
+        assert chart.size["width"] > 100 and chart.size["height"] > 20
+        ratios = browser.find_elements(By.CSS_SELECTOR, "table.comparisons td.ratio")
+        assert len(ratios) == compared[1] and all(r.text.startswith("×") for r in ratios)
+
+
+def test_hostile_message_shows_as_text(site, browser):
+    run, messages = site
+    hostile = [m for m in messages if "<script" in (m["body"] or "") + (m["subject"] or "")]
+    assert hostile, "the sample's hostile message (<script>, <img onerror>) is in the report"
+    _open(browser, run.index)
+    assert len(browser.find_elements(By.TAG_NAME, "script")) == 1  # the report's own
+    assert browser.find_elements(By.TAG_NAME, "img") == []
+    for m in hostile:
+        _open(browser, run.index.parent / "messages" / links.page_name(m["msg_key"]))
+        assert browser.find_elements(By.TAG_NAME, "script") == []
+        assert browser.find_elements(By.TAG_NAME, "img") == []
+        assert browser.find_elements(By.CSS_SELECTOR, "[onerror]") == []
+        shown = (
+            browser.find_element(By.ID, "body").text + browser.find_element(By.TAG_NAME, "h1").text
+        )
+        assert "<script" in shown  # the literal text is visible
+        _no_alert(browser)
