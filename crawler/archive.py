@@ -1,0 +1,187 @@
+"""The archive's rules as pure functions: months, week slices, list names, mboxrd.
+
+Shared by the spider, its pipeline and the local archive server. Returns plain values
+(strings, tuples, lists of bytes); nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import calendar
+import fnmatch
+import re
+from datetime import UTC, date, datetime, timedelta
+from email.utils import parsedate_to_datetime
+from pathlib import PurePosixPath
+
+# Tracker, pull-request and commit traffic (contract.md).
+DEFAULT_LIST_PATTERNS = (
+    "issues@*",
+    "*-issues@*",
+    "commits@*",
+    "*-commits@*",
+    "gitbox@*",
+    "github@*",
+    "jira@*",
+    "reviews@*",
+    "notifications@*",
+)
+
+_MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
+# A list name never contains a dot (PonyMail splits list_raw at the first dot).
+_LIST_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+=-]{0,99}$")
+_DOMAIN_LABEL_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+# mboxrd: a line that is `From ` after any number of `>` gains or loses one `>`.
+_FROM_LINE_RE = re.compile(rb"^>*From ", re.MULTILINE)
+_ESCAPED_FROM_RE = re.compile(rb"^>(>*From )", re.MULTILINE)
+
+
+class ArgumentError(ValueError):
+    """A user-supplied crawl argument is malformed."""
+
+
+def parse_month(value: str, name: str = "month") -> tuple[int, int]:
+    """`YYYY-MM` → (year, month); a clear ArgumentError otherwise."""
+    match = _MONTH_RE.match(value.strip())
+    if not match:
+        raise ArgumentError(f"{name}={value!r} is not a month: use YYYY-MM, e.g. 2017-03")
+    year, month = int(match[1]), int(match[2])
+    if not 1 <= month <= 12:
+        raise ArgumentError(f"{name}={value!r} is not a month: use YYYY-MM, e.g. 2017-03")
+    return year, month
+
+
+def month_key(year: int, month: int) -> str:
+    return f"{year:04d}-{month:02d}"
+
+
+def month_bounds(key: str) -> tuple[datetime, datetime]:
+    """First instant of the month and first instant of the next month, in UTC."""
+    year, month = parse_month(key)
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+def month_of(moment: datetime) -> str:
+    return month_key(moment.astimezone(UTC).year, moment.astimezone(UTC).month)
+
+
+def month_in_range(key: str, since: str | None, until: str | None) -> bool:
+    """Inclusive range check; `YYYY-MM` strings compare correctly as text."""
+    return (since is None or key >= since) and (until is None or key <= until)
+
+
+def week_slices(key: str) -> list[tuple[str, str]]:
+    """Day ranges (dfr, dto) that together cover the month, for `d=dfr=…|dto=…`.
+
+    The server's day ranges are strict at both ends (after dfr 00:00:00, before dto
+    23:59:59), so each slice starts on the day the previous one ended and the first and
+    last slices reach one day outside the month: the seams overlap and lose nothing.
+    """
+    year, month = parse_month(key)
+    last_day = calendar.monthrange(year, month)[1]
+    first = date(year, month, 1)
+    edges = [first - timedelta(days=1)]
+    edges += [date(year, month, day) for day in (7, 14, 21) if day < last_day]
+    edges.append(date(year, month, last_day) + timedelta(days=1))
+    return [(a.isoformat(), b.isoformat()) for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def valid_list_name(name: object) -> bool:
+    return isinstance(name, str) and bool(_LIST_NAME_RE.match(name))
+
+
+def valid_domain(domain: object) -> bool:
+    if not isinstance(domain, str) or len(domain) > 253:
+        return False
+    labels = domain.split(".")
+    return len(labels) >= 2 and all(_DOMAIN_LABEL_RE.match(label) for label in labels)
+
+
+def archive_path(domain: str, list_name: str, key: str) -> PurePosixPath:
+    """`raw/<domain>/<list>/<YYYY-MM>.mbox.gz`, relative to DATA_DIR; names must be valid."""
+    if not (valid_domain(domain) and valid_list_name(list_name)):
+        raise ValueError(f"refusing to build a path from {list_name!r}@{domain!r}")
+    parse_month(key)
+    return PurePosixPath("raw", domain.lower(), list_name.lower(), f"{key}.mbox.gz")
+
+
+def parse_patterns(value: str | None) -> list[str]:
+    if value is None:
+        return list(DEFAULT_LIST_PATTERNS)
+    patterns = [p.strip().lower() for p in value.split(",") if p.strip()]
+    if not patterns:
+        raise ArgumentError("lists= is empty: give comma-separated patterns such as issues@*")
+    return patterns
+
+
+def match_lists(addresses: list[str], patterns: list[str]) -> tuple[list[str], list[str]]:
+    """Addresses matching any pattern (sorted), and the patterns that matched nothing."""
+    lowered = {address.lower(): address for address in addresses}
+    matched: set[str] = set()
+    unmatched = []
+    for pattern in patterns:
+        hits = [a for low, a in lowered.items() if fnmatch.fnmatchcase(low, pattern)]
+        if not hits:
+            unmatched.append(pattern)
+        matched.update(hits)
+    return sorted(matched), unmatched
+
+
+def split_mbox(data: bytes) -> list[bytes]:
+    """Split an mbox at its envelope lines; each part keeps its `From ` line."""
+    starts = [m.start() for m in re.finditer(rb"^From ", data, re.MULTILINE)]
+    if not starts or starts[0] != 0:
+        starts = [0, *starts]
+    return [data[a:b] for a, b in zip(starts, starts[1:] + [len(data)], strict=False) if data[a:b]]
+
+
+def count_messages(data: bytes) -> int:
+    return len(re.findall(rb"^From ", data, re.MULTILINE))
+
+
+def mboxrd_escape(source: bytes) -> bytes:
+    """Foal's convert_source: `>` before every `>*From ` line after the first."""
+    first, sep, rest = source.partition(b"\n")
+    return first + sep + _FROM_LINE_RE.sub(lambda m: b">" + m[0], rest)
+
+
+def mboxrd_unescape(message: bytes) -> bytes:
+    """Undo mboxrd escaping of one message (its envelope line stays as it is)."""
+    first, sep, rest = message.partition(b"\n")
+    return first + sep + _ESCAPED_FROM_RE.sub(rb"\1", rest)
+
+
+def message_date(message: bytes) -> datetime | None:
+    """UTC Date header of a raw message, or None when absent or unparseable."""
+    header_end = re.search(rb"\r?\n\r?\n", message)
+    head = message[: header_end.start() if header_end else len(message)]
+    match = re.search(rb"^Date:[ \t]*(.*(?:\r?\n[ \t].*)*)", head, re.MULTILINE | re.IGNORECASE)
+    if not match:
+        return None
+    text = re.sub(r"\s+", " ", match[1].decode("ascii", "replace")).strip()
+    try:
+        moment = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def join_slices(slices: list[bytes], key: str) -> bytes:
+    """One month file from overlapping week slices: drop seam duplicates and messages
+    whose Date falls outside the month (the first and last slices reach beyond it)."""
+    start, end = month_bounds(key)
+    seen: set[bytes] = set()
+    kept = []
+    for data in slices:
+        for message in split_mbox(data):
+            if message in seen:
+                continue
+            seen.add(message)
+            moment = message_date(message)
+            if moment is not None and not start <= moment < end:
+                continue
+            kept.append(message)
+    return b"".join(kept)

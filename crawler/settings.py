@@ -1,0 +1,70 @@
+"""Scrapy settings for the `asf-lists` crawl: polite defaults, all overridable with `-s`.
+
+Tests turn the delays off on the command line (`-s DOWNLOAD_DELAY=0 -s
+AUTOTHROTTLE_ENABLED=False`); nothing here is test-specific.
+"""
+
+from importlib import metadata
+
+BOT_NAME = "asf-bench-mail"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+
+def _user_agent() -> str:
+    """`asf-bench-mail/<version> (+<project URL>)`, read from the installed metadata."""
+    try:
+        meta = metadata.metadata("asf-bench-mail")
+        urls = [u.split(",", 1)[1].strip() for u in meta.get_all("Project-URL") or []]
+        return f"asf-bench-mail/{meta['Version']} (+{urls[0] if urls else 'no URL'})"
+    except metadata.PackageNotFoundError:
+        return "asf-bench-mail (+https://github.com/asf-bench-mail/asf-bench-mail)"
+
+
+# Where to crawl and where to write (contract.md).
+ARCHIVE_URL = "https://lists.apache.org"
+DATA_DIR = "data"
+
+# Politeness: ASF blocks Scrapy instances that ignore robots.txt or 429 (archive-api.md §4).
+USER_AGENT = _user_agent()
+ROBOTSTXT_OBEY = True
+ROBOTSTXT_CRAWL_DELAY = True  # also honour robots.txt Crawl-delay (crawler.middlewares)
+CONCURRENT_REQUESTS = 4
+CONCURRENT_REQUESTS_PER_DOMAIN = 1
+DOWNLOAD_DELAY = 1.0
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 2.0
+AUTOTHROTTLE_MAX_DELAY = 60.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+COOKIES_ENABLED = False
+
+# Retries: 429 and 5xx, waiting as long as Retry-After asks (crawler.middlewares).
+RETRY_ENABLED = True
+RETRY_TIMES = 5
+RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
+RETRY_AFTER_DEFAULT = 120  # seconds to wait after a 429 that gives no Retry-After
+RETRY_AFTER_MAX = 900  # never wait longer than this for one Retry-After
+DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "crawler.middlewares.RetryAfterMiddleware": 550,
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "crawler.middlewares.CrawlDelayRobotsTxtMiddleware": 100,
+}
+
+# Busy lists serve mbox months of hundreds of MB; a whole month larger than
+# MONTH_MAXSIZE (or one that fails or times out) is fetched again in week slices.
+DOWNLOAD_TIMEOUT = 900
+DOWNLOAD_MAXSIZE = 2 * 1024**3
+DOWNLOAD_WARNSIZE = 256 * 1024**2
+MONTH_MAXSIZE = 1024**3
+# A month counts as complete (never fetched again) this long after it ended, so mail
+# that reaches the archive late is not missed.
+MONTH_GRACE_HOURS = 24
+
+ITEM_PIPELINES = {"crawler.pipelines.ArchiveWriter": 300}
+
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+FEED_EXPORT_ENCODING = "utf-8"
+LOG_LEVEL = "INFO"
+TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
