@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import shlex
 import subprocess
 import sys
 import threading
@@ -83,7 +84,7 @@ def format_summary(
     counts: Counts, *, data_dir: Path, db: Path, index: Path, timings: dict[str, float]
 ) -> str:
     steps = ", ".join(f"{k} {v:.1f}s" for k, v in timings.items())
-    shown_dir = _shown(data_dir)
+    shown_dir = shlex.quote(_shown(data_dir))
     lines = [
         "",
         "asf-bench-mail demo: done (" + steps + ")",

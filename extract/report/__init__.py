@@ -73,10 +73,13 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
            FROM result_tables t JOIN benchmark_messages b USING (msg_key)
            GROUP BY 1 ORDER BY 2 DESC, 1"""
     ).fetchall()
+    by_list = _dicts(
+        con, "SELECT * FROM by_list ORDER BY benchmark_share DESC, messages DESC, list"
+    )
     lists = [
         {"list": r["list"], "n": r["messages"], "bench": r["benchmark_messages"],
          "share": float(r["benchmark_share"] or 0)}
-        for r in _dicts(con, "SELECT * FROM by_list ORDER BY benchmark_share DESC, list")
+        for r in by_list
     ]  # fmt: skip
     messages = _dicts(
         con,

@@ -95,6 +95,13 @@ JS = """
 """
 
 
+MAX_LISTS_CHARTED = 40  # the lists chart shows this many lists, largest share first
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def esc(value: object) -> str:
     """Text from anywhere (mail included) as HTML text or attribute value."""
     return "" if value is None else escape(str(value), quote=True)
@@ -169,18 +176,24 @@ def index_page(data: dict) -> str:
         css_class="per-year",
     )
     formats = svg.hbar_chart(
-        [(f, n, f"{n} tables in {m} messages") for f, n, m in data["formats"]],
+        [(f, n, f"{_n(n, 'table')} in {_n(m, 'message')}") for f, n, m in data["formats"]],
         title="Result formats found in benchmark messages",
         css_class="formats",
     )
     lists_chart = svg.hbar_chart(
         [
             (row["list"], row["share"], f"{row['share']:.0%} ({row['bench']} of {row['n']})")
-            for row in data["lists"]
+            for row in data["lists"][:MAX_LISTS_CHARTED]
         ],
         title="Lists searched: share of their messages that report benchmarks",
         max_value=1.0,
         css_class="lists",
+    )
+    n_lists = len(data["lists"])
+    lists_note = (
+        f'<span class="muted">(the {MAX_LISTS_CHARTED} largest shares of {n_lists} lists)</span>'
+        if n_lists > MAX_LISTS_CHARTED
+        else ""
     )
     head = (
         '<tr><th data-sort="str">date</th><th data-sort="str">list</th>'
@@ -216,7 +229,7 @@ def index_page(data: dict) -> str:
 <figure><figcaption>Benchmark messages per project per year</figcaption>{per_year}</figure>
 <figure><figcaption>Formats found</figcaption>{formats}</figure>
 <figure><figcaption>Lists searched and the share of their messages that report benchmarks
-</figcaption>{lists_chart}</figure>
+{lists_note}</figcaption>{lists_chart}</figure>
 </div>
 <h2>Benchmark messages</h2>
 <label>Search <input id="search" type="search" placeholder="project, issue, sender, format…"

@@ -6,6 +6,7 @@ report's Content-Security-Policy can forbid inline styles other than its own she
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 # Colour-blind-safe palette (Okabe-Ito), then grey for "other".
@@ -83,6 +84,7 @@ def stacked_columns(
     totals = [sum(s[1][i] for s in series) for i in range(len(categories))]
     top_value = max(totals, default=0) or 1
     col_w = plot_w / max(len(categories), 1)
+    label_every = max(1, math.ceil(32 / col_w))  # category labels must not overlap
     body = [
         f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
         f'stroke="#666"/>',
@@ -105,10 +107,11 @@ def stacked_columns(
                 f'width="{col_w * 0.7:.1f}" height="{h:.1f}" fill="{colour}">'
                 f"<title>{escape(name)} {escape(cat)}: {fmt(v)}</title></rect>"
             )
-        body.append(
-            f'<text x="{x + col_w / 2:.1f}" y="{height - 8}" text-anchor="middle" '
-            f'font-size="11">{escape(cat)}</text>'
-        )
+        if i % label_every == 0:
+            body.append(
+                f'<text x="{x + col_w / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+                f'font-size="11">{escape(cat)}</text>'
+            )
     for j, (name, _) in enumerate(series):
         colour = PALETTE[j] if j < len(PALETTE) else OTHER
         ly = top + j * 18
