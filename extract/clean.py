@@ -12,22 +12,27 @@ from __future__ import annotations
 
 import re
 
-# Everything from one of these markers to the end is boilerplate or old text.
+# Everything from one of these markers to the end is boilerplate or old text. Each
+# marker comes with a plain substring that must be present for its regex to run:
+# a cheap `in` test spares the regex scan of long bodies (diffs, logs).
 _CUT_REST = [
     # JIRA footer: "--\nThis message was sent by Atlassian JIRA\n(v6.3.15#6346)".
-    re.compile(r"(?:^|\s)--\s*This message was sent by Atlassian (?:JIRA|Jira)\b", re.I),
+    ("Atlassian", re.compile(r"(?:^|\s)--\s*This message was sent by Atlassian (?:JIRA|Jira)\b")),
     # GitBox footer, 2018-2022 (64 dashes) and 2022+ ("-- " signature line).
-    re.compile(
-        r"(?:(?:^|\s)-{2,}\s*)?This is an automated message from the Apache Git Service\.", re.I
+    (
+        "Apache Git Service",
+        re.compile(
+            r"(?:(?:^|\s)-{2,}\s*)?This is an automated message from the Apache Git Service\."
+        ),
     ),
     # ASF list footer (ezmlm): a dashed line, then "To unsubscribe, e-mail: ...".
-    re.compile(r"(?:(?:^|\s)-{10,}\s*)?(?:^|\s)To unsubscribe, e-mail:\s"),
+    ("To unsubscribe", re.compile(r"(?:(?:^|\s)-{10,}\s*)?(?:^|\s)To unsubscribe, e-mail:\s")),
     # An edited JIRA comment repeats its previous version after this line.
-    re.compile(r"(?:^|\s)was \(Author: [^)\n]{1,100}\):"),
+    ("was (Author:", re.compile(r"(?:^|\s)was \(Author: [^)\n]{1,100}\):")),
     # The JIRA issue block quoted under every comment mail: "> Summary\n> ---\n>\n> Key:".
-    re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s"),
+    ("Key:", re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s")),
     # Outlook-style reply: the quoted original follows.
-    re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I),
+    ("---", re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I)),
 ]
 
 # "[ https://issues.apache.org/jira/browse/KEY-1?page=...#comment-1 ]" then
@@ -56,7 +61,9 @@ _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 def _cut_boilerplate(text: str) -> str:
     """Cut at the earliest marker after which everything is footer or old text."""
     cut = len(text)
-    for marker in _CUT_REST:
+    for needle, marker in _CUT_REST:
+        if needle not in text:
+            continue
         m = marker.search(text)
         if m and m.start() < cut:
             cut = m.start()
@@ -75,7 +82,9 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _JIRA_ACTOR_LINE.sub("", body, count=1)
     if kind in (None, "github"):
         body = _GITHUB_HEADER.sub("", body, count=1)
-    body = _WROTE.sub("", body)
-    body = _QUOTED_LINE.sub("", body)
+    if "wrote:" in body:
+        body = _WROTE.sub("", body)
+    if ">" in body:
+        body = _QUOTED_LINE.sub("", body)
     body = _BLANK_RUNS.sub("\n\n", body)
     return body.strip()

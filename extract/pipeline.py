@@ -1,0 +1,309 @@
+"""One archive in, rows out: `process_archive(path, data_dir)` returns an
+`ArchiveRows` with the archive's `messages`, `result_tables`, `measurements` and
+`errors` rows (dicts keyed by the columns of extract/schema.py) and its `archive`
+row. It has no shared state and its inputs and output pickle, so it can run in a
+process pool here or be handed to a cluster scheduler.
+
+Per message: read → parse → kind → clean_body → extract_results → classify. Tables
+and measurements are kept only for messages classified as benchmarks. A failure in
+one message becomes an `errors` row (stage and reason) and the next message goes on;
+so for every archive, stored messages + messages in errors = messages in the archive.
+
+msg_key rule (stable across runs, unique): `<list>/<YYYY-MM>/<Message-ID>`; a
+Message-ID seen again in the same archive gets `#2`, `#3`, ... in archive order; a
+message without Message-ID uses `sha256:<first 16 hex digits of its raw bytes>`
+instead (with the same `#n` rule for identical copies). The month keeps keys of
+different archives apart without any shared state between workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from extract.classify import classify
+from extract.clean import clean_body
+from extract.formats import extract_results
+from extract.kinds import message_kind, permalink
+from extract.parse import ParseError, parse_message
+from extract.read import ArchiveReadError, read_mbox
+from extract.units import to_si
+
+# Only this much of a body goes to the format parsers and the classifier: result
+# posts are far shorter, and a 10 MB log pasted into a mail must not stall a run.
+MAX_EXTRACT_CHARS = 200_000
+# Stored `text` and `body` are cut here (with a note saying so) to keep every row
+# loadable; the whole message stays in the raw archive at `offset`.
+MAX_STORED_CHARS = 8_000_000
+
+
+@dataclass(slots=True)
+class ArchiveRows:
+    archive: dict
+    messages: list[dict] = field(default_factory=list)
+    result_tables: list[dict] = field(default_factory=list)
+    measurements: list[dict] = field(default_factory=list)
+    errors: list[dict] = field(default_factory=list)
+
+
+def archive_identity(path: Path, data_dir: Path) -> tuple[str, str, str]:
+    """(relative path, list address, month) from DATA_DIR/raw/<domain>/<list>/<YYYY-MM>.mbox.gz."""
+    try:
+        rel = path.resolve().relative_to(data_dir.resolve()).as_posix()
+    except ValueError:
+        rel = path.as_posix()
+    parts = Path(rel).parts
+    month = path.name.split(".")[0]
+    name = parts[-2] if len(parts) >= 2 else "unknown"
+    domain = parts[-3] if len(parts) >= 3 and parts[-3] != "raw" else "unknown"
+    return rel, f"{name}@{domain}", month
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def archive_chunks(
+    path: str | Path, data_dir: str | Path, chunk_messages: int = 1000
+) -> Iterator[ArchiveRows]:
+    """The rows of one archive in chunks of about `chunk_messages` messages, so that
+    memory stays flat however big the archive is. Every chunk carries the same
+    `archive` dict; its counts are final once the last chunk has been yielded."""
+    path, data_dir = Path(path), Path(data_dir)
+    rel, list_address, month = archive_identity(path, data_dir)
+    archive = {
+        "path": rel,
+        "list": list_address,
+        "month": month,
+        "sha256": file_sha256(path),
+        "size": os.path.getsize(path),
+        "n_messages": 0,
+        "n_errors": 0,
+        "extracted_at": datetime.now(UTC).isoformat(),
+    }
+    out = ArchiveRows(archive)
+    seen_keys: dict[str, int] = {}
+    n_messages = n_errors = 0
+
+    def error(position: int | None, message_id: str | None, stage: str, reason: str) -> None:
+        nonlocal n_errors
+        n_errors += position is not None
+        out.errors.append(
+            {
+                "archive": rel,
+                "position": position,
+                "message_id": message_id,
+                "stage": stage,
+                "reason": reason[:1000],
+            }
+        )
+
+    try:
+        for raw in read_mbox(path):
+            n_messages += 1
+            _process_message(raw, rel, list_address, month, seen_keys, out, error)
+            if len(out.messages) + len(out.errors) >= chunk_messages:
+                yield out
+                out = ArchiveRows(archive)
+    except ArchiveReadError as exc:
+        if exc.partial is not None:
+            n_messages += 1
+            error(exc.partial.position, None, "read", f"message cut off: {exc.reason}")
+        error(None, None, "read", f"archive unreadable after {n_messages} messages: {exc.reason}")
+    archive["n_messages"] = n_messages
+    archive["n_errors"] = n_errors
+    yield out
+
+
+def process_archive(path: str | Path, data_dir: str | Path) -> ArchiveRows:
+    """Every row that one archive file yields (see the module docstring)."""
+    chunks = list(archive_chunks(path, data_dir))
+    rows = ArchiveRows(chunks[-1].archive)
+    for chunk in chunks:
+        rows.messages += chunk.messages
+        rows.result_tables += chunk.result_tables
+        rows.measurements += chunk.measurements
+        rows.errors += chunk.errors
+    return rows
+
+
+@dataclass(slots=True)
+class StagedArchive:
+    """An archive's rows written to newline-delimited JSON files, one per table,
+    ready for the store's bulk load (`files` maps table name to path)."""
+
+    archive: dict
+    files: dict[str, str]
+
+
+ROW_TABLES = ("messages", "result_tables", "measurements", "errors")
+
+
+def stage_archive(path: str | Path, data_dir: str | Path, stage_dir: str | Path) -> StagedArchive:
+    """`archive_chunks` written to NDJSON files under `stage_dir` as they come, so the
+    worker does the serialising and neither it nor the writer holds a whole archive."""
+    stage_dir = Path(stage_dir)
+    stem = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+    files: dict[str, str] = {}
+    handles = {}
+    archive: dict = {}
+    try:
+        for chunk in archive_chunks(path, data_dir):
+            archive = chunk.archive
+            for table in ROW_TABLES:
+                rows = getattr(chunk, table)
+                if not rows:
+                    continue
+                if table not in handles:
+                    files[table] = str(stage_dir / f"{stem}.{os.getpid()}.{table}.ndjson")
+                    handles[table] = open(  # noqa: SIM115 - closed in finally
+                        files[table], "w", encoding="utf-8", errors="replace"
+                    )
+                write_ndjson(handles[table], rows)
+    finally:
+        for h in handles.values():
+            h.close()
+    return StagedArchive(archive, files)
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+
+
+def write_ndjson(f, rows: list[dict]) -> None:
+    f.writelines(_ENCODE(r) + "\n" for r in rows)
+
+
+def _process_message(raw, rel, list_address, month, seen_keys, out, error) -> None:
+    stage = "parse"
+    message_id = None
+    try:
+        pm = parse_message(raw.data, raw.envelope_line)
+        message_id = pm.message_id
+        stage = "kind"
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        stage = "clean"
+        body = clean_body(pm.text, kind.kind)
+        stage = "extract"
+        sample = body[:MAX_EXTRACT_CHARS]
+        tables = extract_results(sample)
+        stage = "classify"
+        verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
+        stage = "rows"
+        key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys)
+        message = {
+            "msg_key": key,
+            "list": list_address,
+            "archive": rel,
+            "position": raw.position,
+            "offset": raw.offset,
+            "message_id": pm.message_id,
+            "in_reply_to": pm.in_reply_to,
+            "refs": pm.refs,
+            "sent_at": pm.sent_at.isoformat() if pm.sent_at else None,
+            "date_source": pm.date_source,
+            "from_name": pm.from_name,
+            "from_address": pm.from_address,
+            "subject": pm.subject,
+            "kind": kind.kind,
+            "action": kind.action,
+            "actor": kind.actor,
+            "issue_key": kind.issue_key,
+            "repo": kind.repo,
+            "pr_number": kind.pr_number,
+            "branch": kind.branch,
+            "commit_id": kind.commit_id,
+            "url": kind.url,
+            "permalink": permalink(list_address, pm.message_id, month),
+            "content_type": pm.content_type,
+            "attachments": pm.attachments,
+            "size": len(raw.data),
+            "is_benchmark": verdict.is_benchmark,
+            "benchmark_score": verdict.score,
+            "benchmark_reasons": list(verdict.reasons),
+            "formats": sorted({t.format for t in tables}) if verdict.is_benchmark else [],
+            "body": _bounded(body, raw.offset),
+            "text": _bounded(pm.text, raw.offset),
+        }
+        tables_rows, measurement_rows = (
+            _result_rows(key, sample, tables) if verdict.is_benchmark else ([], [])
+        )
+    except ParseError as exc:
+        error(raw.position, exc.message_id, "parse", exc.reason)
+        return
+    except Exception as exc:  # one bad message must not stop the archive
+        error(raw.position, message_id, stage, f"{type(exc).__name__}: {exc}")
+        return
+    out.messages.append(message)
+    out.result_tables += tables_rows
+    out.measurements += measurement_rows
+
+
+def _bounded(text: str, offset: int) -> str:
+    if len(text) <= MAX_STORED_CHARS:
+        return text
+    more = len(text) - MAX_STORED_CHARS
+    return text[:MAX_STORED_CHARS] + f"\n[... {more} more characters: see the archive at {offset}]"
+
+
+def _msg_key(list_address, month, message_id, data, seen_keys) -> str:
+    ident = message_id or "sha256:" + hashlib.sha256(data).hexdigest()[:16]
+    base = f"{list_address}/{month}/{ident}"
+    n = seen_keys.get(base, 0) + 1
+    seen_keys[base] = n
+    return base if n == 1 else f"{base}#{n}"
+
+
+def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
+    table_rows, measurement_rows = [], []
+    ordinal = 0
+    for t_ord, table in enumerate(tables):
+        table_id = f"{key}#{t_ord}"
+        table_rows.append(
+            {
+                "table_id": table_id,
+                "msg_key": key,
+                "ordinal": t_ord,
+                "format": table.format,
+                "caption": table.caption,
+                "variant": table.variant,
+                "columns": [str(c) for c in table.columns],
+                "n_rows": len(table.rows),
+                "rows": [[str(c) for c in row] for row in table.rows],
+                "source": table.source(text),
+            }
+        )
+        for m in table.measurements:
+            value_si, unit_si = to_si(m.value, m.unit)
+            measurement_rows.append(
+                {
+                    "msg_key": key,
+                    "table_id": None if table.format == "prose" else table_id,
+                    "ordinal": ordinal,
+                    "label": m.label,
+                    "variant": m.variant if m.variant is not None else table.variant,
+                    "metric": m.metric,
+                    "value": _finite(m.value),
+                    "written": m.written,
+                    "unit": m.unit,
+                    "value_si": _finite(value_si),
+                    "unit_si": unit_si,
+                }
+            )
+            ordinal += 1
+    return table_rows, measurement_rows
+
+
+def _finite(x: float | None) -> float | None:
+    """NaN and infinities are not JSON; store them as NULL."""
+    if x is None or x != x or x in (float("inf"), float("-inf")):
+        return None
+    return float(x)

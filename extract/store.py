@@ -1,0 +1,120 @@
+"""The only module that writes the DuckDB database. `Store(db_path)` creates the
+tables of extract/schema.py, tells which archives are already extracted
+(`known_archives()`: path → sha256), and `load(staged)` / `replace(rows)` swap in
+the rows of a batch of archives: for each archive, delete its old rows and load the
+new ones, all in ONE transaction, so a run killed at any point leaves every archive
+either wholly old or wholly new (and an archive without its `archives` row is
+simply extracted again by the next run).
+
+Loading uses DuckDB's bulk path: rows arrive as newline-delimited JSON files
+(written by the workers, see `pipeline.stage_archive`) and go in with one
+`INSERT ... SELECT FROM read_json([...files], columns={schema types})` per table
+per batch; never row by row.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import duckdb
+
+from extract.pipeline import ROW_TABLES, ArchiveRows, StagedArchive, write_ndjson
+from extract.schema import TABLES, columns, create_statements
+
+LOADED_TABLES = (*ROW_TABLES, "archives")
+
+
+class Store:
+    def __init__(self, db_path: str | Path, *, full: bool = False, memory_limit: str = "1GB"):
+        self.db_path = Path(db_path)
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = duckdb.connect(str(self.db_path))
+        # Bounded memory for big batches: DuckDB spills instead of growing.
+        self.con.execute(f"SET memory_limit = '{memory_limit}'")
+        self.con.execute("SET preserve_insertion_order = false")
+        if full:
+            for name in LOADED_TABLES:
+                self.con.execute(f'DROP TABLE IF EXISTS "{name}"')
+        for stmt in create_statements():
+            self.con.execute(stmt)
+        self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
+        self.tmp_dir = Path(tempfile.mkdtemp(prefix="asf-load-"))
+
+    def known_archives(self) -> dict[str, str]:
+        return dict(self.con.execute("SELECT path, sha256 FROM archives").fetchall())
+
+    def replace(self, batch: Iterable[ArchiveRows]) -> None:
+        """Replace the rows of every archive in `batch` (rows in memory), in one
+        transaction."""
+        staged = []
+        for i, rows in enumerate(batch):
+            files = {}
+            for table in ROW_TABLES:
+                if getattr(rows, table):
+                    files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
+                    with open(files[table], "w", encoding="utf-8", errors="replace") as f:
+                        write_ndjson(f, getattr(rows, table))
+            staged.append(StagedArchive(rows.archive, files))
+        self.load(staged)
+
+    def load(self, staged: list[StagedArchive]) -> None:
+        """Replace the rows of every staged archive, in ONE transaction: delete what
+        the archives had, bulk-insert the staged files, record the archives. The
+        staged files are removed afterwards."""
+        if not staged:
+            return
+        paths = [s.archive["path"] for s in staged]
+        archives_file = self.tmp_dir / "archives.ndjson"
+        with open(archives_file, "w", encoding="utf-8") as f:
+            write_ndjson(f, [s.archive for s in staged])
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute("DELETE FROM _paths")
+            con.execute("INSERT INTO _paths SELECT unnest(?::VARCHAR[])", [paths])
+            old_keys = "SELECT msg_key FROM messages WHERE archive IN (SELECT path FROM _paths)"
+            con.execute(f"DELETE FROM measurements WHERE msg_key IN ({old_keys})")
+            con.execute(f"DELETE FROM result_tables WHERE msg_key IN ({old_keys})")
+            con.execute("DELETE FROM messages WHERE archive IN (SELECT path FROM _paths)")
+            con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
+            con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
+            for table in ROW_TABLES:
+                files = [s.files[table] for s in staged if table in s.files]
+                if files:
+                    con.execute(_insert_sql(table), [files])
+            con.execute(_insert_sql("archives"), [[str(archives_file)]])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        finally:
+            archives_file.unlink(missing_ok=True)
+            for s in staged:
+                for file in s.files.values():
+                    Path(file).unlink(missing_ok=True)
+
+    def close(self) -> None:
+        try:
+            self.con.execute("CHECKPOINT")
+        finally:
+            self.con.close()
+            shutil.rmtree(self.tmp_dir, ignore_errors=True)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _insert_sql(table: str) -> str:
+    cols = columns(table)
+    types = ", ".join(f"'{c}': '{t}'" for c, t, _ in TABLES[table])
+    col_list = ", ".join(f'"{c}"' for c in cols)
+    return (
+        f'INSERT INTO "{table}" ({col_list}) SELECT {col_list} FROM read_json(?::VARCHAR[], '
+        f"format='newline_delimited', columns={{{types}}}, maximum_object_size=67108864)"
+    )
