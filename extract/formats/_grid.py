@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from extract.formats.base import Measurement
+from extract.formats.base import Measurement, heading_before
 from extract.units import parse_number, to_si
 
 # A number as written in a cell: 1,430 / -0.347 / 3.49E8 / .5 / 1_000 (not dates, versions).
@@ -332,3 +332,19 @@ def composite_measurements(
                 m_ = Measurement(metric, value, norm_unit(unit), label, None, p.group("num"), r)
                 out.append((m_, inside, explicit))
     return out
+
+
+def block_heading(text: str, pos: int) -> str | None:
+    """`base.heading_before`, except for the last line of a wrapped paragraph
+    (`... of the latest` / `changes:` is prose, not a heading)."""
+    head = heading_before(text, pos)
+    if head is None:
+        return None
+    lines = text[:pos].rstrip().splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if len(lines) >= 2 and lines[-2].strip() and not lines[-1].strip().startswith(("*", "#", "=")):
+        prev = lines[-2].strip()
+        if len(prev) > 60 and not re.search(r"[:.!?]$", prev):
+            return None
+    return head

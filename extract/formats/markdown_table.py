@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from extract.formats._grid import (
+    block_heading,
     clean_cell,
     composite_measurements,
     dedupe,
@@ -29,7 +30,7 @@ from extract.formats._grid import (
     mask_tags,
     read_cell,
 )
-from extract.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="markdown-table",
@@ -199,7 +200,7 @@ def parse(text: str) -> list[ResultTable]:
         composite_all = []
         for span, header, rows in sorted(raw):
             caption = line_caption(view, span[0])
-            heading = heading_before(view, span[0])
+            heading = block_heading(view, span[0])
             table = ResultTable(
                 INFO.name,
                 span,
