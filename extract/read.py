@@ -52,12 +52,11 @@ class ArchiveReadError(Exception):
 def open_archive(path: str | Path) -> BinaryIO:
     """A binary stream of the archive's mbox bytes: gunzipped when the file starts
     with the gzip magic number, else the file itself (plain .mbox fixtures)."""
-    f = open(path, "rb")  # noqa: SIM115 - handed to the caller, closed by it
-    magic = f.read(2)
-    f.seek(0)
+    with open(path, "rb") as f:
+        magic = f.read(2)
     if magic == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[return-value]
-    return f
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")  # noqa: SIM115 - handed to the caller, closed by it
 
 
 def iter_messages(stream: BinaryIO) -> Iterator[RawMessage]:

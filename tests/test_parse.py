@@ -1,0 +1,156 @@
+"""Parsing real archive messages and deliberately broken ones."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from extract.parse import ParseError, html_to_text, parse_message
+from extract.read import read_mbox
+from tests.test_read import MBOX, make_message
+
+MUST_PASS = (
+    sorted((MBOX / "ponymail-classic").glob("pass/*.mbox"))
+    + sorted((MBOX / "ponymail-classic").glob("valid/*.mbox"))
+    + sorted((MBOX / "ponymail-classic").glob("roundtrip/*.mbox"))
+    + sorted((MBOX / "ponymail-foal").glob("*.mbox"))
+    + sorted((MBOX / "ponymail-foal").glob("*.eml"))
+    + sorted((MBOX / "peers").glob("*.mbox"))
+)
+
+
+def parsed(path: Path, position: int = 0):
+    raw = list(read_mbox(path))[position]
+    return parse_message(raw.data, raw.envelope_line)
+
+
+@pytest.mark.parametrize("path", MUST_PASS, ids=lambda p: p.name)
+def test_real_archives_parse_without_errors(path):
+    msgs = list(read_mbox(path))
+    assert msgs
+    for raw in msgs:
+        pm = parse_message(raw.data, raw.envelope_line)
+        assert pm.parser == "stdlib"  # the fast path reads all of them
+        assert pm.subject is not None or pm.from_address is not None or pm.text
+
+
+def test_nolist_fail_case_is_an_error():
+    with pytest.raises(ParseError, match="no headers"):
+        parsed(MBOX / "ponymail-classic" / "fail" / "NoList.mbox")
+
+
+def test_headers_decoded_and_ids_without_brackets():
+    pm = parsed(MBOX / "peers" / "mlstats-gnome-quoted-printable.mbox")
+    assert pm.from_name == "Danilo Šegan" and pm.from_address == "danilo@gnome.org"
+    pm = parsed(MBOX / "ponymail-foal" / "users_ponymail_apache_org_2022-01.mbox", 1)
+    assert pm.subject == "Re: External search form"
+    assert pm.in_reply_to and "<" not in pm.in_reply_to
+    assert pm.refs and all("<" not in r for r in pm.refs)
+    assert pm.message_id and not pm.message_id.startswith("<")
+
+
+def test_dates_header_then_envelope_then_none():
+    pm = parsed(MBOX / "ponymail-foal" / "users_ponymail_apache_org_2019-09.mbox")
+    assert (pm.date_source, pm.sent_at) == ("header", datetime(2019, 9, 20, 12, 27, 54, tzinfo=UTC))
+    # Perceval's "no fields" archive: messages whose Date is missing use the envelope.
+    sources = {
+        parse_message(r.data, r.envelope_line).date_source
+        for r in read_mbox(MBOX / "peers" / "perceval-mbox_no_fields.mbox")
+    }
+    assert {"header", "envelope"} <= sources
+    pm = parsed(MBOX / "ponymail-classic" / "pass" / "nodate.mbox")
+    assert (pm.sent_at, pm.date_source) == (None, None)
+
+
+def test_odd_date_goes_to_dateparser():
+    raw = make_message("x", date=None, headers="Date: 2016-11-17 00:49:27 UTC")
+    pm = parse_message(raw)
+    assert pm.date_source == "dateparser"
+    assert pm.sent_at == datetime(2016, 11, 17, 0, 49, 27, tzinfo=UTC)
+
+
+def test_wrong_charset_declaration_is_decoded_not_lost():
+    bad = parsed(MBOX / "ponymail-classic" / "pass" / "00439.982a2ff6189badfe70c2fe3c972466a2.mbox")
+    fixed = parsed(
+        MBOX
+        / "ponymail-classic"
+        / "pass"
+        / "00439.982a2ff6189badfe70c2fe3c972466a2_fixcharset.mbox"
+    )
+    assert bad.text == fixed.text and "\ufffd" not in bad.text
+
+
+def test_unknown_charset_falls_back():
+    raw = make_message("", content_type="text/plain; charset=x-no-such-charset")
+    raw += "Caf\u00e9 12 ms".encode("cp1252")
+    pm = parse_message(raw)
+    assert pm.text == "Caf\u00e9 12 ms"
+
+
+def test_attachments_listed_with_decoded_names():
+    pm = parsed(MBOX / "ponymail-classic" / "pass" / "attachments.mbox")
+    assert pm.attachments == ["test\u00e1\u00e8.tmp (text/plain)"]
+    assert pm.content_type == "text/plain"
+
+
+def test_html_only_body_becomes_text():
+    pm = parsed(MBOX / "ponymail-classic" / "valid" / "nexus.mbox")
+    assert pm.content_type == "text/html"
+    assert "<" not in pm.text
+    assert "Details:\n\nThe orgapachecommons-1174 staging repository has been dropped." in pm.text
+
+
+def test_html_tables_become_pipe_rows_and_pre_stays_verbatim():
+    html = (
+        "<html><head><style>p{}</style></head><body><p>Results <b>now</b>:</p>"
+        "<table><tr><th>Benchmark</th><th>Score</th></tr>"
+        "<tr><td>read</td><td>1,234 ops/s</td></tr><tr><td>a|b</td><td>5</td></tr></table>"
+        "<pre>Benchmark   Mode  Score\n  x         avgt  1.5</pre></body></html>"
+    )
+    assert html_to_text(html) == (
+        "Results now:\n\n"
+        "| Benchmark | Score |\n|---|---|\n| read | 1,234 ops/s |\n| a\\|b | 5 |\n\n"
+        "Benchmark   Mode  Score\n  x         avgt  1.5"
+    )
+
+
+def test_nested_multipart_prefers_plain_and_lists_attachment():
+    raw = (
+        b"From: a@b.org\nSubject: nested\nMessage-ID: <n@b>\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="outer"\n\n'
+        b'--outer\nContent-Type: multipart/alternative; boundary="inner"\n\n'
+        b"--inner\nContent-Type: text/html\n\n<p>html version</p>\n"
+        b"--inner\nContent-Type: text/plain\n\nplain version\n--inner--\n"
+        b'--outer\nContent-Type: image/png\nContent-Disposition: attachment; filename="chart.png"\n'
+        b"Content-Transfer-Encoding: base64\n\niVBORw0KGgo=\n--outer--\n"
+    )
+    pm = parse_message(raw)
+    assert pm.text.strip() == "plain version"
+    assert pm.attachments == ["chart.png (image/png)"]
+
+
+def test_pathologically_deep_multipart_is_an_error_or_text_never_a_crash():
+    depth = 3000
+    head = b"From: a@b.org\nSubject: deep\nMIME-Version: 1.0\n"
+    parts = b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i) for i in range(depth)
+    )
+    raw = head + parts + b"Content-Type: text/plain\n\ninner\n"
+    try:
+        pm = parse_message(raw)
+    except ParseError as exc:
+        assert exc.reason
+    else:
+        assert pm.subject == "deep"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\n\n\n", bytes(range(256)) * 4, b"\x00\x01\x02 binary junk without any header\n"],
+    ids=["empty", "blank", "binary", "junk"],
+)
+def test_no_headers_is_a_parse_error(data):
+    with pytest.raises(ParseError):
+        parse_message(data)
