@@ -244,6 +244,7 @@ class ArchiveServer:
         self.crawl_delay = crawl_delay
         self.disallow = disallow
         self.requests: list[tuple[str, int]] = []  # (path with query, status)
+        self.request_times: list[float] = []  # time.monotonic() of each entry in requests
         self._fault_counts: Counter[tuple[str, str]] = Counter()
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer((host, port), _make_handler(self))
@@ -281,9 +282,15 @@ class ArchiveServer:
         with self._lock:
             return [p for p, _ in self.requests if p.startswith(f"/api/{endpoint}")]
 
+    def reset_log(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self.request_times.clear()
+
     def record(self, path: str, status: int) -> None:
         with self._lock:
             self.requests.append((path, status))
+            self.request_times.append(time.monotonic())
 
     def take_fault(self, kind: str, key: str, limit: int) -> bool:
         """True while this URL still has faults of this kind left to suffer."""
@@ -356,7 +363,9 @@ class ArchiveServer:
                     "attachments": [],
                     "body": body_text[:200] + ("..." if len(body_text) > 200 else ""),
                     "epoch": int(archived.messages[i].epoch),
-                    "from": _mask(f'"{from_name}" <{from_addr}>' if from_name else from_addr),
+                    "from": f'"{from_name}" <{_mask(from_addr)}>'
+                    if from_name
+                    else _mask(from_addr),
                     "gravatar": hashlib.md5(from_addr.lower().encode()).hexdigest(),
                     "id": mid,
                     "in-reply-to": head.get("in-reply-to", ""),
@@ -439,6 +448,11 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
 
         def log_message(self, format, *args):  # noqa: A002 - stdlib signature
             pass  # requests are kept in server.requests instead
+
+        def handle(self):
+            # A client that hangs up (a cancelled download, a killed crawl) is not an error.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                super().handle()
 
         def do_GET(self):  # noqa: N802 - stdlib name
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):

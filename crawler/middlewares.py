@@ -1,7 +1,7 @@
-"""Downloader middlewares for politeness: Retry-After on 429/503, robots.txt Crawl-delay.
+"""Downloader middlewares: Retry-After on 429/503, robots.txt Crawl-delay, and a filter
+that keeps a resumed crawl from fetching a month twice.
 
-Both subclass Scrapy's own middleware and are enabled in crawler/settings.py in place of
-the originals.
+The first two subclass Scrapy's own middlewares and replace them in crawler/settings.py.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from email.utils import parsedate_to_datetime
 from scrapy import signals
 from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 
 logger = logging.getLogger(__name__)
+ALREADY_STORED = "month already stored"
 
 
 def retry_after_seconds(value: bytes | str | None, default: float, ceiling: float) -> float:
@@ -108,3 +110,28 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         if delay and downloader is not None:
             _, slot = downloader._get_slot(request)
             slot.delay = max(slot.delay, delay)
+
+
+class StoredMonthFilter:
+    """Drops a month request whose month this run already handled or that is stored
+    complete on disk, just before it would be downloaded.
+
+    The spider checks the disk when it plans a month, but a crawl resumed with JOBDIR also
+    replays the requests queued by the stopped run; this keeps those from being fetched
+    twice, whichever copy comes first.
+    """
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        middleware = cls()
+        middleware.crawler = crawler
+        return middleware
+
+    def process_request(self, request, spider=None):
+        spider = self.crawler.spider
+        archive = request.meta.get("archive")
+        if archive is None or "slice" in request.meta or not hasattr(spider, "month_done"):
+            return None
+        if spider.month_done(*archive):
+            raise IgnoreRequest(ALREADY_STORED)
+        return None

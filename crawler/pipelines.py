@@ -1,7 +1,7 @@
 """Item pipeline: stores each MonthArchive as DATA_DIR/raw/<domain>/<list>/<YYYY-MM>.mbox.gz.
 
-Writes are atomic (temporary file in the same directory, fsync, os.replace), so a crawl
-killed at any moment leaves either the old file or the new one, never a partial one.
+Writes are atomic (temporary file in DATA_DIR/.crawl-tmp, fsync, os.replace), so a crawl
+killed at any moment leaves in raw/ either the old file or the new one, never a partial one.
 Beside each archive a sidecar `<YYYY-MM>.mbox.gz.json` records the URL(s), sha256 and
 size of the served bytes, the message count, the fetch time and whether the month was
 complete; the spider reads it to skip complete months on later runs.
@@ -22,6 +22,7 @@ from crawler.items import MonthArchive
 
 logger = logging.getLogger(__name__)
 TMP_PREFIX = ".partial-"
+STAGING_DIR = ".crawl-tmp"  # under DATA_DIR, beside raw/
 
 
 def sidecar_path(archive: Path) -> Path:
@@ -38,10 +39,19 @@ def read_sidecar(archive: Path) -> dict | None:
         return None
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` all at once; a crash leaves only a hidden temp file."""
+def write_atomic(path: Path, data: bytes, staging: Path | None = None) -> None:
+    """Replace `path` with `data` all at once.
+
+    The temporary file is written in `staging` (outside raw/, so even a kill -9 mid-write
+    leaves nothing partial there) when it is on the same filesystem, else beside `path`.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=path.parent)
+    tmp_dir = path.parent
+    if staging is not None:
+        staging.mkdir(parents=True, exist_ok=True)
+        if staging.stat().st_dev == path.parent.stat().st_dev:
+            tmp_dir = staging
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=tmp_dir)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -58,11 +68,9 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.close(dir_fd)
 
 
-def remove_stale_partials(raw_dir: Path) -> int:
+def remove_stale_partials(*folders: Path) -> int:
     """Delete temp files left by a killed crawl; returns how many."""
-    if not raw_dir.is_dir():
-        return 0
-    stale = list(raw_dir.rglob(TMP_PREFIX + "*"))
+    stale = [p for folder in folders if folder.is_dir() for p in folder.rglob(TMP_PREFIX + "*")]
     for path in stale:
         path.unlink(missing_ok=True)
     return len(stale)
@@ -73,6 +81,7 @@ class ArchiveWriter:
 
     def __init__(self, data_dir: str, stats):
         self.data_dir = Path(data_dir)
+        self.staging = self.data_dir / STAGING_DIR
         self.stats = stats
 
     @classmethod
@@ -80,7 +89,7 @@ class ArchiveWriter:
         return cls(crawler.settings.get("DATA_DIR", "data"), crawler.stats)
 
     def open_spider(self, spider=None):
-        removed = remove_stale_partials(self.data_dir / "raw")
+        removed = remove_stale_partials(self.staging, self.data_dir / "raw")
         if removed:
             logger.info("removed %d partial file(s) left by an interrupted crawl", removed)
 
@@ -107,7 +116,7 @@ class ArchiveWriter:
             self.stats.inc_value("archive/months_unchanged")
             logger.info("%s %s unchanged (%d bytes)", item.address, item.month, len(item.body))
         else:
-            write_atomic(path, gzip.compress(item.body, mtime=0))
+            write_atomic(path, gzip.compress(item.body, mtime=0), self.staging)
             self.stats.inc_value("archive/months_fetched")
             self.stats.inc_value("archive/bytes", len(item.body))
             verb = "replaced" if previous else "stored"
@@ -120,5 +129,6 @@ class ArchiveWriter:
                 len(item.body),
                 " (joined from week slices)" if item.sliced else "",
             )
-        write_atomic(sidecar_path(path), (json.dumps(record, indent=2) + "\n").encode())
+        sidecar = (json.dumps(record, indent=2) + "\n").encode()
+        write_atomic(sidecar_path(path), sidecar, self.staging)
         return item

@@ -49,6 +49,7 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.RetryAfterMiddleware": 550,
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.CrawlDelayRobotsTxtMiddleware": 100,
+    "crawler.middlewares.StoredMonthFilter": 120,
 }
 
 # Busy lists serve mbox months of hundreds of MB; a whole month larger than

@@ -34,6 +34,7 @@ from crawler.archive import (
     week_slices,
 )
 from crawler.items import MonthArchive
+from crawler.middlewares import ALREADY_STORED
 from crawler.pipelines import read_sidecar
 
 
@@ -59,6 +60,7 @@ class AsfListsSpider(scrapy.Spider):
             raise ArgumentError(f"since={self.since} is after until={self.until}")
         self.clock_offset = 0.0  # seconds the archive's clock is behind ours (never ahead)
         self.why_nothing: list[str] = []
+        self.handled: set[tuple[str, str, str]] = set()  # (list, domain, month) done this run
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -83,6 +85,13 @@ class AsfListsSpider(scrapy.Spider):
     def _now(self, before: float = 0.0) -> datetime:
         """Our clock (or the archive's, if it is behind), `before` seconds ago."""
         return datetime.fromtimestamp(time.time() + self.clock_offset - before, UTC)
+
+    def month_done(self, name: str, domain: str, key: str) -> bool:
+        """Handled earlier in this run, or stored complete by an earlier one."""
+        if (name, domain, key) in self.handled:
+            return True
+        stored = read_sidecar(self.data_dir / archive_path(domain, name, key))
+        return bool(stored and stored.get("complete"))
 
     def _is_complete(self, month: str, fetched: datetime) -> bool:
         return fetched >= month_bounds(month)[1] + self.grace
@@ -182,8 +191,7 @@ class AsfListsSpider(scrapy.Spider):
             if not month_in_range(key, self.since, self.until):
                 self._count("months_out_of_range")
                 continue
-            stored = read_sidecar(self.data_dir / archive_path(domain, name, key))
-            if stored and stored.get("complete"):
+            if self.month_done(name, domain, key):
                 self._count("months_skipped")
                 continue
             wanted.append(key)
@@ -220,6 +228,7 @@ class AsfListsSpider(scrapy.Spider):
             yield from self._slice_fallback(response.request, "the answer is not an mbox")
             return
         fetched = self._fetched_at(response)
+        self.handled.add((name, domain, key))
         yield MonthArchive(
             domain=domain,
             list_name=name,
@@ -232,8 +241,14 @@ class AsfListsSpider(scrapy.Spider):
 
     def month_failed(self, failure):
         reason = _describe(failure)
-        if failure.check(IgnoreRequest):  # e.g. forbidden by robots.txt: do not insist
+        # HttpError is an IgnoreRequest too, but a refused month is worth slicing; a request
+        # ignored for another reason (forbidden by robots.txt) is not to be insisted on.
+        if failure.check(IgnoreRequest) and not failure.check(HttpError):
             name, domain, key = failure.request.meta["archive"]
+            if str(failure.value) == ALREADY_STORED:  # a replayed duplicate (JOBDIR resume)
+                self.logger.debug("%s@%s %s: already stored", name, domain, key)
+                return
+            self.handled.add((name, domain, key))
             self.logger.error("%s@%s %s not fetched: %s", name, domain, key, reason)
             self._count("months_failed")
             self.why_nothing.append(f"requests were refused ({reason})")
@@ -247,6 +262,7 @@ class AsfListsSpider(scrapy.Spider):
             "%s@%s %s failed whole (%s): fetching it in week slices", name, domain, key, reason
         )
         self._count("months_sliced")
+        self.handled.add((name, domain, key))
         yield self._slice_request(name, domain, key, index=0, parts=[], urls=[])
 
     def _slice_request(self, name, domain, key, index, parts, urls) -> scrapy.Request:
@@ -272,6 +288,7 @@ class AsfListsSpider(scrapy.Spider):
             yield self._slice_request(name, domain, key, index + 1, parts, urls)
             return
         fetched = self._fetched_at(response)
+        self.handled.add((name, domain, key))
         body = join_slices(parts, key)
         self.logger.info(
             "%s@%s %s: joined %d week slices (%d bytes served, %d kept)",
@@ -295,6 +312,7 @@ class AsfListsSpider(scrapy.Spider):
 
     def slice_failed(self, failure):
         name, domain, key = failure.request.meta["archive"]
+        self.handled.add((name, domain, key))
         self.logger.error(
             "%s@%s %s: week slice %d failed (%s); month not stored",
             name,
