@@ -53,11 +53,15 @@ class AsfListsSpider(scrapy.Spider):
     def __init__(self, lists: str | None = None, since=None, until=None, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Checked here, before any request: bad arguments stop the crawl with a clear error.
-        self.patterns = parse_patterns(lists)
-        self.since = month_key(*parse_month(since, "since")) if since else None
-        self.until = month_key(*parse_month(until, "until")) if until else None
-        if self.since and self.until and self.since > self.until:
-            raise ArgumentError(f"since={self.since} is after until={self.until}")
+        try:
+            self.patterns = parse_patterns(lists)
+            self.since = month_key(*parse_month(since, "since")) if since else None
+            self.until = month_key(*parse_month(until, "until")) if until else None
+            if self.since and self.until and self.since > self.until:
+                raise ArgumentError(f"since={self.since} is after until={self.until}")
+        except ArgumentError as exc:
+            self.logger.error("bad argument: %s", exc)
+            raise
         self.clock_offset = 0.0  # seconds the archive's clock is behind ours (never ahead)
         self.why_nothing: list[str] = []
         self.handled: set[tuple[str, str, str]] = set()  # (list, domain, month) done this run
