@@ -12,9 +12,11 @@ demo prints; `format_summary` returns the text.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -29,7 +31,7 @@ from extract.report import build_report
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"
 SERVER_START_TIMEOUT = 30  # seconds for the archive server to print its URL
-STEP_TIMEOUT = 600  # seconds for one step (crawl or extraction); the demo takes far less
+STEP_TIMEOUT = 300  # seconds for one step (crawl or extraction); the demo takes far less
 
 # Three queries the summary suggests; each works on any database the pipeline writes.
 QUERIES = (
@@ -175,18 +177,36 @@ class ArchiveServerProcess:
         self._stderr.close()
 
 
-def _run(step: str, cmd: list[str], log: Path) -> None:
-    with open(log, "w") as out:
+def _stop_group(proc: subprocess.Popen) -> None:
+    """End a step and every process it started (extraction workers too)."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
         try:
-            done = subprocess.run(
-                cmd, cwd=REPO, env=_env(), stdout=out, stderr=subprocess.STDOUT,
-                timeout=STEP_TIMEOUT, check=False,
-            )  # fmt: skip
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _run(step: str, cmd: list[str], log: Path) -> None:
+    """Run one step in its own process group, its output into `log`."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            cmd, cwd=REPO, env=_env(), stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        try:
+            returncode = proc.wait(timeout=STEP_TIMEOUT)
         except subprocess.TimeoutExpired as exc:
+            _stop_group(proc)
             raise DemoError(f"{step} took more than {STEP_TIMEOUT}s; see {log}") from exc
-    if done.returncode != 0:
+        except BaseException:  # Ctrl-C: leave nothing running behind
+            _stop_group(proc)
+            raise
+    if returncode != 0:
         raise DemoError(
-            f"{step} failed (exit {done.returncode}): {' '.join(cmd)}\nsee {log}:\n{_tail(log)}"
+            f"{step} failed (exit {returncode}): {' '.join(cmd)}\nsee {log}:\n{_tail(log)}"
         )
 
 
