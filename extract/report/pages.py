@@ -30,7 +30,7 @@ a { color: var(--accent); } .muted { color: var(--muted); }
 svg.chart { display: block; max-width: 100%; height: auto; font-family: inherit; }
 table.data { border-collapse: collapse; width: 100%; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 8px;
-       text-align: left; vertical-align: top; }
+       text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 table.data td.date { white-space: nowrap; }
 table.data td.num, table.data th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.data th[data-sort] { cursor: pointer; user-select: none; white-space: nowrap; }

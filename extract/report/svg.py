@@ -23,6 +23,10 @@ def fmt(value: float | None) -> str:
     return f"{value:,.6g}" if abs(value) >= 1e4 and float(value).is_integer() else f"{value:.6g}"
 
 
+def _series_colour(name: str, index: int) -> str:
+    return OTHER if name == "other" or index >= len(PALETTE) else PALETTE[index]
+
+
 def _svg(width: int, height: int, title: str, body: list[str], css_class: str) -> str:
     return (
         f'<svg class="chart {css_class}" role="img" xmlns="http://www.w3.org/2000/svg" '
@@ -101,7 +105,7 @@ def stacked_columns(
                 continue
             h = plot_h * v / top_value
             y -= h
-            colour = PALETTE[j] if j < len(PALETTE) else OTHER
+            colour = _series_colour(name, j)
             body.append(
                 f'<rect class="bar" x="{x + col_w * 0.15:.1f}" y="{y:.1f}" '
                 f'width="{col_w * 0.7:.1f}" height="{h:.1f}" fill="{colour}">'
@@ -113,7 +117,7 @@ def stacked_columns(
                 f'font-size="11">{escape(cat)}</text>'
             )
     for j, (name, _) in enumerate(series):
-        colour = PALETTE[j] if j < len(PALETTE) else OTHER
+        colour = _series_colour(name, j)
         ly = top + j * 18
         lx = width - legend_w
         body.append(
