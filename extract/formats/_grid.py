@@ -316,6 +316,9 @@ def composite_measurements(
                 offset = 0
             col = clean_cell(header[i]) if i < len(header) else ""
             label = " / ".join(p for p in (row_name, col, prefix) if p) or None
+            words = [w for w in re.findall(r"[A-Za-z][A-Za-z-]{2,}", cell) if not is_unit(w)]
+            if not words:
+                continue  # `0m 00s`: a duration, not a described result
             for p in _PAIR.finditer(cell, offset):
                 unit = p.group("unit")
                 if not is_unit(unit) or unit.lower() in ("x",):
