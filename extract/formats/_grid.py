@@ -129,6 +129,8 @@ def header_unit(header: str) -> tuple[str, str | None]:
         u = (m.group("u1") or m.group("u2") or "").strip()
         if is_unit(u):
             return m.group("name").strip(), norm_unit(u)
+    if len(h) > 2 and h.endswith("%") and not h.endswith(("(%", "[%")):
+        return h[:-1].strip(), "%"  # `change %`
     m = _COMMA_UNIT.match(h)
     if m and is_unit(m.group("unit")):
         return m.group("name").strip(), norm_unit(m.group("unit"))

@@ -1,20 +1,200 @@
-"""'+---+' boxes, box-drawing tables and whitespace-aligned columns.
+"""Plain-text tables: `+---+` boxes, box-drawing tables and whitespace-aligned columns.
 
-Rows: TODO (document the measurements this module returns).
+Recognises
+- boxes drawn with `+-----+-----+` rules and `| a | b |` rows (mysql, beeline,
+  sqlline, Spark `show()`), the first row being the header when a rule follows it;
+- box-drawing tables (`┌─┬─┐ │ a │ b │`, `┏━┳━┓ ┃`, `╒═╤═╕`), also when only the
+  row separators `│` are drawn;
+- whitespace-aligned columns: a header line whose names are 2+ spaces apart,
+  optionally a dashed rule, and rows under it that hold numbers. Columns come from
+  the alignment (positions blank in every line), so cells may contain single spaces
+  (`6.442 GiB/sec`, `change %`); an unnamed all-integer first column (a pandas index)
+  is not data.
+
+Measurements as for markdown tables: one per numeric cell under a header, label =
+the row's name cell(s), metric = column header, unit from the cell, the header
+(`Time(ms)`) or `s` for unit-less time tables; variant = the heading before the table.
+Tables without units or benchmark words (query results, plain data) are claimed but
+give no measurements.
 """
 
 from __future__ import annotations
 
+import re
+
+from extract.formats._grid import (
+    block_heading,
+    clean_cell,
+    dedupe,
+    grid_measurements,
+    line_caption,
+    read_cell,
+)
 from extract.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="ascii-table",
     description="'+---+' boxes, box-drawing tables and whitespace-aligned columns",
-    signature="TODO",
+    signature=(
+        "'+----+----+' rules with '| a | b |' rows; box drawing '┌─┬─┐ │ a │'; "
+        "whitespace-aligned columns under a header line (names 2+ spaces apart)"
+    ),
     priority=40,
     kind="result",
 )
 
+_RULE = re.compile(r"^[ \t]*[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯:\s]*$")
+_ROW = re.compile(r"^[ \t]*[|│┃║].*[|│┃║][ \t]*$")
+_SPLIT = re.compile(r"[|│┃║]")
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out, pos = [], 0
+    for line in text.splitlines(keepends=True):
+        out.append((pos, line.rstrip("\r\n")))
+        pos += len(line)
+    return out
+
+
+def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    tables, i = [], 0
+    while i < len(lines):
+        if not (_RULE.match(lines[i][1]) and lines[i][1].strip()) and not _ROW.match(lines[i][1]):
+            i += 1
+            continue
+        j = i
+        block = []
+        while j < len(lines) and (
+            (_RULE.match(lines[j][1]) and lines[j][1].strip()) or _ROW.match(lines[j][1])
+        ):
+            block.append(lines[j][1])
+            j += 1
+        kinds = ["rule" if _RULE.match(x) else "row" for x in block]
+        rows = [
+            [c.strip() for c in _SPLIT.split(x.strip())[1:-1]]
+            for x, k in zip(block, kinds, strict=True)
+            if k == "row"
+        ]
+        if (
+            "rule" in kinds
+            and len(rows) >= 2
+            and len({len(r) for r in rows}) == 1
+            and len(rows[0]) >= 2
+        ):
+            first_row = kinds.index("row")
+            has_header = first_row + 1 < len(kinds) and kinds[first_row + 1] == "rule"
+            header = rows[0] if has_header or all(read_cell(c) is None for c in rows[0]) else []
+            body = rows[1:] if header else rows
+            start = lines[i][0]
+            end = lines[j - 1][0] + len(lines[j - 1][1])
+            caption = line_caption(text, start)
+            table = ResultTable(
+                INFO.name,
+                (start, end),
+                columns=[clean_cell(h) for h in header],
+                rows=[[clean_cell(c) for c in r] for r in body],
+                caption=caption,
+                variant=block_heading(text, start),
+            )
+            if header:
+                table.measurements = grid_measurements([header], body, caption=caption)
+            tables.append(table)
+        i = max(j, i + 1)
+    return tables
+
+
+def _tokens(line: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+(?: \S+)*", line)]
+
+
+def _is_header(line: str) -> bool:
+    toks = _tokens(line)
+    if len(toks) < 2 or len(line.strip()) > 200:
+        return False
+    return all(re.search(r"[A-Za-z]", t) and read_cell(t) is None for _, _, t in toks)
+
+
+def _is_row(line: str, ncol: int) -> bool:
+    toks = _tokens(line)
+    if not (2 <= len(toks) <= ncol + 2) or len(line) > 250:
+        return False
+    return any(read_cell(t) is not None for _, _, t in toks)
+
+
+def _segments(lines: list[str]) -> list[tuple[int, int]]:
+    width = max(len(x) for x in lines)
+    blank = [all(i >= len(x) or x[i] == " " for x in lines) for i in range(width)]
+    segs, start = [], None
+    for i, b in enumerate([*blank, True]):
+        if not b and start is None:
+            start = i
+        elif b and start is not None:
+            segs.append((start, i))
+            start = None
+    return segs
+
+
+def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    tables, i = [], 0
+    while i < len(lines):
+        line = lines[i][1].replace("\t", "    ")
+        if not _is_header(line):
+            i += 1
+            continue
+        ncol = len(_tokens(line))
+        j = i + 1
+        if j < len(lines) and re.fullmatch(r"[ \t]*-{3,}[- \t]*", lines[j][1]):
+            j += 1
+        rows_at = []
+        while j < len(lines) and _is_row(lines[j][1].replace("\t", "    "), ncol):
+            rows_at.append(j)
+            j += 1
+        if not rows_at:
+            i += 1
+            continue
+        body_lines = [lines[k][1].replace("\t", "    ") for k in rows_at]
+        segs = _segments([line, *body_lines])
+        head_toks = _tokens(line)
+
+        def named(seg, head_toks=head_toks):
+            return any(s < seg[1] and seg[0] < e for s, e, _ in head_toks)
+
+        merged: list[list[int]] = []
+        for seg in segs:
+            if (
+                merged
+                and (not named(seg) or not named(tuple(merged[-1])))
+                and seg[0] - merged[-1][1] <= 1
+            ):
+                merged[-1][1] = seg[1]
+            else:
+                merged.append([seg[0], seg[1]])
+        header = [line[s:e].strip() for s, e in merged]
+        body = [[x[s:e].strip() for s, e in merged] for x in body_lines]
+        if len(merged) >= 2 and sum(1 for h in header if h) >= 2:
+            start = lines[i][0]
+            end = lines[rows_at[-1]][0] + len(lines[rows_at[-1]][1])
+            caption = line_caption(text, start)
+            table = ResultTable(
+                INFO.name, (start, end), columns=header, rows=body, caption=caption,
+                variant=block_heading(text, start),
+            )  # fmt: skip
+            table.measurements = grid_measurements([header], body, caption=caption)
+            tables.append(table)
+        i = j
+    return tables
+
 
 def parse(text: str) -> list[ResultTable]:
-    return []
+    try:
+        lines = _lines(text)
+        tables = _box_tables(text, lines)
+        claimed = [t.span for t in tables]
+        for t in _whitespace_tables(text, lines):
+            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+                tables.append(t)
+        tables.sort(key=lambda t: t.span)
+        dedupe(tables, text)
+        return tables
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []
