@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -223,6 +224,25 @@ def crawl_command(url: str, data_dir: Path, lists: str) -> list[str]:
     ]  # fmt: skip
 
 
+def _raw_files(data_dir: Path) -> dict[Path, tuple[int, int]]:
+    """Raw archives with (size, mtime), to tell what a crawl fetched."""
+    return {
+        p: (st.st_size, st.st_mtime_ns)
+        for p in (data_dir / "raw").rglob("*.mbox.gz")
+        if (st := p.stat())
+    }
+
+
+def _extracted_since(db: Path, moment: datetime) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(
+            "SELECT count(*) FROM archives WHERE extracted_at >= ?", [moment]
+        ).fetchone()[0]
+    finally:
+        con.close()
+
+
 def run_demo(data_dir: Path, *, sample: Path = SAMPLE, lists: str = "*", out=print) -> Counts:
     """Serve, crawl, extract, report; print progress and the summary through `out`."""
     data_dir = data_dir.resolve()
@@ -237,16 +257,22 @@ def run_demo(data_dir: Path, *, sample: Path = SAMPLE, lists: str = "*", out=pri
     with ArchiveServerProcess(sample, logs / "archive_server.log") as server:
         out(f"demo: serving {_shown(sample)} at {server.url} (local archive server)")
         out(f"demo: crawling every list with scrapy into {_shown(data_dir / 'raw')} …")
+        before = _raw_files(data_dir)
         _run("crawl", crawl_command(server.url, data_dir, lists), logs / "crawl.log")
+    after = _raw_files(data_dir)
+    fetched = sum(after[p] != before.get(p) for p in after)
+    out(f"demo: crawl: {fetched} monthly archives fetched, {len(after) - fetched} already there")
     timings["crawl"] = time.monotonic() - t
 
-    t = time.monotonic()
+    t, started = time.monotonic(), datetime.now(UTC)
     out(f"demo: extracting into {_shown(db)} …")
     _run(
         "extract",
         [sys.executable, "-m", "extract", "--data-dir", str(data_dir)],
         logs / "extract.log",
     )
+    extracted = _extracted_since(db, started)
+    out(f"demo: extract: {extracted} archives extracted, the others were up to date")
     timings["extract"] = time.monotonic() - t
 
     t = time.monotonic()

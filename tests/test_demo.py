@@ -87,5 +87,9 @@ def test_demo_second_run_reuses_what_is_there(tmp_path_factory):
     again = run_demo(first.data_dir)
     assert again.returncode == 0, again.stderr
     assert _state(first.data_dir) == before  # nothing fetched or extracted again
+    n = len(before[0])
+    assert f"crawl: {n} monthly archives fetched, 0 already there" in first.stdout
+    assert f"crawl: 0 monthly archives fetched, {n} already there" in again.stdout
+    assert "extract: 0 archives extracted" in again.stdout
     assert _printed(again.stdout) == _printed(first.stdout)
     assert again.seconds < 120
