@@ -141,3 +141,16 @@ def test_benchmark_messages_and_by_project(tmp_path):
         ("hive", 1, 1, 1, 1.0, 0, 0),
         ("apache", 1, 1, 0, 0.0, 0, 0),
     ]
+
+
+def test_run_descriptions_such_as_jmh_cnt_and_error_are_not_compared(tmp_path):
+    ms = [
+        measurement("a", i, label="Foo.bar", variant=v, metric=metric, value=x, unit=unit)
+        for i, (v, metric, x, unit) in enumerate(
+            [("before", "Score", 10.0, "ms/op"), ("before", "Cnt", 5, None),
+             ("before", "Error", 1.0, "ms/op"), ("after", "Score", 5.0, "ms/op"),
+             ("after", "Cnt", 5, None), ("after", "Error", 0.5, "ms/op")]
+        )
+    ]  # fmt: skip
+    con = _con(tmp_path, [message("a")], measurements=ms)
+    assert con.execute("SELECT metric, ratio FROM comparisons").fetchall() == [("Score", 0.5)]
