@@ -18,7 +18,7 @@ The comparison rule, for measurements of one message with the same label and met
 2. columns: within one table row with no variant, a column named like a baseline is
    compared with the columns named like a change (after, new, patch, patched, with,
    fix, optimized, proposed, pr, branch) in the same row, e.g. `| query | before | after |`.
-Metrics that describe a run (Cnt, Error, samples, stddev, ...) are not compared.
+Metrics that describe a run (Cnt, Error, samples, Stdev(ms), Relative, ...) are not compared.
 Values are compared in SI units when both have them, else only when written in the
 same unit. `ratio` = after / before; `better` says whether the change is an
 improvement when the unit tells the direction (time: lower, rates: higher).
@@ -36,7 +36,10 @@ BASELINE_WORDS = (
 CHANGE_WORDS = "after|new|patch|patched|with|fix|fixed|optimi[sz]ed|proposed|pr|branch"
 # Metrics that describe a run rather than measure it (JMH's Cnt and Error columns, ...):
 # never compared.
-NOT_COMPARED = r"^\s*(cnt|count|samples|iterations|iters|n|error|err|±|\+/-|std\s?dev|stdev|sd)\s*$"
+NOT_COMPARED = (
+    r"^\s*(cnt|count|samples|iterations|iters|n|error|err|±|\+/-|std\s?dev|stdev|sd|relative)"
+    r"\s*(\(.*\))?\s*$"
+)
 
 VIEW_NAMES = ("benchmark_messages", "comparisons", "by_project", "by_list")
 

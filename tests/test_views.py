@@ -149,7 +149,8 @@ def test_run_descriptions_such_as_jmh_cnt_and_error_are_not_compared(tmp_path):
         for i, (v, metric, x, unit) in enumerate(
             [("before", "Score", 10.0, "ms/op"), ("before", "Cnt", 5, None),
              ("before", "Error", 1.0, "ms/op"), ("after", "Score", 5.0, "ms/op"),
-             ("after", "Cnt", 5, None), ("after", "Error", 0.5, "ms/op")]
+             ("after", "Cnt", 5, None), ("after", "Error", 0.5, "ms/op"),
+             ("before", "Stdev(ms)", 3.0, "ms"), ("after", "Stdev(ms)", 1.0, "ms")]
         )
     ]  # fmt: skip
     con = _con(tmp_path, [message("a")], measurements=ms)
