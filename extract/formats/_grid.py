@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from extract.formats.base import Measurement, heading_before
-from extract.units import parse_number, to_si
+from extract.units import parse_duration, parse_number, to_si
 
 # A number as written in a cell: 1,430 / -0.347 / 3.49E8 / .5 / 1_000 (not dates, versions).
 NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
@@ -155,6 +155,7 @@ def grid_measurements(
     rows: list[list[str]],
     *,
     caption: str | None = None,
+    context: str | None = None,
     require_context: bool = True,
 ) -> list[Measurement]:
     """Measurements of a table. `header_levels[-1]` names the columns; earlier levels
@@ -179,7 +180,7 @@ def grid_measurements(
     ]
     has_unit = {i for i in numeric_cols if hdr[i][1] or any(p and p.unit for p in parsed[i])}
     row_units = [header_unit(r[0])[1] if r else None for r in rows]
-    context = " ".join([caption or "", *(" ".join(lv) for lv in levels)])
+    context = " ".join([caption or "", context or "", *(" ".join(lv) for lv in levels)])
     any_unit = bool(has_unit) or any(row_units)
     explicit_time = any(
         (hdr[i][1] and to_si(1.0, hdr[i][1])[1] == "s")
@@ -201,14 +202,13 @@ def grid_measurements(
         )
 
     value_cols = [i for i in numeric_cols if not is_setting(i)]
+    if len(value_cols) == ncol and ncol >= 2 and 0 not in has_unit:
+        value_cols = value_cols[1:]  # all numeric: the first column names the row (threads, run)
     if not value_cols:
         return []
     first_value = min(value_cols)
-    name_cols = [
-        i
-        for i in range(first_value)
-        if i not in value_cols and not _is_index_column(header[i], cols[i])
-    ]
+    candidates = [i for i in range(first_value) if i not in value_cols]
+    name_cols = [i for i in candidates if not _is_index_column(header[i], cols[i])] or candidates
     out: list[Measurement] = []
     for r, row in enumerate(rows):
         names = [(header[i], row[i]) for i in name_cols if row[i].strip()]
@@ -297,8 +297,8 @@ def composite_measurements(
 ) -> list[tuple[Measurement, bool, bool]]:
     """Measurements of cells that are prose with several numbers
     (`First run: 9.52s end-to-end (1.64s Spark job)`): each number that carries a unit;
-    label = column (and row name) / the cell's `Prefix:`; metric = the words after the
-    number, or `value` (`value in parentheses` for a parenthesised one).
+    label = row name / the cell's `Prefix:` (else the column); metric = the words after
+    the number, else the column header (`... (in parentheses)` for a parenthesised one).
     Returns (measurement, in parentheses, named explicitly) triples."""
     out: list[tuple[Measurement, bool, bool]] = []
     for r, row in enumerate(rows):
@@ -317,10 +317,9 @@ def composite_measurements(
             else:
                 offset = 0
             col = clean_cell(header[i]) if i < len(header) else ""
-            label = " / ".join(p for p in (row_name, col, prefix) if p) or None
-            words = [w for w in re.findall(r"[A-Za-z][A-Za-z-]{2,}", cell) if not is_unit(w)]
-            if not words:
-                continue  # `0m 00s`: a duration, not a described result
+            label = " / ".join(p for p in (row_name, prefix) if p) or col or None
+            if parse_duration(cell) is not None:
+                continue  # `0m 00s`: one duration (build step times), not a described result
             for p in _PAIR.finditer(cell, offset):
                 unit = p.group("unit")
                 if not is_unit(unit) or unit.lower() in ("x",):
@@ -333,7 +332,7 @@ def composite_measurements(
                 metric = after.group(1).strip() if after else None
                 explicit = bool(metric)
                 if not metric:
-                    metric = "value in parentheses" if inside else "value"
+                    metric = f"{col or 'value'} (in parentheses)" if inside else (col or "value")
                 m_ = Measurement(metric, value, norm_unit(unit), label, None, p.group("num"), r)
                 out.append((m_, inside, explicit))
     return out
@@ -353,3 +352,10 @@ def block_heading(text: str, pos: int) -> str | None:
         if len(prev) > 60 and not re.search(r"[:.!?]$", prev):
             return None
     return head
+
+
+def context_before(text: str, pos: int, *, lines: int = 3) -> str:
+    """The last few non-blank lines before a table (at most 400 characters), which
+    often say what its numbers are (`### Write benchmark:`, `Batches per second.`)."""
+    before = [x.strip() for x in text[max(0, pos - 400) : pos].splitlines() if x.strip()]
+    return " ".join(before[-lines:])

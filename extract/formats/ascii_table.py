@@ -25,6 +25,7 @@ import re
 from extract.formats._grid import (
     block_heading,
     clean_cell,
+    context_before,
     dedupe,
     grid_measurements,
     line_caption,
@@ -97,7 +98,9 @@ def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
                 variant=block_heading(text, start),
             )
             if header:
-                table.measurements = grid_measurements([header], body, caption=caption)
+                table.measurements = grid_measurements(
+                    [header], body, caption=caption, context=context_before(text, start)
+                )
             tables.append(table)
         i = max(j, i + 1)
     return tables
@@ -179,7 +182,9 @@ def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTa
                 INFO.name, (start, end), columns=header, rows=body, caption=caption,
                 variant=block_heading(text, start),
             )  # fmt: skip
-            table.measurements = grid_measurements([header], body, caption=caption)
+            table.measurements = grid_measurements(
+                [header], body, caption=caption, context=context_before(text, start)
+            )
             tables.append(table)
         i = j
     return tables

@@ -17,7 +17,14 @@ from __future__ import annotations
 import re
 import warnings
 
-from extract.formats._grid import block_heading, clean_cell, dedupe, grid_measurements, line_caption
+from extract.formats._grid import (
+    block_heading,
+    clean_cell,
+    context_before,
+    dedupe,
+    grid_measurements,
+    line_caption,
+)
 from extract.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -124,7 +131,9 @@ def parse(text: str) -> list[ResultTable]:
                 caption=caption,
                 variant=block_heading(text, start),
             )
-            table.measurements = grid_measurements(levels or [[""] * ncol], body, caption=caption)
+            table.measurements = grid_measurements(
+                levels or [[""] * ncol], body, caption=caption, context=context_before(text, start)
+            )
             tables.append(table)
         dedupe(tables, text)
         return tables

@@ -21,6 +21,7 @@ import re
 from extract.formats._grid import (
     block_heading,
     clean_cell,
+    context_before,
     dedupe,
     grid_measurements,
     line_caption,
@@ -138,7 +139,9 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
         caption=caption or line_caption(text, start),
         variant=block_heading(text, start),
     )
-    table.measurements = grid_measurements(levels, body, caption=caption or table.caption)
+    table.measurements = grid_measurements(
+        levels, body, caption=caption or table.caption, context=context_before(text, start)
+    )
     return table
 
 

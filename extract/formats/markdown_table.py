@@ -24,6 +24,7 @@ from extract.formats._grid import (
     block_heading,
     clean_cell,
     composite_measurements,
+    context_before,
     dedupe,
     grid_measurements,
     line_caption,
@@ -209,7 +210,9 @@ def parse(text: str) -> list[ResultTable]:
                 caption=caption,
                 variant=heading,
             )
-            table.measurements = grid_measurements([header], rows, caption=caption)
+            table.measurements = grid_measurements(
+                [header], rows, caption=caption, context=context_before(view, span[0])
+            )
             if not table.measurements:
                 label_col = (
                     0
