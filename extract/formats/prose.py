@@ -1,20 +1,317 @@
-"""numbers with units in sentences ('took 27 sec ... 9 sec with the patch').
+"""Measured numbers written in sentences: returns one table per sentence that has any.
 
-Rows: TODO (document the measurements this module returns).
+Runs last (priority 90), on the text the table and tool parsers left unclaimed, and
+outside code fences. A number counts only when it carries a performance unit and,
+for units that also name settings, sits near a performance word:
+* durations (`27 sec`, `~3.5 minutes`, `0.4s`, `4:40 min` → 280 s) with a cue such
+  as took / takes / time / latency / faster / reduced / from ... to / `->`;
+* rates (`320k rows/sec`, `~6k/ms`, `7117 QPS`, `131 MB/s`): always performance;
+* ratios (`3x improvement`, `2-5x latency improvement`, `a factor of more than 5`)
+  followed or preceded by a speed word; unit `x`;
+* percentages (`4.2% performance degrade`, `improved throughput by 30%`) next to a
+  change word (improvement, faster, degradation, reduced, less cpu, ...).
+Never: dates, versions, ids, CLI args, config values (`timeout of 30 s`, `set to`,
+`=`), expectations (`should be 30% faster`, `up to`, `as much as`, questions).
+
+Measurements: value = the number as written (`320k` → 320000, `~2` → 2, a range
+`2-5` → its lower bound; `written` keeps the text, qualifier included), unit as
+written (`sec`, `minutes`, `rows/sec`, `x`, `%`; clock times become `s`); metric =
+the performance word nearest to the number (`build time`, `latency`,
+`improvement`) or the unit's kind (`time`, `throughput`, `speedup`, `change`);
+label = the clause before the number (`This reduces the ambari metrics build time`);
+variant = `before` / `after` for `from A to B`, `A -> B` and numbers followed by
+before / after / with(out) the patch.
 """
 
 from __future__ import annotations
 
-from extract.formats.base import FormatInfo, ResultTable
+import re
+
+from extract.formats._context import measure
+from extract.formats.base import FormatInfo, Measurement, ResultTable
+from extract.units import parse_number
 
 INFO = FormatInfo(
     name="prose",
     description="numbers with units in sentences ('took 27 sec ... 9 sec with the patch')",
-    signature="TODO",
+    signature="a number with a duration, rate, `x` or `%` unit next to a performance word "
+    "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
 )
 
+_FENCE = re.compile(
+    r"```.*?(?:```|\Z)|\{code(?::[^}]*)?\}.*?(?:\{code\}|\Z)|\{noformat\}.*?(?:\{noformat\}|\Z)"
+    r"|<pre>.*?(?:</pre>|\Z)",
+    re.S,
+)
+# Sentence ends: `. ` before a capital, blank lines, bullets, table-ish pipes.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)"
+    r"|\s\|\s|\n(?=[A-Z#])"
+)
+
+_DURATION = (
+    r"ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?|millis(?:econds?)?|s|secs?|seconds?"
+    r"|mins?|minutes?|h|hrs?|hours?"
+)
+_RATE = (
+    r"(?:ops|op|rows|records|req|reqs|requests|queries|msgs?|messages|tx|txns?|transactions|events"
+    r"|files|docs|documents|i|it|iter|B|KB|MB|GB|KiB|MiB|GiB|kb|mb|gb)/(?:s|sec|second|ms|min)"
+    r"|/(?:s|sec|ms)|(?:ops|op|queries|requests|rows|records|messages|transactions) per sec(?:ond)?"
+    r"|QPS|TPS|qps|tps|ops|MBps|GBps"
+)
+_CANDIDATE = re.compile(
+    r"(?<![\w.\-/=:#@$+])"
+    r"(?P<q>(?:~|≈|about|around|approximately|approx\.?|roughly|nearly|almost|more than|over"
+    r"|less than|under|only|just)\s*)?"
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
+    r"(?P<range>\s?[-–]\s?\d+(?:\.\d+)?)?"
+    r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b))?"
+    rf"(?:\s?(?P<unit>%|percent\b|[xX×](?![\w])|times(?=\s+(?:faster|slower|better|more|less))"
+    rf"|(?:{_RATE})(?![\w/])|(?:{_DURATION})(?![\w/])))"
+)
+_FACTOR = re.compile(
+    r"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>\d+(?:\.\d+)?)"
+)
+
+_PERF = re.compile(
+    r"(?i)\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
+    r"|latenc(?:y|ies)|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?|improve"
+    r"\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup|start-up"
+    r"|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from)\b|->|→"
+)
+_SPEED_WORD = re.compile(
+    r"(?i)^\W{0,3}(?:\w+\s+){0,2}(?:faster|slower|quicker|speed-?ups?|improve\w*|better|worse"
+    r"|latency|throughput|perf\w*|reduction|regression|degradation|gain|more throughput|less)\b"
+)
+_SPEED_BEFORE = re.compile(r"(?i)(?:speed-?up|improvement|gain|factor) (?:of|by)\s*$")
+_CHANGE_WORD = re.compile(
+    r"(?i)\b(?:improv\w*|faster|slower|speed\w*|degrad\w*|regress\w*|reduc\w*|decreas\w*|increas\w*"
+    r"|drop\w*|gain\w*|overhead|less|fewer|more|better|worse|saving\w*|lower|higher|latency"
+    r"|throughput|cpu|slowdown|perf\w*)\b"
+)
+_NOT_PERF_PERCENT = re.compile(
+    r"(?i)\b(?:coverage|covered|complete|completed|done|progress|probability|chance|share|of users"
+    r"|p-?value|confidence|accuracy|precision|recall|disk usage|full|utili[sz]ation of the disk)\b"
+)
+# Words just before a number that make it a setting, a limit or a schedule.
+_SETTING_BEFORE = re.compile(
+    r"(?i)(?:\b(?:timeout|time-out|interval|every|wait(?:ing)?|sleep(?:ing)?|delay|retry|retries|ttl"
+    r"|expir\w*|heartbeat|session|deadline|period|after|within|last|default|set to|configured"
+    r"|config|limit(?:ed)?|maximum|minimum|max\.|min\.|up to|at most|at least|as much as|for|per)"
+    r"|=|(?:^|\s)--?[A-Za-z][\w.-]*)\s*(?:of\s*|is\s*|to\s*|at\s*|:\s*)?$"
+)
+_EXPECTATION = re.compile(
+    r"(?i)\b(?:should|expect\w*|would|could|might|may|hope\w*|target\w*|goal|estimat\w*|assum\w*"
+    r"|aim\w*|want|wish|plan\w*|predict\w*|theoretical\w*|can we|need to|must|will|believe"
+    r"|think|guess|probably|likely|possibl\w*|potential\w*|ideally)\b"
+)
+# Build tool bookkeeping (Maven's `Total time: 02:05 min`) is not a benchmark.
+_BOOKKEEPING = re.compile(r"\[INFO\]|BUILD (?:SUCCESS|FAILURE)|Reactor Summary|Finished at:")
+# Quoted reply lines, and the lines a gateway wrapped out of them.
+_METRIC_WORDS = re.compile(
+    r"(?i)\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
+    r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
+    r"|runtime|speed|speedup|improvement|degradation|degrade|regression|overhead|slowdown"
+    r"|reduction|cpu|duration|qps|tps)\b"
+)
+_BEFORE_AFTER = re.compile(
+    r"(?i)^\W{0,3}(?:\)?\s*)?(?P<w>before|after"
+    r"|with(?:out)? (?:the |this |my )?(?:patch|change|fix)|baseline|patched|unpatched|old|new)\b"
+)
+
+
+def _unit_kind(unit: str) -> str:
+    if unit in ("%", "percent"):
+        return "percent"
+    if unit in ("x", "X", "×", "times"):
+        return "ratio"
+    if re.fullmatch(_DURATION, unit):
+        return "duration"
+    return "rate"
+
+
+def _value(m: re.Match) -> tuple[float | None, str]:
+    """(value, unit) as written; clock times (`4:40 min`) become seconds."""
+    n = m.group("n")
+    unit = m.group("unit")
+    if ":" in n:
+        parts = [float(p) for p in n.split(":")]
+        scale = {"h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0}
+        first = scale.get(unit, 60.0)  # `4:40 min` is 4 min 40 s; `1:02:03 h` is h:m:s
+        seconds = parts[0] * first + sum(
+            p * 60.0 ** (len(parts) - 2 - i) for i, p in enumerate(parts[1:])
+        )
+        return seconds, "s"
+    value = parse_number(n + (m.group("suf") or ""))
+    if unit == "×":
+        unit = "x"
+    return value, unit
+
+
+def _label(sentence: str, pos: int) -> str | None:
+    """The clause before position `pos`: `This reduces the ambari metrics build time`."""
+    head = sentence[:pos]
+    head = re.split(
+        r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$", head.rstrip()
+    )[0]
+    head = re.split(r"[.;!?]\s|,\s|\[", head)[-1]
+    words = head.split()
+    text = " ".join(words[-10:]).strip(" `*:-(")
+    return text or None
+
+
+def _metric(sentence: str, start: int, end: int, kind: str) -> str:
+    best = None
+    for m in _METRIC_WORDS.finditer(sentence):
+        distance = start - m.end() if m.end() <= start else m.start() - end
+        if distance < 0 or distance > 80:
+            continue
+        if best is None or distance < best[0]:
+            best = (distance, m.group().lower())
+    if best:
+        return best[1]
+    return {"duration": "time", "rate": "throughput", "ratio": "speedup", "percent": "change"}[kind]
+
+
+def _accept(sentence: str, m: re.Match, kind: str) -> bool:
+    before = re.sub(r"\s+", " ", sentence[max(0, m.start() - 45) : m.start()])
+    after = sentence[m.end() : m.end() + 40]
+    clause = re.split(r"[;()\[\]]", sentence[: m.start()])[-1][-150:]
+    if _EXPECTATION.search(clause) or sentence.rstrip().endswith("?"):
+        return False
+    if _SETTING_BEFORE.search(before) and not re.search(r"(?i)\bfrom\s*$|->\s*$|→\s*$", before):
+        return False
+    if re.match(r"(?:\s*=|:\d|/\d|\.\d|\w)", after):
+        return False  # `30s=...`, `10:30`, part of an id or a path
+    if kind == "rate":
+        return True
+    if kind == "duration":
+        window = sentence[max(0, m.start() - 120) : m.end() + 60]
+        return bool(_PERF.search(window)) or bool(re.search(r":\s*$", before))
+    if kind == "ratio":
+        return bool(_SPEED_WORD.search(after) or _SPEED_BEFORE.search(before))
+    window = sentence[max(0, m.start() - 60) : m.end() + 40]
+    return bool(_CHANGE_WORD.search(window)) and not _NOT_PERF_PERCENT.search(window)
+
+
+def _variants(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
+    """`from A to B` / `A -> B`: A is before, B after; `X before`, `Y with the patch`."""
+    for i, (m, meas) in enumerate(found):
+        after = sentence[m.end() : m.end() + 30]
+        word = _BEFORE_AFTER.match(after)
+        if word:
+            w = word.group("w").lower()
+            meas.variant = (
+                "before"
+                if w in ("before", "baseline", "old", "unpatched") or "without" in w
+                else "after"
+            )
+            continue
+        if i + 1 < len(found):
+            nxt = found[i + 1][0]
+            between = sentence[m.end() : nxt.start()]
+            lead = sentence[max(0, m.start() - 60) : m.start()]
+            if re.fullmatch(
+                r"[\s`*]*(?:->|→|=>|to|goes to|went to|before goes to)[\s`*~]*", between
+            ) or (
+                re.search(r"(?i)\bfrom\s*[`*~]*$", lead)
+                and re.fullmatch(r"[\s`*]*to[\s`*~]*", between)
+            ):
+                meas.variant = meas.variant or "before"
+                found[i + 1][1].variant = "after"
+
 
 def parse(text: str) -> list[ResultTable]:
-    return []
+    try:
+        return _parse(text)
+    except Exception:  # a parser bug must not stop the extraction of a message
+        return []
+
+
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """Quoted reply lines (`> ...`) and the hard-wrapped lines that continue them."""
+    spans = []
+    for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):
+        end = m.end()
+        line = m.group()
+        while len(line) >= 70 and end < len(text):  # a wrapped quote goes on below
+            nxt = re.match(r"\n([ \t]*[^\s>][^\n]*)", text[end:])
+            if not nxt:
+                break
+            line = nxt.group(1)
+            end += nxt.end()
+        spans.append((m.start(), end))
+    return spans
+
+
+def _sentences(text: str):
+    """(start, end) of each sentence outside code fences and quoted replies."""
+    blocked = sorted([f.span() for f in _FENCE.finditer(text)] + _quoted(text))
+    pieces = []
+    pos = 0
+    for start, end in blocked + [(len(text), len(text))]:
+        if start >= pos:
+            pieces.append((pos, start))
+        pos = max(pos, end)
+    for lo, hi in pieces:
+        cut = lo
+        for b in _SENTENCE_END.finditer(text, lo, hi):
+            yield cut, b.start()
+            cut = b.end()
+        yield cut, hi
+
+
+def _parse(text: str) -> list[ResultTable]:
+    tables = []
+    for lo, hi in _sentences(text):
+        # Flattened quote markers (`as much > as 30%`) are not words.
+        sentence = re.sub(r"(?<=\s)>(?=\s)", " ", text[lo:hi])
+        if not re.search(r"\d", sentence) or _BOOKKEEPING.search(sentence):
+            continue
+        found: list[tuple[re.Match, Measurement]] = []
+        for m in _CANDIDATE.finditer(sentence):
+            kind = _unit_kind(m.group("unit"))
+            if not _accept(sentence, m, kind):
+                continue
+            value, unit = _value(m)
+            written = m.group().strip()
+            meas = measure(
+                _metric(sentence, m.start(), m.end(), kind),
+                written,
+                value,
+                unit,
+                label=_label(sentence, m.start()),
+            )
+            if meas:
+                found.append((m, meas))
+        for m in _FACTOR.finditer(sentence):
+            if _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()]):
+                continue
+            written = m.group().removeprefix("factor of").strip()
+            meas = measure(
+                "speedup",
+                written,
+                parse_number(m.group("n")),
+                "x",
+                label=_label(sentence, m.start()),
+            )
+            if meas and not any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+                found.append((m, meas))
+        if not found:
+            continue
+        found.sort(key=lambda f: f[0].start())
+        _variants(sentence, found)
+        table = ResultTable(
+            format=INFO.name,
+            span=(lo + found[0][0].start(), lo + found[-1][0].end()),
+            columns=["label", "value", "unit"],
+            caption=" ".join(sentence.split())[:200],
+        )
+        for i, (_, meas) in enumerate(found):
+            meas.row = i
+            table.rows.append([meas.label or "", meas.written or "", meas.unit or ""])
+            table.measurements.append(meas)
+        tables.append(table)
+    return tables
