@@ -9,6 +9,7 @@ week slices. Yields MonthArchive items (crawler/items.py) that crawler.pipelines
 from __future__ import annotations
 
 import json
+import logging
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -211,7 +212,8 @@ class AsfListsSpider(scrapy.Spider):
             yield self._month_request(name, domain, key)
 
     def _month_request(self, name: str, domain: str, key: str) -> scrapy.Request:
-        meta = {"archive": (name, domain, key)}
+        # Giving up on a whole month is not an error yet: week slices follow.
+        meta = {"archive": (name, domain, key), "give_up_log_level": logging.WARNING}
         if self.month_maxsize:
             meta["download_maxsize"] = self.month_maxsize
         return scrapy.Request(
