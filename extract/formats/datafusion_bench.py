@@ -3,7 +3,8 @@
 Recognises
 - compare.py's rich box (`┏━┳━┓`, `┃ Query ┃ <base> ┃ <branch> ┃ Change ┃`, rows
   `│ QQuery 1 │ 209.82ms │ 208.29ms │ no change │`); cells are `209.82ms` or, newer,
-  `45.99 / 46.51 ±0.63 / 47.70 ms`; and the `Benchmark Summary` box
+  `45.99 / 46.51 ±0.63 / 47.70 ms`; the same table in markdown pipes;
+  and the `Benchmark Summary` box
   (`│ Total Time (HEAD) │ 19310.57ms │`, `│ Queries Faster │ 11 │`);
 - run lines `Query 1 iteration 0 took 2630.6 ms and returned 4 rows` and
   `Query 1 avg time: 75.75 ms`.
@@ -71,7 +72,31 @@ def _compare_table(text: str, start: int) -> ResultTable | None:
     grid = [_cells(x) for x in lines if x.lstrip()[:1] in ("┃", "│")]
     if len(grid) < 2:
         return None
-    header, body = grid[0], [r for r in grid[1:] if len(r) == len(grid[0])]
+    return _fill(text, start, end, grid[0], [r for r in grid[1:] if len(r) == len(grid[0])])
+
+
+_PIPE_HEADER = re.compile(r"^[ \t]*\|[ \t]*Query[ \t]*\|.*\|[ \t]*Change[ \t]*\|[ \t]*$", re.M)
+
+
+def _pipe_table(text: str, header: re.Match) -> ResultTable | None:
+    """The same table printed as markdown (`| Query | HEAD | q4 | Change |`)."""
+    cols = [c.strip() for c in header.group(0).strip().strip("|").split("|")]
+    body, end, pos = [], header.end(), header.end() + 1
+    for line in text[pos:].splitlines(keepends=True):
+        row = line.strip()
+        if not row.startswith("|"):
+            break
+        pos += len(line)
+        if set(row) <= set("|-: "):
+            continue
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if len(cells) == len(cols):
+            body.append(cells)
+            end = pos - len(line) + len(line.rstrip("\r\n"))
+    return _fill(text, header.start(), end, cols, body) if body else None
+
+
+def _fill(text: str, start: int, end: int, header: list[str], body: list[list[str]]) -> ResultTable:
     caption = line_caption(text, start)
     table = ResultTable(INFO.name, (start, end), columns=header, rows=body, caption=caption)
     summary = header and header[0].lower().startswith("benchmark summary")
@@ -198,6 +223,10 @@ def parse(text: str) -> list[ResultTable]:
                 table = _compare_table(text, top.start())
                 if table is not None:
                     tables.append(table)
+        for header in _PIPE_HEADER.finditer(text):
+            table = _pipe_table(text, header)
+            if table is not None:
+                tables.append(table)
         tables += _run_tables(text)
         tables.sort(key=lambda t: t.span)
         dedupe(tables, text)

@@ -10,12 +10,14 @@ Recognises
   are in a text table of the same message, so each result counts once;
 - CSV / SCSV (`"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)",
   "Unit","Param: x"`, decimal comma with `;`) and JSON (`{"jmhVersion": ..,
-  "primaryMetric": {..}, "secondaryMetrics": {..}}` elements).
+  "primaryMetric": {..}, "secondaryMetrics": {..}}` elements; also flat one-line
+  records `{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}` as Druid prints).
 
 Measurements per result row: label = benchmark name (`bench:·gc.alloc.rate` for
 secondary results), variant = the heading before the block and the @Param values
 (`Before patch / size=100`), metric `Score` (unit from `Units`), `Score error`
-(same unit), `Cnt` (unit `count`; CSV/JSON also `Threads`). The mode (thrpt, avgt,
+(same unit), `Cnt` (unit `count`; CSV/JSON also `Threads`); Result blocks add `min`,
+`max`, `stdev`; flat JSON records add `p50`...`p99`. The mode (thrpt, avgt,
 ss, sample) is kept in the row cells.
 """
 
@@ -62,6 +64,8 @@ _RESULT = re.compile(
     rf"(?:N\s*=\s*(?P<n>\d+)\s*)?(?:mean\s*=\s*)?(?P<score>{_NUM})\s*"
     rf"(?:{_PM}\s*\(99[.,]9%\)\s*(?P<err>{_NUM})\s*)?(?P<unit>[^\s\[\]<]+)"
     rf"(?:\s*\[(?P<mode>\w+)\])?"
+    rf"(?:\s*\(min, avg, max\) = \((?P<min>{_NUM}), (?P<avg>{_NUM}), (?P<max>{_NUM})\)"
+    rf"(?:, stdev = (?P<stdev>{_NUM}))?)?"
 )
 _CSV_HEADER = re.compile(r'^"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score"', re.M)
 
@@ -179,6 +183,12 @@ def _result_blocks(view: str) -> list[ResultTable]:
         table.measurements = _row_measurements(
             name, m.group("score"), m.group("err"), m.group("n"), unit, None, 0
         )
+        for key in ("min", "max", "stdev"):
+            value = _num(m.group(key))
+            if value is not None:
+                table.measurements.append(
+                    Measurement(key, value, unit, name, None, m.group(key), 0)
+                )
         out.append(table)
     return out
 
@@ -273,6 +283,44 @@ def _json_tables(text: str) -> list[ResultTable]:
     return out
 
 
+def _json_lines(text: str) -> list[ResultTable]:
+    """Flat result records, one JSON object a line (Druid's benchmark runner):
+    `{"benchmark": .., "mode": .., "score": .., "scoreUnit": .., "scoreError": .., "p99": ..}`."""
+    out = []
+    decoder = json.JSONDecoder()
+    table = None
+    for m in re.finditer(r'^[ \t]*\{[^\n]*"benchmark"[^\n]*"score"', text, re.M):
+        start = text.index("{", m.start())
+        try:
+            obj, end = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if not isinstance(obj, dict) or "scoreUnit" not in obj or "primaryMetric" in obj:
+            continue
+        name, unit = str(obj.get("benchmark", "")), str(obj.get("scoreUnit"))
+        run_id = str(obj.get("id", ""))
+        variant = (
+            run_id[len(name) + 1 :] if run_id.startswith(name) and len(run_id) > len(name) else None
+        )
+        if table is None or text[table.span[1] : start].strip():
+            table = ResultTable(
+                INFO.name, (start, end), columns=["benchmark", "variant", "field", "value"]
+            )
+            out.append(table)
+        r = len(table.rows)
+        table.rows.append([name, variant or "", "score", str(obj.get("score"))])
+        fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
+        fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(r"p\d+(?:\.\d+)?", k)]
+        fields.append(("Cnt", obj.get("sampleCount"), "count"))
+        for metric, value, u in fields:
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+                table.measurements.append(
+                    Measurement(metric, float(value), u, name, variant, str(value), r)
+                )
+        table.span = (table.span[0], end)
+    return out
+
+
 def _same_result(a: Measurement, b: Measurement) -> bool:
     names = (a.label or "", b.label or "")
     short, long_ = sorted(names, key=len)
@@ -286,14 +334,19 @@ def _same_result(a: Measurement, b: Measurement) -> bool:
 def parse(text: str) -> list[ResultTable]:
     try:
         view = mask_tags(text)
-        tables = _text_tables(text, view) + _csv_tables(text) + _json_tables(text)
+        tables = (
+            _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
+        )
         row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
         for block in _result_blocks(view):
             if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
                 continue
             score = next((m for m in block.measurements if m.metric == "Score"), None)
             if score is not None and any(_same_result(score, m) for m in row_scores):
-                block.measurements = []  # the same result is in the summary table
+                # the same result is in the summary table: keep only what the table lacks
+                block.measurements = [
+                    m for m in block.measurements if m.metric in ("min", "max", "stdev")
+                ]
             tables.append(block)
     except Exception:  # a parser bug must not lose the message; the other formats still run
         return []
