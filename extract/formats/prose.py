@@ -156,16 +156,26 @@ def _label(sentence: str, pos: int) -> str | None:
     head = re.split(
         r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$", head.rstrip()
     )[0]
-    head = re.split(r"[.;!?]\s|,\s|\[", head)[-1]
-    words = head.split()
+    pieces = [p for p in re.split(r"[.;!?]\s|[;,]\s|\[", head) if re.search(r"[A-Za-z]", p)]
+    words = pieces[-1].split() if pieces else []
     text = " ".join(words[-10:]).strip(" `*:-(")
     return text or None
+
+
+def _line_before(text: str, pos: int) -> str | None:
+    """The last words of the non-blank line before `pos`: names a sentence such as
+    `takes about 23 seconds of CPU` that starts right after the statement it times."""
+    lines = [ln for ln in text[max(0, pos - 400) : pos].splitlines() if ln.strip()]
+    if not lines:
+        return None
+    return " ".join(lines[-1].split()[-10:]).strip(" `*:-(") or None
 
 
 def _metric(sentence: str, start: int, end: int, kind: str) -> str:
     best = None
     for m in _METRIC_WORDS.finditer(sentence):
-        distance = start - m.end() if m.end() <= start else m.start() - end
+        # a word before the number names it more often than one after it
+        distance = start - m.end() if m.end() <= start else m.start() - end + 20
         if distance < 0 or distance > 80:
             continue
         if best is None or distance < best[0]:
@@ -208,7 +218,6 @@ def _variants(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
                 if w in ("before", "baseline", "old", "unpatched") or "without" in w
                 else "after"
             )
-            continue
         if i + 1 < len(found):
             nxt = found[i + 1][0]
             between = sentence[m.end() : nxt.start()]
@@ -282,7 +291,7 @@ def _parse(text: str) -> list[ResultTable]:
                 written,
                 value,
                 unit,
-                label=_label(sentence, m.start()),
+                label=_label(sentence, m.start()) or _line_before(text, lo),
             )
             if meas:
                 found.append((m, meas))
