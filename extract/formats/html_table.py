@@ -37,12 +37,12 @@ INFO = FormatInfo(
 
 _OPEN_TABLE = re.compile(r"<table\b", re.I)
 _CLOSE_TABLE = re.compile(r"</table\s*>", re.I)
-_LAST_ROW = re.compile(r".*</tr\s*>", re.I | re.S)
+_LAST_CELL = re.compile(r".*</t[dhr]\s*>", re.I | re.S)
 
 
 def _table_spans(text: str) -> list[tuple[int, int]]:
     """`<table>...</table>`; a table cut short (an excerpt, a truncated mail) ends
-    after its last `</tr>`."""
+    after its last complete cell."""
     spans = []
     for m in _OPEN_TABLE.finditer(text):
         if spans and m.start() < spans[-1][1]:
@@ -53,7 +53,7 @@ def _table_spans(text: str) -> list[tuple[int, int]]:
             spans.append((m.start(), close.end()))
             continue
         limit = nxt.start() if nxt else len(text)
-        last = _LAST_ROW.match(text, m.start(), limit)
+        last = _LAST_CELL.match(text, m.start(), limit)
         if last:
             spans.append((m.start(), last.end()))
     return spans

@@ -1,9 +1,9 @@
 """JIRA wiki-markup tables: `||header||header||` rows and `|cell|cell|` rows.
 
 Recognises a block of lines starting with `|` that has at least one `||` header row
-(no markdown `---` separator). Rows that the mail gateway hard-wrapped (a line not
-ending with `|`) are joined again; `{color}`, `{{mono}}`, `*bold*` and `[text|link]`
-markup is removed from the cells.
+(no markdown `---` separator), also flattened onto one line (`||h||h|| |a|1| |b|2|`).
+Rows that the mail gateway hard-wrapped (a line not ending with `|`) are joined again;
+`{color}`, `{{mono}}`, `*bold*` and `[text|link]` markup is removed from the cells.
 
 Several header rows make column groups: a group name written once over its columns
 (`|| ||GCS|| || ||HDFS|| ||`) covers them, and a name spanning the whole table
@@ -145,10 +145,30 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
     return table
 
 
+_INLINE_HEADER = re.compile(r"\|\|(?:[^|\n]*\|\|){2,}")
+
+
+def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
+    """A table flattened onto one line: `||h||h|| |a|1| |b|2| more text`."""
+    out = []
+    for h in _INLINE_HEADER.finditer(text):
+        ncol = len(_cells(h.group(0)))
+        row_re = re.compile(rf"[ \t]*(\|(?!\|)(?:[^|\n]*\|){{{ncol}}})")
+        rows, pos = [h.group(0)], h.end()
+        while (m := row_re.match(text, pos)) is not None:
+            rows.append(m.group(1))
+            pos = m.end()
+        if len(rows) >= 2:
+            out.append((h.start(), pos, rows))
+    return out
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
         tables = []
-        for start, end, rows in _blocks(text):
+        inline = _inline_blocks(text)
+        blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
+        for start, end, rows in sorted(inline + blocks):
             table = _table(text, start, end, rows)
             if table is not None:
                 tables.append(table)
