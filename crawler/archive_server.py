@@ -59,6 +59,7 @@ class Faults:
     truncate: int = 0  # then N bodies are cut short (Content-Length larger than sent)
     slow: float = 0.0  # seconds to wait before each mbox answer
     refuse_months_over: int = 0  # whole-month answers larger than this many bytes → 503
+    refuse_by_timeout: float = 0.0  # refuse them instead by stalling this long, then hanging up
     hostile_lists: bool = False  # add list/domain names that are unsafe as paths
 
 
@@ -514,6 +515,11 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(400, str(exc).encode(), "text/plain")
             whole_month = re.fullmatch(r"\d{4}-\d{1,2}", params.get("d", ""))
             if faults.refuse_months_over and whole_month and len(body) > faults.refuse_months_over:
+                if faults.refuse_by_timeout:
+                    server.record(self.path, 0)  # 0: no answer
+                    time.sleep(faults.refuse_by_timeout)
+                    self.close_connection = True
+                    return
                 return self._send(503, b"Month too large, try again later", "text/plain")
             if faults.truncate and server.take_fault("truncate", self.path, faults.truncate):
                 server.record(self.path, 200)
@@ -555,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--refuse-months-over", type=int, default=0, help="503 for whole months over N bytes"
     )
+    parser.add_argument(
+        "--refuse-by-timeout", type=float, default=0.0, help="refuse by stalling S seconds"
+    )
     parser.add_argument("--hostile-lists", action="store_true", help="add unsafe list names")
     parser.add_argument("--log", help="append one line per request (status path) to FILE")
     args = parser.parse_args(argv)
@@ -568,6 +577,7 @@ def main(argv: list[str] | None = None) -> int:
         truncate=args.truncate,
         slow=args.slow,
         refuse_months_over=args.refuse_months_over,
+        refuse_by_timeout=args.refuse_by_timeout,
         hostile_lists=args.hostile_lists,
     )
     now = datetime.fromisoformat(args.now).replace(tzinfo=UTC) if args.now else None

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 from urllib.parse import unquote
@@ -22,6 +22,7 @@ import pytest
 
 from crawler.archive import mboxrd_unescape, split_mbox
 from crawler.archive_server import ArchiveServer, Faults
+from crawler.middlewares import retry_after_seconds
 
 REPO = Path(__file__).resolve().parent.parent
 SCRAPY = Path(sys.executable).parent / "scrapy"
@@ -275,7 +276,7 @@ def test_retries_on_503_429_and_cut_bodies_succeed(root, tmp_path):
             assert body == fetch(sidecar(data, key)["url"])
 
 
-def test_week_slices_when_a_month_is_refused_or_too_big(root, tmp_path):
+def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path):
     # Messages on the seams: first and last second of the month, and midnight of a seam day.
     for stamp in (
         "Wed, 01 Jun 2016 00:00:00 +0000",
@@ -300,6 +301,10 @@ def test_week_slices_when_a_month_is_refused_or_too_big(root, tmp_path):
     runs = {
         "refused": (Faults(refuse_months_over=1000), []),
         "too-big": (Faults(), ["-s", "MONTH_MAXSIZE=1000"]),
+        "timed-out": (
+            Faults(refuse_months_over=1000, refuse_by_timeout=3),
+            ["-s", "DOWNLOAD_TIMEOUT=1", "-s", "RETRY_TIMES=0"],
+        ),
     }
     for label, (faults, extra) in runs.items():
         data = tmp_path / label
@@ -429,3 +434,21 @@ def test_jobdir_resumes_a_stopped_crawl(root, tmp_path):
     assert "Connection refused" not in result.log
     assert_no_partial_files(data)
     shutil.rmtree(job)
+
+
+def test_an_unreachable_archive_is_reported(tmp_path):
+    with ArchiveServer(tmp_path) as server:
+        url = server.url  # a port that nothing listens on once the server is gone
+    result = crawl(url, tmp_path / "data", "-s", "RETRY_TIMES=0")
+    assert result.returncode == 0, result.log
+    assert "cannot read the lists from" in result.log
+    assert "fetched nothing because the list of lists could not be read" in result.log
+
+
+def test_retry_after_values():
+    assert retry_after_seconds(b"7", 120, 900) == 7
+    assert retry_after_seconds(None, 120, 900) == 120
+    assert retry_after_seconds("100000", 120, 900) == 900  # capped
+    assert retry_after_seconds("soon", 30, 900) == 30
+    in_a_minute = format_datetime(datetime.now(UTC) + timedelta(seconds=60), usegmt=True)
+    assert 50 <= retry_after_seconds(in_a_minute, 120, 900) <= 60
