@@ -61,6 +61,7 @@ W_PROSE_COMPARED = 2.0
 W_TEXT_COMPARED = 2.0
 W_TEXT_MEASURED = 1.0
 W_TEXT_MANY = 1.5
+W_NUMERIC_BLOCK = 2.0
 W_RESULTS_CUE = 0.5
 
 W_CI = -4.0
@@ -102,12 +103,12 @@ _FACTOR = re.compile(_NUM + r"(?:\s?-\s?\d+(?:\.\d+)?)?\s?[x×](?![\w])")
 _PERCENT = re.compile(_NUM + r"\s?%")
 _PERF_WORD = re.compile(
     r"faster|slower|speed|improv|regress|reduc|increas|decreas|throughput|latency|"
-    r"\bcpu\b|overhead|better|worse|\btime\b|elapsed|duration|qps|ops",
+    r"\bcpu\b|overhead|better|worse|\btime\b|elapsed|duration|qps|ops|perf|degrad",
     re.I,
 )
 _COMPARE = re.compile(
     r"\bfrom\b[^.\n]{0,80}?\bto\b|->|→|=>|\bvs\.?\b|\bversus\b|\bbefore\b|\bafter\b|"
-    r"\bcompared\b|\bbaseline\b|faster|slower|speed-?up|improv|regress|\bthan\b|"
+    r"\bcompared\b|\bbaseline\b|faster|slower|speed-?up|improv|regress|degrad|\bthan\b|"
     r"\bwith(?:out)? (?:the |this |my )?(?:patch|change|pr|fix)\b",
     re.I,
 )
@@ -126,10 +127,20 @@ _MEASURED = re.compile(
 _RESULTS_CUE = re.compile(
     r"^\s*(?:#+\s*|\*+\s*)?(?:benchmark |perf(?:ormance)? |test )?results?\s*[:：\-]|"
     r"^\s*(?:before|after)(?: (?:the )?(?:patch|change|pr|fix))?\s*[:：]|"
-    r"\bwith(?:out)? (?:the |this )?patch\b",
+    r"\bwith(?:out)? (?:the |this )?patch\b|"
+    r"\bhere (?:are|is) (?:the |some |my |our )?(?:\w+ ){0,2}(?:results?|numbers|timings)\b|"
+    r"\bresults? (?:is|are) as follows?\b|\b(?:benchmark|perf) (?:results|numbers)\b",
     re.I | re.M,
 )
-_SENTENCE = re.compile(r"[^\n.!?]*(?:[.!?](?!\d)|\n|$)")
+# "time elapsed (sec): 30.0", "avg rate: 5710.2", "p99 latency = 12.5": a named
+# performance quantity and its value, the unit (if any) before the number.
+_NAMED_VALUE = re.compile(
+    r"(?:\btime\b|elapsed|latency|duration|\brate\b|throughput|\bqps\b|\btps\b|ops/s)"
+    r"[\w ]{0,20}(?:\((?:s|sec|secs|seconds|ms|us|µs|ns|min|ops/s|MB/s)\))?\s*[:=]\s*"
+    r"\d[\d,]*(?:\.\d+)?(?![\d:/-])",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n")
 
 # ---- hard negatives
 _CI = re.compile(
@@ -221,7 +232,7 @@ def _strip_quotes(body: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.findall(text) if s.strip()]
+    return [s for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
 @dataclass(slots=True)
@@ -231,6 +242,7 @@ class TextEvidence:
     hedged: int = 0  # numbers only in estimates, targets, conditions
     measured: int = 0  # absolute numbers in sentences that say they were measured
     compared: bool = False  # numbers set against each other (from/to, vs, before/after)
+    parallel: int = 0  # longest run of lines that each give a time/rate in the same unit
 
 
 _STRONG_MEASURED = re.compile(
@@ -248,7 +260,7 @@ def _text_evidence(text: str) -> TextEvidence:
         if not re.search(r"\d", sent):
             previous = sent
             continue
-        n_abs = len(_ABSOLUTE.findall(sent))
+        n_abs = len(_ABSOLUTE.findall(sent)) + len(_NAMED_VALUE.findall(sent))
         n_rel = 0
         if _PERF_WORD.search(sent) and "coverage" not in sent.lower():
             n_rel = len(_FACTOR.findall(sent)) + len(_PERCENT.findall(sent))
@@ -267,7 +279,62 @@ def _text_evidence(text: str) -> TextEvidence:
         if _COMPARE.search(window) and (n_abs >= 2 or n_rel >= 1):
             ev.compared = True
         previous = sent
+    ev.parallel = _parallel_lines(text)
     return ev
+
+
+_CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}|\s(?=[-+]?\d)")
+_NUMERIC_CELL = re.compile(r"^[~≈]?[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?\s?[a-zA-Zµμ/%]{0,8}$")
+
+
+def _numeric_block(text: str) -> int:
+    """Rows of numbers under header lines that name a performance quantity
+    (`mb_sec  avg_latency`, `Metric Name, Min, Mean, P95`), all blocks together:
+    tables that no parser claimed, as tools print them (TSV, CSV, aligned)."""
+    total = 0
+    header_ok = False
+    rows = 0
+    previous = ""
+    for line in text.splitlines():
+        cells = [c for c in _CELL_SPLIT.split(line.strip()) if c]
+        numeric = sum(bool(_NUMERIC_CELL.match(c)) for c in cells)
+        if numeric >= 2 and numeric >= 0.6 * len(cells):
+            if rows == 0:
+                header_ok = bool(_PERF_HEADER.search(previous)) and len(
+                    [c for c in _CELL_SPLIT.split(previous.strip()) if c]
+                ) >= 2
+            rows += 1
+            total += header_ok
+        elif rows and not line.strip():
+            continue
+        else:
+            rows = 0
+            if line.strip():
+                previous = line
+    return total
+
+
+_UNIT_OF = re.compile(r"[a-zµμ/%]+$", re.I)
+
+
+def _parallel_lines(text: str) -> int:
+    """The longest run of consecutive lines (blank lines allowed between) that each
+    state a time or rate in the same unit: `MXNet latency ...: 159.11 ms` then
+    `TVM latency ...: 732.59 ms`. Hedged lines break a run."""
+    best = run = 0
+    unit = None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        found = _ABSOLUTE.findall(line)
+        line_unit = _UNIT_OF.search(found[0].strip()).group(0).lower() if found else None
+        if line_unit and not _HEDGE.search(line):
+            run = run + 1 if line_unit == unit else 1
+            unit = line_unit
+            best = max(best, run)
+        else:
+            run, unit = 0, None
+    return best
 
 
 def _diff_rows_are_results(body: str, tables: list[ResultTable]) -> bool:
@@ -349,12 +416,16 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         ev = _text_evidence(_NOISE_LINE.sub("", text))
         n = ev.absolute + ev.relative
         if not prose_n:  # what the prose parser found is already counted
-            if ev.compared or ev.measured >= 2:
+            if ev.compared or ev.measured >= 2 or ev.parallel >= 2:
                 add(W_TEXT_COMPARED, f"text: {n} performance numbers compared")
             elif ev.absolute >= 3:
                 add(W_TEXT_MANY, f"text: {ev.absolute} numbers with performance units")
             elif n:
                 add(W_TEXT_MEASURED, f"text: {n} numbers with performance units")
+        if not (tool_seen or perf_tables):
+            block = _numeric_block(_NOISE_LINE.sub("", text))
+            if block >= 2:
+                add(W_NUMERIC_BLOCK, f"text: {block} rows of numbers under a performance header")
         if ev.hedged and not n:
             reasons.append(f"text: {ev.hedged} numbers only in estimates/targets (+0.0)")
         if total > 0 and _RESULTS_CUE.search(text):

@@ -6,7 +6,7 @@ the share of labelled numbers found, and the misses, worst first.
 Each corpus file (`tests/fixtures/corpus/dev/<id>.txt`: header block, blank line,
 body; labels in `labels.jsonl`) goes through the pipeline's own path:
 `clean_body(body, kind)` → `extract_results` → `classify`. The kind comes from the
-header block's Subject and List, as the pipeline derives it from a mail's headers.
+header block's Subject and From through `extract.kinds`, as the pipeline derives it.
 Nothing here knows any corpus file: the corpus only measures.
 
 When is a labelled number "found"? When one measurement of that message has
@@ -38,11 +38,13 @@ import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from email.utils import parseaddr
 from pathlib import Path
 
 from extract.classify import Verdict, classify
 from extract.clean import clean_body
 from extract.formats import Measurement, ResultTable, extract_results
+from extract.kinds import message_kind
 from extract.units import parse_number
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "corpus" / "dev"
@@ -116,38 +118,23 @@ def read_labels(corpus: Path) -> dict[str, dict]:
     return labels
 
 
-def guess_kind(subject: str, list_address: str, body: str = "") -> str:
-    """jira, github, commit or mail, from what a mail's headers say (as the pipeline
-    does): JIRA notifications carry `[jira]` in the subject, GitBox mail and
-    GitHub threads come through issues@/github@/…, commit mail through commits@."""
-    try:  # the pipeline's own rules, when present
-        from extract import kinds  # type: ignore[attr-defined]
-
-        fn = getattr(kinds, "guess_kind", None) or getattr(kinds, "kind_of", None)
-        if fn is not None:
-            return fn(subject=subject, list_address=list_address, body=body)
-    except (ImportError, TypeError):
-        pass
-    s = subject.lower()
-    lst = list_address.lower()
-    if "[jira]" in s or re.search(r"issues\.apache\.org/jira/browse/", body[:400]):
-        return "jira"
-    if (
-        "github" in lst
-        or "gitbox" in lst
-        or re.match(r"\s*\S+ commented on (?:pull request|PR|issue) #", body)
-    ):
-        return "github"
-    if re.search(r"\bcommits?@", lst) or s.startswith(("svn commit:", "git commit:")):
-        return "commit"
-    return "mail"
-
-
 def corpus_kind(msg: CorpusMessage) -> str:
-    """GitHub threads copied from the web (`Corpus: issues`) are GitBox mails' bodies."""
+    """jira, github, commit or mail, by the pipeline's own rules (`extract.kinds`) on
+    the header block. Two corpus-specific facts: GitHub threads copied from the web
+    (`Corpus: issues`) are GitBox mails' bodies, and web archives hide JIRA's
+    address (`"Name (JIRA)" <j...@apache.org>`), so the display name says it."""
     if msg.headers.get("Corpus") == "issues":
         return "github"
-    return guess_kind(msg.headers.get("Subject", ""), msg.headers.get("List", ""), msg.body)
+    subject = msg.headers.get("Subject", "")
+    name, address = parseaddr(msg.headers.get("From", ""))
+    kind = message_kind(subject, name, address, msg.body).kind
+    if (
+        kind == "mail"
+        and "[jira]" in subject.lower()
+        and "(jira)" in msg.headers.get("From", "").lower()
+    ):
+        return "jira"
+    return kind
 
 
 # ---------------------------------------------------------------- number matching

@@ -1,0 +1,242 @@
+"""The classifier on texts written the way list mail writes them, one feature at a time.
+
+Tables are real `ResultTable`s as the format parsers return them, so each test
+isolates one feature of `extract.classify` from the parsers' progress."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.classify import THRESHOLD, Verdict, classify
+from extract.formats import Measurement, ResultTable
+
+
+def table(fmt: str, text: str, snippet: str, measurements, columns=()) -> ResultTable:
+    start = text.index(snippet)
+    return ResultTable(
+        format=fmt,
+        span=(start, start + len(snippet)),
+        columns=list(columns),
+        measurements=[Measurement(metric=m, value=v, unit=u) for m, v, u in measurements],
+    )
+
+
+JMH = """Results:
+Benchmark                   Mode  Cnt      Score     Error  Units
+ExportBench.parallel          ss    5    640.862 ± 113.354  ms/op
+ExportBench.serial            ss    5  51697.322 ± 322.747  ms/op
+"""
+
+
+def jmh_tables(text: str = JMH) -> list[ResultTable]:
+    rows = text[text.index("Benchmark") :]
+    return [table("jmh", text, rows, [("Score", 640.862, "ms/op"), ("Score", 51697.322, "ms/op")])]
+
+
+def test_tool_output_makes_a_benchmark_and_says_why():
+    v = classify(JMH, jmh_tables(), subject="[GitHub] [hive] PR #3644", kind="github")
+    assert isinstance(v, Verdict)
+    assert v.is_benchmark and v.score > 0.8
+    assert any(r.startswith("jmh output: 2 measurements") for r in v.reasons)
+
+
+def test_no_evidence_is_not_a_benchmark():
+    v = classify("Thanks, merged to master.", [])
+    assert not v.is_benchmark and v.score < 0.1
+
+
+def test_talk_about_benchmarks_without_numbers_is_negative():
+    v = classify("We should add a JMH benchmark for this and check the throughput.", [])
+    assert not v.is_benchmark
+    assert any("no numbers" in r for r in v.reasons)
+
+
+def test_generic_table_counts_only_with_performance_numbers():
+    text = "||Query||Before||After||\n|q1|12.5 s|8.1 s|\n|q2|30.2 s|22.9 s|\n"
+    perf = table(
+        "jira-table",
+        text,
+        text,
+        [("Before", 12.5, "s"), ("After", 8.1, "s"), ("Before", 30.2, "s")],
+        ["Query", "Before", "After"],
+    )
+    assert classify(text, [perf]).is_benchmark
+
+    config = "||Setting||Value||\n|handlers|30|\n|regions|120|\n"
+    plain = table(
+        "jira-table",
+        config,
+        config,
+        [("Value", 30, None), ("Value", 120, None)],
+        ["Setting", "Value"],
+    )
+    v = classify(config, [plain])
+    assert not v.is_benchmark
+    assert any("without performance units" in r for r in v.reasons)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Upgrading the plugin reduces the build time from 10 min to 2 min.",
+        "the model run on tensorflow is 0.4s and the model run on tvm is 1.2s, tvm is slower.",
+        "We saw a speed improvement from writing 320k rows/sec -> 650 rows/sec with this change.",
+        "We tested the new optimizer and saw 2-5x latency improvement with 50% less cpu.",
+        "The query takes about 23 seconds of CPU.\nThe IN form takes about 153 seconds of CPU.",
+    ],
+)
+def test_measured_prose_is_a_benchmark(text):
+    v = classify(text, [])
+    assert v.is_benchmark, v.reasons
+    assert any(r.startswith("text:") for r in v.reasons)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "With this design the scan should be 30% faster and p99 could drop below 2 ms.",
+        "Assuming an average speed of 40 to 50 million documents per second, 3 boxes will do.",
+        "Can p99 < 2ms be achieved with this setup?",
+        "The Throughput mode was always displaying less than 1 op/s. So time is a better mode.",
+    ],
+)
+def test_estimates_and_targets_are_not_measurements(text):
+    assert not classify(text, []).is_benchmark
+
+
+YETUS = """:confetti_ball: **+1 overall**
+| Vote | Subsystem | Runtime |  Logfile | Comment |
+|:----:|----------:|--------:|:--------:|:-------:|
+| +0 :ok: |  reexec  |   0m 22s |  |  Docker mode activated.  |
+| +1 :green_heart: |  mvninstall  |  32m 41s |  |  trunk passed  |
+| +1 :green_heart: |  compile  |   0m 20s |  |  trunk passed  |
+| +1 :green_heart: |  unit  | 201m 3s |  |  hadoop-common in the patch passed.  |
+"""
+
+
+def test_ci_report_is_rejected_even_when_its_table_parses():
+    runtimes = table(
+        "markdown-table",
+        YETUS,
+        YETUS[YETUS.index("| Vote") :],
+        [("Runtime", 22, "s"), ("Runtime", 1961, "s"), ("Runtime", 20, "s")],
+        ["Vote", "Subsystem", "Runtime"],
+    )
+    v = classify(YETUS, [runtimes])
+    assert not v.is_benchmark
+    assert any(r.startswith("CI/build report") for r in v.reasons)
+
+
+MAVEN = """Results :
+
+Tests run: 25, Failures: 0, Errors: 0, Skipped: 0
+
+[INFO] BUILD SUCCESS
+[INFO] Total time: 02:05 min
+[INFO] Finished at: 2017-10-27T15:00:26-05:00
+[INFO] Final Memory: 59M/742M
+"""
+
+
+def test_maven_summary_is_rejected():
+    v = classify(MAVEN, [])
+    assert not v.is_benchmark
+    assert any(r.startswith("Maven") for r in v.reasons)
+
+
+def test_measured_build_time_next_to_a_maven_log_still_counts():
+    text = "Upgrading the plugins: the build went from 4:40 min to 0:28 min.\n\n" + MAVEN
+    assert classify(text, []).is_benchmark
+
+
+def test_release_vote_is_rejected():
+    text = (
+        "+1 (binding)\n\n* Verified the sha512 checksums and the signatures (KEYS)\n"
+        "* The source tarball builds in 12 min, tests took 35 min\n"
+    )
+    v = classify(text, [], subject="[VOTE] Release Apache Foo 1.2.0 RC1")
+    assert not v.is_benchmark
+    assert any(r.startswith("release vote") for r in v.reasons)
+
+
+def test_stack_trace_is_rejected():
+    text = (
+        "Test failed after 12.5 s and 3.2 s on retry:\n"
+        "java.lang.AssertionError: expected 3\n"
+        "\tat org.apache.foo.TestBar.testBaz(TestBar.java:120)\n"
+        "\tat java.base/jdk.internal.reflect.Method.invoke(Method.java:566)\n"
+        "\tat org.junit.runners.ParentRunner.run(ParentRunner.java:363)\n"
+        "Caused by: java.io.IOException: boom\n"
+    )
+    v = classify(text, [])
+    assert not v.is_benchmark
+    assert any(r.startswith("stack trace") for r in v.reasons)
+
+
+CODE_DIFF = """```diff
+-  @Warmup(iterations = 3, time = 10, timeUnit = TimeUnit.SECONDS)
++  @Warmup(iterations = 5, time = 20, timeUnit = TimeUnit.SECONDS)
+-  @Measurement(iterations = 3, time = 10)
++  @Measurement(iterations = 5, time = 20)
+```
+Why 20 s per iteration here?
+"""
+
+
+def test_code_diff_is_rejected():
+    v = classify(CODE_DIFF, [])
+    assert not v.is_benchmark
+    assert any(r.startswith("code diff") for r in v.reasons)
+
+
+RESULTS_DIFF = """@@ -10,4 +10,4 @@
+-q1-v2.7                  1853           1930         109          0.3        3410.0       1.0X
++q1-v2.7                  1930           2011         120          0.3        3552.1       1.0X
+"""
+
+
+def test_diff_of_result_rows_counts():
+    rows = table(
+        "spark-benchmark",
+        RESULTS_DIFF,
+        RESULTS_DIFF[RESULTS_DIFF.index("-q1") :],
+        [("Best Time(ms)", 1853, "ms"), ("Best Time(ms)", 1930, "ms")],
+    )
+    v = classify(RESULTS_DIFF, [rows])
+    assert v.is_benchmark
+    assert any(r.startswith("diff of result rows") for r in v.reasons)
+
+
+def test_jira_field_change_is_rejected():
+    text = "Status: Patch Available  (was: Open)\nFix Version/s: 3.4.0\n"
+    v = classify(text, [], subject="[jira] [Updated] (HDFS-1070) Speedup image loading")
+    assert not v.is_benchmark
+    assert any(r.startswith("JIRA field-change") for r in v.reasons)
+
+
+def test_results_only_as_an_image_are_rejected():
+    text = "JMH result:\n\n![jmh](https://user-images.githubusercontent.com/1/bench.png)\n"
+    v = classify(text, [])
+    assert not v.is_benchmark
+    assert any("images" in r for r in v.reasons)
+
+
+def test_quoted_lines_never_count():
+    text = "Thanks for the numbers!\n> went from 10 min to 2 min\n> 12.5 ms vs 8.1 ms before\n"
+    assert not classify(text, []).is_benchmark
+
+
+def test_score_is_the_logistic_of_the_evidence():
+    strong = classify(JMH, jmh_tables())
+    weak = classify("It took 5 s.", [])
+    none = classify("ok", [])
+    assert 0.0 <= none.score < weak.score < strong.score <= 1.0
+    assert (weak.score >= 0.5) == weak.is_benchmark
+    assert THRESHOLD > 0
+
+
+def test_bad_input_never_raises():
+    broken = ResultTable(format="prose", span=(50, 10), measurements=[Measurement("x", 1.0)])
+    for body, tables in [(None, None), ("", []), ("x" * 10, [broken]), ("\x00\ud800", [])]:
+        v = classify(body, tables)  # type: ignore[arg-type]
+        assert isinstance(v, Verdict) and 0.0 <= v.score <= 1.0
