@@ -300,9 +300,10 @@ def _numeric_block(text: str) -> int:
         numeric = sum(bool(_NUMERIC_CELL.match(c)) for c in cells)
         if numeric >= 2 and numeric >= 0.6 * len(cells):
             if rows == 0:
-                header_ok = bool(_PERF_HEADER.search(previous)) and len(
-                    [c for c in _CELL_SPLIT.split(previous.strip()) if c]
-                ) >= 2
+                header_ok = (
+                    bool(_PERF_HEADER.search(previous))
+                    and len([c for c in _CELL_SPLIT.split(previous.strip()) if c]) >= 2
+                )
             rows += 1
             total += header_ok
         elif rows and not line.strip():
