@@ -233,12 +233,13 @@ def _raw_files(data_dir: Path) -> dict[Path, tuple[int, int]]:
     }
 
 
-def _extracted_since(db: Path, moment: datetime) -> int:
+def _extracted_since(db: Path, moment: datetime) -> tuple[int, int]:
+    """(archives extracted since `moment`, all archives in the database)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         return con.execute(
-            "SELECT count(*) FROM archives WHERE extracted_at >= ?", [moment]
-        ).fetchone()[0]
+            "SELECT count(*) FILTER (WHERE extracted_at >= ?), count(*) FROM archives", [moment]
+        ).fetchone()
     finally:
         con.close()
 
@@ -271,8 +272,8 @@ def run_demo(data_dir: Path, *, sample: Path = SAMPLE, lists: str = "*", out=pri
         [sys.executable, "-m", "extract", "--data-dir", str(data_dir)],
         logs / "extract.log",
     )
-    extracted = _extracted_since(db, started)
-    out(f"demo: extract: {extracted} archives extracted, the others were up to date")
+    extracted, total = _extracted_since(db, started)
+    out(f"demo: extract: {extracted} archives extracted, {total - extracted} already up to date")
     timings["extract"] = time.monotonic() - t
 
     t = time.monotonic()

@@ -90,6 +90,7 @@ def test_demo_second_run_reuses_what_is_there(tmp_path_factory):
     n = len(before[0])
     assert f"crawl: {n} monthly archives fetched, 0 already there" in first.stdout
     assert f"crawl: 0 monthly archives fetched, {n} already there" in again.stdout
-    assert "extract: 0 archives extracted" in again.stdout
+    assert f"extract: {n} archives extracted, 0 already up to date" in first.stdout
+    assert f"extract: 0 archives extracted, {n} already up to date" in again.stdout
     assert _printed(again.stdout) == _printed(first.stdout)
     assert again.seconds < 120
