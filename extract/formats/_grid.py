@@ -130,7 +130,7 @@ def header_unit(header: str) -> tuple[str, str | None]:
         if is_unit(u):
             return m.group("name").strip(), norm_unit(u)
     if len(h) > 2 and h.endswith("%") and not h.endswith(("(%", "[%")):
-        return h[:-1].strip(), "%"  # `change %`
+        return h[:-1].strip().rstrip(",;:").strip(), "%"  # `change %`, `CPU, %`
     m = _COMMA_UNIT.match(h)
     if m and is_unit(m.group("unit")):
         return m.group("name").strip(), norm_unit(m.group("unit"))
@@ -263,7 +263,10 @@ def mask_tags(text: str) -> str:
 
 def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
     """The nearest non-blank line before `pos` when it reads as a title
-    (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`)."""
+    (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`). None for a block
+    that starts mid-line (flattened text), where the text before it is prose."""
+    if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
+        return None
     for line in reversed(text[:pos].splitlines()[-2:]):
         s = line.strip()
         if not s:
@@ -341,6 +344,8 @@ def composite_measurements(
 def block_heading(text: str, pos: int) -> str | None:
     """`base.heading_before`, except for the last line of a wrapped paragraph
     (`... of the latest` / `changes:` is prose, not a heading)."""
+    if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
+        return None  # mid-line (flattened text): what precedes is prose
     head = heading_before(text, pos)
     if head is None:
         return None

@@ -72,7 +72,10 @@ def _compare_table(text: str, start: int) -> ResultTable | None:
     grid = [_cells(x) for x in lines if x.lstrip()[:1] in ("┃", "│")]
     if len(grid) < 2:
         return None
-    return _fill(text, start, end, grid[0], [r for r in grid[1:] if len(r) == len(grid[0])])
+    header = grid[0]
+    if not header or not (header[0] == "Query" or header[0].startswith("Benchmark Summary")):
+        return None  # another box table: left to the generic ASCII tables
+    return _fill(text, start, end, header, [r for r in grid[1:] if len(r) == len(header)])
 
 
 _PIPE_HEADER = re.compile(r"^[ \t]*\|[ \t]*Query[ \t]*\|.*\|[ \t]*Change[ \t]*\|[ \t]*$", re.M)
