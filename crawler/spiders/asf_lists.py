@@ -83,9 +83,10 @@ class AsfListsSpider(scrapy.Spider):
     def _count(self, key: str, n: int = 1) -> None:
         self.crawler.stats.inc_value(f"archive/{key}", n)
 
-    def _api(self, endpoint: str, **params: str) -> str:
-        query = urlencode(params).replace("quick=", "quick")  # Foal flags need no value
-        return f"{self.archive_url}/api/{endpoint}.lua?{query}"
+    def _api(self, endpoint: str, *flags: str, **params: str) -> str:
+        """`ARCHIVE_URL/api/<endpoint>.lua?<params>[&<flags>]`; Foal flags take no value."""
+        query = "&".join(filter(None, [urlencode(params), *flags]))
+        return f"{self.archive_url}/api/{endpoint}.lua" + (f"?{query}" if query else "")
 
     def _now(self, before: float = 0.0) -> datetime:
         """Our clock (or the archive's, if it is behind), `before` seconds ago."""
@@ -157,7 +158,7 @@ class AsfListsSpider(scrapy.Spider):
         for address in matched:
             name, domain = addresses[address]
             yield scrapy.Request(
-                self._api("stats", list=name, domain=domain, quick=""),
+                self._api("stats", "quick", list=name, domain=domain),
                 callback=self.parse_stats,
                 errback=self.stats_failed,
                 cb_kwargs={"name": name, "domain": domain},
@@ -290,10 +291,14 @@ class AsfListsSpider(scrapy.Spider):
             return
         parts = [*response.meta["parts"], response.body]
         urls = [*response.meta["urls"], response.url]
+        # The month is as complete as its earliest slice: keep the first slice's time.
+        first_fetched = response.meta.get("first_fetched") or self._fetched_at(response).timestamp()
         if index + 1 < len(week_slices(key)):
-            yield self._slice_request(name, domain, key, index + 1, parts, urls)
+            request = self._slice_request(name, domain, key, index + 1, parts, urls)
+            request.meta["first_fetched"] = first_fetched
+            yield request
             return
-        fetched = self._fetched_at(response)
+        fetched = datetime.fromtimestamp(first_fetched, UTC)
         self.handled.add((name, domain, key))
         body = join_slices(parts, key)
         self.logger.info(
@@ -374,4 +379,5 @@ class AsfListsSpider(scrapy.Spider):
                 why.append(f"{counts['months_failed']} month(s) failed (see errors above)")
             if reason != "finished":
                 why.append(f"the crawl stopped early ({reason})")
-            self.logger.info("summary: fetched nothing because %s", "; ".join(why) or reason)
+            because = "; ".join(dict.fromkeys(why)) or reason  # each reason once
+            self.logger.info("summary: fetched nothing because %s", because)
