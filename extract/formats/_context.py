@@ -24,6 +24,8 @@ _RULE = re.compile(r"^\s*[-=_*~#+]{3,}\s*$")
 _CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
 # A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
 _DATA_LINE = re.compile(r":\s*[-+~]?\d[\d.,]*\s*[A-Za-z%/]*\s*$")
+# A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
+_TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
 # A linking verb before a capitalised name: "The latest result is Before patch:".
 _LINK = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
 
@@ -32,16 +34,23 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def inline_heading(segment: str) -> str | None:
+def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
     """`Before patch` from the tail of a flattened line such as
-    `... The latest result is Before patch: ``` ` (None without a trailing colon)."""
+    `... The latest result is Before patch: ``` `. Without a trailing colon, only a
+    short phrase sitting between two blocks (`... 134%CPU Beeline http 5.36user`)."""
     seg = re.sub(r"(?:\s|```+[\w+-]*|\{code(?::[^}]*)?\}|\{noformat\})+$", "", segment)
+    seg = re.sub(r"^(?:\s|```+|\{code\}|\{noformat\})+", "", seg)
     if not seg.endswith((":", "：")):
+        short = 2 <= len(seg) <= 80 and re.search(r"[A-Za-z]", seg)
+        if between_blocks and short and not re.search(r"[.!?]\s", seg):
+            return seg.strip("*#` ")
         return None
     seg = seg[:-1].rstrip()
     parts = _CLAUSE_BREAK.split(seg)
     clause = parts[-1].strip() if parts else ""
     clause = _LINK.sub("", clause).strip()
+    if _TIMESTAMP.search(clause):
+        return None
     words = clause.split()
     if not words or len(words) > 12 or not re.search(r"[A-Za-z]", clause):
         return None
@@ -57,7 +66,7 @@ def block_heading(text: str, pos: int, floor: int = 0) -> str | None:
         start = floor
     before_on_line = text[start:pos]
     if before_on_line.strip():
-        return inline_heading(before_on_line)
+        return inline_heading(before_on_line, between_blocks=start == floor > 0)
     # Walk up over blank lines, fences and rules.
     end = start
     for _ in range(6):
@@ -74,7 +83,7 @@ def block_heading(text: str, pos: int, floor: int = 0) -> str | None:
     else:
         return None
     line_end = end
-    if _DATA_LINE.search(text[prev_start:line_end]):
+    if _DATA_LINE.search(text[prev_start:line_end]) or _TIMESTAMP.search(text[prev_start:line_end]):
         return None
     heading = heading_before(text[:line_end], line_end, max_lines=1)
     if heading is None:

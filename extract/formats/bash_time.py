@@ -75,7 +75,7 @@ def _log_start(text: str, pos: int) -> tuple[int, str | None]:
             break
         start = prev
     if not _LOG_START.match(text[start : start + 40]):
-        start = line_start
+        return pos, None  # not a log line: the text before names the block instead
     message = " ".join(text[start:pos].split())
     message = _LOG_PREFIX.sub("", message).strip().rstrip(":").strip()
     return start, message or None

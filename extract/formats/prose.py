@@ -162,6 +162,12 @@ def _label(sentence: str, pos: int) -> str | None:
     return text or None
 
 
+def _is_token_bound(m: re.Match, value: float | None) -> bool:
+    """`less than 1 op/s`: a bound near zero says "almost nothing", not a result."""
+    q = (m.group("q") or "").strip().lower()
+    return q in ("less than", "under") and value is not None and value <= 1
+
+
 def _line_before(text: str, pos: int) -> str | None:
     """The last words of the non-blank line before `pos`: names a sentence such as
     `takes about 23 seconds of CPU` that starts right after the statement it times."""
@@ -285,6 +291,8 @@ def _parse(text: str) -> list[ResultTable]:
             if not _accept(sentence, m, kind):
                 continue
             value, unit = _value(m)
+            if _is_token_bound(m, value):
+                continue
             written = m.group().strip()
             meas = measure(
                 _metric(sentence, m.start(), m.end(), kind),
