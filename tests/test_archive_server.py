@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -298,3 +299,19 @@ def test_server_clock_defaults_to_now(root):
             get(f"{server.url}/api/stats.lua?list=dev&domain=demo.apache.org&quick")[2]
         )
         assert abs(stats["unixtime"] - time.time()) < 60
+
+
+def test_a_message_without_date_takes_its_file_time(root):
+    path = root / "demo.apache.org" / "dev" / "undated.eml"
+    path.write_bytes(b"From: x@example.org\nSubject: undated\n\nNo Date header.\n")
+    moment = datetime(2016, 8, 9, 10, 0, tzinfo=UTC).timestamp()
+    os.utime(path, (moment, moment))
+    with ArchiveServer(root, now=NOW) as server:
+        q = "list=dev&domain=demo.apache.org"
+        stats = json.loads(get(f"{server.url}/api/stats.lua?{q}&d=2016-08&emailsOnly")[2])
+        assert stats["active_months"]["2016-08"] == 1
+        assert [e["subject"] for e in stats["emails"]] == ["undated"]
+        assert stats["participants"] == {} and "thread_struct" not in stats
+        body = get(f"{server.url}/api/mbox.lua?{q}&d=2016-08")[2]
+        assert body.startswith(b"From dev-return-4-archive-asf-public=cust-asf.ponee.io@")
+        assert body.split(b"\n", 1)[0].endswith(b"  Tue Aug  9 10:00:00 2016")
