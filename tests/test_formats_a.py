@@ -115,10 +115,10 @@ FLAT_JMH = (
 
 
 def test_jmh_flattened_with_mangled_plus_minus():
-    got = rows(FLAT_JMH, "jmh")
-    assert ("jmh", "MyBench.read", None, "Score", 1234.567, "ops/s") in got
-    assert ("jmh", "MyBench.write", None, "Score error", 1.5, "ops/s") in got
-    assert all(m[4] != 10.0 or m[3] == "Cnt" for m in got)
+    got = [(m[1], m[3], m[4], m[5]) for m in rows(FLAT_JMH, "jmh")]
+    assert ("MyBench.read", "Score", 1234.567, "ops/s") in got
+    assert ("MyBench.write", "Score error", 1.5, "ops/s") in got
+    assert all(value != 10.0 or metric == "Cnt" for _, metric, value, _ in got)
 
 
 def test_jmh_split_header_words_and_html():
@@ -186,7 +186,18 @@ def test_markdown_flattened_with_outer_pipes_stops_at_the_table():
     tables = [t for t in extract_results(text) if t.format == "markdown-table"]
     assert len(tables) == 1
     assert tables[0].source(text) == table
-    assert ("markdown-table", "q2", None, "After", 1.0, "s") in rows(text, "markdown-table")
+    assert ("markdown-table", "q2", "Results", "After", 1.0, "s") in rows(text, "markdown-table")
+
+
+def test_flattened_bold_heading_names_the_run():
+    text = (
+        "Bot report. **tpcds — branch** | Metric | Value | |---|---| | Wall time | 50.0s | "
+        "| Peak memory | 2.0 GiB | **tpcds — base** | Metric | Value | |---|---| "
+        "| Wall time | 51.5s |"
+    )
+    got = rows(text, "markdown-table")
+    assert ("markdown-table", "Peak memory", "tpcds — branch", "Value", 2.0, "GiB") in got
+    assert ("markdown-table", "Wall time", "tpcds — base", "Value", 51.5, "s") in got
 
 
 def test_markdown_heading_names_the_run_and_header_gives_the_unit():

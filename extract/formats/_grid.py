@@ -344,8 +344,9 @@ def composite_measurements(
 def block_heading(text: str, pos: int) -> str | None:
     """`base.heading_before`, except for the last line of a wrapped paragraph
     (`... of the latest` / `changes:` is prose, not a heading)."""
-    if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
-        return None  # mid-line (flattened text): what precedes is prose
+    before = text[text.rfind("\n", 0, pos) + 1 : pos]
+    if before.strip():
+        return inline_heading(before)  # mid-line: flattened text
     head = heading_before(text, pos)
     if head is None:
         return None
@@ -364,3 +365,14 @@ def context_before(text: str, pos: int, *, lines: int = 3) -> str:
     often say what its numbers are (`### Write benchmark:`, `Batches per second.`)."""
     before = [x.strip() for x in text[max(0, pos - 400) : pos].splitlines() if x.strip()]
     return " ".join(before[-lines:])
+
+
+_INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
+_INLINE_COLON = re.compile(r"(?:^|[.!?]\s+|\s{2,})([A-Z][^.!?:|\n]{1,60}):\s*$")
+
+
+def inline_heading(before: str) -> str | None:
+    """The heading right before a block in flattened text: `**tpcds — branch**` or a
+    short `Before patch:` that starts a sentence."""
+    m = _INLINE_BOLD.search(before) or _INLINE_COLON.search(before)
+    return m.group(1).strip() if m else None
