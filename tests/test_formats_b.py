@@ -434,6 +434,7 @@ PROSE_NEGATIVE = [
     "[INFO] BUILD SUCCESS\n[INFO] Total time:  02:05 min\n[INFO] Finished at: 2021-03-22T11:20",
     "> The old build took 10 min to finish.\n> Now it takes 2 min.\n\nThanks, merged.",
     "```\ntook 27 sec\n```",
+    "Finished release [optimized] target(s) in 0.23s",
     "Sleeping 2s for propagation. Waiting 5 minutes before retry.",
 ]
 

@@ -107,8 +107,11 @@ _EXPECTATION = re.compile(
     r"|aim\w*|want|wish|plan\w*|predict\w*|theoretical\w*|can we|need to|must|will|believe"
     r"|think|guess|probably|likely|possibl\w*|potential\w*|ideally)\b"
 )
-# Build tool bookkeeping (Maven's `Total time: 02:05 min`) is not a benchmark.
-_BOOKKEEPING = re.compile(r"\[INFO\]|BUILD (?:SUCCESS|FAILURE)|Reactor Summary|Finished at:")
+# Build tool bookkeeping (Maven's `Total time: 02:05 min`, cargo's `Finished ... target(s)
+# in 0.23s`) is not a benchmark.
+_BOOKKEEPING = re.compile(
+    r"\[INFO\]|BUILD (?:SUCCESS|FAILURE)|Reactor Summary|Finished at:|target\(s\) in \d"
+)
 # Quoted reply lines, and the lines a gateway wrapped out of them.
 _METRIC_WORDS = re.compile(
     r"(?i)\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
