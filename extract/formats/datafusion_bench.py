@@ -3,8 +3,8 @@
 Recognises
 - compare.py's rich box (`┏━┳━┓`, `┃ Query ┃ <base> ┃ <branch> ┃ Change ┃`, rows
   `│ QQuery 1 │ 209.82ms │ 208.29ms │ no change │`); cells are `209.82ms` or, newer,
-  `45.99 / 46.51 ±0.63 / 47.70 ms`; the same table in markdown pipes;
-  and the `Benchmark Summary` box
+  `45.99 / 46.51 ±0.63 / 47.70 ms`; the same table in markdown pipes, and either
+  flattened onto one line (GitBox mail); and the `Benchmark Summary` box
   (`│ Total Time (HEAD) │ 19310.57ms │`, `│ Queries Faster │ 11 │`);
 - run lines `Query 1 iteration 0 took 2630.6 ms and returned 4 rows` and
   `Query 1 avg time: 75.75 ms`.
@@ -35,8 +35,6 @@ INFO = FormatInfo(
     kind="result",
 )
 
-_BOX_TOP = re.compile(r"^[ \t]*[┏┌╭].*$", re.M)
-_BOX_LINE = re.compile(r"^[ \t]*[┏┃┡│└├┌╭╰┗┣┠┢╞╘╒╪┼]")
 _SIMPLE = re.compile(r"^\s*([\d.,]+)\s*(ns|µs|us|ms|s)\s*$")
 _MMM = re.compile(
     r"^\s*(?P<min>[\d.]+)\s*/\s*(?P<mean>[\d.]+)\s*±\s*(?P<sd>[\d.]+)\s*/\s*(?P<max>[\d.]+)\s*"
@@ -44,59 +42,76 @@ _MMM = re.compile(
 )
 _CHANGE = re.compile(r"^\s*\+?(?P<x>[\d.]+)\s*x\s+(?P<dir>faster|slower)\s*$")
 _RUN = re.compile(
-    r"^[ \t]*Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>[\d.]+) ?(?P<u>ms|s)"
-    r"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>[\d.]+) ?(?P<au>ms|s))[ \t]*$",
-    re.M,
+    r"(?<![\w-])Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>[\d.]+) ?(?P<u>ms|s)"
+    r"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>[\d.]+) ?(?P<au>ms|s))(?![\w.])"
 )
 
 
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in re.split(r"[┃│]", line.strip())[1:-1]]
+_SEP = "┃│|"
+_JUNCTION = set(" \t\r\n\u00a0─━┡┩╇┼├┤└┘┴┬┌┐┏┓┗┛┳┻╋┣┫╞╡╪═╘╛╧╒╕╤-:+")
+_HEADER = re.compile(r"[┃│|][ \t]*(?P<first>Query|Benchmark Summary)[ \t]*(?=[┃│|])")
 
 
-def _box(text: str, start: int) -> tuple[int, list[str]]:
-    lines, pos = [], start
-    for line in text[start:].splitlines(keepends=True):
-        if not _BOX_LINE.match(line):
+def _read_cells(text: str, pos: int, ncol: int | None, stop: str | None = None):
+    """Cells from a `┃`/`│`/`|` separated run starting at the separator at `pos`:
+    `ncol` of them, or up to and including the cell `stop`. (cells, end) or None."""
+    cells, i = [], pos + 1
+    while ncol is None or len(cells) < ncol:
+        j = i
+        while j < len(text) and text[j] not in _SEP and text[j] != "\n":
+            j += 1
+        if j >= len(text) or text[j] == "\n":
+            return None
+        cells.append(text[i:j].strip())
+        i = j + 1
+        if stop is not None and cells[-1] == stop:
             break
-        lines.append(line.rstrip("\r\n"))
-        pos += len(line)
-        if line.lstrip().startswith(("└", "╰", "┗")):
+        if len(cells) > 12:
+            return None
+    return cells, i
+
+
+def _stream_rows(text: str, pos: int, ncol: int) -> tuple[list[list[str]], int]:
+    """Rows after a header, one a line or flattened onto one line (`│ a │ 1 │ │ b │ 2 │`);
+    box rules and markdown `|---|` rows between them are skipped."""
+    rows, end = [], pos
+    while True:
+        i = pos
+        while i < len(text) and text[i] in _JUNCTION:
+            i += 1
+        if i >= len(text) or text[i] not in _SEP:
             break
-    end = start + len("".join(x + "\n" for x in lines)) - 1
-    return max(end, start), lines
-
-
-def _compare_table(text: str, start: int) -> ResultTable | None:
-    end, lines = _box(text, start)
-    grid = [_cells(x) for x in lines if x.lstrip()[:1] in ("┃", "│")]
-    if len(grid) < 2:
-        return None
-    header = grid[0]
-    if not header or not (header[0] == "Query" or header[0].startswith("Benchmark Summary")):
-        return None  # another box table: left to the generic ASCII tables
-    return _fill(text, start, end, header, [r for r in grid[1:] if len(r) == len(header)])
-
-
-_PIPE_HEADER = re.compile(r"^[ \t]*\|[ \t]*Query[ \t]*\|.*\|[ \t]*Change[ \t]*\|[ \t]*$", re.M)
-
-
-def _pipe_table(text: str, header: re.Match) -> ResultTable | None:
-    """The same table printed as markdown (`| Query | HEAD | q4 | Change |`)."""
-    cols = [c.strip() for c in header.group(0).strip().strip("|").split("|")]
-    body, end, pos = [], header.end(), header.end() + 1
-    for line in text[pos:].splitlines(keepends=True):
-        row = line.strip()
-        if not row.startswith("|"):
+        read = _read_cells(text, i, ncol)
+        if read is None:
             break
-        pos += len(line)
-        if set(row) <= set("|-: "):
+        cells, pos = read
+        if all(set(c) <= set("-: ") for c in cells):
+            continue  # markdown separator row
+        rows.append(cells)
+        end = pos
+    return rows, end
+
+
+def _compare_tables(text: str) -> list[ResultTable]:
+    out = []
+    for h in _HEADER.finditer(text):
+        if out and h.start() < out[-1].span[1]:
             continue
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        if len(cells) == len(cols):
-            body.append(cells)
-            end = pos - len(line) + len(line.rstrip("\r\n"))
-    return _fill(text, header.start(), end, cols, body) if body else None
+        summary = h.group("first") == "Benchmark Summary"
+        read = _read_cells(text, h.start(), 2 if summary else None, None if summary else "Change")
+        if read is None or (not summary and read[0][-1] != "Change"):
+            continue
+        header, pos = read
+        body, end = _stream_rows(text, pos, len(header))
+        if not body:
+            continue
+        start = h.start()
+        top = text.rfind("\n", 0, start)
+        line_start = top + 1
+        if text[line_start:start].strip() and set(text[line_start:start].strip()) <= _JUNCTION:
+            start = line_start + len(text[line_start:start]) - len(text[line_start:start].lstrip())
+        out.append(_fill(text, start, end, header, body))
+    return out
 
 
 def _fill(text: str, start: int, end: int, header: list[str], body: list[list[str]]) -> ResultTable:
@@ -220,17 +235,7 @@ def _run_tables(text: str) -> list[ResultTable]:
 
 def parse(text: str) -> list[ResultTable]:
     try:
-        tables = []
-        for top in _BOX_TOP.finditer(text):
-            if "┳" in top.group(0) or "┬" in top.group(0) or "━" in top.group(0):
-                table = _compare_table(text, top.start())
-                if table is not None:
-                    tables.append(table)
-        for header in _PIPE_HEADER.finditer(text):
-            table = _pipe_table(text, header)
-            if table is not None:
-                tables.append(table)
-        tables += _run_tables(text)
+        tables = _compare_tables(text) + _run_tables(text)
         tables.sort(key=lambda t: t.span)
         dedupe(tables, text)
         return tables
