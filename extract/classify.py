@@ -155,7 +155,9 @@ _CI = re.compile(
 )
 _MAVEN = re.compile(
     r"Tests run: \d+, Failures: \d+|\bBUILD (?:SUCCESS|FAILURE)\b|^\s*\[INFO\] Total time:|"
-    r"Final Memory: \d+",
+    r"Final Memory: \d+|Reactor Summary|"
+    r"\b(?:SUCCESS|FAILURE|SKIPPED) \[\s*[\d:.]+\s*(?:s|min)\s*\]|"
+    r"\bBUILD SUCCESSFUL in\b",
     re.M,
 )
 # Each group is one kind of release-vote evidence; two kinds make a release vote.
@@ -219,11 +221,24 @@ _PERF_HEADER = re.compile(
 )
 
 
-def _table_is_perf(table: ResultTable) -> bool:
+_BENCH_HEADING = re.compile(
+    r"benchmark|throughput|latency|per second|/s(?:ec)?\b|\bops\b|qps|timings?|"
+    r"results?|performance|\bperf\b|elapsed|runtime|speed",
+    re.I,
+)
+
+
+def _table_is_perf(table: ResultTable, body: str) -> bool:
+    """Its numbers have performance units, its header names a performance quantity,
+    or the lines just before it say what it measures (`### Write benchmark:`)."""
     if any(_perf_unit(m.unit) for m in table.measurements):
         return True
     header = " ".join(table.columns) + " " + " ".join({m.metric or "" for m in table.measurements})
-    return bool(_PERF_HEADER.search(header))
+    header += " " + (table.caption or "") + " " + (table.variant or "")
+    if _PERF_HEADER.search(header):
+        return True
+    before = body[max(0, table.span[0] - 400) : table.span[0]].strip().splitlines()[-3:]
+    return any(_BENCH_HEADING.search(line) and not _HEDGE.search(line) for line in before)
 
 
 def _strip_quotes(body: str) -> str:
@@ -283,8 +298,9 @@ def _text_evidence(text: str) -> TextEvidence:
     return ev
 
 
-_CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}|\s(?=[-+]?\d)")
-_NUMERIC_CELL = re.compile(r"^[~≈]?[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?\s?[a-zA-Zµμ/%]{0,8}$")
+_ROW_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?")
+_ROW_WORD = re.compile(r"[A-Za-z_][\w.:/#-]*")
+_CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}")
 
 
 def _numeric_block(text: str) -> int:
@@ -296,9 +312,8 @@ def _numeric_block(text: str) -> int:
     rows = 0
     previous = ""
     for line in text.splitlines():
-        cells = [c for c in _CELL_SPLIT.split(line.strip()) if c]
-        numeric = sum(bool(_NUMERIC_CELL.match(c)) for c in cells)
-        if numeric >= 2 and numeric >= 0.6 * len(cells):
+        numbers = len(_ROW_NUMBER.findall(line))
+        if numbers >= 2 and numbers >= len(_ROW_WORD.findall(line)):
             if rows == 0:
                 header_ok = (
                     bool(_PERF_HEADER.search(previous))
@@ -385,9 +400,9 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             if _HEDGE.search(src) and not _MEASURED.search(src):
                 continue
             prose_n += n
-            prose_compared = prose_compared or bool(_COMPARE.search(src)) or n >= 2
+            prose_compared = prose_compared or bool(_COMPARE.search(src))
         elif t.format in GENERIC_FORMATS:
-            if _table_is_perf(t):
+            if _table_is_perf(t, body):
                 perf_tables += 1
             else:
                 plain_tables += 1
@@ -405,24 +420,28 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         )
     if plain_tables and not perf_tables:
         add(W_PLAIN_TABLE, f"{plain_tables} table(s) of numbers without performance units")
-    if prose_n:
-        if prose_compared:
-            add(W_PROSE_COMPARED, f"prose: {prose_n} measured numbers compared")
-        else:
-            add(W_PROSE_TABLE, f"prose: {prose_n} measured numbers")
+    # prose (the parser's) and text (ours) read the same sentences: the stronger counts
+    prose: tuple[float, str] = (0.0, "")
+    if prose_n >= 2 or (prose_n and prose_compared):
+        prose = (W_PROSE_COMPARED, f"prose: {prose_n} measured numbers compared")
+    elif prose_n:
+        prose = (W_PROSE_TABLE, f"prose: {prose_n} measured number")
 
     # -- light text features of our own (they back up the parsers)
     has_digits = any(c.isdigit() for c in text)
     if has_digits:
         ev = _text_evidence(_NOISE_LINE.sub("", text))
         n = ev.absolute + ev.relative
-        if not prose_n:  # what the prose parser found is already counted
-            if ev.compared or ev.measured >= 2 or ev.parallel >= 2:
-                add(W_TEXT_COMPARED, f"text: {n} performance numbers compared")
-            elif ev.absolute >= 3:
-                add(W_TEXT_MANY, f"text: {ev.absolute} numbers with performance units")
-            elif n:
-                add(W_TEXT_MEASURED, f"text: {n} numbers with performance units")
+        own: tuple[float, str] = (0.0, "")
+        if ev.compared or ev.measured >= 2 or ev.parallel >= 2:
+            own = (W_TEXT_COMPARED, f"text: {n} performance numbers compared")
+        elif ev.absolute >= 3:
+            own = (W_TEXT_MANY, f"text: {ev.absolute} numbers with performance units")
+        elif n:
+            own = (W_TEXT_MEASURED, f"text: {n} numbers with performance units")
+        best = max(prose, own)
+        if best[0]:
+            add(*best)
         if not (tool_seen or perf_tables):
             block = _numeric_block(_NOISE_LINE.sub("", text))
             if block >= 2:
@@ -431,6 +450,8 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             reasons.append(f"text: {ev.hedged} numbers only in estimates/targets (+0.0)")
         if total > 0 and _RESULTS_CUE.search(text):
             add(W_RESULTS_CUE, "results cue")
+    elif prose[0]:
+        add(*prose)
     elif _BENCH_TALK.search(text):
         reasons.append("talks about performance, no numbers (+0.0)")
 

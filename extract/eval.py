@@ -13,17 +13,20 @@ When is a labelled number "found"? When one measurement of that message has
 
 - the same value: the expected value is read with `extract.units.parse_number`
   from its written form after dropping approximation words and signs of change
-  (`~6k`, `about 23`, `more than 5`, `≈`, `+1.26x faster` → 1.26); a range
-  (`2-5`, `2-2.5`) matches either end; a suffix (`320k`) matches the scaled
-  (320000) or the bare (320) value; the sign is ignored (a change of `-0.012 %`
-  may be stored as -0.012 or as 0.012 with a "slower" label); values are
-  compared to 1e-9 relative; or the measurement's `written` text is the
-  expected text once spaces, thousands separators and the qualifiers are removed;
+  (`~6k`, `about 23`, `more than 5`, `within 15`, `≈`, `+1.26x faster` → 1.26);
+  a range (`2-5`, `2-2.5`) or a pair (`29241 / 29279`) matches either number; a
+  suffix (`320k`) matches the scaled (320000) or the bare (320) value; the sign
+  is ignored (a change of `-0.012 %` may be stored as -0.012 or as 0.012 with a
+  "slower" label); values are compared to 1e-9 relative; or the measurement's
+  `written` text is the expected text once spaces, thousands separators and the
+  qualifiers are removed;
 - and a compatible unit (loose): the expected unit is empty (the message states
   none), or both spell the same unit once normalised (`sec`/`s`/`seconds`,
   `µs`/`us`/`μs`, `ops/sec`/`ops/s`, case ignored), or one is the other with a
   per-operation tail (`ms` ~ `ms/op`), or the measurement has no unit but its
-  metric names the expected unit (`Best Time(ms)`).
+  metric names the expected unit (`Best Time(ms)`);
+- or, for clock times, the measurement's `written` number is the expected one
+  and both units are of one dimension (`4:40 min` is stored as 280 s).
 
 Label and metric are not compared: the share measures whether the numbers are
 recovered with their units; `label`/`variant` are checked by the format tests.
@@ -45,7 +48,7 @@ from extract.classify import Verdict, classify
 from extract.clean import clean_body
 from extract.formats import Measurement, ResultTable, extract_results
 from extract.kinds import message_kind
-from extract.units import parse_number
+from extract.units import parse_number, to_si
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "corpus" / "dev"
 
@@ -141,13 +144,15 @@ def corpus_kind(msg: CorpusMessage) -> str:
 
 _QUALIFIERS = re.compile(
     r"^(?:~|≈|about|approx\.?|approximately|around|roughly|nearly|almost|over|under|"
-    r"more than|less than|at least|at most|up to|>=?|<=?|\s)+",
+    r"more than|less than|at least|at most|up to|within|>=?|<=?|\s)+",
     re.I,
 )
 _CHANGE_WORDS = re.compile(
     r"\s*(?:x|×)?\s*(?:faster|slower|better|worse|improvement|regression)?\s*$", re.I
 )
-_RANGE = re.compile(r"^\s*([-+]?[\d.,:]+[kKMG]?)\s*(?:-|–|to|~)\s*([\d.,:]+[kKMG]?)\s*$")
+# "2-5", "2 to 2.5", and "29241 / 29279" (a best / avg cell): either number
+_RANGE = re.compile(r"^\s*([-+]?[\d.,:]+[kKMG]?)\s*(?:-|–|to|~|/)\s*([\d.,:]+[kKMG]?)\s*$")
+_NUMBER_TEXT = re.compile(r"[-+]?\d[\d,]*(?::\d\d)*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def expected_values(written: str) -> list[float]:
@@ -223,12 +228,30 @@ def units_compatible(expected: str, m: Measurement) -> bool:
     return bool(expected.strip()) and expected.strip().lower() in metric
 
 
+def _number_text(s: str | None) -> str:
+    """The first number in a written value, as written: `4:40 min` → `4:40`."""
+    found = _NUMBER_TEXT.search(_QUALIFIERS.sub("", (s or "").strip()))
+    return found.group(0).lstrip("+").replace(",", "") if found else ""
+
+
+def _same_dimension(expected: str, m: Measurement) -> bool:
+    """Both units are of one kind (time, bytes, rates, %): a clock time written
+    `4:40 min` is stored in seconds, as the format interface says."""
+    _, a = to_si(1.0, expected)
+    _, b = to_si(1.0, m.unit)
+    return a is not None and a == b
+
+
 def number_found(expect: dict, measurements: list[Measurement]) -> bool:
     written = str(expect.get("value", ""))
     unit = str(expect.get("unit", "") or "")
     values = expected_values(written)
     target = _norm_written(written)
+    target_number = _number_text(written)
     for m in measurements:
+        clock = ":" in target_number
+        if clock and _number_text(m.written) == target_number and _same_dimension(unit, m):
+            return True
         if not units_compatible(unit, m):
             continue
         if target and _norm_written(m.written) == target:
