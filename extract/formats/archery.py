@@ -8,7 +8,8 @@ a Python-dict `counters` column).
 
 Measurements: label = benchmark (`UniqueInt64/5`), metrics `baseline` and `contender`
 with their unit (`570.247 MiB/sec` → unit `MiB/s`), `change` in `%`; variant = the
-section (`Regressions`, `Non-regressions`) when there is one. The Google Benchmark
+section (`Regressions`, `Non-regressions`) when there is one. Rows are read as a stream,
+so tables flattened onto one line (GitBox mail) read the same. The Google Benchmark
 console table archery prints before it is left to the google-benchmark format.
 """
 
@@ -31,43 +32,33 @@ INFO = FormatInfo(
 )
 
 _HEADER = re.compile(
-    r"^[ \t+-]*(?:\d+[ \t]+)?benchmark[ \t]+baseline[ \t]+contender[ \t]+change(?:[ \t]*%)?"
-    r"(?:[ \t]+counters)?[ \t]*$",
-    re.M,
+    r"(?<!\S)benchmark[ \t]+baseline[ \t]+contender[ \t]+change(?:[ \t]*%)?"
+    r"(?:[ \t]+counters)?(?!\S)"
 )
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_UNIT = r"[A-Za-z][\w/]*"
 _ROW = re.compile(
-    rf"^[ \t+-]*(?:\d+[ \t]+)?(?P<name>\S+)[ \t]+(?P<b>{_NUM})[ \t]*(?P<bu>[A-Za-z][\w/]*)"
-    rf"[ \t]+(?P<c>{_NUM})[ \t]*(?P<cu>[A-Za-z][\w/]*)[ \t]+(?P<ch>{_NUM})[ \t]*%?"
-    r"(?:[ \t]+(?P<counters>\{.*\}))?[ \t]*$"
+    rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{_NUM})[ \t]*(?P<bu>{_UNIT})"
+    rf"[ \t]+(?P<c>{_NUM})[ \t]*(?P<cu>{_UNIT})[ \t]+(?P<ch>{_NUM})[ \t]*%?"
+    r"(?:[ \t]+(?P<counters>\{[^{}\n]*\}))?(?![^\s])"
 )
-_SECTION = re.compile(r"^\s*((?:Non-)?[Rr]egressions):\s*\(\d+\)\s*$")
-_RULE = re.compile(r"^[ \t+-]*[=-]{3,}[ \t=-]*$")
+_SECTION = re.compile(r"((?:Non-)?[Rr]egressions):\s*\(\d+\)")
+_JUNK = re.compile(r"[\s=+-]*")  # rules, diff markers, line breaks between rows
 
 
 def parse(text: str) -> list[ResultTable]:
     try:
         tables = []
         for h in _HEADER.finditer(text):
-            before = text[max(0, h.start() - 300) : h.start()].splitlines()
-            section = next((m.group(1) for x in reversed(before) if (m := _SECTION.match(x))), None)
+            sections = list(_SECTION.finditer(text, max(0, h.start() - 300), h.start()))
             table = ResultTable(
                 INFO.name,
                 h.span(),
                 columns=["benchmark", "baseline", "contender", "change %", "counters"],
-                variant=section,
+                variant=sections[-1].group(1) if sections else None,
             )
-            pos = h.end() + 1
-            for line in text[pos:].splitlines(keepends=True):
-                body = line.rstrip("\r\n")
-                m = _ROW.match(body)
-                if m is None:
-                    if _RULE.match(body) and not table.rows:
-                        pos += len(line)
-                        continue
-                    if _RULE.match(body):
-                        table.span = (h.start(), pos + len(body))
-                    break
+            pos = h.end()
+            while (m := _ROW.match(text, _JUNK.match(text, pos).end())) is not None:
                 r = len(table.rows)
                 name = m.group("name")
                 table.rows.append(
@@ -84,8 +75,8 @@ def parse(text: str) -> list[ResultTable]:
                         table.measurements.append(
                             Measurement(metric, value, unit, name, None, m.group(key), r)
                         )
-                table.span = (h.start(), pos + len(body))
-                pos += len(line)
+                pos = m.end()
+                table.span = (h.start(), pos)
             if table.rows:
                 tables.append(table)
         dedupe(tables, text)
