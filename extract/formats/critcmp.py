@@ -7,7 +7,8 @@ baseline the ratio to the fastest, `mean±stddev` with its unit, and a throughpu
 
 Measurements: label = benchmark name (may contain spaces), variant = baseline name,
 metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`),
-`throughput` when given (`MB/sec` spelled `MB/s`).
+`throughput` when given (`MB/sec` spelled `MB/s`). Rows are read as a stream, so a
+table flattened onto one line (GitBox mail) reads the same.
 """
 
 from __future__ import annotations
@@ -25,48 +26,49 @@ INFO = FormatInfo(
     kind="result",
 )
 
-_HEADER = re.compile(r"^[ \t]*group[ \t]{2,}(?P<names>\S.*?)[ \t]*\r?\n[ \t]*-----[- \t]*$", re.M)
-_CELL = re.compile(
-    r"(?P<ratio>\d+\.\d+)\s+(?P<mean>[\d.]+)±(?P<sd>[\d.]+)(?P<unit>ns|µs|μs|us|ms|s)"
-    r"\s+(?:\?\s+\?/sec|(?P<tp>[\d.]+)\s*(?P<tpu>\S+/sec))"
+_HEADER = re.compile(r"(?<!\S)group[ \t]+(?P<names>[^\n]+?)\s+(?P<rules>-{3,}(?:[ \t]+-{3,})+)")
+_CELL = (
+    r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)±(?P<sd{i}>[\d.]+)(?P<unit{i}>ns|µs|μs|us|ms|s)"
+    r"\s+(?:\?\s+\?/sec|(?P<tp{i}>[\d.]+)\s*(?P<tpu{i}>\S+/sec))"
 )
+
+_ONE_CELL = re.compile(_CELL.format(i=""))
 
 
 def parse(text: str) -> list[ResultTable]:
     try:
         tables = []
         for h in _HEADER.finditer(text):
-            names = re.split(r"\s{2,}", h.group("names").strip())
+            names = h.group("names").split()
+            if len(names) != len(h.group("rules").split()) - 1:
+                continue
+            row_re = re.compile(r"\s+".join(_CELL.format(i=i) for i in range(len(names))))
             table = ResultTable(INFO.name, h.span(), columns=["group", *names])
-            pos = h.end() + 1
-            for line in text[pos:].splitlines(keepends=True):
-                cells = list(_CELL.finditer(line))
-                if not cells or len(cells) > len(names):
-                    break
-                label = line[: cells[0].start()].strip()
-                if not label:
+            pos = h.end()
+            while (m := row_re.search(text, pos)) is not None:
+                label = text[pos : m.start()].strip()
+                if not label or "\n" in label or len(label) > 150:
                     break
                 r = len(table.rows)
-                table.rows.append([label, *[c.group(0) for c in cells]])
-                for base, c in zip(names, cells, strict=False):
-                    unit = c.group("unit")
+                table.rows.append([label, *(c.group(0) for c in _ONE_CELL.finditer(m.group(0)))])
+                for i, base in enumerate(names):
+                    unit = m.group(f"unit{i}")
                     for metric, key, u in (
                         ("ratio", "ratio", "x"),
                         ("time", "mean", unit),
                         ("stddev", "sd", unit),
                     ):
+                        written = m.group(f"{key}{i}")
                         table.measurements.append(
-                            Measurement(
-                                metric, float(c.group(key)), u, label, base, c.group(key), r
-                            )
+                            Measurement(metric, float(written), u, label, base, written, r)
                         )
-                    if c.group("tp"):
-                        tp, tpu = c.group("tp"), norm_unit(c.group("tpu"))
+                    if m.group(f"tp{i}"):
+                        tp, tpu = m.group(f"tp{i}"), norm_unit(m.group(f"tpu{i}"))
                         table.measurements.append(
                             Measurement("throughput", float(tp), tpu, label, base, tp, r)
                         )
-                table.span = (h.start(), pos + len(line.rstrip("\r\n")))
-                pos += len(line)
+                pos = m.end()
+                table.span = (h.start(), pos)
             if table.rows:
                 tables.append(table)
         dedupe(tables, text)
