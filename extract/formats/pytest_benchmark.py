@@ -9,7 +9,8 @@ Outliers `a;b`.
 Measurements: label = test name, metric = column (`Min` ... `IQR` in the header's time
 unit; `OPS` in `ops/s`, or the unit the header gives, e.g. `OPS (Kops/s)`; `Rounds`,
 `Iterations` as `count`); the parenthesised ratio is not a value. Variant = the heading
-before the banner (`baseline:`); caption = the banner's group.
+before the banner (`baseline:`); caption = the banner's group. Rows are read as a
+stream, so a table flattened onto one line (GitBox mail) reads the same.
 """
 
 from __future__ import annotations
@@ -27,13 +28,16 @@ INFO = FormatInfo(
     kind="result",
 )
 
+_COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"
 _HEADER = re.compile(
-    r"^[ \t]*Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>[ \t]+[A-Za-z][^\n]*)$", re.M
+    rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:[ \t]+{_COLS}(?:[ \t]*\([^()\n]*\))?)+)"
 )
-_BANNER = re.compile(r"^-*\s*benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?\s*-*\s*$", re.M)
+_BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
+_ONE = r"(?:\d+;\d+|[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?(?:[ \t]*\([^()\s]*\))?)"
 _VALUE = re.compile(
     r"(?P<out>\d+;\d+)|(?P<num>[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)(?:\s*\((?P<ratio>[^()]*)\))?"
 )
+_JUNK = re.compile(r"[\s=-]*")
 _TIME_COLS = {"min", "max", "mean", "stddev", "median", "iqr"}
 
 
@@ -52,6 +56,9 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
     for b in _BANNER.finditer(text, max(0, h.start() - 400), h.start()):
         banner = b
     start = banner.start() if banner else h.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    if set(text[line_start:start]) <= set("- \t"):
+        start = line_start  # the banner's dashes belong to it
     heading = block_heading(text, start)
     table = ResultTable(
         INFO.name,
@@ -60,21 +67,14 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
         caption=(banner.group("group") if banner else None) or None,
         variant=heading,
     )
-    pos = h.end() + 1
-    for line in text[pos:].splitlines(keepends=True):
-        s = line.strip()
-        pos_line = pos
-        pos += len(line)
-        if not s or set(s) <= set("-="):
-            if table.rows and not s:
-                break
-            continue
-        parts = s.split(None, 1)
-        if len(parts) < 2:
-            break
-        name, rest = parts
-        values = list(_VALUE.finditer(rest))
-        if len(values) != len(cols) or rest[: values[0].start()].strip():
+    row_re = re.compile(
+        rf"(?P<name>[^\s-][^\s]*)[ \t]+(?P<rest>{_ONE}(?:[ \t]+{_ONE}){{{len(cols) - 1}}})(?!\S)"
+    )
+    pos = h.end()
+    while (m := row_re.match(text, _JUNK.match(text, pos).end())) is not None:
+        name = m.group("name")
+        values = list(_VALUE.finditer(m.group("rest")))
+        if len(values) != len(cols):
             break
         r = len(table.rows)
         table.rows.append([name, *[v.group(0) for v in values]])
@@ -93,7 +93,8 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
             value = number(v.group("num"))
             if value is not None:
                 table.measurements.append(Measurement(col, value, u, name, None, v.group("num"), r))
-        table.span = (start, pos_line + len(line.rstrip("\r\n")))
+        pos = m.end()
+        table.span = (start, pos)
     return table if table.rows else None
 
 
