@@ -8,7 +8,7 @@ replies, no JIRA issue block, no footers); `tables` is
 `extract.formats.extract_results(body)`. Pure function; never raises.
 
 A transparent weighted sum, not a trained model. Each feature that fires adds its
-weight and one reason such as `jmh table: 2 measurements (+3.0)`; the message is a
+weight and one reason such as `jmh output: 2 measurements (+3.0)`; the message is a
 benchmark when the sum reaches `THRESHOLD`, and `score = logistic(sum - THRESHOLD)`.
 
 Evidence for (general features, none tied to a project or a corpus file):
@@ -16,25 +16,33 @@ Evidence for (general features, none tied to a project or a corpus file):
 - tool output: a table from a tool-specific format (JMH, HBase PE, YCSB, GNU/bash
   `time`, Google Benchmark, criterion, go test -bench, ...) with measurements;
 - a performance table: a generic table (JIRA, Markdown, HTML, ASCII) whose numbers
-  carry performance units (time, rates, bytes/s, %) or whose header names a
-  performance quantity (time, latency, throughput, QPS, before/after, ...);
-- measured prose: numbers with performance units (`27 sec`, `320k rows/sec`,
-  `2-5x`, `40%` next to faster/slower/throughput...) in sentences that are not
-  hedged (should/would/expect/target/assume/up to ...); more when the numbers are
-  compared (from X to Y, X -> Y, before/after, vs, faster/slower);
-- a results cue (`Results:`, `before:`/`after:`, `with the patch`).
+  carry performance units (time, rates, bytes/s, %), whose header names a
+  performance quantity (time, latency, throughput, QPS, before/after, ...), or
+  that sits under a heading saying what it measures (`### Write benchmark:`);
+- measured prose, from the `prose` parser or our own sentence reading (the
+  stronger of the two counts): numbers with performance units (`27 sec`,
+  `320k rows/sec`, `~6k/ms`, `2-5x`, `40%` next to faster/slower/latency...) in
+  sentences that are not hedged (should/would/expect/target/assume/up to ...);
+  more when the numbers are compared (from X to Y, X -> Y, before/after, vs,
+  faster/slower), stated as measured (took, went, saw, reduced ...), or given on
+  consecutive lines in one unit (`MXNet latency: 159.11 ms` / `TVM latency: 732.59 ms`);
+- rows of numbers under a header line naming performance quantities (CSV/TSV or
+  aligned tool output that no parser claimed: `mb_sec  avg_latency`, `Mean, P95`);
+- a results cue (`Results:`, `before:`/`after:`, `with the patch`, `here are the numbers`).
 
 Evidence against (the hard negatives):
 
 - CI and build reports: Yetus / Hadoop QA vote tables, Jenkins/SparkQA/bot
-  notices, Codecov reports, Maven `Tests run:` / `BUILD SUCCESS` / `Total time:`;
-- release votes (checksums, signatures, `[VOTE]`);
-- stack traces; config and log dumps;
+  notices, Codecov reports, Maven `Tests run:` / `BUILD SUCCESS` / reactor
+  summaries (their lines are also removed before the text is read, so their
+  runtimes never count; a Maven log weighs only when nothing else speaks);
+- release votes (`[VOTE]` subject, or checksums + signatures + vote words);
+- stack traces; log or config dumps (most lines log records or key=value);
 - code diffs, unless what the diff rewrites are result rows (e.g. a regenerated
   `*-results.txt`: its -/+ rows are old/new results, and parse as results);
 - JIRA field-change notifications (`Status: Open (was: Patch Available)`);
 - results only as images or links, and talk about benchmarking without numbers,
-  which simply find no positive evidence.
+  which simply find no positive evidence (the reasons say so).
 """
 
 from __future__ import annotations

@@ -240,3 +240,48 @@ def test_bad_input_never_raises():
     for body, tables in [(None, None), ("", []), ("x" * 10, [broken]), ("\x00\ud800", [])]:
         v = classify(body, tables)  # type: ignore[arg-type]
         assert isinstance(v, Verdict) and 0.0 <= v.score <= 1.0
+
+
+def test_rows_of_numbers_under_a_performance_header_count():
+    text = (
+        "Test with `--size 10`\n```\n    mb_sec\tavg_latency\tmax_latency\n"
+        "    22.470\t     0.000\t     0.406\n    22.341\t     0.000\t     0.124\n```\n"
+    )
+    v = classify(text, [])
+    assert v.is_benchmark
+    assert any("rows of numbers under a performance header" in r for r in v.reasons)
+    # the same rows under a header of settings are not results
+    config = text.replace("mb_sec\tavg_latency\tmax_latency", "threads\tfiles\tchannels")
+    assert not classify(config, []).is_benchmark
+
+
+def test_consecutive_lines_in_one_unit_are_compared_measurements():
+    text = (
+        "The inference speed:\n"
+        "MXNet latency for batch 1 and seq length 128: 159.11 ms\n"
+        "TVM latency for batch 1 and seq length 128: 732.59 ms\n"
+    )
+    v = classify(text, [])
+    assert v.is_benchmark
+    assert any(r.startswith("text: ") and "compared" in r for r in v.reasons)
+
+
+def test_a_unitless_table_under_a_benchmark_heading_is_a_performance_table():
+    text = (
+        "### Write benchmark:\nBatches per second.\n\n"
+        "| Iter | A | B |\n|---:|---:|---:|\n| 1 | 4323 | 48.2 |\n"
+    )
+    grid = text[text.index("| Iter") :]
+    t = table(
+        "markdown-table", text, grid, [("A", 4323, None), ("B", 48.2, None)], ["Iter", "A", "B"]
+    )
+    assert classify(text, [t]).is_benchmark
+    plain = text.replace("### Write benchmark:\nBatches per second.", "### Cluster layout")
+    t2 = table(
+        "markdown-table",
+        plain,
+        plain[plain.index("| Iter") :],
+        [("A", 4323, None)],
+        ["Iter", "A", "B"],
+    )
+    assert not classify(plain, [t2]).is_benchmark
