@@ -354,6 +354,31 @@ def test_cassandra_stress_results_heading_and_breakdown():
     ) in found
 
 
+def test_cassandra_stress_results_flattened():
+    text = flatten(
+        "Results:\nOp rate : 46751 [WRITE:46751]\nLatency mean : 4.3 [WRITE:4.3]\n"
+        "total gc count : 18\ntotal gc mb : 10742\nTotal operation time : 00:00:21\nEND\nDone."
+    )
+    found = rows(text, "cassandra-stress")
+    assert ("cassandra-stress", "WRITE", None, "Op rate", 46751, "op/s") in found
+    assert ("cassandra-stress", "total", None, "total gc count", 18, "count") in found
+    assert ("cassandra-stress", "total", None, "total gc mb", 10742, "MB") in found
+    assert ("cassandra-stress", "total", None, "Total operation time", 21, "s") in found
+
+
+def test_kafka_consumer_csv_flattened():
+    text = flatten(
+        "=== new\nstart.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, "
+        "nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec\n"
+        "2023-02-23 11:00:27:431, 2023-02-23 11:00:31:063, 3.2949, 0.9072, 3455, 951.2665, 3557, "
+        "75, 43.9326, 46066.6667\nThanks"
+    )
+    found = rows(text, "kafka-perf")
+    assert ("kafka-perf", None, None, "MB.sec", 0.9072, "MB/s") in found
+    assert ("kafka-perf", None, None, "fetch.nMsg.sec", 46066.6667, "msg/s") in found
+    assert len(found) == 8  # timestamps are not measurements
+
+
 def test_sql_timing_label_is_the_statement():
     text = (
         "mysql> select count(*) from lineitem;\n+----------+\n| count(*) |\n+----------+\n"
@@ -453,6 +478,7 @@ NOISE = [
     "time: 2023-02-07 17:53:25:127, threadId: 3, total: 4",
     "q1 is about joins. q2 has 3 columns and 4 rows.",
     "Results:\nThe results were good.\nEND",
+    "Results:\nThroughput: 1234\nErrors: 0\n",
     "summary + is printed every 30 seconds by default",
 ]
 

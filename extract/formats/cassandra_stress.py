@@ -38,12 +38,15 @@ INFO = FormatInfo(
 )
 
 _TRAILING_PIPES = re.compile(r"(?:[ \t]*\|)+[ \t]*$", re.M)
-_BLOCK_START = re.compile(r"(?m)^[ \t]*(?:Results:|Averages from the middle 80% of values:)[ \t]*$")
+_BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|NaN|Infinity)"
+# `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.
 _KV = re.compile(
-    rf"[ \t]*(?P<key>[A-Za-z][\w .()%]*?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{_NUMBER})"
-    r"(?:[ \t]*(?P<unit>[A-Za-z/%]+(?:/s)?))?(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?[ \t]*(?=\n|$)"
+    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{_NUMBER})"
+    r"(?:[ \t]*(?P<unit>op/s|pk/s|row/s|ms|seconds?|s|[KMG]i?B)(?![\w/]))?"
+    r"(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?(?![\w.:])"
 )
+_STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
 _OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{_NUMBER})(?:\s*(?P<unit>[A-Za-z/%]+))?")
 
 
@@ -95,8 +98,8 @@ def _results(text: str) -> list[ResultTable]:
         legacy = start.group().strip().startswith("Averages")
         pos = start.end()
         while True:
-            line = _KV.match(text, pos + 1) if text[pos : pos + 1] == "\n" else None
-            if not line:
+            line = _KV.match(text, pos)
+            if not line or line.group("key").strip().upper() == "END":
                 break
             pos = line.end()
             table.span = (table.span[0], pos)
@@ -120,13 +123,15 @@ def _results(text: str) -> list[ResultTable]:
                 )
                 if meas:
                     table.measurements.append(meas)
-        end = re.match(r"\n[ \t]*END[ \t]*(?=\n|$)", text[pos:])
+        end = re.match(r"\s*END\b", text[pos:])
         if end:
             table.span = (table.span[0], pos + end.end())
         ops = sorted({m.label for m in table.measurements} - {"total", "summary"})
         if ops:  # the operations the run did name the block (`WRITE`, `insert, singlepost`)
             table.caption = ", ".join(ops)
-        if table.rows:
+        keys = " ".join(row[0].lower() for row in table.rows)
+        # `Results:` is a common word; the block must speak cassandra-stress
+        if table.rows and _STRESS_KEYS.search(keys):
             floor = table.span[1]
             tables.append(table)
     return tables

@@ -53,9 +53,11 @@ _PRODUCER_FIELDS = [
     ("p999", "p99.9_latency", "ms"),
 ]
 _CONSUMER_HEADER = re.compile(
-    r"(?m)^[ \t]*(?P<h>(?:start\.time|time),[ \t]*(?:end\.time|threadId),[ \t]*[\w.]+"
-    r"(?:,[ \t]*[\w.]+)+)[ \t]*$"
+    r"(?<![\w.])(?P<h>(?:start\.time|time),[ \t]*(?:end\.time|threadId),[ \t]*[A-Za-z][\w.]*"
+    r"(?:,[ \t]*[A-Za-z][\w.]*)+)"
 )
+# One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
+_CELL = r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}|-?\d+(?:\.\d+)?)"
 _CONSUMER_UNITS = [
     (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
     (re.compile(r"nMsg\.sec$"), "msg/s"),
@@ -131,14 +133,14 @@ def _consumer(text: str) -> list[ResultTable]:
             caption="kafka consumer-perf-test",
             variant=block_heading(text, header.start(), floor),
         )
+        # rows follow on their own lines, or after a space when the mail was flattened
+        row_re = re.compile(r"\s+(" + r",[ \t]*".join([_CELL] * len(columns)) + r")(?![\w.:])")
         pos = header.end()
         while True:
-            line = re.match(r"\n[ \t]*(?P<row>[^\n]*)", text[pos:])
-            if not line:
+            row = row_re.match(text, pos)
+            if not row:
                 break
-            cells = [c.strip() for c in line.group("row").split(",")]
-            if len(cells) != len(columns) or not all(re.fullmatch(r"[-\d.:\s]+", c) for c in cells):
-                break
+            cells = [c.strip() for c in row.group(1).split(",")]
             index = len(table.rows)
             table.rows.append(cells)
             for column, written in zip(columns, cells, strict=False):
@@ -148,7 +150,7 @@ def _consumer(text: str) -> list[ResultTable]:
                 meas = measure(column, written, parse_number(written), unit, row=index)
                 if meas:
                     table.measurements.append(meas)
-            pos += line.end()
+            pos = row.end()
             table.span = (header.start(), pos)
         if table.rows:
             floor = table.span[1]
