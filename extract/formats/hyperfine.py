@@ -9,7 +9,8 @@ Relative |` with cells `2.275 ± 0.046`.
 Measurements: label = the command; metrics `mean`, `stddev`, `user`, `system`, `min`,
 `max` with the unit printed next to each value (export: from the header), `runs`
 (count), `relative` (unit `x`) and, from the summary, `times faster than <command>`
-(unit `x`) with its `stddev`.
+(unit `x`) with its `stddev`. The terminal blocks also read when flattened onto one
+line (GitBox mail).
 """
 
 from __future__ import annotations
@@ -33,27 +34,26 @@ INFO = FormatInfo(
 _N = r"[\d.]+"
 _U = r"(?:ns|µs|μs|us|ms|s)"
 _BLOCK = re.compile(
-    rf"Benchmark(?: #?\d+)?:[ \t]*(?P<cmd>[^\n]+?)[ \t]*\r?\n"
-    rf"(?:[ \t]*⠀?[^\n]*\r?\n)??"
-    rf"\s*Time \((?:mean ± σ|abs ≡)\):\s*(?P<mean>{_N})\s*(?P<mu>{_U})"
+    rf"Benchmark(?: #?\d+)?:[ \t]*(?P<cmd>[^\n]{{1,300}}?)\s+"
+    rf"Time \((?:mean ± σ|abs ≡)\):\s*(?P<mean>{_N})\s*(?P<mu>{_U})"
     rf"(?:\s*±\s*(?P<sd>{_N})\s*(?P<su>{_U}))?"
     rf"(?:\s*\[User:\s*(?P<user>{_N})\s*(?P<uu>{_U}),\s*System:\s*(?P<sys>{_N})\s*(?P<yu>{_U})\])?"
     rf"(?:\s*Range \(min … max\):\s*(?P<min>{_N})\s*(?P<minu>{_U})\s*…\s*(?P<max>{_N})\s*"
     rf"(?P<maxu>{_U})(?:\s*(?P<runs>\d+) runs)?)?"
 )
 _SUMMARY = re.compile(
-    r"Summary\s*\r?\n\s*(?:'(?P<q1>[^'\n]+)'|(?P<p1>[^\n]+?)) ran(?P<rest>(?:\s*\r?\n\s*"
-    rf"{_N}(?:\s*±\s*{_N})? times (?:faster|slower) than (?:'[^'\n]+'|[^\n]+))+)"
+    r"Summary\s+(?:'(?P<q1>[^'\n]+)'|(?P<p1>[^\n']+?)) ran(?P<rest>(?:\s+"
+    rf"{_N}(?:\s*±\s*{_N})? times (?:faster|slower) than (?:'[^'\n]+'|[^\s']+))+)"
 )
 _VS = re.compile(
     rf"(?P<x>{_N})(?:\s*±\s*(?P<sd>{_N}))? times (?P<dir>faster|slower) than "
-    r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\n]+))"
+    r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\s']+))"
 )
 _EXPORT_HEADER = re.compile(
-    r"^[ \t]*\|\s*Command\s*\|\s*Mean \[(?P<unit>\w+)\]\s*\|\s*Min \[\w+\]\s*\|\s*Max \[\w+\]\s*\|"
-    r"\s*Relative\s*\|[ \t]*\r?\n[ \t]*\|[-:| ]+\|[ \t]*$",
-    re.M,
+    r"\|\s*Command\s*\|\s*Mean \[(?P<unit>\w+)\]\s*\|\s*Min \[\w+\]\s*\|\s*Max \[\w+\]\s*\|"
+    r"\s*Relative\s*\|\s*\|(?:[ \t]*:?-+:?[ \t]*\|)+"
 )
+_EXPORT_ROW = re.compile(r"\s*\|" + r"([^|\n]*)\|" * 5)
 
 
 def _m(metric, written, unit, label, row) -> Measurement:
@@ -113,20 +113,20 @@ def _exports(text: str) -> list[ResultTable]:
             h.span(),
             columns=["Command", f"Mean [{unit}]", f"Min [{unit}]", f"Max [{unit}]", "Relative"],
         )
-        pos = h.end() + 1
-        for line in text[pos:].splitlines(keepends=True):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not line.lstrip().startswith("|") or len(cells) != 5:
-                break
+        pos = h.end()
+        while (row := _EXPORT_ROW.match(text, pos)) is not None:
+            cells = [c.strip() for c in row.groups()]
             cmd = cells[0].strip("`")
             r = len(table.rows)
             table.rows.append(cells)
             mean = re.match(rf"^({_N})(?:\s*±\s*({_N}))?$", cells[1])
             rel = re.match(rf"^({_N})(?:\s*±\s*({_N}))?$", cells[4])
-            if mean:
-                table.measurements.append(_m("mean", mean.group(1), unit, cmd, r))
-                if mean.group(2):
-                    table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
+            if not mean:
+                table.rows.pop()
+                break
+            table.measurements.append(_m("mean", mean.group(1), unit, cmd, r))
+            if mean.group(2):
+                table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
             for metric, cell in (("min", cells[2]), ("max", cells[3])):
                 if re.fullmatch(_N, cell):
                     table.measurements.append(_m(metric, cell, unit, cmd, r))
@@ -134,8 +134,8 @@ def _exports(text: str) -> list[ResultTable]:
                 table.measurements.append(_m("relative", rel.group(1), "x", cmd, r))
                 if rel.group(2):
                     table.measurements.append(_m("relative stddev", rel.group(2), "x", cmd, r))
-            pos += len(line)
-        table.span = (h.start(), pos - 1 if pos > h.end() + 1 else h.end())
+            pos = row.end()
+        table.span = (h.start(), pos)
         if table.rows:
             out.append(table)
     return out
