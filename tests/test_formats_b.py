@@ -461,6 +461,7 @@ PROSE_NEGATIVE = [
     "```\ntook 27 sec\n```",
     "Finished release [optimized] target(s) in 0.23s",
     "Sleeping 2s for propagation. Waiting 5 minutes before retry.",
+    "We run the job with a 100 ms poll timeout and a 5 s flush interval.",
 ]
 
 

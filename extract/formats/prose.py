@@ -102,6 +102,11 @@ _SETTING_BEFORE = re.compile(
     r"|config|limit(?:ed)?|maximum|minimum|max\.|min\.|up to|at most|at least|as much as|for|per)"
     r"|=|(?:^|\s)--?[A-Za-z][\w.-]*)\s*(?:of\s*|is\s*|to\s*|at\s*|:\s*)?$"
 )
+# Nouns just after a number that make it a setting: `a 100 ms timeout`.
+_SETTING_AFTER = re.compile(
+    r"(?i)\s*(?:\w+\s+)?(?:timeout|time-out|interval|delay|sleep|ttl|heartbeat|window|deadline"
+    r"|budget|limit|cap|threshold|backoff|retention|expiry|grace period)\b"
+)
 _EXPECTATION = re.compile(
     r"(?i)\b(?:should|expect\w*|would|could|might|may|hope\w*|target\w*|goal|estimat\w*|assum\w*"
     r"|aim\w*|want|wish|plan\w*|predict\w*|theoretical\w*|can we|need to|must|will|believe"
@@ -204,6 +209,8 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
         return False
     if re.match(r"(?:\s*=|:\d|/\d|\.\d|\w)", after):
         return False  # `30s=...`, `10:30`, part of an id or a path
+    if _SETTING_AFTER.match(after):
+        return False  # `a 100 ms timeout`, `5 s poll interval`
     if kind == "rate":
         return True
     if kind == "duration":
