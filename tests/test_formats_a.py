@@ -5,11 +5,13 @@ noise that must give no measurements."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from extract.formats import by_name, extract_results
+from tests.formats_match import find
 
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"
 
@@ -310,3 +312,42 @@ def test_parsers_survive_odd_input(module):
     ]
     for text in odd:
         assert isinstance(parse(text), list)
+
+
+# ---------------------------------------------------------------- flattened GitBox mail
+
+FIXTURES = Path(__file__).parent / "fixtures" / "formats"
+FLATTENED_CASES = [
+    "archery-benchmark-diff--arrow-pr7316-rst-table",
+    "archery-benchmark-diff--arrow-pr9985-nonregressions",
+    "whitespace-columns--arrow-pr7516-pandas-table",
+    "critcmp--arrow-rs-pr6118-critcmp",
+    "datafusion-compare--datafusion-pr21084-minmeanmax",
+    "datafusion-compare--datafusion-pr24366-summary-box",
+    "datafusion-compare--datafusion-pr9015-tpch-mem",
+    "datafusion-dfbench--datafusion-issue2706-tpch-q1",
+    "datafusion-dfbench--datafusion-pr15381-clickbench-q1",
+    "pytest-benchmark--issue120-relative",
+    "pytest-benchmark--issue187-single-with-time",
+    "hyperfine--readme-export-markdown",
+    "hyperfine--uv-pr819-terminal",
+    "jmh--james-mime4j-pr73-gc-profiler",
+    "jmh--jmh-golden-text-root",
+    "jmh--jmh-golden-text-ru",
+    "jmh--log4j2-cloud-md-outputbenchmark",
+    "jmh--jmh-golden-json-element",
+    "markdown-pipe-table--datafusion-pr25487-resource-usage",
+    "markdown-pipe-table--spark-pr1390-composite-cells",
+    "markdown-pipe-table--spark-pr40555-tpcds-gfm-no-outer-pipes",
+    "markdown-pipe-table--spark-pr40713-tpcds",
+]
+
+
+@pytest.mark.parametrize("case", FLATTENED_CASES)
+def test_fixture_flattened_onto_one_line(case):
+    """GitBox mail puts a whole GitHub comment on one line: the same rows must be found."""
+    text = " ".join((FIXTURES / f"{case}.txt").read_text(encoding="utf-8").split())
+    expect = json.loads((FIXTURES / f"{case}.expect.json").read_text(encoding="utf-8"))
+    tables = extract_results(text)
+    missing = [row for row in expect["rows"] if find(row, tables) is None]
+    assert not missing
