@@ -202,8 +202,13 @@ def grid_measurements(
         )
 
     value_cols = [i for i in numeric_cols if not is_setting(i)]
-    if len(value_cols) == ncol and ncol >= 2 and 0 not in has_unit:
-        value_cols = value_cols[1:]  # all numeric: the first column names the row (threads, run)
+    if (
+        len(value_cols) == ncol
+        and ncol >= 2
+        and 0 not in has_unit
+        and all(re.fullmatch(r"\d+", c.strip()) for c in cols[0] if c.strip())
+    ):
+        value_cols = value_cols[1:]  # all numeric: whole numbers first name the row (threads, run)
     if not value_cols:
         return []
     first_value = min(value_cols)

@@ -32,6 +32,7 @@ from extract.formats._grid import (
     read_cell,
 )
 from extract.formats.base import FormatInfo, Measurement, ResultTable
+from extract.units import to_si
 
 INFO = FormatInfo(
     name="markdown-table",
@@ -236,10 +237,11 @@ def parse(text: str) -> list[ResultTable]:
 def _name_bare_values(found: list[tuple[Measurement, bool, bool]]) -> None:
     """Cells like `9.30s (1.45s)` take the names the author gave the same positions
     elsewhere in the message (`9.52s end-to-end (1.64s Spark job)`)."""
-    names: dict[bool, str] = {}
+    names: dict[tuple[bool, str | None], str] = {}
     for m, inside, explicit in found:
-        if explicit:
-            names.setdefault(inside, m.metric)
+        if explicit:  # keyed by position and dimension: `1.77 ms` is not `-72% time`
+            names.setdefault((inside, to_si(1.0, m.unit)[1]), m.metric)
     for m, inside, explicit in found:
-        if not explicit and inside in names:
-            m.metric = names[inside]
+        key = (inside, to_si(1.0, m.unit)[1])
+        if not explicit and key in names:
+            m.metric = names[key]
