@@ -165,6 +165,14 @@ def test_bash_time_flattened_comment():
     assert len(found) == 3
 
 
+def test_zsh_time_line_labelled_by_its_command():
+    text = "With the patch:\nmvn -q package  101.23s user 5.45s system 198% cpu 1:02.712 total\n"
+    found = rows(text, "bash-time")
+    assert ("bash-time", "mvn -q package", "With the patch", "total", 62.712, "s") in found
+    assert ("bash-time", "mvn -q package", "With the patch", "CPU", 198, "%") in found
+    assert rows(text) == found  # prose does not count the same numbers again
+
+
 def test_bare_real_in_a_sentence_is_not_a_time_record():
     text = "The real 5s delay comes from the retry policy, not from user code or sys calls."
     assert rows(text, "bash-time") == []
@@ -202,6 +210,21 @@ def test_hbase_pe_line_based_log_with_heading():
     found = rows(text, "hbase-pe")
     assert ("hbase-pe", "RandomWriteTest", "After patch", "duration_max", 142181, "ms") in found
     assert ("hbase-pe", "RandomWriteTest", "After patch", "avg_latency", 1403, "us") in found
+
+
+def test_hbase_pe_older_finished_lines():
+    text = (
+        "Before patch:\n2014-01-03 10:00:01,123 INFO  [TestClient-1] hbase.PerformanceEvaluation: "
+        "Finished class org.apache.hadoop.hbase.PerformanceEvaluation$RandomReadTest in 140524ms "
+        "at offset 0 for 100000 rows (12.34 MB/s)\n2014-01-03 10:00:01,124 INFO  [main] "
+        "hbase.PerformanceEvaluation: Finished TestClient-1 in 140600ms over 100000 rows\n"
+    )
+    found = rows(text)
+    assert found == [
+        ("hbase-pe", "RandomReadTest", "Before patch", "time", 140524, "ms"),
+        ("hbase-pe", "RandomReadTest", "Before patch", "throughput", 12.34, "MB/s"),
+        ("hbase-pe", "TestClient-1", "Before patch", "time", 140600, "ms"),
+    ]
 
 
 # --- seed 000 (Hive PR #3644): prose next to a markdown table ----------------------

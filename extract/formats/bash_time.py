@@ -1,6 +1,9 @@
 """bash's `time` keyword and log lines that time a step the same way: returns one
 table per group of records.
 
+Also zsh's form `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total` (metrics
+`user`, `system`, `total` in s, `CPU` in %; label = the command).
+
 Recognises `real 0m4.085s` / `user 0m3.1s` / `sys 0m0.2s` (tab or spaces, one per
 line, or flattened onto one line), and the same fields inside a log line, e.g. Kudu's
 glog `... load generated data into the database: real 1140.187s user 398.411s sys
@@ -22,7 +25,7 @@ import re
 
 from extract.formats._context import block_heading, measure
 from extract.formats.base import FormatInfo, ResultTable
-from extract.units import parse_duration
+from extract.units import parse_duration, parse_number
 
 INFO = FormatInfo(
     name="bash-time",
@@ -81,11 +84,50 @@ def _log_start(text: str, pos: int) -> tuple[int, str | None]:
     return start, message or None
 
 
+# zsh's `time`: `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total`.
+_ZSH = re.compile(
+    r"(?<![\w.])(?P<user>\d+(?:\.\d+)?)s user (?P<system>\d+(?:\.\d+)?)s system "
+    r"(?P<cpu>\d+)% cpu (?P<total>(?:\d+:)?\d+(?:\.\d+)?) total\b"
+)
+_ZSH_FIELDS = [
+    ("user", "user", "s"),
+    ("system", "system", "s"),
+    ("cpu", "CPU", "%"),
+    ("total", "total", "s"),
+]
+
+
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
+    tables: list[ResultTable] = []
+    for reader in (_parse, _zsh):
+        try:
+            tables.extend(reader(text))
+        except Exception:  # a parser bug must not stop the extraction of a message
+            continue
+    return sorted(tables, key=lambda t: t.span)
+
+
+def _zsh(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for m in _ZSH.finditer(text):
+        line_start = max(text.rfind("\n", 0, m.start()) + 1, floor)
+        command = " ".join(text[line_start : m.start()].split()) or None
+        table = ResultTable(
+            format=INFO.name,
+            span=m.span(),
+            columns=["command"] + [metric for _, metric, _ in _ZSH_FIELDS],
+            rows=[[command or ""] + [m.group(g) for g, _, _ in _ZSH_FIELDS]],
+            caption=command,
+            variant=block_heading(text, line_start, floor),
+        )
+        for g, metric, unit in _ZSH_FIELDS:
+            meas = measure(metric, m.group(g), parse_number(m.group(g)), unit, label=command, row=0)
+            if meas:
+                table.measurements.append(meas)
+        floor = m.end()
+        tables.append(table)
+    return tables
 
 
 def _parse(text: str) -> list[ResultTable]:

@@ -8,6 +8,10 @@ the log onto one line):
   `duration_min` / `duration_max` / `duration_avg`, unit `ms`;
 * `[ Avg latency (us)] 1403` → `avg_latency`, unit `us`;
 * `[ Avg TPS/QPS] 7117 row per second` → `avg_tps`, unit `rows/s`;
+* `Finished class ...PerformanceEvaluation$RandomReadTest in 140524ms at offset 0 for
+  100000 rows (12.3 MB/s)` and `Finished TestClient-0 in 141302ms over 100000 rows`
+  (older releases, MapReduce mode) → metrics `time` (ms), `throughput` (MB/s); the row
+  count is a setting;
 * per-client `Latency (us) : mean=430.78, min=2.00, ..., 99.9th=418.41` → `latency_mean`,
   `latency_min`, `latency_p99.9`, ... unit `us`, label = the client thread
   (`TestClient-0`); `Num measures (latency) : 30318` → `num_measures`, unit `count`.
@@ -43,6 +47,9 @@ _RECORDS = re.compile(
     rf"|\[\s*Avg TPS/QPS\s*\]\s*(?P<tps>{_NUM})\s+row per second"
     r"|Latency \((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
     rf"|Num measures \(latency\)\s*:\s*(?P<num>\d+)"
+    # per-client lines of older releases and of the MapReduce mode
+    r"|Finished (?:class )?(?:[\w.]*\$)?(?P<ft>\w+Test|TestClient-\d+) in (?P<fms>\d+)ms"
+    r"(?: at offset \d+)?(?: (?:for|over) \d+ rows)?(?: \((?P<fmbs>[\d.]+) MB/s\))?"
 )
 # The log record prefix before a PE message:
 # `2020-06-07 22:54:30,362 INFO [main] hbase.PerformanceEvaluation: `.
@@ -185,5 +192,24 @@ def _parse(text: str) -> list[ResultTable]:
                 )
             )
             table.rows.append([label or "", "Num measures", m.group("num")])
+        elif m.group("ft"):
+            label = m.group("ft")
+            found.append(
+                measure(
+                    "time", m.group("fms"), parse_number(m.group("fms")), "ms", label=label, row=row
+                )
+            )
+            if m.group("fmbs"):
+                found.append(
+                    measure(
+                        "throughput",
+                        m.group("fmbs"),
+                        parse_number(m.group("fmbs")),
+                        "MB/s",
+                        label=label,
+                        row=row,
+                    )
+                )
+            table.rows.append([label, "Finished", f"{m.group('fms')} ms"])
         table.measurements.extend(x for x in found if x is not None)
     return tables
