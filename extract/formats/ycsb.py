@@ -44,7 +44,6 @@ _KNOWN = re.compile(
     r"|\d+thPercentileLatency|Return=\w+)",
 )
 _STATUS = re.compile(r"[^\n]*\b\d+ sec: \d+ operations;[^\n]*")
-_GAP = re.compile(r"\s*")
 
 
 def parse(text: str) -> list[ResultTable]:
