@@ -171,6 +171,19 @@ def test_jmh_result_block_without_table_and_its_statistics():
     }
 
 
+def test_jmh_rows_too_small_to_print_do_not_end_the_table():
+    text = (
+        "Benchmark                      Mode  Cnt   Score   Error   Units\n"
+        "Foo.bar                        avgt    5  12.345 ± 0.100   ns/op\n"
+        "Foo.bar:·gc.alloc.rate.norm    avgt    5  ≈ 10⁻⁶            B/op\n"
+        "Foo.bar:·gc.count              avgt    5     ≈ 0          counts\n"
+        "Foo.baz                        avgt    5  10.000 ± 0.200   ns/op\n"
+    )
+    got = rows(text, "jmh")
+    assert ("jmh", "Foo.baz", None, "Score", 10.0, "ns/op") in got
+    assert not [r for r in got if r[1].startswith("Foo.bar:")]  # `≈ 0` is not a number
+
+
 def test_jmh_run_log_alone_gives_nothing():
     text = (
         "# JMH version: 1.37\n# Warmup: 5 iterations, 10 s each\n# Threads: 1 thread\n"

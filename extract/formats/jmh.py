@@ -44,7 +44,12 @@ INFO = FormatInfo(
 )
 
 _MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"
-_NUM = r"(?:[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?|NaN|[≈~]\s*[-+]?[\d.,]+(?:\s*[x×]\s*)?10\S*)"
+# a score: 123.456, 1,234 (decimal comma), 3.4E8, NaN, or `≈ 10⁻⁴` / `≈ 0` (too small to print)
+_NUM = (
+    r"(?:[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?|NaN"
+    r"|[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
+)
+_UNIT = r"[A-Za-z#%µμ][^\s|<]*"
 _PM = r"(?:±|\?|Â±|\+-)"
 _GAP = r"[ \t\r\n\u00a0]+"
 
@@ -62,7 +67,7 @@ _HEADER = re.compile(
 _RESULT = re.compile(
     rf"Result\s*\"(?P<name>[^\"]{{1,300}})\"\s*:\s*"
     rf"(?:N\s*=\s*(?P<n>\d+)\s*)?(?:mean\s*=\s*)?(?P<score>{_NUM})\s*"
-    rf"(?:{_PM}\s*\(99[.,]9%\)\s*(?P<err>{_NUM})\s*)?(?P<unit>[^\s\[\]<]+)"
+    rf"(?:{_PM}\s*\(99[.,]9%\)\s*(?P<err>{_NUM})\s*)?(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)"
     rf"(?:\s*\[(?P<mode>\w+)\])?"
     rf"(?:\s*\(min, avg, max\) = \((?P<min>{_NUM}), (?P<avg>{_NUM}), (?P<max>{_NUM})\)"
     rf"(?:, stdev = (?P<stdev>{_NUM}))?)?"
@@ -121,7 +126,7 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
             rf"[ \t\r\n\u00a0]*(?P<name>[^\s|()]+)"
             rf"(?P<params>(?:{_GAP}[^\s]+){{{k}}}){_GAP}(?P<mode>{_MODES})"
             rf"(?:{_GAP}(?P<cnt>\d+))?{_GAP}(?P<score>{_NUM})"
-            rf"(?:[ \t\u00a0]*{_PM}?[ \t\u00a0]*(?P<err>{_NUM}))?{_GAP}(?P<unit>[^\s|<]+)"
+            rf"(?:[ \t\u00a0]*{_PM}?[ \t\u00a0]*(?P<err>{_NUM}))?{_GAP}(?P<unit>{_UNIT})"
         )
         pos = h.end()
         heading = line_caption(view, h.start())
