@@ -90,9 +90,32 @@ def extract_results(text: str) -> list[ResultTable]:
             work = _mask(work, table.span)
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)
+    found = _drop_prose_repeats(found)
     for table in found:
         for m in table.measurements:
             if m.variant is None:
                 m.variant = table.variant
     found.sort(key=lambda t: t.span)
     return found
+
+
+def _drop_prose_repeats(tables: list[ResultTable]) -> list[ResultTable]:
+    """A sentence that restates a number from a table of the same message
+    ("dump takes 9 sec ..." above a table with "9 sec") is not a second measurement."""
+    in_tables = {
+        (round(m.value, 9), (m.unit or "").strip().lower())
+        for t in tables
+        if t.format != "prose"
+        for m in t.measurements
+    }
+    kept = []
+    for t in tables:
+        if t.format == "prose":
+            t.measurements = [
+                m
+                for m in t.measurements
+                if (round(m.value, 9), (m.unit or "").strip().lower()) not in in_tables
+            ]
+        if t.measurements:
+            kept.append(t)
+    return kept
