@@ -18,6 +18,11 @@ HOSTILE = "<script>alert('x')</script><img src=x onerror=alert(1)>"
 def test_links_only_of_known_shapes():
     assert links.issue_url("KUDU-1930") == "https://issues.apache.org/jira/browse/KUDU-1930"
     assert links.issue_url('KUDU-1930"><script>') is None
+    assert links.issue_url("GH-41159", "arrow") == "https://github.com/apache/arrow/issues/41159"
+    assert links.issue_url("GITHUB-11915", "lucene") == (
+        "https://github.com/apache/lucene/issues/11915"
+    )
+    assert links.issue_url("GH-41159", None) is None
     assert links.pr_url("hive", 3644) == "https://github.com/apache/hive/pull/3644"
     assert links.pr_url("apache/hive", 3644) == "https://github.com/apache/hive/pull/3644"
     assert links.pr_url("../evil", 1) is None and links.pr_url("hive", None) is None

@@ -38,12 +38,13 @@ def site(tmp_path_factory):
     con = duckdb.connect(str(run.db), read_only=True)
     try:
         rows = con.execute(
-            "SELECT msg_key, subject, list, permalink, issue_key, n_measurements, body "
+            "SELECT msg_key, subject, list, permalink, issue_key, repo, n_measurements, body "
             "FROM benchmark_messages"
         ).fetchall()
     finally:
         con.close()
-    keys = ("msg_key", "subject", "list", "permalink", "issue_key", "n_measurements", "body")
+    keys = ("msg_key", "subject", "list", "permalink", "issue_key", "repo", "n_measurements",
+            "body")  # fmt: skip
     return run, [dict(zip(keys, r, strict=True)) for r in rows]
 
 
@@ -158,7 +159,9 @@ def test_links_resolve(site, browser):
     assert permalinks == {m["permalink"] for m in messages if links.permalink(m["permalink"])}
     assert permalinks, "the sample's benchmark messages have lists.apache.org permalinks"
     issues = {a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "a.issue")}
-    assert issues == {links.issue_url(m["issue_key"]) for m in messages if m["issue_key"]}
+    expected = {links.issue_url(m["issue_key"], m["repo"]) for m in messages}
+    assert issues == expected - {None}
+    assert any(i.startswith("https://issues.apache.org/jira/browse/") for i in issues)
     # follow a page link and come back
     first = browser.find_element(By.CSS_SELECTOR, "a.page")
     message = by_page[first.get_attribute("href").rsplit("/", 1)[1]]

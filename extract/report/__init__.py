@@ -103,37 +103,69 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
     }
 
 
+def _grouped(cur: duckdb.DuckDBPyConnection, sql: str):
+    """(msg_key, rows as dicts) from a query ordered by msg_key, streamed."""
+    cur.execute(sql)
+    names = [d[0] for d in cur.description]
+    key, group = None, []
+    while batch := cur.fetchmany(1000):
+        for row in batch:
+            item = dict(zip(names, row, strict=True))
+            if item["msg_key"] != key and group:
+                yield key, group
+                group = []
+            key = item["msg_key"]
+            group.append(item)
+    if group:
+        yield key, group
+
+
+class _Follower:
+    """Walks a msg_key-ordered stream alongside the messages (a merge join), so only one
+    message's tables and comparisons are in memory at a time."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.head = next(stream, None)
+
+    def take(self, key: str) -> list[dict]:
+        while self.head is not None and self.head[0] < key:
+            self.head = next(self.stream, None)
+        if self.head is not None and self.head[0] == key:
+            rows, self.head = self.head[1], next(self.stream, None)
+            return rows
+        return []
+
+
 def _message_pages(con: duckdb.DuckDBPyConnection):
     """(page name, html) for every benchmark message, one message at a time."""
-    tables_by_msg: dict[str, list[dict]] = {}
-    for t in _dicts(
-        con,
-        """SELECT t.msg_key, t.format, t.caption, t.variant, coalesce(t.columns, []) AS columns,
-                  coalesce(t.rows, []) AS rows, t.source
-           FROM result_tables t JOIN benchmark_messages b USING (msg_key)
-           ORDER BY t.msg_key, t.ordinal""",
-    ):
-        tables_by_msg.setdefault(t["msg_key"], []).append(t)
-    comps_by_msg: dict[str, list[dict]] = {}
-    for c in _dicts(
-        con,
-        "SELECT c.* FROM comparisons c JOIN benchmark_messages b USING (msg_key)",
-    ):
-        comps_by_msg.setdefault(c["msg_key"], []).append(c)
-    cur = con.execute(
+    tables = _Follower(
+        _grouped(
+            con.cursor(),
+            """SELECT t.msg_key, t.format, t.caption, t.variant,
+                      coalesce(t.columns, []) AS columns, coalesce(t.rows, []) AS rows, t.source
+               FROM result_tables t JOIN benchmark_messages b USING (msg_key)
+               ORDER BY t.msg_key, t.ordinal""",
+        )
+    )
+    comparisons = _Follower(
+        _grouped(
+            con.cursor(),
+            """SELECT c.* FROM comparisons c JOIN benchmark_messages b USING (msg_key)
+               ORDER BY c.msg_key, c.table_id NULLS FIRST, c.label, c.metric, c.after""",
+        )
+    )
+    for key, group in _grouped(
+        con.cursor(),
         """SELECT msg_key, list, sent_at, from_name, from_address, subject, kind, issue_key,
                   repo, pr_number, url, permalink, coalesce(formats, []) AS formats,
                   n_measurements, body
-           FROM benchmark_messages ORDER BY msg_key"""
-    )
-    names = [d[0] for d in cur.description]
-    while batch := cur.fetchmany(500):
-        for row in batch:
-            msg = dict(zip(names, row, strict=True))
-            msg["sender"] = _sender(msg)
-            key = msg["msg_key"]
-            html = pages.message_page(msg, tables_by_msg.get(key, []), comps_by_msg.get(key, []))
-            yield links.page_name(key), html
+           FROM benchmark_messages ORDER BY msg_key""",
+    ):
+        msg = group[0]  # msg_key is unique
+        msg["sender"] = _sender(msg)
+        html = pages.message_page(msg, tables.take(key), comparisons.take(key))
+        yield links.page_name(key), html
 
 
 _PAGE_FILE = re.compile(r"[0-9a-f]{24}\.html")

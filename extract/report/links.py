@@ -26,11 +26,20 @@ def permalink(value: str | None) -> str | None:
     return value if value and _PERMALINK.fullmatch(value) else None
 
 
-def issue_url(issue_key: str | None) -> str | None:
-    """The JIRA issue, e.g. https://issues.apache.org/jira/browse/KUDU-1930."""
-    if issue_key and _ISSUE_KEY.fullmatch(issue_key):
-        return f"https://issues.apache.org/jira/browse/{issue_key}"
-    return None
+def issue_url(issue_key: str | None, repo: str | None = None) -> str | None:
+    """The issue: JIRA for keys like KUDU-1930; GitHub for GH-123 / GITHUB-123 (the keys
+    Arrow and Lucene use for GitHub issues), which needs the repo."""
+    if not issue_key or not _ISSUE_KEY.fullmatch(issue_key):
+        return None
+    prefix, number = issue_key.rsplit("-", 1)
+    if prefix in ("GH", "GITHUB"):
+        name = (repo or "").removeprefix("apache/")
+        return (
+            f"https://github.com/apache/{quote(name)}/issues/{number}"
+            if _REPO.fullmatch(name)
+            else None
+        )
+    return f"https://issues.apache.org/jira/browse/{issue_key}"
 
 
 def pr_url(repo: str | None, pr_number: int | None) -> str | None:

@@ -32,6 +32,11 @@ table.data { border-collapse: collapse; width: 100%; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 8px;
        text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 table.data td.date { white-space: nowrap; }
+#messages { table-layout: fixed; }
+#messages th:nth-child(1) { width: 7.5em; } #messages th:nth-child(2) { width: 16em; }
+#messages th:nth-child(3) { width: 10em; } #messages th:nth-child(4) { width: 10em; }
+#messages th:nth-child(6) { width: 10em; } #messages th:nth-child(7) { width: 9.5em; }
+#messages th:nth-child(8) { width: 9.5em; }
 table.data td.num, table.data th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.data th[data-sort] { cursor: pointer; user-select: none; white-space: nowrap; }
 table.data th[aria-sort=ascending]::after { content: " ▲"; }
@@ -58,14 +63,14 @@ JS = """
   if (!table) return;
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
+  rows.forEach(function (row) { row.searchText = row.textContent.toLowerCase(); });
   var search = document.getElementById('search');
   var count = document.getElementById('count');
   function filter() {
     var words = search.value.toLowerCase().split(/\\s+/).filter(Boolean);
     var shown = 0;
     rows.forEach(function (row) {
-      var text = row.textContent.toLowerCase();
-      var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
+      var ok = words.every(function (w) { return row.searchText.indexOf(w) >= 0; });
       row.hidden = !ok;
       if (ok) shown++;
     });
@@ -96,6 +101,7 @@ JS = """
 
 
 MAX_LISTS_CHARTED = 40  # the lists chart shows this many lists, largest share first
+MAX_PAIRS_CHARTED = 30  # a message page charts this many before/after pairs (all in the table)
 
 
 def _n(count: int, noun: str) -> str:
@@ -144,7 +150,11 @@ def day(value: datetime | None) -> str:
 def issue_links(msg: dict) -> str:
     """Links to the JIRA issue and the pull request of a message."""
     parts = [
-        _a(links.issue_url(msg.get("issue_key")), msg.get("issue_key") or "", "issue"),
+        _a(
+            links.issue_url(msg.get("issue_key"), msg.get("repo")),
+            msg.get("issue_key") or "",
+            "issue",
+        ),
         _a(
             links.pr_url(msg.get("repo"), msg.get("pr_number")),
             f"{msg.get('repo')}#{msg.get('pr_number')}",
@@ -274,9 +284,12 @@ def _comparisons(rows: list[dict]) -> str:
             r["after_value"],
             _ratio_text(r["ratio"]),
         )
-        for r in rows[:30]
+        for r in rows[:MAX_PAIRS_CHARTED]
     ]
     chart = svg.pair_bars(pairs, title="Before and after", css_class="comparison")
+    if len(rows) > MAX_PAIRS_CHARTED:
+        chart += f'<p class="muted">The first {MAX_PAIRS_CHARTED} of {len(rows)} pairs.</p>'
+
     lines = []
     for r in rows:
         verdict = {True: ("better", "better"), False: ("worse", "worse")}.get(r["better"])
