@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from extract.formats import ResultTable
@@ -91,7 +92,9 @@ class Verdict:
 # ---------------------------------------------------------------- text patterns
 
 # (not after `%`: printf formats such as `%-35s` are not durations)
-_NUM = r"(?<![\w.%])(?<!%-)[~≈]?[-+]?\d[\d,]*(?:\.\d+)?"
+# (it starts with the digit, so that the regex engine can skip to digits fast; the
+# lookbehinds after it check what precedes the number)
+_NUM = r"\d(?<![\w.%]\d)(?<!%-\d)[\d,]*(?:\.\d+)?"
 _TIME_UNIT = (
     r"(?:ns|nanos(?:econds?)?|us|µs|μs|micros(?:econds?)?|ms|msecs?|millis(?:econds?)?|"
     r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
@@ -249,6 +252,46 @@ def _table_is_perf(table: ResultTable, body: str) -> bool:
     return any(_BENCH_HEADING.search(line) and not _HEDGE.search(line) for line in before)
 
 
+# Substrings without which a pattern cannot match: a plain `in` test on the
+# lower-cased text is far cheaper than running a long alternation over it.
+_CI_KEYS = ("overall", "subsystem", "hadoop qa", "yetus", "_heart:", "test pass", "test fail",
+            "build result", "sparkqa", "test build #", "build failed", "build succeeded",
+            "build finished", "codecov", "merging #", "coverage", "jenkins",
+            "automatically generated")  # fmt: skip
+_MAVEN_KEYS = ("tests run:", "build success", "build failure", "total time:", "final memory",
+               "reactor summary", "success [", "failure [", "skipped [")  # fmt: skip
+_RELEASE_KEYS = ("sha", "md5", "signature", ".asc", "keys", "gpg")
+_STACK_KEYS = ("exception", "error", "traceback", "throwable", "caused by")
+_IMAGE_KEYS = ("![", "<img", ".png", ".jp", ".gif", ".svg", "image-")
+_TALK_KEYS = ("benchmark", "perf", "jmh", "latency", "throughput")
+_NAMED_KEYS = (
+    "time",
+    "elapsed",
+    "latency",
+    "duration",
+    "rate",
+    "throughput",
+    "qps",
+    "tps",
+    "ops/s",
+)
+
+
+def _mentions(low: str, keys: tuple[str, ...]) -> bool:
+    return any(k in low for k in keys)
+
+
+def _without_noise_lines(text: str, low: str) -> str:
+    """`text` less its CI and build bookkeeping lines (cheap when there are none)."""
+    if (
+        (_mentions(low, _CI_KEYS) and _CI.search(text))
+        or (_mentions(low, _MAVEN_KEYS) and _MAVEN.search(text))
+        or re.search(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", text, re.M)
+    ):
+        return _NOISE_LINE.sub("", text)
+    return text
+
+
 def _strip_quotes(body: str) -> str:
     """Defensive: the cleaned body has no quotes, but a stray `>` line never counts."""
     return "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(">"))
@@ -276,33 +319,49 @@ _STRONG_MEASURED = re.compile(
 
 
 def _text_evidence(text: str) -> TextEvidence:
-    """What the sentences of `text` say with numbers (see the module docstring)."""
+    """What the sentences of `text` say with numbers (see the module docstring).
+    The quantity patterns run once over the whole text; sentence-level patterns
+    only on the few sentences that hold a quantity."""
     ev = TextEvidence()
-    previous = ""
-    for sent in _sentences(text):
-        if not re.search(r"\d", sent):
-            previous = sent
-            continue
-        n_abs = len(_ABSOLUTE.findall(sent)) + len(_NAMED_VALUE.findall(sent))
-        n_rel = 0
-        if _PERF_WORD.search(sent) and "coverage" not in sent.lower():
-            n_rel = len(_FACTOR.findall(sent)) + len(_PERCENT.findall(sent))
+    named = _NAMED_VALUE.finditer(text) if _mentions(text.lower(), _NAMED_KEYS) else ()
+    absolute = sorted(
+        [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
+        + [(m.start(), "") for m in named]
+    )
+    relative = sorted(
+        [m.start() for m in _FACTOR.finditer(text)] + [m.start() for m in _PERCENT.finditer(text)]
+    )
+    if not absolute and not relative:
+        return ev
+    abs_starts = [a for a, _ in absolute]
+    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    previous = (0, 0)
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        n_abs = bisect_left(abs_starts, end) - bisect_left(abs_starts, start)
+        n_rel = bisect_left(relative, end) - bisect_left(relative, start)
         if not (n_abs or n_rel):
-            previous = sent
+            if text[start:end].strip():
+                previous = (start, end)
+            continue
+        sent = text[start:end]
+        if n_rel and not (_PERF_WORD.search(sent) and "coverage" not in sent.lower()):
+            n_rel = 0
+        if not (n_abs or n_rel):
+            previous = (start, end)
             continue
         if _HEDGE.search(sent):
             ev.hedged += n_abs + n_rel
-            previous = sent
+            previous = (start, end)
             continue
         ev.absolute += n_abs
         ev.relative += n_rel
         if _STRONG_MEASURED.search(sent):
             ev.measured += n_abs
-        window = previous + " " + sent
+        window = text[previous[0] : previous[1]] + " " + sent
         if _COMPARE.search(window) and (n_abs >= 2 or n_rel >= 1):
             ev.compared = True
-        previous = sent
-    ev.parallel = _parallel_lines(text)
+        previous = (start, end)
+    ev.parallel = _parallel_lines(text, absolute)
     return ev
 
 
@@ -341,18 +400,26 @@ def _numeric_block(text: str) -> int:
 _UNIT_OF = re.compile(r"[a-zµμ/%]+$", re.I)
 
 
-def _parallel_lines(text: str) -> int:
+def _parallel_lines(text: str, absolute: list[tuple[int, str]]) -> int:
     """The longest run of consecutive lines (blank lines allowed between) that each
     state a time or rate in the same unit: `MXNet latency ...: 159.11 ms` then
-    `TVM latency ...: 732.59 ms`. Hedged lines break a run."""
+    `TVM latency ...: 732.59 ms`. Hedged lines break a run. `absolute` holds the
+    (offset, text) of the quantities found in `text`."""
+    first_unit: dict[int, str] = {}  # line start -> unit of its first quantity
+    line_starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
+    for offset, quantity in absolute:
+        unit = _UNIT_OF.search(quantity.strip())
+        if unit:
+            first_unit.setdefault(line_starts[bisect_right(line_starts, offset) - 1], unit.group(0))
     best = run = 0
     unit = None
-    for line in text.splitlines():
+    for start, end in zip(line_starts, [*line_starts[1:], len(text)], strict=False):
+        line = text[start:end]
         if not line.strip():
             continue
-        found = _ABSOLUTE.findall(line)
-        line_unit = _UNIT_OF.search(found[0].strip()).group(0).lower() if found else None
+        line_unit = first_unit.get(start)
         if line_unit and not _HEDGE.search(line):
+            line_unit = line_unit.lower()
             run = run + 1 if line_unit == unit else 1
             unit = line_unit
             best = max(best, run)
@@ -386,6 +453,7 @@ def classify(
 
 def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | None) -> Verdict:
     text = _strip_quotes(body)
+    low = text.lower()
     total = 0.0
     reasons: list[str] = []
 
@@ -438,7 +506,8 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
     # -- light text features of our own (they back up the parsers)
     has_digits = any(c.isdigit() for c in text)
     if has_digits:
-        ev = _text_evidence(_NOISE_LINE.sub("", text))
+        own_text = _without_noise_lines(text, low)
+        ev = _text_evidence(own_text)
         n = ev.absolute + ev.relative
         own: tuple[float, str] = (0.0, "")
         if ev.compared or ev.measured >= 2 or ev.parallel >= 2:
@@ -451,7 +520,7 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         if best[0]:
             add(*best)
         if not (tool_seen or perf_tables):
-            block = _numeric_block(_NOISE_LINE.sub("", text))
+            block = _numeric_block(own_text)
             if block >= 2:
                 add(W_NUMERIC_BLOCK, f"text: {block} rows of numbers under a performance header")
         if ev.hedged and not n:
@@ -460,20 +529,23 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             add(W_RESULTS_CUE, "results cue")
     elif prose[0]:
         add(*prose)
-    elif _BENCH_TALK.search(text):
+    elif _mentions(low, _TALK_KEYS) and _BENCH_TALK.search(text):
         reasons.append("talks about performance, no numbers (+0.0)")
 
     # -- hard negatives
-    ci = _CI.findall(text)
+    ci = _CI.search(text) if _mentions(low, _CI_KEYS) else None
     if ci:
-        add(W_CI, f"CI/build report ({ci[0].strip()})")
-    if _MAVEN.search(text):
+        add(W_CI, f"CI/build report ({ci.group(0).strip()})")
+    if _mentions(low, _MAVEN_KEYS) and _MAVEN.search(text):
         # its own numbers are already left out; it only weighs when nothing else speaks
         add(W_MAVEN if total < THRESHOLD else 0.0, "Maven build/test summary")
-    release = sum(bool(p.search(subject + "\n" + text)) for p in _RELEASE[1:])
+    # three kinds of evidence need a hash or a signature among them
+    release = 0
+    if _mentions(low, _RELEASE_KEYS):
+        release = sum(bool(p.search(subject + "\n" + text)) for p in _RELEASE[1:])
     if _RELEASE[0].search(subject) or release >= 3:
         add(W_RELEASE, "release vote (checksums/signatures)")
-    stack = len(_STACK_LINE.findall(text))
+    stack = len(_STACK_LINE.findall(text)) if _mentions(low, _STACK_KEYS) else 0
     if stack >= 3:
         add(W_STACK, f"stack trace ({stack} lines)")
     code_rows = len(_CODE_ROW.findall(text))
@@ -483,7 +555,7 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             reasons.append("diff of result rows (+0.0)")
         else:
             add(W_DIFF, "code diff")
-    field_changes = len(_FIELD_CHANGE.findall(text))
+    field_changes = len(_FIELD_CHANGE.findall(text)) if "(was:" in low else 0
     if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
         add(W_FIELD_CHANGE, "JIRA field-change notification")
     lines = max(1, sum(1 for ln in text.splitlines() if ln.strip()))
@@ -492,7 +564,8 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         configs = len(_CONFIG_LINE.findall(text))
         if logs / lines > 0.5 or configs / lines > 0.5:
             add(W_DUMP, "log or config dump")
-    if total <= 0 and _IMAGE.search(text) and _BENCH_TALK.search(text):
+    images = _mentions(low, _IMAGE_KEYS) and _IMAGE.search(text)
+    if total <= 0 and images and _BENCH_TALK.search(text):
         reasons.append("results only as images/links (+0.0)")
 
     score = 1.0 / (1.0 + math.exp(-1.5 * (total - THRESHOLD)))
