@@ -305,12 +305,17 @@ def _sentences(text: str) -> list[str]:
 class TextEvidence:
     absolute: int = 0  # numbers with a time/rate unit in unhedged sentences
     relative: int = 0  # factors and percentages next to a performance word
-    hedged: int = 0  # numbers only in estimates, targets, conditions
+    hedged: int = 0  # numbers in estimates, targets, conditions, settings
     measured: int = 0  # absolute numbers in sentences that say they were measured
     compared: bool = False  # numbers set against each other (from/to, vs, before/after)
     parallel: int = 0  # longest run of lines that each give a time/rate in the same unit
 
 
+# Durations that are settings, not measurements: "a timeout of 30 s", "interval=10s".
+_SETTING = re.compile(
+    r"time-?out|interval|delay|\bttl\b|retention|expir|heartbeat|\bsleep|\bperiod\b|-X[mxs]\d",
+    re.I,
+)
 _STRONG_MEASURED = re.compile(
     r"\b(?:took|takes|taken|went|goes|ran|measured|observed|saw|got|results?|reduced|reduces|"
     r"improved|improves|dropped|increased|elapsed|finished|completed|run(?:s)? (?:is|was|in))\b",
@@ -323,11 +328,15 @@ def _text_evidence(text: str) -> TextEvidence:
     The quantity patterns run once over the whole text; sentence-level patterns
     only on the few sentences that hold a quantity."""
     ev = TextEvidence()
-    named = _NAMED_VALUE.finditer(text) if _mentions(text.lower(), _NAMED_KEYS) else ()
-    absolute = sorted(
-        [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
-        + [(m.start(), "") for m in named]
-    )
+    absolute = [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
+    if _mentions(text.lower(), _NAMED_KEYS):
+        # `avg rate: 5710.2` counts; `latency: 5 ms` was already counted as `5 ms`
+        starts = [a for a, _ in absolute]
+        for m in _NAMED_VALUE.finditer(text):
+            i = bisect_left(starts, m.start())
+            if not (i < len(starts) and starts[i] < m.end()):
+                absolute.append((m.start(), ""))
+        absolute.sort()
     relative = sorted(
         [m.start() for m in _FACTOR.finditer(text)] + [m.start() for m in _PERCENT.finditer(text)]
     )
@@ -349,7 +358,7 @@ def _text_evidence(text: str) -> TextEvidence:
         if not (n_abs or n_rel):
             previous = (start, end)
             continue
-        if _HEDGE.search(sent):
+        if _HEDGE.search(sent) or _SETTING.search(sent):
             ev.hedged += n_abs + n_rel
             previous = (start, end)
             continue
@@ -397,13 +406,19 @@ def _numeric_block(text: str) -> int:
     return total
 
 
+_KEY_VALUE = re.compile(r"^\s*[\w.\-]+\s*[=:]")
+_MEASURE_KEY = re.compile(
+    r"latency|throughput|time|elapsed|duration|qps|tps|ops|mean|avg|average|median|p\d\d|"
+    r"\bmax\b|\bmin\b|rate|speed",
+    re.I,
+)
 _UNIT_OF = re.compile(r"[a-zµμ/%]+$", re.I)
 
 
 def _parallel_lines(text: str, absolute: list[tuple[int, str]]) -> int:
     """The longest run of consecutive lines (blank lines allowed between) that each
     state a time or rate in the same unit: `MXNet latency ...: 159.11 ms` then
-    `TVM latency ...: 732.59 ms`. Hedged lines break a run. `absolute` holds the
+    `TVM latency ...: 732.59 ms`. Hedged lines and settings break a run. `absolute` holds the
     (offset, text) of the quantities found in `text`."""
     first_unit: dict[int, str] = {}  # line start -> unit of its first quantity
     line_starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
@@ -418,7 +433,12 @@ def _parallel_lines(text: str, absolute: list[tuple[int, str]]) -> int:
         if not line.strip():
             continue
         line_unit = first_unit.get(start)
-        if line_unit and not _HEDGE.search(line):
+        # `linger: 5 ms` / `batch.size=10 ms` are settings, unless the key names a
+        # performance quantity (`latency: 5 ms`)
+        setting = _SETTING.search(line) or (
+            _KEY_VALUE.match(line) and not _MEASURE_KEY.search(line)
+        )
+        if line_unit and not (setting or _HEDGE.search(line)):
             line_unit = line_unit.lower()
             run = run + 1 if line_unit == unit else 1
             unit = line_unit

@@ -285,3 +285,15 @@ def test_a_unitless_table_under_a_benchmark_heading_is_a_performance_table():
         ["Iter", "A", "B"],
     )
     assert not classify(plain, [t2]).is_benchmark
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "request.timeout.ms: 30000 ms\nlinger.ms: 5 ms\nbatch: 10 ms\n",
+        "spark.network.timeout=600s\nspark.executor.heartbeatInterval=10s\n",
+        "Set the session timeout to 30 s and the sync interval to 5 s before the run.",
+    ],
+)
+def test_settings_are_not_measurements(text):
+    assert not classify(text, []).is_benchmark
