@@ -7,6 +7,7 @@ from disk. Queries live here (I/O edge); the markup is built by `pages` and `svg
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -172,7 +173,11 @@ _PAGE_FILE = re.compile(r"[0-9a-f]{24}\.html")
 
 
 def _write(path: Path, text: str) -> None:
-    """Write atomically, so a reader never sees half a page."""
+    """Write atomically, so a reader never sees half a page; leave an identical page alone
+    (a rebuild then only touches what changed)."""
+    with contextlib.suppress(OSError):
+        if path.read_text(encoding="utf-8") == text:
+            return
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
