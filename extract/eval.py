@@ -393,15 +393,48 @@ def format_report(r: EvalReport, *, limit: int = 15) -> str:
     return "\n".join(out)
 
 
+def show_message(msg: CorpusMessage, label: dict) -> str:
+    """What the pipeline makes of one corpus message, next to its label."""
+    verdict, tables = run_message(msg)
+    measurements = [m for t in tables for m in t.measurements]
+    out = [
+        f"{msg.id}: labelled {label.get('is_benchmark')}, classified {verdict.is_benchmark}"
+        f" (score {verdict.score:.3f}, kind {corpus_kind(msg)})",
+        "reasons: " + ("; ".join(verdict.reasons) or "-"),
+        f"tables: {len(tables)}, measurements: {len(measurements)}",
+    ]
+    for t in tables:
+        for m in t.measurements:
+            out.append(
+                f"  {t.format:<16} {m.label!s:.40} | {m.variant!s:.25} | {m.metric!s:.25}"
+                f" | {m.written or m.value} {m.unit or ''}"
+            )
+    for e in label.get("expect") or []:
+        mark = "found" if number_found(e, measurements) else "MISSED"
+        out.append(
+            f"  expect {mark}: {e.get('label')} | {e.get('metric')}"
+            f" | {e.get('value')} {e.get('unit')}"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m extract.eval", description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="labelled corpus directory")
     ap.add_argument("--json", action="store_true", help="print the full report as JSON")
     ap.add_argument("--limit", type=int, default=15, help="misses to list per section")
+    ap.add_argument("--show", metavar="ID", help="one message: its verdict and measurements")
     args = ap.parse_args(argv)
     if not (args.corpus / "labels.jsonl").is_file():
         print(f"eval: no labels.jsonl in {args.corpus}", file=sys.stderr)
         return 2
+    if args.show:
+        path = args.corpus / f"{args.show}.txt"
+        if not path.is_file():
+            print(f"eval: no message {args.show} in {args.corpus}", file=sys.stderr)
+            return 2
+        print(show_message(read_message(path), read_labels(args.corpus).get(args.show, {})))
+        return 0
     report = evaluate(args.corpus)
     if args.json:
         print(json.dumps(asdict(report), indent=1, ensure_ascii=False))

@@ -192,3 +192,11 @@ def test_dev_corpus_meets_the_targets():
 # (luceneutil, pulsar-perf logs, CSV/TSV, dropwizard metrics) are not written yet,
 # so this guards the level reached instead (see .notes/classifier.md).
 NUMBERS_FLOOR = 0.70
+
+
+def test_cli_show_one_message(small_corpus):
+    run = run_cli("--corpus", str(small_corpus), "--show", "build-0001")
+    assert run.returncode == 0, run.stderr
+    assert "build-0001: labelled True, classified True" in run.stdout
+    assert run.stdout.count("expect found") == 2
+    assert run_cli("--corpus", str(small_corpus), "--show", "nope-0001").returncode == 2
