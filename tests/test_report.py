@@ -98,3 +98,12 @@ def test_report_removes_pages_of_messages_gone_and_cli_errors(tmp_path, capsys):
     assert "2 message pages" in capsys.readouterr().out
     assert report_main(["--data-dir", str(tmp_path / "nowhere")]) == 1
     assert "no database" in capsys.readouterr().err
+
+
+def test_report_of_a_database_without_benchmarks_says_so(tmp_path):
+    db = make_db(tmp_path / "asf.duckdb", [message("a", is_benchmark=False)])
+    summary = build_report(db, tmp_path / "report")
+    index = summary.index.read_text()
+    assert summary.n_messages == 0
+    assert index.count("no data") == 2  # per-year and formats charts; the list chart has a bar
+    assert re.search(r'<table id="messages".*<tbody>\s*</tbody>', index, re.S)
