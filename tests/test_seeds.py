@@ -36,6 +36,32 @@ def write_mboxrd(eml: Path, data_dir: Path) -> None:
         f.write(envelope + escaped.rstrip(b"\n") + b"\n\n")
 
 
+REPLY_LIST = ("kudu.apache.org", "dev")
+
+
+def quoting_reply(emls: list[Path], where: Path) -> Path:
+    """A person's reply on another list that quotes seed 001's results in full."""
+    seed = next(e for e in emls if e.name.startswith("seed-001_"))
+    body = seed.read_bytes().split(b"\n\n", 1)[1].decode("utf-8")
+    quoted = "\n".join("> " + line for line in body.splitlines())
+    eml = where / REPLY_LIST[0] / REPLY_LIST[1] / "reply.eml"
+    eml.parent.mkdir(parents=True)
+    eml.write_text(
+        "From: Jane Doe <jane@example.org>\n"
+        "To: dev@kudu.apache.org\n"
+        "Subject: Re: [jira] [Commented] (KUDU-1930) Improve performance of dictionary builder\n"
+        "Date: Sat, 11 Mar 2017 09:00:00 +0000\n"
+        "Message-ID: <reply-1@example.org>\n"
+        "Content-Type: text/plain; charset=utf-8\n\n"
+        "Nice, thanks for measuring! Did you also try the range partitioning?\n\n"
+        "On Fri, Mar 10, 2017 at 10:49 PM, Todd Lipcon (JIRA) <jira@apache.org> wrote:\n"
+        + quoted
+        + "\n",
+        encoding="utf-8",
+    )
+    return eml
+
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("seeds")
@@ -43,6 +69,7 @@ def db(tmp_path_factory):
     assert len(emls) == 5, emls
     for eml in emls:
         write_mboxrd(eml, data_dir)
+    write_mboxrd(quoting_reply(emls, tmp_path_factory.mktemp("reply")), data_dir)
     run = subprocess.run(
         [sys.executable, "-m", "extract", "--data-dir", str(data_dir), "--workers", "1"],
         cwd=REPO,
@@ -78,6 +105,7 @@ def test_every_seed_is_stored_and_classified_as_a_benchmark(db):
     assert db.execute("SELECT count(*) FROM errors").fetchone()[0] == 0
     rows = db.execute(
         "SELECT list, is_benchmark, benchmark_score, len(benchmark_reasons) FROM messages"
+        " WHERE message_id IS DISTINCT FROM 'reply-1@example.org'"
     ).fetchall()
     assert len(rows) == 5
     for list_address, is_benchmark, score, n_reasons in rows:
@@ -230,3 +258,16 @@ def test_seed_004_column_group_table_counted_once(db):
     assert db.execute(
         "SELECT count(*) FROM measurements WHERE msg_key = ? AND value = 1430", [key]
     ).fetchone() == (1,)
+
+
+def test_a_reply_quoting_the_results_is_not_counted_again(db):
+    row = db.execute(
+        "SELECT msg_key, is_benchmark, len(formats) FROM messages WHERE message_id = ?",
+        ["reply-1@example.org"],
+    ).fetchone()
+    assert row is not None and row[1] is False and row[2] == 0
+    assert db.execute(
+        "SELECT count(*) FROM measurements WHERE msg_key = ?", [row[0]]
+    ).fetchone() == (0,)
+    # the seed's own numbers are stored once, for the seed
+    assert db.execute("SELECT count(*) FROM measurements WHERE value = 1140.187").fetchone() == (1,)
