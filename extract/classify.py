@@ -180,11 +180,14 @@ _RELEASE = [
     re.compile(r"\bLICENSE\b|\bNOTICE\b|source (?:release|tarball)|artifacts?\b", re.I),
 ]
 # Lines of CI and build bookkeeping: their runtimes are not benchmark numbers.
-_NOISE_LINE = re.compile(
-    r"^.*(?:" + _CI.pattern + r"|" + _MAVEN.pattern.replace("^\\s*", "") + r").*$\n?"
-    r"|^\s*\|\s*[+-][01]\b.*$\n?|^\s*\|{3,}.*$\n?",
+# One piece of CI and build bookkeeping, and the Yetus table rows around it.
+_NOISE = re.compile(
+    r"(?:" + _CI.pattern + r"|" + _MAVEN.pattern.replace("^\\s*", "") + r")"
+    r"|^\s*\|\s*[+-][01]\b|^\s*\|{3,}",
     re.M | re.I,
 )
+_LONG_LINE = 400  # a flattened mail: drop only the text around the bookkeeping
+_NOISE_REACH = 150
 _STACK_LINE = re.compile(
     r"^\s*at [\w$.<>]+\([\w$.]*(?::\d+)?\)|^\s*Caused by: |Exception in thread|"
     r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+",
@@ -282,14 +285,27 @@ def _mentions(low: str, keys: tuple[str, ...]) -> bool:
 
 
 def _without_noise_lines(text: str, low: str) -> str:
-    """`text` less its CI and build bookkeeping lines (cheap when there are none)."""
-    if (
+    """`text` less its CI and build bookkeeping lines (cheap when there are none).
+    In a line flattened from a whole mail only the text around them goes."""
+    if not (
         (_mentions(low, _CI_KEYS) and _CI.search(text))
         or (_mentions(low, _MAVEN_KEYS) and _MAVEN.search(text))
         or re.search(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", text, re.M)
     ):
-        return _NOISE_LINE.sub("", text)
-    return text
+        return text
+    kept = []
+    for line in text.splitlines(keepends=True):
+        if len(line) <= _LONG_LINE:
+            if not _NOISE.search(line):
+                kept.append(line)
+            continue
+        end = 0
+        for m in _NOISE.finditer(line):
+            if m.start() - _NOISE_REACH > end:
+                kept.append(line[end : m.start() - _NOISE_REACH])
+            end = max(end, m.end() + _NOISE_REACH)
+        kept.append(line[end:])
+    return "".join(kept)
 
 
 def _strip_quotes(body: str) -> str:
@@ -303,12 +319,12 @@ def _sentences(text: str) -> list[str]:
 
 @dataclass(slots=True)
 class TextEvidence:
-    absolute: int = 0  # numbers with a time/rate unit in unhedged sentences
+    absolute: int = 0  # numbers with a time/rate unit, not hedged
     relative: int = 0  # factors and percentages next to a performance word
     hedged: int = 0  # numbers in estimates, targets, conditions, settings
-    measured: int = 0  # absolute numbers in sentences that say they were measured
+    measured: int = 0  # absolute numbers next to words saying they were measured
     compared: bool = False  # numbers set against each other (from/to, vs, before/after)
-    parallel: int = 0  # longest run of lines that each give a time/rate in the same unit
+    parallel: int = 0  # most lines in a row (or in one flat sentence) giving one unit
 
 
 # Durations that are settings, not measurements: "a timeout of 30 s", "interval=10s".
@@ -323,10 +339,18 @@ _STRONG_MEASURED = re.compile(
 )
 
 
+# How far from a number its words count, in characters. Windows, not whole
+# sentences, because web archives and GitBox flatten a mail onto one line.
+_HEDGE_REACH = 200  # back to the sentence start at most
+_SETTING_REACH = 40
+_WORD_REACH = 80
+_COMPARE_REACH = 120
+
+
 def _text_evidence(text: str) -> TextEvidence:
-    """What the sentences of `text` say with numbers (see the module docstring).
-    The quantity patterns run once over the whole text; sentence-level patterns
-    only on the few sentences that hold a quantity."""
+    """What `text` says with numbers (see the module docstring). The quantity
+    patterns run once over the whole text; the word patterns only around the
+    quantities found."""
     ev = TextEvidence()
     absolute = [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
     if _mentions(text.lower(), _NAMED_KEYS):
@@ -336,42 +360,56 @@ def _text_evidence(text: str) -> TextEvidence:
             i = bisect_left(starts, m.start())
             if not (i < len(starts) and starts[i] < m.end()):
                 absolute.append((m.start(), ""))
-        absolute.sort()
-    relative = sorted(
-        [m.start() for m in _FACTOR.finditer(text)] + [m.start() for m in _PERCENT.finditer(text)]
-    )
-    if not absolute and not relative:
+    quantities = [(pos, "abs", q) for pos, q in absolute]
+    quantities += [(m.start(), "rel", m.group(0)) for m in _FACTOR.finditer(text)]
+    quantities += [(m.start(), "rel", m.group(0)) for m in _PERCENT.finditer(text)]
+    if not quantities:
         return ev
-    abs_starts = [a for a, _ in absolute]
+    quantities.sort()
     bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
-    previous = (0, 0)
-    for start, end in zip(bounds, bounds[1:], strict=False):
-        n_abs = bisect_left(abs_starts, end) - bisect_left(abs_starts, start)
-        n_rel = bisect_left(relative, end) - bisect_left(relative, start)
-        if not (n_abs or n_rel):
-            if text[start:end].strip():
-                previous = (start, end)
+    kept: list[tuple[int, str, str]] = []
+    for pos, kind, quantity in quantities:
+        i = bisect_right(bounds, pos)
+        s0, s1 = bounds[i - 1], bounds[i] if i < len(bounds) else len(text)
+        if kind == "rel":
+            around = text[max(s0, pos - _WORD_REACH) : min(s1, pos + _WORD_REACH)]
+            if not _PERF_WORD.search(around) or "coverage" in around.lower():
+                continue
+        if _HEDGE.search(text[max(s0, pos - _HEDGE_REACH) : pos]) or _SETTING.search(
+            text[max(s0, pos - _SETTING_REACH) : pos]
+        ):
+            ev.hedged += 1
             continue
-        sent = text[start:end]
-        if n_rel and not (_PERF_WORD.search(sent) and "coverage" not in sent.lower()):
-            n_rel = 0
-        if not (n_abs or n_rel):
-            previous = (start, end)
+        kept.append((pos, kind, quantity))
+        if kind == "rel":
+            ev.relative += 1
             continue
-        if _HEDGE.search(sent) or _SETTING.search(sent):
-            ev.hedged += n_abs + n_rel
-            previous = (start, end)
-            continue
-        ev.absolute += n_abs
-        ev.relative += n_rel
-        if _STRONG_MEASURED.search(sent):
-            ev.measured += n_abs
-        window = text[previous[0] : previous[1]] + " " + sent
-        if _COMPARE.search(window) and (n_abs >= 2 or n_rel >= 1):
+        ev.absolute += 1
+        if _STRONG_MEASURED.search(text[max(s0, pos - _WORD_REACH) : pos + len(quantity) + 20]):
+            ev.measured += 1
+    positions = [p for p, _, _ in kept]
+    for pos, kind, _ in kept:
+        lo, hi = max(0, pos - _COMPARE_REACH), pos + _COMPARE_REACH
+        near = bisect_right(positions, hi) - bisect_left(positions, lo)
+        if (kind == "rel" or near >= 2) and _COMPARE.search(text[lo:hi]):
             ev.compared = True
-        previous = (start, end)
-    ev.parallel = _parallel_lines(text, absolute)
+            break
+    kept_abs = [(p, q) for p, kind, q in kept if kind == "abs"]
+    ev.parallel = max(_parallel_lines(text, kept_abs), _same_unit_in_a_sentence(kept_abs, bounds))
     return ev
+
+
+def _same_unit_in_a_sentence(absolute: list[tuple[int, str]], bounds: list[int]) -> int:
+    """How often the most repeated unit occurs in one sentence, when 3 or more times:
+    a table or log flattened onto one line (`... 159.11 ms ... 732.59 ms ... 12 ms`)."""
+    counts: dict[tuple[int, str], int] = {}
+    for pos, quantity in absolute:
+        unit = _UNIT_OF.search(quantity.strip())
+        if unit:
+            key = (bisect_right(bounds, pos), unit.group(0).lower())
+            counts[key] = counts.get(key, 0) + 1
+    best = max(counts.values(), default=0)
+    return best if best >= 3 else 0
 
 
 _ROW_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?")
