@@ -41,8 +41,8 @@ _V1_CELL = (
 )
 _V1_ROW = re.compile(
     rf"""(?P<name>\[Geo\ mean\]|[^\s\[][^\s]*)[ \t]+{_V1_CELL.format(p="o")}
-        (?:[ \t]+{_V1_CELL.format(p="n")}[ \t]+(?P<delta>[-+−]?{_NUM}%|~)
-        (?:[ \t]+\((?P<stat>[^)\n]*)\))?)?(?=\s|$)""",
+        (?:\s+{_V1_CELL.format(p="n")}\s+(?P<delta>[-+−]?{_NUM}%|~)
+        (?:\s+\((?P<stat>[^)]*)\))?)?(?=\s|$)""",  # \s: JIRA mail wraps long rows
     re.X,
 )
 _V2_FILES = re.compile(r"^[ \t]*│(?P<cells>[^\n]*│)[ \t]*$", re.M)

@@ -31,7 +31,7 @@ INFO = FormatInfo(
 
 _HEADER = re.compile(
     r"(?:#+[ \t]*)?(?:\[Codecov\]\([^)\n]*\)[ \t]*Report|Codecov Report"
-    r"|(?:FE|BE|Cloud)?[ \t]*(?:Regression|UT|Unit Test)?[ \t]*Coverage Report)"
+    r"|(?:(?:FE|BE|Cloud)[ \t]+)?(?:(?:Regression|UT|Unit Test)[ \t]+)?Coverage Report)"
 )
 # lines that belong to a Codecov/Doris coverage comment
 _BODY_LINE = re.compile(
@@ -48,6 +48,10 @@ _LINE = re.compile(
         [ \t:`]*[\d.]+%(?:[ \t]*\(\d+/\d+\))?`?""",
     re.X | re.I,
 )
+_REPORT_TOKEN = re.compile(
+    r"\]\([^)\s]*\)\)?|\||```|Coverage Report|[\d.]+%(?:\s*\(\d+/\d+\))?`?(?:\s*:tada:)?"
+    r"|Powered by|Δ|@@[^@]*@@"
+)
 _GIT_FOOTER = re.compile(r"-{20,}\s*This is an automated message")
 
 
@@ -58,9 +62,14 @@ def _line_end(text: str, pos: int) -> int:
 
 def _comment_block(text: str, start: int) -> tuple[int, int]:
     end = _line_end(text, start)
-    if end - start > 400:  # flattened onto one line: the whole comment, up to the git footer
+    if end - start > 400:  # flattened onto one line: up to the last report-like token
         footer = _GIT_FOOTER.search(text, start, end)
-        return start, footer.start() if footer else end
+        stop, last = (footer.start() if footer else end), start
+        for tok in _REPORT_TOKEN.finditer(text, start, stop):
+            if tok.start() - last > 200:
+                break
+            last = tok.end()
+        return start, last
     pos, in_fence = end + 1, False
     while pos < len(text):
         le = _line_end(text, pos)

@@ -32,9 +32,9 @@ _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _UNIT = r"(?:[^\s/]+/[^\s/]+|%)"  # ns/op, B/op, allocs/op, MB/s, rows/s, %
 _ROW = re.compile(
     rf"(?<!\S)(?P<name>Benchmark[^\s]*)[ \t]+(?P<iters>\d+)"
-    rf"(?P<pairs>(?:[ \t]+{_NUM}[ \t]+{_UNIT}(?=\s|$))+)"
+    rf"(?P<pairs>(?:\s+{_NUM}\s+{_UNIT}(?=\s|$))+)"  # \s: JIRA mail wraps long lines
 )
-_PAIR = re.compile(rf"(?P<v>{_NUM})[ \t]+(?P<u>{_UNIT})")
+_PAIR = re.compile(rf"(?P<v>{_NUM})\s+(?P<u>{_UNIT})")
 _GAP = re.compile(
     r"(?:\s+|(?:goos|goarch|pkg|cpu|note|branch):[^\n]*?(?=\s(?:goos|goarch|pkg|cpu|Benchmark)|\n)"
     r"|Benchmark[^\s]*(?=\s)|PASS|FAIL)*"

@@ -41,11 +41,11 @@ _CMP_HEADER = re.compile(
 )
 _RULE = re.compile(r"-{10,}")
 _ROW = re.compile(
-    rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+
-        (?P<time>{_NUM})[ \t]*(?P<tu>{_TUNIT})[ \t]+
-        (?P<cpu>{_NUM})[ \t]*(?P<cu>{_TUNIT})[ \t]+
+    rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+  # \s below: JIRA mail wraps long rows
+        (?P<time>{_NUM})\s*(?P<tu>{_TUNIT})\s+
+        (?P<cpu>{_NUM})\s*(?P<cu>{_TUNIT})\s+
         (?P<iters>\d+)
-        (?P<counters>(?:[ \t]+(?:[\w.]+=\S+|{_NUM}[kMGT]?i?B/s|{_NUM}[kMGT]?\ items/s))*)
+        (?P<counters>(?:\s+[\w.]+=\S+|[ \t]+(?:{_NUM}[kMGT]?i?B/s|{_NUM}[kMGT]?\ items/s))*)
         (?:[ \t]+(?P<extra>[^\s=]+)(?=[ \t]*(?:\n|$)))?""",
     re.X,
 )

@@ -73,8 +73,22 @@ def _spans(text: str) -> list[tuple[int, int]]:
     spans = []
     for items in runs:
         if any(_TRIGGER.search(m.group(0)) for m in items):
-            spans.append((items[0].start(), items[-1].end()))
+            spans.append((items[0].start(), _item_end(text, items[-1])))
     return spans
+
+
+def _item_end(text: str, item: re.Match) -> int:
+    """End of the last item of a run. On a flattened line a generic `[INFO] message`
+    has no visible end, so only its tag (and a known item after it) is claimed."""
+    line_start = text.rfind("\n", 0, item.start()) + 1
+    line_end = text.find("\n", item.start())
+    if (len(text) if line_end < 0 else line_end) - line_start <= 400:
+        return item.end()
+    tag = re.compile(rf"{_STAMP}{_LEVEL}[ \t]*").match(text, item.start())
+    if not tag:
+        return item.end()
+    known = re.compile(_ANY_SPECIFIC).match(text, tag.end())
+    return known.end() if known else tag.end()
 
 
 def parse(text: str) -> list[ResultTable]:

@@ -165,8 +165,10 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
         unit = "ms"
     elif kv["u"]:
         unit = kv["u"]
-    elif section == "CPU speed" or "per second" in kv["key"] or "/s" in kv["key"]:
-        unit = "1/s" if "/s" not in kv["key"] else kv["key"].split(",")[-1].strip()
+    elif section == "CPU speed" or "per second" in kv["key"]:
+        unit = "1/s"
+    elif re.search(r",\s*\S+/s$", kv["key"]):  # fileio `read, MiB/s: 12.34`
+        unit = kv["key"].split(",")[-1].strip()
     else:
         unit = "count"
     if kv["v2"] is not None:  # `events (avg/stddev): 620.0000/0.00`
