@@ -186,8 +186,9 @@ _NOISE = re.compile(
     r"|^\s*\|\s*[+-][01]\b|^\s*\|{3,}",
     re.M | re.I,
 )
-_LONG_LINE = 400  # a flattened mail: drop only the text around the bookkeeping
-_NOISE_REACH = 150
+# In a long (flattened) line, drop only the bookkeeping: its numbers follow it.
+_LONG_LINE = 120
+_NOISE_BEFORE, _NOISE_AFTER = 10, 60
 _STACK_LINE = re.compile(
     r"^\s*at [\w$.<>]+\([\w$.]*(?::\d+)?\)|^\s*Caused by: |Exception in thread|"
     r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+",
@@ -301,9 +302,9 @@ def _without_noise_lines(text: str, low: str) -> str:
             continue
         end = 0
         for m in _NOISE.finditer(line):
-            if m.start() - _NOISE_REACH > end:
-                kept.append(line[end : m.start() - _NOISE_REACH])
-            end = max(end, m.end() + _NOISE_REACH)
+            if m.start() - _NOISE_BEFORE > end:
+                kept.append(line[end : m.start() - _NOISE_BEFORE])
+            end = max(end, m.end() + _NOISE_AFTER)
         kept.append(line[end:])
     return "".join(kept)
 

@@ -297,3 +297,20 @@ def test_a_unitless_table_under_a_benchmark_heading_is_a_performance_table():
 )
 def test_settings_are_not_measurements(text):
     assert not classify(text, []).is_benchmark
+
+
+def test_a_mail_flattened_onto_one_line_reads_the_same():
+    lines = [
+        "Thanks for the review, I think we should look at the reader later.",
+        "Before the patch the scan took 12.5 s, after the patch it took 8.1 s.",
+        "```",
+        "[INFO] BUILD SUCCESS",
+        "[INFO] Total time:  02:05 min",
+        "```",
+    ]
+    for text in ("\n".join(lines), " ".join(lines)):
+        v = classify(text, [])
+        assert v.is_benchmark, (text, v.reasons)
+    # flattened CI bookkeeping alone stays out
+    flat_maven = " ".join(MAVEN.splitlines())
+    assert not classify(flat_maven, []).is_benchmark
