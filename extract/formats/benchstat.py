@@ -150,15 +150,11 @@ def _v2_tables(text: str) -> list[ResultTable]:
                 break
             line_end = text.find("\n", nl + 1)
             line_end = len(text) if line_end < 0 else line_end
-            parsed = _v2_row(text[nl + 1 : line_end], files, units)
-            if parsed is None:
+            parsed = _v2_row(text, nl + 1, files, units)
+            if parsed is None or text[parsed[2] : line_end].strip():
                 break
-            cells, ms = parsed
-            for m in ms:
-                m.row = row
-            table.rows.append(cells)
-            table.measurements.extend(ms)
-            table.span = (table.span[0], line_end)
+            _add_row(table, parsed, row)
+            table.span = (table.span[0], parsed[2])
             row += 1
             pos = line_end
         if row:
@@ -167,18 +163,62 @@ def _v2_tables(text: str) -> list[ResultTable]:
     return tables
 
 
-def _v2_row(
-    line: str, files: list[str], units: list[str]
-) -> tuple[list[str], list[Measurement]] | None:
-    m = re.match(r"^[ \t]*(?P<name>\S+)[ \t]+", line)
-    if not m or m["name"].startswith("│"):
+def _add_row(table: ResultTable, parsed: tuple, row: int) -> None:
+    cells, ms, _ = parsed
+    for m in ms:
+        m.row = row
+    table.rows.append(cells)
+    table.measurements.extend(ms)
+
+
+def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
+    """v2 tables whose line breaks were lost: `│ a.txt │ b.txt │ │ sec/op │ sec/op vs base │`
+    (the empty cell `│ │` is where the file row ended), then the rows."""
+    tables: list[ResultTable] = []
+    done = 0
+    for pivot in re.finditer(r"│[ \t]+│", text):
+        if pivot.start() < done or any(a <= pivot.start() < b for a, b in taken):
+            continue
+        line_start = max(done, text.rfind("\n", 0, pivot.start()) + 1)
+        left = text[line_start : pivot.start() + 1]
+        first_bar = left.find("│")
+        files = [c.strip() for c in left[first_bar:].strip("│").split("│")]
+        units_m = re.compile(rf"│((?:[^│\n]+│){{{len(files)}}})").match(text, pivot.end() - 1)
+        if not units_m or not all(files):
+            continue
+        unit_cells = [c.strip() for c in units_m.group(1).split("│") if c.strip()]
+        if len(unit_cells) != len(files):
+            continue
+        units = [re.sub(r"\s+vs base$", "", u).strip() for u in unit_cells]
+        table = ResultTable(
+            format=INFO.name,
+            span=(line_start + first_bar, units_m.end()),
+            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
+        )
+        pos, row = units_m.end(), 0
+        while (parsed := _v2_row(text, pos, files, units)) is not None:
+            _add_row(table, parsed, row)
+            table.span = (table.span[0], parsed[2])
+            pos, row = parsed[2], row + 1
+        if row:
+            tables.append(table)
+            done = pos
+    return tables
+
+
+def _v2_row(text: str, start: int, files: list[str], units: list[str]) -> tuple | None:
+    """(cells, measurements, end) of the v2 row at `start`, or None."""
+    m = re.compile(r"\s*(?P<name>[^\s│]+)[ \t]+").match(text, start)
+    if not m:
         return None
     name, pos = m["name"], m.end()
     cells, ms = [name], []
     for k, (file, unit) in enumerate(zip(files, units, strict=True)):
-        c = _V2_CELL.match(line, pos)
+        c = _V2_CELL.match(text, pos)
         if not c:
-            return None if k == 0 else (cells, ms)
+            if k == 0:
+                return None
+            break
         pos = c.end()
         stat = _STAT.fullmatch(unit)
         value, out_unit = _v2_value(c["v"], c["si"] or "", stat["u"] if stat else unit)
@@ -186,30 +226,23 @@ def _v2_row(
         ms.append(Measurement(metric, value, out_unit, name, file, c.group(0).strip(), None))
         cell = c.group(0).strip()
         if k > 0:
-            d = _V2_DELTA.match(line, pos)
+            d = _V2_DELTA.match(text, pos)
             if d:
                 pos = d.end()
                 cell += " " + d.group(0).strip()
                 if d["d"] != "~":
-                    ms.append(
-                        Measurement(
-                            f"delta {metric}",
-                            _num(d["d"].rstrip("%")),
-                            "%",
-                            name,
-                            f"{file} vs {files[0]}",
-                            d["d"],
-                            None,
-                        )  # fmt: skip
-                    )
+                    delta = _num(d["d"].rstrip("%"))
+                    variant = f"{file} vs {files[0]}"
+                    ms.append(Measurement(f"delta {metric}", delta, "%", name, variant, d["d"]))
         cells.append(cell)
-    if line[pos:].strip():
-        return None
-    return cells, ms
+    end = len(text[:pos].rstrip())
+    return cells, ms, end
 
 
 def parse(text: str) -> list[ResultTable]:
     try:
-        return sorted(_v1_tables(text) + _v2_tables(text), key=lambda t: t.span)
+        tables = _v1_tables(text) + _v2_tables(text)
+        tables += _v2_flat_tables(text, [t.span for t in tables])
+        return sorted(tables, key=lambda t: t.span)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

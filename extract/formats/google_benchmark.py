@@ -55,6 +55,14 @@ _CMP_ROW = re.compile(
         (?P<to>{_NUM})[ \t]+(?P<tn>{_NUM})[ \t]+(?P<co>{_NUM})[ \t]+(?P<cn>{_NUM})(?=\s|$)""",
     re.X,
 )
+_CONTEXT = re.compile(
+    r"""Run\ on\ \(\d+\ X\ [\d.]+\ MHz\ CPUs?\ ?s?\)
+      |CPU\ Caches:(?:\s+L\d\ (?:Data|Instruction|Unified)\ [\d.]+\ [KMG]i?B\ \(x\d+\))*
+      |Load\ Average:\ [\d.]+(?:,\ [\d.]+)*
+      |(?m:^\d{4}-\d{2}-\d{2}[T\ ][\d:]+(?:[+-]\d{2}:\d{2})?[ \t]*$)
+      |\*{3}WARNING\*{3}\ [^\n]*""",
+    re.X,
+)
 _SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6,
        "n": 1e-9}  # fmt: skip
 _COUNTER_VALUE = re.compile(rf"(?P<num>[-+]?{_NUM})(?P<si>[kKMGTmun]?)(?P<iec>i?)(?P<rest>\S*)")
@@ -179,6 +187,15 @@ def _comparing(text: str, pos: int) -> str | None:
     return line if line.startswith("Comparing ") else None
 
 
+def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
+    """The run's context lines (CPU, caches, load, date): claimed without rows."""
+    out = []
+    for m in _CONTEXT.finditer(text):
+        if not any(a < m.end() and m.start() < b for a, b in taken):
+            out.append(ResultTable(format=INFO.name, span=m.span()))
+    return out
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
         compare = _compare_tables(text)
@@ -188,6 +205,9 @@ def parse(text: str) -> list[ResultTable]:
             for t in _console_tables(text)
             if not any(a < t.span[1] and t.span[0] < b for a, b in taken)
         ]
-        return sorted(compare + console, key=lambda t: t.span)
+        tables = compare + console
+        if tables:
+            tables += _context(text, [t.span for t in tables])
+        return sorted(tables, key=lambda t: t.span)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

@@ -77,6 +77,8 @@ def _summaries(text: str) -> list[ResultTable]:
         results = [m for _, _, kind, m in cl if kind == "result"]
         if not results or not any(m["tps"] or m["key3"] for m in results):
             continue  # a lone `number of ...:` line is not a pgbench summary
+        if len(cl) < 2 and not results[0]["q"] and "pgbench" not in text:
+            continue  # `tps = 1234` alone in prose is not pgbench output
         ttype = next((m["tt"] for _, _, kind, m in cl if kind == "type"), None)
         label = ttype or "pgbench"
         start = cl[0][0]
