@@ -12,18 +12,24 @@ process is the single writer and loads their output in batches (`store.Store.loa
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
+import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from extract.pipeline import archive_identity, file_sha256, stage_archive
+from extract.pipeline import StagedArchive, archive_identity, file_sha256, stage_archive
 from extract.progress import Progress
 from extract.store import Store
 
-# A batch is committed when it holds this many messages or archives, whichever first.
+# A batch is committed when it holds this many messages or archives, or is this
+# old, whichever comes first: big enough for bulk loads, small enough that a killed
+# run loses little work.
 BATCH_MESSAGES = 20_000
 BATCH_ARCHIVES = 200
+BATCH_SECONDS = 2.0
 
 
 def find_archives(data_dir: Path) -> list[Path]:
@@ -71,11 +77,8 @@ def main(argv: list[str] | None = None) -> int:
             p for p in archives if known.get(archive_identity(p, data_dir)[0]) != file_sha256(p)
         ]
         progress = Progress(len(todo))
-        if args.workers == 1 or len(todo) <= 1:
-            for path in todo:
-                _load([stage_archive(path, data_dir, store.tmp_dir)], store, progress)
-        else:
-            _run_pool(todo, data_dir, store, progress, args.workers)
+        staged = _staged(todo, data_dir, store.tmp_dir, args.workers)
+        _load_in_batches(staged, store, progress)
         progress.finish()
         n_stored, n_err = store.con.execute(
             "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM errors)"
@@ -91,40 +94,53 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _load(staged, store: Store, progress: Progress) -> None:
-    store.load(staged)
-    for s in staged:
-        a = s.archive
-        progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"])
-
-
-def _run_pool(todo: list[Path], data_dir: Path, store: Store, progress: Progress, n: int) -> None:
-    """Workers stage archives; this process loads them in batches. At most 2n archives
-    are in flight, so memory and temporary files stay bounded."""
+def _staged(todo: list[Path], data_dir: Path, stage_dir: Path, n: int) -> Iterator[StagedArchive]:
+    """Staged archives as they are done: in this process for one worker, else from a
+    pool of n processes with at most 2n archives in flight (bounded memory and disk)."""
+    if n == 1 or len(todo) <= 1:
+        for path in todo:
+            yield stage_archive(path, data_dir, stage_dir)
+        return
     pending = iter(todo)
-    in_flight = set()
-    batch, batch_messages = [], 0
-    with ProcessPoolExecutor(max_workers=n) as pool:
-
-        def submit_more() -> None:
-            while len(in_flight) < 2 * n:
-                path = next(pending, None)
-                if path is None:
-                    return
-                in_flight.add(pool.submit(stage_archive, path, data_dir, store.tmp_dir))
-
-        submit_more()
-        while in_flight:
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+    in_flight: set = set()
+    # Spawned, not forked: this process holds an open DuckDB connection (and its
+    # threads), and forking a multi-threaded process can deadlock the child.
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+        while True:
+            while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
+                in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir))
+            if not in_flight:
+                return
+            done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
             for fut in done:
-                in_flight.discard(fut)
-                staged = fut.result()
-                batch.append(staged)
-                batch_messages += staged.archive["n_messages"]
-            submit_more()
-            if batch_messages >= BATCH_MESSAGES or len(batch) >= BATCH_ARCHIVES or not in_flight:
-                _load(batch, store, progress)
-                batch, batch_messages = [], 0
+                yield fut.result()
+
+
+def _load_in_batches(staged: Iterator[StagedArchive], store: Store, progress: Progress) -> None:
+    """The single writer: one transaction per batch of archives."""
+    batch: list[StagedArchive] = []
+    batch_messages, batch_started = 0, time.monotonic()
+
+    def flush() -> None:
+        nonlocal batch, batch_messages, batch_started
+        store.load(batch)
+        for s in batch:
+            a = s.archive
+            progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"])
+        batch, batch_messages, batch_started = [], 0, time.monotonic()
+
+    for s in staged:
+        batch.append(s)
+        batch_messages += s.archive["n_messages"]
+        if (
+            batch_messages >= BATCH_MESSAGES
+            or len(batch) >= BATCH_ARCHIVES
+            or time.monotonic() - batch_started >= BATCH_SECONDS
+        ):
+            flush()
+    if batch:
+        flush()
 
 
 if __name__ == "__main__":

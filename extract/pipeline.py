@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,7 +37,11 @@ from extract.units import to_si
 
 # Only this much of a body goes to the format parsers and the classifier: result
 # posts are far shorter, and a 10 MB log pasted into a mail must not stall a run.
-MAX_EXTRACT_CHARS = 200_000
+MAX_EXTRACT_CHARS = 100_000
+# Runs of this many non-space characters (base64, hex dumps, a 10 MB line) are cut
+# short for the parsers: no table cell is that long, and regexes with nested
+# quantifiers take quadratic time or worse on them.
+_LONG_TOKEN = re.compile(r"\S{1000,}")
 # Stored `text` and `body` are cut here (with a note saying so) to keep every row
 # loadable; the whole message stays in the raw archive at `offset`.
 MAX_STORED_CHARS = 8_000_000
@@ -193,7 +198,7 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error) -> No
         stage = "clean"
         body = clean_body(pm.text, kind.kind)
         stage = "extract"
-        sample = body[:MAX_EXTRACT_CHARS]
+        sample = extraction_text(body)
         tables = extract_results(sample)
         stage = "classify"
         verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
@@ -245,6 +250,12 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error) -> No
     out.messages.append(message)
     out.result_tables += tables_rows
     out.measurements += measurement_rows
+
+
+def extraction_text(body: str) -> str:
+    """The part of a cleaned body that the format parsers and the classifier see."""
+    sample = body[:MAX_EXTRACT_CHARS]
+    return _LONG_TOKEN.sub(lambda m: m.group(0)[:100] + " [...]", sample)
 
 
 def _bounded(text: str, offset: int) -> str:

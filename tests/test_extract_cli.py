@@ -1,0 +1,381 @@
+"""`python -m extract` end to end on real archives under tmp DATA_DIRs, checked with
+SQL on the DuckDB file it writes: fixtures without errors, broken inputs as errors
+rows, the count invariant, the seeds, idempotence, incremental reruns, kill -9."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from extract.__main__ import main
+from extract.read import read_mbox
+from tests.test_parse import MUST_PASS
+from tests.test_read import MBOX, make_message, to_mbox, write_archive
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "data" / "sample"
+
+
+def query(db: Path, sql: str, params=None) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+def run(data_dir: Path, *args: str) -> int:
+    return main(["--data-dir", str(data_dir), *args])
+
+
+def archive_bytes(path: Path) -> bytes:
+    """An mbox file as an archive: as is when it has envelope lines, else wrapped."""
+    raw = path.read_bytes()
+    return raw if raw.startswith(b"From ") else to_mbox([raw])
+
+
+def assert_count_invariant(db: Path, data_dir: Path) -> None:
+    rows = query(
+        db,
+        """SELECT a.path, a.n_messages, a.n_errors,
+                  (SELECT count(*) FROM messages m WHERE m.archive = a.path),
+                  (SELECT count(*) FROM errors e
+                   WHERE e.archive = a.path AND e.position IS NOT NULL)
+           FROM archives a""",
+    )
+    assert rows
+    for path, n_messages, n_errors, stored, errored in rows:
+        assert stored + errored == n_messages, path
+        assert errored == n_errors, path
+        # n_messages is what the reader sees in the file (complete or cut off).
+        try:
+            seen = len(list(read_mbox(data_dir / path)))
+        except Exception:
+            seen = None
+        if seen is not None:
+            assert n_messages == seen, path
+
+
+@pytest.fixture(scope="module")
+def fixtures_db(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("fixtures")
+    lists = {}
+    for i, path in enumerate(MUST_PASS):
+        name = f"{path.parent.name}-{i:02d}"
+        lists[name] = path
+        write_archive(data_dir, f"{name}@fixtures.apache.org", "2016-06", archive_bytes(path))
+    for path in sorted((MBOX / "ponymail-classic" / "fail").glob("*.mbox")):
+        write_archive(
+            data_dir, f"fail-{path.stem}@fixtures.apache.org", "2016-06", path.read_bytes()
+        )
+    assert run(data_dir, "--workers", "2") == 0
+    return data_dir, data_dir / "asf.duckdb", lists
+
+
+def test_fixture_archives_have_no_errors(fixtures_db):
+    data_dir, db, lists = fixtures_db
+    errors = query(db, "SELECT archive, position, stage, reason FROM errors ORDER BY ALL")
+    assert [e[0] for e in errors] == ["raw/fixtures.apache.org/fail-NoList/2016-06.mbox.gz"]
+    assert errors[0][1:3] == (0, "parse")
+    expected = sum(len(list(read_mbox(p))) for p in lists.values())
+    assert query(db, "SELECT count(*) FROM messages WHERE list NOT LIKE 'fail-%'") == [(expected,)]
+    assert query(
+        db, "SELECT n_messages FROM archives WHERE list = 'fail-empty@fixtures.apache.org'"
+    ) == [(0,)]
+    assert_count_invariant(db, data_dir)
+
+
+def test_fixture_rows_are_complete(fixtures_db):
+    _, db, _ = fixtures_db
+    (n, n_keys, no_text, kinds) = query(
+        db,
+        """SELECT count(*), count(DISTINCT msg_key), count(*) FILTER (WHERE text IS NULL),
+                  list(DISTINCT kind ORDER BY kind) FROM messages""",
+    )[0]
+    assert n == n_keys and no_text == 0
+    assert kinds == ["commit", "github", "mail"]
+    link = query(db, "SELECT permalink FROM messages WHERE message_id IS NOT NULL LIMIT 1")[0][0]
+    assert link.startswith("https://lists.apache.org/thread/%3C")
+
+
+def test_repeated_message_ids_get_distinct_stable_keys(tmp_path):
+    same = make_message("copy", message_id="dup@x")
+    anon = make_message("no id", message_id=None)
+    write_archive(tmp_path, "d@x.apache.org", "2020-05", to_mbox([same, anon, same, anon, same]))
+    assert run(tmp_path, "--workers", "1") == 0
+    keys = query(tmp_path / "asf.duckdb", "SELECT msg_key FROM messages ORDER BY position")
+    base = "d@x.apache.org/2020-05/"
+    anon_key = keys[1][0]
+    assert anon_key.startswith(base + "sha256:") and len(anon_key) == len(base) + 7 + 16
+    assert [k[0] for k in keys] == [
+        base + "dup@x",
+        anon_key,
+        base + "dup@x#2",
+        anon_key + "#2",
+        base + "dup@x#3",
+    ]
+
+
+def test_broken_inputs_become_errors_rows(tmp_path):
+    good = [make_message(f"fine {i}", message_id=f"g{i}@x") for i in range(3)]
+    lst = "broken@x.apache.org"
+    # 1. truncated gzip: the messages before the cut are kept.
+    many = [make_message(f"message {i}\n" + "z" * 3000, message_id=f"t{i}@x") for i in range(40)]
+    full = gzip.compress(to_mbox(many), mtime=0)
+    cut = write_archive(tmp_path, lst, "2020-01", b"")
+    cut.write_bytes(full[: len(full) // 2])
+    # 2. not gzip at all: binary junk under a .mbox.gz name.
+    junk = write_archive(tmp_path, lst, "2020-02", b"")
+    junk.write_bytes(bytes(range(256)) * 64)
+    # 3. gzip of binary junk.
+    write_archive(tmp_path, lst, "2020-03", bytes(range(256)) * 64)
+    # 4. one mbox with a 10 MB line, a message without headers, an unknown charset,
+    #    a pathologically nested multipart and a normal multipart, between good ones.
+    deep = b"From: a@b.org\nSubject: deep\nMIME-Version: 1.0\n" + b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i) for i in range(3000)
+    )
+    nested = (
+        b"From: a@b.org\nSubject: nested\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="o"\n\n'
+        b'--o\nContent-Type: multipart/alternative; boundary="i"\n\n'
+        b"--i\nContent-Type: text/plain\n\n"
+        b"plain\n--i--\n--o--\n"
+    )
+    odd = [
+        good[0],
+        make_message("a\n" + "y" * (10 * 1024 * 1024), message_id="long@x"),
+        b"no headers at all, just a line of text\n",
+        make_message("", content_type="text/plain; charset=x-unknown")
+        + "Caf\u00e9".encode("cp1252"),
+        deep,
+        nested,
+        good[1],
+    ]
+    write_archive(tmp_path, lst, "2020-04", to_mbox(odd))
+    assert run(tmp_path, "--workers", "2") == 0
+    db = tmp_path / "asf.duckdb"
+    assert_count_invariant(db, tmp_path)
+    archive_errors = query(
+        db, "SELECT archive, stage FROM errors WHERE position IS NULL ORDER BY archive"
+    )
+    assert archive_errors == [
+        ("raw/x.apache.org/broken/2020-01.mbox.gz", "read"),
+    ]
+    kept = query(db, "SELECT count(*) FROM messages WHERE archive LIKE '%2020-01%'")[0][0]
+    assert 0 < kept < 40
+    junk_rows = query(
+        db,
+        "SELECT count(*), min(stage) FROM errors "
+        "WHERE archive LIKE '%2020-02%' OR archive LIKE '%2020-03%'",
+    )
+    assert junk_rows[0][0] >= 2 and junk_rows[0][1] == "parse"
+    odd_rows = dict(
+        query(db, "SELECT subject, length(text) FROM messages WHERE archive LIKE '%2020-04%'")
+    )
+    long_text = query(db, "SELECT length(text) FROM messages WHERE message_id = 'long@x'")
+    assert long_text[0][0] > 10 * 1024 * 1024
+    assert "nested" in odd_rows
+    assert query(
+        db, "SELECT text FROM messages WHERE message_id = 'm1@example.org' AND text LIKE 'Caf%'"
+    )
+    no_header = query(db, "SELECT stage, reason FROM errors WHERE archive LIKE '%2020-04%'")
+    assert ("parse", "no headers: the message does not start with a header block") in no_header
+
+
+SEEDS = {
+    # seed file prefix: (list, kind, issue_key, pr_number, from_name, sent_at, body start)
+    "seed-000": ("gitbox@hive.apache.org", "github", None, 3644, "atsaonerk (via GitHub)",
+                 datetime(2022, 11, 1, 10, 24, tzinfo=UTC), "<meta charset"),
+    "seed-001": ("issues@kudu.apache.org", "jira", "KUDU-1930", None, "Todd Lipcon (JIRA)",
+                 datetime(2017, 3, 10, 22, 49, tzinfo=UTC), "Tested with commands like:"),
+    "seed-002": ("issues@hbase.apache.org", "github", None, 1858, "GitBox",
+                 datetime(2020, 6, 7, 13, 31, tzinfo=UTC), "Set up a 5 nodes cluster"),
+    "seed-003": ("dev@knox.apache.org", "jira", "KNOX-1524", None, "Kevin Risden (JIRA)",
+                 datetime(2018, 11, 2, 19, 57, tzinfo=UTC), "Here are the results from Knox"),
+    "seed-004": ("common-issues@hadoop.apache.org", "jira", "HADOOP-15124", None,
+                 "Igor Dvorzhak (JIRA)", datetime(2017, 12, 22, 2, 31, tzinfo=UTC),
+                 "I have added a draft implementation"),
+}  # fmt: skip
+
+
+def sample_as_archives(data_dir: Path) -> int:
+    """data/sample's raw messages as monthly mboxrd archives, the way the archive
+    serves them (one archive per list and month of the Date header)."""
+    from email.parser import BytesHeaderParser
+    from email.utils import parsedate_to_datetime
+
+    months: dict[tuple[str, str], list[bytes]] = {}
+    for eml in sorted(SAMPLE.glob("*/*/*.eml")):
+        raw = eml.read_bytes()
+        date = parsedate_to_datetime(BytesHeaderParser().parsebytes(raw)["Date"])
+        lst = f"{eml.parent.name}@{eml.parent.parent.name}"
+        months.setdefault((lst, f"{date:%Y-%m}"), []).append(raw)
+    for (lst, month), msgs in months.items():
+        write_archive(data_dir, lst, month, to_mbox(msgs))
+    return sum(len(m) for m in months.values())
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("sample")
+    n = sample_as_archives(data_dir)
+    assert run(data_dir, "--workers", "2") == 0
+    return data_dir, data_dir / "asf.duckdb", n
+
+
+def test_sample_is_stored_whole(sample_db):
+    data_dir, db, n = sample_db
+    assert query(db, "SELECT count(*) FROM messages") == [(n,)]
+    assert query(db, "SELECT count(*) FROM errors") == [(0,)]
+    assert_count_invariant(db, data_dir)
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_seed_messages(sample_db, seed):
+    _, db, _ = sample_db
+    lst, kind, key, pr, sender, sent_at, start = SEEDS[seed]
+    from email.parser import BytesHeaderParser
+
+    (eml,) = SAMPLE.glob(f"*/*/{seed}_*.eml")
+    message_id = BytesHeaderParser().parsebytes(eml.read_bytes())["Message-ID"].strip("<> ")
+    seed_rows = query(
+        db,
+        """SELECT list, kind, issue_key, pr_number, from_name, sent_at, body, text, permalink
+           FROM messages WHERE message_id = ?""",
+        [message_id],
+    )
+    assert len(seed_rows) == 1
+    got = seed_rows[0]
+    assert got[:5] == (lst, kind, key, pr, sender)
+    assert got[5] == sent_at
+    body, text = got[6], got[7]
+    assert body.startswith(start)
+    for noise in ("This message was sent by Atlassian", "automated message from the Apache Git",
+                  "was (Author:", "> Key:"):  # fmt: skip
+        assert noise not in body
+    assert len(text) > len(body)  # the full text is kept too
+    assert got[8].startswith("https://lists.apache.org/thread/")
+
+
+def snapshot(db: Path) -> tuple:
+    return (
+        query(db, "SELECT * EXCLUDE (sent_at), sent_at::VARCHAR FROM messages ORDER BY msg_key"),
+        query(db, "SELECT * FROM errors ORDER BY ALL"),
+        query(db, "SELECT * FROM archives ORDER BY path"),
+        query(db, "SELECT * FROM result_tables ORDER BY table_id"),
+        query(db, "SELECT * FROM measurements ORDER BY msg_key, ordinal"),
+    )
+
+
+SMALL = [
+    MBOX / "ponymail-foal" / "users_ponymail_apache_org_2019-09.mbox",
+    MBOX / "ponymail-foal" / "users_ponymail_apache_org_2022-01.mbox",
+    MBOX / "ponymail-classic" / "pass" / "tests.mbox",
+]
+
+
+def test_rerun_is_idempotent_and_incremental(tmp_path, capsys):
+    paths = [
+        write_archive(tmp_path, f"l{i}@p.apache.org", "2020-01", archive_bytes(p))
+        for i, p in enumerate(SMALL)
+    ]
+    db = tmp_path / "asf.duckdb"
+    assert run(tmp_path, "--workers", "1") == 0
+    first = snapshot(db)
+    capsys.readouterr()
+    assert run(tmp_path, "--workers", "2") == 0
+    assert "archives=0 " in capsys.readouterr().out
+    assert snapshot(db) == first  # nothing changed, not even extracted_at
+
+    # One archive gains a message: only its rows are replaced.
+    paths[0].write_bytes(
+        gzip.compress(
+            archive_bytes(SMALL[0]) + to_mbox([make_message("late", message_id="late@x")])
+        )
+    )
+    assert run(tmp_path) == 0
+    assert "archives=1 " in capsys.readouterr().out
+    second = snapshot(db)
+    changed_path = "raw/p.apache.org/l0/2020-01.mbox.gz"
+    assert [a for a in second[2] if a[0] != changed_path] == [
+        a for a in first[2] if a[0] != changed_path
+    ]
+    old_keys = {m[0] for m in first[0]}
+    new_keys = {m[0] for m in second[0]}
+    assert new_keys - old_keys == {"l0@p.apache.org/2020-01/late@x"} and old_keys <= new_keys
+
+    # --full rebuilds the same rows.
+    assert run(tmp_path, "--full", "--workers", "2") == 0
+    rebuilt = snapshot(db)
+    assert rebuilt[0] == second[0] and rebuilt[1] == second[1]
+
+
+def test_kill_9_then_rerun_is_consistent_and_complete(tmp_path):
+    for i in range(120):
+        write_archive(tmp_path, f"k{i % 12}@kill.apache.org", f"2019-{i // 12 + 1:02d}",
+                      archive_bytes(SMALL[i % len(SMALL)]))  # fmt: skip
+    db = tmp_path / "asf.duckdb"
+    wal = tmp_path / "asf.duckdb.wal"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "extract", "--data-dir", str(tmp_path), "--workers", "2"],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the workers die with it
+    )
+    deadline = time.monotonic() + 60
+    # Kill once a first batch of rows is committed (the WAL holds more than the DDL).
+    while proc.poll() is None and time.monotonic() < deadline:
+        if wal.exists() and wal.stat().st_size > 50_000:
+            break
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    done_before = query(db, "SELECT count(*) FROM archives")[0][0]
+    assert done_before < 120
+    assert_count_invariant(db, tmp_path) if done_before else None
+
+    assert run(tmp_path, "--workers", "2") == 0
+    assert query(db, "SELECT count(*) FROM archives") == [(120,)]
+    assert_count_invariant(db, tmp_path)
+    keys = {r[0] for r in query(db, "SELECT msg_key FROM messages")}
+
+    reference = tmp_path / "reference"
+    for p in (tmp_path / "raw").glob("**/*.mbox.gz"):
+        target = reference / p.relative_to(tmp_path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(p.read_bytes())
+    assert run(reference, "--workers", "2") == 0
+    assert keys == {r[0] for r in query(reference / "asf.duckdb", "SELECT msg_key FROM messages")}
+
+
+def test_cli_errors(tmp_path, capsys):
+    assert run(tmp_path / "missing") == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert run(tmp_path) == 2
+    assert "no archives found" in capsys.readouterr().err
+
+
+def test_quiet_parseable_output_when_not_a_tty(tmp_path):
+    write_archive(tmp_path, "q@p.apache.org", "2020-01", archive_bytes(SMALL[0]))
+    out = subprocess.run(
+        [sys.executable, "-m", "extract", "--data-dir", str(tmp_path), "--workers", "1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stderr == ""
+    (line,) = out.stdout.splitlines()
+    fields = dict(kv.split("=", 1) for kv in line.split())
+    assert (fields["archives"], fields["messages"], fields["errors"]) == ("1", "4", "0")
