@@ -30,6 +30,8 @@ When is a labelled number "found"? When one measurement of that message has
 
 Label and metric are not compared: the share measures whether the numbers are
 recovered with their units; `label`/`variant` are checked by the format tests.
+As in the pipeline, a message classified as no benchmark keeps no measurements,
+so its labelled numbers count as not found.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class Outcome:
     expected_numbers: int = 0
     missed_numbers: list[dict] = field(default_factory=list)
     error: str | None = None
+    labelled_formats: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -94,6 +97,7 @@ class EvalReport:
     false_negatives: list[Outcome]
     number_misses: list[Outcome]
     errors: list[Outcome]
+    missed_by_format: dict[str, int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- corpus reading
@@ -308,7 +312,8 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
                 )  # fmt: skip
             )
             continue
-        measurements = [m for t in tables for m in t.measurements]
+        # the pipeline stores measurements only for messages classified as benchmarks
+        measurements = [m for t in tables for m in t.measurements] if verdict.is_benchmark else []
         missed = [e for e in expects if not number_found(e, measurements)]
         outcomes.append(
             Outcome(
@@ -321,6 +326,7 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
                 len(measurements),
                 len(expects),
                 missed,
+                labelled_formats=list(label.get("formats") or []),
             )
         )
     seconds = time.perf_counter() - started
@@ -356,7 +362,19 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
         false_negatives=fns,
         number_misses=misses,
         errors=[o for o in outcomes if o.error],
+        missed_by_format=_missed_by_format(outcomes),
     )
+
+
+def _missed_by_format(outcomes: list[Outcome]) -> dict[str, int]:
+    """Missed numbers per the formats the labels name for their message (`a + b`
+    when a message has several), most first: which parser to look at."""
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        if o.missed_numbers:
+            key = " + ".join(o.labelled_formats) or "?"
+            counts[key] = counts.get(key, 0) + len(o.missed_numbers)
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def format_report(r: EvalReport, *, limit: int = 15) -> str:
@@ -378,6 +396,9 @@ def format_report(r: EvalReport, *, limit: int = 15) -> str:
         f"  {'; '.join(o.reasons)}"
         for o in r.false_negatives[:limit]
     ]
+    if r.missed_by_format:
+        out.append("\nnumbers not found, by the formats the labels name:")
+        out += [f"  {n:3d}  {fmt}" for fmt, n in r.missed_by_format.items()]
     n_missed = sum(len(o.missed_numbers) for o in r.number_misses)
     out.append(f"\nnumbers not found ({n_missed} in {len(r.number_misses)} messages), worst first:")
     for o in r.number_misses[:limit]:

@@ -126,6 +126,7 @@ def small_corpus(tmp_path) -> Path:
                 {
                     "is_benchmark": True,
                     "expect": [{"label": "x", "metric": "y", "value": "42", "unit": "ms"}],
+                    "formats": ["prose", "other:csv"],
                 },
             ),
             "ci-0001": (HEADER.format(subject="QA"), {"is_benchmark": False}),
@@ -148,9 +149,11 @@ def test_evaluate_counts_and_misses(small_corpus):
     assert [o.id for o in report.false_negatives] == ["thanks-0001"]
     assert [o.id for o in report.number_misses] == ["thanks-0001"]
     assert report.number_misses[0].missed_numbers[0]["value"] == "42"
+    assert report.missed_by_format == {"prose + other:csv": 1}
     text = format_report(report)
     assert "precision 0.500  recall 0.500  F1 0.500" in text
     assert "numbers found 2/3" in text and "thanks-0001" in text
+    assert "1  prose + other:csv" in text
 
 
 def test_a_broken_corpus_file_is_reported_not_fatal(small_corpus):
