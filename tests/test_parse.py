@@ -64,11 +64,22 @@ def test_dates_header_then_envelope_then_none():
     assert (pm.sent_at, pm.date_source) == (None, None)
 
 
-def test_odd_date_goes_to_dateparser():
-    raw = make_message("x", date=None, headers="Date: 2016-11-17 00:49:27 UTC")
-    pm = parse_message(raw)
-    assert pm.date_source == "dateparser"
-    assert pm.sent_at == datetime(2016, 11, 17, 0, 49, 27, tzinfo=UTC)
+@pytest.mark.parametrize(
+    "header,source,expected",
+    [
+        ("2016-11-17 00:49:27 UTC", "header", datetime(2016, 11, 17, 0, 49, 27, tzinfo=UTC)),
+        ("2017-04-24", "header", datetime(2017, 4, 24, tzinfo=UTC)),
+        ("17/11/2016 00:49", "dateparser", datetime(2016, 11, 17, 0, 49, tzinfo=UTC)),
+        (
+            "Do, 17 Nov. 2016 00:49:27 +0100",
+            "dateparser",
+            datetime(2016, 11, 16, 23, 49, 27, tzinfo=UTC),
+        ),
+    ],
+)
+def test_odd_dates(header, source, expected):
+    pm = parse_message(make_message("x", date=None, headers=f"Date: {header}"))
+    assert (pm.date_source, pm.sent_at) == (source, expected)
 
 
 def test_wrong_charset_declaration_is_decoded_not_lost():

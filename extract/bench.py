@@ -1,0 +1,266 @@
+"""`python -m extract.bench --size-mb 200`: prints throughput (messages/s, MB/s) and
+peak memory of `python -m extract` with 1 worker and with all cores, of a parse-only
+baseline (the standard library's `mailbox` reading every message and decoding its
+body) and of `perceval mbox` (GrimoireLab), all on the same archives, plus the ratios.
+
+The archives are built deterministically from the real messages the repo carries
+(tests/fixtures/mbox, corpus/dev, seeds), repeated in a fixed order with unique
+Message-IDs until the requested size, split into monthly archives of about
+`--archive-mb` MB (`--archive-mb 0`: one archive). Every measured program runs in a
+child process; its peak memory is the largest sum of RSS over its process tree,
+sampled every 50 ms from /proc. Perceval is installed with pip into
+.bench/perceval-venv on first use (it is not a project dependency).
+
+A benchmark, not a test: it prints figures and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from extract.read import read_mbox
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "fixtures"
+PERCEVAL_VENV = REPO / ".bench" / "perceval-venv"
+_MID = re.compile(rb"^(Message-ID:[ \t]*<)([^>\r\n]*)>", re.I | re.M)
+
+
+# ---------------------------------------------------------------- the archive
+
+
+def source_messages() -> list[bytes]:
+    """Every fixture message as raw bytes, in a fixed order."""
+    msgs: list[bytes] = []
+    mbox = FIXTURES / "mbox"
+    for path in sorted(mbox.glob("**/*.mbox")):
+        if "fail" not in path.parts:
+            msgs += [m.data for m in read_mbox(path)]
+    for path in sorted(mbox.glob("**/*.eml")):
+        raw = path.read_bytes()
+        msgs.append(raw.split(b"\n", 1)[1] if raw.startswith(b"From ") else raw)
+    # Corpus files start with "Key: value" lines (Subject, From, Date...) and a blank
+    # line: they are messages already.
+    for path in sorted((FIXTURES / "corpus" / "dev").glob("*.txt")):
+        msgs.append(f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes())
+    for path in sorted((FIXTURES / "seeds").glob("*.txt")):
+        head = (
+            f'From: "Seed Author (JIRA)" <jira@apache.org>\nSubject: [jira] [Commented] '
+            f"(SEED-{path.stem[:3]}) seed\nMessage-ID: <{path.stem}@seeds.invalid>\n"
+            "Date: Fri, 10 Mar 2017 22:49:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n"
+        )
+        msgs.append(head.encode() + path.read_bytes())
+    return msgs
+
+
+def _mboxrd(raw: bytes) -> bytes:
+    out = []
+    for line in raw.replace(b"\r\n", b"\n").splitlines(keepends=True):
+        if line.lstrip(b">").startswith(b"From "):
+            line = b">" + line
+        out.append(line)
+    body = b"".join(out)
+    return body if body.endswith(b"\n") else body + b"\n"
+
+
+def build_archives(out_dir: Path, size_mb: float, archive_mb: float) -> tuple[list[Path], int, int]:
+    """(archive paths, messages, uncompressed bytes) under out_dir/raw/..."""
+    target = int(size_mb * 1024 * 1024)
+    per_archive = int(archive_mb * 1024 * 1024) if archive_mb > 0 else target + 1
+    sources = source_messages()
+    paths: list[Path] = []
+    total = n = copy = 0
+    month = 0
+    current = None
+    current_size = 0
+    while total < target:
+        for raw in sources:
+            if total >= target:
+                break
+            if current is None or current_size >= per_archive:
+                if current is not None:
+                    current.close()
+                year, mon = divmod(month, 12)
+                path = (
+                    out_dir
+                    / "raw"
+                    / "bench.apache.org"
+                    / "issues"
+                    / f"{2000 + year}-{mon + 1:02d}.mbox.gz"
+                )
+                path.parent.mkdir(parents=True, exist_ok=True)
+                current = gzip.open(path, "wb", compresslevel=1)
+                paths.append(path)
+                current_size = 0
+                month += 1
+            unique = _MID.sub(rb"\1\2.c%d>" % copy, raw, count=1)
+            chunk = b"From MAILER-DAEMON Thu Jan  1 00:00:00 1970\n" + _mboxrd(unique) + b"\n"
+            current.write(chunk)
+            current_size += len(chunk)
+            total += len(chunk)
+            n += 1
+        copy += 1
+    if current is not None:
+        current.close()
+    return paths, n, total
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def _tree_rss(pid: int) -> int:
+    """Sum of RSS (bytes) of pid and its descendants."""
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    stack += [int(c) for c in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total
+
+
+def measure(cmd: list[str], **kw) -> tuple[float, int, subprocess.CompletedProcess]:
+    """(seconds, peak tree RSS in bytes, completed process)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss(proc.pid))
+        time.sleep(0.05)
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - start
+    return seconds, peak, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+BASELINE = r"""
+import gzip, mailbox, shutil, sys, tempfile
+n = 0
+for path in sys.argv[1:]:
+    with tempfile.NamedTemporaryFile(suffix=".mbox") as plain:
+        with gzip.open(path, "rb") as src:
+            shutil.copyfileobj(src, plain)
+        plain.flush()
+        box = mailbox.mbox(plain.name, create=False)
+        for key in box.iterkeys():
+            msg = box.get_message(key)
+            for part in msg.walk():
+                if part.is_multipart():
+                    continue
+                payload = part.get_payload(decode=True) or b""
+                try:
+                    payload.decode(part.get_content_charset() or "utf-8", "replace")
+                except LookupError:
+                    payload.decode("latin-1")
+            n += 1
+        box.close()
+print(n)
+"""
+
+
+def ensure_perceval() -> Path | None:
+    exe = PERCEVAL_VENV / "bin" / "perceval"
+    if exe.exists():
+        return exe
+    print("installing perceval into .bench/perceval-venv ...", file=sys.stderr)
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(PERCEVAL_VENV)], check=True)
+        subprocess.run(
+            [str(PERCEVAL_VENV / "bin" / "pip"), "install", "-q", "perceval"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    except subprocess.CalledProcessError as exc:
+        print(f"perceval not installed: {exc}", file=sys.stderr)
+        return None
+    return exe if exe.exists() else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m extract.bench")
+    ap.add_argument("--size-mb", type=float, default=200, help="uncompressed mbox size")
+    ap.add_argument("--archive-mb", type=float, default=8, help="size of each monthly archive")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="'all cores' run")
+    ap.add_argument("--no-perceval", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep the built archives in .bench/")
+    args = ap.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="bench-", dir=REPO / ".bench" if args.keep else None))
+    try:
+        t = time.perf_counter()
+        paths, n_msgs, n_bytes = build_archives(work, args.size_mb, args.archive_mb)
+        mb = n_bytes / 1e6
+        print(
+            f"archive: {n_msgs:,} messages, {mb:,.1f} MB of mbox in {len(paths)} archive(s) "
+            f"(built in {time.perf_counter() - t:.1f} s)"
+        )
+        results: dict[str, tuple[float, int, int]] = {}
+
+        def report(name: str, seconds: float, peak: int, n: int) -> None:
+            results[name] = (seconds, peak, n)
+            print(
+                f"{name:<28} {n / seconds:>9,.0f} msg/s  {mb / seconds:>7.2f} MB/s  "
+                f"peak {peak / 1e6:>6.0f} MB  ({seconds:.1f} s, {n:,} messages)",
+                flush=True,
+            )
+
+        for workers in sorted({1, args.workers}):
+            db = work / f"w{workers}.duckdb"
+            cmd = [sys.executable, "-m", "extract", "--data-dir", str(work), "--db", str(db)]
+            seconds, peak, proc = measure([*cmd, "--workers", str(workers), "--full"], cwd=REPO)
+            if proc.returncode:
+                print(proc.stderr[-2000:], file=sys.stderr)
+                return 1
+            fields = dict(kv.split("=", 1) for kv in proc.stdout.split())
+            report(f"extract, {workers} worker(s)", seconds, peak, int(fields["messages"]))
+            db.unlink(missing_ok=True)
+        seconds, peak, proc = measure([sys.executable, "-c", BASELINE, *map(str, paths)], cwd=REPO)
+        report("baseline: stdlib mailbox", seconds, peak, int(proc.stdout.strip() or 0))
+
+        if not args.no_perceval and (exe := ensure_perceval()):
+            mbox_dir = work / "raw" / "bench.apache.org" / "issues"
+            out_file = work / "perceval.jsonl"
+            seconds, peak, proc = measure(
+                [
+                    str(exe),
+                    "mbox",
+                    "http://bench",
+                    str(mbox_dir),
+                    "--json-line",
+                    "-o",
+                    str(out_file),
+                ]
+            )
+            n = sum(1 for _ in open(out_file)) if out_file.exists() else 0
+            report("perceval mbox", seconds, peak, n)
+
+        ours = results["extract, 1 worker(s)"]
+        rate = ours[2] / ours[0]
+        print("ratios (messages/s, ours with 1 worker / other):")
+        for name, (seconds, _, n) in results.items():
+            if name != "extract, 1 worker(s)" and n:
+                print(f"  ours / {name}: {rate / (n / seconds):.2f}x")
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
