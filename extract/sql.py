@@ -128,6 +128,9 @@ def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
             print(run(con, stmt))
         except duckdb.Error as exc:
             print(f"error: {exc}")
+        except KeyboardInterrupt:  # Ctrl-C stops a long query, not the prompt
+            con.interrupt()
+            print("interrupted")
     if readline is not None:
         with contextlib.suppress(OSError):
             readline.write_history_file(history)
