@@ -133,7 +133,7 @@ def pair_bars(
     pairs: list[tuple[str, str, float, str, float, str]],
     *,
     title: str,
-    width: int = 560,
+    width: int = 640,
     css_class: str = "pairs",
 ) -> str:
     """Before/after bars, one group per (label, before name, before value, after name,
@@ -141,7 +141,7 @@ def pair_bars(
     pairs of one message can have different units."""
     label_w, group_h, bar_h = 200, 46, 16
     height = 8 + group_h * max(len(pairs), 1)
-    bar_space = width - label_w - 110
+    bar_space = width - label_w - 190  # room for "name value" after the bar
     body = []
     for i, (label, b_name, b_val, a_name, a_val, ratio) in enumerate(pairs):
         y = 8 + i * group_h
