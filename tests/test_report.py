@@ -81,6 +81,8 @@ def test_report_pages_escape_mail_and_link_out(tmp_path):
     assert len(re.findall(r"<script", index)) == 1 and "<script" not in page
     assert f'href="messages/{links.page_name("evil")}"' in index
     assert "not-bench" not in index  # only benchmark messages are listed
+    projects = re.search(r'<table id="projects".*?</table>', index, re.S).group(0)
+    assert re.findall(r"<tr><td>(\w+)</td>", projects) == ["hive", "kudu"]
     # the before/after chart and ratio on the message page
     assert 'class="chart comparison"' in page and "×0.5" in page
 

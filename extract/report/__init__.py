@@ -93,8 +93,14 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
         msg["sender"] = _sender(msg)
         msg["page"] = links.page_name(msg["msg_key"])
         msg["sent_iso"] = msg["sent_iso"] or ""
+    projects = _dicts(
+        con,
+        """SELECT project, lists, messages, benchmark_messages, benchmark_share, measurements
+           FROM by_project WHERE benchmark_messages > 0""",
+    )
     return {
         "totals": totals,
+        "projects": projects,
         "years": years,
         "year_series": list(series.items()),
         "formats": formats,

@@ -29,6 +29,7 @@ a { color: var(--accent); } .muted { color: var(--muted); }
 .charts figure { margin: 0; } figcaption { font-weight: 600; margin-bottom: 4px; }
 svg.chart { display: block; max-width: 100%; height: auto; font-family: inherit; }
 table.data { border-collapse: collapse; width: 100%; }
+table#projects { width: auto; min-width: 40%; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 8px;
        text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 table.data td.date { white-space: nowrap; }
@@ -230,6 +231,13 @@ def index_page(data: dict) -> str:
             f"<td>{_a(links.permalink(msg.get('permalink')), 'lists.apache.org', 'permalink')}"
             "</td></tr>"
         )
+    projects = "".join(
+        f"<tr><td>{esc(p['project'])}</td><td class='num'>{p['lists']}</td>"
+        f"<td class='num'>{p['messages']}</td><td class='num'>{p['benchmark_messages']}</td>"
+        f"<td class='num'>{float(p['benchmark_share'] or 0):.0%}</td>"
+        f"<td class='num'>{p['measurements']}</td></tr>"
+        for p in data.get("projects", [])
+    )
     body = f"""
 <h1>Benchmark results on Apache mailing lists</h1>
 <p class="muted">Built {esc(data["built"])} from {esc(data["db_name"])}.</p>
@@ -241,6 +249,10 @@ def index_page(data: dict) -> str:
 <figure><figcaption>Lists searched and the share of their messages that report benchmarks
 {lists_note}</figcaption>{lists_chart}</figure>
 </div>
+<h2>Projects</h2>
+<table id="projects" class="data"><thead><tr><th>project</th><th class="num">lists</th>
+<th class="num">messages</th><th class="num">benchmark messages</th><th class="num">share</th>
+<th class="num">measurements</th></tr></thead><tbody>{projects}</tbody></table>
 <h2>Benchmark messages</h2>
 <label>Search <input id="search" type="search" placeholder="project, issue, sender, format…"
 autocomplete="off"></label> <span id="count" class="muted"></span>
