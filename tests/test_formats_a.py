@@ -364,3 +364,27 @@ def test_fixture_flattened_onto_one_line(case):
     tables = extract_results(text)
     missing = [row for row in expect["rows"] if find(row, tables) is None]
     assert not missing
+
+
+MINE = ["jmh", "jira-table", "markdown-table", "html-table", "ascii-table", "archery",
+        "datafusion-bench", "critcmp", "pytest-benchmark", "hyperfine"]  # fmt: skip
+PATHOLOGICAL = {
+    # the registry blanks claimed spans, so long runs of spaces are common input
+    "spaces before a table": " " * 60000 + "| a | b |\n|---|---|\n| x | 1 ms |",
+    "repeated critcmp header word": "group " * 10000,
+    "repeated JMH header word": "Benchmark " * 6000,
+    "pipes": "||" * 30000,
+    "dashes": "-" * 60000,
+    "box bars": "│ " * 30000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
+def test_parsers_stay_linear_on_pathological_input(name):
+    import time
+
+    start = time.perf_counter()
+    for module in MINE:
+        by_name(module).parse(PATHOLOGICAL[name])
+    # quadratic regex backtracking took 10+ s here; linear parsing takes milliseconds
+    assert time.perf_counter() - start < 5.0

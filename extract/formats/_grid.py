@@ -379,5 +379,6 @@ _INLINE_COLON = re.compile(r"(?:^|[.!?]\s+|\s{2,})([A-Z][^.!?:|\n]{1,60}):\s*$")
 def inline_heading(before: str) -> str | None:
     """The heading right before a block in flattened text: `**tpcds — branch**` or a
     short `Before patch:` that starts a sentence."""
+    before = before[-300:]
     m = _INLINE_BOLD.search(before) or _INLINE_COLON.search(before)
     return m.group(1).strip() if m else None

@@ -26,7 +26,9 @@ INFO = FormatInfo(
     kind="result",
 )
 
-_HEADER = re.compile(r"(?<!\S)group[ \t]+(?P<names>[^\n]+?)\s+(?P<rules>-{3,}(?:[ \t]+-{3,})+)")
+_HEADER = re.compile(
+    r"(?<!\S)group[ \t]+(?P<names>[^\n]{1,400}?)\s+(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
+)
 _CELL = (
     r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)±(?P<sd{i}>[\d.]+)(?P<unit{i}>ns|µs|μs|us|ms|s)"
     r"\s+(?:\?\s+\?/sec|(?P<tp{i}>[\d.]+)\s*(?P<tpu{i}>\S+/sec))"

@@ -103,6 +103,8 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
         return None  # a markdown table
     cells = [_cells(r) for r in rows]
     ncol = max(len(c) for c in cells)
+    if ncol > 60:
+        return None  # not a table anyone reads
     header_levels: list[list[str]] = []
     body_start = 0
     for r, (raw, row) in enumerate(zip(rows, cells, strict=True)):

@@ -43,7 +43,7 @@ INFO = FormatInfo(
 )
 
 _SEP_LINE = re.compile(
-    r"^[ \t>]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.M
+    r"^[ \t>]*(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.M
 )
 _SEP_INLINE = re.compile(
     r"(?<![\w-])(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?(?![\w-])"
@@ -115,7 +115,8 @@ def _header_start(before: str) -> int:
 def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:
     found = []
     for sep in _SEP_INLINE.finditer(view):
-        line_start = view.rfind("\n", 0, sep.start()) + 1
+        # a header is never longer than this: keeps flattened megabyte lines linear
+        line_start = max(view.rfind("\n", 0, sep.start()) + 1, sep.start() - 3000)
         line_end = view.find("\n", sep.end())
         line_end = len(view) if line_end == -1 else line_end
         if not view[line_start : sep.start()].strip() or not view[sep.end() : line_end].strip():
