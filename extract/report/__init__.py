@@ -57,7 +57,8 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
            FROM benchmark_messages WHERE sent_at IS NOT NULL GROUP BY ALL"""
     ).fetchall()
     years = sorted({y for _, y, _ in per_year})
-    if years:  # every year in the range, so gaps show
+    # every year in the range, so gaps show (unless a broken date stretches it absurdly)
+    if years and int(years[-1]) - int(years[0]) <= 40:
         years = [str(y) for y in range(int(years[0]), int(years[-1]) + 1)]
     by_project: dict[str, int] = {}
     for project, _, n in per_year:
