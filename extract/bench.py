@@ -78,10 +78,13 @@ def build_archives(out_dir: Path, size_mb: float, archive_mb: float) -> tuple[li
     per_archive = int(archive_mb * 1024 * 1024) if archive_mb > 0 else target + 1
     sources = source_messages()
     paths: list[Path] = []
-    total = n = copy = 0
-    month = 0
+    total, n = _fill(sources, paths, out_dir, target, per_archive)
+    return paths, n, total
+
+
+def _fill(sources, paths, out_dir, target, per_archive) -> tuple[int, int]:
+    total = n = copy = month = current_size = 0
     current = None
-    current_size = 0
     while total < target:
         for raw in sources:
             if total >= target:
@@ -98,7 +101,7 @@ def build_archives(out_dir: Path, size_mb: float, archive_mb: float) -> tuple[li
                     / f"{2000 + year}-{mon + 1:02d}.mbox.gz"
                 )
                 path.parent.mkdir(parents=True, exist_ok=True)
-                current = gzip.open(path, "wb", compresslevel=1)
+                current = gzip.open(path, "wb", compresslevel=1)  # noqa: SIM115 - closed below
                 paths.append(path)
                 current_size = 0
                 month += 1
@@ -111,7 +114,7 @@ def build_archives(out_dir: Path, size_mb: float, archive_mb: float) -> tuple[li
         copy += 1
     if current is not None:
         current.close()
-    return paths, n, total
+    return total, n
 
 
 # ---------------------------------------------------------------- measuring
@@ -170,6 +173,56 @@ for path in sys.argv[1:]:
                     payload.decode("latin-1")
             n += 1
         box.close()
+print(n)
+"""
+
+
+def stage_breakdown(sample: list[bytes]) -> dict[str, float]:
+    """Milliseconds per message spent in each stage of the pipeline, in this process."""
+    from extract.classify import classify
+    from extract.clean import clean_body
+    from extract.formats import extract_results
+    from extract.kinds import message_kind
+    from extract.parse import parse_message
+    from extract.pipeline import extraction_text
+
+    spent = dict.fromkeys(("parse", "kind", "clean", "formats", "classify"), 0.0)
+    for raw in sample:
+        t0 = time.perf_counter()
+        try:
+            pm = parse_message(raw)
+        except Exception:
+            continue
+        t1 = time.perf_counter()
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        t2 = time.perf_counter()
+        body = extraction_text(clean_body(pm.text, kind.kind))
+        t3 = time.perf_counter()
+        tables = extract_results(body)
+        t4 = time.perf_counter()
+        classify(body, tables, subject=pm.subject, kind=kind.kind)
+        t5 = time.perf_counter()
+        for stage, dt in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
+            spent[stage] += dt
+    return {stage: 1000 * dt / len(sample) for stage, dt in spent.items()}
+
+
+OURS_PARSE_ONLY = r"""
+import sys
+from extract.clean import clean_body
+from extract.kinds import message_kind
+from extract.parse import ParseError, parse_message
+from extract.read import read_mbox
+n = 0
+for path in sys.argv[1:]:
+    for raw in read_mbox(path):
+        try:
+            pm = parse_message(raw.data, raw.envelope_line)
+        except ParseError:
+            continue
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        clean_body(pm.text, kind.kind)
+        n += 1
 print(n)
 """
 
@@ -247,15 +300,23 @@ def main(argv: list[str] | None = None) -> int:
                     str(out_file),
                 ]
             )
-            n = sum(1 for _ in open(out_file)) if out_file.exists() else 0
+            n = out_file.read_bytes().count(b"\n") if out_file.exists() else 0
             report("perceval mbox", seconds, peak, n)
 
-        ours = results["extract, 1 worker(s)"]
-        rate = ours[2] / ours[0]
-        print("ratios (messages/s, ours with 1 worker / other):")
-        for name, (seconds, _, n) in results.items():
-            if name != "extract, 1 worker(s)" and n:
-                print(f"  ours / {name}: {rate / (n / seconds):.2f}x")
+        sample = source_messages()
+        sample = (sample * 2)[: max(len(sample), 500)]
+        stage_breakdown(sample[:50])  # warm up: imports and regex compilation
+        per_stage = stage_breakdown(sample)
+        print(
+            "ms per message by stage (1 process, fixture mix): "
+            + ", ".join(f"{k} {v:.2f}" for k, v in per_stage.items())
+        )
+        print("ratios (messages/s):")
+        for mine in ("extract, 1 worker(s)", "ours: read+parse+clean only"):
+            rate = results[mine][2] / results[mine][0]
+            for name, (seconds, _, n) in results.items():
+                if name != mine and n and not name.startswith(("extract", "ours")):
+                    print(f"  {mine} / {name}: {rate / (n / seconds):.2f}x")
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
