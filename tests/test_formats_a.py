@@ -396,7 +396,8 @@ def test_luceneutil_rows_wrapped_by_jira_mail():
         "                Pct diff p-value\n"
         "         Prefix3      147.12      (6.2%)      129.27      (4.0%)  -12.1% ( -21% -\n"
         "  -2%) 0.000\n"
-        "      TermDTSort      194.56      (4.1%)      188.70      (3.8%)   -3.0% ( -10% -    5%) 0.016\n"
+        "      TermDTSort      194.56      (4.1%)      188.70      (3.8%)"
+        "   -3.0% ( -10% -    5%) 0.016\n"
     )
     got = rows(text, "ascii-table")
     assert ("ascii-table", "Prefix3", "baseline", "QPS", 147.12, "QPS") in got
