@@ -1,0 +1,60 @@
+"""The store on a real DuckDB file: replacing an archive's rows, and a failed load
+leaving the previous rows untouched (one transaction per batch)."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from extract.pipeline import StagedArchive, process_archive
+from extract.store import Store
+from tests.test_read import MBOX, make_message, to_mbox, write_archive
+
+
+def counts(db) -> tuple:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(
+            "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM archives), "
+            "(SELECT list(msg_key ORDER BY msg_key) FROM messages)"
+        ).fetchone()
+    finally:
+        con.close()
+
+
+def test_replace_swaps_an_archives_rows(tmp_path):
+    path = write_archive(
+        tmp_path,
+        "s@x.apache.org",
+        "2021-01",
+        (MBOX / "ponymail-classic/pass/tests.mbox").read_bytes(),
+    )
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([process_archive(path, tmp_path)])
+        (known,) = store.known_archives().items()
+    assert known[0] == "raw/x.apache.org/s/2021-01.mbox.gz" and len(known[1]) == 64
+    n, n_archives, _ = counts(db)
+    assert (n, n_archives) == (15, 1)
+
+    path.write_bytes(path.read_bytes())  # same bytes, new rows object: still 15, not 30
+    with Store(db) as store:
+        store.replace([process_archive(path, tmp_path)])
+    assert counts(db)[:2] == (15, 1)
+
+
+def test_failed_load_rolls_back_to_the_previous_rows(tmp_path):
+    path = write_archive(
+        tmp_path, "s@x.apache.org", "2021-01", to_mbox([make_message("one", message_id="1@x")])
+    )
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([process_archive(path, tmp_path)])
+    before = counts(db)
+
+    broken = tmp_path / "broken.messages.ndjson"
+    broken.write_text('{"msg_key": "half a row"\n')
+    rows = process_archive(path, tmp_path)
+    with Store(db) as store, pytest.raises(duckdb.Error):
+        store.load([StagedArchive(rows.archive, {"messages": str(broken)})])
+    assert counts(db) == before
