@@ -283,8 +283,14 @@ def main(argv: list[str] | None = None) -> int:
             fields = dict(kv.split("=", 1) for kv in proc.stdout.split())
             report(f"extract, {workers} worker(s)", seconds, peak, int(fields["messages"]))
             db.unlink(missing_ok=True)
-        seconds, peak, proc = measure([sys.executable, "-c", BASELINE, *map(str, paths)], cwd=REPO)
-        report("baseline: stdlib mailbox", seconds, peak, int(proc.stdout.strip() or 0))
+        for name, script in (
+            ("ours: read+parse+clean only", OURS_PARSE_ONLY),
+            ("baseline: stdlib mailbox", BASELINE),
+        ):
+            seconds, peak, proc = measure(
+                [sys.executable, "-c", script, *map(str, paths)], cwd=REPO
+            )
+            report(name, seconds, peak, int(proc.stdout.strip() or 0))
 
         if not args.no_perceval and (exe := ensure_perceval()):
             mbox_dir = work / "raw" / "bench.apache.org" / "issues"
