@@ -193,7 +193,7 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error) -> No
     try:
         pm = parse_message(raw.data, raw.envelope_line)
         message_id = pm.message_id
-        stage = "kind"
+        stage = "parse"  # typing is part of reading the message
         kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
         stage = "clean"
         body = clean_body(pm.text, kind.kind)
@@ -202,7 +202,7 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error) -> No
         tables = extract_results(sample)
         stage = "classify"
         verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
-        stage = "rows"
+        stage = "store"
         key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys)
         message = {
             "msg_key": key,
