@@ -73,9 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     db_path = args.db or data_dir / "asf.duckdb"
     with Store(db_path, full=args.full) as store:
         known = store.known_archives()
-        todo = [
-            p for p in archives if known.get(archive_identity(p, data_dir)[0]) != file_sha256(p)
-        ]
+        todo = []
+        for path in archives:
+            sha = _sha(path)
+            if sha is None or known.get(archive_identity(path, data_dir)[0]) != sha:
+                todo.append(path)
         progress = Progress(len(todo))
         staged = _staged(todo, data_dir, store.tmp_dir, args.workers)
         _load_in_batches(staged, store, progress)
@@ -92,6 +94,15 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     return 0
+
+
+def _sha(path: Path) -> str | None:
+    """The archive's sha256, or None when it cannot be read (it is then processed, and
+    the worker records why it failed)."""
+    try:
+        return file_sha256(path)
+    except OSError:
+        return None
 
 
 def _staged(todo: list[Path], data_dir: Path, stage_dir: Path, n: int) -> Iterator[StagedArchive]:
@@ -127,7 +138,7 @@ def _load_in_batches(staged: Iterator[StagedArchive], store: Store, progress: Pr
         store.load(batch)
         for s in batch:
             a = s.archive
-            progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"])
+            progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"] or 0)
         batch, batch_messages, batch_started = [], 0, time.monotonic()
 
     for s in staged:

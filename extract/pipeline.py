@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import re
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -155,7 +156,26 @@ ROW_TABLES = ("messages", "result_tables", "measurements", "errors")
 
 def stage_archive(path: str | Path, data_dir: str | Path, stage_dir: str | Path) -> StagedArchive:
     """`archive_chunks` written to NDJSON files under `stage_dir` as they come, so the
-    worker does the serialising and neither it nor the writer holds a whole archive."""
+    worker does the serialising and neither it nor the writer holds a whole archive.
+    If the archive cannot be processed at all (it vanished, cannot be opened...), the
+    result is one archive-level `errors` row and an `archives` row without sha256, so
+    the run goes on and the next run tries the archive again."""
+    try:
+        return _stage_archive(path, data_dir, stage_dir)
+    except Exception as exc:
+        rel, list_address, month = archive_identity(Path(path), Path(data_dir))
+        error_file = Path(stage_dir) / f"failed-{os.getpid()}-{uuid.uuid4().hex}.errors.ndjson"
+        row = {"archive": rel, "position": None, "message_id": None, "stage": "read",
+               "reason": f"archive not processed: {type(exc).__name__}: {exc}"[:1000]}  # fmt: skip
+        with open(error_file, "w", encoding="utf-8", errors="replace") as f:
+            write_ndjson(f, [row])
+        archive = {"path": rel, "list": list_address, "month": month, "sha256": None,
+                   "size": None, "n_messages": 0, "n_errors": 0,
+                   "extracted_at": datetime.now(UTC).isoformat()}  # fmt: skip
+        return StagedArchive(archive, {"errors": str(error_file)})
+
+
+def _stage_archive(path: str | Path, data_dir: str | Path, stage_dir: str | Path) -> StagedArchive:
     stage_dir = Path(stage_dir)
     stem = hashlib.sha256(str(path).encode()).hexdigest()[:16]
     files: dict[str, str] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from extract.pipeline import StagedArchive, process_archive
+from extract.pipeline import StagedArchive, process_archive, stage_archive
 from extract.store import Store
 from tests.test_read import MBOX, make_message, to_mbox, write_archive
 
@@ -58,3 +58,14 @@ def test_failed_load_rolls_back_to_the_previous_rows(tmp_path):
     with Store(db) as store, pytest.raises(duckdb.Error):
         store.load([StagedArchive(rows.archive, {"messages": str(broken)})])
     assert counts(db) == before
+
+
+def test_an_archive_that_cannot_be_processed_is_recorded_and_retried(tmp_path):
+    gone = tmp_path / "raw" / "x.apache.org" / "gone" / "2021-02.mbox.gz"  # never written
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.load([stage_archive(gone, tmp_path, store.tmp_dir)])
+        assert store.known_archives() == {"raw/x.apache.org/gone/2021-02.mbox.gz": None}
+        errors = store.con.execute("SELECT position, stage, reason FROM errors").fetchall()
+    assert len(errors) == 1 and errors[0][:2] == (None, "read")
+    assert "FileNotFoundError" in errors[0][2]
