@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
+import duckdb
+
 from extract.pipeline import StagedArchive, archive_identity, file_sha256, stage_archive
 from extract.progress import Progress
 from extract.store import Store
@@ -71,7 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     db_path = args.db or data_dir / "asf.duckdb"
-    with Store(db_path, full=args.full) as store:
+    try:
+        store = Store(db_path, full=args.full)
+    except duckdb.Error as exc:  # e.g. another process holds the database's lock
+        print(f"extract: cannot open {db_path}: {exc}", file=sys.stderr)
+        return 2
+    with store:
         known = store.known_archives()
         todo = []
         for path in archives:

@@ -383,3 +383,27 @@ def test_quiet_parseable_output_when_not_a_tty(tmp_path):
     (line,) = out.stdout.splitlines()
     fields = dict(kv.split("=", 1) for kv in line.split())
     assert (fields["archives"], fields["messages"], fields["errors"]) == ("1", "4", "0")
+
+
+def test_database_locked_by_another_process_is_a_clear_error(tmp_path):
+    write_archive(tmp_path, "q@p.apache.org", "2020-01", archive_bytes(SMALL[0]))
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('ready', flush=True); "
+         "sys.stdin.read()", str(tmp_path / "asf.duckdb")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        out = subprocess.run(
+            [sys.executable, "-m", "extract", "--data-dir", str(tmp_path), "--workers", "1"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        holder.stdin.close()
+        holder.wait()
+        holder.stdout.close()
+    assert out.returncode == 2
+    assert out.stderr.startswith("extract: cannot open") and "Traceback" not in out.stderr
