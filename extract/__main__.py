@@ -30,7 +30,7 @@ from extract.store import Store
 # old, whichever comes first: big enough for bulk loads, small enough that a killed
 # run loses little work.
 BATCH_MESSAGES = 20_000
-BATCH_ARCHIVES = 200
+BATCH_ARCHIVES = 50
 BATCH_SECONDS = 2.0
 
 
