@@ -51,6 +51,12 @@ def test_seed_000_jmh_results_count_once():
     assert [r[1] for r in table.rows] == ["ss", "ss"]  # the mode, kept in the row
 
 
+def test_flattened_markdown_table_at_the_end_of_the_text():
+    text = "No. of Tables | Time taken -- | -- 1000 | 9 sec 2000 | 27 sec "
+    got = [(m[1], m[4], m[5]) for m in rows(text, "markdown-table")]
+    assert got == [("1000", 9.0, "sec"), ("2000", 27.0, "sec")]
+
+
 def test_seed_000_flattened_markdown_table():
     found = by_format(seed("000"), "markdown-table")
     times = [(m.metric, m.value, m.unit) for _, m in found]
@@ -388,19 +394,3 @@ def test_parsers_stay_linear_on_pathological_input(name):
         by_name(module).parse(PATHOLOGICAL[name])
     # quadratic regex backtracking took 10+ s here; linear parsing takes milliseconds
     assert time.perf_counter() - start < 5.0
-
-
-def test_luceneutil_rows_wrapped_by_jira_mail():
-    text = (
-        "                TaskQPS baseline      StdDevQPS my_version      StdDev"
-        "                Pct diff p-value\n"
-        "         Prefix3      147.12      (6.2%)      129.27      (4.0%)  -12.1% ( -21% -\n"
-        "  -2%) 0.000\n"
-        "      TermDTSort      194.56      (4.1%)      188.70      (3.8%)"
-        "   -3.0% ( -10% -    5%) 0.016\n"
-    )
-    got = rows(text, "ascii-table")
-    assert ("ascii-table", "Prefix3", "baseline", "QPS", 147.12, "QPS") in got
-    assert ("ascii-table", "Prefix3", "my_version", "QPS", 129.27, "QPS") in got
-    assert ("ascii-table", "Prefix3", None, "Pct diff", -12.1, "%") in got
-    assert ("ascii-table", "TermDTSort", None, "p-value", 0.016, None) in got

@@ -15,10 +15,7 @@ Measurements as for markdown tables: one per numeric cell under a header, label 
 the row's name cell(s), metric = column header, unit from the cell, the header
 (`Time(ms)`) or `s` for unit-less time tables; variant = the heading before the table.
 Tables without units or benchmark words (query results, plain data) are claimed but
-give no measurements. Lucene's luceneutil comparison (`TaskQPS baseline StdDevQPS
-candidate StdDev Pct diff p-value`) is read as a stream of rows (wrapped by JIRA mail or
-flattened by GitBox): label = task, variant = the run, metrics `QPS` (unit `QPS`),
-`StdDev` and `Pct diff` (`%`), `p-value`.
+give no measurements.
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ from extract.formats._grid import (
     line_caption,
     read_cell,
 )
-from extract.formats.base import FormatInfo, Measurement, ResultTable
+from extract.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="ascii-table",
@@ -193,74 +190,10 @@ def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTa
     return tables
 
 
-_LU_NUM = r"-?\d+(?:\.\d+)?"
-_LU_HEADER = re.compile(
-    r"Task ?QPS[ \t]+(?P<base>\S+)\s+StdDev ?QPS[ \t]+(?P<cand>\S+)\s+StdDev\s+Pct diff"
-    r"(?:[ \t]+p-value)?"
-)
-_LU_ROW = re.compile(
-    rf"\s*(?P<name>[A-Za-z][\w.:/-]*)\s+(?P<b>{_LU_NUM})\s+\(\s*(?P<bsd>{_LU_NUM})%\)\s+"
-    rf"(?P<c>{_LU_NUM})\s+\(\s*(?P<csd>{_LU_NUM})%\)\s+(?P<pct>{_LU_NUM})%\s*"
-    rf"\(\s*(?P<lo>{_LU_NUM})%\s*-\s*(?P<hi>{_LU_NUM})%\)(?:[ \t]+(?P<p>\d\.\d+))?"
-)
-
-
-def _luceneutil_tables(text: str) -> list[ResultTable]:
-    """Lucene's luceneutil comparison (`TaskQPS baseline StdDevQPS candidate StdDev Pct
-    diff p-value`), read as a stream: JIRA mail wraps its long rows, GitBox flattens them."""
-    out = []
-    for h in _LU_HEADER.finditer(text):
-        base, cand = h.group("base"), h.group("cand")
-        table = ResultTable(
-            INFO.name,
-            h.span(),
-            columns=[
-                "Task",
-                f"QPS {base}",
-                "StdDev",
-                f"QPS {cand}",
-                "StdDev",
-                "Pct diff",
-                "p-value",
-            ],
-            caption="luceneutil",
-            variant=block_heading(text, h.start()),
-        )
-        pos = h.end()
-        while (m := _LU_ROW.match(text, pos)) is not None:
-            r, name = len(table.rows), m.group("name")
-            table.rows.append(
-                [name, m.group("b"), f"({m.group('bsd')}%)", m.group("c"), f"({m.group('csd')}%)",
-                 f"{m.group('pct')}% ({m.group('lo')}% - {m.group('hi')}%)", m.group("p") or ""]
-            )  # fmt: skip
-            for metric, key, unit, run in (
-                ("QPS", "b", "QPS", base),
-                ("StdDev", "bsd", "%", base),
-                ("QPS", "c", "QPS", cand),
-                ("StdDev", "csd", "%", cand),
-                ("Pct diff", "pct", "%", None),
-                ("p-value", "p", None, None),
-            ):
-                if m.group(key) is not None:
-                    written = m.group(key)
-                    table.measurements.append(
-                        Measurement(metric, float(written), unit, name, run, written, r)
-                    )
-            pos = m.end()
-        table.span = (h.start(), pos)
-        if table.rows:
-            out.append(table)
-    return out
-
-
 def parse(text: str) -> list[ResultTable]:
     try:
         lines = _lines(text)
-        tables = _luceneutil_tables(text)
-        claimed = [t.span for t in tables]
-        for t in _box_tables(text, lines):
-            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
-                tables.append(t)
+        tables = _box_tables(text, lines)
         claimed = [t.span for t in tables]
         for t in _whitespace_tables(text, lines):
             if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):

@@ -94,7 +94,7 @@ _VALUE_PREFIX = re.compile(r"^\s*([-+]?\d[\d,.]*(?:\s?[A-Za-zµμ%][A-Za-zµμ/]
 def _split_junction(piece: str) -> tuple[str, str]:
     """`9 sec 1000` → (`9 sec`, `1000`): last cell of a row and first cell of the next."""
     m = _VALUE_PREFIX.match(piece)
-    if m and read_cell(m.group(1)) is not None and piece[m.end() :].strip():
+    if m and read_cell(m.group(1)) is not None:
         return m.group(1).strip(), piece[m.end() :].strip()
     m2 = re.match(r"^\s*(\d[\d,.]*)\s+(\S.*)$", piece)
     if m2 and read_cell(m2.group(1)) is not None:
