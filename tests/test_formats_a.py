@@ -231,6 +231,19 @@ def test_markdown_heading_names_the_run_and_header_gives_the_unit():
     assert ("markdown-table", "scan", "With 4 MM threads", "Rate", 22.5, "M/s") in got
 
 
+def test_heading_above_a_code_fence_names_the_run():
+    text = (
+        "Before patch:\n{code}\n"
+        "Benchmark        Mode  Cnt   Score   Error  Units\n"
+        "Bench.read      thrpt    5  10.500 ± 0.100  ops/s\n{code}\n\n"
+        "After patch:\n```\n"
+        "Benchmark        Mode  Cnt   Score   Error  Units\n"
+        "Bench.read      thrpt    5  12.500 ± 0.100  ops/s\n```\n"
+    )
+    got = [(m[2], m[4]) for m in rows(text, "jmh") if m[3] == "Score"]
+    assert got == [("Before patch", 10.5), ("After patch", 12.5)]
+
+
 def test_html_table_rendered_as_pipes_by_the_parser():
     # extract.parse renders <table> as pipe rows with a separator after the first row
     text = "| query | before | after |\n|---|---|---|\n| q1 | 10.5 s | 9.1 s |"

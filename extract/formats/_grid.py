@@ -266,10 +266,29 @@ def mask_tags(text: str) -> str:
     return re.sub(r"<[^<>]{0,2000}>", lambda m: " " * len(m.group(0)), text)
 
 
+_FENCE = re.compile(r"^\s*(?:```[\w-]*|~~~|\{code(?::[^}]*)?\}|\{noformat\}|<pre>|<code>)\s*$")
+
+
+def past_fences(text: str, pos: int) -> int:
+    """Where a block starts once the fence lines opening it (```, {code}, {noformat})
+    are skipped, so the heading above the fence still names the block."""
+    for _ in range(3):
+        line_start = text.rfind("\n", 0, pos) + 1
+        if text[line_start:pos].strip():
+            return pos
+        head = text[:line_start].rstrip()
+        prev_start = head.rfind("\n") + 1
+        if not _FENCE.match(head[prev_start:]):
+            return pos
+        pos = prev_start
+    return pos
+
+
 def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
     """The nearest non-blank line before `pos` when it reads as a title
     (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`). None for a block
     that starts mid-line (flattened text), where the text before it is prose."""
+    pos = past_fences(text, pos)
     if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
         return None
     for line in reversed(text[:pos].splitlines()[-2:]):
@@ -349,6 +368,7 @@ def composite_measurements(
 def block_heading(text: str, pos: int) -> str | None:
     """`base.heading_before`, except for the last line of a wrapped paragraph
     (`... of the latest` / `changes:` is prose, not a heading)."""
+    pos = past_fences(text, pos)
     before = text[text.rfind("\n", 0, pos) + 1 : pos]
     if before.strip():
         return inline_heading(before)  # mid-line: flattened text
