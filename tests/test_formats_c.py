@@ -4,6 +4,7 @@ noise (corpus negatives, seeds, prose that merely mentions a tool)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -412,3 +413,54 @@ def test_ci_and_build_reports_are_claimed_as_noise(corpus_id):
 )
 def test_seeds_give_no_rows_from_my_formats(seed):
     assert rows(extract_results(seed.read_text(encoding="utf-8"))) == []
+
+
+# --- robustness: the unguarded `_parse` must not raise on odd or cut input --------------
+
+MODULES = ["google_benchmark", "go_bench", "benchstat", "criterion", "ab", "wrk", "sysbench",
+           "pgbench", "benchmark_js", "yetus", "surefire", "coverage"]  # fmt: skip
+ODD = [
+    "",
+    " ",
+    "\n\n",
+    "│",
+    "│ │",
+    "│ a │ b │ │ c │",
+    "time: [",
+    "time: [1 ms 2 ms 3 ms]",
+    "x 1 ops/sec",
+    "Benchmark",
+    "BenchmarkX 1",
+    "BenchmarkX 1 2 ns/op",
+    "name old time/op new time/op delta",
+    "name old time/op new time/op delta\nA 1 ± 1% 2 ± 1% ~",
+    "tps = ",
+    "tps = 1",
+    "[ 1s ] thds:",
+    "Running 1s test @",
+    "Thread Stats Avg Stdev Max +/- Stdev\nLatency 1ms 1ms 1ms 1%",
+    "This is ApacheBench, Version",
+    "Requests per second: 1 [#/sec]",
+    "+1 overall",
+    "[INFO]",
+    "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0",
+    "# [Codecov]() Report",
+    "\x00�",
+    "SQL statistics:\n queries performed:\n read:",
+    "-" * 5000,
+    " " * 5000 + "│",
+]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_parse_survives_odd_and_truncated_input(module):
+    parse = importlib.import_module(f"extract.formats.{module}")._parse
+    for text in ODD:
+        assert isinstance(parse(text), list)
+    samples = sorted(FORMATS.glob("*.txt"))[::3]
+    for path in samples:
+        text = path.read_text(encoding="utf-8")
+        for cut in range(0, len(text), max(1, len(text) // 7)):
+            for piece in (text[:cut], text[cut:]):
+                for table in parse(piece):
+                    assert 0 <= table.span[0] <= table.span[1] <= len(piece)

@@ -141,27 +141,30 @@ def _label(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def _parse(text: str) -> list[ResultTable]:
+    starts = [m.start() for m in _BANNER.finditer(text)]
+    if not starts:
+        rps = [
+            m.start() for m in re.finditer(r"Requests per second:[ \t]+[\d.]+[ \t]+\[#/sec\]", text)
+        ]
+        if not rps:
+            return []
+        starts = [max(0, text.rfind("\n\n", 0, rps[0]))]
+    tables = []
+    for i, s in enumerate(starts):
+        e = starts[i + 1] if i + 1 < len(starts) else len(text)
+        t = _report(text, s, e, _label(text, s, e))
+        if t:
+            tables.append(t)
+            banner = _BANNER.match(text, s)
+            progress = _PROGRESS.search(text, banner.end() if banner else s, t.span[1])
+            if progress and t.span[0] != s:
+                tables.append(ResultTable(format=INFO.name, span=progress.span()))
+    return tables
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        starts = [m.start() for m in _BANNER.finditer(text)]
-        if not starts:
-            rps = [
-                m.start()
-                for m in re.finditer(r"Requests per second:[ \t]+[\d.]+[ \t]+\[#/sec\]", text)
-            ]
-            if not rps:
-                return []
-            starts = [max(0, text.rfind("\n\n", 0, rps[0]))]
-        tables = []
-        for i, s in enumerate(starts):
-            e = starts[i + 1] if i + 1 < len(starts) else len(text)
-            t = _report(text, s, e, _label(text, s, e))
-            if t:
-                tables.append(t)
-                banner = _BANNER.match(text, s)
-                progress = _PROGRESS.search(text, banner.end() if banner else s, t.span[1])
-                if progress and t.span[0] != s:
-                    tables.append(ResultTable(format=INFO.name, span=progress.span()))
-        return tables
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

@@ -59,43 +59,45 @@ def _label(text: str, pos: int, prev_end: int) -> tuple[str, int]:
     return " ".join(taken), start if start >= 0 else pos
 
 
+def _parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    prev_end = 0
+    current: ResultTable | None = None
+    for m in _RESULT.finditer(text):
+        label, start = _label(text, m.start(), prev_end)
+        tail = _TAIL.match(text, m.end())
+        end = tail.end() if tail else m.end()
+        if current is None or text[current.span[1] : start].strip():
+            current = ResultTable(
+                format=INFO.name,
+                span=(start, end),
+                columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
+                variant=heading_before(text, start),
+            )
+            tables.append(current)
+        row = len(current.rows)
+        current.span = (current.span[0], end)
+        ms = [
+            Measurement(
+                "ops", float(m["ops"].replace(",", "")), "ops/sec", label, None, m["ops"], row
+            ),
+            Measurement("rme", float(m["rme"]), "%", label, None, m["rme"], row),
+            Measurement("runs", float(m["runs"]), "count", label, None, m["runs"], row),
+        ]
+        avg = ""
+        if tail and tail["avg"]:
+            avg = tail["avg"] + tail["avgu"]
+            ms.append(
+                Measurement("avg", float(tail["avg"]), tail["avgu"], label, None, tail["avg"], row)
+            )
+        current.measurements.extend(ms)
+        current.rows.append([label, m["ops"], f"±{m['rme']}%", m["runs"], avg])
+        prev_end = end
+    return tables
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        tables: list[ResultTable] = []
-        prev_end = 0
-        current: ResultTable | None = None
-        for m in _RESULT.finditer(text):
-            label, start = _label(text, m.start(), prev_end)
-            tail = _TAIL.match(text, m.end())
-            end = tail.end() if tail else m.end()
-            if current is None or text[current.span[1] : start].strip():
-                current = ResultTable(
-                    format=INFO.name,
-                    span=(start, end),
-                    columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
-                    variant=heading_before(text, start),
-                )
-                tables.append(current)
-            row = len(current.rows)
-            current.span = (current.span[0], end)
-            ms = [
-                Measurement(
-                    "ops", float(m["ops"].replace(",", "")), "ops/sec", label, None, m["ops"], row
-                ),
-                Measurement("rme", float(m["rme"]), "%", label, None, m["rme"], row),
-                Measurement("runs", float(m["runs"]), "count", label, None, m["runs"], row),
-            ]
-            avg = ""
-            if tail and tail["avg"]:
-                avg = tail["avg"] + tail["avgu"]
-                ms.append(
-                    Measurement(
-                        "avg", float(tail["avg"]), tail["avgu"], label, None, tail["avg"], row
-                    )
-                )
-            current.measurements.extend(ms)
-            current.rows.append([label, m["ops"], f"±{m['rme']}%", m["runs"], avg])
-            prev_end = end
-        return tables
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

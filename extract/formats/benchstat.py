@@ -179,7 +179,7 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
     for pivot in re.finditer(r"│[ \t]+│", text):
         if pivot.start() < done or any(a <= pivot.start() < b for a, b in taken):
             continue
-        line_start = max(done, text.rfind("\n", 0, pivot.start()) + 1)
+        line_start = max(done, text.rfind("\n", 0, pivot.start()) + 1, pivot.start() - 500)
         left = text[line_start : pivot.start() + 1]
         first_bar = left.find("│")
         files = [c.strip() for c in left[first_bar:].strip("│").split("│")]
@@ -239,10 +239,14 @@ def _v2_row(text: str, start: int, files: list[str], units: list[str]) -> tuple 
     return cells, ms, end
 
 
+def _parse(text: str) -> list[ResultTable]:
+    tables = _v1_tables(text) + _v2_tables(text)
+    tables += _v2_flat_tables(text, [t.span for t in tables])
+    return sorted(tables, key=lambda t: t.span)
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        tables = _v1_tables(text) + _v2_tables(text)
-        tables += _v2_flat_tables(text, [t.span for t in tables])
-        return sorted(tables, key=lambda t: t.span)
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

@@ -107,48 +107,52 @@ def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Me
     return out
 
 
+def _parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    prev_end = 0
+    blocks = list(_BLOCK.finditer(text))
+    for b in blocks:
+        label, start = _label(text, b.start(), prev_end)
+        prev_end = b.end()
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, b.end()),
+            columns=["benchmark", "time", "thrpt", "change"],
+            variant=heading_before(text, start),
+        )
+        ms = _interval(b, "t", "time", label, 0)
+        if b["r1"]:
+            ms += _interval(b, "r", "thrpt", label, 0)
+        if b["c1"]:
+            ms += _interval(b, "c", "change", label, 0)
+        if b["d1"]:
+            ms += _interval(b, "d", "thrpt_change", label, 0)
+        table.measurements = ms
+        table.rows = [
+            [
+                label,
+                f"[{b['t1']} {b['t1u']} {b['t2']} {b['t2u']} {b['t3']} {b['t3u']}]",
+                f"[{b['r1']} {b['r1u']} {b['r2']} {b['r2u']} {b['r3']} {b['r3u']}]"
+                if b["r1"]
+                else "",
+                f"[{b['c1']}% {b['c2']}% {b['c3']}%]" + (f" (p = {b['p']})" if b["p"] else "")
+                if b["c1"]
+                else "",
+            ]
+        ]
+        tables.append(table)
+    if blocks or re.search(
+        r"Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)|Criterion\.rs", text
+    ):
+        claimed = [t.span for t in tables]
+        for m in _PROGRESS.finditer(text):
+            if not any(a < m.end() and m.start() < b for a, b in claimed):
+                tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
+    return sorted(tables, key=lambda t: t.span)
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        tables: list[ResultTable] = []
-        prev_end = 0
-        blocks = list(_BLOCK.finditer(text))
-        for b in blocks:
-            label, start = _label(text, b.start(), prev_end)
-            prev_end = b.end()
-            table = ResultTable(
-                format=INFO.name,
-                span=(start, b.end()),
-                columns=["benchmark", "time", "thrpt", "change"],
-                variant=heading_before(text, start),
-            )
-            ms = _interval(b, "t", "time", label, 0)
-            if b["r1"]:
-                ms += _interval(b, "r", "thrpt", label, 0)
-            if b["c1"]:
-                ms += _interval(b, "c", "change", label, 0)
-            if b["d1"]:
-                ms += _interval(b, "d", "thrpt_change", label, 0)
-            table.measurements = ms
-            table.rows = [
-                [
-                    label,
-                    f"[{b['t1']} {b['t1u']} {b['t2']} {b['t2u']} {b['t3']} {b['t3u']}]",
-                    f"[{b['r1']} {b['r1u']} {b['r2']} {b['r2u']} {b['r3']} {b['r3u']}]"
-                    if b["r1"]
-                    else "",
-                    f"[{b['c1']}% {b['c2']}% {b['c3']}%]" + (f" (p = {b['p']})" if b["p"] else "")
-                    if b["c1"]
-                    else "",
-                ]
-            ]
-            tables.append(table)
-        if blocks or re.search(
-            r"Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)|Criterion\.rs", text
-        ):
-            claimed = [t.span for t in tables]
-            for m in _PROGRESS.finditer(text):
-                if not any(a < m.end() and m.start() < b for a, b in claimed):
-                    tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
-        return sorted(tables, key=lambda t: t.span)
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

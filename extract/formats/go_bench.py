@@ -88,16 +88,20 @@ def _table(text: str, rows: list[re.Match]) -> ResultTable:
     return table
 
 
+def _parse(text: str) -> list[ResultTable]:
+    groups: list[list[re.Match]] = []
+    last_end = -1
+    for m in _ROW.finditer(text):
+        if groups and _GAP.fullmatch(text, last_end, m.start()):
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+        last_end = m.end()
+    return [_table(text, rows) for rows in groups]
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        groups: list[list[re.Match]] = []
-        last_end = -1
-        for m in _ROW.finditer(text):
-            if groups and _GAP.fullmatch(text, last_end, m.start()):
-                groups[-1].append(m)
-            else:
-                groups.append([m])
-            last_end = m.end()
-        return [_table(text, rows) for rows in groups]
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

@@ -196,18 +196,22 @@ def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
     return out
 
 
+def _parse(text: str) -> list[ResultTable]:
+    compare = _compare_tables(text)
+    taken = [t.span for t in compare]
+    console = [
+        t
+        for t in _console_tables(text)
+        if not any(a < t.span[1] and t.span[0] < b for a, b in taken)
+    ]
+    tables = compare + console
+    if tables:
+        tables += _context(text, [t.span for t in tables])
+    return sorted(tables, key=lambda t: t.span)
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        compare = _compare_tables(text)
-        taken = [t.span for t in compare]
-        console = [
-            t
-            for t in _console_tables(text)
-            if not any(a < t.span[1] and t.span[0] < b for a, b in taken)
-        ]
-        tables = compare + console
-        if tables:
-            tables += _context(text, [t.span for t in tables])
-        return sorted(tables, key=lambda t: t.span)
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

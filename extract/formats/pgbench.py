@@ -147,8 +147,12 @@ def _progress(text: str) -> list[ResultTable]:
     return tables
 
 
+def _parse(text: str) -> list[ResultTable]:
+    return sorted(_summaries(text) + _progress(text), key=lambda t: t.span)
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        return sorted(_summaries(text) + _progress(text), key=lambda t: t.span)
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

@@ -37,7 +37,9 @@ _TESTS_RUN = (
 )
 _SPECIFIC = (
     _TESTS_RUN,
-    r"[\w.\-]+(?:\s[\w.\-]+)*\s\.{2,}\s*(?:SUCCESS|FAILURE|SKIPPED)(?:\s*\[\s*[\d:.,]+\s*(?:s|min|h)?\])?",
+    # reactor module line, `Apache Hadoop Common ...... SUCCESS [  2.450 s]` (bounded: linear)
+    r"[\w\-][\w.\-]{0,80}?(?: [\w\-][\w.\-]{0,80}?){0,8} \.{2,}[ \t]*(?:SUCCESS|FAILURE|SKIPPED)"
+    r"(?:[ \t]*\[[ \t]*[\d:.,]+[ \t]*(?:s|min|h)?\])?",
     r"Reactor Summary(?: for [^\n:]*)?:",
     r"BUILD (?:SUCCESS|FAILURE)",
     r"Total time:\s*[\d:.,]+\s*(?:s|min|h)?(?:\s*\(Wall Clock\))?",
@@ -60,6 +62,8 @@ _TRIGGER = re.compile(
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
+    if not _TRIGGER.search(text):
+        return []
     runs: list[list[re.Match]] = []
     last = -1
     for m in _ITEM.finditer(text):
@@ -91,8 +95,12 @@ def _item_end(text: str, item: re.Match) -> int:
     return known.end() if known else tag.end()
 
 
+def _parse(text: str) -> list[ResultTable]:
+    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
+        return _parse(text)
     except Exception:  # a recogniser bug must not lose the rest of the message
         return []

@@ -146,21 +146,25 @@ def _report(text: str, start: int, end: int, url: str | None) -> ResultTable | N
     return table
 
 
+def _parse(text: str) -> list[ResultTable]:
+    runs = list(_RUNNING.finditer(text))
+    starts = [(m.start(), m["url"]) for m in runs]
+    if not starts:
+        head = _HEAD.search(text)
+        if not head:
+            return []
+        starts = [(head.start(), None)]
+    tables = []
+    for i, (s, url) in enumerate(starts):
+        e = starts[i + 1][0] if i + 1 < len(starts) else len(text)
+        t = _report(text, s, e, url)
+        if t:
+            tables.append(t)
+    return tables
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        runs = list(_RUNNING.finditer(text))
-        starts = [(m.start(), m["url"]) for m in runs]
-        if not starts:
-            head = _HEAD.search(text)
-            if not head:
-                return []
-            starts = [(head.start(), None)]
-        tables = []
-        for i, (s, url) in enumerate(starts):
-            e = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-            t = _report(text, s, e, url)
-            if t:
-                tables.append(t)
-        return tables
+        return _parse(text)
     except Exception:  # a parser bug must not lose the rest of the message
         return []

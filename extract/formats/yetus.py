@@ -35,9 +35,13 @@ INFO = FormatInfo(
     kind="noise",
 )
 
+# the core of the vote line; its prefix (`:confetti_ball: **`, `| (x) *`) is found by
+# _OVERALL_PREFIX in a short window before it (keeps the scan linear on long blank runs)
 _OVERALL = re.compile(
-    r"(?:\|\s*)?(?::confetti_ball:|:broken_heart:|\(x\)|\(/\))?\s*\**\s*"
-    r"(?:\{color:\w+\})?[+-][01]\s+overall(?:\{color\})?\**(?:[ \t]*\|(?=[ \t]*(?:\n|$)))?"
+    r"(?:\{color:\w+\})?[+-][01][ \t]+overall(?:\{color\})?\**(?:[ \t]*\|(?=[ \t]*(?:\n|$)))?"
+)
+_OVERALL_PREFIX = re.compile(
+    r"(?:\|[ \t]*)?(?:(?::confetti_ball:|:broken_heart:|\(x\)|\(/\))[ \t]*)?\**[ \t]*$"
 )
 _VOTE_HEADER = re.compile(r"\|\|?\s*Vote\s*\|\|?\s*Subsystem\s*\|\|?\s*Runtime\s*\|")
 _FOOTER = re.compile(r"This message (?:was|is) automatically generated\.")
@@ -121,7 +125,10 @@ def _spans(text: str) -> list[tuple[int, int]]:
             continue
         ls, le = _line_bounds(text, m.start())
         rest = text[m.end() : m.end() + 400]
-        start = m.start() if text[ls : m.start()].strip() else ls
+        window = max(ls, m.start() - 40)
+        prefix = _OVERALL_PREFIX.search(text, window, m.start())
+        start = prefix.start() if prefix else m.start()
+        start = start if text[ls:start].strip() else ls
         if le - ls > 400 and _VOTE_HEADER.search(rest):
             spans.append(_flattened_block(text, start))
         elif _VOTE_HEADER.search(text, m.end(), min(len(text), m.end() + 300)):
@@ -143,8 +150,12 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+def _parse(text: str) -> list[ResultTable]:
+    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
+        return _parse(text)
     except Exception:  # a recogniser bug must not lose the rest of the message
         return []
