@@ -328,9 +328,11 @@ class TextEvidence:
     parallel: int = 0  # most lines in a row (or in one flat sentence) giving one unit
 
 
-# Durations that are settings, not measurements: "a timeout of 30 s", "interval=10s".
+# Durations that are settings or bookkeeping, not measurements: "a timeout of 30 s",
+# "interval=10s", JIRA's "Time Spent: 1h 40m".
 _SETTING = re.compile(
-    r"time-?out|interval|delay|\bttl\b|retention|expir|heartbeat|\bsleep|\bperiod\b|-X[mxs]\d",
+    r"time-?out|interval|delay|\bttl\b|retention|expir|heartbeat|\bsleep|\bperiod\b|-X[mxs]\d|"
+    r"time spent|estimate:|worklog",  # JIRA time tracking
     re.I,
 )
 _STRONG_MEASURED = re.compile(
@@ -396,21 +398,29 @@ def _text_evidence(text: str) -> TextEvidence:
             ev.compared = True
             break
     kept_abs = [(p, q) for p, kind, q in kept if kind == "abs"]
-    ev.parallel = max(_parallel_lines(text, kept_abs), _same_unit_in_a_sentence(kept_abs, bounds))
+    ev.parallel = max(
+        _parallel_lines(text, kept_abs), _same_unit_in_a_sentence(text, kept_abs, bounds)
+    )
     return ev
 
 
-def _same_unit_in_a_sentence(absolute: list[tuple[int, str]], bounds: list[int]) -> int:
-    """How often the most repeated unit occurs in one sentence, when 3 or more times:
-    a table or log flattened onto one line (`... 159.11 ms ... 732.59 ms ... 12 ms`)."""
+def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds: list[int]) -> int:
+    """How often one unit repeats in one sentence: 3 or more times, or twice after
+    the name of what is measured (`MXNet latency ...: 159.11 ms TVM latency ...:
+    732.59 ms`): a table or log flattened onto one line. 0 otherwise."""
     counts: dict[tuple[int, str], int] = {}
+    named: dict[tuple[int, str], int] = {}
     for pos, quantity in absolute:
         unit = _UNIT_OF.search(quantity.strip())
         if unit:
             key = (bisect_right(bounds, pos), unit.group(0).lower())
             counts[key] = counts.get(key, 0) + 1
+            if _MEASURE_KEY.search(text[max(0, pos - 60) : pos]):
+                named[key] = named.get(key, 0) + 1
     best = max(counts.values(), default=0)
-    return best if best >= 3 else 0
+    if best >= 3:
+        return best
+    return 2 if max(named.values(), default=0) >= 2 else 0
 
 
 _ROW_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?")
@@ -583,7 +593,9 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             if block >= 2:
                 add(W_NUMERIC_BLOCK, f"text: {block} rows of numbers under a performance header")
         if ev.hedged and not n:
-            reasons.append(f"text: {ev.hedged} numbers only in estimates/targets (+0.0)")
+            reasons.append(
+                f"text: {ev.hedged} numbers only in estimates, targets or settings (+0.0)"
+            )
         if total > 0 and _RESULTS_CUE.search(text):
             add(W_RESULTS_CUE, "results cue")
     elif prose[0]:

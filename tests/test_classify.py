@@ -314,3 +314,22 @@ def test_a_mail_flattened_onto_one_line_reads_the_same():
     # flattened CI bookkeeping alone stays out
     flat_maven = " ".join(MAVEN.splitlines())
     assert not classify(flat_maven, []).is_benchmark
+
+
+def test_two_named_measurements_in_one_flattened_line_are_compared():
+    text = (
+        "The inference speed result is as followed: ``` MXNet latency for batch 1 and seq "
+        "length 128: 159.11 ms TVM latency for batch 1 and seq length 128: 732.59 ms ``` "
+        "The inference code is as followed: ``` import time ```"
+    )
+    assert classify(text, []).is_benchmark
+
+
+def test_jira_time_tracking_is_bookkeeping():
+    text = (
+        "Worklog Time Spent: 10m\n      Work Description: LGTM\n\nIssue Time Tracking\n"
+        "-------------------\n\n    Time Spent: 1h 40m  (was: 1.5h)\n"
+    )
+    v = classify(text, [], subject="[jira] [Work logged] (HIVE-1) Speed up foo")
+    assert not v.is_benchmark
+    assert any("settings" in r for r in v.reasons)
