@@ -37,7 +37,8 @@ INFO = FormatInfo(
     kind="result",
 )
 
-_TRAILING_PIPES = re.compile(r"(?:[ \t]*\|)+[ \t]*$", re.M)
+# The lookbehind keeps this linear on long runs of blanks (masked text).
+_TRAILING_PIPES = re.compile(r"(?<![ \t])[ \t]*(?:\|[ \t]*)+$", re.M)
 _BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|NaN|Infinity)"
 # `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.

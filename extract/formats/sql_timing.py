@@ -44,7 +44,7 @@ _LINES = [
     ),
     (
         re.compile(
-            rf"(?:(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?\s*\((?P<t>{_N})\s*sec\)"
+            rf"(?:(?<!\d)(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?\s*\((?P<t>{_N})\s*sec\)"
         ),
         "elapsed",
         "s",
@@ -59,7 +59,9 @@ _LINES = [
         "rows_affected",
     ),
     (
-        re.compile(rf"(?:(?P<n>\d+)|No) rows? (?:selected|affected)\s*\((?P<t>{_N})\s*seconds\)"),
+        re.compile(
+            rf"(?:(?<!\d)(?P<n>\d+)|No) rows? (?:selected|affected)\s*\((?P<t>{_N})\s*seconds\)"
+        ),
         "elapsed",
         "s",
         "rows_returned",

@@ -32,7 +32,7 @@ INFO = FormatInfo(
     kind="result",
 )
 
-_HEADER = re.compile(r"-{3,}\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:[ \t]*(?P<op>[\w-]*)")
+_HEADER = re.compile(r"(?<!-)-{3,}+\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:[ \t]*(?P<op>[\w-]*)")
 _NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 # `Key: value` where the key may itself contain `(ms):` (NNBench) — value is a number.
 _PAIR = re.compile(

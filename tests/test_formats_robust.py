@@ -1,0 +1,47 @@
+"""Every parser survives hostile and degenerate text: no exception, and no runaway
+regex backtracking on long runs of one character (the registry blanks claimed spans
+with spaces, and mail has 10 MB lines). The bound is generous: it catches quadratic
+blow-ups (minutes), not speed."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from extract.formats import PARSERS
+
+DEGENERATE = {
+    "spaces": " " * 60000,
+    "numbers": "1 " * 30000,
+    "dashes": "-" * 60000,
+    "pipes": "| " * 30000,
+    "digits": "1234567890" * 6000,
+    "dots": "1." * 30000,
+    "padded-lines": ("x" + " " * 200 + "\n") * 300,
+    "binary": "".join(chr(c) for c in range(1, 2000)) * 5,
+}
+
+
+class _TooSlow(Exception):
+    pass
+
+
+def _alarm(*_):
+    raise _TooSlow
+
+
+@pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
+def test_degenerate_text(parser):
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for name, text in DEGENERATE.items():
+            signal.alarm(10)
+            try:
+                parser.parse(text)
+            except _TooSlow:
+                pytest.fail(f"{parser.INFO.name} takes over 10 s on {name!r} ({len(text)} chars)")
+            finally:
+                signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, old)
