@@ -464,3 +464,15 @@ def test_parse_survives_odd_and_truncated_input(module):
             for piece in (text[:cut], text[cut:]):
                 for table in parse(piece):
                     assert 0 <= table.span[0] <= table.span[1] <= len(piece)
+
+
+def test_criterion_heading_is_the_runs_not_the_outlier_line():
+    text = (
+        "After the patch:\n\n"
+        + (CORPUS / "arrow-0008.txt")
+        .read_text(encoding="utf-8")
+        .split("```shell\n", 1)[1]
+        .split("...\n", 1)[1]
+    )
+    tables = by_name("criterion").parse(text)
+    assert [t.variant for t in tables] == ["After the patch", "After the patch"]

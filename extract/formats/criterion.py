@@ -113,12 +113,16 @@ def _parse(text: str) -> list[ResultTable]:
     blocks = list(_BLOCK.finditer(text))
     for b in blocks:
         label, start = _label(text, b.start(), prev_end)
+        if tables and not text[prev_end:start].strip():
+            variant = tables[-1].variant  # the same run: the line above is the last block's
+        else:
+            variant = heading_before(text, start)
         prev_end = b.end()
         table = ResultTable(
             format=INFO.name,
             span=(start, b.end()),
             columns=["benchmark", "time", "thrpt", "change"],
-            variant=heading_before(text, start),
+            variant=variant,
         )
         ms = _interval(b, "t", "time", label, 0)
         if b["r1"]:
