@@ -476,3 +476,37 @@ def test_criterion_heading_is_the_runs_not_the_outlier_line():
     )
     tables = by_name("criterion").parse(text)
     assert [t.variant for t in tables] == ["After the patch", "After the patch"]
+
+
+def test_pgbench_statement_latencies():
+    text = (
+        "tps = 896.967014 (without initial connection time)\n"
+        "statement latencies in milliseconds:\n"
+        "         0.002  \\set aid random(1, 100000 * :scale)\n"
+        "         0.183  BEGIN;\n"
+        "         0.260  UPDATE pgbench_accounts SET abalance = abalance + :delta;\n"
+        "         3.148  END;\n"
+        "\nThat is all.\n"
+    )
+    tables = [t for t in by_name("pgbench").parse(text) if t.caption and "statement" in t.caption]
+    (table,) = tables
+    assert [(m.label, m.value) for m in table.measurements][1] == ("BEGIN;", 0.183)
+    assert len(table.rows) == 4
+    assert table.source(text).endswith("END;")
+
+
+def test_hadoop_qa_jira_color_form_is_noise():
+    text = (
+        "{color:red}-1 overall{color}.  Here are the results of testing the latest attachment\n"
+        "  http://issues.apache.org/jira/secure/attachment/12345/HDFS-1.patch\n"
+        "  against trunk revision 1234567.\n\n"
+        "    {color:green}+1 @author{color}.  The patch does not contain any @author tags.\n\n"
+        "    {color:red}-1 core tests{color}.  The patch failed these unit tests:\n"
+        "                  org.apache.hadoop.hdfs.TestFoo\n\n"
+        "Test results: https://builds.apache.org/job/PreCommit-HDFS-Build/5678//testReport/\n"
+        "Console output: https://builds.apache.org/job/PreCommit-HDFS-Build/5678//console\n\n"
+        "This message is automatically generated.\n"
+    )
+    (table,) = by_name("yetus-qa-report").parse(text)
+    assert table.span == (0, len(text) - 1)
+    assert extract_results(text) == []

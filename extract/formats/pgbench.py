@@ -54,6 +54,10 @@ _PROGRESS = re.compile(
     rf"[ \t]*lat[ \t]+(?P<lat>{_NUM})"
     rf"[ \t]*ms[ \t]+stddev[ \t]+(?P<sd>{_NUM})(?:[ \t]*ms)?(?:,[ \t]*\d+[ \t]+failed)?"
 )
+_STATEMENTS = re.compile(r"statement latencies in milliseconds(?: and failures)?:")
+# one line per script statement: latency [failures] statement (line mode only: when
+# flattened, the statements' own numbers cannot be told from the latencies)
+_STATEMENT_LINE = re.compile(r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)")
 _GAP = re.compile(r"\s*(?:pgbench \([\d.]+\)\s*|starting vacuum\.\.\.end\.\s*)*")
 
 
@@ -147,8 +151,33 @@ def _progress(text: str) -> list[ResultTable]:
     return tables
 
 
+def _statements(text: str) -> list[ResultTable]:
+    """`statement latencies in milliseconds:` and its `  0.183  BEGIN;` lines."""
+    tables = []
+    for head in _STATEMENTS.finditer(text):
+        table = ResultTable(
+            format=INFO.name,
+            span=head.span(),
+            columns=["latency (ms)", "statement"],
+            caption=head[0],
+        )
+        pos = head.end()
+        while (line := _STATEMENT_LINE.match(text, pos)) is not None:
+            statement = line["stmt"].strip()
+            row = len(table.rows)
+            table.rows.append([line["ms"], statement])
+            table.measurements.append(Measurement("latency", float(line["ms"]), "ms", statement,
+                                                  None, line["ms"], row))  # fmt: skip
+            pos = line.end()
+            table.span = (head.start(), pos)
+        if table.rows:
+            tables.append(table)
+    return tables
+
+
 def _parse(text: str) -> list[ResultTable]:
-    return sorted(_summaries(text) + _progress(text), key=lambda t: t.span)
+    tables = _summaries(text) + _progress(text) + _statements(text)
+    return sorted(tables, key=lambda t: t.span)
 
 
 def parse(text: str) -> list[ResultTable]:
