@@ -510,3 +510,21 @@ def test_hadoop_qa_jira_color_form_is_noise():
     (table,) = by_name("yetus-qa-report").parse(text)
     assert table.span == (0, len(text) - 1)
     assert extract_results(text) == []
+
+
+def test_google_benchmark_repetition_aggregates_stay_one_table():
+    text = (
+        "-----------------------------------------------------------\n"
+        "Benchmark                 Time             CPU   Iterations\n"
+        "-----------------------------------------------------------\n"
+        "BM_Sort/1024_mean      8120 ns         8118 ns            3\n"
+        "BM_Sort/1024_median    8101 ns         8100 ns            3\n"
+        "BM_Sort/1024_stddev    41.2 ns         40.9 ns            3\n"
+        "BM_Sort/1024_cv        0.51 %          0.50 %             3\n"
+    )
+    (table,) = by_name("google-benchmark").parse(text)
+    assert len(table.rows) == 4
+    assert [(m.value, m.unit) for m in table.measurements if m.label.endswith("_cv")][0] == (
+        0.51,
+        "%",
+    )

@@ -34,7 +34,7 @@ INFO = FormatInfo(
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_TUNIT = r"(?:ns|us|µs|μs|ms|s)"
+_TUNIT = r"(?:ns|us|µs|μs|ms|s|%)"  # `%`: the `_cv` aggregate row of --benchmark_repetitions
 _HEADER = re.compile(r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Iterations(?:[ \t]+UserCounters\.{3})?")
 _CMP_HEADER = re.compile(
     r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Time Old[ \t]+Time New[ \t]+CPU Old[ \t]+CPU New"

@@ -13,7 +13,9 @@ Returns one ResultTable per summary. Measurements, label = the transaction type
 `transactions_processed` and `failed_transactions` (count; `failed_transactions_pct` in
 %), `latency_average`, `latency_stddev`, `initial_connection_time` (ms),
 `tps_including_connections`, `tps_excluding_connections` or `tps` (unit `tx/s`);
-progress lines give label `progress <t> s`, metrics `tps`, `latency`, `latency_stddev`.
+progress lines give label `progress <t> s`, metrics `tps`, `latency`, `latency_stddev`;
+`statement latencies in milliseconds:` lines give label = the statement, metric `latency`
+(ms) - in line form only, since flattened statements mix their own numbers in.
 """
 
 from __future__ import annotations
