@@ -2,9 +2,11 @@
 
 v1 (before 2023): header `name  old time/op  new time/op  delta` (or a single
 `name  time/op`), rows `GobEncode  13.6ms ± 1%  11.8ms ± 1%  -13.31%  (p=0.016 n=4+5)`
-with the unit glued to the number; also found when flattened onto one line.
+with the unit glued to the number; also when flattened onto one line or when JIRA mail
+wrapped a row.
 v2: a `│ old.txt │ new.txt │` header, a `│ sec/op │ sec/op  vs base │` unit row, rows
-`name  46.55n ± 2%  44.10n ± 1%  -5.26% (p=0.002 n=6)` and `geomean`.
+`name  46.55n ± 2%  44.10n ± 1%  -5.26% (p=0.002 n=6)` and `geomean`; also flattened
+(`│ old.txt │ new.txt │ │ sec/op │ sec/op vs base │ name 46.55n ± 2% ...`).
 
 Returns one ResultTable per table. Measurements, label = benchmark name (`geomean`
 too): one per value cell, metric = the column's metric (`time/op`, `speed`,

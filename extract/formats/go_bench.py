@@ -1,9 +1,10 @@
 """Go `testing` benchmark output: `BenchmarkX-8  1000000  123 ns/op  45 B/op  2 allocs/op`.
 
 Recognises result lines whose name starts with `Benchmark`, followed by the iteration
-count and `value unit` pairs (TABs or runs of spaces, also flattened onto one line),
-together with the `goos:`/`goarch:`/`pkg:`/`cpu:` header, bare `-v` name lines and the
-closing `PASS` / `ok  pkg  3.1s` lines, which belong to the block but give no rows.
+count and `value unit` pairs (TABs or runs of spaces, also flattened onto one line or
+wrapped by JIRA mail), together with the `goos:`/`goarch:`/`pkg:`/`cpu:` header, bare
+`-v` name lines and the closing `PASS` / `ok  pkg  3.1s` lines, which belong to the
+block but give no rows.
 
 Returns one ResultTable per block; one table row per result line (`-count` repetitions
 stay separate rows with the same label). Measurements, label = the name as printed
