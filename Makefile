@@ -45,16 +45,16 @@ extract: install
 	$(BIN)/python -m extract --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(ARGS)
 
 report: install
-	$(BIN)/python -m extract.report --data-dir $(DATA_DIR)
+	$(BIN)/python -m extract.report --data-dir $(DATA_DIR) $(ARGS)
 
 sql: install
-	$(BIN)/python -m extract.sql --data-dir $(DATA_DIR)
+	$(BIN)/python -m extract.sql --data-dir $(DATA_DIR) $(ARGS)
 
 export: install
-	$(BIN)/python -m extract.export --data-dir $(DATA_DIR)
+	$(BIN)/python -m extract.export --data-dir $(DATA_DIR) $(ARGS)
 
 eval: install
-	$(BIN)/python -m extract.eval
+	$(BIN)/python -m extract.eval $(ARGS)
 
 bench: install
 	$(BIN)/python -m extract.bench --size-mb $(BENCH_MB)
