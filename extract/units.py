@@ -28,6 +28,7 @@ _BYTES = {
 _RATE_WORDS = (
     "ops", "op", "rows", "row", "req", "reqs", "requests", "records", "msgs",
     "messages", "queries", "tx", "txn", "transactions", "events", "calls", "items",
+    "msg", "i",  # pulsar-perf msg/s; Ruby benchmark-driver/ips i/s (iterations)
 )  # fmt: skip
 _RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0,
                  "/ms": 1e-3, "/us": 1e-6, "/µs": 1e-6, "/min": 60.0}  # fmt: skip
@@ -103,7 +104,7 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
             return None, None
         return value * _TIME[key], "s"
     # time per operation (ms/op, us/op, ns/iter): the time of one operation
-    m = re.fullmatch(r"([a-zµμ]+)/(op|ops|iter|call|row|query|msg|invocation)", key)
+    m = re.fullmatch(r"([a-zµμ]+)/(op|ops|iter|i|call|row|query|msg|invocation)", key)
     if m and m.group(1) in _TIME:
         return value * _TIME[m.group(1)], "s"
     if key in _BYTES and raw not in ("k", "K", "m", "M"):

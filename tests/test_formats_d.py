@@ -12,6 +12,7 @@ import pytest
 
 from extract.eval import read_message
 from extract.formats import by_name, extract_results
+from extract.units import to_si
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "fixtures" / "corpus" / "dev"
@@ -24,6 +25,7 @@ MINE = [
     "dropwizard-metrics",
     "autotvm",
     "benchmark-driver",
+    "log-timing",
 ]
 
 
@@ -205,6 +207,61 @@ def test_benchmark_ips_report():
     assert not [t for t in extract_results(BENCHMARK_IPS) if t.format == "prose"]
 
 
+HIVE_EXECUTION_SUMMARY = """\
+INFO  : Query Execution Summary
+INFO  : -------------------------------------------------------------------------------------
+INFO  : OPERATION                            DURATION
+INFO  : -------------------------------------------------------------------------------------
+INFO  : Compile Query                           0.29s
+INFO  : Prepare Plan                            0.08s
+INFO  : Run DAG                                 7.54s
+INFO  : -------------------------------------------------------------------------------------
+"""
+
+HIVE_EXECUTION_SUMMARY_PLAIN = "\n".join(
+    line.removeprefix("INFO  : ") for line in HIVE_EXECUTION_SUMMARY.splitlines()
+)
+
+
+def test_hive_execution_summary():
+    rows = mine(HIVE_EXECUTION_SUMMARY_PLAIN, "log-timing")
+    assert rows == [
+        ("log-timing", "Compile Query", "time", 0.29, "s"),
+        ("log-timing", "Prepare Plan", "time", 0.08, "s"),
+        ("log-timing", "Run DAG", "time", 7.54, "s"),
+    ]
+
+
+PERFLOG = """\
+2016-03-01 10:12:01,123 INFO  [main]: log.PerfLogger (PerfLogger.java:PerfLogEnd(148)) - </PERFLOG method=compile start=1456830720900 end=1456830721123 duration=223 from=org.apache.hadoop.hive.ql.Driver>
+2016-03-01 10:12:03,456 INFO  [main]: log.PerfLogger (PerfLogger.java:PerfLogEnd(148)) - </PERFLOG method=Driver.execute start=1456830721200 end=1456830723456 duration=2256 from=org.apache.hadoop.hive.ql.Driver>
+"""  # noqa: E501
+
+
+def test_hive_perflogger_records():
+    rows = mine(PERFLOG, "log-timing")
+    assert rows == [
+        ("log-timing", "compile", "duration", 223.0, "ms"),
+        ("log-timing", "Driver.execute", "duration", 2256.0, "ms"),
+    ]
+    # start/end epoch millis are not measurements
+    assert not [r for r in rows if r[3] > 1e9]
+
+
+def test_a_summary_title_without_timed_steps_gives_nothing():
+    text = "Change Summary\n--------------------\nFixed 3 bugs in 2 files\nSee HIVE-123\n"
+    assert mine(text) == []
+
+
+def test_units_of_formats_d_convert_to_si():
+    assert to_si(336.984, "i/s") == (336.984, "1/s")
+    value, unit = to_si(7.43, "ms/i")
+    assert unit == "s" and value == pytest.approx(0.00743)
+    assert to_si(87516.3, "msg/s") == (87516.3, "1/s")
+    assert to_si(2868.67, "calls/second") == (2868.67, "1/s")
+    assert to_si(22.2, "MB per sec") == (22.2e6, "B/s")
+
+
 @pytest.mark.parametrize("name", MINE)
 def test_never_raises_and_stays_fast(name):
     parse = by_name(name).parse
@@ -216,6 +273,8 @@ def test_never_raises_and_stays_fast(name):
         "count = 1 " * 3000,
         "[Task 1/1] Current/Best: " * 2000,
         "Calculating -----\n" + "a " * 5000 + "1 i/s",
+        "X Summary\n----------\n" + "step " * 5000 + "1",
+        "READ finished, time elapsed (sec): " * 2000,
     ]
     start = time.perf_counter()
     for text in odd:

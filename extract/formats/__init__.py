@@ -54,6 +54,7 @@ MODULES = [
     "dropwizard_metrics",
     "autotvm",
     "benchmark_driver",
+    "log_timing",
     "sql_timing",
     "gnu_time",
     "bash_time",

@@ -15,6 +15,12 @@ fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec` (or `time, threadId, ...` with
 --show-detailed-stats) and its `, `-separated data rows. Metric = the column name;
 unit from it: `MB`, `MB/s`, `msg`, `msg/s`, `ms`. Timestamps and thread ids are not
 measurements. Variant = the heading before the block (`old`, `new`).
+
+TestLinearWriteSpeed (`kafka-run-class.sh kafka.TestLinearWriteSpeed`, the disk write
+test): the header `mb_sec avg_latency max_latency`, one row of three numbers per
+reporting interval (label `interval N`; metrics `mb_sec` (MB/s), `avg_latency` and
+`max_latency` (ms)), then `22.21302268753944 MB per sec` (label `summary`, metric
+`throughput`, unit `MB per sec` as printed). Variant = the heading before the block.
 """
 
 from __future__ import annotations
@@ -69,7 +75,7 @@ _CONSUMER_UNITS = [
 
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
-    for reader in (_producer, _consumer):
+    for reader in (_producer, _consumer, _linear_write):
         try:
             tables.extend(reader(text))
         except Exception:  # a parser bug must not stop the extraction of a message
@@ -154,5 +160,52 @@ def _consumer(text: str) -> list[ResultTable]:
             table.span = (header.start(), pos)
         if table.rows:
             floor = table.span[1]
+            tables.append(table)
+    return tables
+
+
+_LINEAR_HEADER = re.compile(r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])")
+_LINEAR_ROW = re.compile(rf"\s+({_N})[ \t]+({_N})[ \t]+({_N})(?![\w.])(?!\s+MB per sec)")
+_LINEAR_SUMMARY = re.compile(rf"\s+({_N}(?:[eE][-+]?\d+)?) MB per sec\b")
+
+
+def _linear_write(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for header in _LINEAR_HEADER.finditer(text):
+        if header.start() < floor:
+            continue
+        table = ResultTable(
+            format=INFO.name,
+            span=header.span(),
+            columns=["sample", "mb_sec", "avg_latency", "max_latency"],
+            caption="kafka TestLinearWriteSpeed",
+            variant=block_heading(text, header.start(), floor),
+        )
+        pos = header.end()
+        units = [("mb_sec", "MB/s"), ("avg_latency", "ms"), ("max_latency", "ms")]
+        while row := _LINEAR_ROW.match(text, pos):
+            pos = row.end()
+            index = len(table.rows)
+            label = f"interval {index + 1}"
+            table.rows.append([label, *row.groups()])
+            for (metric, unit), written in zip(units, row.groups(), strict=True):
+                m = measure(metric, written, parse_number(written), unit, label=label, row=index)
+                if m:
+                    table.measurements.append(m)
+        summary = _LINEAR_SUMMARY.match(text, pos)
+        if summary:
+            pos = summary.end()
+            written = summary.group(1)
+            table.rows.append(["summary", written, "", ""])
+            m = measure(
+                "throughput", written, parse_number(written), "MB per sec",
+                label="summary", row=len(table.rows) - 1,
+            )  # fmt: skip
+            if m:
+                table.measurements.append(m)
+        if table.rows:
+            table.span = (header.start(), pos)
+            floor = pos
             tables.append(table)
     return tables
