@@ -26,6 +26,7 @@ MINE = [
     "autotvm",
     "benchmark-driver",
     "log-timing",
+    "delimited",
 ]
 
 
@@ -77,10 +78,11 @@ def test_silent_on_seeds(seed):
     sorted(
         p.name.removesuffix(".txt")
         for p in FIXTURES.glob("*--*.txt")
-        if p.name.split("--")[0] in MINE
+        if p.name.split("--")[0] in MINE and not p.name.startswith("delimited--")
     ),
 )
 def test_flattened_fixture_reads_the_same(case):
+    """(Delimited tables need their line breaks: they are not in this test.)"""
     text = (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
     fmt = case.split("--")[0]
     as_written = {(m[1], m[2], m[3], m[4]) for m in mine(text, fmt)}
@@ -253,6 +255,54 @@ def test_a_summary_title_without_timed_steps_gives_nothing():
     assert mine(text) == []
 
 
+TSV_WITH_UNITS = "\n".join(
+    [
+        "Results per query (pasted from the sheet):",
+        "query\tbaseline (ms)\tpatched (ms)\tspeedup [x]",
+        "q1\t1,234.5\t1,100.0\t1.12",
+        "q2\t88\t71\t1.24",
+        "",
+    ]
+)
+
+
+def test_tsv_with_units_in_the_header():
+    rows = mine(TSV_WITH_UNITS, "delimited")
+    assert ("delimited", "q1", "baseline (ms)", 1234.5, "ms") in rows
+    assert ("delimited", "q2", "speedup [x]", 1.24, "x") in rows
+    assert len(rows) == 6
+    table = next(t for t in extract_results(TSV_WITH_UNITS) if t.format == "delimited")
+    assert table.variant == "Results per query (pasted from the sheet)"
+
+
+def test_quoted_csv_and_numeric_first_column():
+    text = 'threads,"throughput, ops/s",p99 (ms)\n1,"1,200",3.5\n8,"8,800",4.1\n'
+    rows = mine(text, "delimited")
+    assert ("delimited", "threads 1", "throughput, ops/s", 1200.0, None) in rows
+    assert ("delimited", "threads 8", "throughput, ops/s", 8800.0, None) in rows
+    assert ("delimited", "threads 8", "p99 (ms)", 4.1, "ms") in rows
+    assert len(rows) == 4  # the thread counts are settings, not measurements
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dates, times and versions are not measurements
+        "date,time,version\n2024-01-02,10:00,1.2.3\n",
+        # a CSV whose rows hold words
+        "name,role,team\nalice,committer,hbase\nbob,pmc,hive\n",
+        # two columns only: a key/value listing, not a table of results
+        "key,value\nthreads,8\n",
+        # function calls and code are not headers
+        "foo(a, b, c)\n1, 2, 3\n",
+        # a header without data
+        "Min, Max, Mean\n\nsee above\n",
+    ],
+)
+def test_delimited_stays_silent(text):
+    assert mine(text, "delimited") == []
+
+
 def test_units_of_formats_d_convert_to_si():
     assert to_si(336.984, "i/s") == (336.984, "1/s")
     value, unit = to_si(7.43, "ms/i")
@@ -275,6 +325,8 @@ def test_never_raises_and_stays_fast(name):
         "Calculating -----\n" + "a " * 5000 + "1 i/s",
         "X Summary\n----------\n" + "step " * 5000 + "1",
         "READ finished, time elapsed (sec): " * 2000,
+        "a,b,c\n" + "1,2,3\n" * 3000,
+        ",,,\n" * 3000,
     ]
     start = time.perf_counter()
     for text in odd:

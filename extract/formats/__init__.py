@@ -61,6 +61,7 @@ MODULES = [
     "jira_table",
     "html_table",
     "markdown_table",
+    "delimited",
     "ascii_table",
     "prose",
 ]
