@@ -24,6 +24,7 @@ MINE = [
     "pulsar-perf",
     "dropwizard-metrics",
     "autotvm",
+    "tvm-bench",
     "benchmark-driver",
     "log-timing",
     "delimited",
@@ -326,6 +327,7 @@ def test_never_raises_and_stays_fast(name):
         "X Summary\n----------\n" + "step " * 5000 + "1",
         "READ finished, time elapsed (sec): " * 2000,
         "a,b,c\n" + "1,2,3\n" * 3000,
+        "Network Name Mean Inference Time (std dev) " + "net 1 ms (" * 3000,
         ",,,\n" * 3000,
     ]
     start = time.perf_counter()

@@ -53,6 +53,7 @@ MODULES = [
     "pulsar_perf",
     "dropwizard_metrics",
     "autotvm",
+    "tvm_bench",
     "benchmark_driver",
     "log_timing",
     "sql_timing",
