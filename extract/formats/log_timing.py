@@ -17,9 +17,15 @@ block or per run of log records.
   (sec): 30.0 operations: 171305 avg rate: 5710.16`: label = the operation, metrics
   `time elapsed` (sec), `operations` (no unit), `avg rate` (ops/sec).
 
+- Timing lines a script prints, two or more in a row, each wholly
+  `<what was timed>: <number> <time unit>` (`TVM latency for batch 1 and seq length
+  128: 732.59 ms`): label = the text before the colon, metric `time`, unit as printed.
+  Lines naming a setting (timeout, interval, delay, ...) are not timings.
+
 Variant = the heading above the block (or above its code fence, for log records).
 Records are matched on the text itself, so a mail flattened onto one line reads
-the same. Pure function; never raises.
+the same, except timing lines, which need their line breaks. Pure function; never
+raises.
 """
 
 from __future__ import annotations
@@ -52,12 +58,23 @@ _ZK = re.compile(
     rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{_N})\s+operations:\s*"
     rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{_N})"
 )
+_TIMING_LINE = re.compile(
+    rf"^[ \t]*(?P<label>[A-Za-z][^:\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
+    r"(?P<u>ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes)[ \t]*$",
+    re.MULTILINE,
+)
+# A line that states a setting, not something measured.
+_SETTING = re.compile(
+    r"timeout|interval|delay|ttl|retention|period|wait|sleep|backoff|expir|limit|max\b|"
+    r"min\b|default|config|setting|threshold|duration\s*=",
+    re.IGNORECASE,
+)
 _FENCE = re.compile(r"```|\{code[^}]*\}|\{noformat\}")
 
 
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
-    for reader in (_summaries, _perflog, _zkbenchmark):
+    for reader in (_summaries, _perflog, _zkbenchmark, _timing_lines):
         try:
             tables.extend(reader(text))
         except Exception:  # a parser bug must not stop the extraction of a message
@@ -169,6 +186,39 @@ def _zkbenchmark(text: str) -> list[ResultTable]:
                 m = measure(metric, written, parse_number(written), unit, label=op, row=i)
                 if m:
                     table.measurements.append(m)
+        floor = table.span[1]
+        tables.append(table)
+    return tables
+
+
+def _timing_lines(text: str) -> list[ResultTable]:
+    runs: list[list[re.Match]] = []
+    for m in _TIMING_LINE.finditer(text):
+        if _SETTING.search(m.group("label")):
+            continue
+        if runs and text[runs[-1][-1].end() : m.start()] == "\n":
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    tables = []
+    floor = 0
+    for run in runs:
+        if len(run) < 2:
+            continue
+        start = run[0].start() + len(run[0].group(0)) - len(run[0].group(0).lstrip())
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, run[-1].end()),
+            columns=["what", "time"],
+            caption="timing lines",
+            variant=_log_variant(text, start, floor),
+        )
+        for i, rec in enumerate(run):
+            label, written, unit = rec.group("label").strip(), rec.group("v"), rec.group("u")
+            table.rows.append([label, written + " " + unit])
+            m = measure("time", written, parse_number(written), unit, label=label, row=i)
+            if m:
+                table.measurements.append(m)
         floor = table.span[1]
         tables.append(table)
     return tables
