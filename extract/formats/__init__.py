@@ -7,6 +7,7 @@ Adding a format is: a module under `extract/formats/`, fixture pairs under
 from __future__ import annotations
 
 import importlib
+import re
 from types import ModuleType
 
 from extract.formats.base import FormatInfo, Measurement, ResultTable, heading_before
@@ -73,6 +74,18 @@ PARSERS: list[ModuleType] = sorted(
 )
 
 
+_TRIGGERS = {
+    mod.INFO.name: re.compile(mod.INFO.trigger, re.I) if mod.INFO.trigger else None
+    for mod in PARSERS
+}
+
+
+def may_match(mod: ModuleType, text: str) -> bool:
+    """False when the module's trigger says it cannot find anything in `text`."""
+    trigger = _TRIGGERS[mod.INFO.name]
+    return trigger is None or trigger.search(text) is not None
+
+
 def by_name(name: str) -> ModuleType:
     for mod in PARSERS:
         if mod.INFO.name == name:
@@ -94,6 +107,8 @@ def extract_results(text: str) -> list[ResultTable]:
     found: list[ResultTable] = []
     work = text
     for mod in PARSERS:
+        if not may_match(mod, work):
+            continue
         for table in mod.parse(work):
             work = _mask(work, table.span)
             if mod.INFO.kind == "result" and table.measurements:

@@ -29,6 +29,10 @@ class FormatInfo:
     signature: str  # what in the text makes this format recognisable
     priority: int = 50  # lower runs first: tool outputs before generic tables
     kind: str = "result"  # "result" or "noise"
+    # A cheap necessary condition (regex source, searched case-insensitively): when it
+    # does not match, `parse` would return [] and the registry does not call it. Most
+    # mail is not benchmark output, so this keeps extraction fast. "" = always run.
+    trigger: str = ""
 
 
 @dataclass(slots=True)
