@@ -29,6 +29,7 @@ INFO = FormatInfo(
     ),
     priority=10,
     kind="result",
+    trigger=r"(?-i:contender)",
 )
 
 _HEADER = re.compile(

@@ -26,6 +26,7 @@ INFO = FormatInfo(
     signature="`[Task  1/15]  Current/Best:  203.76/ 218.31 GFLOPS | Progress: (456/456) | "
     "640.50 s`",
     priority=12,
+    trigger=r"(?-i:Current/Best:)",
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -42,6 +42,7 @@ INFO = FormatInfo(
     signature="`Calculating -----` then `name  336.984 i/s - 1.045k times in 3.101035s "
     "(2.97ms/i)` or `name  2.831k (± 2.3%) i/s - 14.331k in 5.064479s`; `Comparison:`",
     priority=14,
+    trigger=r"(?-i:i/(?:s|100ms))",
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -24,6 +24,7 @@ INFO = FormatInfo(
     signature="'group  <base>  <new>' over '-----  ------'; cells '1.00  301.7±1.10µs  ? ?/sec'",
     priority=10,
     kind="result",
+    trigger=r"±[\d.]",
 )
 
 _HEADER = re.compile(

@@ -33,6 +33,7 @@ INFO = FormatInfo(
     ),
     priority=10,
     kind="result",
+    trigger=r"(?-i:Query[ \t]*[┃│|]|Query \d|Benchmark Summary)",
 )
 
 _SIMPLE = re.compile(r"^\s*([\d.,]+)\s*(ns|µs|us|ms|s)\s*$")

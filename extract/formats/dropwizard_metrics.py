@@ -37,6 +37,7 @@ INFO = FormatInfo(
     signature="`count = N`, `mean rate = N calls/second`, `mean = N milliseconds`, "
     "`99% <= N milliseconds` lines (under `-- Timers ---`)",
     priority=14,
+    trigger=r"(?-i:rate[ \t]*<?=|%[ \t]*<=)",
 )
 
 _N = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -33,6 +33,7 @@ INFO = FormatInfo(
     signature="'<table>' ... '<tr><td>' ... '</table>' markup (incl. '<font color>', '<details>')",
     priority=30,
     kind="result",
+    trigger=r"<table\b",
 )
 
 _OPEN_TABLE = re.compile(r"<table\b", re.I)

@@ -29,6 +29,7 @@ INFO = FormatInfo(
     ),
     priority=10,
     kind="result",
+    trigger=r"(?-i:\((?:mean ± σ|abs ≡)\)|times (?:faster|slower) than|Mean \[)",
 )
 
 _N = r"[\d.]+"

@@ -35,6 +35,7 @@ INFO = FormatInfo(
     signature="'||h1||h2||' header rows and '|c1|c2|' rows (no '---' separator), wrapped rows",
     priority=30,
     kind="result",
+    trigger=r"\|\|",
 )
 
 _LINK = re.compile(r"\[([^\[\]|]*)\|[^\[\]]*\]")

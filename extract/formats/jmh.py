@@ -41,6 +41,7 @@ INFO = FormatInfo(
     ),
     priority=10,
     kind="result",
+    trigger=r'(?-i:Result\s*"|"jmhVersion"|"[bB]enchmark"|C ?n ?t\b|S ?a ?m ?p ?l ?e ?s\b)',
 )
 
 _MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"

@@ -42,6 +42,12 @@ INFO = FormatInfo(
     signature="`Query Compilation Summary` / `Query Execution Summary` over a rule then "
     "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`",
     priority=16,
+    trigger=(
+        r"(?m-i:Summary[ \t]*:?\s*-{10}|</PERFLOG|finished, time elapsed"
+        r"|:[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\n"
+        r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
+        r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*$)"
+    ),
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -32,6 +32,7 @@ INFO = FormatInfo(
     signature="header `Task QPS <base> StdDev QPS <cand> StdDev Pct diff [p-value]`; rows "
     "`Prefix3 147.12 (6.2%) 129.27 (4.0%) -12.1% ( -21% - -2%) 0.000`",
     priority=12,
+    trigger=r"(?-i:Pct[ \t]+diff)",
 )
 
 _N = r"[-+]?\d+(?:\.\d+)?"

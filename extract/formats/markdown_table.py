@@ -40,6 +40,7 @@ INFO = FormatInfo(
     signature="'| a | b |' header + '|---|---|' (or 'a | b' + '-- | --') separator + pipe rows",
     priority=30,
     kind="result",
+    trigger=r"--:?[ \t]*[|<]",
 )
 
 _SEP_LINE = re.compile(

@@ -37,6 +37,7 @@ INFO = FormatInfo(
     signature="`Throughput produced: N msg/s --- N Mbit/s --- Latency: mean: N ms - med: N - "
     "95pct: N ...`; `Aggregated throughput stats --- N records sent --- N msg/s`",
     priority=12,
+    trigger=r"(?-i:Throughput (?:produced|received|acked)|Aggregated (?:throughput|latency) stats)",
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -26,6 +26,7 @@ INFO = FormatInfo(
     signature="'Name (time in us)  Min  Max  Mean  StdDev ... OPS  Rounds  Iterations' header",
     priority=10,
     kind="result",
+    trigger=r"\(time in ",
 )
 
 _COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"

@@ -29,6 +29,7 @@ INFO = FormatInfo(
     signature="header `Network Name  Mean Inference Time (std dev)`; rows "
     "`resnet-50  6.74 ms  (0.42 ms)`",
     priority=12,
+    trigger=r"(?-i:Mean Inference Time)",
 )
 
 _N = r"\d+(?:\.\d+)?"
