@@ -30,6 +30,7 @@ INFO = FormatInfo(
     "`Time per request: 96.516 [ms] (mean)`, `Connection Times (ms)`, `  50%     95`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:Requests per second:)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

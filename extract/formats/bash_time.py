@@ -34,6 +34,7 @@ INFO = FormatInfo(
     "`: real 1140.187s user 398.411s sys 5.315s`",
     priority=15,
     kind="result",
+    trigger=r"(?-i:real\s+\d|s user \d)",
 )
 
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?s"

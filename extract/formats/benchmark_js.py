@@ -23,6 +23,7 @@ INFO = FormatInfo(
     signature="`name x 4,386 ops/sec ±17.33% (61 runs sampled)`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:ops/sec[ \t]+(?:±|\+/-|Â±))",
 )
 
 _RESULT = re.compile(

@@ -30,6 +30,7 @@ INFO = FormatInfo(
     "`│ old.txt │ new.txt │` / `│ sec/op │ sec/op vs base │` with `~ (p=0.314 n=20)`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:name[ \t]+(?:old|speed|\S*/)|│)",
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

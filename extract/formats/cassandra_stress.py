@@ -35,6 +35,7 @@ INFO = FormatInfo(
     ".95, .99, .999, max, time, ...`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:Results:|Averages from the middle|total ops,|interval_op_rate)",
 )
 
 # The lookbehind keeps this linear on long runs of blanks (masked text).

@@ -26,6 +26,7 @@ INFO = FormatInfo(
     signature="`[Finished :arrow_down:0.31% :arrow_up:0.03%] [<machine>](<conbench compare link>)`",
     priority=10,
     kind="result",
+    trigger=r"(?-i::arrow_down:)",
 )
 
 _MACHINE = re.compile(

@@ -27,6 +27,8 @@ INFO = FormatInfo(
     "65.4%`; `# FE Regression Coverage Report` / `Increment line coverage 46.15% (18/39)`",
     priority=5,
     kind="noise",
+    trigger=r"(?-i:[vV])(?<=cov)(?:(?<=codecov)"
+    r"|erage(?: report| increased| decreased| remained|[ \t:`]*[\d.]))",
 )
 
 _HEADER = re.compile(

@@ -29,6 +29,8 @@ INFO = FormatInfo(
     "`change: [+5.25% +5.31% +5.37%] (p = 0.00 < 0.05)`, `Found N outliers among M measurements`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:time:\s*\[|Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)"
+    r"|Criterion\.rs)",
 )
 
 _NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -32,6 +32,8 @@ INFO = FormatInfo(
     "`real 0.00` / `user 0.00` / `sys 0.00`, `Command being timed:` / `User time (seconds):`",
     priority=15,
     kind="result",
+    trigger=r"(?-i:sys(?:tem\s+\d|\b|[ \t]+\d)|s\)\s*:\s*\d|faults\s*:|switches\s*:|Swaps\s*:"
+    r"|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:|got\s*:|status\s*:)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

@@ -27,6 +27,7 @@ INFO = FormatInfo(
     "after `goos:` / `goarch:` / `pkg:` / `cpu:` lines",
     priority=10,
     kind="result",
+    trigger=r"(?-i:Benchmark\S*[ \t]+\d+\s+[-+]?\d)",
 )
 
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

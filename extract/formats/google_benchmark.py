@@ -31,6 +31,8 @@ INFO = FormatInfo(
     "`Time Old  Time New  CPU Old  CPU New` tables",
     priority=10,
     kind="result",
+    trigger=r"(?-i:[\d.]\s*(?:[nuµμm]?s|%)\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
+    r"|Time Old)",
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

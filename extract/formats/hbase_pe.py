@@ -36,6 +36,8 @@ INFO = FormatInfo(
     "`[ Avg TPS/QPS] N row per second`, `Latency (us) : mean=..., 99th=...`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:Summary of timings|duration\s*\]|Avg latency \(|Avg TPS/QPS|Latency \("
+    r"|Num measures|Test in \d|TestClient-\d+ in \d)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

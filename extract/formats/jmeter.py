@@ -26,6 +26,7 @@ INFO = FormatInfo(
     signature="`summary + N in hh:mm:ss = X/s Avg: N Min: N Max: N Err: N (P%)`, `summary = ...`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:summary [+=])",
 )
 
 _SUMMARY = re.compile(

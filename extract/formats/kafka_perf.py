@@ -38,6 +38,7 @@ INFO = FormatInfo(
     "consumer CSV header `start.time, end.time, data.consumed.in.MB, MB.sec, ...`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:records sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency)",
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -31,6 +31,8 @@ INFO = FormatInfo(
     "`tps = 896.967014 (without initial connection time)`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:tps(?:[ \t]*=|,[ \t]*lat)|latency average|latency stddev"
+    r"|initial connection time|statement latencies in milliseconds)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

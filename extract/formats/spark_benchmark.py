@@ -31,6 +31,7 @@ INFO = FormatInfo(
     "(or `Best/Avg Time(ms)`), dashed rule, `<case> 2161 2194 55 9.3 108.0 1.0X` rows",
     priority=10,
     kind="result",
+    trigger=r"(?-i:Best(?: |/Avg )Time\(ms\)|Running case:)",
 )
 
 _HEADER = re.compile(

@@ -30,6 +30,8 @@ INFO = FormatInfo(
     "`Fetched N row(s) in Xs`, `Time: X ms`",
     priority=15,
     kind="result",
+    trigger=r"(?-i:Time taken:|rows? in set|Empty set|Query OK|rows? (?:selected|affected)"
+    r"|Fetched \d|Time: \d)",
 )
 
 _N = r"\d+(?:\.\d+)?"

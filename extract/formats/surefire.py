@@ -26,6 +26,8 @@ INFO = FormatInfo(
     "`[INFO] Reactor Summary`, `name .... SUCCESS [  2.450 s]`, `BUILD FAILURE`",
     priority=5,
     kind="noise",
+    trigger=r"(?-i:Tests run:\s*\d+,\s*Failures|Reactor Summary|BUILD FAILURE|Time elapsed:"
+    r"|Tests in error:|Failed tests:)",
 )
 
 _STAMP = r"(?:\d{2}:\d{2}:\d{2}(?:[,.]\d+)?\s+|\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\s+)?"

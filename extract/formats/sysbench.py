@@ -32,6 +32,7 @@ INFO = FormatInfo(
     "`Latency (ms):`; interval lines `[ 10s ] thds: 8 tps: ... qps: ... lat (ms,95%): ...`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:thds:|sysbench|SQL statistics:|General statistics:)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

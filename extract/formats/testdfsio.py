@@ -30,6 +30,7 @@ INFO = FormatInfo(
     "lines; `-------------- NNBench -------------- :` + `TPS: Create/Write/Close:` lines",
     priority=10,
     kind="result",
+    trigger=r"(?-i:-\s*(?:TestDFSIO|NNBench))",
 )
 
 _HEADER = re.compile(r"(?<!-)-{3,}+\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:[ \t]*(?P<op>[\w-]*)")

@@ -30,6 +30,7 @@ INFO = FormatInfo(
     "`Latency   635.91us ...`, `Req/Sec ...`, `Requests/sec: 748868.53`, `Transfer/sec: 606.33MB`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:Running \S+ test @|Thread Stats\s+Avg)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

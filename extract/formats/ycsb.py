@@ -31,6 +31,8 @@ INFO = FormatInfo(
     "`[READ], AverageLatency(us), N`",
     priority=10,
     kind="result",
+    trigger=r"(?-i:\]\s*,\s*(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency"
+    r"|LatencyVariance|\d+thPercentileLatency|Return=))",
 )
 
 _LINE = re.compile(

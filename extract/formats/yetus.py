@@ -33,6 +33,9 @@ INFO = FormatInfo(
     "`{color:green}+1 overall{color}`; `-1 overall.  Here are the results of testing`",
     priority=5,
     kind="noise",
+    trigger=r"(?-i:\+[01][ \t]+overall|-[01][ \t]+overall|Subsystem|Test (?:build #|PASSed|FAILed)"
+    r"|Refer to this link for build results|Build (?:finished|triggered|started)\."
+    r"|build (?:finished|triggered|started)\.)",
 )
 
 # the core of the vote line; its prefix (`:confetti_ball: **`, `| (x) *`) is found by
