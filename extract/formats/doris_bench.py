@@ -35,7 +35,8 @@ INFO = FormatInfo(
     "`Total hot run time: N ms`; `stream load tsv: N seconds loaded N Bytes, about N MB/s`",
     priority=10,
     kind="result",
-    trigger=r"(?-i:q(?:uery)?\d+[a-z]?[ \t]+\d)|performance test result",
+    trigger=r"(?-i:[qfF])(?:(?<=q)(?-i:(?:uery)?\d+[a-z]?[ \t]+\d)"
+    r"|(?<=perf)ormance test result)",
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -32,8 +32,9 @@ INFO = FormatInfo(
     "`real 0.00` / `user 0.00` / `sys 0.00`, `Command being timed:` / `User time (seconds):`",
     priority=15,
     kind="result",
-    trigger=r"(?-i:sys(?:tem\s+\d|\b|[ \t]+\d)|s\)\s*:\s*\d|faults\s*:|switches\s*:|Swaps\s*:"
-    r"|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:|got\s*:|status\s*:)",
+    trigger=r"(?-i:sys(?:tem\s+\d|[ \t]+\d)|user\s+\d[\d.]*\s+sys\b|s\)\s*:\s*\d|faults\s*:"
+    r"|switches\s*:|Swaps\s*:|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:"
+    r"|got\s*:|status\s*:)",
 )
 
 _NUM = r"\d+(?:\.\d+)?"

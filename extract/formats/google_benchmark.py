@@ -31,8 +31,8 @@ INFO = FormatInfo(
     "`Time Old  Time New  CPU Old  CPU New` tables",
     priority=10,
     kind="result",
-    trigger=r"(?-i:[\d.]\s*(?:[nuµμm]?s|%)\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
-    r"|Time Old)",
+    trigger=r"(?-i:[s%T])(?:(?<=T)ime Old"
+    r"|(?<=[s%])\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d)",
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -38,12 +38,14 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=r"(?-i:\d[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμsh])(?:%|percent|[xX]\b|×|times\s"
-    r"|(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?|transactions"
-    r"|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b)/|/m?s"
-    r"|(?:ops?|queries|requests|rows|records|messages|transactions) per sec"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps|(?:ns|us|µs|μs|ms|msecs?|s|secs?|mins?|h|hrs?)\b"
-    r"|nanosec|microsec|millis|second|minute|hour)|factor of\s)",
+    trigger=r"(?-i:\d[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμsh])(?:%|percent\b|[xX]\b|×"
+    r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
+    r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b)"
+    r"/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
+    r"|(?:ops?|queries|requests|rows|records|messages|transactions) per sec(?:ond)?"
+    r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?"
+    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)(?![\w/]))"
+    r"|factor of\s)",
 )
 
 _FENCE = re.compile(
