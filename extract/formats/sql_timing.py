@@ -46,7 +46,8 @@ _LINES = [
     ),
     (
         re.compile(
-            rf"(?:(?<!\d)(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?\s*\((?P<t>{_N})\s*sec\)"
+            rf"(?:(?<!\d)(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?"
+            rf"\s*\((?P<t>{_N})\s*sec\)"
         ),
         "elapsed",
         "s",
