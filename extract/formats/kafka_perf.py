@@ -43,7 +43,7 @@ INFO = FormatInfo(
 
 _N = r"\d+(?:\.\d+)?"
 _PRODUCER = re.compile(
-    rf"(?P<sent>\d+) records sent,\s*(?P<rps>{_N}) records/sec \((?P<mbs>{_N}) MB/sec\),\s*"
+    rf"(?<!\d)(?P<sent>\d+) records sent,\s*(?P<rps>{_N}) records/sec \((?P<mbs>{_N}) MB/sec\),\s*"
     rf"(?P<avg>{_N}) ms avg latency,\s*(?P<max>{_N})(?: ms)? max latency"
     rf"(?:,\s*(?P<p50>{_N}) ms 50th,\s*(?P<p95>{_N}) ms 95th,\s*(?P<p99>{_N}) ms 99th"
     rf",\s*(?P<p999>{_N}) ms 99\.9th)?\.?"
