@@ -141,14 +141,19 @@ def _tree_rss(pid: int) -> int:
 
 def measure(cmd: list[str], **kw) -> tuple[float, int, subprocess.CompletedProcess]:
     """(seconds, peak tree RSS in bytes, completed process)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-    peak = 0
-    while proc.poll() is None:
-        peak = max(peak, _tree_rss(proc.pid))
-        time.sleep(0.05)
-    out, err = proc.communicate()
-    seconds = time.perf_counter() - start
+    # Output goes to files, not pipes: a chatty child (perceval logs a warning per
+    # dropped message) would block on a full pipe while we only sample its memory.
+    with tempfile.TemporaryFile("w+") as out_f, tempfile.TemporaryFile("w+") as err_f:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, text=True, **kw)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss(proc.pid))
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read()
     return seconds, peak, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
