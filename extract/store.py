@@ -28,7 +28,7 @@ LOADED_TABLES = (*ROW_TABLES, "archives")
 
 
 class Store:
-    def __init__(self, db_path: str | Path, *, full: bool = False, memory_limit: str = "256MB"):
+    def __init__(self, db_path: str | Path, *, full: bool = False, memory_limit: str = "512MB"):
         self.db_path = Path(db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect(str(self.db_path))
