@@ -11,7 +11,7 @@ import sys
 # fmt: off
 TABLES: dict[str, list[tuple[str, str, str]]] = {
     "messages": [
-        ("msg_key", "VARCHAR", "stable unique key: list + Message-ID (or content hash), with a suffix when a Message-ID repeats on one list"),
+        ("msg_key", "VARCHAR", "stable unique key: <list>/<YYYY-MM>/<Message-ID> (sha256:<16 hex> of the raw bytes when absent), #2, #3 ... when an id repeats in an archive"),
         ("list", "VARCHAR", "list address, e.g. issues@kudu.apache.org"),
         ("archive", "VARCHAR", "raw archive path, relative to DATA_DIR"),
         ("position", "INTEGER", "0-based index of the message in its archive"),
