@@ -45,7 +45,7 @@ MAX_EXTRACT_CHARS = 100_000
 _LONG_TOKEN = re.compile(r"\S{1000,}")
 # Stored `text` and `body` are cut here (with a note saying so) to keep every row
 # loadable; the whole message stays in the raw archive at `offset`.
-MAX_STORED_CHARS = 8_000_000
+MAX_STORED_CHARS = 2_000_000
 
 
 @dataclass(slots=True)

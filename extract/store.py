@@ -28,7 +28,7 @@ LOADED_TABLES = (*ROW_TABLES, "archives")
 
 
 class Store:
-    def __init__(self, db_path: str | Path, *, full: bool = False, memory_limit: str = "512MB"):
+    def __init__(self, db_path: str | Path, *, full: bool = False, memory_limit: str = "256MB"):
         self.db_path = Path(db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect(str(self.db_path))
@@ -116,5 +116,5 @@ def _insert_sql(table: str) -> str:
     col_list = ", ".join(f'"{c}"' for c in cols)
     return (
         f'INSERT INTO "{table}" ({col_list}) SELECT {col_list} FROM read_json(?::VARCHAR[], '
-        f"format='newline_delimited', columns={{{types}}}, maximum_object_size=67108864)"
+        f"format='newline_delimited', columns={{{types}}}, maximum_object_size=16777216)"
     )

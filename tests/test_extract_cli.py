@@ -17,6 +17,7 @@ import duckdb
 import pytest
 
 from extract.__main__ import main
+from extract.pipeline import MAX_STORED_CHARS
 from extract.read import read_mbox
 from tests.test_parse import MUST_PASS
 from tests.test_read import MBOX, make_message, to_mbox, write_archive
@@ -181,11 +182,12 @@ def test_broken_inputs_become_errors_rows(tmp_path):
     odd_rows = dict(
         query(db, "SELECT subject, length(text) FROM messages WHERE archive LIKE '%2020-04%'")
     )
-    # Stored text is capped (8M characters) with a note where the rest is.
+    # Stored text is capped (pipeline.MAX_STORED_CHARS) with a note where the rest is.
     long_text, offset = query(
         db, "SELECT text, \"offset\" FROM messages WHERE message_id = 'long@x'"
     )[0]
-    assert long_text.startswith("a\nyyyy") and len(long_text) > 8_000_000
+    assert long_text.startswith("a\nyyyy") and len(long_text) > MAX_STORED_CHARS
+    assert len(long_text) < MAX_STORED_CHARS + 200
     assert long_text.endswith(f"more characters: see the archive at {offset}]") and offset > 0
     assert "nested" in odd_rows
     assert query(
