@@ -120,11 +120,8 @@ def _report(text: str, start: int, end: int, label: str | None) -> ResultTable |
         caption=label,
         variant=heading_before(text, span_start),
     )
-    for i, (_, _, ms, cells) in enumerate(items):
-        for m in ms:
-            m.row = i
-        table.rows.append(cells)
-        table.measurements.extend(ms)
+    for _, _, ms, cells in items:
+        table.add_row(cells, ms)
     return table
 
 

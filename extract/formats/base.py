@@ -62,6 +62,13 @@ class ResultTable:
     def source(self, text: str) -> str:
         return text[self.span[0] : self.span[1]]
 
+    def add_row(self, cells: list[str], measurements: list[Measurement]) -> None:
+        """Append a row of cells and the measurements read from it (linked by `row`)."""
+        for m in measurements:
+            m.row = len(self.rows)
+        self.rows.append(cells)
+        self.measurements.extend(measurements)
+
 
 _HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
 

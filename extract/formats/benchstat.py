@@ -146,7 +146,7 @@ def _v2_tables(text: str) -> list[ResultTable]:
             span=(files_line.start(), units_line.end()),
             columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
         )
-        pos, row = units_line.end(), 0
+        pos = units_line.end()
         while True:
             nl = text.find("\n", pos)
             if nl < 0:
@@ -156,22 +156,13 @@ def _v2_tables(text: str) -> list[ResultTable]:
             parsed = _v2_row(text, nl + 1, files, units)
             if parsed is None or text[parsed[2] : line_end].strip():
                 break
-            _add_row(table, parsed, row)
+            table.add_row(parsed[0], parsed[1])
             table.span = (table.span[0], parsed[2])
-            row += 1
             pos = line_end
-        if row:
+        if table.rows:
             tables.append(table)
         i += 2
     return tables
-
-
-def _add_row(table: ResultTable, parsed: tuple, row: int) -> None:
-    cells, ms, _ = parsed
-    for m in ms:
-        m.row = row
-    table.rows.append(cells)
-    table.measurements.extend(ms)
 
 
 def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
@@ -198,12 +189,12 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
             span=(line_start + first_bar, units_m.end()),
             columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
         )
-        pos, row = units_m.end(), 0
+        pos = units_m.end()
         while (parsed := _v2_row(text, pos, files, units)) is not None:
-            _add_row(table, parsed, row)
+            table.add_row(parsed[0], parsed[1])
             table.span = (table.span[0], parsed[2])
-            pos, row = parsed[2], row + 1
-        if row:
+            pos = parsed[2]
+        if table.rows:
             tables.append(table)
             done = pos
     return tables

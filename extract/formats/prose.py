@@ -344,9 +344,7 @@ def _parse(text: str) -> list[ResultTable]:
             columns=["label", "value", "unit"],
             caption=" ".join(sentence.split())[:200],
         )
-        for i, (_, meas) in enumerate(found):
-            meas.row = i
-            table.rows.append([meas.label or "", meas.written or "", meas.unit or ""])
-            table.measurements.append(meas)
+        for _, meas in found:
+            table.add_row([meas.label or "", meas.written or "", meas.unit or ""], [meas])
         tables.append(table)
     return tables

@@ -139,11 +139,8 @@ def _report(text: str, start: int, end: int, url: str | None) -> ResultTable | N
         caption=url,
         variant=heading_before(text, first),
     )
-    for i, (_, _, ms, cells) in enumerate(items):
-        for m in ms:
-            m.row = i
-        table.rows.append(cells)
-        table.measurements.extend(ms)
+    for _, _, ms, cells in items:
+        table.add_row(cells, ms)
     return table
 
 
