@@ -23,7 +23,7 @@ def test_fixtures_exist():
 def test_fixture(case):
     text = (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
     expect = json.loads((FIXTURES / f"{case}.expect.json").read_text(encoding="utf-8"))
-    tables = extract_results(text)
+    tables = extract_results(text, strict=True)
     if expect.get("negative"):
         found = [(t.format, m) for t in tables for m in t.measurements]
         assert found == [], f"negative sample gave rows: {found[:5]}"
@@ -43,3 +43,18 @@ def test_registry_is_well_formed():
     for mod in PARSERS:
         assert mod.INFO.kind in ("result", "noise")
         assert callable(mod.parse)
+
+
+def test_a_failing_parser_costs_only_its_own_tables(monkeypatch):
+    from extract.formats import by_name
+
+    text = (FIXTURES / "jmh--jmh-golden-text-root.txt").read_text(encoding="utf-8")
+    assert any(t.format == "jmh" for t in extract_results(text))
+
+    def broken(_text):
+        raise RuntimeError("parser bug")
+
+    monkeypatch.setattr(by_name("ascii-table"), "parse", broken)
+    assert any(t.format == "jmh" for t in extract_results(text))
+    with pytest.raises(RuntimeError):
+        extract_results(text, strict=True)

@@ -7,6 +7,7 @@ Adding a format is: a module under `extract/formats/`, fixture pairs under
 from __future__ import annotations
 
 import importlib
+import logging
 import re
 from types import ModuleType
 
@@ -21,6 +22,8 @@ __all__ = [
     "by_name",
     "extract_results",
 ]
+
+log = logging.getLogger(__name__)
 
 MODULES = [
     "yetus",
@@ -100,16 +103,26 @@ def _mask(text: str, span: tuple[int, int]) -> str:
     return text[:start] + blank + text[end:]
 
 
-def extract_results(text: str) -> list[ResultTable]:
+def extract_results(text: str, *, strict: bool = False) -> list[ResultTable]:
     """Every result table in `text`, in text order. Noise recognisers run first and
     their spans are removed; then result parsers run from specific to generic, and
-    a span claimed by one parser is not seen by the ones after it."""
+    a span claimed by one parser is not seen by the ones after it.
+
+    A parser that raises is skipped (and logged), so one parser's bug costs only its
+    own tables, never the message; `strict=True` (the tests) re-raises instead."""
     found: list[ResultTable] = []
     work = text
     for mod in PARSERS:
         if not may_match(mod, work):
             continue
-        for table in mod.parse(work):
+        try:
+            tables = mod.parse(work)
+        except Exception:
+            if strict:
+                raise
+            log.warning("format %s failed on a message; skipped", mod.INFO.name, exc_info=True)
+            continue
+        for table in tables:
             work = _mask(work, table.span)
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)
