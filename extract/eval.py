@@ -40,6 +40,7 @@ import argparse
 import json
 import math
 import re
+import signal
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -465,4 +466,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # `make eval | head` closes the pipe early: stop quietly, as Unix tools do.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())
