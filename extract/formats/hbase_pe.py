@@ -154,46 +154,17 @@ def _parse(text: str) -> list[ResultTable]:
                 ]
             )
         elif m.group("lat"):
-            found.append(
-                measure(
-                    "avg_latency",
-                    m.group("lat"),
-                    parse_number(m.group("lat")),
-                    m.group("lu"),
-                    label=test_name,
-                    row=row,
-                )
-            )
-            table.rows.append([test_name or "", "Avg latency", m.group("lat")])
+            unit = m.group("lu")
+            _one_value(m, "lat", "avg_latency", unit, test_name, "Avg latency", table, found)
         elif m.group("tps"):
-            found.append(
-                measure(
-                    "avg_tps",
-                    m.group("tps"),
-                    parse_number(m.group("tps")),
-                    "rows/s",
-                    label=test_name,
-                    row=row,
-                )
-            )
-            table.rows.append([test_name or "", "Avg TPS/QPS", m.group("tps")])
+            _one_value(m, "tps", "avg_tps", "rows/s", test_name, "Avg TPS/QPS", table, found)
         elif m.group("hist"):
             label = thread or test_name
             found.extend(_hist_measurements(m, label, row))
             table.rows.append([label or "", "Latency", m.group("hist").strip()])
         elif m.group("num"):
             label = thread or test_name
-            found.append(
-                measure(
-                    "num_measures",
-                    m.group("num"),
-                    parse_number(m.group("num")),
-                    "count",
-                    label=label,
-                    row=row,
-                )
-            )
-            table.rows.append([label or "", "Num measures", m.group("num")])
+            _one_value(m, "num", "num_measures", "count", label, "Num measures", table, found)
         elif m.group("ft"):
             label = m.group("ft")
             found.append(
@@ -215,3 +186,12 @@ def _parse(text: str) -> list[ResultTable]:
             table.rows.append([label, "Finished", f"{m.group('fms')} ms"])
         table.measurements.extend(x for x in found if x is not None)
     return tables
+
+
+def _one_value(m, group, metric, unit, label, row_name, table, found) -> None:
+    """A summary line that carries one number: one measurement and one row."""
+    written = m.group(group)
+    found.append(
+        measure(metric, written, parse_number(written), unit, label=label, row=len(table.rows))
+    )
+    table.rows.append([label or "", row_name, written])
