@@ -2,12 +2,18 @@
 bytes into a `ParsedMessage` (ids, date and where it came from, decoded sender and
 subject, the text body, attachments) or raises `ParseError` with a reason.
 
-Two parsers, chosen for speed (measured on the real commits@ month in the
+Three readers, chosen for speed (measured on the real commits@ month in the
 fixtures, 82 messages x5, one core): the standard library's `email` with the
-compat32 policy parses about 7,000 messages/s, mail-parser about 700/s. So the
-common case goes through `email` (`_parse_stdlib`), and mail-parser
-(`_parse_mailparser`) is the second opinion for any message the fast path fails
-on, so that a message is only reported as an error when both gave up.
+compat32 policy parses about 7,000 messages/s, mail-parser about 700/s. So:
+
+- `_parse_plain` reads the most common mail of all, a single text/plain part in
+  7bit, 8bit or quoted-printable with well-formed headers (JIRA, GitBox and commit
+  notifications), with a few regexes and C codecs: about 10x faster than `email`.
+  It gives up (returns None) on anything else, and a test checks that whatever it
+  accepts it reads exactly as `email` does;
+- `_parse_stdlib` (`email`) reads everything else;
+- mail-parser (`_parse_mailparser`) is the second opinion for any message `email`
+  fails on, so that a message is only reported as an error when both gave up.
 
 HTML-only bodies are rendered to text with beautifulsoup4: block elements become
 lines, `<pre>` blocks stay verbatim, and tables become Markdown-style pipe rows
@@ -17,6 +23,7 @@ them.
 
 from __future__ import annotations
 
+import binascii
 import email.header
 import email.utils
 import re
@@ -67,7 +74,7 @@ class ParsedMessage:
     content_type: str | None = None  # the MIME type `text` was taken from
     attachments: list[str] = field(default_factory=list)  # "name (type)"
     headers: dict[str, str] = field(default_factory=dict)  # KEPT_HEADERS, lower-cased names
-    parser: str = "stdlib"  # which parser read it: stdlib or mail-parser
+    parser: str = "stdlib"  # which parser read it: plain, stdlib or mail-parser
 
 
 # ---------------------------------------------------------------- decoding helpers
@@ -144,7 +151,8 @@ def parse_date(header: str | None, envelope_line: str) -> tuple[datetime | None,
         dt = _rfc5322_or_iso(header)
         if dt is not None:
             return dt, "header"
-        dt = _dateparser(header)
+        # (no digit, no date: `Date: unknown` would cost dateparser ~4 ms to say so)
+        dt = _dateparser(header) if any(c.isdigit() for c in header) else None
         if dt is not None:
             return dt, "dateparser"
     m = _ENVELOPE_DATE.search(envelope_line or "")
@@ -280,7 +288,7 @@ def parse_message(data: bytes, envelope_line: str = "") -> ParsedMessage:
     if not data.strip():
         raise ParseError("empty message: no headers, no body")
     try:
-        return _parse_stdlib(data, envelope_line)
+        return _parse_plain(data, envelope_line) or _parse_stdlib(data, envelope_line)
     except ParseError:
         raise
     except Exception as exc:  # any failure of the fast path: ask mail-parser
@@ -310,6 +318,53 @@ def _parse_stdlib(data: bytes, envelope_line: str) -> ParsedMessage:
         raise ParseError("no headers: the message does not start with a header block")
     pm = _common_fields(headers, envelope_line)
     pm.text, pm.content_type, pm.attachments = _body_of(msg)
+    return pm
+
+
+# A header block `_parse_plain` reads the way `email` does: every line a `Name:`
+# field (the name as email's feedparser accepts it) or a folded continuation.
+_HEADER_BLOCK = re.compile(r"(?:[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*)*")
+_HEADER_FIELD = re.compile(r"^([\x21-\x39\x3b-\x7e]+):[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)", re.M)
+_HEAD_END = re.compile(rb"\n\r?\n")
+# `text/plain` with simple parameters only (no RFC 2231 `*`, no attachment `name`).
+_PLAIN_TYPE = re.compile(
+    r'\s*text/plain\s*((?:;\s*[\w.-]+\s*=\s*(?:"[^"*\\]*"|[^;\s"*\\]+)\s*)*);?\s*', re.I
+)
+_CHARSET_PARAM = re.compile(r';\s*charset\s*=\s*"?([^";\s]*)', re.I)
+_PLAIN_ENCODINGS = ("", "7bit", "8bit", "binary", "quoted-printable")
+
+
+def _parse_plain(data: bytes, envelope_line: str) -> ParsedMessage | None:
+    """A single text/plain part with well-formed headers, read without `email`;
+    None for any other message (see the module docstring)."""
+    end = _HEAD_END.search(data)
+    head_bytes, body = (data[: end.start() + 1], data[end.end() :]) if end else (data, b"")
+    if not head_bytes.endswith(b"\n"):
+        head_bytes += b"\n"
+    head = head_bytes.decode("ascii", "surrogateescape")  # as compat32 reads headers
+    if not _HEADER_BLOCK.fullmatch(head):
+        return None
+    headers: dict[str, str] = {}
+    for m in _HEADER_FIELD.finditer(head):
+        headers.setdefault(m.group(1).lower(), m.group(2).rstrip("\r\n"))
+    if (
+        "content-disposition" in headers
+        or headers.get("content-transfer-encoding", "").strip().lower() not in _PLAIN_ENCODINGS
+    ):
+        return None
+    charset = None
+    if "content-type" in headers:
+        ctype = _PLAIN_TYPE.fullmatch(headers["content-type"])
+        if ctype is None or "name" in ctype.group(1).lower():
+            return None
+        if m := _CHARSET_PARAM.search(ctype.group(1)):
+            charset = m.group(1).lower()
+    if headers.get("content-transfer-encoding", "").strip().lower() == "quoted-printable":
+        body = binascii.a2b_qp(body)
+    pm = _common_fields(headers, envelope_line)
+    pm.text = decode_bytes(body, charset).replace("\r\n", "\n")
+    pm.content_type = "text/plain"
+    pm.parser = "plain"
     return pm
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from extract.parse import ParseError, html_to_text, parse_message
-from extract.read import read_mbox
+from extract.parse import ParseError, _parse_plain, _parse_stdlib, html_to_text, parse_message
+from extract.read import ArchiveReadError, read_mbox
 from tests.test_read import MBOX, make_message
 
 MUST_PASS = (
@@ -32,8 +32,73 @@ def test_real_archives_parse_without_errors(path):
     assert msgs
     for raw in msgs:
         pm = parse_message(raw.data, raw.envelope_line)
-        assert pm.parser == "stdlib"  # the fast path reads all of them
+        assert pm.parser in ("plain", "stdlib")  # the fast paths read all of them
         assert pm.subject is not None or pm.from_address is not None or pm.text
+
+
+def _every_fixture_message() -> list[bytes]:
+    out = [m.data for path in sorted(MBOX.rglob("*.mbox")) for m in _readable(path)]
+    out += [p.read_bytes().split(b"\n", 1)[1] for p in sorted(MBOX.rglob("*.eml"))]
+    fixtures = MBOX.parent
+    for p in sorted((fixtures / "corpus" / "dev").glob("*.txt")) + sorted(
+        (fixtures / "seeds").glob("*.txt")
+    ):
+        out.append(b"Content-Type: text/plain; charset=utf-8\n" + p.read_bytes())
+    return out
+
+
+def _readable(path: Path):
+    try:
+        yield from read_mbox(path)
+    except ArchiveReadError:
+        return
+
+
+def test_plain_reader_reads_what_it_accepts_exactly_as_email_does():
+    """`_parse_plain` skips `email` for simple text/plain mail: whatever it accepts
+    must come out field for field as the standard library's reading."""
+    accepted = 0
+    for data in _every_fixture_message():
+        fast = _parse_plain(data, "From x  Thu Jan  1 00:00:00 1970")
+        if fast is None:
+            continue
+        accepted += 1
+        std = _parse_stdlib(data, "From x  Thu Jan  1 00:00:00 1970")
+        assert (fast.parser, std.parser) == ("plain", "stdlib")
+        fast.parser = std.parser
+        assert fast == std
+    assert accepted >= 150  # most list mail is simple text/plain
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "Content-Type: multipart/alternative; boundary=x",
+        "Content-Type: text/html",
+        "Content-Type: text/plain; name=x.txt",
+        "Content-Type: text/plain; charset*=utf-8''x",
+        "Content-Disposition: attachment",
+        "Content-Transfer-Encoding: base64",
+        "X-Broken header without colon",
+    ],
+)
+def test_plain_reader_leaves_anything_else_to_email(head):
+    data = f"Subject: s\nFrom: a@b.org\n{head}\n\nbody\n".encode()
+    assert _parse_plain(data, "") is None
+    assert parse_message(data).parser == "stdlib"
+
+
+def test_quoted_printable_and_8bit_bodies_are_decoded():
+    qp = (
+        b"Subject: s\nContent-Type: text/plain; charset=utf-8\n"
+        b"Content-Transfer-Encoding: quoted-printable\n\n=C2=B1 3.5 ms/op =\nsoft break\n"
+    )
+    assert parse_message(qp).text == "\u00b1 3.5 ms/op soft break\n"
+    latin = "Subject: s\nContent-Type: text/plain; charset=iso-8859-1\n\n\u00b5s\n".encode(
+        "latin-1"
+    )
+    pm = parse_message(latin)
+    assert (pm.parser, pm.text) == ("plain", "\u00b5s\n")
 
 
 def test_nolist_fail_case_is_an_error():
