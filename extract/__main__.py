@@ -1,10 +1,13 @@
-"""`python -m extract --data-dir DIR [--db FILE] [--workers N] [--full]`: read every
-DIR/raw/**/*.mbox.gz into DIR/asf.duckdb. Exit status 0 when done (messages that
+"""`python -m extract --data-dir DIR [--db FILE] [--workers N] [--full] [--messages-only]`:
+read every DIR/raw/**/*.mbox.gz into DIR/asf.duckdb. Exit status 0 when done (messages that
 could not be read are in the `errors` table, not a failure of the run), 2 for
 usage errors (no such data dir, no archives found).
 
 Incremental: only archives whose sha256 differs from the one recorded in
 `archives` (or that are not recorded) are processed; `--full` rebuilds everything.
+`--messages-only` stores the messages without looking for benchmark results (about
+twice as fast, for a first look at a big crawl); a later run without it processes
+those archives again to add them.
 Workers parse archives in parallel processes (`pipeline.stage_archive`); this
 process is the single writer and loads their output in batches (`store.Store.load`).
 """
@@ -52,6 +55,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="parallel worker processes (default: the machine's cores)",
     )
     ap.add_argument("--full", action="store_true", help="rebuild instead of updating")
+    ap.add_argument(
+        "--messages-only",
+        action="store_true",
+        help="store the messages without looking for benchmark results "
+        "(is_benchmark stays NULL; a later run without this flag adds them)",
+    )
     args = ap.parse_args(argv)
     if args.workers < 1:
         ap.error("--workers must be at least 1")
@@ -80,13 +89,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with store:
         known = store.known_archives()
+        results = not args.messages_only
         todo = []
         for path in archives:
             sha = _sha(path)
-            if sha is None or known.get(archive_identity(path, data_dir)[0]) != sha:
+            old_sha, had_results = known.get(archive_identity(path, data_dir)[0], (None, False))
+            if sha is None or old_sha != sha or (results and not had_results):
                 todo.append(path)
         progress = Progress(len(todo))
-        staged = _staged(todo, data_dir, store.tmp_dir, args.workers)
+        staged = _staged(todo, data_dir, store.tmp_dir, args.workers, results)
         _load_in_batches(staged, store, progress)
         progress.finish()
         n_stored, n_err = store.con.execute(
@@ -112,12 +123,15 @@ def _sha(path: Path) -> str | None:
         return None
 
 
-def _staged(todo: list[Path], data_dir: Path, stage_dir: Path, n: int) -> Iterator[StagedArchive]:
-    """Staged archives as they are done: in this process for one worker, else from a
-    pool of n processes with at most 2n archives in flight (bounded memory and disk)."""
-    if n == 1 or len(todo) <= 1:
+def _staged(
+    todo: list[Path], data_dir: Path, stage_dir: Path, n: int, results: bool
+) -> Iterator[StagedArchive]:
+    """Staged archives as they are done, from a pool of n worker processes with at most
+    2n archives in flight (bounded memory and disk), so that this process loads one
+    batch while the workers read the next; a single archive is read right here."""
+    if len(todo) <= 1:
         for path in todo:
-            yield stage_archive(path, data_dir, stage_dir)
+            yield stage_archive(path, data_dir, stage_dir, results)
         return
     pending = iter(todo)
     in_flight: set = set()
@@ -127,7 +141,7 @@ def _staged(todo: list[Path], data_dir: Path, stage_dir: Path, n: int) -> Iterat
     with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
         while True:
             while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
-                in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir))
+                in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results))
             if not in_flight:
                 return
             done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)

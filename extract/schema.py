@@ -37,7 +37,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("content_type", "VARCHAR", "MIME type the body was taken from (text/plain or text/html)"),
         ("attachments", "VARCHAR[]", "attachments as 'name (type)'"),
         ("size", "INTEGER", "raw message size in bytes"),
-        ("is_benchmark", "BOOLEAN", "the message reports measured benchmark numbers"),
+        ("is_benchmark", "BOOLEAN", "the message reports measured benchmark numbers (NULL: not looked at, --messages-only)"),
         ("benchmark_score", "DOUBLE", "the classifier's confidence, 0..1"),
         ("benchmark_reasons", "VARCHAR[]", "the features that decided it, e.g. 'jmh table', 'quoted only'"),
         ("formats", "VARCHAR[]", "formats of the result tables found in the message's own text"),
@@ -85,6 +85,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("n_messages", "INTEGER", "messages in the archive (stored + errors)"),
         ("n_errors", "INTEGER", "messages of this archive in errors"),
         ("extracted_at", "TIMESTAMPTZ", "when it was extracted"),
+        ("results", "BOOLEAN", "benchmark results were looked for (false after --messages-only)"),
     ],
 }
 # fmt: on

@@ -1,7 +1,8 @@
 """The only module that writes the DuckDB database. `Store(db_path)` creates the
-tables of extract/schema.py, tells which archives are already extracted
-(`known_archives()`: path → sha256), and `load(staged)` / `replace(rows)` swap in
-the rows of a batch of archives: for each archive, delete its old rows and load the
+tables of extract/schema.py (adding columns that an older database lacks), tells
+which archives are already extracted (`known_archives()`: path → sha256 and whether
+results were looked for), and `load(staged)` / `replace(rows)` swap in the rows of
+a batch of archives: for each archive, delete its old rows and load the
 new ones, all in ONE transaction, so a run killed at any point leaves every archive
 either wholly old or wholly new (and an archive without its `archives` row is
 simply extracted again by the next run).
@@ -40,11 +41,23 @@ class Store:
                 self.con.execute(f'DROP TABLE IF EXISTS "{name}"')
         for stmt in create_statements():
             self.con.execute(stmt)
+        self._add_new_columns()
         self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
         self.tmp_dir = Path(tempfile.mkdtemp(prefix="asf-load-"))
 
-    def known_archives(self) -> dict[str, str]:
-        return dict(self.con.execute("SELECT path, sha256 FROM archives").fetchall())
+    def _add_new_columns(self) -> None:
+        """A database written by an older version gets the columns added since
+        (NULL in its old rows), so that an update never needs a --full rebuild."""
+        for table, cols in TABLES.items():
+            have = {r[0] for r in self.con.execute(f'DESCRIBE "{table}"').fetchall()}
+            for col, typ, _ in cols:
+                if col not in have:
+                    self.con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {typ}')
+
+    def known_archives(self) -> dict[str, tuple[str, bool]]:
+        """path -> (sha256, whether its benchmark results were looked for)."""
+        rows = self.con.execute("SELECT path, sha256, coalesce(results, true) FROM archives")
+        return {path: (sha, results) for path, sha, results in rows.fetchall()}
 
     def replace(self, batch: Iterable[ArchiveRows]) -> None:
         """Replace the rows of every archive in `batch` (rows in memory), in one

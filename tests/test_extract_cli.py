@@ -325,6 +325,28 @@ def test_rerun_is_idempotent_and_incremental(tmp_path, capsys):
     assert rebuilt[0] == second[0] and rebuilt[1] == second[1]
 
 
+def test_messages_only_then_a_full_run_adds_the_results(tmp_path, capsys):
+    for i, seed in enumerate(sorted((REPO / "tests" / "fixtures" / "seeds").glob("*.txt"))):
+        msg = make_message(seed.read_text(encoding="utf-8"), message_id=f"seed{i}@x")
+        write_archive(tmp_path, f"s{i}@seeds.apache.org", "2017-03", to_mbox([msg]))
+    db = tmp_path / "asf.duckdb"
+    assert run(tmp_path, "--messages-only") == 0
+    assert query(db, "SELECT count(*), count(is_benchmark) FROM messages") == [(5, 0)]
+    assert query(db, "SELECT count(*) FROM result_tables") == [(0,)]
+    assert query(db, "SELECT bool_or(results) FROM archives") == [(False,)]
+    capsys.readouterr()
+    assert run(tmp_path, "--messages-only") == 0  # nothing new for a messages-only run
+    assert "archives=0 " in capsys.readouterr().out
+
+    assert run(tmp_path) == 0  # the same archives again, now with their results
+    assert "archives=5 " in capsys.readouterr().out
+    assert query(db, "SELECT count(*), count(*) FILTER (is_benchmark) FROM messages") == [(5, 5)]
+    assert query(db, "SELECT count(*) > 5 FROM result_tables") == [(True,)]
+    assert query(db, "SELECT bool_and(results) FROM archives") == [(True,)]
+    assert run(tmp_path, "--messages-only") == 0  # results stay: they are not thrown away
+    assert "archives=0 " in capsys.readouterr().out
+
+
 def test_kill_9_then_rerun_is_consistent_and_complete(tmp_path):
     for i in range(120):
         write_archive(tmp_path, f"k{i % 12}@kill.apache.org", f"2019-{i // 12 + 1:02d}",

@@ -33,7 +33,8 @@ def test_replace_swaps_an_archives_rows(tmp_path):
     with Store(db) as store:
         store.replace([process_archive(path, tmp_path)])
         (known,) = store.known_archives().items()
-    assert known[0] == "raw/x.apache.org/s/2021-01.mbox.gz" and len(known[1]) == 64
+    assert known[0] == "raw/x.apache.org/s/2021-01.mbox.gz" and len(known[1][0]) == 64
+    assert known[1][1] is True  # its benchmark results were looked for
     n, n_archives, _ = counts(db)
     assert (n, n_archives) == (15, 1)
 
@@ -65,7 +66,20 @@ def test_an_archive_that_cannot_be_processed_is_recorded_and_retried(tmp_path):
     db = tmp_path / "asf.duckdb"
     with Store(db) as store:
         store.load([stage_archive(gone, tmp_path, store.tmp_dir)])
-        assert store.known_archives() == {"raw/x.apache.org/gone/2021-02.mbox.gz": None}
+        assert store.known_archives() == {"raw/x.apache.org/gone/2021-02.mbox.gz": (None, True)}
         errors = store.con.execute("SELECT position, stage, reason FROM errors").fetchall()
     assert len(errors) == 1 and errors[0][:2] == (None, "read")
     assert "FileNotFoundError" in errors[0][2]
+
+
+def test_a_database_from_an_older_version_gets_the_new_columns(tmp_path):
+    db = tmp_path / "asf.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE archives (path VARCHAR, sha256 VARCHAR)")
+    con.execute("INSERT INTO archives VALUES ('raw/x.apache.org/s/2020-01.mbox.gz', 'abc')")
+    con.close()
+    with Store(db) as store:
+        cols = [r[0] for r in store.con.execute("DESCRIBE archives").fetchall()]
+        assert "results" in cols and "n_messages" in cols
+        # rows from before --messages-only existed had their results looked for
+        assert store.known_archives() == {"raw/x.apache.org/s/2020-01.mbox.gz": ("abc", True)}
