@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 # Everything from one of these markers to the end is boilerplate or old text. Each
-# marker comes with a plain substring that must be present for its regex to run:
-# a cheap `in` test spares the regex scan of long bodies (diffs, logs).
+# marker comes with a plain substring that every match contains (lower-case for the
+# case-insensitive marker): the regex runs only when it is present, and only from
+# _MARKER_REACH characters before its first occurrence, since Python's regex engine
+# tries every position of a long body (diffs, logs) one by one.
 _CUT_REST = [
     # JIRA footer: "--\nThis message was sent by Atlassian JIRA\n(v6.3.15#6346)".
     ("Atlassian", re.compile(r"(?:^|\s)--\s*This message was sent by Atlassian (?:JIRA|Jira)\b")),
@@ -32,8 +34,11 @@ _CUT_REST = [
     # The JIRA issue block quoted under every comment mail: "> Summary\n> ---\n>\n> Key:".
     ("Key:", re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s")),
     # Outlook-style reply: the quoted original follows.
-    ("---", re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I)),
+    ("original message", re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I)),
 ]
+# How far before its substring a match may start: the dashed lines and blank lines
+# that some markers include before it are far shorter in real mail.
+_MARKER_REACH = 1000
 
 # "[ https://issues.apache.org/jira/browse/KEY-1?page=...#comment-1 ]" then
 # "Todd Lipcon commented on KUDU-1930:" and its dashed underline.
@@ -61,10 +66,17 @@ _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 def _cut_boilerplate(text: str) -> str:
     """Cut at the earliest marker after which everything is footer or old text."""
     cut = len(text)
+    low = None
     for needle, marker in _CUT_REST:
-        if needle not in text:
+        if marker.flags & re.I:
+            low = text.lower() if low is None else low
+            at = low.find(needle)
+        else:
+            at = text.find(needle)
+        if at < 0 or at - _MARKER_REACH >= cut:
             continue
-        m = marker.search(text)
+        # (`^` still means the start of the text or of a line when the search starts later)
+        m = marker.search(text, max(0, at - _MARKER_REACH))
         if m and m.start() < cut:
             cut = m.start()
     return text[:cut]
