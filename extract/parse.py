@@ -324,16 +324,7 @@ def _parse_stdlib(data: bytes, envelope_line: str) -> ParsedMessage:
 # A header block `_parse_plain` reads the way `email` does: every line a `Name:`
 # field (the name as email's feedparser accepts it) or a folded continuation.
 _HEADER_BLOCK = re.compile(r"(?:[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*)*")
-# Only the fields read below are picked out (mail carries ~20 headers, Received: and
-# the like, that nothing here reads).
-_USED_HEADERS = (
-    "message-id", "in-reply-to", "references", "subject", "from", "date", "content-type",
-    "content-transfer-encoding", "content-disposition", *KEPT_HEADERS,
-)  # fmt: skip
-_HEADER_FIELD = re.compile(
-    r"^(" + "|".join(map(re.escape, _USED_HEADERS)) + r"):[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)",
-    re.M | re.I,
-)
+_HEADER_FIELD = re.compile(r"^([\x21-\x39\x3b-\x7e]+):[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)", re.M)
 _HEAD_END = re.compile(rb"\n\r?\n")
 # `text/plain` with simple parameters only (no RFC 2231 `*`, no attachment `name`).
 _PLAIN_TYPE = re.compile(
