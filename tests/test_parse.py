@@ -134,6 +134,8 @@ def test_dates_header_then_envelope_then_none():
     [
         ("2016-11-17 00:49:27 UTC", "header", datetime(2016, 11, 17, 0, 49, 27, tzinfo=UTC)),
         ("2017-04-24", "header", datetime(2017, 4, 24, tzinfo=UTC)),
+        ("2008/04/14 20:03:04 UTC", "header", datetime(2008, 4, 14, 20, 3, 4, tzinfo=UTC)),
+        ("unknown (quotes a message of Mon Dec 15 2014)", None, None),
         ("17/11/2016 00:49", "dateparser", datetime(2016, 11, 17, 0, 49, tzinfo=UTC)),
         (
             "Do, 17 Nov. 2016 00:49:27 +0100",
