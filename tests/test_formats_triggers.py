@@ -43,3 +43,59 @@ def test_trigger_is_a_necessary_condition(parser):
     re.compile(parser.INFO.trigger)
     lost = [t[:120] for t in texts() if not may_match(parser, t) and parser.parse(t)]
     assert not lost, f"{parser.INFO.name} finds results its trigger misses: {lost[:3]}"
+
+
+@pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
+def test_needles_are_necessary_for_the_trigger(parser):
+    """When the trigger matches, one of the needles is in the text: checking the needles
+    first only skips triggers that would not have matched."""
+    info = parser.INFO
+    if not info.needles and not info.lower_needles:
+        return
+    assert info.trigger, "needles narrow a trigger; a format without one has none"
+    trigger = re.compile(info.trigger, re.I)
+    missed = [
+        t[:120]
+        for t in texts()
+        if trigger.search(t)
+        and not any(n in t for n in info.needles)
+        and not any(n in t.lower() for n in info.lower_needles)
+    ]
+    assert not missed, f"{info.name}: trigger matches without a needle: {missed[:3]}"
+
+
+def _all_characters() -> str:
+    return "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+
+
+def test_lower_needles_find_every_case_insensitive_match():
+    """A lower needle is looked for in `text.lower()`: every character the trigger's
+    case-insensitive match accepts for one of its letters must lower to that letter
+    (not so for `i` and `s`: `İ`, `ı`, `ſ`), or a needle would miss a match."""
+    chars = sorted({c for mod in PARSERS for n in mod.INFO.lower_needles for c in n})
+    everything = _all_characters()
+    for c in chars:
+        assert c == c.lower()
+        odd = [
+            m.group() for m in re.finditer(re.escape(c), everything, re.I) if m.group().lower() != c
+        ]
+        assert not odd, f"{c!r} also matches {odd} case-insensitively"
+
+
+def test_needle_scan_finds_exactly_the_needles_in_the_text():
+    from extract.formats import _SCAN
+    from extract.formats._needles import NeedleScan
+
+    needles = sorted({n for mod in PARSERS for n in mod.INFO.needles})
+    samples = list(texts()) + [
+        "",
+        " ".join(needles),
+        "".join(needles),
+        "x".join(reversed(needles)),
+        "Test in Test in  Query OKQuery OK ±│ Time(ms)Time: 1",
+    ]
+    for t in samples:
+        assert _SCAN.found(t) == {n for n in needles if n in t}
+    scan = NeedleScan(["abXcd", "Xc", "bX", "aX", "X", "zz", "Yz"])
+    assert scan.found("abXcd aXc zz") == {"abXcd", "Xc", "bX", "aX", "X", "zz"}
+    assert scan.found("Xz") == {"X"}

@@ -11,6 +11,7 @@ import logging
 import re
 from types import ModuleType
 
+from extract.formats._needles import NeedleScan
 from extract.formats.base import FormatInfo, Measurement, ResultTable, heading_before
 
 __all__ = [
@@ -82,10 +83,33 @@ _TRIGGERS = {
     for mod in PARSERS
 }
 
+_SCAN = NeedleScan(n for mod in PARSERS for n in mod.INFO.needles)
+
+# (module, needles, lower_needles, trigger) in run order, read once.
+_CHECKS = [
+    (mod, frozenset(mod.INFO.needles), mod.INFO.lower_needles, _TRIGGERS[mod.INFO.name])
+    for mod in PARSERS
+]
+
+
+def _has_needle(info: FormatInfo, text: str) -> bool:
+    """One of the format's needles is in `text` (lower needles: in `text.lower()`);
+    True when it has none."""
+    if not info.needles and not info.lower_needles:
+        return True
+    if any(n in text for n in info.needles):
+        return True
+    lower = text.lower() if info.lower_needles else ""
+    return any(n in lower for n in info.lower_needles)
+
 
 def may_match(mod: ModuleType, text: str) -> bool:
-    """False when the module's trigger says it cannot find anything in `text`."""
-    trigger = _TRIGGERS[mod.INFO.name]
+    """False when the module's trigger says it cannot find anything in `text`.
+    The needles are checked first: they are necessary for the trigger, and cheap."""
+    info = mod.INFO
+    if not _has_needle(info, text):
+        return False
+    trigger = _TRIGGERS[info.name]
     return trigger is None or trigger.search(text) is not None
 
 
@@ -99,7 +123,7 @@ def by_name(name: str) -> ModuleType:
 def _mask(text: str, span: tuple[int, int]) -> str:
     """Blank out a span, keeping offsets and line breaks, so later parsers skip it."""
     start, end = span
-    blank = "".join("\n" if c == "\n" else " " for c in text[start:end])
+    blank = "\n".join(" " * len(part) for part in text[start:end].split("\n"))
     return text[:start] + blank + text[end:]
 
 
@@ -112,8 +136,20 @@ def extract_results(text: str, *, strict: bool = False) -> list[ResultTable]:
     own tables, never the message; `strict=True` (the tests) re-raises instead."""
     found: list[ResultTable] = []
     work = text
-    for mod in PARSERS:
-        if not may_match(mod, work):
+    found_needles = None  # _SCAN.found(work), once a format with needles asks
+    lower = None  # work.lower(), once a format with lower needles asks
+    for mod, needles, lower_needles, trigger in _CHECKS:
+        if needles or lower_needles:
+            if needles and found_needles is None:
+                found_needles = _SCAN.found(work)
+            if not needles or needles.isdisjoint(found_needles):
+                if not lower_needles:
+                    continue
+                if lower is None:
+                    lower = work.lower()
+                if not any(n in lower for n in lower_needles):
+                    continue
+        if trigger is not None and trigger.search(work) is None:
             continue
         try:
             tables = mod.parse(work)
@@ -124,6 +160,7 @@ def extract_results(text: str, *, strict: bool = False) -> list[ResultTable]:
             continue
         for table in tables:
             work = _mask(work, table.span)
+            found_needles = lower = None
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)
     found = _drop_prose_repeats(found)

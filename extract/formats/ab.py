@@ -31,6 +31,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:Requests per second:)",
+    needles=("Requests per second:",),
 )
 
 _NUM = r"\d+(?:\.\d+)?"

@@ -30,6 +30,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:contender)",
+    needles=("contender",),
 )
 
 _HEADER = re.compile(

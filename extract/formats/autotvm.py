@@ -27,6 +27,7 @@ INFO = FormatInfo(
     "640.50 s`",
     priority=12,
     trigger=r"(?-i:Current/Best:)",
+    needles=("Current/Best:",),
 )
 
 _N = r"\d+(?:\.\d+)?"

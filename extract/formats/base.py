@@ -33,6 +33,13 @@ class FormatInfo:
     # does not match, `parse` would return [] and the registry does not call it. Most
     # mail is not benchmark output, so this keeps extraction fast. "" = always run.
     trigger: str = ""
+    # Cheaper still: plain substrings, one of which is in the text whenever `trigger`
+    # matches (a necessary condition of the trigger regex itself, so checking them
+    # first never changes what runs). `needles` are looked for as written,
+    # `lower_needles` (lowercase, for the trigger's case-insensitive parts) in
+    # `text.lower()`. Both empty = no pre-check, only the trigger.
+    needles: tuple[str, ...] = ()
+    lower_needles: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

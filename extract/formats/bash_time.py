@@ -35,6 +35,7 @@ INFO = FormatInfo(
     priority=15,
     kind="result",
     trigger=r"(?-i:real\s+\d|s user \d)",
+    needles=("real", "s user "),
 )
 
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?s"

@@ -43,6 +43,7 @@ INFO = FormatInfo(
     "(2.97ms/i)` or `name  2.831k (± 2.3%) i/s - 14.331k in 5.064479s`; `Comparison:`",
     priority=14,
     trigger=r"(?-i:i/(?:s|100ms))",
+    needles=("i/s", "i/100ms"),
 )
 
 _N = r"\d+(?:\.\d+)?"

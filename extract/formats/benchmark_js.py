@@ -24,6 +24,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:ops/sec[ \t]+(?:±|\+/-|Â±))",
+    needles=("ops/sec",),
 )
 
 _RESULT = re.compile(

@@ -31,6 +31,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:name[ \t]+(?:old|speed|\S*/)|│)",
+    needles=("name ", "name\t", "│"),
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -36,6 +36,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:Results:|Averages from the middle|total ops,|interval_op_rate)",
+    needles=("Results:", "Averages from the middle", "total ops,", "interval_op_rate"),
 )
 
 # The lookbehind keeps this linear on long runs of blanks (masked text).

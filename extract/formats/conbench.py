@@ -27,6 +27,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i::arrow_down:)",
+    needles=(":arrow_down:",),
 )
 
 _MACHINE = re.compile(

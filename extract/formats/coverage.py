@@ -29,6 +29,7 @@ INFO = FormatInfo(
     kind="noise",
     trigger=r"(?-i:[vV])(?<=cov)(?:(?<=codecov)"
     r"|erage(?: report| increased| decreased| remained|[ \t:`]*[\d.]))",
+    lower_needles=("cov",),
 )
 
 _HEADER = re.compile(

@@ -25,6 +25,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"±[\d.]",
+    needles=("±",),
 )
 
 _HEADER = re.compile(

@@ -31,6 +31,7 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:time:\s*\[|Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)"
     r"|Criterion\.rs)",
+    needles=("time:", "Benchmarking ", "Criterion.rs"),
 )
 
 _NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

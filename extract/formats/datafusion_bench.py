@@ -34,6 +34,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:Query[ \t]*[┃│|]|Query \d|Benchmark Summary)",
+    needles=("Query", "Benchmark Summary"),
 )
 
 _SIMPLE = re.compile(r"^\s*([\d.,]+)\s*(ns|µs|us|ms|s)\s*$")

@@ -37,6 +37,8 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:[qfF])(?:(?<=q)(?-i:(?:uery)?\d+[a-z]?[ \t]+\d)"
     r"|(?<=perf)ormance test result)",
+    needles=("q",),
+    lower_needles=("performance te",),
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -38,6 +38,7 @@ INFO = FormatInfo(
     "`99% <= N milliseconds` lines (under `-- Timers ---`)",
     priority=14,
     trigger=r"(?-i:rate[ \t]*<?=|%[ \t]*<=)",
+    needles=("rate=", "rate<", "rate ", "rate\t", "<="),
 )
 
 _N = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -35,6 +35,19 @@ INFO = FormatInfo(
     trigger=r"(?-i:sys(?:tem\s+\d|[ \t]+\d)|user\s+\d[\d.]*\s+sys\b|s\)\s*:\s*\d|faults\s*:"
     r"|switches\s*:|Swaps\s*:|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:"
     r"|got\s*:|status\s*:)",
+    needles=(
+        "sys",
+        "s)",
+        "faults",
+        "switches",
+        "Swaps",
+        "puts",
+        "sent",
+        "received",
+        "delivered",
+        "got",
+        "status",
+    ),
 )
 
 _NUM = r"\d+(?:\.\d+)?"

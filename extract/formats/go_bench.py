@@ -28,6 +28,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:Benchmark\S*[ \t]+\d+\s+[-+]?\d)",
+    needles=("Benchmark",),
 )
 
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -38,6 +38,16 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:Summary of timings|duration\s*\]|Avg latency \(|Avg TPS/QPS|Latency \("
     r"|Num measures|Test in \d|TestClient-\d+ in \d)",
+    needles=(
+        "Summary of timings",
+        "duration",
+        "Avg latency (",
+        "Avg TPS/QPS",
+        "Latency (",
+        "Num measures",
+        "Test in ",
+        "TestClient-",
+    ),
 )
 
 _NUM = r"\d+(?:\.\d+)?"

@@ -34,6 +34,7 @@ INFO = FormatInfo(
     priority=30,
     kind="result",
     trigger=r"<table\b",
+    lower_needles=("<table",),
 )
 
 _OPEN_TABLE = re.compile(r"<table\b", re.I)

@@ -30,6 +30,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:\((?:mean ± σ|abs ≡)\)|times (?:faster|slower) than|Mean \[)",
+    needles=("(mean ± σ)", "(abs ≡)", "times faster than", "times slower than", "Mean ["),
 )
 
 _N = r"[\d.]+"

@@ -36,6 +36,7 @@ INFO = FormatInfo(
     priority=30,
     kind="result",
     trigger=r"\|\|",
+    needles=("||",),
 )
 
 _LINK = re.compile(r"\[([^\[\]|]*)\|[^\[\]]*\]")

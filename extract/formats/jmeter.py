@@ -27,6 +27,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:summary [+=])",
+    needles=("summary +", "summary ="),
 )
 
 _SUMMARY = re.compile(

@@ -42,6 +42,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r'(?-i:Result\s*"|"jmhVersion"|"[bB]enchmark"|C ?n ?t\b|S ?a ?m ?p ?l ?e ?s\b)',
+    needles=("Result", '"jmhVersion"', 'enchmark"', "Cn", "C n", "Sa", "S a"),
 )
 
 _MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"

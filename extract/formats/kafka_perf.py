@@ -39,6 +39,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:records sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency)",
+    needles=("records sent,", "end.time,", "threadId,", "mb_sec"),
 )
 
 _N = r"\d+(?:\.\d+)?"

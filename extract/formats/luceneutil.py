@@ -33,6 +33,7 @@ INFO = FormatInfo(
     "`Prefix3 147.12 (6.2%) 129.27 (4.0%) -12.1% ( -21% - -2%) 0.000`",
     priority=12,
     trigger=r"(?-i:Pct[ \t]+diff)",
+    needles=("Pct",),
 )
 
 _N = r"[-+]?\d+(?:\.\d+)?"

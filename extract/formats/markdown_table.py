@@ -41,6 +41,7 @@ INFO = FormatInfo(
     priority=30,
     kind="result",
     trigger=r"--:?[ \t]*[|<]",
+    needles=("--|", "--<", "--:", "-- ", "--\t"),
 )
 
 _SEP_LINE = re.compile(

@@ -33,6 +33,16 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:tps(?:[ \t]*=|,[ \t]*lat)|latency average|latency stddev"
     r"|initial connection time|statement latencies in milliseconds)",
+    needles=(
+        "tps ",
+        "tps\t",
+        "tps=",
+        "tps,",
+        "latency average",
+        "latency stddev",
+        "initial connection time",
+        "statement latencies in milliseconds",
+    ),
 )
 
 _NUM = r"\d+(?:\.\d+)?"

@@ -38,6 +38,7 @@ INFO = FormatInfo(
     "95pct: N ...`; `Aggregated throughput stats --- N records sent --- N msg/s`",
     priority=12,
     trigger=r"(?-i:Throughput (?:produced|received|acked)|Aggregated (?:throughput|latency) stats)",
+    needles=("Throughput ", "Aggregated "),
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -32,6 +32,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:Best(?: |/Avg )Time\(ms\)|Running case:)",
+    needles=("Time(ms)", "Running case:"),
 )
 
 _HEADER = re.compile(

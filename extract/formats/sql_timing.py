@@ -32,6 +32,19 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:Time taken:|rows? in set|Empty set|Query OK|rows? (?:selected|affected)"
     r"|Fetched \d|Time: \d)",
+    needles=(
+        "Time taken:",
+        "row in set",
+        "rows in set",
+        "Empty set",
+        "Query OK",
+        "row selected",
+        "rows selected",
+        "row affected",
+        "rows affected",
+        "Fetched ",
+        "Time: ",
+    ),
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -28,6 +28,14 @@ INFO = FormatInfo(
     kind="noise",
     trigger=r"(?-i:Tests run:\s*\d+,\s*Failures|Reactor Summary|BUILD FAILURE|Time elapsed:"
     r"|Tests in error:|Failed tests:)",
+    needles=(
+        "Tests run:",
+        "Reactor Summary",
+        "BUILD FAILURE",
+        "Time elapsed:",
+        "Tests in error:",
+        "Failed tests:",
+    ),
 )
 
 _STAMP = r"(?:\d{2}:\d{2}:\d{2}(?:[,.]\d+)?\s+|\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\s+)?"

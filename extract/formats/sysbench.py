@@ -33,6 +33,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:thds:|sysbench|SQL statistics:|General statistics:)",
+    needles=("thds:", "sysbench", "SQL statistics:", "General statistics:"),
 )
 
 _NUM = r"\d+(?:\.\d+)?"

@@ -31,6 +31,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:-\s*(?:TestDFSIO|NNBench))",
+    needles=("TestDFSIO", "NNBench"),
 )
 
 _HEADER = re.compile(r"(?<!-)-{3,}+\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:[ \t]*(?P<op>[\w-]*)")

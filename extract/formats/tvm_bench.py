@@ -30,6 +30,7 @@ INFO = FormatInfo(
     "`resnet-50  6.74 ms  (0.42 ms)`",
     priority=12,
     trigger=r"(?-i:Mean Inference Time)",
+    needles=("Mean Inference Time",),
 )
 
 _N = r"\d+(?:\.\d+)?"

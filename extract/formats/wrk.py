@@ -31,6 +31,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:Running \S+ test @|Thread Stats\s+Avg)",
+    needles=("Running ", "Thread Stats"),
 )
 
 _NUM = r"\d+(?:\.\d+)?"

@@ -33,6 +33,7 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:\]\s*,\s*(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency"
     r"|LatencyVariance|\d+thPercentileLatency|Return=))",
+    needles=("RunTime", "Throughput", "Operations", "Latency", "Return="),
 )
 
 _LINE = re.compile(

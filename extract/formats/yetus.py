@@ -36,6 +36,17 @@ INFO = FormatInfo(
     trigger=r"(?-i:\+[01][ \t]+overall|-[01][ \t]+overall|Subsystem|Test (?:build #|PASSed|FAILed)"
     r"|Refer to this link for build results|Build (?:finished|triggered|started)\."
     r"|build (?:finished|triggered|started)\.)",
+    needles=(
+        "overall",
+        "Subsystem",
+        "Test build #",
+        "Test PASSed",
+        "Test FAILed",
+        "Refer to this link for build results",
+        "uild finished.",
+        "uild triggered.",
+        "uild started.",
+    ),
 )
 
 # the core of the vote line; its prefix (`:confetti_ball: **`, `| (x) *`) is found by
