@@ -47,6 +47,14 @@ INFO = FormatInfo(
 _RULE = re.compile(r"^[ \t]*[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯:\s]*$")
 _ROW = re.compile(r"^[ \t]*[|│┃║].*[|│┃║][ \t]*$")
 _SPLIT = re.compile(r"[|│┃║]")
+_ROW_CHARS = "|│┃║"
+_RULE_STARTS = "+┌┏╒╔├┣╞╟┡└┗╘╚╭╰"
+# A cell: words joined by single spaces. Two cells are apart by any other whitespace.
+_TOKEN = re.compile(r"\S+(?: \S+)*")
+# The line has two cells or more (a run of whitespace other than one space inside it).
+_TWO_TOKENS = re.compile(r"\S(?:\s\s|[^\S ])\s*\S")
+_LETTER = re.compile(r"[A-Za-z]")
+_DASH_RULE = re.compile(r"[ \t]*-{3,}[- \t]*")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -58,6 +66,9 @@ def _lines(text: str) -> list[tuple[int, str]]:
 
 
 def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    # a box has a rule line and two rows or more: without their characters, no box
+    if not any(c in text for c in _ROW_CHARS) or not any(c in text for c in _RULE_STARTS):
+        return []
     tables, i = [], 0
     while i < len(lines):
         if not (_RULE.match(lines[i][1]) and lines[i][1].strip()) and not _ROW.match(lines[i][1]):
@@ -107,14 +118,14 @@ def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
 
 
 def _tokens(line: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+(?: \S+)*", line)]
+    return [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(line)]
 
 
 def _is_header(line: str) -> bool:
     toks = _tokens(line)
     if len(toks) < 2 or len(line.strip()) > 200:
         return False
-    return all(re.search(r"[A-Za-z]", t) and read_cell(t) is None for _, _, t in toks)
+    return all(_LETTER.search(t) and read_cell(t) is None for _, _, t in toks)
 
 
 def _is_row(line: str, ncol: int) -> bool:
@@ -138,15 +149,24 @@ def _segments(lines: list[str]) -> list[tuple[int, int]]:
 
 
 def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    # The header and the rows have two cells or more: most lines of a mail have not.
+    # (Tabs become spaces below; either way they part two cells.)
+    two = [_TWO_TOKENS.search(x) is not None for _, x in lines]
     tables, i = [], 0
     while i < len(lines):
+        first_row = i + 1
+        if two[i] and first_row < len(lines) and _DASH_RULE.fullmatch(lines[first_row][1]):
+            first_row += 1
+        if not two[i] or first_row >= len(lines) or not two[first_row]:
+            i += 1
+            continue
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
             i += 1
             continue
         ncol = len(_tokens(line))
         j = i + 1
-        if j < len(lines) and re.fullmatch(r"[ \t]*-{3,}[- \t]*", lines[j][1]):
+        if j < len(lines) and _DASH_RULE.fullmatch(lines[j][1]):
             j += 1
         rows_at = []
         while j < len(lines) and _is_row(lines[j][1].replace("\t", "    "), ncol):
