@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import email.utils
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from extract.parse import ParseError, _parse_plain, _parse_stdlib, html_to_text, parse_message
+from extract.parse import (
+    ParseError,
+    _parse_plain,
+    _parse_stdlib,
+    html_to_text,
+    parse_message,
+    split_address,
+)
 from extract.read import ArchiveReadError, read_mbox
 from tests.test_read import MBOX, make_message
 
@@ -86,6 +94,27 @@ def test_plain_reader_leaves_anything_else_to_email(head):
     data = f"Subject: s\nFrom: a@b.org\n{head}\n\nbody\n".encode()
     assert _parse_plain(data, "") is None
     assert parse_message(data).parser == "stdlib"
+
+
+_NAMES = ["", "Jane", "Jane  Doe", "O'Brien", "Jean-Luc Picard", "a_b c", "ASF GitHub Bot (JIRA)",
+          "Bot (via GitHub)", "X (a  b)", "X  (JIRA)", '"Doe, Jane"', '"Jane  Doe (x)"', '""',
+          '"\u00e9"', "\u00e9", "Jane Doe ", " Jane", "'q'", "-", "x (JIRA) (y)",
+          "123"]  # fmt: skip
+_ADDRESSES = ["<j@x.org>", "<J.K@X.ORG>", "<a+b%c@d-e.f>", "<j-@x.org>", "<j@x-.org>",
+              "<\u00e9@x.org>", "<j@x>", "<ji...@apache.org>", "<j..k@x.org>"]  # fmt: skip
+
+
+def test_sender_split_as_parseaddr_does():
+    """split_address reads the common forms with one regex: it must give what
+    email.utils.parseaddr gives, on every sender of the fixtures and on variants."""
+    values = [f"{n}{sp}{a}" for n in _NAMES for a in _ADDRESSES for sp in ("", " ", "  ")]
+    values += ["j@x.org", "a.b@c.d", "a+b@c", "_x@y.z", "jane@x.org (Jane)", "asfimport"]
+    for data in _every_fixture_message():
+        pm = _parse_stdlib(data, "") if data.strip() else None
+        if pm and pm.from_address:
+            values.append(f"{pm.from_name or ''} <{pm.from_address}>")
+    for value in values:
+        assert split_address(value) == email.utils.parseaddr(value), value
 
 
 def test_quoted_printable_and_8bit_bodies_are_decoded():
