@@ -79,6 +79,10 @@ def _tables(text: str) -> list[ResultTable]:
     floor = 0
     i = 0
     while i < len(lines) - 1:
+        line = lines[i]
+        if "," not in line and "\t" not in line and ";" not in line:  # not a header
+            i += 1
+            continue
         table = _table_at(text, lines, offsets, i, floor)
         if table is None:
             i += 1

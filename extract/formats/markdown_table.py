@@ -41,7 +41,7 @@ INFO = FormatInfo(
     priority=30,
     kind="result",
     trigger=r"--:?[ \t]*[|<]",
-    needles=("--|", "--<", "--:", "-- ", "--\t"),
+    needles=("|", "<"),  # the trigger ends with one of them
 )
 
 _SEP_LINE = re.compile(

@@ -79,6 +79,8 @@ _CANDIDATE = re.compile(
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?![\w])|times(?=\s+(?:faster|slower|better|more|less))"
     rf"|(?:{_RATE})(?![\w/])|(?:{_DURATION})(?![\w/])))"
 )
+_QUOTE_MARK = re.compile(r"(?<=\s)>(?=\s)")
+_DIGIT = re.compile(r"\d")
 _FACTOR = re.compile(
     r"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>\d+(?:\.\d+)?)"
 )
@@ -300,8 +302,10 @@ def _parse(text: str) -> list[ResultTable]:
     tables = []
     for lo, hi in _sentences(text):
         # Flattened quote markers (`as much > as 30%`) are not words.
-        sentence = re.sub(r"(?<=\s)>(?=\s)", " ", text[lo:hi])
-        if not re.search(r"\d", sentence) or _BOOKKEEPING.search(sentence):
+        sentence = text[lo:hi]
+        if ">" in sentence:
+            sentence = _QUOTE_MARK.sub(" ", sentence)
+        if not _DIGIT.search(sentence) or _BOOKKEEPING.search(sentence):
             continue
         found: list[tuple[re.Match, Measurement]] = []
         for m in _CANDIDATE.finditer(sentence):

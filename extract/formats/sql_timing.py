@@ -34,14 +34,11 @@ INFO = FormatInfo(
     r"|Fetched \d|Time: \d)",
     needles=(
         "Time taken:",
-        "row in set",
-        "rows in set",
+        "in set",  # row(s) in set
         "Empty set",
         "Query OK",
-        "row selected",
-        "rows selected",
-        "row affected",
-        "rows affected",
+        "selected",  # row(s) selected
+        "affected",  # row(s) affected
         "Fetched ",
         "Time: ",
     ),
