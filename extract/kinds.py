@@ -89,7 +89,6 @@ _MULTIMAIL_SUBJECT = re.compile(
 )
 _WIP_SUBJECT = re.compile(r"^(?:\[\d+/\d+\]\s+)?(?P<repo>[\w.-]+)\s+git commit:")
 _SVN_SUBJECT = re.compile(r"^(?P<vcs>svn|cvs) commit:\s*(?:r(?P<rev>\d+))?")
-_COMMIT_SHA = re.compile(r"^\s*commit\s+(?P<sha>[0-9a-f]{40})\b", re.M)
 _WIP_COMMIT = re.compile(r"^Commit:\s+(?P<sha>[0-9a-f]{40})\b", re.M)
 _WIP_BRANCH = re.compile(r"^Branch:\s+refs/heads/(?P<b>\S+)", re.M)
 _WIP_COMMIT_URL = re.compile(r"^Commit:\s+(?P<url>https?://\S+/commit/\S+)", re.M)
@@ -99,6 +98,24 @@ _PUSHED = re.compile(
     re.M,
 )
 _SVN_AUTHOR = re.compile(r"^Author:\s+(?P<who>\S+)", re.M)
+_URL_LINE = re.compile(r"^\s*URL:\s*(\S+)", re.M)
+# `commit <sha>` found by its word first, then checked to start its line: a pattern
+# that starts with `^` makes the regex engine try every position of the text.
+_COMMIT_WORD = re.compile(r"commit\s+(?P<sha>[0-9a-f]{40})\b")
+
+
+def _search(pattern: re.Pattern, needle: str, text: str) -> re.Match | None:
+    """pattern.search(text), skipped when `needle`, which every match contains, is
+    absent (an `in` test costs far less than a regex scan of the body)."""
+    return pattern.search(text) if needle in text else None
+
+
+def _commit_sha(head: str) -> str | None:
+    """What `^\\s*commit\\s+(<40 hex digits>)\\b` (multiline) finds first."""
+    for m in _COMMIT_WORD.finditer(head):
+        if not head[head.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+            return m.group("sha")
+    return None
 
 
 def _issue_key(text: str | None) -> str | None:
@@ -147,8 +164,8 @@ def _jira(subject, bare, from_name, sender, head, headers) -> Kind | None:
     link = _JIRA_LINK.search(head)
     k = Kind("jira" if by_jira else "mail", action=action or None, issue_key=key)
     k.url = link.group(1) if link else f"https://issues.apache.org/jira/browse/{key}"
-    who = _JIRA_ACTOR.search(head)
-    if who and by_jira:
+    who = _JIRA_ACTOR.search(head) if by_jira else None  # (a slow pattern: only when used)
+    if who:
         k.actor = who.group("who").strip()
     elif from_name:
         k.actor = re.sub(r"\s*\((?:JIRA|Jira)\)\s*$", "", from_name).strip() or None
@@ -180,7 +197,7 @@ def _github(subject, bare, from_name, sender, head, headers) -> Kind | None:
             k.pr_number = int(line.group("num"))
     if k.actor is None and from_name:
         k.actor = re.sub(r"\s*\(via GitHub\)\s*$", "", from_name).strip() or None
-    url = re.search(r"^\s*URL:\s*(\S+)", head, re.M)
+    url = _search(_URL_LINE, "URL:", head)
     gh = _GITHUB_URL.search(url.group(1) if url else head)
     if gh:
         k.url = gh.group(0)
@@ -205,7 +222,7 @@ def _commit(subject, bare, from_name, sender, head, headers) -> Kind | None:
         if m.group("rev"):
             k.commit_id = "r" + m.group("rev")
             k.url = f"https://svn.apache.org/r{m.group('rev')}"
-        who = _SVN_AUTHOR.search(head)
+        who = _search(_SVN_AUTHOR, "Author:", head)
         k.actor = who.group("who") if who else None
         return k
     elif "x-git-repo" in headers:
@@ -215,15 +232,16 @@ def _commit(subject, bare, from_name, sender, head, headers) -> Kind | None:
     ref = headers.get("x-git-refname", "")
     if ref.startswith("refs/heads/"):
         k.branch = k.branch or ref[len("refs/heads/") :]
-    pushed = _PUSHED.search(head)
+    pushed = _search(_PUSHED, "pushed a ", head)
     if pushed:
         k.actor = pushed.group("who")
         k.branch = k.branch or pushed.group("b")
-    sha = _COMMIT_SHA.search(head) or _WIP_COMMIT.search(head)
-    k.commit_id = sha.group("sha") if sha else headers.get("x-git-rev") or None
-    if branch := _WIP_BRANCH.search(head):
+    wip_sha = _search(_WIP_COMMIT, "Commit:", head)
+    sha = _commit_sha(head) or (wip_sha.group("sha") if wip_sha else None)
+    k.commit_id = sha or headers.get("x-git-rev") or None
+    if branch := _search(_WIP_BRANCH, "Branch:", head):
         k.branch = k.branch or branch.group("b")
-    if url := _WIP_COMMIT_URL.search(head):
+    if url := _search(_WIP_COMMIT_URL, "Commit:", head):
         k.url = url.group("url")
     elif k.commit_id and k.repo:
         k.url = f"https://github.com/apache/{k.repo}/commit/{k.commit_id}"
@@ -232,13 +250,25 @@ def _commit(subject, bare, from_name, sender, head, headers) -> Kind | None:
     return k
 
 
+# quote(s, safe="") for ASCII text, by one str.translate (urllib's quote is slow Python).
+_PERCENT_ASCII = {
+    c: f"%{c:02X}"
+    for c in range(128)
+    if not (chr(c).isascii() and (chr(c).isalnum() or chr(c) in "_.-~"))
+}
+
+
+def _quote_all(text: str) -> str:
+    return text.translate(_PERCENT_ASCII) if text.isascii() else quote(text, safe="")
+
+
 def permalink(list_address: str, message_id: str | None, month: str | None = None) -> str:
     """lists.apache.org's lookup by Message-ID (`/thread/<mid>?<list.id>`, §3), or the
     list's month view when the message has no Message-ID."""
     name, _, domain = list_address.partition("@")
     if message_id:
-        mid = quote(f"<{message_id}>", safe="")
-        lid = quote(f"<{name}.{domain}>", safe="")
+        mid = _quote_all(f"<{message_id}>")
+        lid = _quote_all(f"<{name}.{domain}>")
         return f"https://lists.apache.org/thread/{mid}?{lid}"
     view = quote(list_address, safe="@")
     if month and re.fullmatch(r"\d{4}-\d{2}", month):
