@@ -349,9 +349,12 @@ def _parse_plain(data: bytes, envelope_line: str) -> ParsedMessage | None:
     head = head_bytes.decode("ascii", "surrogateescape")  # as compat32 reads headers
     if not _HEADER_BLOCK.fullmatch(head):
         return None
-    headers: dict[str, str] = {}
-    for name, value in _HEADER_FIELD.findall(head):
-        headers.setdefault(name.lower(), value.rstrip("\r\n"))
+    # the first value of each name wins, as in _headers_of: build from the last one back
+    fields = reversed(_HEADER_FIELD.findall(head))
+    if "\r" in head:
+        headers = {name.lower(): value.rstrip("\r\n") for name, value in fields}
+    else:
+        headers = {name.lower(): value for name, value in fields}
     if (
         "content-disposition" in headers
         or headers.get("content-transfer-encoding", "").strip().lower() not in _PLAIN_ENCODINGS
