@@ -204,6 +204,7 @@ def test_default_patterns_and_month_range(root, tmp_path):
         (["-a", "since=2016-13"], "since='2016-13' is not a month: use YYYY-MM"),
         (["-a", "until=June"], "until='June' is not a month: use YYYY-MM"),
         (["-a", "since=2017-01", "-a", "until=2016-01"], "since=2017-01 is after until=2016-01"),
+        (["-s", "ARCHIVE_URL=ftp://example.org"], "ARCHIVE_URL='ftp://example.org' is not an http"),
     ],
 )
 def test_bad_months_fail_clearly_before_any_request(root, tmp_path, args, message):
@@ -211,6 +212,7 @@ def test_bad_months_fail_clearly_before_any_request(root, tmp_path, args, messag
         result = crawl(server.url, tmp_path / "data", *args)
         assert result.returncode != 0
         assert message in result.log
+        assert "Traceback" not in result.log  # the one clear line, no stack dump
         assert server.requests == []
     assert not (tmp_path / "data").exists()
 

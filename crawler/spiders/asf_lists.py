@@ -62,7 +62,9 @@ class AsfListsSpider(scrapy.Spider):
                 raise ArgumentError(f"since={self.since} is after until={self.until}")
         except ArgumentError as exc:
             self.logger.error("bad argument: %s", exc)
-            raise
+            # SystemExit, not the exception itself: Scrapy would log the latter as an
+            # asyncio "Task exception was never retrieved" traceback after our line.
+            raise SystemExit(1) from exc
         self.clock_offset = 0.0  # seconds the archive's clock is behind ours (never ahead)
         self.why_nothing: list[str] = []
         self.handled: set[tuple[str, str, str]] = set()  # (list, domain, month) done this run
@@ -73,7 +75,10 @@ class AsfListsSpider(scrapy.Spider):
         settings = crawler.settings
         spider.archive_url = settings.get("ARCHIVE_URL", "https://lists.apache.org").rstrip("/")
         if urlsplit(spider.archive_url).scheme not in ("http", "https"):
-            raise ArgumentError(f"ARCHIVE_URL={spider.archive_url!r} is not an http(s) URL")
+            spider.logger.error(
+                "bad setting: ARCHIVE_URL=%r is not an http(s) URL", spider.archive_url
+            )
+            raise SystemExit(1)  # (see __init__)
         spider.data_dir = Path(settings.get("DATA_DIR", "data"))
         spider.month_maxsize = settings.getint("MONTH_MAXSIZE", 0)
         spider.grace = timedelta(hours=settings.getfloat("MONTH_GRACE_HOURS", 24))
