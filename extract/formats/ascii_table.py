@@ -21,6 +21,7 @@ give no measurements.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from extract.formats._grid import (
     block_heading,
@@ -54,10 +55,47 @@ _TOKEN = re.compile(r"\S+(?: \S+)*")
 # The line has two cells or more (a run of whitespace other than one space inside it).
 _TWO_TOKENS = re.compile(r"\S(?:\s\s|[^\S ])\s*\S")
 _LETTER = re.compile(r"[A-Za-z]")
+_DIGIT = re.compile(r"\d")
 _DASH_RULE = re.compile(r"[ \t]*-{3,}[- \t]*")
 
+# Where str.splitlines breaks a line besides "\n", and the whitespace other than " "
+# that `\s` matches (tests check both lists against Python). A "plain" text has none
+# of them: its lines are `text.split("\n")` and a two-cell line has "  " in it.
+LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+OTHER_SPACES = "\t\x1f\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
+_ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
+_ODD = LINE_BREAKS + OTHER_SPACES
+# In plain text: a line with two cells, apart by two spaces or more (`_TWO_TOKENS`),
+# from the first gap to the line's end; and a rule line (`_RULE`) from its first
+# rule character (only spaces may come before it on the line).
+_PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
+_PLAIN_RULE = re.compile(r"[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯: ]*(?:\n|\Z)")
 
-def _lines(text: str) -> list[tuple[int, str]]:
+
+def _has_plain_rule(text: str) -> bool:
+    for m in _PLAIN_RULE.finditer(text):
+        start = m.start()
+        if not text[text.rfind("\n", 0, start) + 1 : start].strip(" "):
+            return True
+    return False
+
+
+def is_plain(text: str) -> bool:
+    """No whitespace but " " and "\n" (`in` is a memchr; a regex class scans slower)."""
+    return not any(c in text for c in (_ASCII_ODD if text.isascii() else _ODD))
+
+
+def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
+    """(offset, line) for each line of `str.splitlines`, without its line break."""
+    if plain:
+        parts = text.split("\n")
+        if parts[-1] == "":
+            parts.pop()  # splitlines has no empty line after a final break
+        out, pos = [], 0
+        for line in parts:
+            out.append((pos, line))
+            pos += len(line) + 1
+        return out
     out, pos = [], 0
     for line in text.splitlines(keepends=True):
         out.append((pos, line.rstrip("\r\n")))
@@ -65,9 +103,11 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool = False) -> list[ResultTable]:
     # a box has a rule line and two rows or more: without their characters, no box
     if not any(c in text for c in _ROW_CHARS) or not any(c in text for c in _RULE_STARTS):
+        return []
+    if plain and not _has_plain_rule(text):
         return []
     tables, i = [], 0
     while i < len(lines):
@@ -122,17 +162,18 @@ def _tokens(line: str) -> list[tuple[int, int, str]]:
 
 
 def _is_header(line: str) -> bool:
-    toks = _tokens(line)
+    toks = _TOKEN.findall(line)
     if len(toks) < 2 or len(line.strip()) > 200:
         return False
-    return all(_LETTER.search(t) and read_cell(t) is None for _, _, t in toks)
+    # read_cell reads nothing without a digit
+    return all(_LETTER.search(t) and (not _DIGIT.search(t) or read_cell(t) is None) for t in toks)
 
 
 def _is_row(line: str, ncol: int) -> bool:
-    toks = _tokens(line)
+    toks = _TOKEN.findall(line)
     if not (2 <= len(toks) <= ncol + 2) or len(line) > 250:
         return False
-    return any(read_cell(t) is not None for _, _, t in toks)
+    return any(read_cell(t) is not None for t in toks)
 
 
 def _segments(lines: list[str]) -> list[tuple[int, int]]:
@@ -148,21 +189,34 @@ def _segments(lines: list[str]) -> list[tuple[int, int]]:
     return segs
 
 
-def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+def _two_cell_lines(lines: list[tuple[int, str]], gaps: list[int] | None) -> list[int]:
+    """Indexes of the lines with two cells or more: from `gaps` (`_PLAIN_GAP` offsets in
+    plain text) when given, else by `_TWO_TOKENS` on each line."""
+    if gaps is None:
+        return [i for i, (_, x) in enumerate(lines) if _TWO_TOKENS.search(x)]
+    starts = [pos for pos, _ in lines]
+    return sorted({bisect_right(starts, g) - 1 for g in gaps})
+
+
+def _whitespace_tables(
+    text: str, lines: list[tuple[int, str]], gaps: list[int] | None = None
+) -> list[ResultTable]:
     # The header and the rows have two cells or more: most lines of a mail have not.
     # (Tabs become spaces below; either way they part two cells.)
-    two = [_TWO_TOKENS.search(x) is not None for _, x in lines]
-    tables, i = [], 0
-    while i < len(lines):
-        first_row = i + 1
-        if two[i] and first_row < len(lines) and _DASH_RULE.fullmatch(lines[first_row][1]):
-            first_row += 1
-        if not two[i] or first_row >= len(lines) or not two[first_row]:
-            i += 1
+    two_at = _two_cell_lines(lines, gaps)
+    two = set(two_at)
+    tables, next_i = [], 0
+    for i in two_at:
+        if i < next_i:
             continue
+        first_row = i + 1
+        if first_row < len(lines) and _DASH_RULE.fullmatch(lines[first_row][1]):
+            first_row += 1
+        if first_row not in two:  # (not in it when past the last line)
+            continue
+        next_i = i + 1
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
-            i += 1
             continue
         ncol = len(_tokens(line))
         j = i + 1
@@ -173,7 +227,6 @@ def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTa
             rows_at.append(j)
             j += 1
         if not rows_at:
-            i += 1
             continue
         body_lines = [lines[k][1].replace("\t", "    ") for k in rows_at]
         segs = _segments([line, *body_lines])
@@ -206,16 +259,20 @@ def _whitespace_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTa
                 [header], body, caption=caption, context=context_before(text, start)
             )
             tables.append(table)
-        i = j
+        next_i = j
     return tables
 
 
 def parse(text: str) -> list[ResultTable]:
     try:
-        lines = _lines(text)
-        tables = _box_tables(text, lines)
+        plain = is_plain(text)
+        gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
+        lines = _lines(text, plain)
+        tables = _box_tables(text, lines, plain)
         claimed = [t.span for t in tables]
-        for t in _whitespace_tables(text, lines):
+        # a whitespace table has two lines with two cells or more
+        whitespace = _whitespace_tables(text, lines, gaps) if gaps is None or len(gaps) > 1 else []
+        for t in whitespace:
             if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
                 tables.append(t)
         tables.sort(key=lambda t: t.span)
