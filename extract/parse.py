@@ -347,8 +347,8 @@ def _parse_plain(data: bytes, envelope_line: str) -> ParsedMessage | None:
     if not head_bytes.endswith(b"\n"):
         head_bytes += b"\n"
     head = head_bytes.decode("ascii", "surrogateescape")  # as compat32 reads headers
-    if not _HEADER_BLOCK.fullmatch(head):
-        return None
+    if not _HEADER_BLOCK.fullmatch(head) or head.count("\r") != head.count("\r\n"):
+        return None  # (a lone CR is a line break to `email`)
     # the first value of each name wins, as in _headers_of: build from the last one back
     fields = reversed(_HEADER_FIELD.findall(head))
     if "\r" in head:

@@ -88,6 +88,7 @@ def test_plain_reader_reads_what_it_accepts_exactly_as_email_does():
         "Content-Disposition: attachment",
         "Content-Transfer-Encoding: base64",
         "X-Broken header without colon",
+        "X-Lone: carriage\rreturn",
     ],
 )
 def test_plain_reader_leaves_anything_else_to_email(head):
