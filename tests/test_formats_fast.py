@@ -9,6 +9,7 @@ import re
 import sys
 
 from extract.formats import ascii_table as A
+from extract.formats import prose as P
 from tests.test_formats_triggers import texts
 
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
@@ -55,3 +56,36 @@ def test_ascii_table_header_digit_shortcut():
         for tok in A._TOKEN.findall(t):
             if not A._DIGIT.search(tok):
                 assert A.read_cell(tok) is None
+
+
+_OLD_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)"
+    r"|\s\|\s|\n(?=[A-Z#])"
+)
+
+
+def _prose_samples() -> list[str]:
+    rnd = random.Random(11)
+    words = list(P._QUALIFIERS) + ["approx", "approxi", "than", "more", "x", "X", "%", "ms"]
+    words += ["12", "1,234", "3.5", "4:40", "2-5", "320k", "7 ", "0", "٣", "s", "sec", "min"]
+    words += ["rows/sec", "times faster", "QPS", ".", "!", "?", "-", "/", "=", ":", "#", "|"]
+    words += [" ", " ", "  ", "\n", "\n\n", "\t", "\xa0", "A", "The", "* ", "1) ", ">", "v"]
+    out = list(texts())
+    for _ in range(4000):
+        out.append("".join(rnd.choice(words) for _ in range(rnd.randint(0, 30))))
+    return out
+
+
+def test_prose_candidates_are_the_regex_matches():
+    def spans(ms):
+        return [(m.span(), m.groupdict()) for m in ms]
+
+    for t in _prose_samples():
+        assert spans(P._candidates(t)) == spans(P._CANDIDATE.finditer(t)), t[:200]
+
+
+def test_prose_sentence_ends_are_the_simple_regex_ends():
+    for t in _prose_samples():
+        for lo, hi in ((0, len(t)), (len(t) // 3, len(t) - 2)):
+            new = [m.span() for m in P._SENTENCE_END.finditer(t, lo, hi)]
+            assert new == [m.span() for m in _OLD_SENTENCE_END.finditer(t, lo, hi)], t[:200]

@@ -47,21 +47,42 @@ def test_trigger_is_a_necessary_condition(parser):
 
 @pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
 def test_needles_are_necessary_for_the_trigger(parser):
-    """When the trigger matches, one of the needles is in the text: checking the needles
-    first only skips triggers that would not have matched."""
+    """When the trigger (or one of its parts) matches, one of its needles is in the
+    text: checking the needles first only skips triggers that would not have matched."""
     info = parser.INFO
-    if not info.needles and not info.lower_needles:
-        return
-    assert info.trigger, "needles narrow a trigger; a format without one has none"
+    parts = [(info.trigger, info.needles, info.lower_needles), *info.trigger_parts]
+    for source, needles, lower_needles in parts:
+        if not needles and not lower_needles:
+            continue
+        assert info.trigger, "needles narrow a trigger; a format without one has none"
+        trigger = re.compile(source, re.I)
+        missed = [
+            t[:120]
+            for t in texts()
+            if trigger.search(t)
+            and not any(n in t for n in needles)
+            and not any(n in t.lower() for n in lower_needles)
+        ]
+        assert not missed, f"{info.name}: {source} matches without a needle: {missed[:3]}"
+
+
+@pytest.mark.parametrize(
+    "parser", [p for p in PARSERS if p.INFO.trigger_parts], ids=lambda mod: mod.INFO.name
+)
+def test_trigger_parts_match_where_the_trigger_does(parser):
+    """A trigger split into parts matches where the whole trigger does: on the real
+    texts, on each part's own needles and on texts made up around them."""
+    info = parser.INFO
+    assert not info.needles and not info.lower_needles, "the parts carry the needles"
     trigger = re.compile(info.trigger, re.I)
-    missed = [
-        t[:120]
-        for t in texts()
-        if trigger.search(t)
-        and not any(n in t for n in info.needles)
-        and not any(n in t.lower() for n in info.lower_needles)
-    ]
-    assert not missed, f"{info.name}: trigger matches without a needle: {missed[:3]}"
+    parts = [re.compile(source, re.I) for source, _, _ in info.trigger_parts]
+    samples = list(texts())
+    for _, needles, lower_needles in info.trigger_parts:
+        for n in needles + lower_needles:
+            for around in ("", " ", "\n", " 12 ", "12.5 ms\n", "\t1\n"):
+                samples += [n + around, around + n + around + "0.5 s", n.upper() + around + "3"]
+    for t in samples:
+        assert bool(trigger.search(t)) == any(p.search(t) for p in parts), t[:120]
 
 
 def _all_characters() -> str:
@@ -72,7 +93,9 @@ def test_lower_needles_find_every_case_insensitive_match():
     """A lower needle is looked for in `text.lower()`: every character the trigger's
     case-insensitive match accepts for one of its letters must lower to that letter
     (not so for `i` and `s`: `İ`, `ı`, `ſ`), or a needle would miss a match."""
-    chars = sorted({c for mod in PARSERS for n in mod.INFO.lower_needles for c in n})
+    lower = [n for mod in PARSERS for n in mod.INFO.lower_needles]
+    lower += [n for mod in PARSERS for _, _, ns in mod.INFO.trigger_parts for n in ns]
+    chars = sorted({c for n in lower for c in n})
     everything = _all_characters()
     for c in chars:
         assert c == c.lower()
@@ -86,7 +109,10 @@ def test_needle_scan_finds_exactly_the_needles_in_the_text():
     from extract.formats import _SCAN
     from extract.formats._needles import NeedleScan
 
-    needles = sorted({n for mod in PARSERS for n in mod.INFO.needles})
+    needles = sorted(
+        {n for mod in PARSERS for n in mod.INFO.needles}
+        | {n for mod in PARSERS for _, ns, _ in mod.INFO.trigger_parts for n in ns}
+    )
     samples = list(texts()) + [
         "",
         " ".join(needles),

@@ -83,34 +83,40 @@ _TRIGGERS = {
     for mod in PARSERS
 }
 
-_SCAN = NeedleScan(n for mod in PARSERS for n in mod.INFO.needles)
-
-# (module, needles, lower_needles, trigger) in run order, read once.
-_CHECKS = [
-    (mod, frozenset(mod.INFO.needles), mod.INFO.lower_needles, _TRIGGERS[mod.INFO.name])
-    for mod in PARSERS
-]
+# A part of a trigger: (regex or None for "always", needles, lower needles).
+Part = tuple[re.Pattern | None, frozenset[str], tuple[str, ...]]
 
 
-def _has_needle(info: FormatInfo, text: str) -> bool:
-    """One of the format's needles is in `text` (lower needles: in `text.lower()`);
-    True when it has none."""
-    if not info.needles and not info.lower_needles:
-        return True
-    if any(n in text for n in info.needles):
-        return True
-    lower = text.lower() if info.lower_needles else ""
-    return any(n in lower for n in info.lower_needles)
+def _parts(info: FormatInfo) -> tuple[Part, ...]:
+    """The format's trigger as parts, one of which must match: `INFO.trigger_parts`,
+    else the whole trigger with the format's needles."""
+    if info.trigger_parts:
+        return tuple(
+            (re.compile(source, re.I), frozenset(needles), tuple(lower))
+            for source, needles, lower in info.trigger_parts
+        )
+    return ((_TRIGGERS[info.name], frozenset(info.needles), info.lower_needles),)
+
+
+# (module, trigger parts) in run order, read once.
+_CHECKS = [(mod, _parts(mod.INFO)) for mod in PARSERS]
+_PARTS = {mod.INFO.name: parts for mod, parts in _CHECKS}
+_SCAN = NeedleScan(n for _, parts in _CHECKS for _, needles, _ in parts for n in needles)
+
+
+def _part_may_match(part: Part, text: str) -> bool:
+    regex, needles, lower_needles = part
+    if (needles or lower_needles) and not (
+        any(n in text for n in needles) or any(n in text.lower() for n in lower_needles)
+    ):
+        return False
+    return regex is None or regex.search(text) is not None
 
 
 def may_match(mod: ModuleType, text: str) -> bool:
     """False when the module's trigger says it cannot find anything in `text`.
     The needles are checked first: they are necessary for the trigger, and cheap."""
-    info = mod.INFO
-    if not _has_needle(info, text):
-        return False
-    trigger = _TRIGGERS[info.name]
-    return trigger is None or trigger.search(text) is not None
+    return any(_part_may_match(part, text) for part in _PARTS[mod.INFO.name])
 
 
 def by_name(name: str) -> ModuleType:
@@ -138,18 +144,21 @@ def extract_results(text: str, *, strict: bool = False) -> list[ResultTable]:
     work = text
     found_needles = None  # _SCAN.found(work), once a format with needles asks
     lower = None  # work.lower(), once a format with lower needles asks
-    for mod, needles, lower_needles, trigger in _CHECKS:
-        if needles or lower_needles:
-            if needles and found_needles is None:
-                found_needles = _SCAN.found(work)
-            if not needles or needles.isdisjoint(found_needles):
-                if not lower_needles:
-                    continue
-                if lower is None:
-                    lower = work.lower()
-                if not any(n in lower for n in lower_needles):
-                    continue
-        if trigger is not None and trigger.search(work) is None:
+    for mod, parts in _CHECKS:
+        for trigger, needles, lower_needles in parts:
+            if needles or lower_needles:
+                if needles and found_needles is None:
+                    found_needles = _SCAN.found(work)
+                if not needles or needles.isdisjoint(found_needles):
+                    if not lower_needles:
+                        continue
+                    if lower is None:
+                        lower = work.lower()
+                    if not any(n in lower for n in lower_needles):
+                        continue
+            if trigger is None or trigger.search(work) is not None:
+                break
+        else:
             continue
         try:
             tables = mod.parse(work)

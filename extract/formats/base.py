@@ -40,6 +40,13 @@ class FormatInfo:
     # `text.lower()`. Both empty = no pre-check, only the trigger.
     needles: tuple[str, ...] = ()
     lower_needles: tuple[str, ...] = ()
+    # Optional, instead of `needles`: the trigger as its top-level alternatives, each
+    # `(regex source, needles, lower_needles)` with the needles that part needs. The
+    # trigger matches exactly when one of the parts does (a test checks it). The
+    # registry searches a part only when one of its needles is in the text (always,
+    # when it has none); a part that starts with a literal or a character class is
+    # searched much faster than a trigger that has to try every position.
+    trigger_parts: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 @dataclass(slots=True)

@@ -31,6 +31,18 @@ from extract.formats._context import measure
 from extract.formats.base import FormatInfo, Measurement, ResultTable
 from extract.units import parse_number
 
+# A number with a unit (the trigger's first part; starts with a digit, so the regex
+# engine skips to digits).
+_NUMBER_UNIT = (
+    r"\d[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμsh])(?:%|percent\b|[xX]\b|×"
+    r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
+    r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b)"
+    r"/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
+    r"|(?:ops?|queries|requests|rows|records|messages|transactions) per sec(?:ond)?"
+    r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?"
+    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)(?![\w/]))"
+)
+
 INFO = FormatInfo(
     name="prose",
     description="numbers with units in sentences ('took 27 sec ... 9 sec with the patch')",
@@ -38,14 +50,8 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=r"(?-i:\d[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμsh])(?:%|percent\b|[xX]\b|×"
-    r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
-    r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b)"
-    r"/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
-    r"|(?:ops?|queries|requests|rows|records|messages|transactions) per sec(?:ond)?"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?"
-    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)(?![\w/]))"
-    r"|factor of\s)",
+    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s)",
+    trigger_parts=((rf"(?-i:{_NUMBER_UNIT})", (), ()), (r"(?-i:factor of\s)", ("factor of",), ())),
 )
 
 _FENCE = re.compile(
@@ -54,9 +60,12 @@ _FENCE = re.compile(
     re.S,
 )
 # Sentence ends: `. ` before a capital, blank lines, bullets, table-ish pipes.
+# (Written as `\s(?:...)`, each alternative checking the character it starts with by a
+# lookbehind, so that the regex engine skips to whitespace; the same matches as
+# `(?<=[.!?])\s+(?=...)|\n[ \t]*\n|\n(?=...)|\s\|\s|\n(?=[A-Z#])`.)
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)"
-    r"|\s\|\s|\n(?=[A-Z#])"
+    r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z`*(\[\"'])|(?<=\n)[ \t]*\n"
+    r"|(?<=\n)(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)|\|\s|(?<=\n)(?=[A-Z#]))"
 )
 
 _DURATION = (
@@ -79,6 +88,14 @@ _CANDIDATE = re.compile(
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?![\w])|times(?=\s+(?:faster|slower|better|more|less))"
     rf"|(?:{_RATE})(?![\w/])|(?:{_DURATION})(?![\w/])))"
 )
+# What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces).
+_QUALIFIERS = (
+    "~", "≈", "about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
+    "almost", "more than", "over", "less than", "under", "only", "just",
+)  # fmt: skip
+# A run of digits; `\d\d*`, not `\d+`: a pattern that starts with a class is scanned
+# fast.
+_DIGITS = re.compile(r"\d\d*")
 _QUOTE_MARK = re.compile(r"(?<=\s)>(?=\s)")
 _DIGIT = re.compile(r"\d")
 _FACTOR = re.compile(
@@ -180,6 +197,29 @@ def _label(sentence: str, pos: int) -> str | None:
     return text or None
 
 
+def _candidates(sentence: str):
+    """`_CANDIDATE.finditer(sentence)`, but the regex is tried only where a match can
+    start: at the first digit of a run of digits (the number; a digit after a digit
+    fails the lookbehind) or at a qualifier that only spaces part from that digit.
+    Matches do not overlap, so each is looked for from where the last one ended."""
+    pos = 0
+    match = _CANDIDATE.match
+    for run in _DIGITS.finditer(sentence):
+        digit = run.start()
+        if digit < pos:
+            continue
+        end = digit
+        while end > pos and sentence[end - 1].isspace():  # `\s` is str.isspace
+            end -= 1
+        starts = sorted(end - len(q) for q in _QUALIFIERS if sentence.endswith(q, pos, end))
+        for start in [*starts, digit]:
+            m = match(sentence, start)
+            if m is not None:
+                yield m
+                pos = m.end()
+                break
+
+
 def _is_token_bound(m: re.Match, value: float | None) -> bool:
     """`less than 1 op/s`: a bound near zero says "almost nothing", not a result."""
     q = (m.group("q") or "").strip().lower()
@@ -268,6 +308,8 @@ def parse(text: str) -> list[ResultTable]:
 def _quoted(text: str) -> list[tuple[int, int]]:
     """Quoted reply lines (`> ...`) and the hard-wrapped lines that continue them."""
     spans = []
+    if ">" not in text:
+        return spans
     for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):
         end = m.end()
         line = m.group()
@@ -308,7 +350,7 @@ def _parse(text: str) -> list[ResultTable]:
         if not _DIGIT.search(sentence) or _BOOKKEEPING.search(sentence):
             continue
         found: list[tuple[re.Match, Measurement]] = []
-        for m in _CANDIDATE.finditer(sentence):
+        for m in _candidates(sentence):
             kind = _unit_kind(m.group("unit"))
             if not _accept(sentence, m, kind):
                 continue
@@ -325,7 +367,7 @@ def _parse(text: str) -> list[ResultTable]:
             )
             if meas:
                 found.append((m, meas))
-        for m in _FACTOR.finditer(sentence):
+        for m in _FACTOR.finditer(sentence) if "factor of" in sentence else ():
             if _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()]):
                 continue
             written = m.group().removeprefix("factor of").strip()
