@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from extract.formats import ResultTable
@@ -265,6 +266,15 @@ _CI_KEYS = ("overall", "subsystem", "hadoop qa", "yetus", "_heart:", "test pass"
 _MAVEN_KEYS = ("tests run:", "build success", "build failure", "total time:", "final memory",
                "reactor summary", "success [", "failure [", "skipped [")  # fmt: skip
 _RELEASE_KEYS = ("sha", "md5", "signature", ".asc", "keys", "gpg")
+# The literals each of _RELEASE[1:] needs, lower case (`\bRC\d\b` needs "rc").
+_RELEASE_NEEDS = (
+    ("sha1", "sha-1", "sha256", "sha-256", "sha512", "sha-512", ".sha", "md5"),
+    ("signature", ".asc", "keys", "gpg"),
+    ("binding", "release candidate", "rc", "staging repo", "vote"),
+    ("license", "notice", "source release", "source tarball", "artifact"),
+)
+_RESULTS_CUE_KEYS = ("result", "before", "after", "patch", "numbers", "timings")
+_DIFF_STARTS = ("@@ -", "diff --git ", "+++ ", "--- ", "index ")
 _STACK_KEYS = ("exception", "error", "traceback", "throwable", "caused by")
 _IMAGE_KEYS = ("![", "<img", ".png", ".jp", ".gif", ".svg", "image-")
 _TALK_KEYS = ("benchmark", "perf", "jmh", "latency", "throughput")
@@ -285,13 +295,54 @@ def _mentions(low: str, keys: tuple[str, ...]) -> bool:
     return any(k in low for k in keys)
 
 
-def _without_noise_lines(text: str, low: str) -> str:
-    """`text` less its CI and build bookkeeping lines (cheap when there are none).
+# re.IGNORECASE lets these match an ASCII letter, which str.lower() leaves alone
+# (İ it even makes two characters long): they are mapped before lower-casing.
+_FOLD = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
+
+
+def _fold(text: str) -> str:
+    """`text` lower-cased, offset for offset (slices line up with `text`), such that
+    whatever an re.I pattern matches in `text` holds the pattern's literals in lower
+    case: `key in _fold(text)` is a true necessary condition for the pattern."""
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+
+
+def _find_all(hay: str, key: str) -> list[int]:
+    """Every offset where `key` starts in `hay`, overlapping ones too."""
+    found = []
+    i = hay.find(key)
+    while i >= 0:
+        found.append(i)
+        i = hay.find(key, i + 1)
+    return found
+
+
+def _line_starts_with(text: str, prefixes: tuple[str, ...]) -> bool:
+    """Does a line of `text` start with one of `prefixes`? (where re.M `^` can match)"""
+    return text.startswith(prefixes) or any("\n" + p in text for p in prefixes)
+
+
+def _release_evidence(text: str) -> bool:
+    """Three or more of the four kinds of release-vote evidence in `_RELEASE[1:]`.
+    A pattern runs only if its literals are there, and only while three can still be reached."""
+    folded = _fold(text)
+    possible = [
+        p for p, keys in zip(_RELEASE[1:], _RELEASE_NEEDS, strict=True) if _mentions(folded, keys)
+    ]
+    found = 0
+    for i, pattern in enumerate(possible):
+        if found + len(possible) - i < 3:
+            return False
+        found += bool(pattern.search(text))
+    return found >= 3
+
+
+def _without_noise_lines(text: str, ci_or_maven: bool) -> str:
+    """`text` less its CI and build bookkeeping lines (cheap when there are none:
+    `ci_or_maven` says whether `_CI` or `_MAVEN` matches `text`).
     In a line flattened from a whole mail only the text around them goes."""
     if not (
-        (_mentions(low, _CI_KEYS) and _CI.search(text))
-        or (_mentions(low, _MAVEN_KEYS) and _MAVEN.search(text))
-        or re.search(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", text, re.M)
+        ci_or_maven or ("|" in text and re.search(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", text, re.M))
     ):
         return text
     kept = []
@@ -311,6 +362,8 @@ def _without_noise_lines(text: str, low: str) -> str:
 
 def _strip_quotes(body: str) -> str:
     """Defensive: the cleaned body has no quotes, but a stray `>` line never counts."""
+    if ">" not in body:  # the usual case: only the lines joined again
+        return "\n".join(body.splitlines())
     return "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(">"))
 
 
@@ -355,11 +408,13 @@ def _text_evidence(text: str) -> TextEvidence:
     patterns run once over the whole text; the word patterns only around the
     quantities found."""
     ev = TextEvidence()
+    folded = _fold(text)
+    low = folded if text.isascii() else text.lower()
     absolute = [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
-    if _mentions(text.lower(), _NAMED_KEYS):
+    if _mentions(low, _NAMED_KEYS):
         # `avg rate: 5710.2` counts; `latency: 5 ms` was already counted as `5 ms`
         starts = [a for a, _ in absolute]
-        for m in _NAMED_VALUE.finditer(text):
+        for m in _named_values(text, folded):
             i = bisect_left(starts, m.start())
             if not (i < len(starts) and starts[i] < m.end()):
                 absolute.append((m.start(), ""))
@@ -402,6 +457,17 @@ def _text_evidence(text: str) -> TextEvidence:
         _parallel_lines(text, kept_abs), _same_unit_in_a_sentence(text, kept_abs, bounds)
     )
     return ev
+
+
+def _named_values(text: str, folded: str) -> Iterator[re.Match[str]]:
+    """`_NAMED_VALUE.finditer(text)`, but the pattern is tried only where one of its
+    quantity names starts: an re.I pattern cannot skip ahead, so a scan tries them all
+    at every offset."""
+    end = 0
+    for i in sorted({i for key in _NAMED_KEYS for i in _find_all(folded, key)}):
+        if i >= end and (m := _NAMED_VALUE.match(text, i)):
+            end = m.end()
+            yield m
 
 
 def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds: list[int]) -> int:
@@ -470,18 +536,22 @@ def _parallel_lines(text: str, absolute: list[tuple[int, str]]) -> int:
     `TVM latency ...: 732.59 ms`. Hedged lines and settings break a run. `absolute` holds the
     (offset, text) of the quantities found in `text`."""
     first_unit: dict[int, str] = {}  # line start -> unit of its first quantity
-    line_starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
     for offset, quantity in absolute:
         unit = _UNIT_OF.search(quantity.strip())
         if unit:
-            first_unit.setdefault(line_starts[bisect_right(line_starts, offset) - 1], unit.group(0))
+            first_unit.setdefault(text.rfind("\n", 0, offset) + 1, unit.group(0))
     best = run = 0
     unit = None
-    for start, end in zip(line_starts, [*line_starts[1:], len(text)], strict=False):
+    previous_end = 0
+    # Only lines with a quantity can extend a run; any other line that is not blank
+    # (between two of them) ends it.
+    for start in sorted(first_unit):
+        if text[previous_end:start].strip():
+            run, unit = 0, None
+        end = text.find("\n", start) + 1 or len(text)
+        previous_end = end
         line = text[start:end]
-        if not line.strip():
-            continue
-        line_unit = first_unit.get(start)
+        line_unit = first_unit[start]
         # `linger: 5 ms` / `batch.size=10 ms` are settings, unless the key names a
         # performance quantity (`latency: 5 ms`)
         setting = _SETTING.search(line) or (
@@ -523,6 +593,7 @@ def classify(
 def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | None) -> Verdict:
     text = _strip_quotes(body)
     low = text.lower()
+    folded = low if text.isascii() else _fold(text)
     total = 0.0
     reasons: list[str] = []
 
@@ -530,6 +601,10 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         nonlocal total
         total += weight
         reasons.append(f"{reason} ({weight:+.1f})")
+
+    # (both needed twice: to drop the bookkeeping lines, and as hard negatives)
+    ci = _CI.search(text) if _mentions(low, _CI_KEYS) else None
+    maven = _mentions(low, _MAVEN_KEYS) and _MAVEN.search(text)
 
     # -- what the format parsers found
     tool_seen: set[str] = set()
@@ -575,7 +650,7 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
     # -- light text features of our own (they back up the parsers)
     has_digits = any(c.isdigit() for c in text)
     if has_digits:
-        own_text = _without_noise_lines(text, low)
+        own_text = _without_noise_lines(text, bool(ci or maven))
         ev = _text_evidence(own_text)
         n = ev.absolute + ev.relative
         own: tuple[float, str] = (0.0, "")
@@ -596,7 +671,7 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             reasons.append(
                 f"text: {ev.hedged} numbers only in estimates, targets or settings (+0.0)"
             )
-        if total > 0 and _RESULTS_CUE.search(text):
+        if total > 0 and _mentions(folded, _RESULTS_CUE_KEYS) and _RESULTS_CUE.search(text):
             add(W_RESULTS_CUE, "results cue")
     elif prose[0]:
         add(*prose)
@@ -604,24 +679,23 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         reasons.append("talks about performance, no numbers (+0.0)")
 
     # -- hard negatives
-    ci = _CI.search(text) if _mentions(low, _CI_KEYS) else None
     if ci:
         add(W_CI, f"CI/build report ({ci.group(0).strip()})")
-    if _mentions(low, _MAVEN_KEYS) and _MAVEN.search(text):
+    if maven:
         # its own numbers are already left out; it only weighs when nothing else speaks
         add(W_MAVEN if total < THRESHOLD else 0.0, "Maven build/test summary")
     # three kinds of evidence need a hash or a signature among them
-    release = 0
-    if _mentions(low, _RELEASE_KEYS):
-        release = sum(bool(p.search(subject + "\n" + text)) for p in _RELEASE[1:])
-    if _RELEASE[0].search(subject) or release >= 3:
+    release = _mentions(low, _RELEASE_KEYS) and _release_evidence(subject + "\n" + text)
+    if _RELEASE[0].search(subject) or release:
         add(W_RELEASE, "release vote (checksums/signatures)")
     stack = len(_STACK_LINE.findall(text)) if _mentions(low, _STACK_KEYS) else 0
     if stack >= 3:
         add(W_STACK, f"stack trace ({stack} lines)")
-    code_rows = len(_CODE_ROW.findall(text))
+    # (both patterns need a line starting with +/-, @@, diff, index)
+    code_rows = len(_CODE_ROW.findall(text)) if _line_starts_with(text, ("+", "-")) else 0
+    diff = _line_starts_with(text, _DIFF_STARTS) and _DIFF.search(text)
     # (a ```diff fence alone is not a diff: bots use it to colour result tables)
-    if _DIFF.search(text) or code_rows >= 4 or ("```diff" in text and code_rows):
+    if diff or code_rows >= 4 or ("```diff" in text and code_rows):
         if _diff_rows_are_results(body, tables):
             reasons.append("diff of result rows (+0.0)")
         else:
@@ -629,14 +703,13 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
     field_changes = len(_FIELD_CHANGE.findall(text)) if "(was:" in low else 0
     if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
         add(W_FIELD_CHANGE, "JIRA field-change notification")
-    lines = max(1, sum(1 for ln in text.splitlines() if ln.strip()))
-    if not tool_seen and lines >= 8:
+    if not tool_seen and (lines := max(1, sum(1 for ln in text.splitlines() if ln.strip()))) >= 8:
         logs = len(_LOG_LINE.findall(text))
         configs = len(_CONFIG_LINE.findall(text))
         if logs / lines > 0.5 or configs / lines > 0.5:
             add(W_DUMP, "log or config dump")
     images = _mentions(low, _IMAGE_KEYS) and _IMAGE.search(text)
-    if total <= 0 and images and _BENCH_TALK.search(text):
+    if total <= 0 and images and _mentions(folded, _TALK_KEYS) and _BENCH_TALK.search(text):
         reasons.append("results only as images/links (+0.0)")
 
     score = 1.0 / (1.0 + math.exp(-1.5 * (total - THRESHOLD)))
