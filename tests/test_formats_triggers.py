@@ -5,6 +5,7 @@ the parser finds nothing. So skipping a parser on its trigger never loses a resu
 
 from __future__ import annotations
 
+import random
 import re
 from functools import cache
 from pathlib import Path
@@ -77,10 +78,16 @@ def test_trigger_parts_match_where_the_trigger_does(parser):
     trigger = re.compile(info.trigger, re.I)
     parts = [re.compile(source, re.I) for source, _, _ in info.trigger_parts]
     samples = list(texts())
+    words = ["s", "S", "%", "T", "q", ")", ":", "-" * 10, "12", "3.5", "1e3", "ms", "µs", "Q"]
+    words += [" ", " ", "\n", "\t", "\xa0", "ſ", "K", "a", "Time Old", "user", "system", "uery"]
+    words += ["q1", "query12", "Performance test result", "a: 12 ms\nb: 3 s", "x: 1 s", "12 us"]
     for _, needles, lower_needles in info.trigger_parts:
+        words += [*needles, *lower_needles]
         for n in needles + lower_needles:
             for around in ("", " ", "\n", " 12 ", "12.5 ms\n", "\t1\n"):
                 samples += [n + around, around + n + around + "0.5 s", n.upper() + around + "3"]
+    rnd = random.Random(3)
+    samples += ["".join(rnd.choice(words) for _ in range(rnd.randint(1, 25))) for _ in range(3000)]
     for t in samples:
         assert bool(trigger.search(t)) == any(p.search(t) for p in parts), t[:120]
 

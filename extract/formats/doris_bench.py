@@ -37,8 +37,10 @@ INFO = FormatInfo(
     kind="result",
     trigger=r"(?-i:[qfF])(?:(?<=q)(?-i:(?:uery)?\d+[a-z]?[ \t]+\d)"
     r"|(?<=perf)ormance test result)",
-    needles=("q",),
-    lower_needles=("performance te",),
+    trigger_parts=(
+        (r"(?-i:q(?:uery)?\d+[a-z]?[ \t]+\d)", ("q",), ()),  # starts with a literal
+        (r"(?-i:[fF])(?<=perf)ormance test result", (), ("performance te",)),
+    ),
 )
 
 _N = r"\d+(?:\.\d+)?"

@@ -35,18 +35,27 @@ INFO = FormatInfo(
     trigger=r"(?-i:sys(?:tem\s+\d|[ \t]+\d)|user\s+\d[\d.]*\s+sys\b|s\)\s*:\s*\d|faults\s*:"
     r"|switches\s*:|Swaps\s*:|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:"
     r"|got\s*:|status\s*:)",
-    needles=(
-        "sys",
-        "s)",
-        "faults",
-        "switches",
-        "Swaps",
-        "puts",
-        "sent",
-        "received",
-        "delivered",
-        "got",
-        "status",
+    # one part per alternative: each starts with a literal and is searched only when
+    # its word is in the text
+    trigger_parts=(
+        (r"(?-i:sys(?:tem\s+\d|[ \t]+\d))", ("sys",), ()),
+        (r"(?-i:user\s+\d[\d.]*\s+sys\b)", ("sys",), ()),
+        (r"(?-i:s\)\s*:\s*\d)", ("s)",), ()),
+        *(
+            (rf"(?-i:{word}\s*:)", (needle,), ())
+            for word, needle in (
+                ("faults", "faults"),
+                ("switches", "switches"),
+                ("Swaps", "Swaps"),
+                ("inputs", "puts"),
+                ("outputs", "puts"),
+                ("sent", "sent"),
+                ("received", "received"),
+                ("delivered", "delivered"),
+                ("got", "got"),
+                ("status", "status"),
+            )
+        ),
     ),
 )
 

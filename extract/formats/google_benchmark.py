@@ -23,6 +23,9 @@ import re
 
 from extract.formats.base import FormatInfo, Measurement, ResultTable, heading_before
 
+# After `s` or `%` (the end of a row's name or a time): two times or percentages.
+_TIMES = r"\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
+
 INFO = FormatInfo(
     name="google-benchmark",
     description="Google Benchmark console tables and compare.py output",
@@ -31,8 +34,14 @@ INFO = FormatInfo(
     "`Time Old  Time New  CPU Old  CPU New` tables",
     priority=10,
     kind="result",
-    trigger=r"(?-i:[s%T])(?:(?<=T)ime Old"
-    r"|(?<=[s%])\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d)",
+    trigger=rf"(?-i:[s%T])(?:(?<=T)ime Old|(?<=[s%]){_TIMES})",
+    # one part per first character: a regex that starts with a literal is searched
+    # fast, one that starts with a class (`[s%T]`) is not
+    trigger_parts=(
+        (r"(?-i:T)ime Old", (), ("me old",)),
+        (rf"(?-i:s){_TIMES}", (), ()),
+        (rf"(?-i:%){_TIMES}", ("%",), ()),
+    ),
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

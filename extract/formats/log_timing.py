@@ -36,17 +36,27 @@ from extract.formats._context import block_heading, measure
 from extract.formats.base import FormatInfo, ResultTable
 from extract.units import parse_number
 
+# Two lines `name: 12 ms` one under the other.
+_TIMED_LINES = (
+    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\n"
+    r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
+    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*$"
+)
+
 INFO = FormatInfo(
     name="log-timing",
     description="timings in tool logs: Hive summaries and PerfLogger, zkbenchmark results",
     signature="`Query Compilation Summary` / `Query Execution Summary` over a rule then "
     "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`",
     priority=16,
-    trigger=(
-        r"(?m-i:Summary[ \t]*:?\s*-{10}|</PERFLOG|finished, time elapsed"
-        r"|:[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\n"
-        r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
-        r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*$)"
+    trigger=rf"(?m-i:Summary[ \t]*:?\s*-{{10}}|</PERFLOG|finished, time elapsed|{_TIMED_LINES})",
+    # one part per alternative, each starting with a literal (the regex engine skips
+    # to it), the first three searched only when their words are in the text
+    trigger_parts=(
+        (r"(?m-i:Summary[ \t]*:?\s*-{10})", ("Summary",), ()),
+        (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
+        (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
+        (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
     ),
 )
 
