@@ -93,6 +93,10 @@ _QUALIFIERS = (
     "~", "≈", "about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
     "almost", "more than", "over", "less than", "under", "only", "just",
 )  # fmt: skip
+# By last character, longest first (so the earliest start is tried first).
+_QUALIFIERS_BY_LAST: dict[str, list[str]] = {}
+for _q in sorted(_QUALIFIERS, key=len, reverse=True):
+    _QUALIFIERS_BY_LAST.setdefault(_q[-1], []).append(_q)
 # A run of digits; `\d\d*`, not `\d+`: a pattern that starts with a class is scanned
 # fast.
 _DIGITS = re.compile(r"\d\d*")
@@ -199,9 +203,9 @@ def _label(sentence: str, pos: int) -> str | None:
 
 def _candidates(sentence: str):
     """`_CANDIDATE.finditer(sentence)`, but the regex is tried only where a match can
-    start: at the first digit of a run of digits (the number; a digit after a digit
-    fails the lookbehind) or at a qualifier that only spaces part from that digit.
-    Matches do not overlap, so each is looked for from where the last one ended."""
+    start: at a qualifier that only spaces part from a run of digits, else at the
+    run's first digit (a digit after a digit fails the lookbehind). Matches do not
+    overlap, so each is looked for from where the last one ended."""
     pos = 0
     match = _CANDIDATE.match
     for run in _DIGITS.finditer(sentence):
@@ -211,13 +215,18 @@ def _candidates(sentence: str):
         end = digit
         while end > pos and sentence[end - 1].isspace():  # `\s` is str.isspace
             end -= 1
-        starts = sorted(end - len(q) for q in _QUALIFIERS if sentence.endswith(q, pos, end))
-        for start in [*starts, digit]:
-            m = match(sentence, start)
-            if m is not None:
-                yield m
-                pos = m.end()
-                break
+        m = None
+        if end > pos:
+            for q in _QUALIFIERS_BY_LAST.get(sentence[end - 1], ()):
+                if sentence.endswith(q, pos, end):
+                    m = match(sentence, end - len(q))
+                    if m is not None:
+                        break
+        if m is None:
+            m = match(sentence, digit)
+        if m is not None:
+            yield m
+            pos = m.end()
 
 
 def _is_token_bound(m: re.Match, value: float | None) -> bool:
