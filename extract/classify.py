@@ -403,6 +403,36 @@ _WORD_REACH = 80
 _COMPARE_REACH = 120
 
 
+# The literals (lower case) without which each word pattern cannot match, to skip
+# the pattern where none is (see `_fold`). `\bwith(?:out)? ...` needs "with".
+_NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _PERF_WORD: ("faster", "slower", "speed", "improv", "regress", "reduc", "increas", "decreas",
+                 "throughput", "latency", "cpu", "overhead", "better", "worse", "time", "elapsed",
+                 "duration", "qps", "ops", "perf", "degrad"),
+    _COMPARE: ("from", "->", "→", "=>", "vs", "versus", "before", "after", "compared", "baseline",
+               "faster", "slower", "speed", "improv", "regress", "degrad", "than", "with"),
+    _HEDGE: ("ould", "might", "may", "expect", "estimat", "target", "goal", "aim", "assum", "hope",
+             "theor", "potential", "up to", "as much as", "can it", "if we", "i believe",
+             "i think", "i guess", "don't think", "will be", "plan", "<"),
+    _SETTING: ("timeout", "time-out", "interval", "delay", "ttl", "retention", "expir",
+               "heartbeat", "sleep", "period", "-x", "time spent", "estimate:", "worklog"),
+    _STRONG_MEASURED: ("took", "take", "went", "goes", "ran", "run", "measured", "observed",
+                       "saw", "got", "result", "reduce", "improve", "dropped", "increased",
+                       "elapsed", "finished", "completed"),
+    _MEASURED: ("took", "take", "went", "goes", "ran", "run", "measured", "observed", "saw",
+                "see", "got", "result", "tested", "benchmark", "reduce", "improve", "dropped",
+                "increased", "is", "was", "are", "were"),
+}  # fmt: skip
+
+
+def _found(
+    pattern: re.Pattern[str], text: str, folded: str, a: int = 0, b: int | None = None
+) -> bool:
+    """`pattern.search(text[a:b])`, skipped when the window of `folded` (`_fold(text)`)
+    lacks every literal the pattern needs."""
+    return _mentions(folded[a:b], _NEEDS[pattern]) and pattern.search(text[a:b]) is not None
+
+
 def _text_evidence(text: str) -> TextEvidence:
     """What `text` says with numbers (see the module docstring). The quantity
     patterns run once over the whole text; the word patterns only around the
@@ -430,11 +460,11 @@ def _text_evidence(text: str) -> TextEvidence:
         i = bisect_right(bounds, pos)
         s0, s1 = bounds[i - 1], bounds[i] if i < len(bounds) else len(text)
         if kind == "rel":
-            around = text[max(s0, pos - _WORD_REACH) : min(s1, pos + _WORD_REACH)]
-            if not _PERF_WORD.search(around) or "coverage" in around.lower():
+            a, b = max(s0, pos - _WORD_REACH), min(s1, pos + _WORD_REACH)
+            if not _found(_PERF_WORD, text, folded, a, b) or "coverage" in text[a:b].lower():
                 continue
-        if _HEDGE.search(text[max(s0, pos - _HEDGE_REACH) : pos]) or _SETTING.search(
-            text[max(s0, pos - _SETTING_REACH) : pos]
+        if _found(_HEDGE, text, folded, max(s0, pos - _HEDGE_REACH), pos) or _found(
+            _SETTING, text, folded, max(s0, pos - _SETTING_REACH), pos
         ):
             ev.hedged += 1
             continue
@@ -443,13 +473,14 @@ def _text_evidence(text: str) -> TextEvidence:
             ev.relative += 1
             continue
         ev.absolute += 1
-        if _STRONG_MEASURED.search(text[max(s0, pos - _WORD_REACH) : pos + len(quantity) + 20]):
+        a, b = max(s0, pos - _WORD_REACH), pos + len(quantity) + 20
+        if _found(_STRONG_MEASURED, text, folded, a, b):
             ev.measured += 1
     positions = [p for p, _, _ in kept]
     for pos, kind, _ in kept:
         lo, hi = max(0, pos - _COMPARE_REACH), pos + _COMPARE_REACH
         near = bisect_right(positions, hi) - bisect_left(positions, lo)
-        if (kind == "rel" or near >= 2) and _COMPARE.search(text[lo:hi]):
+        if (kind == "rel" or near >= 2) and _found(_COMPARE, text, folded, lo, hi):
             ev.compared = True
             break
     kept_abs = [(p, q) for p, kind, q in kept if kind == "abs"]
@@ -491,7 +522,19 @@ def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds:
 
 _ROW_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?")
 _ROW_WORD = re.compile(r"[A-Za-z_][\w.:/#-]*")
+# every ASCII character but the digits and "\n"
+_NOT_DIGIT_OR_NEWLINE = bytes(c for c in range(128) if not chr(c).isdigit() and chr(c) != "\n")
 _CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}")
+
+
+def _digits_per_line(lines: list[str]) -> list[int]:
+    """How many digits (`\\d`) each line has, for an ASCII text counted in one pass
+    in C; otherwise a bound that never says fewer than 2."""
+    joined = "\n".join(lines)
+    if not joined.isascii():
+        return [2] * len(lines)
+    digits = joined.encode("ascii").translate(None, _NOT_DIGIT_OR_NEWLINE)
+    return [len(d) for d in digits.split(b"\n")] if lines else []
 
 
 def _numeric_block(text: str) -> int:
@@ -502,8 +545,10 @@ def _numeric_block(text: str) -> int:
     header_ok = False
     rows = 0
     previous = ""
-    for line in text.splitlines():
-        numbers = len(_ROW_NUMBER.findall(line))
+    lines = text.splitlines()
+    # a row has two numbers, so two digits: the other lines need no counting
+    for line, digits in zip(lines, _digits_per_line(lines), strict=True):
+        numbers = len(_ROW_NUMBER.findall(line)) if digits >= 2 else 0
         if numbers >= 2 and numbers >= len(_ROW_WORD.findall(line)):
             if rows == 0:
                 header_ok = (
@@ -617,10 +662,11 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             continue
         if t.format == "prose":
             src = t.source(body)
-            if _HEDGE.search(src) and not _MEASURED.search(src):
+            folded_src = _fold(src)
+            if _found(_HEDGE, src, folded_src) and not _found(_MEASURED, src, folded_src):
                 continue
             prose_n += n
-            prose_compared = prose_compared or bool(_COMPARE.search(src))
+            prose_compared = prose_compared or _found(_COMPARE, src, folded_src)
         elif t.format in GENERIC_FORMATS:
             if _table_is_perf(t, body):
                 perf_tables += 1
