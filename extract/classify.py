@@ -296,15 +296,18 @@ def _mentions(low: str, keys: tuple[str, ...]) -> bool:
 
 
 # re.IGNORECASE lets these match an ASCII letter, which str.lower() leaves alone
-# (İ it even makes two characters long): they are mapped before lower-casing.
-_FOLD = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
+# (İ it even makes two characters long): they are replaced before lower-casing.
+_FOLD = {"İ": "i", "ı": "i", "ſ": "s"}
 
 
 def _fold(text: str) -> str:
     """`text` lower-cased, offset for offset (slices line up with `text`), such that
     whatever an re.I pattern matches in `text` holds the pattern's literals in lower
     case: `key in _fold(text)` is a true necessary condition for the pattern."""
-    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+    if not text.isascii():
+        for char, letter in _FOLD.items():
+            text = text.replace(char, letter)
+    return text.lower()
 
 
 def _find_all(hay: str, key: str) -> list[int]:
@@ -320,6 +323,18 @@ def _find_all(hay: str, key: str) -> list[int]:
 def _line_starts_with(text: str, prefixes: tuple[str, ...]) -> bool:
     """Does a line of `text` start with one of `prefixes`? (where re.M `^` can match)"""
     return text.startswith(prefixes) or any("\n" + p in text for p in prefixes)
+
+
+def _log_lines_at_most(text: str) -> int:
+    """An upper bound of len(_LOG_LINE.findall(text)), from plain counts: each match
+    holds a date (two '-') or a level name."""
+    return text.count("-") // 2 + sum(text.count(w) for w in ("INFO", "WARN", "ERROR", "DEBUG"))
+
+
+def _config_lines_at_most(text: str) -> int:
+    """An upper bound of len(_CONFIG_LINE.findall(text)): each match holds a
+    `<property>`, a `<name>`, a '=' or a ':'."""
+    return sum(text.count(w) for w in ("<property>", "<name>", "=", ":"))
 
 
 def _release_evidence(text: str) -> bool:
@@ -449,8 +464,10 @@ def _text_evidence(text: str) -> TextEvidence:
             if not (i < len(starts) and starts[i] < m.end()):
                 absolute.append((m.start(), ""))
     quantities = [(pos, "abs", q) for pos, q in absolute]
-    quantities += [(m.start(), "rel", m.group(0)) for m in _FACTOR.finditer(text)]
-    quantities += [(m.start(), "rel", m.group(0)) for m in _PERCENT.finditer(text)]
+    if "x" in text or "×" in text:
+        quantities += [(m.start(), "rel", m.group(0)) for m in _FACTOR.finditer(text)]
+    if "%" in text:
+        quantities += [(m.start(), "rel", m.group(0)) for m in _PERCENT.finditer(text)]
     if not quantities:
         return ev
     quantities.sort()
@@ -527,6 +544,19 @@ _NOT_DIGIT_OR_NEWLINE = bytes(c for c in range(128) if not chr(c).isdigit() and 
 _CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}")
 
 
+_PERF_HEADER_NEEDS = ("time", "latency", "throughput", "ops", "qps", "tps", "duration", "elapsed",
+                      "speed", "score", "ms", "sec", "rate", "mean", "median", "avg", "average",
+                      "best", "before", "after", "baseline", "contender", "improv", "change",
+                      "diff", "cpu", "wall", "rows/s", "mb/s", "gb/s")  # fmt: skip
+_P_DIGITS = re.compile(r"p\d\d")
+
+
+def _may_name_perf(line: str) -> bool:
+    """False when `_PERF_HEADER` cannot match `line`: none of its literals is there."""
+    folded = _fold(line)
+    return _mentions(folded, _PERF_HEADER_NEEDS) or _P_DIGITS.search(folded) is not None
+
+
 def _digits_per_line(lines: list[str]) -> list[int]:
     """How many digits (`\\d`) each line has, for an ASCII text counted in one pass
     in C; otherwise a bound that never says fewer than 2."""
@@ -552,7 +582,8 @@ def _numeric_block(text: str) -> int:
         if numbers >= 2 and numbers >= len(_ROW_WORD.findall(line)):
             if rows == 0:
                 header_ok = (
-                    bool(_PERF_HEADER.search(previous))
+                    _may_name_perf(previous)
+                    and bool(_PERF_HEADER.search(previous))
                     and len([c for c in _CELL_SPLIT.split(previous.strip()) if c]) >= 2
                 )
             rows += 1
@@ -694,7 +725,10 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         prose = (W_PROSE_TABLE, f"prose: {prose_n} measured number")
 
     # -- light text features of our own (they back up the parsers)
-    has_digits = any(c.isdigit() for c in text)
+    # (str.isdigit also takes non-ASCII digits: only those need the slow loop)
+    has_digits = any(d in text for d in "0123456789") or (
+        not text.isascii() and any(c.isdigit() for c in text)
+    )
     if has_digits:
         own_text = _without_noise_lines(text, bool(ci or maven))
         ev = _text_evidence(own_text)
@@ -750,8 +784,9 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
     if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
         add(W_FIELD_CHANGE, "JIRA field-change notification")
     if not tool_seen and (lines := max(1, sum(1 for ln in text.splitlines() if ln.strip()))) >= 8:
-        logs = len(_LOG_LINE.findall(text))
-        configs = len(_CONFIG_LINE.findall(text))
+        # (counted only when their upper bounds could pass one half)
+        logs = len(_LOG_LINE.findall(text)) if _log_lines_at_most(text) > lines / 2 else 0
+        configs = len(_CONFIG_LINE.findall(text)) if _config_lines_at_most(text) > lines / 2 else 0
         if logs / lines > 0.5 or configs / lines > 0.5:
             add(W_DUMP, "log or config dump")
     images = _mentions(low, _IMAGE_KEYS) and _IMAGE.search(text)
