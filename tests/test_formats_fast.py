@@ -9,6 +9,7 @@ import re
 import sys
 
 from extract.formats import ascii_table as A
+from extract.formats import delimited as D
 from extract.formats import prose as P
 from tests.test_formats_triggers import texts
 
@@ -89,3 +90,64 @@ def test_prose_sentence_ends_are_the_simple_regex_ends():
         for lo, hi in ((0, len(t)), (len(t) // 3, len(t) - 2)):
             new = [m.span() for m in P._SENTENCE_END.finditer(t, lo, hi)]
             assert new == [m.span() for m in _OLD_SENTENCE_END.finditer(t, lo, hi)], t[:200]
+
+
+def _delimited_line_by_line(text: str):
+    """delimited's parse as it was: every line with a delimiter tried as a header."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    tables, floor, i = [], 0, 0
+    while i < len(lines) - 1:
+        line = lines[i]
+        if "," not in line and "\t" not in line and ";" not in line:
+            i += 1
+            continue
+        table = D._table_at(text, lines, offsets, i, floor)
+        if table is None:
+            i += 1
+            continue
+        tables.append(table)
+        floor = table.span[1]
+        i = 1 + next(k for k in range(i, len(lines)) if offsets[k + 1] - 1 >= floor)
+    return tables
+
+
+def _delimited_samples() -> list[str]:
+    rnd = random.Random(5)
+    names = ["Name", "Time (ms)", "a b", "threads", "x", '"q,1"', "", "1"]
+    values = ["1", "2.5", "12", "x", "topology-0", "2024-01-02", "", '"3,5"', "1.2.3"]
+    out = list(texts())
+    for _ in range(1500):
+        width, d = rnd.randint(2, 5), rnd.choice([",", ";", "\t", ", "])
+        rows = [d.join(rnd.choice(names[:4]) for _ in range(width))]
+        for _ in range(rnd.randint(0, 5)):
+            n = width if rnd.random() < 0.8 else rnd.randint(1, 6)
+            pool = values[:3] if rnd.random() < 0.6 else values
+            rows.append(d.join(rnd.choice(pool) for _ in range(n)))
+            if rnd.random() < 0.2:
+                rows.append(rnd.choice(["", "text, more text", d.join(names)]))
+        out.append(rnd.choice(["\n", "\n", "\r\n"]).join(rows))
+    return out
+
+
+def test_delimited_reads_the_tables_line_by_line_reading_does():
+    def dump(tables):
+        return [
+            (t.span, t.columns, t.rows, t.variant, [repr(m) for m in t.measurements])
+            for t in tables
+        ]
+
+    def line_by_line(t):
+        try:
+            return _delimited_line_by_line(t)
+        except Exception:
+            return []
+
+    found = 0
+    for t in _delimited_samples():
+        expected = dump(line_by_line(t))
+        found += bool(expected)
+        assert dump(D.parse(t)) == expected, t[:200]
+    assert found > 100

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import re
+from itertools import accumulate
 
 from extract.formats._context import block_heading, measure
 from extract.formats.base import FormatInfo, ResultTable
@@ -72,25 +73,45 @@ def _is_data(cells: list[str], width: int) -> bool:
 
 def _tables(text: str) -> list[ResultTable]:
     lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
+    # A header and the data line under it each have three cells or more, so two of
+    # the delimiter or more: only such pairs of lines are looked at. (Not when the
+    # csv module could raise on some line, "\r" inside it or a field over its size
+    # limit: then every line is read, as the error stops the whole parse.)
+    if "\r" in text or len(text) > csv.field_size_limit():
+        starts = range(len(lines) - 1)
+    else:
+        starts = _header_candidates(text, lines)
+        if not starts:
+            return []
+    offsets = [0, *accumulate(len(line) + 1 for line in lines)]
     tables = []
     floor = 0
     i = 0
-    while i < len(lines) - 1:
+    for start in starts:
+        if start < i:
+            continue
+        i = start
         line = lines[i]
         if "," not in line and "\t" not in line and ";" not in line:  # not a header
-            i += 1
             continue
         table = _table_at(text, lines, offsets, i, floor)
         if table is None:
-            i += 1
             continue
         tables.append(table)
         floor = table.span[1]
         i = 1 + next(k for k in range(i, len(lines)) if offsets[k + 1] - 1 >= floor)
     return tables
+
+
+def _header_candidates(text: str, lines: list[str]) -> list[int]:
+    """The lines that have two of a delimiter or more, and so has the next line."""
+    found = set()
+    for delimiter in _DELIMITERS:
+        if text.count(delimiter) < 4:
+            continue
+        two = [line.count(delimiter) >= 2 for line in lines]
+        found.update(i for i in range(len(lines) - 1) if two[i] and two[i + 1])
+    return sorted(found)
 
 
 def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
