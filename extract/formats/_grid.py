@@ -48,6 +48,11 @@ MEASURE_WORDS = re.compile(
 )
 
 
+_RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
+_DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
+
+
 def is_unit(unit: str | None) -> bool:
     """A unit we can recognise: known to `to_si`, a rate, or a plain count/ratio word."""
     if not unit:
@@ -58,7 +63,7 @@ def is_unit(unit: str | None) -> bool:
     if to_si(1.0, u)[1] is not None:
         return True
     # rates and per-op times: MB/sec, ops/ms, B/op, ns/iter, rows/s
-    return bool(re.fullmatch(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)", u))
+    return bool(_RATE_UNIT.fullmatch(u))
 
 
 def norm_unit(unit: str | None) -> str | None:
@@ -100,7 +105,7 @@ def read_cell(text: str) -> Cell | None:
         return None
     s = text.strip().strip("*_`").strip()
     m = _CELL.match(s)
-    if not m or not re.search(r"\d", m.group("num")):
+    if not m or not _DIGIT.search(m.group("num")):
         return None
     unit = m.group("unit")
     if unit and not is_unit(unit):
@@ -137,17 +142,27 @@ def header_unit(header: str) -> tuple[str, str | None]:
     return h, None
 
 
+_COLOR = re.compile(r"\{color(?::[^}]*)?\}")
+_MONOSPACE = re.compile(r"\{\{(.*?)\}\}")
+_BOLD = re.compile(r"\*(\S(?:.*?\S)?)\*")
+
+
 def clean_cell(text: str) -> str:
     """Cell text without markup decoration: `**x**`, `{{x}}`, `{color:red}x{color}`, `` `x` ``."""
-    s = re.sub(r"\{color(?::[^}]*)?\}", "", text or "")
-    s = re.sub(r"\{\{(.*?)\}\}", r"\1", s)
-    s = re.sub(r"\*(\S(?:.*?\S)?)\*", r"\1", s)
+    s = text or ""
+    # (each pattern only where its first characters are: most cells have no markup)
+    if "{color" in s:
+        s = _COLOR.sub("", s)
+    if "{{" in s:
+        s = _MONOSPACE.sub(r"\1", s)
+    if "*" in s:
+        s = _BOLD.sub(r"\1", s)
     s = s.replace("**", "").replace("`", "")
     return " ".join(s.split())
 
 
 def _is_index_column(header: str, cells: list[str]) -> bool:
-    return not header.strip() and all(re.fullmatch(r"\d+", c.strip() or "x") for c in cells)
+    return not header.strip() and all(_DIGITS.fullmatch(c.strip() or "x") for c in cells)
 
 
 def grid_measurements(
@@ -206,7 +221,7 @@ def grid_measurements(
         len(value_cols) == ncol
         and ncol >= 2
         and 0 not in has_unit
-        and all(re.fullmatch(r"\d+", c.strip()) for c in cols[0] if c.strip())
+        and all(_DIGITS.fullmatch(c.strip()) for c in cols[0] if c.strip())
     ):
         value_cols = value_cols[1:]  # all numeric: whole numbers first name the row (threads, run)
     if not value_cols:
