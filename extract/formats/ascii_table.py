@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 from extract.formats._grid import (
     block_heading,
@@ -66,18 +67,16 @@ OTHER_SPACES = "\t\x1f\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "
 _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
 # In plain text: a line with two cells, apart by two spaces or more (`_TWO_TOKENS`),
-# from the first gap to the line's end; and a rule line (`_RULE`) from its first
-# rule character (only spaces may come before it on the line).
+# from the first gap to the line's end; and a rule line (`_RULE`), the first line or
+# one after a line break (a regex that starts with "\n" skips to line breaks).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_RULE = re.compile(r"[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯: ]*(?:\n|\Z)")
+_PLAIN_RULE_LINE = r" *[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯: ]*(?=\n|\Z)"
+_PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
+_PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
 
 
 def _has_plain_rule(text: str) -> bool:
-    for m in _PLAIN_RULE.finditer(text):
-        start = m.start()
-        if not text[text.rfind("\n", 0, start) + 1 : start].strip(" "):
-            return True
-    return False
+    return bool(_PLAIN_RULE_FIRST.match(text) or _PLAIN_RULE_NEXT.search(text))
 
 
 def is_plain(text: str) -> bool:
@@ -91,11 +90,10 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
         parts = text.split("\n")
         if parts[-1] == "":
             parts.pop()  # splitlines has no empty line after a final break
-        out, pos = [], 0
-        for line in parts:
-            out.append((pos, line))
-            pos += len(line) + 1
-        return out
+        if not parts:
+            return []
+        starts = accumulate((len(line) + 1 for line in parts[:-1]), initial=0)
+        return list(zip(starts, parts, strict=True))
     out, pos = [], 0
     for line in text.splitlines(keepends=True):
         out.append((pos, line.rstrip("\r\n")))
@@ -103,12 +101,14 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
     return out
 
 
-def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool = False) -> list[ResultTable]:
-    # a box has a rule line and two rows or more: without their characters, no box
+def _may_have_box(text: str, plain: bool) -> bool:
+    """A box has a rule line and two rows or more: without their characters, no box."""
     if not any(c in text for c in _ROW_CHARS) or not any(c in text for c in _RULE_STARTS):
-        return []
-    if plain and not _has_plain_rule(text):
-        return []
+        return False
+    return not plain or _has_plain_rule(text)
+
+
+def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
     tables, i = [], 0
     while i < len(lines):
         if not (_RULE.match(lines[i][1]) and lines[i][1].strip()) and not _ROW.match(lines[i][1]):
@@ -267,11 +267,15 @@ def parse(text: str) -> list[ResultTable]:
     try:
         plain = is_plain(text)
         gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
-        lines = _lines(text, plain)
-        tables = _box_tables(text, lines, plain)
-        claimed = [t.span for t in tables]
+        boxes = _may_have_box(text, plain)
         # a whitespace table has two lines with two cells or more
-        whitespace = _whitespace_tables(text, lines, gaps) if gaps is None or len(gaps) > 1 else []
+        columns = gaps is None or len(gaps) > 1
+        if not boxes and not columns:
+            return []
+        lines = _lines(text, plain)
+        tables = _box_tables(text, lines) if boxes else []
+        claimed = [t.span for t in tables]
+        whitespace = _whitespace_tables(text, lines, gaps) if columns else []
         for t in whitespace:
             if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
                 tables.append(t)
