@@ -85,6 +85,16 @@ def test_prose_candidates_are_the_regex_matches():
 
     for t in _prose_samples():
         assert spans(P._candidates(t)) == spans(P._CANDIDATE.finditer(t)), t[:200]
+        if any(P._CANDIDATE.finditer(t)):  # the gate on each sentence
+            assert P._NUMBER_UNIT_RE.search(t), t[:200]
+
+
+def test_prose_quote_marks_and_fences():
+    old_quote_mark = re.compile(r"(?<=\s)>(?=\s)")
+    for t in [*_prose_samples(), "a > b", ">\n>", " >", "x >> y", "\n> a"]:
+        assert P._QUOTE_MARK.sub(" ", t) == old_quote_mark.sub(" ", t)
+        if P._FENCE.search(t):
+            assert any(f in t for f in P._FENCE_STARTS)
 
 
 def test_prose_sentence_ends_are_the_simple_regex_ends():

@@ -59,6 +59,7 @@ _FENCE = re.compile(
     r"|<pre>.*?(?:</pre>|\Z)",
     re.S,
 )
+_FENCE_STARTS = ("```", "{code", "{noformat}", "<pre>")  # each alternative starts with one
 # Sentence ends: `. ` before a capital, blank lines, bullets, table-ish pipes.
 # (Written as `\s(?:...)`, each alternative checking the character it starts with by a
 # lookbehind, so that the regex engine skips to whitespace; the same matches as
@@ -100,7 +101,8 @@ for _q in sorted(_QUALIFIERS, key=len, reverse=True):
 # A run of digits; `\d\d*`, not `\d+`: a pattern that starts with a class is scanned
 # fast.
 _DIGITS = re.compile(r"\d\d*")
-_QUOTE_MARK = re.compile(r"(?<=\s)>(?=\s)")
+_NUMBER_UNIT_RE = re.compile(_NUMBER_UNIT)
+_QUOTE_MARK = re.compile(r">(?<=\s>)(?=\s)")  # `(?<=\s)>(?=\s)`, found from its literal
 _DIGIT = re.compile(r"\d")
 _FACTOR = re.compile(
     r"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>\d+(?:\.\d+)?)"
@@ -334,7 +336,8 @@ def _quoted(text: str) -> list[tuple[int, int]]:
 
 def _sentences(text: str):
     """(start, end) of each sentence outside code fences and quoted replies."""
-    blocked = sorted([f.span() for f in _FENCE.finditer(text)] + _quoted(text))
+    fences = _FENCE.finditer(text) if any(f in text for f in _FENCE_STARTS) else ()
+    blocked = sorted([f.span() for f in fences] + _quoted(text))
     pieces = []
     pos = 0
     for start, end in blocked + [(len(text), len(text))]:
@@ -356,10 +359,15 @@ def _parse(text: str) -> list[ResultTable]:
         sentence = text[lo:hi]
         if ">" in sentence:
             sentence = _QUOTE_MARK.sub(" ", sentence)
-        if not _DIGIT.search(sentence) or _BOOKKEEPING.search(sentence):
+        # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
+        # without one, only `factor of N` can give a measurement.
+        has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
+        if not has_unit and "factor of" not in sentence:
+            continue
+        if not (has_unit or _DIGIT.search(sentence)) or _BOOKKEEPING.search(sentence):
             continue
         found: list[tuple[re.Match, Measurement]] = []
-        for m in _candidates(sentence):
+        for m in _candidates(sentence) if has_unit else ():
             kind = _unit_kind(m.group("unit"))
             if not _accept(sentence, m, kind):
                 continue
