@@ -152,7 +152,10 @@ _NAMED_VALUE = re.compile(
     r"\d[\d,]*(?:\.\d+)?(?![\d:/-])",
     re.I,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n")
+# Whitespace after [.!?;], or a newline: `(?<=[.!?;])\s+|\n`, written to start with
+# `\s` so that the regex engine can skip to whitespace fast (the lookbehinds then
+# check what precedes it).
+_SENTENCE_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*|(?<=\n))")
 
 # ---- hard negatives
 _CI = re.compile(
@@ -266,14 +269,13 @@ _CI_KEYS = ("overall", "subsystem", "hadoop qa", "yetus", "_heart:", "test pass"
 _MAVEN_KEYS = ("tests run:", "build success", "build failure", "total time:", "final memory",
                "reactor summary", "success [", "failure [", "skipped [")  # fmt: skip
 _RELEASE_KEYS = ("sha", "md5", "signature", ".asc", "keys", "gpg")
-# The literals each of _RELEASE[1:] needs, lower case (`\bRC\d\b` needs "rc").
+# The literals each of _RELEASE[1:] needs and its matches begin with, lower case.
 _RELEASE_NEEDS = (
     ("sha1", "sha-1", "sha256", "sha-256", "sha512", "sha-512", ".sha", "md5"),
     ("signature", ".asc", "keys", "gpg"),
     ("binding", "release candidate", "rc", "staging repo", "vote"),
     ("license", "notice", "source release", "source tarball", "artifact"),
 )
-_RESULTS_CUE_KEYS = ("result", "before", "after", "patch", "numbers", "timings")
 _DIFF_STARTS = ("@@ -", "diff --git ", "+++ ", "--- ", "index ")
 _STACK_KEYS = ("exception", "error", "traceback", "throwable", "caused by")
 _IMAGE_KEYS = ("![", "<img", ".png", ".jp", ".gif", ".svg", "image-")
@@ -292,7 +294,7 @@ _NAMED_KEYS = (
 
 
 def _mentions(low: str, keys: tuple[str, ...]) -> bool:
-    return any(k in low for k in keys)
+    return any(map(low.__contains__, keys))
 
 
 # re.IGNORECASE lets these match an ASCII letter, which str.lower() leaves alone
@@ -320,9 +322,35 @@ def _find_all(hay: str, key: str) -> list[int]:
     return found
 
 
+def _matches_from(
+    pattern: re.Pattern[str], text: str, folded: str, starts: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern each of whose matches begins with one
+    of the literals `starts` (lower case, found in `folded` = `_fold(text)`): the
+    pattern is tried only where one begins. (An re.I pattern cannot skip ahead: a
+    scan tries it at every offset.)"""
+    end = 0
+    for i in sorted({i for key in starts for i in _find_all(folded, key)}):
+        if i >= end and (m := pattern.match(text, i)):
+            end = m.end()
+            yield m
+
+
 def _line_starts_with(text: str, prefixes: tuple[str, ...]) -> bool:
     """Does a line of `text` start with one of `prefixes`? (where re.M `^` can match)"""
     return text.startswith(prefixes) or any("\n" + p in text for p in prefixes)
+
+
+def _has_results_cue(text: str, folded: str) -> bool:
+    """`_RESULTS_CUE.search(text)`, tried only where a match can begin: at the words
+    its unanchored alternatives begin with, and at the start of each line holding
+    result/before/after for those anchored at a line start (one that begins on a
+    blank line above would match from that line's start too)."""
+    words = ("result", "here ", "benchmark", "perf") + (("with",) if "patch" in folded else ())
+    starts = {i for word in words for i in _find_all(folded, word)}
+    for word in ("result", "before", "after"):
+        starts.update(text.rfind("\n", 0, i) + 1 for i in _find_all(folded, word))
+    return any(_RESULTS_CUE.match(text, i) for i in starts)
 
 
 def _log_lines_at_most(text: str) -> int:
@@ -339,16 +367,19 @@ def _config_lines_at_most(text: str) -> int:
 
 def _release_evidence(text: str) -> bool:
     """Three or more of the four kinds of release-vote evidence in `_RELEASE[1:]`.
-    A pattern runs only if its literals are there, and only while three can still be reached."""
+    A pattern runs only if its literals are there, only where they begin, and only
+    while three can still be reached."""
     folded = _fold(text)
     possible = [
-        p for p, keys in zip(_RELEASE[1:], _RELEASE_NEEDS, strict=True) if _mentions(folded, keys)
+        (pattern, keys)
+        for pattern, keys in zip(_RELEASE[1:], _RELEASE_NEEDS, strict=True)
+        if _mentions(folded, keys)
     ]
     found = 0
-    for i, pattern in enumerate(possible):
+    for i, (pattern, keys) in enumerate(possible):
         if found + len(possible) - i < 3:
             return False
-        found += bool(pattern.search(text))
+        found += next(_matches_from(pattern, text, folded, keys), None) is not None
     return found >= 3
 
 
@@ -377,9 +408,24 @@ def _without_noise_lines(text: str, ci_or_maven: bool) -> str:
 
 def _strip_quotes(body: str) -> str:
     """Defensive: the cleaned body has no quotes, but a stray `>` line never counts."""
-    if ">" not in body:  # the usual case: only the lines joined again
-        return "\n".join(body.splitlines())
-    return "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(">"))
+    lines = body.splitlines()
+    text = "\n".join(lines)
+    if not _has_quote_line(text):  # the usual case: only the lines joined again
+        return text
+    return "\n".join(line for line in lines if not line.lstrip().startswith(">"))
+
+
+def _has_quote_line(text: str) -> bool:
+    """Does a line of `text` start with `>` after blanks? Only the first `>` of each
+    line that has one is looked at."""
+    i = text.find(">")
+    while i >= 0:
+        start = text.rfind("\n", 0, i) + 1
+        if start == i or text[start:i].isspace():
+            return True
+        end = text.find("\n", i)
+        i = text.find(">", end) if end >= 0 else -1
+    return False
 
 
 def _sentences(text: str) -> list[str]:
@@ -459,7 +505,7 @@ def _text_evidence(text: str) -> TextEvidence:
     if _mentions(low, _NAMED_KEYS):
         # `avg rate: 5710.2` counts; `latency: 5 ms` was already counted as `5 ms`
         starts = [a for a, _ in absolute]
-        for m in _named_values(text, folded):
+        for m in _matches_from(_NAMED_VALUE, text, folded, _NAMED_KEYS):
             i = bisect_left(starts, m.start())
             if not (i < len(starts) and starts[i] < m.end()):
                 absolute.append((m.start(), ""))
@@ -505,17 +551,6 @@ def _text_evidence(text: str) -> TextEvidence:
         _parallel_lines(text, kept_abs), _same_unit_in_a_sentence(text, kept_abs, bounds)
     )
     return ev
-
-
-def _named_values(text: str, folded: str) -> Iterator[re.Match[str]]:
-    """`_NAMED_VALUE.finditer(text)`, but the pattern is tried only where one of its
-    quantity names starts: an re.I pattern cannot skip ahead, so a scan tries them all
-    at every offset."""
-    end = 0
-    for i in sorted({i for key in _NAMED_KEYS for i in _find_all(folded, key)}):
-        if i >= end and (m := _NAMED_VALUE.match(text, i)):
-            end = m.end()
-            yield m
 
 
 def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds: list[int]) -> int:
@@ -751,7 +786,7 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
             reasons.append(
                 f"text: {ev.hedged} numbers only in estimates, targets or settings (+0.0)"
             )
-        if total > 0 and _mentions(folded, _RESULTS_CUE_KEYS) and _RESULTS_CUE.search(text):
+        if total > 0 and _has_results_cue(text, folded):
             add(W_RESULTS_CUE, "results cue")
     elif prose[0]:
         add(*prose)
