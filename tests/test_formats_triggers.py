@@ -81,6 +81,7 @@ def test_trigger_parts_match_where_the_trigger_does(parser):
     words = ["s", "S", "%", "T", "q", ")", ":", "-" * 10, "12", "3.5", "1e3", "ms", "µs", "Q"]
     words += [" ", " ", "\n", "\t", "\xa0", "ſ", "K", "a", "Time Old", "user", "system", "uery"]
     words += ["q1", "query12", "Performance test result", "a: 12 ms\nb: 3 s", "x: 1 s", "12 us"]
+    words += ['"', "=", "<", "/", "t", "b", "enchmark", "old", "speed", "mples", "m p l e s", "n t"]
     for _, needles, lower_needles in info.trigger_parts:
         words += [*needles, *lower_needles]
         for n in needles + lower_needles:

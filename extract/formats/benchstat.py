@@ -31,7 +31,10 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:name[ \t]+(?:old|speed|\S*/)|│)",
-    needles=("name ", "name\t", "│"),
+    trigger_parts=(
+        (r"(?-i:name[ \t]+(?:old|speed|\S*/))", ("name ", "name\t"), ()),
+        (r"(?-i:│)", ("│",), ()),
+    ),
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -38,7 +38,10 @@ INFO = FormatInfo(
     "`99% <= N milliseconds` lines (under `-- Timers ---`)",
     priority=14,
     trigger=r"(?-i:rate[ \t]*<?=|%[ \t]*<=)",
-    needles=("rate=", "rate<", "rate ", "rate\t", "<="),
+    trigger_parts=(
+        (r"(?-i:rate[ \t]*<?=)", ("rate=", "rate<", "rate ", "rate\t"), ()),
+        (r"(?-i:%[ \t]*<=)", ("<=",), ()),
+    ),
 )
 
 _N = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -42,7 +42,14 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r'(?-i:Result\s*"|"jmhVersion"|"[bB]enchmark"|C ?n ?t\b|S ?a ?m ?p ?l ?e ?s\b)',
-    needles=("Result", '"jmhVersion"', 'enchmark"', "Cn", "C n", "Sa", "S a"),
+    # one part per alternative, each starting with a literal (the regex engine skips to it)
+    trigger_parts=(
+        (r'(?-i:Result\s*")', ("Result",), ()),
+        (r'(?-i:"jmhVersion")', ('"jmhVersion"',), ()),
+        (r'(?-i:"[bB]enchmark")', ('enchmark"',), ()),
+        (r"(?-i:C ?n ?t\b)", ("Cn", "C n"), ()),
+        (r"(?-i:S ?a ?m ?p ?l ?e ?s\b)", ("Sa", "S a"), ()),
+    ),
 )
 
 _MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"
