@@ -23,6 +23,19 @@ def test_line_breaks_and_spaces_are_pythons():
     assert spaces == set(A.LINE_BREAKS + A.OTHER_SPACES) | {"\n", " "}
 
 
+def test_prose_wide_digits_are_the_other_digits_of_re():
+    assert set(P.WIDE_DIGITS) == {c for c in _ALL if not c.isascii() and re.match(r"\d", c)}
+
+
+def test_needle_scan_finds_one_character_needles_outside_ascii():
+    from extract.formats._needles import NeedleScan
+
+    scan = NeedleScan(["±", "٣", "│", "ab", "a"])
+    assert scan.found("ab ±٣") == {"±", "٣", "ab", "a"}
+    assert scan.found("a│b") == {"│", "a"}
+    assert scan.found("ab a") == {"ab", "a"}
+
+
 def _random_texts(n: int = 3000) -> list[str]:
     rnd = random.Random(7)
     plain = [" ", " ", " ", "\n", "\n", "a", "Ab", "1", "2.5 ms", "+", "-", "---", "|"]

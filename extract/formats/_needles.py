@@ -11,7 +11,11 @@ character are checked with `startswith`, so the result is exact: `found(text)` i
 set of the needles `n` with `n in text`.
 
 Needles of one character (`in` is a `memchr`) and needles made only of common
-characters (a regex anchored on `e` would stop everywhere) are checked with `in`.
+characters (a regex anchored on `e` would stop everywhere) are checked with `in`;
+needles of one non-ASCII character (there may be hundreds: the digits of all
+scripts) are not in an ASCII text (`str.isascii` is free), and in another text they
+are looked up in a set for each non-ASCII character (one regex finds those; a class
+of hundreds of characters would be slow to scan with).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ _BY_FREQUENCY = (
 )
 # Too common to anchor on: a needle made only of these is checked with `in`.
 _COMMON = frozenset(_BY_FREQUENCY[: _BY_FREQUENCY.index("+")])
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _RANK = {c: i for i, c in enumerate(_BY_FREQUENCY)}
 
 
@@ -38,8 +43,12 @@ def _rarity(c: str) -> int:
 class NeedleScan:
     def __init__(self, needles) -> None:
         self.plain: list[str] = []  # checked with `in`
+        wide = []  # one non-ASCII character
         groups: dict[str, list[tuple[str, int]]] = defaultdict(list)  # anchor -> (needle, index)
         for n in sorted(set(needles)):
+            if len(n) == 1 and not n.isascii():
+                wide.append(n)
+                continue
             if len(n) == 1 or all(c in _COMMON for c in n):
                 self.plain.append(n)
                 continue
@@ -56,10 +65,14 @@ class NeedleScan:
             )
             branches.append(re.escape(anchor) + "(?:" + "|".join(rests) + ")")
         self._regex = re.compile("|".join(branches)) if branches else None
+        self._wide = frozenset(wide)
 
     def found(self, text: str) -> set[str]:
         """The needles that occur in `text`."""
         out = {n for n in self.plain if n in text}
+        if self._wide and not text.isascii():
+            for run in _NON_ASCII.findall(text):
+                out.update(self._wide.intersection(run))
         if self._regex is None:
             return out
         search = self._regex.search
