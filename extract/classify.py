@@ -95,7 +95,10 @@ class Verdict:
 # (not after `%`: printf formats such as `%-35s` are not durations)
 # (it starts with the digit, so that the regex engine can skip to digits fast; the
 # lookbehinds after it check what precedes the number)
-_NUM = r"\d(?<![\w.%]\d)(?<!%-\d)[\d,]*(?:\.\d+)?"
+# (its digits are possessive, `*+`: what may follow a number (a unit, an x, a %,
+# a space) never starts with a digit or a comma, so giving digits back could not
+# make a match, only cost time, once per digit and unit)
+_NUM = r"\d(?<![\w.%]\d)(?<!%-\d)[\d,]*+(?:\.\d++)?"
 _TIME_UNIT = (
     r"(?:ns|nanos(?:econds?)?|us|µs|μs|micros(?:econds?)?|ms|msecs?|millis(?:econds?)?|"
     r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
@@ -572,7 +575,12 @@ def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds:
     return 2 if max(named.values(), default=0) >= 2 else 0
 
 
-_ROW_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?")
+# A number not glued to a word or a dot: `(?<![\w.])[-+]?\d[\d,]*...`, written to
+# start with its first character's class, so that the regex engine can skip to
+# candidates fast (the lookbehinds then check what precedes it).
+_ROW_NUMBER = re.compile(
+    r"[-+\d](?:(?<=[-+])(?<![\w.][-+])\d|(?<=\d)(?<![\w.]\d))[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?"
+)
 _ROW_WORD = re.compile(r"[A-Za-z_][\w.:/#-]*")
 # every ASCII character but the digits and "\n"
 _NOT_DIGIT_OR_NEWLINE = bytes(c for c in range(128) if not chr(c).isdigit() and chr(c) != "\n")
