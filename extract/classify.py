@@ -193,6 +193,7 @@ _NOISE = re.compile(
     r"|^\s*\|\s*[+-][01]\b|^\s*\|{3,}",
     re.M | re.I,
 )
+_YETUS_ROW = re.compile(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", re.M)
 # In a long (flattened) line, drop only the bookkeeping: its numbers follow it.
 _LONG_LINE = 120
 _NOISE_BEFORE, _NOISE_AFTER = 10, 60
@@ -390,9 +391,9 @@ def _without_noise_lines(text: str, ci_or_maven: bool) -> str:
     """`text` less its CI and build bookkeeping lines (cheap when there are none:
     `ci_or_maven` says whether `_CI` or `_MAVEN` matches `text`).
     In a line flattened from a whole mail only the text around them goes."""
-    if not (
-        ci_or_maven or ("|" in text and re.search(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", text, re.M))
-    ):
+    # (a Yetus row can only begin on a line led by `|`; one that begins on a blank
+    # line above would match from that line's start too)
+    if not (ci_or_maven or any(_YETUS_ROW.match(text, i) for i in _lines_led_by(text, "|"))):
         return text
     kept = []
     for line in text.splitlines(keepends=True):
@@ -413,22 +414,21 @@ def _strip_quotes(body: str) -> str:
     """Defensive: the cleaned body has no quotes, but a stray `>` line never counts."""
     lines = body.splitlines()
     text = "\n".join(lines)
-    if not _has_quote_line(text):  # the usual case: only the lines joined again
+    if next(_lines_led_by(text, ">"), None) is None:  # the usual case
         return text
     return "\n".join(line for line in lines if not line.lstrip().startswith(">"))
 
 
-def _has_quote_line(text: str) -> bool:
-    """Does a line of `text` start with `>` after blanks? Only the first `>` of each
-    line that has one is looked at."""
-    i = text.find(">")
+def _lines_led_by(text: str, char: str) -> Iterator[int]:
+    """The offsets of the lines of `text` whose first character after blanks is
+    `char`. Only the first `char` of each line that has one is looked at."""
+    i = text.find(char)
     while i >= 0:
         start = text.rfind("\n", 0, i) + 1
         if start == i or text[start:i].isspace():
-            return True
+            yield start
         end = text.find("\n", i)
-        i = text.find(">", end) if end >= 0 else -1
-    return False
+        i = text.find(char, end) if end >= 0 else -1
 
 
 def _sentences(text: str) -> list[str]:
@@ -551,7 +551,7 @@ def _text_evidence(text: str) -> TextEvidence:
             break
     kept_abs = [(p, q) for p, kind, q in kept if kind == "abs"]
     ev.parallel = max(
-        _parallel_lines(text, kept_abs), _same_unit_in_a_sentence(text, kept_abs, bounds)
+        _parallel_lines(text, folded, kept_abs), _same_unit_in_a_sentence(text, kept_abs, bounds)
     )
     return ev
 
@@ -616,27 +616,30 @@ def _numeric_block(text: str) -> int:
     tables that no parser claimed, as tools print them (TSV, CSV, aligned)."""
     total = 0
     header_ok = False
-    rows = 0
-    previous = ""
     lines = text.splitlines()
-    # a row has two numbers, so two digits: the other lines need no counting
-    for line, digits in zip(lines, _digits_per_line(lines), strict=True):
-        numbers = len(_ROW_NUMBER.findall(line)) if digits >= 2 else 0
-        if numbers >= 2 and numbers >= len(_ROW_WORD.findall(line)):
-            if rows == 0:
-                header_ok = (
-                    _may_name_perf(previous)
-                    and bool(_PERF_HEADER.search(previous))
-                    and len([c for c in _CELL_SPLIT.split(previous.strip()) if c]) >= 2
-                )
-            rows += 1
-            total += header_ok
-        elif rows and not line.strip():
+    rows: set[int] = set()
+    # A row has two numbers, so two digits: only such lines are looked at. Blank
+    # lines go on a block; the line above a row (blanks skipped) is a row of the
+    # same block, or else the header line of a new one.
+    for j, digits in enumerate(_digits_per_line(lines)):
+        if digits < 2:
             continue
-        else:
-            rows = 0
-            if line.strip():
-                previous = line
+        line = lines[j]
+        numbers = len(_ROW_NUMBER.findall(line))
+        if not (numbers >= 2 and numbers >= len(_ROW_WORD.findall(line))):
+            continue
+        above = j - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        if above not in rows:
+            header = lines[above] if above >= 0 else ""
+            header_ok = (
+                _may_name_perf(header)
+                and bool(_PERF_HEADER.search(header))
+                and len([c for c in _CELL_SPLIT.split(header.strip()) if c]) >= 2
+            )
+        rows.add(j)
+        total += header_ok
     return total
 
 
@@ -649,11 +652,11 @@ _MEASURE_KEY = re.compile(
 _UNIT_OF = re.compile(r"[a-zµμ/%]+$", re.I)
 
 
-def _parallel_lines(text: str, absolute: list[tuple[int, str]]) -> int:
+def _parallel_lines(text: str, folded: str, absolute: list[tuple[int, str]]) -> int:
     """The longest run of consecutive lines (blank lines allowed between) that each
     state a time or rate in the same unit: `MXNet latency ...: 159.11 ms` then
     `TVM latency ...: 732.59 ms`. Hedged lines and settings break a run. `absolute` holds the
-    (offset, text) of the quantities found in `text`."""
+    (offset, text) of the quantities found in `text`; `folded` is `_fold(text)`."""
     first_unit: dict[int, str] = {}  # line start -> unit of its first quantity
     for offset, quantity in absolute:
         unit = _UNIT_OF.search(quantity.strip())
@@ -673,10 +676,10 @@ def _parallel_lines(text: str, absolute: list[tuple[int, str]]) -> int:
         line_unit = first_unit[start]
         # `linger: 5 ms` / `batch.size=10 ms` are settings, unless the key names a
         # performance quantity (`latency: 5 ms`)
-        setting = _SETTING.search(line) or (
+        setting = _found(_SETTING, text, folded, start, end) or (
             _KEY_VALUE.match(line) and not _MEASURE_KEY.search(line)
         )
-        if line_unit and not (setting or _HEDGE.search(line)):
+        if line_unit and not (setting or _found(_HEDGE, text, folded, start, end)):
             line_unit = line_unit.lower()
             run = run + 1 if line_unit == unit else 1
             unit = line_unit
@@ -808,8 +811,9 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         # its own numbers are already left out; it only weighs when nothing else speaks
         add(W_MAVEN if total < THRESHOLD else 0.0, "Maven build/test summary")
     # three kinds of evidence need a hash or a signature among them
-    release = _mentions(low, _RELEASE_KEYS) and _release_evidence(subject + "\n" + text)
-    if _RELEASE[0].search(subject) or release:
+    if _RELEASE[0].search(subject) or (
+        _mentions(low, _RELEASE_KEYS) and _release_evidence(subject + "\n" + text)
+    ):
         add(W_RELEASE, "release vote (checksums/signatures)")
     stack = len(_STACK_LINE.findall(text)) if _mentions(low, _STACK_KEYS) else 0
     if stack >= 3:
@@ -826,14 +830,17 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
     field_changes = len(_FIELD_CHANGE.findall(text)) if "(was:" in low else 0
     if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
         add(W_FIELD_CHANGE, "JIRA field-change notification")
-    if not tool_seen and (lines := max(1, sum(1 for ln in text.splitlines() if ln.strip()))) >= 8:
+    if not tool_seen and (lines := max(1, sum(map(bool, map(str.strip, text.splitlines()))))) >= 8:
         # (counted only when their upper bounds could pass one half)
         logs = len(_LOG_LINE.findall(text)) if _log_lines_at_most(text) > lines / 2 else 0
         configs = len(_CONFIG_LINE.findall(text)) if _config_lines_at_most(text) > lines / 2 else 0
         if logs / lines > 0.5 or configs / lines > 0.5:
             add(W_DUMP, "log or config dump")
-    images = _mentions(low, _IMAGE_KEYS) and _IMAGE.search(text)
-    if total <= 0 and images and _mentions(folded, _TALK_KEYS) and _BENCH_TALK.search(text):
+    if (
+        total <= 0
+        and (_mentions(low, _IMAGE_KEYS) and _IMAGE.search(text))
+        and (_mentions(folded, _TALK_KEYS) and _BENCH_TALK.search(text))
+    ):
         reasons.append("results only as images/links (+0.0)")
 
     score = 1.0 / (1.0 + math.exp(-1.5 * (total - THRESHOLD)))
