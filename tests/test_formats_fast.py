@@ -64,7 +64,8 @@ def test_ascii_table_plain_paths_match_the_per_line_checks():
         assert A._two_cell_lines(lines, gaps) == A._two_cell_lines(lines, None)
         assert A._has_plain_rule(t) == any(A._RULE.match(x) for _, x in lines)
         boxes = A._may_have_box(t, True)
-        assert boxes or not A._box_tables(t, lines)
+        assert boxes or not A._box_tables(t, lines, True)
+        assert A._box_lines(t, lines, True) == A._box_lines(t, lines, False)
 
 
 def test_ascii_table_header_digit_shortcut():

@@ -73,6 +73,9 @@ _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
 _PLAIN_RULE_LINE = r" *[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯: ]*(?=\n|\Z)"
 _PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
 _PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
+_PLAIN_ROW_LINE = r" *[|│┃║][^\n]*[|│┃║] *(?=\n|\Z)"  # `_ROW`
+_PLAIN_ROW_FIRST = re.compile(_PLAIN_ROW_LINE)
+_PLAIN_ROW_NEXT = re.compile("\n" + _PLAIN_ROW_LINE)
 
 
 def _has_plain_rule(text: str) -> bool:
@@ -108,19 +111,32 @@ def _may_have_box(text: str, plain: bool) -> bool:
     return not plain or _has_plain_rule(text)
 
 
-def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
-    tables, i = [], 0
-    while i < len(lines):
-        if not (_RULE.match(lines[i][1]) and lines[i][1].strip()) and not _ROW.match(lines[i][1]):
-            i += 1
-            continue
-        j = i
-        block = []
-        while j < len(lines) and (
-            (_RULE.match(lines[j][1]) and lines[j][1].strip()) or _ROW.match(lines[j][1])
-        ):
-            block.append(lines[j][1])
+def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int]:
+    """Indexes of the rule and row lines: in plain text found by regexes over the
+    whole text (that skip to line breaks), else line by line."""
+    if not plain:
+        return [
+            i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.match(x)
+        ]
+    found = set()
+    if _PLAIN_RULE_FIRST.match(text) or _PLAIN_ROW_FIRST.match(text):
+        found.add(0)
+    starts = [pos for pos, _ in lines]
+    for pattern in (_PLAIN_RULE_NEXT, _PLAIN_ROW_NEXT):
+        found.update(bisect_right(starts, m.start() + 1) - 1 for m in pattern.finditer(text))
+    return sorted(found)
+
+
+def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[ResultTable]:
+    box_at = _box_lines(text, lines, plain)
+    tables, k = [], 0
+    while k < len(box_at):
+        # a block: a run of consecutive rule and row lines
+        i = j = box_at[k]
+        while k < len(box_at) and box_at[k] == j:
+            k += 1
             j += 1
+        block = [line for _, line in lines[i:j]]
         kinds = ["rule" if _RULE.match(x) else "row" for x in block]
         rows = [
             [c.strip() for c in _SPLIT.split(x.strip())[1:-1]]
@@ -153,7 +169,6 @@ def _box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
                     [header], body, caption=caption, context=context_before(text, start)
                 )
             tables.append(table)
-        i = max(j, i + 1)
     return tables
 
 
@@ -215,6 +230,9 @@ def _whitespace_tables(
         if first_row not in two:  # (not in it when past the last line)
             continue
         next_i = i + 1
+        # the first row has a number: read_cell reads nothing without a digit
+        if not _DIGIT.search(lines[first_row][1]):
+            continue
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
             continue
@@ -273,7 +291,7 @@ def parse(text: str) -> list[ResultTable]:
         if not boxes and not columns:
             return []
         lines = _lines(text, plain)
-        tables = _box_tables(text, lines) if boxes else []
+        tables = _box_tables(text, lines, plain) if boxes else []
         claimed = [t.span for t in tables]
         whitespace = _whitespace_tables(text, lines, gaps) if columns else []
         for t in whitespace:
