@@ -52,6 +52,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 from extract.formats import ResultTable
 from extract.units import to_si
@@ -340,6 +341,18 @@ def _matches_from(
             yield m
 
 
+def _may_have_code_rows(text: str) -> bool:
+    """False when `_CODE_ROW` cannot match: no line starts with + or - followed by
+    a word character, an @ or two blanks (a `- item` list is not code)."""
+    starts = [0] if text.startswith(("+", "-")) else []
+    starts += [i + 1 for key in ("\n+", "\n-") for i in _find_all(text, key)]
+    for i in starts:
+        first, two = text[i + 1 : i + 2], text[i + 1 : i + 3]
+        if first.isalnum() or first in ("_", "@") or (len(two) == 2 and two.isspace()):
+            return True
+    return False
+
+
 def _line_starts_with(text: str, prefixes: tuple[str, ...]) -> bool:
     """Does a line of `text` start with one of `prefixes`? (where re.M `^` can match)"""
     return text.startswith(prefixes) or any("\n" + p in text for p in prefixes)
@@ -357,16 +370,33 @@ def _has_results_cue(text: str, folded: str) -> bool:
     return any(_RESULTS_CUE.match(text, i) for i in starts)
 
 
+@cache
+def _ascii_but(chars: str) -> bytes:
+    """Every ASCII character but `chars`: what bytes.translate should delete to
+    keep only those."""
+    return bytes(c for c in range(128) if chr(c) not in chars)
+
+
+def _lines_holding(text: str, chars: str, n: int = 1) -> int:
+    """How many lines of `text` hold `n` or more of `chars` (at most: for a
+    non-ASCII text, their count divided by `n`)."""
+    if not text.isascii():
+        return sum(map(text.count, chars)) // n
+    kept = text.encode("ascii").translate(None, _ascii_but(chars + "\n")).split(b"\n")
+    return sum(len(line) >= n for line in kept)
+
+
 def _log_lines_at_most(text: str) -> int:
     """An upper bound of len(_LOG_LINE.findall(text)), from plain counts: each match
-    holds a date (two '-') or a level name."""
-    return text.count("-") // 2 + sum(text.count(w) for w in ("INFO", "WARN", "ERROR", "DEBUG"))
+    holds a date (two '-' in one line) or a level name, and no two share a line."""
+    return _lines_holding(text, "-", 2) + sum(map(text.count, ("INFO", "WARN", "ERROR", "DEBUG")))
 
 
 def _config_lines_at_most(text: str) -> int:
     """An upper bound of len(_CONFIG_LINE.findall(text)): each match holds a
-    `<property>`, a `<name>`, a '=' or a ':'."""
-    return sum(text.count(w) for w in ("<property>", "<name>", "=", ":"))
+    `<property>`, a `<name>`, or a '=' or ':' in a line of its own (a match ends at
+    a line end)."""
+    return _lines_holding(text, "=:") + text.count("<property>") + text.count("<name>")
 
 
 def _release_evidence(text: str) -> bool:
@@ -582,8 +612,6 @@ _ROW_NUMBER = re.compile(
     r"[-+\d](?:(?<=[-+])(?<![\w.][-+])\d|(?<=\d)(?<![\w.]\d))[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?"
 )
 _ROW_WORD = re.compile(r"[A-Za-z_][\w.:/#-]*")
-# every ASCII character but the digits and "\n"
-_NOT_DIGIT_OR_NEWLINE = bytes(c for c in range(128) if not chr(c).isdigit() and chr(c) != "\n")
 _CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}")
 
 
@@ -606,7 +634,7 @@ def _digits_per_line(lines: list[str]) -> list[int]:
     joined = "\n".join(lines)
     if not joined.isascii():
         return [2] * len(lines)
-    digits = joined.encode("ascii").translate(None, _NOT_DIGIT_OR_NEWLINE)
+    digits = joined.encode("ascii").translate(None, _ascii_but("0123456789\n"))
     return [len(d) for d in digits.split(b"\n")] if lines else []
 
 
@@ -819,7 +847,7 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
     if stack >= 3:
         add(W_STACK, f"stack trace ({stack} lines)")
     # (both patterns need a line starting with +/-, @@, diff, index)
-    code_rows = len(_CODE_ROW.findall(text)) if _line_starts_with(text, ("+", "-")) else 0
+    code_rows = len(_CODE_ROW.findall(text)) if _may_have_code_rows(text) else 0
     diff = _line_starts_with(text, _DIFF_STARTS) and _DIFF.search(text)
     # (a ```diff fence alone is not a diff: bots use it to colour result tables)
     if diff or code_rows >= 4 or ("```diff" in text and code_rows):
