@@ -111,11 +111,39 @@ def test_prose_quote_marks_and_fences():
             assert any(f in t for f in P._FENCE_STARTS)
 
 
+def _old_quoted(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):
+        end = m.end()
+        line = m.group()
+        while len(line) >= 70 and end < len(text):
+            nxt = re.match(r"\n([ \t]*[^\s>][^\n]*)", text[end:])
+            if not nxt:
+                break
+            line = nxt.group(1)
+            end += nxt.end()
+        spans.append((m.start(), end))
+    return spans
+
+
+def test_prose_quoted_lines_are_the_multiline_regex_lines():
+    rnd = random.Random(9)
+    samples = _prose_samples()
+    samples += [
+        "".join(rnd.choice(["> ", "x" * 40, "\n", " ", ">"]) for _ in range(12)) for _ in range(500)
+    ]
+    for t in samples:
+        assert P._quoted(t) == _old_quoted(t), t[:200]
+
+
 def test_prose_sentence_ends_are_the_simple_regex_ends():
+    rnd = random.Random(13)
     for t in _prose_samples():
-        for lo, hi in ((0, len(t)), (len(t) // 3, len(t) - 2)):
-            new = [m.span() for m in P._SENTENCE_END.finditer(t, lo, hi)]
-            assert new == [m.span() for m in _OLD_SENTENCE_END.finditer(t, lo, hi)], t[:200]
+        window = sorted((rnd.randint(0, len(t)), rnd.randint(0, len(t))))
+        for lo, hi in ((0, len(t)), (len(t) // 3, len(t) - 2), window):
+            old = [m.span() for m in _OLD_SENTENCE_END.finditer(t, lo, hi)]
+            assert [m.span() for m in P._SENTENCE_END.finditer(t, lo, hi)] == old, t[:200]
+            assert [m.span() for m in P._ends(t, lo, hi)] == old, t[:200]
 
 
 def _delimited_line_by_line(text: str):

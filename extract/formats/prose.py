@@ -79,15 +79,25 @@ _FENCE = re.compile(
     r"|<pre>.*?(?:</pre>|\Z)",
     re.S,
 )
+_QUOTE_FIRST = re.compile(r"[ \t]*>[^\n]*")
+_QUOTE_NEXT = re.compile(r"\n([ \t]*>[^\n]*)")
+_WRAPPED = re.compile(r"\n([ \t]*[^\s>][^\n]*)")
 _FENCE_STARTS = ("```", "{code", "{noformat}", "<pre>")  # each alternative starts with one
 # Sentence ends: `. ` before a capital, blank lines, bullets, table-ish pipes.
 # (Written as `\s(?:...)`, each alternative checking the character it starts with by a
 # lookbehind, so that the regex engine skips to whitespace; the same matches as
 # `(?<=[.!?])\s+(?=...)|\n[ \t]*\n|\n(?=...)|\s\|\s|\n(?=[A-Z#])`.)
-_SENTENCE_END = re.compile(
-    r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z`*(\[\"'])|(?<=\n)[ \t]*\n"
+_ENDS = (
+    r"(?:(?<=[.!?]\s)\s*(?=[A-Z`*(\[\"'])|(?<=\n)[ \t]*\n"
     r"|(?<=\n)(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)|\|\s|(?<=\n)(?=[A-Z#]))"
 )
+_SENTENCE_END = re.compile(r"\s" + _ENDS)
+# The same, where it starts at a line break, and the other places where it can start:
+# a space after `.`, `!` or `?`, or before `|` (`_ends` reads the text with these; a
+# regex that starts with a literal skips to it, one with `\s` stops at every space).
+_SENTENCE_END_NL = re.compile(r"\n" + _ENDS)
+_AFTER_STOP = [re.compile(re.escape(c) + r"(?=[^\S\n])") for c in ".!?"]
+_BEFORE_PIPE = re.compile(r"\|(?<=[^\S\n]\|)")
 
 _DURATION = (
     r"ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?|millis(?:econds?)?|s|secs?|seconds?"
@@ -341,17 +351,50 @@ def _quoted(text: str) -> list[tuple[int, int]]:
     spans = []
     if ">" not in text:
         return spans
-    for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):
-        end = m.end()
-        line = m.group()
+    # the lines `(?m)^[ \t]*>[^\n]*` matches: the first, and those after a line break
+    first = _QUOTE_FIRST.match(text)
+    lines = [first.span()] if first else []
+    lines += [m.span(1) for m in _QUOTE_NEXT.finditer(text)]
+    for start, end in lines:
+        line = text[start:end]
         while len(line) >= 70 and end < len(text):  # a wrapped quote goes on below
-            nxt = re.match(r"\n([ \t]*[^\s>][^\n]*)", text[end:])
+            nxt = _WRAPPED.match(text, end)
             if not nxt:
                 break
             line = nxt.group(1)
-            end += nxt.end()
-        spans.append((m.start(), end))
+            end = nxt.end()
+        spans.append((start, end))
     return spans
+
+
+def _ends(text: str, lo: int, hi: int):
+    """`_SENTENCE_END.finditer(text, lo, hi)`: the matches at line breaks found by
+    `_SENTENCE_END_NL`, the others tried only after `.!?` and before `|`."""
+    others = sorted(
+        {m.end() for stop in _AFTER_STOP for m in stop.finditer(text, max(lo - 1, 0), hi)}
+        | {m.start() - 1 for m in _BEFORE_PIPE.finditer(text, lo, hi)}
+    )
+    pos, k = lo, 0
+    at_break = _SENTENCE_END_NL.search(text, lo, hi)
+    while True:
+        other = None
+        while k < len(others):
+            if others[k] >= pos:
+                other = _SENTENCE_END.match(text, others[k], hi)
+                if other is not None:
+                    break
+            k += 1
+        if at_break is not None and at_break.start() < pos:
+            at_break = _SENTENCE_END_NL.search(text, pos, hi)
+        if at_break is not None and (other is None or at_break.start() < other.start()):
+            found = at_break
+        elif other is not None:
+            found = other
+            k += 1
+        else:
+            return
+        yield found
+        pos = found.end()
 
 
 def _sentences(text: str):
@@ -366,7 +409,7 @@ def _sentences(text: str):
         pos = max(pos, end)
     for lo, hi in pieces:
         cut = lo
-        for b in _SENTENCE_END.finditer(text, lo, hi):
+        for b in _ends(text, lo, hi):
             yield cut, b.start()
             cut = b.end()
         yield cut, hi
