@@ -111,6 +111,14 @@ def test_prose_quote_marks_and_fences():
             assert any(f in t for f in P._FENCE_STARTS)
 
 
+def test_prose_clause_before_is_the_split():
+    for t in _prose_samples() + ["a;b(c" * 100, "(" + "x" * 300, "x" * 160 + ")" + "y" * 10]:
+        for start in {0, 1, len(t) // 2, len(t) - 1, len(t)} | set(range(0, len(t), 97)):
+            if 0 <= start <= len(t):
+                expected = re.split(r"[;()\[\]]", t[:start])[-1][-150:]
+                assert P._clause_before(t, start) == expected
+
+
 def _old_quoted(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):

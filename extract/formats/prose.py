@@ -290,10 +290,18 @@ def _metric(sentence: str, start: int, end: int, kind: str) -> str:
     return {"duration": "time", "rate": "throughput", "ratio": "speedup", "percent": "change"}[kind]
 
 
+def _clause_before(sentence: str, start: int) -> str:
+    r"""`re.split(r"[;()\[\]]", sentence[:start])[-1][-150:]`, without splitting all of
+    a long sentence: the text after the last of those characters, at most 150."""
+    lo = max(0, start - 150)
+    cut = max(sentence.rfind(c, lo, start) for c in ";()[]")
+    return sentence[cut + 1 if cut >= 0 else lo : start]
+
+
 def _accept(sentence: str, m: re.Match, kind: str) -> bool:
     before = re.sub(r"\s+", " ", sentence[max(0, m.start() - 45) : m.start()])
     after = sentence[m.end() : m.end() + 40]
-    clause = re.split(r"[;()\[\]]", sentence[: m.start()])[-1][-150:]
+    clause = _clause_before(sentence, m.start())
     if _EXPECTATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
     if _SETTING_BEFORE.search(before) and not re.search(r"(?i)\bfrom\s*$|->\s*$|→\s*$", before):
