@@ -71,6 +71,9 @@ def parse(text: str) -> list[ResultTable]:
 def _tables(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
+    # (a section starts with one of these words; without them, no need to scan)
+    if not any(word in text for word in ("Warming up", "Calculating", "Comparison:")):
+        return tables
     for sec in _SECTION.finditer(text):
         if sec.start() < floor:
             continue
