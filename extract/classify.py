@@ -353,6 +353,19 @@ def _may_have_code_rows(text: str) -> bool:
     return False
 
 
+def _line_starts_of(text: str, offsets: list[int]) -> list[int]:
+    """Where the line of each of the sorted `offsets` starts (one pass over `text`,
+    also when it is one long flattened line)."""
+    found, start, done = [], 0, 0
+    for offset in offsets:
+        newline = text.rfind("\n", done, offset)
+        if newline >= 0:
+            start = newline + 1
+        done = offset
+        found.append(start)
+    return found
+
+
 def _line_starts_with(text: str, prefixes: tuple[str, ...]) -> bool:
     """Does a line of `text` start with one of `prefixes`? (where re.M `^` can match)"""
     return text.startswith(prefixes) or any("\n" + p in text for p in prefixes)
@@ -365,8 +378,8 @@ def _has_results_cue(text: str, folded: str) -> bool:
     blank line above would match from that line's start too)."""
     words = ("result", "here ", "benchmark", "perf") + (("with",) if "patch" in folded else ())
     starts = {i for word in words for i in _find_all(folded, word)}
-    for word in ("result", "before", "after"):
-        starts.update(text.rfind("\n", 0, i) + 1 for i in _find_all(folded, word))
+    anchored = sorted(i for word in ("result", "before", "after") for i in _find_all(folded, word))
+    starts.update(_line_starts_of(text, anchored))
     return any(_RESULTS_CUE.match(text, i) for i in starts)
 
 
@@ -609,18 +622,22 @@ def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds:
     """How often one unit repeats in one sentence: 3 or more times, or twice after
     the name of what is measured (`MXNet latency ...: 159.11 ms TVM latency ...:
     732.59 ms`): a table or log flattened onto one line. 0 otherwise."""
-    counts: dict[tuple[int, str], int] = {}
-    named: dict[tuple[int, str], int] = {}
+    counts: dict[tuple[int, str], int] = {}  # (sentence, unit) -> quantities
+    keyed: list[tuple[tuple[int, str], int]] = []
     for pos, quantity in absolute:
         unit = _UNIT_OF.search(quantity.strip())
         if unit:
             key = (bisect_right(bounds, pos), unit.group(0).lower())
             counts[key] = counts.get(key, 0) + 1
-            if _MEASURE_KEY.search(text[max(0, pos - 60) : pos]):
-                named[key] = named.get(key, 0) + 1
+            keyed.append((key, pos))
     best = max(counts.values(), default=0)
     if best >= 3:
         return best
+    # (names are looked for only now, and only for units given twice in a sentence)
+    named: dict[tuple[int, str], int] = {}
+    for key, pos in keyed:
+        if counts[key] >= 2 and _MEASURE_KEY.search(text[max(0, pos - 60) : pos]):
+            named[key] = named.get(key, 0) + 1
     return 2 if max(named.values(), default=0) >= 2 else 0
 
 
@@ -705,10 +722,12 @@ def _parallel_lines(text: str, folded: str, absolute: list[tuple[int, str]]) -> 
     `TVM latency ...: 732.59 ms`. Hedged lines and settings break a run. `absolute` holds the
     (offset, text) of the quantities found in `text`; `folded` is `_fold(text)`."""
     first_unit: dict[int, str] = {}  # line start -> unit of its first quantity
-    for offset, quantity in absolute:
+    absolute = sorted(absolute)
+    starts = _line_starts_of(text, [offset for offset, _ in absolute])
+    for start, (_, quantity) in zip(starts, absolute, strict=True):
         unit = _UNIT_OF.search(quantity.strip())
         if unit:
-            first_unit.setdefault(text.rfind("\n", 0, offset) + 1, unit.group(0))
+            first_unit.setdefault(start, unit.group(0))
     best = run = 0
     unit = None
     previous_end = 0
