@@ -20,6 +20,7 @@ of hundreds of characters would be slow to scan with).
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 
@@ -45,15 +46,32 @@ class NeedleScan:
         self.plain: list[str] = []  # checked with `in`
         wide = []  # one non-ASCII character
         groups: dict[str, list[tuple[str, int]]] = defaultdict(list)  # anchor -> (needle, index)
+        common: dict[str, list[str]] = defaultdict(list)  # first two characters -> needles
         for n in sorted(set(needles)):
             if len(n) == 1 and not n.isascii():
                 wide.append(n)
                 continue
-            if len(n) == 1 or all(c in _COMMON for c in n):
+            if len(n) == 1:
                 self.plain.append(n)
+                continue
+            if all(c in _COMMON for c in n):
+                common[n[:2]].append(n)
                 continue
             i = max(range(len(n)), key=lambda k: _rarity(n[k]))
             groups[n[i]].append((n, i))
+        # Needles of common characters that start alike ("rate=", "rate<") are found
+        # with one regex that starts with what they share (the engine skips to it),
+        # unless that could start again inside one of them (an occurrence could hide
+        # in a match): "in set" and "initial connection time", one pass for two.
+        self._prefixed: list[tuple[re.Pattern, list[str]]] = []
+        for members in common.values():
+            shared = os.path.commonprefix(members)
+            if len(members) == 1 or any(shared in n[1:] for n in members):
+                self.plain += members
+                continue
+            rests = sorted((n[len(shared) :] for n in members), key=len, reverse=True)
+            regex = re.compile(re.escape(shared) + "(?:" + "|".join(map(re.escape, rests)) + ")")
+            self._prefixed.append((regex, members))
         self._groups = dict(groups)
         branches = []
         for anchor, members in sorted(self._groups.items()):
@@ -70,6 +88,10 @@ class NeedleScan:
     def found(self, text: str) -> set[str]:
         """The needles that occur in `text`."""
         out = {n for n in self.plain if n in text}
+        for regex, members in self._prefixed:
+            for m in regex.finditer(text):
+                at = m.start()
+                out.update(n for n in members if text.startswith(n, at))
         if self._wide and not text.isascii():
             for run in _NON_ASCII.findall(text):
                 out.update(self._wide.intersection(run))
