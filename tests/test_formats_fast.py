@@ -36,6 +36,15 @@ def test_needle_scan_finds_one_character_needles_outside_ascii():
     assert scan.found("ab a") == {"ab", "a"}
 
 
+def test_needle_scan_groups_needles_that_start_alike():
+    from extract.formats._needles import NeedleScan
+
+    scan = NeedleScan(["rate=", "rate<", "rate ", "sys", "sysbench", "abab", "abc"])
+    assert len(scan._prefixed) == 2  # rate..., sys...; not abab/abc: "ab" recurs in "abab"
+    assert scan.found("x rate< rate=sysbench") == {"rate<", "rate=", "sys", "sysbench"}
+    assert scan.found("ababc rate") == {"abab", "abc"}
+
+
 def _random_texts(n: int = 3000) -> list[str]:
     rnd = random.Random(7)
     plain = [" ", " ", " ", "\n", "\n", "a", "Ab", "1", "2.5 ms", "+", "-", "---", "|"]
