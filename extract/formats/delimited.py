@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import csv
 import re
-from itertools import accumulate
+from itertools import accumulate, compress, count, repeat
+from operator import add
 
 from extract.formats._context import block_heading, measure
 from extract.formats.base import FormatInfo, ResultTable
@@ -83,7 +84,8 @@ def _tables(text: str) -> list[ResultTable]:
         starts = _header_candidates(text, lines)
         if not starts:
             return []
-    offsets = [0, *accumulate(len(line) + 1 for line in lines)]
+    # where each line starts (and one past the end): lengths so far plus line breaks
+    offsets = list(map(add, accumulate(map(len, lines), initial=0), count()))
     tables = []
     floor = 0
     i = 0
@@ -109,8 +111,10 @@ def _header_candidates(text: str, lines: list[str]) -> list[int]:
     for delimiter in _DELIMITERS:
         if text.count(delimiter) < 4:
             continue
-        two = [line.count(delimiter) >= 2 for line in lines]
-        found.update(i for i in range(len(lines) - 1) if two[i] and two[i + 1])
+        # (indexes of the lines with two or more, counted and picked in C)
+        two = list(compress(count(), map((1).__lt__, map(str.count, lines, repeat(delimiter)))))
+        pairs = set(two)
+        found.update(i for i in two if i + 1 in pairs)
     return sorted(found)
 
 
