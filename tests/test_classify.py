@@ -333,3 +333,45 @@ def test_jira_time_tracking_is_bookkeeping():
     v = classify(text, [], subject="[jira] [Work logged] (HIVE-1) Speed up foo")
     assert not v.is_benchmark
     assert any("settings" in r for r in v.reasons)
+
+
+# The shortcuts that make `classify` fast must find exactly what the plain patterns
+# find; these texts sit on their edges (re.I letters, a cue after blank lines,
+# numbers ending in commas, flattened lines).
+TRICKY = [
+    "Results:\n1 2",
+    "  \n\n  ## Benchmark results :\n",
+    "before the patch\n  :",
+    "x\nafter\n:",
+    "here are our new benchmark numbers",
+    "With this patch",
+    "ſha512 and the ſignatures, KEYS, binding vote, LICENSE",
+    "Tİme elapsed (s): 30.0 avg raTe = 5710.2 timelapsed: 4 tpſ: 3",
+    "1,x faster, 2, × slower, 3,% better, 10px wide, 5 %",
+    "took 27 sec, should be 5 ms, timeout 30 s, -Xmx1g 3 ms, from 5 ms to 3 ms",
+    "MXNet latency: 159.11 ms\n\nTVM latency: 732.59 ms\nnote\nlatency: 1 ms",
+    "mb_sec  avg_latency\n1.5  2.5\n\n3.5  4.5\ntext\nMean, P95\n1, 2\n",
+    "- item 1, 2\n-  foo();\n+x = 1;\n> quoted 5 ms\n  > 6 ms\n| +1 | x |",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_the_shortcuts_find_what_the_patterns_find(text):
+    from extract import classify as c
+
+    folded = c._fold(text)
+    assert len(folded) == len(text)
+    assert c._has_results_cue(text, folded) == bool(c._RESULTS_CUE.search(text))
+    for pattern, starts in [(c._NAMED_VALUE, c._NAMED_KEYS)] + list(
+        zip(c._RELEASE[1:], c._RELEASE_NEEDS, strict=True)
+    ):
+        expected = [m.span() for m in pattern.finditer(text)]
+        assert [m.span() for m in c._matches_from(pattern, text, folded, starts)] == expected
+    for pattern, needs in c._NEEDS.items():
+        assert not pattern.search(text) or c._mentions(folded, needs), pattern.pattern
+    assert not c._FACTOR.search(text) or c._follows_a_digit(text, "x×")
+    assert not c._PERCENT.search(text) or c._follows_a_digit(text, "%")
+    assert not c._CODE_ROW.search(text) or c._may_have_code_rows(text)
+    assert not c._PERF_HEADER.search(text) or c._may_name_perf(text)
+    assert len(c._LOG_LINE.findall(text)) <= c._log_lines_at_most(text)
+    assert len(c._CONFIG_LINE.findall(text)) <= c._config_lines_at_most(text)
