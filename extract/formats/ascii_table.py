@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
+from itertools import accumulate, count
+from operator import add
 
 from extract.formats._grid import (
     block_heading,
@@ -84,7 +85,7 @@ def _has_plain_rule(text: str) -> bool:
 
 def is_plain(text: str) -> bool:
     """No whitespace but " " and "\n" (`in` is a memchr; a regex class scans slower)."""
-    return not any(c in text for c in (_ASCII_ODD if text.isascii() else _ODD))
+    return not any(map(text.__contains__, _ASCII_ODD if text.isascii() else _ODD))
 
 
 def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
@@ -93,10 +94,9 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
         parts = text.split("\n")
         if parts[-1] == "":
             parts.pop()  # splitlines has no empty line after a final break
-        if not parts:
-            return []
-        starts = accumulate((len(line) + 1 for line in parts[:-1]), initial=0)
-        return list(zip(starts, parts, strict=True))
+        # each line starts after the ones before and their breaks (C loops)
+        starts = map(add, accumulate(map(len, parts), initial=0), count())
+        return list(zip(starts, parts, strict=False))  # (one start more than lines)
     out, pos = [], 0
     for line in text.splitlines(keepends=True):
         out.append((pos, line.rstrip("\r\n")))
