@@ -276,9 +276,10 @@ def _line_before(text: str, pos: int) -> str | None:
     return " ".join(lines[-1].split()[-10:]).strip(" `*:-(") or None
 
 
-def _metric(sentence: str, start: int, end: int, kind: str) -> str:
+def _metric(sentence: str, start: int, end: int, kind: str, words=None) -> str:
+    """`words`: `_METRIC_WORDS.finditer(sentence)` as a list, when already found."""
     best = None
-    for m in _METRIC_WORDS.finditer(sentence):
+    for m in _METRIC_WORDS.finditer(sentence) if words is None else words:
         # a word before the number names it more often than one after it
         distance = start - m.end() if m.end() <= start else m.start() - end + 20
         if distance < 0 or distance > 80:
@@ -438,6 +439,7 @@ def _parse(text: str) -> list[ResultTable]:
         if not (has_unit or _DIGIT.search(sentence)) or _BOOKKEEPING.search(sentence):
             continue
         found: list[tuple[re.Match, Measurement]] = []
+        words = None  # the metric words of the sentence, found once for all its numbers
         for m in _candidates(sentence) if has_unit else ():
             kind = _unit_kind(m.group("unit"))
             if not _accept(sentence, m, kind):
@@ -446,8 +448,10 @@ def _parse(text: str) -> list[ResultTable]:
             if _is_token_bound(m, value):
                 continue
             written = m.group().strip()
+            if words is None:
+                words = list(_METRIC_WORDS.finditer(sentence))
             meas = measure(
-                _metric(sentence, m.start(), m.end(), kind),
+                _metric(sentence, m.start(), m.end(), kind, words),
                 written,
                 value,
                 unit,
