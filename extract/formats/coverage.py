@@ -32,8 +32,10 @@ INFO = FormatInfo(
     lower_needles=("cov",),
 )
 
+# (the heading marks are taken from the first `#` of a run only, and possessively:
+# `(?:#+[ \t]*)?` retried at every `#` of a long run took quadratic time)
 _HEADER = re.compile(
-    r"(?:#+[ \t]*)?(?:\[Codecov\]\([^)\n]*\)[ \t]*Report|Codecov Report"
+    r"(?:(?<!#)#++[ \t]*+)?(?:\[Codecov\]\([^)\n]*\)[ \t]*Report|Codecov Report"
     r"|(?:(?:FE|BE|Cloud)[ \t]+)?(?:(?:Regression|UT|Unit Test)[ \t]+)?Coverage Report)"
 )
 # lines that belong to a Codecov/Doris coverage comment

@@ -85,7 +85,9 @@ _LINES = [
         "s",
         "rows_fetched",
     ),
-    (re.compile(rf"(?m)^\s*Time: (?P<t>{_N}) ms\b(?P<n>)"), "time", "ms", ""),
+    # (`[ \t]*`, not `\s*`, before `Time:`: `^\s*` retried at every line of a long
+    # run of blank lines took quadratic time; the match no longer takes them in)
+    (re.compile(rf"(?m)^[ \t]*Time: (?P<t>{_N}) ms\b(?P<n>)"), "time", "ms", ""),
 ]
 _SQL = re.compile(
     r"(?im)^[ \t]*(?:[\w.:-]*(?:>|#)[ \t]*)?(?P<sql>(?:select|insert|update|delete|create|with|show"
