@@ -128,6 +128,25 @@ def test_prose_clause_before_is_the_split():
                 assert P._clause_before(t, start) == expected
 
 
+def _old_label(sentence: str, pos: int) -> str | None:
+    head = sentence[:pos]
+    head = re.split(
+        r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$", head.rstrip()
+    )[0]
+    pieces = [p for p in re.split(r"[.;!?]\s|[;,]\s|\[", head) if re.search(r"[A-Za-z]", p)]
+    words = pieces[-1].split() if pieces else []
+    return " ".join(words[-10:]).strip(" `*:-(") or None
+
+
+def test_prose_label_is_the_split_label():
+    ends = [" from", " is", " TAKES", " take", " took", " :", " ->", " →", " in ", "x:", "\tto\n"]
+    for t in _prose_samples() + [f"build time{e} 5" for e in ends]:
+        for pos in {0, len(t) // 2, len(t) - 1, len(t)} | set(
+            range(0, len(t), max(53, len(t) // 8))
+        ):
+            assert P._label(t, pos) == _old_label(t, pos), (t[:200], pos)
+
+
 def _old_quoted(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):

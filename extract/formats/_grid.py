@@ -334,6 +334,10 @@ def dedupe(tables, text: str) -> None:
 _PAIR = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
 
 
+_CELL_PREFIX = re.compile(r"^([A-Za-z][\w ./-]{0,40}?):\s+(.*)$")
+_WORDS_AFTER = re.compile(r"\s*([A-Za-z][\w -]{0,30}?)\s*(?:[()\[\],;]|$)")
+
+
 def composite_measurements(
     header: list[str], rows: list[list[str]], *, label_col: int | None = None
 ) -> list[tuple[Measurement, bool, bool]]:
@@ -352,7 +356,7 @@ def composite_measurements(
                 continue
             cell = clean_cell(raw)
             prefix = None
-            m = re.match(r"^([A-Za-z][\w ./-]{0,40}?):\s+(.*)$", cell)
+            m = _CELL_PREFIX.match(cell)
             if m:
                 prefix, cell_rest = m.group(1), m.group(2)
                 offset = len(cell) - len(cell_rest)
@@ -370,7 +374,7 @@ def composite_measurements(
                 if value is None:
                     continue
                 inside = cell[: p.start()].count("(") > cell[: p.start()].count(")")
-                after = re.match(r"\s*([A-Za-z][\w -]{0,30}?)\s*(?:[()\[\],;]|$)", cell[p.end() :])
+                after = _WORDS_AFTER.match(cell[p.end() :])
                 metric = after.group(1).strip() if after else None
                 explicit = bool(metric)
                 if not metric:

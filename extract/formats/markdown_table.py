@@ -52,13 +52,16 @@ _SEP_INLINE = re.compile(
 )
 
 
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
 def _split_row(line: str) -> list[str]:
     s = line.strip().lstrip(">").strip()
     if s.startswith("|"):
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
+    return [c.strip() for c in _CELL_BAR.split(s)]
 
 
 def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:

@@ -198,7 +198,7 @@ def _unit_kind(unit: str) -> str:
         return "percent"
     if unit in ("x", "X", "×", "times"):
         return "ratio"
-    if re.fullmatch(_DURATION, unit):
+    if _DURATION_RE.fullmatch(unit):
         return "duration"
     return "rate"
 
@@ -221,13 +221,19 @@ def _value(m: re.Match) -> tuple[float | None, str]:
     return value, unit
 
 
+_LINK_WORD = re.compile(r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$")
+_CLAUSE_BREAK = re.compile(r"[.;!?]\s|[;,]\s|\[")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
 def _label(sentence: str, pos: int) -> str | None:
     """The clause before position `pos`: `This reduces the ambari metrics build time`."""
-    head = sentence[:pos]
-    head = re.split(
-        r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$", head.rstrip()
-    )[0]
-    pieces = [p for p in re.split(r"[.;!?]\s|[;,]\s|\[", head) if re.search(r"[A-Za-z]", p)]
+    head = sentence[:pos].rstrip()
+    # (`re.split(_LINK_WORD, head)[0]`: the word ends `head`, so it is in the last six)
+    link = _LINK_WORD.search(head, max(0, len(head) - 6))
+    if link is not None:
+        head = head[: link.start()]
+    pieces = [p for p in _CLAUSE_BREAK.split(head) if _LETTER.search(p)]
     words = pieces[-1].split() if pieces else []
     text = " ".join(words[-10:]).strip(" `*:-(")
     return text or None
@@ -291,6 +297,12 @@ def _metric(sentence: str, start: int, end: int, kind: str, words=None) -> str:
     return {"duration": "time", "rate": "throughput", "ratio": "speedup", "percent": "change"}[kind]
 
 
+_DURATION_RE = re.compile(_DURATION)
+_SPACES = re.compile(r"\s+")
+_FROM_BEFORE = re.compile(r"(?i)\bfrom\s*$|->\s*$|→\s*$")
+_GLUED_AFTER = re.compile(r"(?:\s*=|:\d|/\d|\.\d|\w)")
+
+
 def _clause_before(sentence: str, start: int) -> str:
     r"""`re.split(r"[;()\[\]]", sentence[:start])[-1][-150:]`, without splitting all of
     a long sentence: the text after the last of those characters, at most 150."""
@@ -300,14 +312,14 @@ def _clause_before(sentence: str, start: int) -> str:
 
 
 def _accept(sentence: str, m: re.Match, kind: str) -> bool:
-    before = re.sub(r"\s+", " ", sentence[max(0, m.start() - 45) : m.start()])
+    before = _SPACES.sub(" ", sentence[max(0, m.start() - 45) : m.start()])
     after = sentence[m.end() : m.end() + 40]
     clause = _clause_before(sentence, m.start())
     if _EXPECTATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
-    if _SETTING_BEFORE.search(before) and not re.search(r"(?i)\bfrom\s*$|->\s*$|→\s*$", before):
+    if _SETTING_BEFORE.search(before) and not _FROM_BEFORE.search(before):
         return False
-    if re.match(r"(?:\s*=|:\d|/\d|\.\d|\w)", after):
+    if _GLUED_AFTER.match(after):
         return False  # `30s=...`, `10:30`, part of an id or a path
     if _SETTING_AFTER.match(after):
         return False  # `a 100 ms timeout`, `5 s poll interval`
