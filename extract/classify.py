@@ -96,10 +96,12 @@ class Verdict:
 # (not after `%`: printf formats such as `%-35s` are not durations)
 # (it starts with the digit, so that the regex engine can skip to digits fast; the
 # lookbehinds after it check what precedes the number)
-# (its digits are possessive, `*+`: what may follow a number (a unit, an x, a %,
+# (its digits are possessive, `{0,40}+`: what may follow a number (a unit, an x, a %,
 # a space) never starts with a digit or a comma, so giving digits back could not
 # make a match, only cost time, once per digit and unit)
-_NUM = r"\d(?<![\w.%]\d)(?<!%-\d)[\d,]*+(?:\.\d++)?"
+# (at most 40 digits and commas: a match may start at any digit after a comma, so an
+# unbounded run made a long list such as `1,2,3,...` take quadratic time, 6 s at 60 kB)
+_NUM = r"\d(?<![\w.%]\d)(?<!%-\d)[\d,]{0,40}+(?:\.\d++)?"
 _TIME_UNIT = (
     r"(?:ns|nanos(?:econds?)?|us|µs|μs|micros(?:econds?)?|ms|msecs?|millis(?:econds?)?|"
     r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
