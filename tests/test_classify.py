@@ -9,6 +9,7 @@ import pytest
 
 from extract.classify import THRESHOLD, Verdict, classify
 from extract.formats import Measurement, ResultTable
+from extract.pipeline import MAX_EXTRACT_CHARS
 
 
 def table(fmt: str, text: str, snippet: str, measurements, columns=()) -> ResultTable:
@@ -375,3 +376,30 @@ def test_the_shortcuts_find_what_the_patterns_find(text):
     assert not c._PERF_HEADER.search(text) or c._may_name_perf(text)
     assert len(c._LOG_LINE.findall(text)) <= c._log_lines_at_most(text)
     assert len(c._CONFIG_LINE.findall(text)) <= c._config_lines_at_most(text)
+
+
+@pytest.mark.parametrize(
+    "unit", ["1,", "1%", "2x ", "1 ms ", "latency: 1 ms\n", "k=v\n", "| 1 | 2 |\n", "-", " \n"]
+)
+def test_degenerate_text_is_classified_in_bounded_time(unit):
+    """The most text the pipeline hands over, one token repeated: no quadratic regex
+    (a comma list once took 6 s at 60 kB)."""
+    import signal
+
+    class TooSlow(BaseException):
+        pass
+
+    def alarm(*_):
+        raise TooSlow
+
+    text = (unit * (MAX_EXTRACT_CHARS // len(unit) + 1))[:MAX_EXTRACT_CHARS]
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(10)
+    try:
+        verdict = classify(text, [])
+    except TooSlow:
+        pytest.fail(f"classify takes over 10 s on {unit!r} x {len(text) // len(unit)}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert verdict.reasons is not None
