@@ -147,6 +147,19 @@ def test_prose_label_is_the_split_label():
             assert P._label(t, pos) == _old_label(t, pos), (t[:200], pos)
 
 
+def test_prose_pieces_are_in_every_match():
+    rnd = random.Random(17)
+    words = [*P._SETTING_PIECES, *P._EXPECTATION_PIECES, "Timeout", "SHOULD", "Set To", "x"]
+    words += [" ", "  ", "--opt", "=", ":", "of", "is", "ing", "ed", "\t", "a", "5", "\n"]
+    samples = [t[i : i + 150] for t in _prose_samples() for i in range(0, len(t), 150)]
+    samples += ["".join(rnd.choice(words) for _ in range(rnd.randint(1, 8))) for _ in range(5000)]
+    for t in samples:
+        if P._SETTING_BEFORE.search(t):
+            assert P._may_match(t, P._SETTING_PIECES), t
+        if P._EXPECTATION.search(t):
+            assert P._may_match(t, P._EXPECTATION_PIECES), t
+
+
 def _old_quoted(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in re.finditer(r"(?m)^[ \t]*>[^\n]*", text):

@@ -165,6 +165,24 @@ _SETTING_BEFORE = re.compile(
     r"|config|limit(?:ed)?|maximum|minimum|max\.|min\.|up to|at most|at least|as much as|for|per)"
     r"|=|(?:^|\s)--?[A-Za-z][\w.-]*)\s*(?:of\s*|is\s*|to\s*|at\s*|:\s*)?$"
 )
+# In ASCII text (where re.I is ASCII case-insensitivity) every match of these has one
+# of these pieces in `text.lower()`: a few `in` checks skip most searches of a
+# case-insensitive alternation, which the regex engine tries at every character.
+_SETTING_PIECES = (
+    "timeout", "interval", "every", "wait", "sleep", "delay", "retr", "ttl", "expir",
+    "heartbeat", "session", "deadline", "period", "after", "within", "last", "default",
+    "set to", "config", "limit", "maximum", "minimum", "max.", "min.", "up to", "at most",
+    "at least", "as much as", "for", "per", "=", "-",
+)  # fmt: skip
+
+
+def _may_match(text: str, pieces: tuple[str, ...]) -> bool:
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(p in lower for p in pieces)
+
+
 # Nouns just after a number that make it a setting: `a 100 ms timeout`.
 _SETTING_AFTER = re.compile(
     r"(?i)\s*(?:\w+\s+)?(?:timeout|time-out|interval|delay|sleep|ttl|heartbeat|window|deadline"
@@ -175,6 +193,12 @@ _EXPECTATION = re.compile(
     r"|aim\w*|want|wish|plan\w*|predict\w*|theoretical\w*|can we|need to|must|will|believe"
     r"|think|guess|probably|likely|possibl\w*|potential\w*|ideally)\b"
 )
+_EXPECTATION_PIECES = (
+    "should", "expect", "would", "could", "might", "may", "hope", "target", "goal",
+    "estimat", "assum", "aim", "want", "wish", "plan", "predict", "theoretical", "can we",
+    "need to", "must", "will", "believe", "think", "guess", "probably", "likely",
+    "possibl", "potential", "ideally",
+)  # fmt: skip
 # Build tool bookkeeping (Maven's `Total time: 02:05 min`, cargo's `Finished ... target(s)
 # in 0.23s`) is not a benchmark.
 _BOOKKEEPING = re.compile(
@@ -315,9 +339,15 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
     before = _SPACES.sub(" ", sentence[max(0, m.start() - 45) : m.start()])
     after = sentence[m.end() : m.end() + 40]
     clause = _clause_before(sentence, m.start())
-    if _EXPECTATION.search(clause) or sentence.rstrip().endswith("?"):
+    if (
+        _may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause)
+    ) or sentence.rstrip().endswith("?"):
         return False
-    if _SETTING_BEFORE.search(before) and not _FROM_BEFORE.search(before):
+    if (
+        _may_match(before, _SETTING_PIECES)
+        and _SETTING_BEFORE.search(before)
+        and not _FROM_BEFORE.search(before)
+    ):
         return False
     if _GLUED_AFTER.match(after):
         return False  # `30s=...`, `10:30`, part of an id or a path
