@@ -21,6 +21,9 @@ DEGENERATE = {
     "padded-lines": ("x" + " " * 200 + "\n") * 300,
     "binary": "".join(chr(c) for c in range(1, 2000)) * 5,
     "hashes": "#" * 60000,
+    # one long sentence of numbers (prose once split it whole for every number)
+    "rates": "1.5 ops/s " * 10000,
+    "percents": "1% " * 30000,
     "newlines": "\n" * 60000,
     # blanks then anything between two result rows (go-bench once took 2^n steps here)
     "gap-between-rows": "BenchmarkA 10 5 ns/op" + " " * 60 + "x\nBenchmarkB 10 6 ns/op\n",

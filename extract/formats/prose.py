@@ -251,16 +251,43 @@ _LETTER = re.compile(r"[A-Za-z]")
 
 
 def _label(sentence: str, pos: int) -> str | None:
-    """The clause before position `pos`: `This reduces the ambari metrics build time`."""
-    head = sentence[:pos].rstrip()
-    # (`re.split(_LINK_WORD, head)[0]`: the word ends `head`, so it is in the last six)
-    link = _LINK_WORD.search(head, max(0, len(head) - 6))
+    """The clause before position `pos`: `This reduces the ambari metrics build time`.
+    Read from a window before `pos` that grows only when needed, so that a sentence
+    with thousands of numbers is not split whole once per number (that was quadratic)."""
+    end = pos
+    while end > 0 and sentence[end - 1].isspace():  # sentence[:pos].rstrip()
+        end -= 1
+    # the link word ends the head, so it lies in its last six characters
+    link = _LINK_WORD.search(sentence, max(0, end - 6), end)
     if link is not None:
-        head = head[: link.start()]
-    pieces = [p for p in _CLAUSE_BREAK.split(head) if _LETTER.search(p)]
-    words = pieces[-1].split() if pieces else []
+        end = link.start()
+    words = _last_piece_words(sentence, end)
     text = " ".join(words[-10:]).strip(" `*:-(")
     return text or None
+
+
+def _last_piece_words(sentence: str, end: int) -> list[str]:
+    """The words of the last piece of `sentence[:end]` (split at clause breaks) that
+    has a letter, or [] when none has; only its last ten are ever used."""
+    window = 256
+    while True:
+        start = max(0, end - window)
+        pieces = _CLAUSE_BREAK.split(sentence[start:end])
+        # (a break is at most two characters and never starts with a blank, so the
+        # pieces after the window's first one are exactly those of the whole text)
+        for i in range(len(pieces) - 1, -1, -1):
+            if i == 0 and start > 0:
+                # the tail of a piece that began before the window: enough when it
+                # has a letter and over ten words (the first may be cut)
+                words = pieces[0].split()
+                if len(words) > 10 and _LETTER.search(pieces[0]):
+                    return words
+                break
+            if _LETTER.search(pieces[i]):
+                return pieces[i].split()
+        if start == 0:
+            return []
+        window *= 4
 
 
 def _candidates(sentence: str):
