@@ -161,6 +161,18 @@ def clean_cell(text: str) -> str:
     return " ".join(s.split())
 
 
+# A rate named at the start of a sentence before the table: `Batches per second.`
+_SAID_UNIT = re.compile(
+    r"(?:^|[.!?:]\s+)((?:[A-Z][a-z]+|[A-Z]+)(?: [a-z]+)? per (?:second|sec|minute|min|hour))\b"
+)
+
+
+def _said_unit(context: str) -> str | None:
+    """The one rate unit the lines before a table state, if exactly one."""
+    found = {m.group(1) for m in _SAID_UNIT.finditer(context)}
+    return found.pop() if len(found) == 1 else None
+
+
 def _is_index_column(header: str, cells: list[str]) -> bool:
     return not header.strip() and all(_DIGITS.fullmatch(c.strip() or "x") for c in cells)
 
@@ -195,8 +207,12 @@ def grid_measurements(
     ]
     has_unit = {i for i in numeric_cols if hdr[i][1] or any(p and p.unit for p in parsed[i])}
     row_units = [header_unit(r[0])[1] if r else None for r in rows]
+    # `Batches per second.` said once above a table whose cells carry no unit
+    said_unit = (
+        None if has_unit or any(row_units) else _said_unit(f"{caption or ''} {context or ''}")
+    )
     context = " ".join([caption or "", context or "", *(" ".join(lv) for lv in levels)])
-    any_unit = bool(has_unit) or any(row_units)
+    any_unit = bool(has_unit) or any(row_units) or bool(said_unit)
     explicit_time = any(
         (hdr[i][1] and to_si(1.0, hdr[i][1])[1] == "s")
         or any(p and p.unit and to_si(1.0, p.unit)[1] == "s" for p in parsed[i])
@@ -252,7 +268,7 @@ def grid_measurements(
                 m_label = caption or col_name or label
             else:
                 metric = col_name or f"column {i + 1}"
-                unit = cell.unit or col_unit
+                unit = cell.unit or col_unit or said_unit
                 if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
                     unit = "s"
                 variant = " / ".join(g for g in groups if g != caption) or None
