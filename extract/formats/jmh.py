@@ -8,6 +8,8 @@ Recognises
 - `Result "name":` blocks (`N = 5` / `mean = 640.862 ?(99.9%) 113.354 ms/op`, or the
   newer `640.862 ±(99.9%) 113.354 ms/op [Average]`) - dropped when the same numbers
   are in a text table of the same message, so each result counts once;
+- a verbose run's measured `Iteration N: 1.561 s/op` lines under its `# Benchmark:`
+  line (label `Iteration N`, variant the benchmark; warmup iterations are not read);
 - CSV / SCSV (`"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)",
   "Unit","Param: x"`, decimal comma with `;`) and JSON (`{"jmhVersion": ..,
   "primaryMetric": {..}, "secondaryMetrics": {..}}` elements; also flat one-line
@@ -33,11 +35,12 @@ from extract.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="jmh",
-    description="JMH text tables, Result blocks, CSV/SCSV and JSON results",
+    description="JMH text tables, Result blocks, verbose-run iterations, CSV/SCSV and JSON results",
     signature=(
         "'Benchmark (param) Mode Cnt Score Error Units' header (old: Samples) + rows "
         "'name thrpt 5 123.4 ± 5.6 ops/s'; 'Result \"name\": ... ±(99.9%)'; "
-        '\'"Benchmark","Mode","Threads","Samples","Score"\' CSV; \'"jmhVersion"\' JSON'
+        '\'"Benchmark","Mode","Threads","Samples","Score"\' CSV; \'"jmhVersion"\' JSON; '
+        "'Iteration N: 1.561 s/op' lines under '# Benchmark: name'"
     ),
     priority=10,
     kind="result",
@@ -81,6 +84,13 @@ _RESULT = re.compile(
     rf"(?:\s*\(min, avg, max\) = \((?P<min>{_NUM}), (?P<avg>{_NUM}), (?P<max>{_NUM})\)"
     rf"(?:, stdev = (?P<stdev>{_NUM}))?)?"
 )
+# A verbose run's measured iterations (`# Warmup Iteration` lines are not results);
+# a fork's lines stand one per line, sometimes with the secondary results after them.
+_ITERATION = re.compile(
+    rf"^[ \t]*Iteration\s+(?P<i>\d+):\s+(?P<v>{_NUM})\s+(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)",
+    re.M,
+)
+_BENCHMARK_LINE = re.compile(r"^# Benchmark: (?P<name>\S+)", re.M)
 _CSV_HEADER = re.compile(r'^"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score"', re.M)
 
 
@@ -204,6 +214,50 @@ def _result_blocks(view: str) -> list[ResultTable]:
                     Measurement(key, value, unit, name, None, m.group(key), 0)
                 )
         out.append(table)
+    return out
+
+
+def _iterations(view: str) -> list[ResultTable]:
+    """The `Iteration N: 1.561 s/op` lines of a verbose run, one table per run of
+    consecutive lines, named by the `# Benchmark:` line above them (without one it is
+    not JMH's log, and nothing is read). Metric: `time` for a time per operation,
+    else `score`."""
+    out = []
+    run: list[re.Match] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        benches = list(_BENCHMARK_LINE.finditer(view, 0, run[0].start()))
+        if benches:
+            bench = benches[-1]
+            name = bench.group("name")
+            table = ResultTable(
+                INFO.name,
+                (run[0].start(), run[-1].end()),
+                columns=["Iteration", "Score", "Units"],
+                caption=name,
+            )
+            for r, m in enumerate(run):
+                value = _num(m.group("v"))
+                if value is None:
+                    continue
+                unit = m.group("unit")
+                metric = "time" if unit.endswith("/op") else "score"
+                table.rows.append([m.group("i"), m.group("v"), unit])
+                table.measurements.append(
+                    Measurement(
+                        metric, value, unit, f"Iteration {m.group('i')}", name, m.group("v"), r
+                    )
+                )
+            out.append(table)
+        run.clear()
+
+    for m in _ITERATION.finditer(view):
+        if run and view.count("\n", run[-1].end(), m.start()) > 1:
+            flush()
+        run.append(m)
+    flush()
     return out
 
 
@@ -362,6 +416,7 @@ def parse(text: str) -> list[ResultTable]:
                     m for m in block.measurements if m.metric in ("min", "max", "stdev")
                 ]
             tables.append(block)
+        tables += _iterations(view)
     except Exception:  # a parser bug must not lose the message; the other formats still run
         return []
     tables.sort(key=lambda t: t.span)
