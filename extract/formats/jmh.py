@@ -13,7 +13,8 @@ Recognises
 - CSV / SCSV (`"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)",
   "Unit","Param: x"`, decimal comma with `;`) and JSON (`{"jmhVersion": ..,
   "primaryMetric": {..}, "secondaryMetrics": {..}}` elements; also flat one-line
-  records `{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}` as Druid prints).
+  records `{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}` as Druid prints;
+  a record cut off mid-line keeps its complete fields).
 
 Measurements per result row: label = benchmark name (`bench:·gc.alloc.rate` for
 secondary results), variant = the heading before the block and the @Param values
@@ -362,7 +363,7 @@ def _json_lines(text: str) -> list[ResultTable]:
         try:
             obj, end = decoder.raw_decode(text, start)
         except ValueError:
-            continue
+            obj, end = _cut_record(text, start)
         if not isinstance(obj, dict) or "scoreUnit" not in obj or "primaryMetric" in obj:
             continue
         name, unit = str(obj.get("benchmark", "")), str(obj.get("scoreUnit"))
@@ -387,6 +388,22 @@ def _json_lines(text: str) -> list[ResultTable]:
                 )
         table.span = (table.span[0], end)
     return out
+
+
+def _cut_record(text: str, start: int) -> tuple[dict | None, int]:
+    """A flat record cut off mid-line (archives truncate long lines): its fields up to
+    the last complete one, or None."""
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    line = text[start:end]
+    cut = line.rfind(',"')
+    if cut < 0 or "{" in line[1:cut]:
+        return None, end  # nested objects are not a flat record
+    try:
+        obj = json.loads(line[:cut] + "}")
+    except ValueError:
+        return None, end
+    return obj, end
 
 
 def _same_result(a: Measurement, b: Measurement) -> bool:
