@@ -92,6 +92,7 @@ _ITERATION = re.compile(
     re.M,
 )
 _BENCHMARK_LINE = re.compile(r"^# Benchmark: (?P<name>\S+)", re.M)
+_MODE_LINE = re.compile(r"^# Benchmark mode: (?P<mode>[^\n]+)", re.M)
 _CSV_HEADER = re.compile(r'^"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score"', re.M)
 
 
@@ -221,8 +222,9 @@ def _result_blocks(view: str) -> list[ResultTable]:
 def _iterations(view: str) -> list[ResultTable]:
     """The `Iteration N: 1.561 s/op` lines of a verbose run, one table per run of
     consecutive lines, named by the `# Benchmark:` line above them (without one it is
-    not JMH's log, and nothing is read). Metric: `time` for a time per operation,
-    else `score`."""
+    not JMH's log, and nothing is read). Label `Iteration N`, metric `Score` as in
+    JMH's tables, variant the benchmark; the caption is the run's mode line
+    (`Single shot invocation time`)."""
     out = []
     run: list[re.Match] = []
 
@@ -233,22 +235,22 @@ def _iterations(view: str) -> list[ResultTable]:
         if benches:
             bench = benches[-1]
             name = bench.group("name")
+            mode = _MODE_LINE.search(view, max(0, bench.start() - 300), bench.start())
             table = ResultTable(
                 INFO.name,
                 (run[0].start(), run[-1].end()),
                 columns=["Iteration", "Score", "Units"],
-                caption=name,
+                caption=mode.group("mode").strip() if mode else name,
             )
             for r, m in enumerate(run):
                 value = _num(m.group("v"))
                 if value is None:
                     continue
                 unit = m.group("unit")
-                metric = "time" if unit.endswith("/op") else "score"
                 table.rows.append([m.group("i"), m.group("v"), unit])
                 table.measurements.append(
                     Measurement(
-                        metric, value, unit, f"Iteration {m.group('i')}", name, m.group("v"), r
+                        "Score", value, unit, f"Iteration {m.group('i')}", name, m.group("v"), r
                     )
                 )
             out.append(table)
