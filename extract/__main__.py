@@ -4,7 +4,8 @@ could not be read are in the `errors` table, not a failure of the run), 2 for
 usage errors (no such data dir, no archives found).
 
 Incremental: only archives whose sha256 differs from the one recorded in
-`archives` (or that are not recorded) are processed; `--full` rebuilds everything.
+`archives` (or that are not recorded), or that other extraction code extracted
+(`archives.extractor`), are processed; `--full` rebuilds everything.
 `--messages-only` stores the messages without looking for benchmark results (about
 twice as fast, for a first look at a big crawl); a later run without it processes
 those archives again to add them.
@@ -25,7 +26,13 @@ from pathlib import Path
 
 import duckdb
 
-from extract.pipeline import StagedArchive, archive_identity, file_sha256, stage_archive
+from extract.pipeline import (
+    EXTRACTOR_VERSION,
+    StagedArchive,
+    archive_identity,
+    file_sha256,
+    stage_archive,
+)
 from extract.progress import Progress
 from extract.store import Store
 
@@ -93,8 +100,14 @@ def main(argv: list[str] | None = None) -> int:
         todo = []
         for path in archives:
             sha = _sha(path)
-            old_sha, had_results = known.get(archive_identity(path, data_dir)[0], (None, False))
-            if sha is None or old_sha != sha or (results and not had_results):
+            old = known.get(archive_identity(path, data_dir)[0], (None, False, None))
+            old_sha, had_results, old_code = old
+            if (
+                sha is None
+                or old_sha != sha
+                or old_code != EXTRACTOR_VERSION  # extracted by other code: redo it
+                or (results and not had_results)
+            ):
                 todo.append(path)
         progress = Progress(len(todo))
         staged = _staged(todo, data_dir, store.tmp_dir, args.workers, results)

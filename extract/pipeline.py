@@ -46,6 +46,24 @@ MAX_EXTRACT_CHARS = 100_000
 # quantifiers take quadratic time or worse on them.
 # (only from a token's start: trying every position inside long tokens took 0.1 ms a message)
 _LONG_TOKEN = re.compile(r"(?<!\S)\S{1000,}")
+# Which code made an archive's rows: a digest of the sources that decide them (the
+# reading, typing, cleaning, format and classifier modules). A run re-extracts the
+# archives that older code extracted, so an upgrade never leaves stale results.
+_ROW_SOURCES = ("read", "parse", "kinds", "clean", "units", "classify", "pipeline", "schema")
+
+
+def _extractor_version() -> str:
+    here = Path(__file__).resolve().parent
+    files = [here / f"{name}.py" for name in _ROW_SOURCES]
+    files += sorted((here / "formats").glob("*.py"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+EXTRACTOR_VERSION = _extractor_version()
+
 # Stored `text` and `body` are cut here (with a note saying so) to keep every row
 # loadable; the whole message stays in the raw archive at `offset`.
 MAX_STORED_CHARS = 2_000_000
@@ -99,6 +117,7 @@ def archive_chunks(
         "n_errors": 0,
         "extracted_at": datetime.now(UTC).isoformat(),
         "results": results,
+        "extractor": EXTRACTOR_VERSION,
     }
     out = ArchiveRows(archive)
     seen_keys: dict[str, int] = {}
@@ -177,7 +196,8 @@ def stage_archive(
             write_ndjson(f, [row])
         archive = {"path": rel, "list": list_address, "month": month, "sha256": None,
                    "size": None, "n_messages": 0, "n_errors": 0,
-                   "extracted_at": datetime.now(UTC).isoformat(), "results": results}  # fmt: skip
+                   "extracted_at": datetime.now(UTC).isoformat(), "results": results,
+                   "extractor": EXTRACTOR_VERSION}  # fmt: skip
         return StagedArchive(archive, {"errors": str(error_file)})
 
 

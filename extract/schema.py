@@ -86,6 +86,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("n_errors", "INTEGER", "messages of this archive in errors"),
         ("extracted_at", "TIMESTAMPTZ", "when it was extracted"),
         ("results", "BOOLEAN", "benchmark results were looked for (false after --messages-only)"),
+        ("extractor", "VARCHAR", "digest of the extraction code that made the rows; other code re-extracts"),
     ],
 }
 # fmt: on

@@ -54,10 +54,13 @@ class Store:
                 if col not in have:
                     self.con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {typ}')
 
-    def known_archives(self) -> dict[str, tuple[str, bool]]:
-        """path -> (sha256, whether its benchmark results were looked for)."""
-        rows = self.con.execute("SELECT path, sha256, coalesce(results, true) FROM archives")
-        return {path: (sha, results) for path, sha, results in rows.fetchall()}
+    def known_archives(self) -> dict[str, tuple[str, bool, str | None]]:
+        """path -> (sha256, whether its benchmark results were looked for, the digest
+        of the code that extracted it)."""
+        rows = self.con.execute(
+            "SELECT path, sha256, coalesce(results, true), extractor FROM archives"
+        )
+        return {path: (sha, results, code) for path, sha, results, code in rows.fetchall()}
 
     def replace(self, batch: Iterable[ArchiveRows]) -> None:
         """Replace the rows of every archive in `batch` (rows in memory), in one

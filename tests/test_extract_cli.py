@@ -347,6 +347,22 @@ def test_messages_only_then_a_full_run_adds_the_results(tmp_path, capsys):
     assert "archives=0 " in capsys.readouterr().out
 
 
+def test_archives_extracted_by_other_code_are_extracted_again(tmp_path, capsys):
+    for i, p in enumerate(SMALL):
+        write_archive(tmp_path, f"l{i}@p.apache.org", "2020-01", archive_bytes(p))
+    db = tmp_path / "asf.duckdb"
+    assert run(tmp_path) == 0
+    first = snapshot(db)
+    capsys.readouterr()
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE archives SET extractor = 'older code' WHERE path LIKE '%/l1/%'")
+    con.close()
+    assert run(tmp_path) == 0  # an upgrade: that archive's rows are made again
+    assert "archives=1 " in capsys.readouterr().out
+    assert snapshot(db)[:2] == first[:2]
+    assert query(db, "SELECT count(DISTINCT extractor) FROM archives") == [(1,)]
+
+
 def test_kill_9_then_rerun_is_consistent_and_complete(tmp_path):
     for i in range(120):
         write_archive(tmp_path, f"k{i % 12}@kill.apache.org", f"2019-{i // 12 + 1:02d}",

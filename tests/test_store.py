@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from extract.pipeline import StagedArchive, process_archive, stage_archive
+from extract.pipeline import EXTRACTOR_VERSION, StagedArchive, process_archive, stage_archive
 from extract.store import Store
 from tests.test_read import MBOX, make_message, to_mbox, write_archive
 
@@ -66,7 +66,9 @@ def test_an_archive_that_cannot_be_processed_is_recorded_and_retried(tmp_path):
     db = tmp_path / "asf.duckdb"
     with Store(db) as store:
         store.load([stage_archive(gone, tmp_path, store.tmp_dir)])
-        assert store.known_archives() == {"raw/x.apache.org/gone/2021-02.mbox.gz": (None, True)}
+        assert store.known_archives() == {
+            "raw/x.apache.org/gone/2021-02.mbox.gz": (None, True, EXTRACTOR_VERSION)
+        }
         errors = store.con.execute("SELECT position, stage, reason FROM errors").fetchall()
     assert len(errors) == 1 and errors[0][:2] == (None, "read")
     assert "FileNotFoundError" in errors[0][2]
@@ -82,4 +84,5 @@ def test_a_database_from_an_older_version_gets_the_new_columns(tmp_path):
         cols = [r[0] for r in store.con.execute("DESCRIBE archives").fetchall()]
         assert "results" in cols and "n_messages" in cols
         # rows from before --messages-only existed had their results looked for
-        assert store.known_archives() == {"raw/x.apache.org/s/2020-01.mbox.gz": ("abc", True)}
+        # (and no code digest: the next run extracts it again with this code)
+        assert store.known_archives() == {"raw/x.apache.org/s/2020-01.mbox.gz": ("abc", True, None)}
