@@ -300,8 +300,40 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error, resul
     out.measurements += measurement_rows
 
 
+# A file's section of a git diff (commit mail): from its `diff --git` line to the next.
+_DIFF_FILE = re.compile(r"^diff --git a/\S+ b/(\S+)[^\n]*\n", re.M)
+# Source code and markup: numbers in their hunks are code, not results. (Results
+# files, `*-results.txt`, `*.md`, `*.csv`, `*.json`, `*.log`, stay.)
+_CODE_FILE = re.compile(
+    r"\.(?:java|scala|kt|groovy|gradle|py|pyx|js|jsx|mjs|ts|tsx|go|rs|c|cc|cpp|cxx|h|hh|hpp"
+    r"|cs|rb|php|pl|lua|sh|bash|bat|cmd|ps1|css|scss|less|html?|xml|xsl|xsd|ya?ml|toml"
+    r"|properties|proto|thrift|avsc|sql|vue|svg|cmake|mk|r|m|swift|erl|ex|exs|clj|hs"
+    r"|png|jpe?g|gif|ico|jar|zip|gz)$|(?:^|/)(?:Makefile|Dockerfile|pom\.xml|BUILD)$",
+    re.I,
+)
+
+
+def _without_code_hunks(text: str) -> str:
+    """`text` with the hunks of source files in a git diff left out, each file's
+    `diff --git` line kept (so the classifier still sees a code diff): a commit of
+    40 kB of HTML or Java would otherwise cost the parsers and the classifier 10 ms
+    for numbers that are code. Hunks of other files (results, docs, data) stay."""
+    files = list(_DIFF_FILE.finditer(text))
+    if not files:
+        return text
+    out = [text[: files[0].start()]]
+    for f, nxt in zip(files, [*files[1:], None], strict=True):
+        end = nxt.start() if nxt else len(text)
+        out.append(
+            text[f.start() : f.end()] if _CODE_FILE.search(f.group(1)) else text[f.start() : end]
+        )
+    return "".join(out)
+
+
 def extraction_text(body: str) -> str:
     """The part of a cleaned body that the format parsers and the classifier see."""
+    if "diff --git " in body:
+        body = _without_code_hunks(body)
     sample = body[:MAX_EXTRACT_CHARS]
     # (a token that long needs a line that long: a cheap test spares most bodies the scan)
     if len(sample) < 1000 or max(map(len, sample.splitlines())) < 1000:
