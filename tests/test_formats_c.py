@@ -454,7 +454,7 @@ ODD = [
 
 @pytest.mark.parametrize("module", MODULES)
 def test_parse_survives_odd_and_truncated_input(module):
-    parse = importlib.import_module(f"extract.formats.{module}")._parse
+    parse = importlib.import_module(f"extract.formats.{module}").parse
     for text in ODD:
         assert isinstance(parse(text), list)
     samples = sorted(FORMATS.glob("*.txt"))[::3]

@@ -140,7 +140,7 @@ def _label(text: str, start: int, end: int) -> str | None:
     return None
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     starts = [m.start() for m in _BANNER.finditer(text)]
     if not starts:
         rps = [
@@ -160,10 +160,3 @@ def _parse(text: str) -> list[ResultTable]:
             if progress and t.span[0] != s:
                 tables.append(ResultTable(format=INFO.name, span=progress.span()))
     return tables
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

@@ -39,13 +39,6 @@ _LINE = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _tables(text: str) -> list[ResultTable]:
     runs: list[list[re.Match]] = []
     for m in _LINE.finditer(text):
         if runs and not text[runs[-1][-1].end() : m.start()].strip():

@@ -62,13 +62,6 @@ _COMPARISON_ROW = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _tables(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     # (a section starts with one of these words; without them, no need to scan)

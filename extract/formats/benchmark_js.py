@@ -61,7 +61,7 @@ def _label(text: str, pos: int, prev_end: int) -> tuple[str, int]:
     return " ".join(taken), start if start >= 0 else pos
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     prev_end = 0
     current: ResultTable | None = None
@@ -96,10 +96,3 @@ def _parse(text: str) -> list[ResultTable]:
         current.rows.append([label, m["ops"], f"±{m['rme']}%", m["runs"], avg])
         prev_end = end
     return tables
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

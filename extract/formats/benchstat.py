@@ -237,14 +237,7 @@ def _v2_row(text: str, start: int, files: list[str], units: list[str]) -> tuple 
     return cells, ms, end
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables = _v1_tables(text) + _v2_tables(text)
     tables += _v2_flat_tables(text, [t.span for t in tables])
     return sorted(tables, key=lambda t: t.span)
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

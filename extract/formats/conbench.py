@@ -37,13 +37,6 @@ _MACHINE = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _parse(text: str) -> list[ResultTable]:
     groups: list[list[re.Match]] = []
     for m in _MACHINE.finditer(text):
         if groups and not text[groups[-1][-1].end() : m.start()].strip():

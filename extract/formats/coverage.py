@@ -108,12 +108,5 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-def _parse(text: str) -> list[ResultTable]:
-    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
-
-
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a recogniser bug must not lose the rest of the message
-        return []
+    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]

@@ -110,7 +110,7 @@ def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Me
     return out
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     prev_end = 0
     blocks = list(_BLOCK.finditer(text))
@@ -156,10 +156,3 @@ def _parse(text: str) -> list[ResultTable]:
             if not any(a < m.end() and m.start() < b for a, b in claimed):
                 tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
     return sorted(tables, key=lambda t: t.span)
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

@@ -44,13 +44,6 @@ _LABEL = re.compile(r"[A-Za-z_][^\t,;]{0,80}")
 _NOT_A_MEASURE = re.compile(r"\d{4}-\d\d-\d\d|\d+:\d\d|\d+\.\d+\.\d+")
 
 
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
 def _cells(line: str, delimiter: str) -> list[str]:
     return [c.strip() for c in next(csv.reader([line], delimiter=delimiter))]
 
@@ -70,6 +63,13 @@ def _is_data(cells: list[str], width: int) -> bool:
         return False
     first_ok = _number(cells[0]) is not None or bool(_LABEL.fullmatch(cells[0]))
     return first_ok and all(_number(c) is not None for c in cells[1:])
+
+
+def parse(text: str) -> list[ResultTable]:
+    try:
+        return _tables(text)
+    except csv.Error:  # the csv module gave up on some line: the text is no CSV table
+        return []
 
 
 def _tables(text: str) -> list[ResultTable]:

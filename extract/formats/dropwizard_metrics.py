@@ -58,13 +58,6 @@ _SECTION = re.compile(
 _NAME = re.compile(r"(?:^|\n)[ \t]*(?P<name>[A-Za-z][\w.$:/\[\]=,-]*)[ \t]*\n[ \t]*$")
 
 
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
 def _groups(text: str) -> list[list[re.Match]]:
     groups: list[list[re.Match]] = []
     for m in _LINE.finditer(text):
@@ -82,7 +75,7 @@ def _is_report(group: list[re.Match]) -> bool:
     return len(keys) >= 4 and len(keys) == len(group) and (has_rate or has_percentile)
 
 
-def _tables(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for group in _groups(text):

@@ -93,7 +93,7 @@ def _table(text: str, rows: list[re.Match]) -> ResultTable:
     return table
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     groups: list[list[re.Match]] = []
     last_end = -1
     for m in _ROW.finditer(text):
@@ -103,10 +103,3 @@ def _parse(text: str) -> list[ResultTable]:
             groups.append([m])
         last_end = m.end()
     return [_table(text, rows) for rows in groups]
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

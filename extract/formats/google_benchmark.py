@@ -207,7 +207,7 @@ def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
     return out
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     compare = _compare_tables(text)
     taken = [t.span for t in compare]
     console = [
@@ -219,10 +219,3 @@ def _parse(text: str) -> list[ResultTable]:
     if tables:
         tables += _context(text, [t.span for t in tables])
     return sorted(tables, key=lambda t: t.span)
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

@@ -103,13 +103,6 @@ def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measure
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     table: ResultTable | None = None
     floor = 0

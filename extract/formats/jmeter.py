@@ -51,13 +51,6 @@ _GAP = re.compile(r"(?:\s|\d{4}-\d\d-\d\d[ T][\d:,.]+|\b(?:INFO|WARN)\b|[\w.]*Su
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _parse(text: str) -> list[ResultTable]:
     groups: list[list[re.Match]] = []
     for m in _SUMMARY.finditer(text):
         if groups and _GAP.fullmatch(text[groups[-1][-1].end() : m.start()]):

@@ -50,13 +50,6 @@ _P_VALUE = re.compile(r"[ \t]+(?P<p>[01]\.\d+)(?![\d.%])")
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _tables(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for head in _HEADER.finditer(text):

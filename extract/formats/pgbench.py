@@ -189,13 +189,6 @@ def _statements(text: str) -> list[ResultTable]:
     return tables
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables = _summaries(text) + _progress(text) + _statements(text)
     return sorted(tables, key=lambda t: t.span)
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

@@ -417,13 +417,6 @@ def _variants(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
                 found[i + 1][1].variant = "after"
 
 
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
 def _quoted(text: str) -> list[tuple[int, int]]:
     """Quoted reply lines (`> ...`) and the hard-wrapped lines that continue them."""
     spans = []
@@ -493,7 +486,7 @@ def _sentences(text: str):
         yield cut, hi
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables = []
     for lo, hi in _sentences(text):
         # Flattened quote markers (`as much > as 30%`) are not words.

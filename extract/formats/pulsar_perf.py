@@ -59,13 +59,6 @@ _LATENCY = re.compile(rf"\b(?P<k>mean|med|\d+(?:\.\d+)?pct|Max):\s*(?P<v>{_N})(?
 _LATENCY_END = re.compile(rf"\s*-\s*Max:\s*{_N}")
 
 
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
 def _record_end(text: str, rec: re.Match, next_start: int) -> int:
     """A record ends at the end of its line, before the next record, or after `Max: N`."""
     line_end = text.find("\n", rec.end())
@@ -77,7 +70,7 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
     return end
 
 
-def _tables(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     records = list(_RECORD.finditer(text))
     tables: list[ResultTable] = []
     floor = 0

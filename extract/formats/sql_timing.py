@@ -96,13 +96,6 @@ _SQL = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _parse(text: str) -> list[ResultTable]:
     hits = []
     for pattern, metric, unit, count_metric in _LINES:
         for m in pattern.finditer(text):

@@ -105,12 +105,5 @@ def _item_end(text: str, item: re.Match) -> int:
     return known.end() if known else tag.end()
 
 
-def _parse(text: str) -> list[ResultTable]:
-    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
-
-
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a recogniser bug must not lose the rest of the message
-        return []
+    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]

@@ -195,7 +195,7 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
     table.rows.append([section, kv["key"], value, f"({kv['rate']} per sec.)" if kv["rate"] else ""])
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables = _interval_tables(text)
     if _SIGNATURE.search(text):  # `Latency (ms):`, `Throughput:` alone are too generic
         tables += _report_tables(text)
@@ -205,10 +205,3 @@ def _parse(text: str) -> list[ResultTable]:
             if not any(a < m.end() and m.start() < b for a, b in claimed):
                 tables.append(ResultTable(format=INFO.name, span=m.span()))
     return sorted(tables, key=lambda t: t.span)
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

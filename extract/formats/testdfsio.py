@@ -75,13 +75,6 @@ def _unit(tool: str, key: str) -> str | None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables = []
     headers = list(_HEADER.finditer(text))
     floor = 0

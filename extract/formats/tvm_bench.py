@@ -44,13 +44,6 @@ _END = re.compile(r"```|\{code\}|\{noformat\}|</pre>|\n[ \t]*\n[ \t]*\n")
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        return _tables(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
-def _tables(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for head in _HEADER.finditer(text):

@@ -145,7 +145,7 @@ def _report(text: str, start: int, end: int, url: str | None) -> ResultTable | N
     return table
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     runs = list(_RUNNING.finditer(text))
     starts = [(m.start(), m["url"]) for m in runs]
     if not starts:
@@ -160,10 +160,3 @@ def _parse(text: str) -> list[ResultTable]:
         if t:
             tables.append(t)
     return tables
-
-
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not lose the rest of the message
-        return []

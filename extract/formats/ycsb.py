@@ -49,13 +49,6 @@ _KNOWN = re.compile(
 _STATUS = re.compile(r"[^\n]*\b\d+ sec: \d+ operations;[^\n]*")
 
 
-def parse(text: str) -> list[ResultTable]:
-    try:
-        return _parse(text)
-    except Exception:  # a parser bug must not stop the extraction of a message
-        return []
-
-
 def _blocks(text: str) -> list[list[re.Match]]:
     blocks: list[list[re.Match]] = []
     for m in _LINE.finditer(text):
@@ -66,7 +59,7 @@ def _blocks(text: str) -> list[list[re.Match]]:
     return [b for b in blocks if any(_KNOWN.match(m.group("metric")) for m in b)]
 
 
-def _parse(text: str) -> list[ResultTable]:
+def parse(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for block in _blocks(text):
