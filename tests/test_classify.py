@@ -384,24 +384,11 @@ def test_the_shortcuts_find_what_the_patterns_find(text):
 def test_degenerate_text_is_classified_in_bounded_time(unit):
     """The most text the pipeline hands over, one token repeated: no quadratic regex
     (a comma list once took 6 s at 60 kB)."""
-    import signal
-
-    class TooSlow(BaseException):
-        pass
-
-    def alarm(*_):
-        raise TooSlow
+    from tests.test_formats_robust import time_limit
 
     text = (unit * (MAX_EXTRACT_CHARS // len(unit) + 1))[:MAX_EXTRACT_CHARS]
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(10)
-    try:
+    with time_limit(10, f"classify on {unit!r} x {len(text) // len(unit)}"):
         verdict = classify(text, [])
-    except TooSlow:
-        pytest.fail(f"classify takes over 10 s on {unit!r} x {len(text) // len(unit)}")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     assert verdict.reasons is not None
 
 

@@ -6,6 +6,7 @@ blow-ups (minutes), not speed."""
 from __future__ import annotations
 
 import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -38,17 +39,22 @@ def _alarm(*_):
     raise _TooSlow
 
 
+@contextmanager
+def time_limit(seconds: int, what: str):
+    """Fail the test when the block runs longer than `seconds` (SIGALRM)."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    except _TooSlow:
+        pytest.fail(f"{what} takes over {seconds} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 @pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
 def test_degenerate_text(parser):
-    old = signal.signal(signal.SIGALRM, _alarm)
-    try:
-        for name, text in DEGENERATE.items():
-            signal.alarm(10)
-            try:
-                parser.parse(text)
-            except _TooSlow:
-                pytest.fail(f"{parser.INFO.name} takes over 10 s on {name!r} ({len(text)} chars)")
-            finally:
-                signal.alarm(0)
-    finally:
-        signal.signal(signal.SIGALRM, old)
+    for name, text in DEGENERATE.items():
+        with time_limit(10, f"{parser.INFO.name} on {name!r} ({len(text)} chars)"):
+            parser.parse(text)
