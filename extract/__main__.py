@@ -6,9 +6,9 @@ usage errors (no such data dir, no archives found).
 Incremental: only archives whose sha256 differs from the one recorded in
 `archives` (or that are not recorded), or that other extraction code extracted
 (`archives.extractor`), are processed; `--full` rebuilds everything.
-`--messages-only` stores the messages without looking for benchmark results (about
-twice as fast, for a first look at a big crawl); a later run without it processes
-those archives again to add them.
+`--messages-only` stores the messages without looking for benchmark results (2.7x
+as fast on the bench mix, for a first look at a big crawl); a later run without it
+processes those archives again to add them.
 Workers parse archives in parallel processes (`pipeline.stage_archive`); this
 process is the single writer and loads their output in batches (`store.Store.load`).
 """

@@ -243,11 +243,13 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error, resul
         kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
         stage = "clean"
         body = clean_body(pm.text, kind.kind)
-        stage = "extract"
-        sample = extraction_text(body) if results else ""
-        tables = extract_results(sample) if results else []
-        stage = "classify"
-        verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind) if results else None
+        sample, tables, verdict = "", [], None  # --messages-only: no results looked for
+        if results:
+            stage = "extract"
+            sample = extraction_text(body)
+            tables = extract_results(sample)
+            stage = "classify"
+            verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
         stage = "store"
         key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys)
         message = {
