@@ -8,7 +8,8 @@ compat32 policy parses about 7,000 messages/s, mail-parser about 700/s. So:
 
 - `_parse_plain` reads the most common mail of all, a single text/plain part in
   7bit, 8bit or quoted-printable with well-formed headers (JIRA, GitBox and commit
-  notifications), with a few regexes and C codecs: about 10x faster than `email`.
+  notifications), with a few regexes and C codecs: 0.06 ms a message against
+  `email`'s 0.16 on the bench mix.
   It gives up (returns None) on anything else, and a test checks that whatever it
   accepts it reads exactly as `email` does;
 - `_parse_stdlib` (`email`) reads everything else;
@@ -355,10 +356,8 @@ def _parse_plain(data: bytes, envelope_line: str) -> ParsedMessage | None:
         headers = {name.lower(): value.rstrip("\r\n") for name, value in fields}
     else:
         headers = {name.lower(): value for name, value in fields}
-    if (
-        "content-disposition" in headers
-        or headers.get("content-transfer-encoding", "").strip().lower() not in _PLAIN_ENCODINGS
-    ):
+    encoding = headers.get("content-transfer-encoding", "").strip().lower()
+    if "content-disposition" in headers or encoding not in _PLAIN_ENCODINGS:
         return None
     charset = None
     if "content-type" in headers:
@@ -367,7 +366,7 @@ def _parse_plain(data: bytes, envelope_line: str) -> ParsedMessage | None:
             return None
         if m := _CHARSET_PARAM.search(ctype.group(1)):
             charset = m.group(1).lower()
-    if headers.get("content-transfer-encoding", "").strip().lower() == "quoted-printable":
+    if encoding == "quoted-printable":
         body = binascii.a2b_qp(body)
     pm = _common_fields(headers, envelope_line)
     pm.text = decode_bytes(body, charset).replace("\r\n", "\n")
