@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import email.utils
+import itertools
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,8 +12,11 @@ import pytest
 
 from extract.parse import (
     ParseError,
+    _envelope_date,
     _parse_plain,
     _parse_stdlib,
+    _rfc5322,
+    decode_header_value,
     html_to_text,
     parse_message,
     split_address,
@@ -53,6 +58,16 @@ def _every_fixture_message() -> list[bytes]:
     ):
         out.append(b"Content-Type: text/plain; charset=utf-8\n" + p.read_bytes())
     return out
+
+
+def _fixture_headers(name: str) -> list[str]:
+    """Every value of header `name` in the fixture messages, decoded."""
+    pattern = re.compile(rf"^{name}:[ \t]*(.*(?:\n[ \t].*)*)", re.M | re.I)
+    values = []
+    for data in _every_fixture_message():
+        head = data.split(b"\n\n", 1)[0].decode("latin-1")
+        values += [decode_header_value(m.group(1)) for m in pattern.finditer(head)]
+    return values
 
 
 def _readable(path: Path):
@@ -110,6 +125,11 @@ def test_sender_split_as_parseaddr_does():
     email.utils.parseaddr gives, on every sender of the fixtures and on variants."""
     values = [f"{n}{sp}{a}" for n in _NAMES for a in _ADDRESSES for sp in ("", " ", "  ")]
     values += ["j@x.org", "a.b@c.d", "a+b@c", "_x@y.z", "jane@x.org (Jane)", "asfimport"]
+    parts = (("j@x.org", "a.b", "alamb", "x-y", "123", "a..b", ".a", "a."),
+             ("", " (Jane Doe)", " ()", " (  x  )", " (a (b) c)", ' ("q")', "  (x)",
+              " (\u0160egan)", " (x\\y)", "(x)", " (x) "))  # fmt: skip
+    values += [a + c for a, c in itertools.product(*parts)]
+    values += _fixture_headers("From")
     for data in _every_fixture_message():
         pm = _parse_stdlib(data, "") if data.strip() else None
         if pm and pm.from_address:
@@ -177,6 +197,39 @@ def test_dates_header_then_envelope_then_none():
 def test_odd_dates(header, source, expected):
     pm = parse_message(make_message("x", date=None, headers=f"Date: {header}"))
     assert (pm.date_source, pm.sent_at) == (source, expected)
+
+
+def test_common_date_form_read_as_parsedate_to_datetime_does():
+    """The regex for `Thu, 10 Mar 2017 22:49:00 +0000` must read what it accepts
+    exactly as email.utils does (offset included), on every fixture Date and variants."""
+    values = _fixture_headers("Date")
+    parts = (("", "Thu, ", "Xyz, "), ("1", "31"), ("Mar", "Feb", "Foo"), ("2017", "1899"),
+             ("23:59:60", "00:00:00"), ("+0000", "-0000", "+0530", "-0800", "+0099", "+2400"),
+             ("", " (UTC)"))  # fmt: skip
+    values += ["{}{} {} {} {} {}{}".format(*p) for p in itertools.product(*parts)]
+    accepted = 0
+    for value in values:
+        fast = _rfc5322(value)
+        if fast is None:
+            continue
+        accepted += 1
+        slow = email.utils.parsedate_to_datetime(value)
+        assert (fast, fast.utcoffset()) == (slow, slow.utcoffset()), value
+    assert accepted > 100
+
+
+def test_envelope_date_read_as_strptime_does():
+    lines = [r.envelope_line for path in sorted(MBOX.rglob("*.mbox")) for r in _readable(path)]
+    parts = (("Thu", "Xyz"), ("Jan", "Foo"), (" 1", "31", "30"), ("00", "61"))
+    lines += ["From x  {} {} {} 12:{}:05 2001".format(*p) for p in itertools.product(*parts)]
+    for line in lines:
+        m = re.search(r"([A-Z][a-z]{2} +[A-Z][a-z]{2} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4})", line)
+        try:
+            slow = datetime.strptime(re.sub(r"\s+", " ", m.group(1)), "%a %b %d %H:%M:%S %Y")
+            slow = slow.replace(tzinfo=UTC)
+        except (AttributeError, ValueError):
+            slow = None
+        assert _envelope_date(line) == slow, line
 
 
 def test_wrong_charset_declaration_is_decoded_not_lost():
