@@ -19,9 +19,16 @@ import argparse
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from pathlib import Path
 
 import duckdb
@@ -36,9 +43,9 @@ from extract.pipeline import (
 from extract.progress import Progress
 from extract.store import Store
 
-# A batch is committed when it holds this many messages or archives, or is this
-# old, whichever comes first: big enough for bulk loads, small enough that a killed
-# run loses little work.
+# A batch is loaded as soon as the previous load is done, and at the latest when it
+# holds this many messages or archives, or is this old: loads keep pace with the
+# workers, and a killed run loses little work.
 BATCH_MESSAGES = 20_000
 BATCH_ARCHIVES = 50
 BATCH_SECONDS = 2.0
@@ -88,6 +95,33 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    pool = _worker_pool(args.workers) if len(archives) > 1 else None
+    try:
+        return _extract(args, archives, pool)
+    finally:
+        if pool is not None:
+            # Not waiting for the workers to exit (half a second): the interpreter
+            # joins them before it exits.
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _worker_pool(n: int) -> ProcessPoolExecutor:
+    """n worker processes, started now, before this process opens DuckDB: forked
+    while it runs no other thread (forking a multi-threaded process can deadlock the
+    child), they start in milliseconds with every module imported, where spawned
+    ones take half a second to import them. Spawned where fork is unavailable."""
+    fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    pool = ProcessPoolExecutor(
+        n, mp_context=multiprocessing.get_context("fork" if fork else "spawn")
+    )
+    pool.submit(os.getpid)  # the first task starts the processes
+    return pool
+
+
+def _extract(
+    args: argparse.Namespace, archives: list[Path], pool: ProcessPoolExecutor | None
+) -> int:
+    data_dir: Path = args.data_dir
     db_path = args.db or data_dir / "asf.duckdb"
     try:
         store = Store(db_path, full=args.full)
@@ -110,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             ):
                 todo.append(path)
         progress = Progress(len(todo))
-        staged = _staged(todo, data_dir, store.tmp_dir, args.workers, results)
+        staged = _staged(todo, data_dir, store.tmp_dir, pool, args.workers, results)
         _load_in_batches(staged, store, progress)
         progress.finish()
         n_stored, n_err = store.con.execute(
@@ -137,55 +171,77 @@ def _sha(path: Path) -> str | None:
 
 
 def _staged(
-    todo: list[Path], data_dir: Path, stage_dir: Path, n: int, results: bool
+    todo: list[Path],
+    data_dir: Path,
+    stage_dir: Path,
+    pool: ProcessPoolExecutor | None,
+    n: int,
+    results: bool,
 ) -> Iterator[StagedArchive]:
-    """Staged archives as they are done, from a pool of n worker processes with at most
-    2n archives in flight (bounded memory and disk), so that this process loads one
-    batch while the workers read the next; a single archive is read right here."""
-    if len(todo) <= 1:
+    """Staged archives as they are done, from the pool's n workers with at most 2n
+    archives in flight (bounded memory and disk); a single archive is read right
+    here."""
+    if pool is None or len(todo) <= 1:
         for path in todo:
             yield stage_archive(path, data_dir, stage_dir, results)
         return
     pending = iter(todo)
     in_flight: set = set()
-    # Spawned, not forked: this process holds an open DuckDB connection (and its
-    # threads), and forking a multi-threaded process can deadlock the child.
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-        while True:
-            while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
-                in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results))
-            if not in_flight:
-                return
-            done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-            for fut in done:
-                yield fut.result()
+    while True:
+        while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
+            in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results))
+        if not in_flight:
+            return
+        done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+        for fut in done:
+            yield fut.result()
 
 
 def _load_in_batches(staged: Iterator[StagedArchive], store: Store, progress: Progress) -> None:
-    """The single writer: one transaction per batch of archives."""
+    """The single writer: one transaction per batch of archives. A batch loads in a
+    thread of its own while this one collects the next from the workers, so that
+    they never wait for the database (DuckDB releases the GIL while it loads)."""
     batch: list[StagedArchive] = []
     batch_messages, batch_started = 0, time.monotonic()
+    loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="load")
+    loading: tuple[Future, list[StagedArchive]] | None = None
+
+    def wait_for_load() -> None:
+        nonlocal loading
+        if loading is not None:
+            future, loaded = loading
+            loading = None
+            future.result()  # a failed load stops the run here, its error intact
+            for s in loaded:
+                a = s.archive
+                progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"] or 0)
 
     def flush() -> None:
-        nonlocal batch, batch_messages, batch_started
-        store.load(batch)
-        for s in batch:
-            a = s.archive
-            progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"] or 0)
+        nonlocal batch, batch_messages, batch_started, loading
+        wait_for_load()  # one load at a time: a single writer, and bounded disk
+        loading = (loader.submit(store.load, batch), batch)
         batch, batch_messages, batch_started = [], 0, time.monotonic()
 
-    for s in staged:
-        batch.append(s)
-        batch_messages += s.archive["n_messages"]
-        if (
-            batch_messages >= BATCH_MESSAGES
-            or len(batch) >= BATCH_ARCHIVES
-            or time.monotonic() - batch_started >= BATCH_SECONDS
-        ):
+    try:
+        for s in staged:
+            batch.append(s)
+            batch_messages += s.archive["n_messages"]
+            if loading is not None and loading[0].done():
+                wait_for_load()
+            # Load as soon as the loader is free (so the batch left at the end is
+            # small), and at the latest when the batch is full or old.
+            if (
+                loading is None
+                or batch_messages >= BATCH_MESSAGES
+                or len(batch) >= BATCH_ARCHIVES
+                or time.monotonic() - batch_started >= BATCH_SECONDS
+            ):
+                flush()
+        if batch:
             flush()
-    if batch:
-        flush()
+        wait_for_load()
+    finally:
+        loader.shutdown(wait=True)
 
 
 if __name__ == "__main__":

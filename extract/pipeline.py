@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import re
 import uuid
 from collections.abc import Iterator
@@ -167,8 +168,8 @@ def process_archive(path: str | Path, data_dir: str | Path, *, results: bool = T
 
 @dataclass(slots=True)
 class StagedArchive:
-    """An archive's rows written to newline-delimited JSON files, one per table,
-    ready for the store's bulk load (`files` maps table name to path)."""
+    """An archive's rows written to row files, one per table (`files` maps table name
+    to path), ready for the store: see `write_rows`."""
 
     archive: dict
     files: dict[str, str]
@@ -180,8 +181,8 @@ ROW_TABLES = ("messages", "result_tables", "measurements", "errors")
 def stage_archive(
     path: str | Path, data_dir: str | Path, stage_dir: str | Path, results: bool = True
 ) -> StagedArchive:
-    """`archive_chunks` written to NDJSON files under `stage_dir` as they come, so the
-    worker does the serialising and neither it nor the writer holds a whole archive.
+    """`archive_chunks` written to row files under `stage_dir` as they come, so that
+    neither the worker nor the writer holds a whole archive.
     If the archive cannot be processed at all (it vanished, cannot be opened...), the
     result is one archive-level `errors` row and an `archives` row without sha256, so
     the run goes on and the next run tries the archive again."""
@@ -189,11 +190,11 @@ def stage_archive(
         return _stage_archive(path, data_dir, stage_dir, results)
     except Exception as exc:
         rel, list_address, month = archive_identity(Path(path), Path(data_dir))
-        error_file = Path(stage_dir) / f"failed-{os.getpid()}-{uuid.uuid4().hex}.errors.ndjson"
+        error_file = Path(stage_dir) / f"failed-{os.getpid()}-{uuid.uuid4().hex}.errors.rows"
         row = {"archive": rel, "position": None, "message_id": None, "stage": "read",
                "reason": f"archive not processed: {type(exc).__name__}: {exc}"[:1000]}  # fmt: skip
-        with open(error_file, "w", encoding="utf-8", errors="replace") as f:
-            write_ndjson(f, [row])
+        with open(error_file, "wb") as f:
+            write_rows(f, [row])
         archive = {"path": rel, "list": list_address, "month": month, "sha256": None,
                    "size": None, "n_messages": 0, "n_errors": 0,
                    "extracted_at": datetime.now(UTC).isoformat(), "results": results,
@@ -215,15 +216,31 @@ def _stage_archive(path, data_dir, stage_dir, results: bool) -> StagedArchive:
                 if not rows:
                     continue
                 if table not in handles:
-                    files[table] = str(stage_dir / f"{stem}.{os.getpid()}.{table}.ndjson")
-                    handles[table] = open(  # noqa: SIM115 - closed in finally
-                        files[table], "w", encoding="utf-8", errors="replace"
-                    )
-                write_ndjson(handles[table], rows)
+                    files[table] = str(stage_dir / f"{stem}.{os.getpid()}.{table}.rows")
+                    handles[table] = open(files[table], "wb")  # noqa: SIM115 - closed in finally
+                write_rows(handles[table], rows)
     finally:
         for h in handles.values():
             h.close()
     return StagedArchive(archive, files)
+
+
+# Row files hold pickled chunks of row dicts: pickling costs a worker a quarter of
+# what JSON costs (0.012 vs 0.046 ms a message), and the writer, which has the time,
+# turns them into the newline-delimited JSON of DuckDB's bulk load (`read_rows`,
+# `write_ndjson`). They never leave the run's own private temporary directory.
+def write_rows(f, rows: list[dict]) -> None:
+    pickle.dump(rows, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def read_rows(path: str | Path) -> Iterator[list[dict]]:
+    """The chunks of rows of a row file, in the order they were written."""
+    with open(path, "rb") as f:
+        while True:
+            try:
+                yield pickle.load(f)
+            except EOFError:
+                return
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode

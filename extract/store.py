@@ -7,10 +7,11 @@ new ones, all in ONE transaction, so a run killed at any point leaves every arch
 either wholly old or wholly new (and an archive without its `archives` row is
 simply extracted again by the next run).
 
-Loading uses DuckDB's bulk path: rows arrive as newline-delimited JSON files
-(written by the workers, see `pipeline.stage_archive`) and go in with one
-`INSERT ... SELECT FROM read_json([...files], columns={schema types})` per table
-per batch; never row by row.
+Loading uses DuckDB's bulk path: rows arrive in row files (pickled chunks, written
+by the workers, see `pipeline.stage_archive`), become one newline-delimited JSON
+file per table per batch, and go in with one
+`INSERT ... SELECT FROM read_json(file, columns={schema types})` per table per
+batch; never row by row.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from pathlib import Path
 
 import duckdb
 
-from extract.pipeline import ROW_TABLES, ArchiveRows, StagedArchive, write_ndjson
+from extract.pipeline import (
+    ROW_TABLES,
+    ArchiveRows,
+    StagedArchive,
+    read_rows,
+    write_ndjson,
+    write_rows,
+)
 from extract.schema import TABLES, columns, create_statements
 
 LOADED_TABLES = (*ROW_TABLES, "archives")
@@ -70,47 +78,73 @@ class Store:
             files = {}
             for table in ROW_TABLES:
                 if getattr(rows, table):
-                    files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
-                    with open(files[table], "w", encoding="utf-8", errors="replace") as f:
-                        write_ndjson(f, getattr(rows, table))
+                    files[table] = str(self.tmp_dir / f"mem{i}.{table}.rows")
+                    with open(files[table], "wb") as f:
+                        write_rows(f, getattr(rows, table))
             staged.append(StagedArchive(rows.archive, files))
         self.load(staged)
 
     def load(self, staged: list[StagedArchive]) -> None:
         """Replace the rows of every staged archive, in ONE transaction: delete what
-        the archives had, bulk-insert the staged files, record the archives. The
+        the archives had, bulk-insert the staged rows, record the archives. The
         staged files are removed afterwards."""
         if not staged:
             return
         paths = [s.archive["path"] for s in staged]
-        archives_file = self.tmp_dir / "archives.ndjson"
-        with open(archives_file, "w", encoding="utf-8") as f:
-            write_ndjson(f, [s.archive for s in staged])
-        con = self.con
-        con.execute("BEGIN TRANSACTION")
         try:
-            con.execute("DELETE FROM _paths")
-            con.execute("INSERT INTO _paths SELECT unnest(?::VARCHAR[])", [paths])
-            old_keys = "SELECT msg_key FROM messages WHERE archive IN (SELECT path FROM _paths)"
-            con.execute(f"DELETE FROM measurements WHERE msg_key IN ({old_keys})")
-            con.execute(f"DELETE FROM result_tables WHERE msg_key IN ({old_keys})")
-            con.execute("DELETE FROM messages WHERE archive IN (SELECT path FROM _paths)")
-            con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
-            con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
-            for table in ROW_TABLES:
-                files = [s.files[table] for s in staged if table in s.files]
-                if files:
-                    con.execute(_insert_sql(table), [files])
-            con.execute(_insert_sql("archives"), [[str(archives_file)]])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+            loads = self._ndjson_files(staged)
+            con = self.con
+            con.execute("BEGIN TRANSACTION")
+            try:
+                con.execute("DELETE FROM _paths")
+                con.execute("INSERT INTO _paths SELECT unnest(?::VARCHAR[])", [paths])
+                # Rows of an archive exist only with its `archives` row (both are
+                # written in one transaction): new archives need no deletes, which
+                # scan the big tables.
+                (replaced,) = con.execute(
+                    "SELECT count(*) FROM archives WHERE path IN (SELECT path FROM _paths)"
+                ).fetchone()
+                if replaced:
+                    self._delete_rows_of_paths()
+                for table, file in loads.items():
+                    con.execute(_insert_sql(table), [[str(file)]])
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
         finally:
-            archives_file.unlink(missing_ok=True)
+            for file in self.tmp_dir.glob("batch.*.ndjson"):
+                file.unlink(missing_ok=True)
             for s in staged:
                 for file in s.files.values():
                     Path(file).unlink(missing_ok=True)
+
+    def _delete_rows_of_paths(self) -> None:
+        con = self.con
+        old_keys = "SELECT msg_key FROM messages WHERE archive IN (SELECT path FROM _paths)"
+        con.execute(f"DELETE FROM measurements WHERE msg_key IN ({old_keys})")
+        con.execute(f"DELETE FROM result_tables WHERE msg_key IN ({old_keys})")
+        con.execute("DELETE FROM messages WHERE archive IN (SELECT path FROM _paths)")
+        con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
+        con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
+
+    def _ndjson_files(self, staged: list[StagedArchive]) -> dict[str, Path]:
+        """One newline-delimited JSON file per table with the rows of the whole batch
+        (the form DuckDB's read_json loads in bulk), written from the row files chunk
+        by chunk, so memory holds one chunk at a time."""
+        out = {}
+        for table in ROW_TABLES:
+            files = [s.files[table] for s in staged if table in s.files]
+            if files:
+                out[table] = self.tmp_dir / f"batch.{table}.ndjson"
+                with open(out[table], "w", encoding="utf-8", errors="replace") as f:
+                    for file in files:
+                        for rows in read_rows(file):
+                            write_ndjson(f, rows)
+        out["archives"] = self.tmp_dir / "batch.archives.ndjson"
+        with open(out["archives"], "w", encoding="utf-8") as f:
+            write_ndjson(f, [s.archive for s in staged])
+        return out
 
     def close(self) -> None:
         try:

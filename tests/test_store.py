@@ -6,7 +6,13 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from extract.pipeline import EXTRACTOR_VERSION, StagedArchive, process_archive, stage_archive
+from extract.pipeline import (
+    EXTRACTOR_VERSION,
+    StagedArchive,
+    process_archive,
+    stage_archive,
+    write_rows,
+)
 from extract.store import Store
 from tests.test_read import MBOX, make_message, to_mbox, write_archive
 
@@ -53,9 +59,10 @@ def test_failed_load_rolls_back_to_the_previous_rows(tmp_path):
         store.replace([process_archive(path, tmp_path)])
     before = counts(db)
 
-    broken = tmp_path / "broken.messages.ndjson"
-    broken.write_text('{"msg_key": "half a row"\n')
     rows = process_archive(path, tmp_path)
+    broken = tmp_path / "broken.messages.rows"
+    with open(broken, "wb") as f:  # a row DuckDB refuses: the load fails half-way
+        write_rows(f, [{**rows.messages[0], "position": "not a number"}])
     with Store(db) as store, pytest.raises(duckdb.Error):
         store.load([StagedArchive(rows.archive, {"messages": str(broken)})])
     assert counts(db) == before
