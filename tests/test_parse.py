@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import email.utils
 import itertools
 import re
@@ -13,6 +14,7 @@ import pytest
 from extract.parse import (
     ParseError,
     _envelope_date,
+    _parse_multipart,
     _parse_plain,
     _parse_stdlib,
     _rfc5322,
@@ -45,7 +47,7 @@ def test_real_archives_parse_without_errors(path):
     assert msgs
     for raw in msgs:
         pm = parse_message(raw.data, raw.envelope_line)
-        assert pm.parser in ("plain", "stdlib")  # the fast paths read all of them
+        assert pm.parser in ("plain", "multipart", "stdlib")  # none needs mail-parser
         assert pm.subject is not None or pm.from_address is not None or pm.text
 
 
@@ -101,7 +103,8 @@ def test_plain_reader_reads_what_it_accepts_exactly_as_email_does():
         "Content-Type: text/plain; name=x.txt",
         "Content-Type: text/plain; charset*=utf-8''x",
         "Content-Disposition: attachment",
-        "Content-Transfer-Encoding: base64",
+        "Content-Transfer-Encoding: x-uuencode",
+        "Content-Transfer-Encoding: quoted-printable ",  # not decoded by email
         "X-Broken header without colon",
         "X-Lone: carriage\rreturn",
     ],
@@ -109,6 +112,131 @@ def test_plain_reader_reads_what_it_accepts_exactly_as_email_does():
 def test_plain_reader_leaves_anything_else_to_email(head):
     data = f"Subject: s\nFrom: a@b.org\n{head}\n\nbody\n".encode()
     assert _parse_plain(data, "") is None
+    assert parse_message(data).parser == "stdlib"
+
+
+def _same_as_email(data: bytes, reader=_parse_multipart, parser="multipart"):
+    """The fast reader's result, checked field for field against `email`'s."""
+    fast = reader(data, "From x  Thu Jan  1 00:00:00 1970")
+    if fast is not None:
+        std = _parse_stdlib(data, "From x  Thu Jan  1 00:00:00 1970")
+        assert (fast.parser, std.parser) == (parser, "stdlib")
+        fast.parser = std.parser
+        assert fast == std
+    return fast
+
+
+def test_plain_reader_reads_base64_as_email_does():
+    body = "caf\u00e9 \u00b1 3 ms\n" * 20
+    head = b"Subject: s\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: Base64"
+    for b64 in (base64.encodebytes(body.encode()), base64.b64encode(body.encode())[:-2]):
+        for nl in (b"\n", b"\r\n"):  # (the second one: unpadded, on one line)
+            pm = _same_as_email((head + b"\n\n" + b64).replace(b"\n", nl), _parse_plain, "plain")
+            assert pm is not None and pm.text == body
+    lenient = b"Subject: s\nContent-Transfer-Encoding: base64\n\nYWJj ZGVm\n"  # a stray space
+    assert _parse_plain(lenient, "") is None
+
+
+def test_multipart_reader_reads_what_it_accepts_exactly_as_email_does():
+    """`_parse_multipart` skips `email` for flat multipart mail: whatever it accepts
+    must come out field for field as the standard library's reading."""
+    accepted = sum(_same_as_email(data) is not None for data in _every_fixture_message())
+    assert accepted >= 12  # of the 20 multipart fixture messages
+
+
+def _multipart(
+    *parts: str,
+    ctype="multipart/mixed",
+    boundary='"b-1"',
+    preamble="",
+    close="--b-1--\n",
+    epilogue="",
+    sep="--b-1\n",
+) -> bytes:
+    head = "From: Jane <j@x.org>\nSubject: s\nMessage-ID: <m@x>\nMIME-Version: 1.0\n"
+    head += f"Content-Type: {ctype}; boundary={boundary}\n\n"
+    body = preamble + "".join(sep + part + "\n" for part in parts) + close + epilogue
+    return (head + body).encode("utf-8")
+
+
+_PLAIN_PART = "Content-Type: text/plain; charset=utf-8\n\nplain text\n"
+_HTML_PART = "Content-Type: text/html\n\n<p>html <b>text</b></p>\n"
+_QP_PART = (
+    "Content-Type: text/plain; charset=iso-8859-2\nContent-Transfer-Encoding: quoted-printable"
+    "\n\n=A9koda =\nsoft break\n"
+)
+_B64_PART = 'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: base64\n\n'
+_B64_PART += base64.encodebytes("caf\u00e9 12 ms\n".encode()).decode()
+_ATTACHMENT = "Content-Type: application/pdf\nContent-Disposition: attachment; filename=r.pdf\n\nx"
+
+
+# Flat multipart variants the fast reader must accept, and read as `email` does.
+_ACCEPTED = {
+    "alternative": _multipart(_PLAIN_PART, _HTML_PART, ctype="multipart/alternative"),
+    "crlf": _multipart(_PLAIN_PART, _HTML_PART).replace(b"\n", b"\r\n"),
+    "preamble-epilogue": _multipart(
+        _PLAIN_PART, preamble="This is MIME.\n\n", epilogue="\nthe end\n--b-1\nx\n"
+    ),
+    "no-close": _multipart(_PLAIN_PART, _ATTACHMENT, close=""),
+    "no-last-newline": _multipart(_PLAIN_PART, close="").rstrip(b"\n"),
+    "boundary-whitespace": _multipart(_PLAIN_PART, sep="--b-1 \t \n", close="--b-1--  \n"),
+    "unquoted-boundary": _multipart(_PLAIN_PART, boundary="b-1"),
+    "dashes-in-text": _multipart(
+        "Content-Type: text/plain\n\n-- \n--b-1x\n--b-1---\n --b-1\n--b-2\n", _PLAIN_PART
+    ),
+    "plain-attachment": _multipart(
+        'Content-Type: text/plain\nContent-Disposition: attachment; filename="notes.txt"\n\nn',
+        _PLAIN_PART,
+    ),
+    "attachment-names": _multipart(
+        'Content-Type: text/plain; name="=?utf-8?B?w6EudHh0?="\n\nnamed by Content-Type',
+        "Content-Type: image/png\nContent-Disposition: attachment;\n filename="
+        '"=?iso-8859-1?Q?t=E1.png?="\nContent-Transfer-Encoding: base64\n\niVBORw0KGgo=',
+        "Content-Type: text/plain\nContent-Disposition: attachment\n\nunnamed",
+        _PLAIN_PART,
+    ),
+    "qp": _multipart(_QP_PART),
+    "base64-crlf": _multipart(_B64_PART).replace(b"\n", b"\r\n"),
+    "html-only": _multipart(_HTML_PART, ctype="multipart/alternative"),
+    "header-only-part": _multipart("Content-Type: text/plain\n", _HTML_PART),
+    "empty-part": _multipart("Content-Type: text/plain\n\n", _HTML_PART),
+    "enriched": _multipart("Content-Type: text/enriched\n\n<bold>x</bold>", _ATTACHMENT),
+    "attachment-only": _multipart(_ATTACHMENT),
+    "odd-type": _multipart("Content-Type: text\nContent-Type: image/png\n\nx"),  # text/plain
+}
+
+
+@pytest.mark.parametrize("data", _ACCEPTED.values(), ids=_ACCEPTED.keys())
+def test_multipart_reader_reads_variants_as_email_does(data):
+    assert _same_as_email(data) is not None
+
+
+# Multipart mail the fast reader must leave to `email`.
+_REFUSED = {
+    "nested": _multipart(
+        "Content-Type: multipart/alternative; boundary=i\n\n--i\n" + _PLAIN_PART + "--i--\n"
+    ),
+    "message-part": _multipart(_PLAIN_PART, "Content-Type: message/rfc822\n\nSubject: i\n\nhi\n"),
+    "digest": _multipart(_PLAIN_PART, ctype="multipart/digest"),
+    "rfc2231-filename": _multipart(
+        "Content-Disposition: attachment; filename*=utf-8''a%C3%A1.txt\n\nx", _PLAIN_PART
+    ),
+    "rfc2231-param": _multipart(_PLAIN_PART, boundary="b-1; a*0=x"),
+    "no-headers": _multipart("\nno headers: a default text/plain part", _HTML_PART),
+    "lenient-base64": _multipart(_B64_PART + "!"),
+    "uuencode": _multipart("Content-Type: text/plain\nContent-Transfer-Encoding: x-uuencode\n\nx"),
+    "lone-cr": _multipart(_PLAIN_PART).replace(b"plain text", b"lone\rCR"),
+    "closed-first": _multipart(_PLAIN_PART, preamble="--b-1--\n"),
+    "boundaries-in-a-row": _multipart(_PLAIN_PART, sep="--b-1\n--b-1\n"),
+    "empty-boundary": _multipart(_PLAIN_PART, boundary='""'),
+    "no-boundary-line": _multipart(_PLAIN_PART, boundary="other"),
+    "8bit-param": _multipart('Content-Type: text/plain; charset="\u00e9"\n\nx', _PLAIN_PART),
+}
+
+
+@pytest.mark.parametrize("data", _REFUSED.values(), ids=_REFUSED.keys())
+def test_multipart_reader_leaves_anything_else_to_email(data):
+    assert _parse_multipart(data, "") is None
     assert parse_message(data).parser == "stdlib"
 
 
