@@ -626,7 +626,8 @@ def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
         if ctype.startswith("multipart/"):
             # A multipart whose boundary the parser could not find: its raw payload
             # is the only text there is, so keep it rather than lose it.
-            other = other or part
+            if other is None:
+                other = part
             continue
         filename = part.get_filename()
         disposition = str(part.get("content-disposition") or "").split(";")[0].strip().lower()
@@ -642,7 +643,9 @@ def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
             html = part
         elif other is None:
             other = part
-    chosen = plain or html or other
+    # (`is not None`: a Message without headers is falsy, and a headerless part is
+    # text/plain, not nothing)
+    chosen = next((p for p in (plain, html, other) if p is not None), None)
     if chosen is None:
         return "", None, attachments
     payload = chosen.get_payload(decode=True)

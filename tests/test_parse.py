@@ -443,3 +443,14 @@ def test_pathologically_deep_multipart_is_an_error_or_text_never_a_crash():
 def test_no_headers_is_a_parse_error(data):
     with pytest.raises(ParseError):
         parse_message(data)
+
+
+def test_a_headerless_text_part_is_the_body():
+    """A part without headers is text/plain (RFC 2046): it is the body, not skipped
+    for the html part because an empty header list is falsy."""
+    data = (
+        b'Subject: s\nContent-Type: multipart/alternative; boundary="b"\n\n--b\n\n'
+        b"plain words 3.5 ms\n--b\nContent-Type: text/html\n\n<p>html words</p>\n--b--\n"
+    )
+    pm = parse_message(data)
+    assert (pm.text, pm.content_type) == ("plain words 3.5 ms", "text/plain")
