@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import gzip
 import mailbox
+import threading
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
@@ -141,6 +142,20 @@ def test_truncated_gzip_keeps_messages_before_the_damage(tmp_path):
     assert 0 < len(got) < 50
     assert [m.position for m in got] == list(range(len(got)))
     assert err.value.partial is not None and err.value.partial.position == len(got)
+
+
+def test_reading_ahead_stops_when_the_reader_stops(tmp_path):
+    """The read-ahead thread decompresses a few blocks ahead: a reader that stops
+    early (an archive abandoned half-way) must not leave it running or the file open."""
+    msgs = [make_message(f"message {i}\n" + "x" * 50_000, message_id=f"{i}@x") for i in range(200)]
+    path = tmp_path / "big.mbox.gz"
+    path.write_bytes(gzip.compress(to_mbox(msgs), compresslevel=1, mtime=0))
+    reader = read_mbox(path)
+    assert next(reader).position == 0
+    assert any(t.name == "read-ahead" for t in threading.enumerate())
+    reader.close()
+    assert not any(t.name == "read-ahead" for t in threading.enumerate())
+    assert [m.position for m in read_mbox(path)] == list(range(200))
 
 
 def test_ten_megabyte_line_is_read_whole(tmp_path):
