@@ -18,6 +18,7 @@ but keeps the issue key / repo / number it is about.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -250,26 +251,32 @@ def _commit(subject, bare, from_name, sender, head, headers) -> Kind | None:
     return k
 
 
-# quote(s, safe="") for ASCII text, by one str.translate (urllib's quote is slow Python).
-_PERCENT_ASCII = {
-    c: f"%{c:02X}"
-    for c in range(128)
-    if not (chr(c).isascii() and (chr(c).isalnum() or chr(c) in "_.-~"))
-}
+# quote(s, safe="") for ASCII text with one regex substitution (urllib's quote loops
+# over every byte in Python: 5 us for a Message-ID, a tenth of a message's typing).
+_UNSAFE_ASCII = re.compile(r"[^A-Za-z0-9_.~-]")
+_PERCENT = {chr(c): f"%{c:02X}" for c in range(128)}
+
+
+def _percent(m: re.Match) -> str:
+    return _PERCENT[m.group()]
 
 
 def _quote_all(text: str) -> str:
-    return text.translate(_PERCENT_ASCII) if text.isascii() else quote(text, safe="")
+    return _UNSAFE_ASCII.sub(_percent, text) if text.isascii() else quote(text, safe="")
+
+
+@functools.lru_cache(maxsize=256)
+def _list_id_query(list_address: str) -> str:
+    name, _, domain = list_address.partition("@")
+    return _quote_all(f"<{name}.{domain}>")
 
 
 def permalink(list_address: str, message_id: str | None, month: str | None = None) -> str:
     """lists.apache.org's lookup by Message-ID (`/thread/<mid>?<list.id>`, §3), or the
     list's month view when the message has no Message-ID."""
-    name, _, domain = list_address.partition("@")
     if message_id:
         mid = _quote_all(f"<{message_id}>")
-        lid = _quote_all(f"<{name}.{domain}>")
-        return f"https://lists.apache.org/thread/{mid}?{lid}"
+        return f"https://lists.apache.org/thread/{mid}?{_list_id_query(list_address)}"
     view = quote(list_address, safe="@")
     if month and re.fullmatch(r"\d{4}-\d{2}", month):
         view += f":{month[:4]}-{int(month[5:])}"

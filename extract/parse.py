@@ -248,11 +248,10 @@ _DATE_LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl"]
 
 
 def _dateparser(text: str) -> datetime | None:
-    import dateparser  # slow to import; only odd dates need it
-
     cleaned = re.sub(r"\([^)]*\)", " ", text).strip()[:200]
     if not any(c.isdigit() for c in cleaned):
         return None  # no digit, no date: `Date: unknown` costs dateparser ~2 ms to say so
+    import dateparser  # slow to import and to warm up (0.2 s); only odd dates need it
     try:
         dt = dateparser.parse(
             cleaned,
