@@ -187,9 +187,11 @@ def _staged(
         return
     pending = iter(todo)
     in_flight: set = set()
+    # Workers leave the JSON encoding to this process when it has a core of its own.
+    encode = n >= (os.cpu_count() or 1)
     while True:
         while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
-            in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results))
+            in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results, encode))
         if not in_flight:
             return
         done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)

@@ -7,11 +7,11 @@ new ones, all in ONE transaction, so a run killed at any point leaves every arch
 either wholly old or wholly new (and an archive without its `archives` row is
 simply extracted again by the next run).
 
-Loading uses DuckDB's bulk path: rows arrive in row files (pickled chunks, written
-by the workers, see `pipeline.stage_archive`), become one newline-delimited JSON
-file per table per batch, and go in with one
-`INSERT ... SELECT FROM read_json(file, columns={schema types})` per table per
-batch; never row by row.
+Loading uses DuckDB's bulk path: rows arrive as newline-delimited JSON files or
+as row files (pickled chunks) that become one, both written by the workers (see
+`pipeline.stage_archive`), and go in with one
+`INSERT ... SELECT FROM read_json([...files], columns={schema types})` per table
+per batch; never row by row.
 """
 
 from __future__ import annotations
@@ -106,8 +106,9 @@ class Store:
                 ).fetchone()
                 if replaced:
                     self._delete_rows_of_paths()
-                for table, file in loads.items():
-                    con.execute(_insert_sql(table), [[str(file)]])
+                for table, files in loads.items():
+                    if files:
+                        con.execute(_insert_sql(table), [[str(f) for f in files]])
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
@@ -128,21 +129,23 @@ class Store:
         con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
         con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
 
-    def _ndjson_files(self, staged: list[StagedArchive]) -> dict[str, Path]:
-        """One newline-delimited JSON file per table with the rows of the whole batch
-        (the form DuckDB's read_json loads in bulk), written from the row files chunk
-        by chunk, so memory holds one chunk at a time."""
-        out = {}
+    def _ndjson_files(self, staged: list[StagedArchive]) -> dict[str, list[Path]]:
+        """The newline-delimited JSON files to load per table (the form DuckDB's
+        read_json loads in bulk): the staged ones as they are, plus one file with
+        the rows of the batch's row files, written chunk by chunk, so memory holds
+        one chunk at a time."""
+        out: dict[str, list[Path]] = {}
         for table in ROW_TABLES:
-            files = [s.files[table] for s in staged if table in s.files]
-            if files:
-                out[table] = self.tmp_dir / f"batch.{table}.ndjson"
-                with open(out[table], "w", encoding="utf-8", errors="replace") as f:
-                    for file in files:
+            files = [Path(s.files[table]) for s in staged if table in s.files]
+            out[table] = [f for f in files if f.suffix == ".ndjson"]
+            if row_files := [f for f in files if f.suffix == ".rows"]:
+                out[table].append(self.tmp_dir / f"batch.{table}.ndjson")
+                with open(out[table][-1], "w", encoding="utf-8", errors="replace") as f:
+                    for file in row_files:
                         for rows in read_rows(file):
                             write_ndjson(f, rows)
-        out["archives"] = self.tmp_dir / "batch.archives.ndjson"
-        with open(out["archives"], "w", encoding="utf-8") as f:
+        out["archives"] = [self.tmp_dir / "batch.archives.ndjson"]
+        with open(out["archives"][0], "w", encoding="utf-8") as f:
             write_ndjson(f, [s.archive for s in staged])
         return out
 

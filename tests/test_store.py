@@ -93,3 +93,25 @@ def test_a_database_from_an_older_version_gets_the_new_columns(tmp_path):
         # rows from before --messages-only existed had their results looked for
         # (and no code digest: the next run extracts it again with this code)
         assert store.known_archives() == {"raw/x.apache.org/s/2020-01.mbox.gz": ("abc", True, None)}
+
+
+def test_rows_encoded_by_the_worker_or_by_the_writer_load_the_same(tmp_path):
+    """Workers write JSON themselves or leave it to the writer (row files): the
+    database must not tell the difference."""
+    raw = (MBOX / "ponymail-classic/pass/tests.mbox").read_bytes()
+    contents = []
+    for encode in (True, False):
+        run = tmp_path / str(encode)
+        path = write_archive(run, "s@x.apache.org", "2021-01", raw)
+        with Store(run / "asf.duckdb") as store:
+            staged = stage_archive(path, run, store.tmp_dir, encode=encode)
+            suffixes = {p.rsplit(".", 1)[1] for p in staged.files.values()}
+            assert suffixes == {"ndjson" if encode else "rows"}
+            store.load([staged])
+            contents.append(
+                store.con.execute(
+                    "SELECT * EXCLUDE (extracted_at) FROM archives, "
+                    "(SELECT list(m ORDER BY msg_key) FROM messages m)"
+                ).fetchall()
+            )
+    assert contents[0] == contents[1] and len(contents[0][0][-1]) > 5
