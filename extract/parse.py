@@ -252,6 +252,7 @@ def _dateparser(text: str) -> datetime | None:
     if not any(c.isdigit() for c in cleaned):
         return None  # no digit, no date: `Date: unknown` costs dateparser ~2 ms to say so
     import dateparser  # slow to import and to warm up (0.2 s); only odd dates need it
+
     try:
         dt = dateparser.parse(
             cleaned,
