@@ -19,7 +19,6 @@ import argparse
 import multiprocessing
 import os
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import (
@@ -110,12 +109,21 @@ def _worker_pool(n: int) -> ProcessPoolExecutor:
     while it runs no other thread (forking a multi-threaded process can deadlock the
     child), they start in milliseconds with every module imported, where spawned
     ones take half a second to import them. Spawned where fork is unavailable."""
-    fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    fork = "fork" in multiprocessing.get_all_start_methods() and _single_threaded()
     pool = ProcessPoolExecutor(
         n, mp_context=multiprocessing.get_context("fork" if fork else "spawn")
     )
     pool.submit(os.getpid)  # the first task starts the processes
     return pool
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs one thread, native ones included (DuckDB's threads
+    are invisible to `threading`); False where /proc cannot tell."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def _extract(

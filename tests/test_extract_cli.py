@@ -447,3 +447,21 @@ def test_database_locked_by_another_process_is_a_clear_error(tmp_path):
         holder.stdout.close()
     assert out.returncode == 2
     assert out.stderr.startswith("extract: cannot open") and "Traceback" not in out.stderr
+
+
+def test_workers_are_forked_only_while_no_other_thread_runs():
+    """Workers fork from a process without other threads (fast start-up, safe), and
+    are spawned once DuckDB runs its native threads (forking those can deadlock)."""
+    code = (
+        "import duckdb\n"
+        "from extract.__main__ import _worker_pool\n"
+        "before = _worker_pool(1)\n"
+        "duckdb.connect().execute('SELECT 1')\n"
+        "after = _worker_pool(1)\n"
+        "print(before._mp_context.get_start_method(), after._mp_context.get_start_method())\n"
+        "print(before.submit(sum, [1, 2]).result(), after.submit(sum, [3, 4]).result())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["fork", "spawn", "3", "7"]
