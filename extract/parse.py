@@ -523,9 +523,7 @@ def _parse_multipart(data: bytes, envelope_line: str) -> ParsedMessage | None:
         if not part:
             return None  # boundary lines in a row (email skips them) or at the very end
         if (read := _read_head(part)) is None:
-            # (that includes a part without headers, i.e. starting with a blank line:
-            # a false Message, which _body_of's `plain or html or other` passes over)
-            return None
+            return None  # (a part without headers, starting with a blank line, too)
         headers, payload = read
         if payload.endswith(b"\n"):
             payload = payload[: -2 if payload.endswith(b"\r\n") else -1]
