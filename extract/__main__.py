@@ -113,7 +113,8 @@ def _worker_pool(n: int) -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(
         n, mp_context=multiprocessing.get_context("fork" if fork else "spawn")
     )
-    pool.submit(os.getpid)  # the first task starts the processes
+    if fork:
+        pool.submit(os.getpid)  # the first task forks them (spawned ones start on demand)
     return pool
 
 

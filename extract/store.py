@@ -29,7 +29,6 @@ from extract.pipeline import (
     StagedArchive,
     read_rows,
     write_ndjson,
-    write_rows,
 )
 from extract.schema import TABLES, columns, create_statements
 
@@ -78,9 +77,9 @@ class Store:
             files = {}
             for table in ROW_TABLES:
                 if getattr(rows, table):
-                    files[table] = str(self.tmp_dir / f"mem{i}.{table}.rows")
-                    with open(files[table], "wb") as f:
-                        write_rows(f, getattr(rows, table))
+                    files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
+                    with open(files[table], "w", encoding="utf-8", errors="replace") as f:
+                        write_ndjson(f, getattr(rows, table))
             staged.append(StagedArchive(rows.archive, files))
         self.load(staged)
 
