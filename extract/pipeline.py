@@ -214,7 +214,7 @@ def _stage_archive(path, data_dir, stage_dir, results: bool, encode: bool) -> St
     stem = hashlib.sha256(str(path).encode()).hexdigest()[:16]
     files: dict[str, str] = {}
     handles = {}
-    write = write_ndjson if encode else write_rows
+    write, suffix = (write_ndjson, "ndjson") if encode else (write_rows, "rows")
     archive: dict = {}
     try:
         for chunk in archive_chunks(path, data_dir, results=results):
@@ -224,15 +224,12 @@ def _stage_archive(path, data_dir, stage_dir, results: bool, encode: bool) -> St
                 if not rows:
                     continue
                 if table not in handles:
-                    name = f"{stem}.{os.getpid()}.{table}"
-                    if encode:
-                        files[table] = str(stage_dir / f"{name}.ndjson")
-                        handles[table] = open(  # noqa: SIM115 - closed in finally
-                            files[table], "w", encoding="utf-8", errors="replace"
-                        )
-                    else:
-                        files[table] = str(stage_dir / f"{name}.rows")
-                        handles[table] = open(files[table], "wb")  # noqa: SIM115 - closed in finally
+                    files[table] = str(stage_dir / f"{stem}.{os.getpid()}.{table}.{suffix}")
+                    handles[table] = (  # closed in finally
+                        open(files[table], "w", encoding="utf-8", errors="replace")  # noqa: SIM115
+                        if encode
+                        else open(files[table], "wb")  # noqa: SIM115
+                    )
                 write(handles[table], rows)
     finally:
         for h in handles.values():
