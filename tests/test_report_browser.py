@@ -19,7 +19,7 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from extract.report import links
+from extract.report import build_report, links
 from tests.report_pipeline import demo_once
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -217,3 +217,33 @@ def test_hostile_message_shows_as_text(site, browser):
         )
         assert "<script" in shown  # the literal text is visible
         _no_alert(browser)
+
+
+def test_a_long_table_is_shown_a_page_at_a_time(site, browser, tmp_path):
+    """The index shows the first page of matching rows (a browser lays out thousands
+    of rows for seconds); `more` shows another page; search and sorting page too."""
+    run, messages = site
+    page = 7
+    assert len(messages) > 2 * page
+    out = tmp_path / "paged"
+    build_report(run.db, out, page_rows=page)
+    _open(browser, out / "index.html")
+    assert len(_rows(browser)) == len(messages)  # every row is there, most hidden
+    assert len(_visible_rows(browser)) == page
+    count = browser.find_element(By.ID, "count")
+    assert count.text == f"{len(messages)} of {len(messages)} (the first {page} shown)"
+    more = browser.find_element(By.ID, "more")
+    more.click()
+    assert len(_visible_rows(browser)) == 2 * page
+    assert _visible_rows(browser) == _rows(browser)[: 2 * page]
+    header = browser.find_element(By.XPATH, "//table[@id='messages']//th[.='measurements']")
+    header.click()  # sorted: the visible rows are the smallest
+    values = [int(r.find_elements(By.TAG_NAME, "td")[6].text) for r in _visible_rows(browser)]
+    assert values == sorted(m["n_measurements"] for m in messages)[: 2 * page]
+    search = browser.find_element(By.ID, "search")
+    search.send_keys(" ")  # a new search starts from the first page again
+    assert len(_visible_rows(browser)) == page and more.is_displayed()
+    while more.is_displayed():
+        more.click()
+    assert len(_visible_rows(browser)) == len(messages)
+    assert count.text == f"{len(messages)} of {len(messages)}"

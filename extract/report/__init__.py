@@ -190,8 +190,11 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def build_report(db: Path | str, out_dir: Path | str) -> ReportSummary:
-    """Write the report for the database `db` into `out_dir`."""
+def build_report(
+    db: Path | str, out_dir: Path | str, *, page_rows: int = pages.PAGE_ROWS
+) -> ReportSummary:
+    """Write the report for the database `db` into `out_dir` (the index shows
+    `page_rows` benchmark messages at a time)."""
     db, out_dir = Path(db), Path(out_dir)
     if not db.exists():
         raise FileNotFoundError(f"no database at {db}: run `make extract` (or `make demo`) first")
@@ -212,5 +215,5 @@ def build_report(db: Path | str, out_dir: Path | str) -> ReportSummary:
     for p in stale:
         p.unlink()
     index = out_dir / "index.html"
-    _write(index, pages.index_page(data))
+    _write(index, pages.index_page(data, page_rows))
     return ReportSummary(index=index, n_messages=len(written), n_pages_removed=len(stale))

@@ -67,17 +67,26 @@ JS = """
   rows.forEach(function (row) { row.searchText = row.textContent.toLowerCase(); });
   var search = document.getElementById('search');
   var count = document.getElementById('count');
+  var more = document.getElementById('more');
+  // Only the first `page` matching rows are shown, and `more` shows a page more:
+  // a browser lays out a table of thousands of rows for seconds.
+  var page = parseInt(table.getAttribute('data-page'), 10) || rows.length;
+  var limit = page;
   function filter() {
     var words = search.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    var shown = 0;
+    var matched = 0;
     rows.forEach(function (row) {
       var ok = words.every(function (w) { return row.searchText.indexOf(w) >= 0; });
-      row.hidden = !ok;
-      if (ok) shown++;
+      if (ok) matched++;
+      row.hidden = !ok || matched > limit;
     });
-    count.textContent = shown + ' of ' + rows.length;
+    var shown = Math.min(matched, limit);
+    count.textContent = matched + ' of ' + rows.length +
+      (shown < matched ? ' (the first ' + shown + ' shown)' : '');
+    more.hidden = shown >= matched;
   }
-  search.addEventListener('input', filter);
+  search.addEventListener('input', function () { limit = page; filter(); });
+  more.addEventListener('click', function () { limit += page; filter(); });
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
     if (!th.hasAttribute('data-sort')) return;
     th.addEventListener('click', function () {
@@ -94,6 +103,7 @@ JS = """
         return asc ? d : -d;
       });
       rows.forEach(function (row) { body.appendChild(row); });
+      filter();
     });
   });
   filter();
@@ -101,6 +111,7 @@ JS = """
 """
 
 
+PAGE_ROWS = 500  # the index shows this many benchmark messages, then more on request
 MAX_LISTS_CHARTED = 40  # the lists chart shows this many lists, largest share first
 MAX_PAIRS_CHARTED = 30  # a message page charts this many before/after pairs (all in the table)
 
@@ -165,8 +176,9 @@ def issue_links(msg: dict) -> str:
     return " ".join(p for p in parts if p)
 
 
-def index_page(data: dict) -> str:
-    """The overview: totals, charts and the table of benchmark messages."""
+def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
+    """The overview: totals, charts and the table of benchmark messages, of which
+    the first `page_rows` are shown until the reader asks for more."""
     t = data["totals"]
     cards = "".join(
         f'<div class="card"><b>{esc(svg.fmt(v))}</b>{esc(k)}</div>'
@@ -213,14 +225,14 @@ def index_page(data: dict) -> str:
         '<th data-sort="num" class="num">measurements</th><th>archive</th></tr>'
     )
     rows = []
-    for msg in data["messages"]:
+    for i, msg in enumerate(data["messages"]):
         formats_cell = "".join(f'<span class="tag">{esc(f)}</span>' for f in msg["formats"])
         issue = msg.get("issue_key") or (
             f"{msg['repo']}#{msg['pr_number']}" if msg.get("pr_number") else ""
         )
         rows.append(
-            "<tr>"
-            f'<td class="date" data-v="{esc(msg["sent_iso"])}">{esc(day(msg["sent_at"]))}</td>'
+            ("<tr hidden>" if i >= page_rows else "<tr>")  # (until the script runs)
+            + f'<td class="date" data-v="{esc(msg["sent_iso"])}">{esc(day(msg["sent_at"]))}</td>'
             f'<td data-v="{esc(msg["list"])}">{esc(msg["list"])}</td>'
             f'<td data-v="{esc(issue)}">{issue_links(msg)}</td>'
             f'<td data-v="{esc(msg["sender"])}">{esc(msg["sender"])}</td>'
@@ -256,9 +268,10 @@ def index_page(data: dict) -> str:
 <h2>Benchmark messages</h2>
 <label>Search <input id="search" type="search" placeholder="project, issue, sender, format…"
 autocomplete="off"></label> <span id="count" class="muted"></span>
-<table id="messages" class="data"><thead>{head}</thead><tbody>
+<table id="messages" class="data" data-page="{page_rows}"><thead>{head}</thead><tbody>
 {"".join(rows)}
 </tbody></table>
+<p><button id="more" type="button" hidden>Show {page_rows} more</button></p>
 """
     return page("Benchmark results on Apache mailing lists", body, script=True)
 
