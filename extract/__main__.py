@@ -196,8 +196,10 @@ def _staged(
         return
     pending = iter(todo)
     in_flight: set = set()
-    # Workers leave the JSON encoding to this process when it has a core of its own.
-    encode = n >= (os.cpu_count() or 1)
+    # A single worker leaves the JSON encoding to this process, which then has a core
+    # of its own; the encoding for several would make it their bottleneck (0.05 ms a
+    # message on top of DuckDB's 0.06, against a worker's 0.16 when it only reads).
+    encode = not (n == 1 and (os.cpu_count() or 1) > 1)
     while True:
         while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
             in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results, encode))

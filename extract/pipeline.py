@@ -240,8 +240,8 @@ def _stage_archive(path, data_dir, stage_dir, results: bool, encode: bool) -> St
 # Row files hold pickled chunks of row dicts: pickling costs a worker a quarter of
 # what JSON costs (0.012 vs 0.046 ms a message), and the writer turns them into the
 # newline-delimited JSON of DuckDB's bulk load (`read_rows`, `write_ndjson`). That
-# pays when the writer has a core of its own (fewer workers than cores); else the
-# workers encode. Row files never leave the run's private temporary directory.
+# pays when a single worker leaves the writer a core of its own; else the workers
+# encode. Row files never leave the run's private temporary directory.
 def write_rows(f, rows: list[dict]) -> None:
     pickle.dump(rows, f, protocol=pickle.HIGHEST_PROTOCOL)
 
