@@ -515,7 +515,7 @@ def _parse_multipart(data: bytes, envelope_line: str) -> ParsedMessage | None:
     if not bounds:
         return None  # no part, or closed before the first: email keeps the body as text
     bounds.append((last, 0))
-    plain = html = other = None
+    candidates: dict[str, tuple] = {}
     attachments: list[str] = []
     for (_, start), (end, _) in itertools.pairwise(bounds):
         # the line break before a boundary line is the boundary's, not the part's
@@ -539,21 +539,16 @@ def _parse_multipart(data: bytes, envelope_line: str) -> ParsedMessage | None:
         if filename is None:
             filename = _param(ptype[1], "name")
         filename = email.utils.unquote(filename).strip() if filename is not None else None
-        # the rest as _body_of
-        if filename or disposition[0] == "attachment" or not ctype.startswith("text/"):
+        role = _role(ctype, filename, disposition[0])
+        if role == "attachment":
             attachments.append(
                 f"{decode_header_value(filename) if filename else '(unnamed)'} ({ctype})"
             )
             continue
-        if ctype == "text/plain" and plain is None:
-            plain = (payload, ctype, headers, ptype[1])
-        elif ctype == "text/html" and html is None:
-            html = (payload, ctype, headers, ptype[1])
-        elif other is None:
-            other = (payload, ctype, headers, ptype[1])
+        candidates.setdefault(role, (payload, ctype, headers, ptype[1]))
     pm = _common_fields(top, envelope_line)
     pm.attachments, pm.parser = attachments, "multipart"
-    if (chosen := plain or html or other) is None:
+    if (chosen := _first_candidate(candidates)) is None:
         return pm
     payload, pm.content_type, headers, params = chosen
     encoding = headers.get("content-transfer-encoding", "").lower()
@@ -561,7 +556,7 @@ def _parse_multipart(data: bytes, envelope_line: str) -> ParsedMessage | None:
         return None
     charset = _param(params, "charset")  # get_content_charset
     pm.text = decode_bytes(payload, charset.lower() if charset else None)
-    if chosen is html:
+    if pm.content_type == "text/html":
         pm.text = html_to_text(pm.text)
     pm.text = pm.text.replace("\r\n", "\n")
     return pm
@@ -612,10 +607,23 @@ def _common_fields(headers: dict[str, str], envelope_line: str) -> ParsedMessage
     return pm
 
 
+def _role(ctype: str, filename: str | None, disposition: str) -> str:
+    """What a leaf part is to the body (the rule of both `_body_of` and
+    `_parse_multipart`): an attachment, or a plain, html or other text candidate."""
+    if filename or disposition == "attachment" or not ctype.startswith("text/"):
+        return "attachment"
+    return {"text/plain": "plain", "text/html": "html"}.get(ctype, "other")
+
+
+def _first_candidate(candidates: dict):
+    """The body part: the first text/plain, else the first text/html, else other."""
+    return next((candidates[r] for r in ("plain", "html", "other") if r in candidates), None)
+
+
 def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
     """(text, its MIME type, attachments): the first text/plain part that is not an
     attachment, else the first text/html rendered to text, else other text/*."""
-    plain = html = other = None
+    candidates: dict[str, Message] = {}
     attachments: list[str] = []
     for part in msg.walk():
         if part.is_multipart():
@@ -624,26 +632,21 @@ def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
         if ctype.startswith("multipart/"):
             # A multipart whose boundary the parser could not find: its raw payload
             # is the only text there is, so keep it rather than lose it.
-            if other is None:
-                other = part
+            candidates.setdefault("other", part)
             continue
         filename = part.get_filename()
         disposition = str(part.get("content-disposition") or "").split(";")[0].strip().lower()
-        if filename or disposition == "attachment" or not ctype.startswith("text/"):
+        role = _role(ctype, filename, disposition)
+        if role == "attachment":
             if ctype.startswith("message/"):
                 continue
             name = decode_header_value(str(filename)) if filename else "(unnamed)"
             attachments.append(f"{name} ({ctype})")
             continue
-        if ctype == "text/plain" and plain is None:
-            plain = part
-        elif ctype == "text/html" and html is None:
-            html = part
-        elif other is None:
-            other = part
-    # (`is not None`: a Message without headers is falsy, and a headerless part is
+        candidates.setdefault(role, part)
+    # (`in`, not truth: a Message without headers is falsy, and a headerless part is
     # text/plain, not nothing)
-    chosen = next((p for p in (plain, html, other) if p is not None), None)
+    chosen = _first_candidate(candidates)
     if chosen is None:
         return "", None, attachments
     payload = chosen.get_payload(decode=True)
@@ -652,7 +655,7 @@ def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
         payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
     text = decode_bytes(payload, chosen.get_content_charset())
     ctype = chosen.get_content_type()
-    if chosen is html:
+    if ctype == "text/html":
         text = html_to_text(text)
     return text.replace("\r\n", "\n"), ctype, attachments
 
