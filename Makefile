@@ -36,7 +36,7 @@ format: install
 	$(BIN)/ruff check --fix .
 
 demo: install
-	$(BIN)/python -m extract.demo --data-dir $(DATA_DIR)/demo
+	$(BIN)/python -m extract.dev.demo --data-dir $(DATA_DIR)/demo
 
 crawl: install
 	$(BIN)/scrapy crawl asf-lists -s DATA_DIR=$(DATA_DIR) $(ARGS)
@@ -45,19 +45,19 @@ extract: install
 	$(BIN)/python -m extract --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(ARGS)
 
 report: install
-	$(BIN)/python -m extract.report --data-dir $(DATA_DIR) $(ARGS)
+	$(BIN)/python -m extract.outputs.report --data-dir $(DATA_DIR) $(ARGS)
 
 sql: install
-	$(BIN)/python -m extract.sql --data-dir $(DATA_DIR) $(ARGS)
+	$(BIN)/python -m extract.outputs.sql --data-dir $(DATA_DIR) $(ARGS)
 
 export: install
-	$(BIN)/python -m extract.export --data-dir $(DATA_DIR) $(ARGS)
+	$(BIN)/python -m extract.outputs.export --data-dir $(DATA_DIR) $(ARGS)
 
 eval: install
-	$(BIN)/python -m extract.eval $(ARGS)
+	$(BIN)/python -m extract.dev.eval $(ARGS)
 
 bench: install
-	$(BIN)/python -m extract.bench --size-mb $(BENCH_MB)
+	$(BIN)/python -m extract.dev.bench --size-mb $(BENCH_MB)
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .bench tests/artifacts

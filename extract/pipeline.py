@@ -1,6 +1,6 @@
 """One archive in, rows out: `process_archive(path, data_dir)` returns an
 `ArchiveRows` with the archive's `messages`, `result_tables`, `measurements` and
-`errors` rows (dicts keyed by the columns of extract/schema.py) and its `archive`
+`errors` rows (dicts keyed by the columns of extract/db/schema.py) and its `archive`
 row. It has no shared state and its inputs and output pickle, so it can run in a
 process pool here or be handed to a cluster scheduler.
 
@@ -20,6 +20,8 @@ different archives apart without any shared state between workers.
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
 import json
 import os
@@ -31,13 +33,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from extract.classify import classify
-from extract.clean import clean_body
-from extract.formats import extract_results
-from extract.kinds import message_kind, permalink
-from extract.parse import ParseError, parse_message
-from extract.read import ArchiveReadError, read_mbox
-from extract.units import to_si
+from extract.mail.clean import clean_body
+from extract.mail.kinds import message_kind, permalink
+from extract.mail.mbox import ArchiveReadError, read_mbox
+from extract.mail.message import ParseError, parse_message
+from extract.results.classify import classify
+from extract.results.formats import extract_results
+from extract.results.units import to_si
 
 # Only this much of a body goes to the format parsers and the classifier: result
 # posts are far shorter, and a 10 MB log pasted into a mail must not stall a run.
@@ -47,20 +49,56 @@ MAX_EXTRACT_CHARS = 100_000
 # quantifiers take quadratic time or worse on them.
 # (only from a token's start: trying every position inside long tokens took 0.1 ms a message)
 _LONG_TOKEN = re.compile(r"(?<!\S)\S{1000,}")
-# Which code made an archive's rows: a digest of the sources that decide them (the
-# reading, typing, cleaning, format and classifier modules). A run re-extracts the
-# archives that older code extracted, so an upgrade never leaves stale results.
-_ROW_SOURCES = ("read", "parse", "kinds", "clean", "units", "classify", "pipeline", "schema")
+# Which code made an archive's rows: a digest of the stages that decide them (every
+# module of `mail`, `results` and `db`, and this one). A run re-extracts the archives
+# that other code extracted, so an upgrade never leaves stale results; the digest is
+# taken over each module's syntax tree without docstrings, so a commit that only
+# changes comments, docstrings or formatting re-extracts nothing.
+_ROW_STAGES = ("mail", "results", "db")
+
+
+def _code_digest(source: str) -> str:
+    """The module's code as a canonical string: its syntax tree, docstrings dropped."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False)
 
 
 def _extractor_version() -> str:
-    here = Path(__file__).resolve().parent
-    files = [here / f"{name}.py" for name in _ROW_SOURCES]
-    files += sorted((here / "formats").glob("*.py"))
+    package = Path(__file__).resolve().parent
+    files = [Path(__file__).resolve()]
+    for stage in _ROW_STAGES:
+        files += sorted((package / stage).rglob("*.py"))
+    sources = {path.relative_to(package).as_posix(): path.read_bytes() for path in files}
+    # Parsing ~80 modules takes half a second, so the digest is cached beside the
+    # bytecode, keyed by the sources' exact bytes (hashing those takes a millisecond).
+    exact = hashlib.sha256(b"".join(n.encode() + b"\0" + b + b"\0" for n, b in sources.items()))
+    cache = package / "__pycache__" / f"extractor-{exact.hexdigest()[:32]}.digest"
+    try:
+        return cache.read_text("ascii").strip()
+    except OSError:
+        pass
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
+    for name, source in sources.items():
+        digest.update(name.encode() + b"\0" + _code_digest(source.decode("utf-8")).encode())
+    version = digest.hexdigest()[:16]
+    with contextlib.suppress(OSError):  # a read-only install computes it each time
+        cache.parent.mkdir(exist_ok=True)
+        for old in cache.parent.glob("extractor-*.digest"):  # other code's digests
+            old.unlink(missing_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(version, "ascii")
+        os.replace(tmp, cache)
+    return version
 
 
 EXTRACTOR_VERSION = _extractor_version()

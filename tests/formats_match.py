@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from extract.formats import Measurement, ResultTable
+from extract.results.formats import Measurement, ResultTable
 
 
 def words(*texts: str | None) -> set[str]:

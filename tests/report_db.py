@@ -1,4 +1,4 @@
-"""Small databases for the view and report tests: the real schema (extract.schema), rows
+"""Small databases for the view and report tests: the real schema (extract.db.schema), rows
 given by the test. Returns the path of a DuckDB file."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 
-from extract.schema import columns, create_statements
+from extract.db.schema import columns, create_statements
 
 
 def insert(con: duckdb.DuckDBPyConnection, table: str, **row) -> None:

@@ -34,10 +34,10 @@ _RUNS: dict[Path, DemoRun] = {}
 
 
 def run_demo(data_dir: Path) -> DemoRun:
-    """`python -m extract.demo --data-dir DIR`, as `make demo` runs it."""
+    """`python -m extract.dev.demo --data-dir DIR`, as `make demo` runs it."""
     start = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "extract.demo", "--data-dir", str(data_dir)],
+        [sys.executable, "-m", "extract.dev.demo", "--data-dir", str(data_dir)],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     return DemoRun(data_dir, done.stdout, done.stderr, done.returncode, time.monotonic() - start)

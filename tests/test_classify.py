@@ -1,15 +1,15 @@
 """The classifier on texts written the way list mail writes them, one feature at a time.
 
 Tables are real `ResultTable`s as the format parsers return them, so each test
-isolates one feature of `extract.classify` from the parsers' progress."""
+isolates one feature of `extract.results.classify` from the parsers' progress."""
 
 from __future__ import annotations
 
 import pytest
 
-from extract.classify import THRESHOLD, Verdict, classify
-from extract.formats import Measurement, ResultTable
 from extract.pipeline import MAX_EXTRACT_CHARS
+from extract.results.classify import THRESHOLD, Verdict, classify
+from extract.results.formats import Measurement, ResultTable
 
 
 def table(fmt: str, text: str, snippet: str, measurements, columns=()) -> ResultTable:
@@ -358,7 +358,7 @@ TRICKY = [
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_the_shortcuts_find_what_the_patterns_find(text):
-    from extract import classify as c
+    from extract.results import classify as c
 
     folded = c._fold(text)
     assert len(folded) == len(text)

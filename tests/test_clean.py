@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extract.clean import clean_body
+from extract.mail.clean import clean_body
 
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"
 

@@ -68,11 +68,13 @@ def test_demo_prints_a_summary_that_matches_the_database(tmp_path_factory):
     assert run.index.resolve().as_uri() in run.stdout
     assert run.index.is_file() and (run.data_dir / "raw").is_dir()
     # the three queries it suggests run as printed
-    commands = [line.strip() for line in run.stdout.splitlines() if "-m extract.sql" in line]
+    commands = [
+        line.strip() for line in run.stdout.splitlines() if "-m extract.outputs.sql" in line
+    ]
     assert len(commands) == 3
     for command in commands:
         argv = shlex.split(command)
-        assert argv[:3] == [".venv/bin/python", "-m", "extract.sql"]
+        assert argv[:3] == [".venv/bin/python", "-m", "extract.outputs.sql"]
         done = subprocess.run(
             [sys.executable, *argv[1:]], cwd=REPO, capture_output=True, text=True, timeout=60
         )

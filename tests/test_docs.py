@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from extract.formats import PARSERS
-from extract.schema import TABLES
+from extract.db.schema import TABLES
+from extract.results.formats import PARSERS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from extract.eval import (
+from extract.dev.eval import (
     DEFAULT_CORPUS,
     evaluate,
     expected_values,
@@ -22,7 +22,7 @@ from extract.eval import (
     number_found,
     read_labels,
 )
-from extract.formats import Measurement
+from extract.results.formats import Measurement
 from tests.test_seeds import write_mboxrd
 
 REPO = Path(__file__).resolve().parent.parent
@@ -166,7 +166,7 @@ def test_a_broken_corpus_file_is_reported_not_fatal(small_corpus):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "extract.eval", *args],
+        [sys.executable, "-m", "extract.dev.eval", *args],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -17,8 +17,8 @@ import duckdb
 import pytest
 
 from extract.__main__ import main
+from extract.mail.mbox import read_mbox
 from extract.pipeline import MAX_STORED_CHARS
-from extract.read import read_mbox
 from tests.test_parse import MUST_PASS
 from tests.test_read import MBOX, make_message, to_mbox, write_archive
 
@@ -454,7 +454,7 @@ def test_workers_are_forked_only_while_no_other_thread_runs():
     are spawned once DuckDB runs its native threads (forking those can deadlock)."""
     code = (
         "import duckdb\n"
-        "from extract.__main__ import _worker_pool\n"
+        "from extract.runner import _worker_pool\n"
         "before = _worker_pool(1)\n"
         "duckdb.connect().execute('SELECT 1')\n"
         "after = _worker_pool(1)\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from extract.formats import PARSERS, extract_results
+from extract.results.formats import PARSERS, extract_results
 from tests.formats_match import find
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
@@ -46,7 +46,7 @@ def test_registry_is_well_formed():
 
 
 def test_a_failing_parser_costs_only_its_own_tables(monkeypatch):
-    from extract.formats import by_name
+    from extract.results.formats import by_name
 
     text = (FIXTURES / "jmh--jmh-golden-text-root.txt").read_text(encoding="utf-8")
     assert any(t.format == "jmh" for t in extract_results(text))

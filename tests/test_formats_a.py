@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from extract.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results
 from tests.formats_match import find
 
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"
@@ -245,7 +245,7 @@ def test_heading_above_a_code_fence_names_the_run():
 
 
 def test_html_table_rendered_as_pipes_by_the_parser():
-    # extract.parse renders <table> as pipe rows with a separator after the first row
+    # extract.mail.message renders <table> as pipe rows with a separator after the first row
     text = "| query | before | after |\n|---|---|---|\n| q1 | 10.5 s | 9.1 s |"
     assert ("markdown-table", "q1", None, "after", 9.1, "s") in rows(text)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from extract.formats import by_name, extract_results
-from extract.units import parse_number
+from extract.results.formats import by_name, extract_results
+from extract.results.units import parse_number
 
 HERE = Path(__file__).parent
 SEEDS = HERE / "fixtures" / "seeds"
@@ -231,7 +231,7 @@ def test_hbase_pe_older_finished_lines():
 
 
 def test_seed0_prose_reads_the_sentences_not_the_table():
-    from extract.formats import by_name
+    from extract.results.formats import by_name
 
     text = seed("000")
     tables = extract_results(text)

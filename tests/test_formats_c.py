@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from extract.formats import by_name, extract_results
-from extract.units import parse_number
+from extract.results.formats import by_name, extract_results
+from extract.results.units import parse_number
 from tests.formats_match import find
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -454,7 +454,7 @@ ODD = [
 
 @pytest.mark.parametrize("module", MODULES)
 def test_parse_survives_odd_and_truncated_input(module):
-    parse = importlib.import_module(f"extract.formats.{module}").parse
+    parse = importlib.import_module(f"extract.results.formats.{module}").parse
     for text in ODD:
         assert isinstance(parse(text), list)
     samples = sorted(FORMATS.glob("*.txt"))[::3]

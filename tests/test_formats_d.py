@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from extract.eval import read_message
-from extract.formats import by_name, extract_results
-from extract.units import to_si
+from extract.dev.eval import read_message
+from extract.results.formats import by_name, extract_results
+from extract.results.units import to_si
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "fixtures" / "corpus" / "dev"

@@ -8,9 +8,9 @@ import random
 import re
 import sys
 
-from extract.formats import ascii_table as A
-from extract.formats import delimited as D
-from extract.formats import prose as P
+from extract.results.formats import ascii_table as A
+from extract.results.formats import delimited as D
+from extract.results.formats import prose as P
 from tests.test_formats_triggers import texts
 
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
@@ -28,7 +28,7 @@ def test_prose_wide_digits_are_the_other_digits_of_re():
 
 
 def test_needle_scan_finds_one_character_needles_outside_ascii():
-    from extract.formats._needles import NeedleScan
+    from extract.results.formats._needles import NeedleScan
 
     scan = NeedleScan(["±", "٣", "│", "ab", "a"])
     assert scan.found("ab ±٣") == {"±", "٣", "ab", "a"}
@@ -37,7 +37,7 @@ def test_needle_scan_finds_one_character_needles_outside_ascii():
 
 
 def test_needle_scan_groups_needles_that_start_alike():
-    from extract.formats._needles import NeedleScan
+    from extract.results.formats._needles import NeedleScan
 
     scan = NeedleScan(["rate=", "rate<", "rate ", "sys", "sysbench", "abab", "abc"])
     assert len(scan._prefixed) == 2  # rate..., sys...; not abab/abc: "ab" recurs in "abab"

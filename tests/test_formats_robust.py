@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from extract.formats import PARSERS
+from extract.results.formats import PARSERS
 
 DEGENERATE = {
     "spaces": " " * 60000,

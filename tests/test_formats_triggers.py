@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from extract.clean import clean_body
-from extract.formats import PARSERS, may_match
-from extract.parse import parse_message
-from extract.read import iter_messages
+from extract.mail.clean import clean_body
+from extract.mail.mbox import iter_messages
+from extract.mail.message import parse_message
+from extract.results.formats import PARSERS, may_match
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -114,8 +114,8 @@ def test_lower_needles_find_every_case_insensitive_match():
 
 
 def test_needle_scan_finds_exactly_the_needles_in_the_text():
-    from extract.formats import _SCAN
-    from extract.formats._needles import NeedleScan
+    from extract.results.formats import _SCAN
+    from extract.results.formats._needles import NeedleScan
 
     needles = sorted(
         {n for mod in PARSERS for n in mod.INFO.needles}

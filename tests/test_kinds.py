@@ -8,9 +8,9 @@ from urllib.parse import quote
 
 import pytest
 
-from extract.kinds import _quote_all, message_kind, permalink
-from extract.parse import parse_message
-from extract.read import read_mbox
+from extract.mail.kinds import _quote_all, message_kind, permalink
+from extract.mail.mbox import read_mbox
+from extract.mail.message import parse_message
 from tests.test_read import MBOX
 
 COMMITS = MBOX / "ponymail-classic" / "pass" / "commits_ponymail_apache_org_2016-06.mbox"

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from extract.parse import (
+from extract.mail.mbox import ArchiveReadError, read_mbox
+from extract.mail.message import (
     ParseError,
     _envelope_date,
     _parse_multipart,
@@ -23,7 +24,6 @@ from extract.parse import (
     parse_message,
     split_address,
 )
-from extract.read import ArchiveReadError, read_mbox
 from tests.test_read import MBOX, make_message
 
 MUST_PASS = (

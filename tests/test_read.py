@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from extract.read import ArchiveReadError, iter_messages, read_mbox
+from extract.mail.mbox import ArchiveReadError, iter_messages, read_mbox
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MBOX = FIXTURES / "mbox"

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from extract.report import build_report, links, svg
-from extract.report.__main__ import main as report_main
+from extract.outputs.report import build_report, links, svg
+from extract.outputs.report.__main__ import main as report_main
 from tests.report_db import make_db, measurement, message
 
 HOSTILE = "<script>alert('x')</script><img src=x onerror=alert(1)>"

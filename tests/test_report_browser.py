@@ -19,7 +19,7 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from extract.report import build_report, links
+from extract.outputs.report import build_report, links
 from tests.report_pipeline import demo_once
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

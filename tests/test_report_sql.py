@@ -8,8 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from extract.export import main as export_main
-from extract.sql import format_table
+from extract.outputs.export import main as export_main
+from extract.outputs.sql import format_table
 from tests.report_db import make_db, measurement, message
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ def _db(tmp_path):
 
 def _sql(*args, stdin=None):
     return subprocess.run(
-        [sys.executable, "-m", "extract.sql", *args],
+        [sys.executable, "-m", "extract.outputs.sql", *args],
         cwd=REPO, input=stdin, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from extract.db.store import Store
 from extract.pipeline import (
     EXTRACTOR_VERSION,
     StagedArchive,
@@ -13,7 +14,6 @@ from extract.pipeline import (
     stage_archive,
     write_rows,
 )
-from extract.store import Store
 from tests.test_read import MBOX, make_message, to_mbox, write_archive
 
 

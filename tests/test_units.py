@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from extract.units import parse_duration, parse_number, to_si
+from extract.results.units import parse_duration, parse_number, to_si
 
 
 @pytest.mark.parametrize(

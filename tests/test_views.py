@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from extract.views import VIEW_NAMES, create_views
+from extract.db.views import VIEW_NAMES, create_views
 from tests.report_db import make_db, measurement, message
 
 

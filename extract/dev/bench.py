@@ -1,0 +1,360 @@
+"""`python -m extract.dev.bench --size-mb 200`: prints throughput (messages/s, MB/s) and
+peak memory of `python -m extract --messages-only` (part 1 of the extraction: read,
+parse, type, clean, store) with 1 worker, of the whole `python -m extract` (part 2
+adds the format parsers and the classifier) with 1 worker and with all cores, of a parse-only
+baseline (the standard library's `mailbox` reading every message and decoding its
+body) and of `perceval mbox` (GrimoireLab), all on the same archives, plus the ratios.
+
+The archives are built deterministically from the real messages the repo carries
+(tests/fixtures/mbox, corpus/dev, seeds), repeated in a fixed order with unique
+Message-IDs until the requested size, split into monthly archives of about
+`--archive-mb` MB (`--archive-mb 0`: one archive). Every measured program runs in a
+child process; its peak memory is the largest sum of RSS over its process tree,
+sampled every 50 ms from /proc. Perceval is installed with pip into
+.bench/perceval-venv on first use (it is not a project dependency).
+
+A benchmark, not a test: it prints figures and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from extract.mail.mbox import read_mbox
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures"
+PERCEVAL_VENV = REPO / ".bench" / "perceval-venv"
+_MID = re.compile(rb"^(Message-ID:[ \t]*<)([^>\r\n]*)>", re.I | re.M)
+
+
+# ---------------------------------------------------------------- the archive
+
+
+def source_messages() -> list[bytes]:
+    """Every fixture message as raw bytes, in a fixed order."""
+    msgs: list[bytes] = []
+    mbox = FIXTURES / "mbox"
+    for path in sorted(mbox.glob("**/*.mbox")):
+        if "fail" not in path.parts:
+            msgs += [m.data for m in read_mbox(path)]
+    for path in sorted(mbox.glob("**/*.eml")):
+        raw = path.read_bytes()
+        msgs.append(raw.split(b"\n", 1)[1] if raw.startswith(b"From ") else raw)
+    # Corpus files start with "Key: value" lines (Subject, From, Date...) and a blank
+    # line: they are messages already.
+    for path in sorted((FIXTURES / "corpus" / "dev").glob("*.txt")):
+        msgs.append(f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes())
+    for path in sorted((FIXTURES / "seeds").glob("*.txt")):
+        head = (
+            f'From: "Seed Author (JIRA)" <jira@apache.org>\nSubject: [jira] [Commented] '
+            f"(SEED-{path.stem[:3]}) seed\nMessage-ID: <{path.stem}@seeds.invalid>\n"
+            "Date: Fri, 10 Mar 2017 22:49:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n"
+        )
+        msgs.append(head.encode() + path.read_bytes())
+    return msgs
+
+
+def _mboxrd(raw: bytes) -> bytes:
+    out = []
+    for line in raw.replace(b"\r\n", b"\n").splitlines(keepends=True):
+        if line.lstrip(b">").startswith(b"From "):
+            line = b">" + line
+        out.append(line)
+    body = b"".join(out)
+    return body if body.endswith(b"\n") else body + b"\n"
+
+
+def build_archives(out_dir: Path, size_mb: float, archive_mb: float) -> tuple[list[Path], int, int]:
+    """(archive paths, messages, uncompressed bytes) under out_dir/raw/..."""
+    target = int(size_mb * 1024 * 1024)
+    per_archive = int(archive_mb * 1024 * 1024) if archive_mb > 0 else target + 1
+    sources = source_messages()
+    paths: list[Path] = []
+    total, n = _fill(sources, paths, out_dir, target, per_archive)
+    return paths, n, total
+
+
+def _fill(sources, paths, out_dir, target, per_archive) -> tuple[int, int]:
+    total = n = copy = month = current_size = 0
+    current = None
+    while total < target:
+        for raw in sources:
+            if total >= target:
+                break
+            if current is None or current_size >= per_archive:
+                if current is not None:
+                    current.close()
+                year, mon = divmod(month, 12)
+                path = (
+                    out_dir
+                    / "raw"
+                    / "bench.apache.org"
+                    / "issues"
+                    / f"{2000 + year}-{mon + 1:02d}.mbox.gz"
+                )
+                path.parent.mkdir(parents=True, exist_ok=True)
+                current = gzip.open(path, "wb", compresslevel=1)  # noqa: SIM115 - closed below
+                paths.append(path)
+                current_size = 0
+                month += 1
+            unique = _MID.sub(rb"\1\2.c%d>" % copy, raw, count=1)
+            chunk = b"From MAILER-DAEMON Thu Jan  1 00:00:00 1970\n" + _mboxrd(unique) + b"\n"
+            current.write(chunk)
+            current_size += len(chunk)
+            total += len(chunk)
+            n += 1
+        copy += 1
+    if current is not None:
+        current.close()
+    return total, n
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def _tree_rss(pid: int) -> int:
+    """Sum of RSS (bytes) of pid and its descendants."""
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    stack += [int(c) for c in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total
+
+
+def measure(cmd: list[str], **kw) -> tuple[float, int, subprocess.CompletedProcess]:
+    """(seconds, peak tree RSS in bytes, completed process)."""
+    # Output goes to files, not pipes: a chatty child (perceval logs a warning per
+    # dropped message) would block on a full pipe while we only sample its memory.
+    with tempfile.TemporaryFile("w+") as out_f, tempfile.TemporaryFile("w+") as err_f:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, text=True, **kw)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss(proc.pid))
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read()
+    return seconds, peak, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+# The library entry point, in a process of its own so that its peak memory is its own.
+OURS_EXTRACT = r"""
+import sys
+import extract
+work, db, workers, *flags = sys.argv[1:]
+summary = extract.run(work, db=db, workers=int(workers), full=True,
+                      messages_only="--messages-only" in flags)
+print(summary.line)
+"""
+
+BASELINE = r"""
+import gzip, mailbox, shutil, sys, tempfile
+n = 0
+for path in sys.argv[1:]:
+    with tempfile.NamedTemporaryFile(suffix=".mbox") as plain:
+        with gzip.open(path, "rb") as src:
+            shutil.copyfileobj(src, plain)
+        plain.flush()
+        box = mailbox.mbox(plain.name, create=False)
+        for key in box.iterkeys():
+            msg = box.get_message(key)
+            for part in msg.walk():
+                if part.is_multipart():
+                    continue
+                payload = part.get_payload(decode=True) or b""
+                try:
+                    payload.decode(part.get_content_charset() or "utf-8", "replace")
+                except LookupError:
+                    payload.decode("latin-1")
+            n += 1
+        box.close()
+print(n)
+"""
+
+
+def stage_breakdown(sample: list[bytes]) -> dict[str, float]:
+    """Milliseconds per message spent in each stage of the pipeline, in this process."""
+    from extract.mail.clean import clean_body
+    from extract.mail.kinds import message_kind
+    from extract.mail.message import parse_message
+    from extract.pipeline import extraction_text
+    from extract.results.classify import classify
+    from extract.results.formats import extract_results
+
+    spent = dict.fromkeys(("parse", "kind", "clean", "formats", "classify"), 0.0)
+    for raw in sample:
+        t0 = time.perf_counter()
+        try:
+            pm = parse_message(raw)
+        except Exception:
+            continue
+        t1 = time.perf_counter()
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        t2 = time.perf_counter()
+        body = extraction_text(clean_body(pm.text, kind.kind))
+        t3 = time.perf_counter()
+        tables = extract_results(body)
+        t4 = time.perf_counter()
+        classify(body, tables, subject=pm.subject, kind=kind.kind)
+        t5 = time.perf_counter()
+        for stage, dt in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
+            spent[stage] += dt
+    return {stage: 1000 * dt / len(sample) for stage, dt in spent.items()}
+
+
+OURS_PARSE_ONLY = r"""
+import sys
+from extract.mail.clean import clean_body
+from extract.mail.kinds import message_kind
+from extract.mail.message import ParseError, parse_message
+from extract.mail.mbox import read_mbox
+n = 0
+for path in sys.argv[1:]:
+    for raw in read_mbox(path):
+        try:
+            pm = parse_message(raw.data, raw.envelope_line)
+        except ParseError:
+            continue
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        clean_body(pm.text, kind.kind)
+        n += 1
+print(n)
+"""
+
+
+MESSAGES_ONLY = "extract --messages-only, 1 worker"
+
+
+def ensure_perceval() -> Path | None:
+    exe = PERCEVAL_VENV / "bin" / "perceval"
+    if exe.exists():
+        return exe
+    print("installing perceval into .bench/perceval-venv ...", file=sys.stderr)
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(PERCEVAL_VENV)], check=True)
+        subprocess.run(
+            [str(PERCEVAL_VENV / "bin" / "pip"), "install", "-q", "perceval"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    except subprocess.CalledProcessError as exc:
+        print(f"perceval not installed: {exc}", file=sys.stderr)
+        return None
+    return exe if exe.exists() else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m extract.dev.bench")
+    ap.add_argument("--size-mb", type=float, default=200, help="uncompressed mbox size")
+    ap.add_argument("--archive-mb", type=float, default=8, help="size of each monthly archive")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="'all cores' run")
+    ap.add_argument("--no-perceval", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep the built archives in .bench/")
+    args = ap.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="bench-", dir=REPO / ".bench" if args.keep else None))
+    try:
+        t = time.perf_counter()
+        paths, n_msgs, n_bytes = build_archives(work, args.size_mb, args.archive_mb)
+        mb = n_bytes / 1e6
+        print(
+            f"archive: {n_msgs:,} messages, {mb:,.1f} MB of mbox in {len(paths)} archive(s) "
+            f"(built in {time.perf_counter() - t:.1f} s)"
+        )
+        results: dict[str, tuple[float, int, int]] = {}
+
+        def report(name: str, seconds: float, peak: int, n: int) -> None:
+            results[name] = (seconds, peak, n)
+            print(
+                f"{name:<34} {n / seconds:>9,.0f} msg/s  {mb / seconds:>7.2f} MB/s  "
+                f"peak {peak / 1e6:>6.0f} MB  ({seconds:.1f} s, {n:,} messages)",
+                flush=True,
+            )
+
+        runs = [(MESSAGES_ONLY, 1, ["--messages-only"])]
+        runs += [(f"extract, {w} worker(s)", w, []) for w in sorted({1, args.workers})]
+        for name, workers, extra in runs:
+            db = work / f"w{workers}.duckdb"
+            cmd = [sys.executable, "-c", OURS_EXTRACT, str(work), str(db), str(workers), *extra]
+            seconds, peak, proc = measure(cmd, cwd=REPO)
+            if proc.returncode:
+                print(proc.stderr[-2000:], file=sys.stderr)
+                return 1
+            fields = dict(kv.split("=", 1) for kv in proc.stdout.split())
+            report(name, seconds, peak, int(fields["messages"]))
+            db.unlink(missing_ok=True)
+        for name, script in (
+            ("ours: read+parse+clean only", OURS_PARSE_ONLY),
+            ("baseline: stdlib mailbox", BASELINE),
+        ):
+            seconds, peak, proc = measure(
+                [sys.executable, "-c", script, *map(str, paths)], cwd=REPO
+            )
+            report(name, seconds, peak, int(proc.stdout.strip() or 0))
+
+        if not args.no_perceval and (exe := ensure_perceval()):
+            mbox_dir = work / "raw" / "bench.apache.org" / "issues"
+            out_file = work / "perceval.jsonl"
+            seconds, peak, proc = measure(
+                [
+                    str(exe),
+                    "mbox",
+                    "http://bench",
+                    str(mbox_dir),
+                    "--json-line",
+                    "-o",
+                    str(out_file),
+                ]
+            )
+            n = out_file.read_bytes().count(b"\n") if out_file.exists() else 0
+            report("perceval mbox", seconds, peak, n)
+
+        sample = source_messages()
+        sample = (sample * 2)[: max(len(sample), 500)]
+        stage_breakdown(sample)  # warm up: imports, regex compilation, dateparser data
+        per_stage = stage_breakdown(sample)
+        print(
+            "ms per message by stage (1 process, fixture mix): "
+            + ", ".join(f"{k} {v:.2f}" for k, v in per_stage.items())
+        )
+        print("ratios (messages/s):")
+        rate = {name: n / seconds for name, (seconds, _, n) in results.items() if n}
+        for mine in (MESSAGES_ONLY, "extract, 1 worker(s)", "ours: read+parse+clean only"):
+            for name in rate:
+                if name != mine and not name.startswith(("extract", "ours")):
+                    print(f"  {mine} / {name}: {rate[mine] / rate[name]:.2f}x")
+        # what finding the results costs: part 2's target is to stay within 25 % of part 1
+        print(
+            f"  extract, 1 worker(s) / {MESSAGES_ONLY}: "
+            f"{rate['extract, 1 worker(s)'] / rate[MESSAGES_ONLY]:.2f}x"
+        )
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

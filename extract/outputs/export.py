@@ -1,0 +1,103 @@
+"""`python -m extract.outputs.export --data-dir DIR [--db FILE] [--out DIR] [--format parquet,csv]`:
+every table and view of the database to DIR/export/<name>.parquet and <name>.csv.
+
+`export(con, out_dir, formats)` returns the written files with their row counts.
+DuckDB's COPY does the writing; files are written to a temporary name first, so an
+export that fails half-way never leaves a partial file under the final name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import duckdb
+
+from extract.db.views import create_views
+
+FORMATS = {"parquet": "(FORMAT parquet, COMPRESSION zstd)", "csv": "(FORMAT csv, HEADER true)"}
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(text: str) -> str:
+    # COPY takes no bound parameter for its path; the path comes from the command line.
+    return "'" + text.replace("'", "''") + "'"
+
+
+def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Tables then views of the main schema."""
+    return [
+        name
+        for (name,) in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+            "ORDER BY table_type, table_name"
+        ).fetchall()
+    ]
+
+
+def export(
+    con: duckdb.DuckDBPyConnection, out_dir: Path, formats: tuple[str, ...] = ("parquet", "csv")
+) -> list[tuple[Path, int]]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in relations(con):
+        n = con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchone()[0]
+        for fmt in formats:
+            path = out_dir / f"{name}.{fmt}"
+            tmp = out_dir / f".{name}.{fmt}.tmp"
+            con.execute(
+                f"COPY (SELECT * FROM {_ident(name)}) TO {_literal(str(tmp))} {FORMATS[fmt]}"
+            )
+            os.replace(tmp, path)
+            written.append((path, n))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m extract.outputs.export",
+        description="Write every table and view to Parquet and CSV.",
+    )
+    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="default: data")
+    parser.add_argument("--db", type=Path, help="database file (default: DATA_DIR/asf.duckdb)")
+    parser.add_argument("--out", type=Path, help="output directory (default: DATA_DIR/export)")
+    parser.add_argument(
+        "--format",
+        default="parquet,csv",
+        help="comma-separated: parquet, csv (default: both)",
+    )
+    args = parser.parse_args(argv)
+    db = args.db or args.data_dir / "asf.duckdb"
+    out = args.out or args.data_dir / "export"
+    formats = tuple(f.strip() for f in args.format.split(",") if f.strip())
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        parser.error(f"unknown format {', '.join(unknown)}; use parquet and/or csv")
+    if not db.exists():
+        print(
+            f"export: no database at {db}: run `make extract` (or `make demo`) first",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        con = duckdb.connect(str(db))
+        try:
+            create_views(con)
+            written = export(con, out, formats)
+        finally:
+            con.close()
+    except duckdb.Error as exc:
+        print(f"export: {exc}", file=sys.stderr)
+        return 1
+    for path, n in written:
+        print(f"{path}  {n} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

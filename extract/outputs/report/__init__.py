@@ -1,0 +1,219 @@
+"""The static HTML report: `build_report(db, out_dir)` writes `out_dir/index.html` and
+one page per benchmark message under `out_dir/messages/`, and returns a `ReportSummary`.
+
+The site is self-contained (inline CSS, JS and SVG charts, no network), so it opens
+from disk. Queries live here (I/O edge); the markup is built by `pages` and `svg`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+from extract.db.views import create_views
+from extract.outputs.report import links, pages
+
+TOP_PROJECTS = 7  # the per-year chart stacks this many projects, then "other"
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    index: Path
+    n_messages: int  # benchmark messages, one page each
+    n_pages_removed: int  # stale pages of messages no longer in the database
+
+
+def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _sender(row: dict) -> str:
+    return row.get("from_name") or row.get("from_address") or ""
+
+
+def overview(con: duckdb.DuckDBPyConnection) -> dict:
+    """Everything the index page shows, from the views."""
+    totals = _dicts(
+        con,
+        """SELECT (SELECT count(DISTINCT list) FROM messages) AS lists,
+                  (SELECT count(*) FROM messages) AS messages,
+                  (SELECT count(*) FROM benchmark_messages) AS benchmark_messages,
+                  (SELECT coalesce(sum(n_tables), 0) FROM benchmark_messages) AS tables,
+                  (SELECT coalesce(sum(n_measurements), 0) FROM benchmark_messages)
+                      AS measurements,
+                  (SELECT count(DISTINCT project) FROM benchmark_messages) AS projects""",
+    )[0]
+    per_year = con.execute(
+        """SELECT project, CAST(year(sent_at AT TIME ZONE 'UTC') AS VARCHAR) AS year,
+                  count(*) AS n
+           FROM benchmark_messages WHERE sent_at IS NOT NULL GROUP BY ALL"""
+    ).fetchall()
+    years = sorted({y for _, y, _ in per_year})
+    # every year in the range, so gaps show (unless a broken date stretches it absurdly)
+    if years and int(years[-1]) - int(years[0]) <= 40:
+        years = [str(y) for y in range(int(years[0]), int(years[-1]) + 1)]
+    by_project: dict[str, int] = {}
+    for project, _, n in per_year:
+        by_project[project] = by_project.get(project, 0) + n
+    ranked = sorted(by_project, key=lambda p: (-by_project[p], p))
+    top = ranked[:TOP_PROJECTS] if len(ranked) > TOP_PROJECTS + 1 else ranked
+    series = {p: [0.0] * len(years) for p in top}
+    if len(top) < len(ranked):
+        series["other"] = [0.0] * len(years)
+    for project, year, n in per_year:
+        series[project if project in top else "other"][years.index(year)] += n
+    formats = con.execute(
+        """SELECT t.format, count(*) AS n_tables, count(DISTINCT t.msg_key) AS n_messages
+           FROM result_tables t JOIN benchmark_messages b USING (msg_key)
+           GROUP BY 1 ORDER BY 2 DESC, 1"""
+    ).fetchall()
+    by_list = _dicts(
+        con, "SELECT * FROM by_list ORDER BY benchmark_share DESC, messages DESC, list"
+    )
+    lists = [
+        {"list": r["list"], "n": r["messages"], "bench": r["benchmark_messages"],
+         "share": float(r["benchmark_share"] or 0)}
+        for r in by_list
+    ]  # fmt: skip
+    messages = _dicts(
+        con,
+        """SELECT msg_key, list, sent_at, strftime(sent_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S')
+                  AS sent_iso, from_name, from_address, subject, issue_key, repo, pr_number,
+                  permalink, coalesce(formats, []) AS formats, n_measurements
+           FROM benchmark_messages ORDER BY sent_at DESC NULLS LAST, msg_key""",
+    )
+    for msg in messages:
+        msg["sender"] = _sender(msg)
+        msg["page"] = links.page_name(msg["msg_key"])
+        msg["sent_iso"] = msg["sent_iso"] or ""
+    projects = _dicts(
+        con,
+        """SELECT project, lists, messages, benchmark_messages, benchmark_share, measurements
+           FROM by_project WHERE benchmark_messages > 0""",
+    )
+    return {
+        "totals": totals,
+        "projects": projects,
+        "years": years,
+        "year_series": list(series.items()),
+        "formats": formats,
+        "lists": lists,
+        "messages": messages,
+        "built": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _grouped(cur: duckdb.DuckDBPyConnection, sql: str):
+    """(msg_key, rows as dicts) from a query ordered by msg_key, streamed."""
+    cur.execute(sql)
+    names = [d[0] for d in cur.description]
+    key, group = None, []
+    while batch := cur.fetchmany(1000):
+        for row in batch:
+            item = dict(zip(names, row, strict=True))
+            if item["msg_key"] != key and group:
+                yield key, group
+                group = []
+            key = item["msg_key"]
+            group.append(item)
+    if group:
+        yield key, group
+
+
+class _Follower:
+    """Walks a msg_key-ordered stream alongside the messages (a merge join), so only one
+    message's tables and comparisons are in memory at a time."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.head = next(stream, None)
+
+    def take(self, key: str) -> list[dict]:
+        while self.head is not None and self.head[0] < key:
+            self.head = next(self.stream, None)
+        if self.head is not None and self.head[0] == key:
+            rows, self.head = self.head[1], next(self.stream, None)
+            return rows
+        return []
+
+
+def _message_pages(con: duckdb.DuckDBPyConnection):
+    """(page name, html) for every benchmark message, one message at a time."""
+    tables = _Follower(
+        _grouped(
+            con.cursor(),
+            """SELECT t.msg_key, t.format, t.caption, t.variant,
+                      coalesce(t.columns, []) AS columns, coalesce(t.rows, []) AS rows, t.source
+               FROM result_tables t JOIN benchmark_messages b USING (msg_key)
+               ORDER BY t.msg_key, t.ordinal""",
+        )
+    )
+    comparisons = _Follower(
+        _grouped(
+            con.cursor(),
+            """SELECT c.* FROM comparisons c JOIN benchmark_messages b USING (msg_key)
+               ORDER BY c.msg_key, c.table_id NULLS FIRST, c.label, c.metric, c.after""",
+        )
+    )
+    for key, group in _grouped(
+        con.cursor(),
+        """SELECT msg_key, list, sent_at, from_name, from_address, subject, kind, issue_key,
+                  repo, pr_number, url, permalink, coalesce(formats, []) AS formats,
+                  n_measurements, body
+           FROM benchmark_messages ORDER BY msg_key""",
+    ):
+        msg = group[0]  # msg_key is unique
+        msg["sender"] = _sender(msg)
+        html = pages.message_page(msg, tables.take(key), comparisons.take(key))
+        yield links.page_name(key), html
+
+
+_PAGE_FILE = re.compile(r"[0-9a-f]{24}\.html")
+
+
+def _write(path: Path, text: str) -> None:
+    """Write atomically, so a reader never sees half a page; leave an identical page alone
+    (a rebuild then only touches what changed)."""
+    with contextlib.suppress(OSError):
+        if path.read_text(encoding="utf-8") == text:
+            return
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def build_report(
+    db: Path | str, out_dir: Path | str, *, page_rows: int = pages.PAGE_ROWS
+) -> ReportSummary:
+    """Write the report for the database `db` into `out_dir` (the index shows
+    `page_rows` benchmark messages at a time)."""
+    db, out_dir = Path(db), Path(out_dir)
+    if not db.exists():
+        raise FileNotFoundError(f"no database at {db}: run `make extract` (or `make demo`) first")
+    msg_dir = out_dir / "messages"
+    msg_dir.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(db))
+    try:
+        create_views(con)
+        data = overview(con)
+        data["db_name"] = db.name
+        written = set()
+        for name, html in _message_pages(con):
+            _write(msg_dir / name, html)
+            written.add(name)
+    finally:
+        con.close()
+    stale = [p for p in msg_dir.iterdir() if _PAGE_FILE.fullmatch(p.name) and p.name not in written]
+    for p in stale:
+        p.unlink()
+    index = out_dir / "index.html"
+    _write(index, pages.index_page(data, page_rows))
+    return ReportSummary(index=index, n_messages=len(written), n_pages_removed=len(stale))

@@ -1,0 +1,371 @@
+"""The report's HTML pages: pure functions from query results (dicts) to HTML strings.
+
+Every value that comes from mail goes through `esc` (html.escape with quotes) and
+every link through `extract.outputs.report.links`; pages carry a Content-Security-Policy that
+only allows their own inline style sheet and script (by hash), so even a missed escape
+could not run a script.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import UTC, datetime
+from html import escape
+
+from extract.outputs.report import links, svg
+
+CSS = """
+:root { --fg:#1d2329; --muted:#5b6570; --line:#d8dde3; --bg:#fff; --accent:#0072B2; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg);
+       background: var(--bg); margin: 0; padding: 16px 24px 48px; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
+a { color: var(--accent); } .muted { color: var(--muted); }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 120px; }
+.card b { display: block; font-size: 20px; }
+.charts { display: flex; flex-wrap: wrap; gap: 24px; }
+.charts figure { margin: 0; } figcaption { font-weight: 600; margin-bottom: 4px; }
+svg.chart { display: block; max-width: 100%; height: auto; font-family: inherit; }
+table.data { border-collapse: collapse; width: 100%; }
+table#projects { width: auto; min-width: 40%; }
+table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 8px;
+       text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+table.data td.date { white-space: nowrap; }
+#messages { table-layout: fixed; }
+#messages th:nth-child(1) { width: 7.5em; } #messages th:nth-child(2) { width: 16em; }
+#messages th:nth-child(3) { width: 10em; } #messages th:nth-child(4) { width: 10em; }
+#messages th:nth-child(6) { width: 10em; } #messages th:nth-child(7) { width: 9.5em; }
+#messages th:nth-child(8) { width: 9.5em; }
+table.data td.num, table.data th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.data th[data-sort] { cursor: pointer; user-select: none; white-space: nowrap; }
+table.data th[aria-sort=ascending]::after { content: " ▲"; }
+table.data th[aria-sort=descending]::after { content: " ▼"; }
+#search { font: inherit; padding: 6px 10px; width: min(480px, 100%); margin: 4px 0 8px; }
+.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; }
+@media (max-width: 900px) { .two { grid-template-columns: 1fr; } }
+pre.source { white-space: pre-wrap; word-break: break-word; background: #f6f8fa;
+       border: 1px solid var(--line); padding: 10px; font-size: 12px; max-height: 80vh;
+       overflow: auto; }
+.result { margin-bottom: 20px; overflow-x: auto; }
+.tag { display: inline-block; background: #eef3f8; border-radius: 3px; padding: 0 5px;
+       margin: 1px 2px 1px 0; font-size: 12px; }
+.better { color: #007a4d; } .worse { color: #b3261e; }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
+dl.meta dt { color: var(--muted); } dl.meta dd { margin: 0; }
+"""
+
+# Search filters rows on every word typed; header clicks sort by data-v (numbers
+# numerically). Written against the DOM only: no data from mail is in the script.
+JS = """
+(function () {
+  var table = document.getElementById('messages');
+  if (!table) return;
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  rows.forEach(function (row) { row.searchText = row.textContent.toLowerCase(); });
+  var search = document.getElementById('search');
+  var count = document.getElementById('count');
+  var more = document.getElementById('more');
+  // Only the first `page` matching rows are shown, and `more` shows a page more:
+  // a browser lays out a table of thousands of rows for seconds.
+  var page = parseInt(table.getAttribute('data-page'), 10) || rows.length;
+  var limit = page;
+  function filter() {
+    var words = search.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    var matched = 0;
+    rows.forEach(function (row) {
+      var ok = words.every(function (w) { return row.searchText.indexOf(w) >= 0; });
+      if (ok) matched++;
+      row.hidden = !ok || matched > limit;
+    });
+    var shown = Math.min(matched, limit);
+    count.textContent = matched + ' of ' + rows.length +
+      (shown < matched ? ' (the first ' + shown + ' shown)' : '');
+    more.hidden = shown >= matched;
+  }
+  search.addEventListener('input', function () { limit = page; filter(); });
+  more.addEventListener('click', function () { limit += page; filter(); });
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+    if (!th.hasAttribute('data-sort')) return;
+    th.addEventListener('click', function () {
+      var asc = th.getAttribute('aria-sort') !== 'ascending';
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) {
+        c.removeAttribute('aria-sort');
+      });
+      th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
+      var numeric = th.getAttribute('data-sort') === 'num';
+      rows.sort(function (a, b) {
+        var x = a.cells[col].getAttribute('data-v') || '';
+        var y = b.cells[col].getAttribute('data-v') || '';
+        var d = numeric ? (parseFloat(x) || 0) - (parseFloat(y) || 0) : x.localeCompare(y);
+        return asc ? d : -d;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+      filter();
+    });
+  });
+  filter();
+})();
+"""
+
+
+PAGE_ROWS = 500  # the index shows this many benchmark messages, then more on request
+MAX_LISTS_CHARTED = 40  # the lists chart shows this many lists, largest share first
+MAX_PAIRS_CHARTED = 30  # a message page charts this many before/after pairs (all in the table)
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def esc(value: object) -> str:
+    """Text from anywhere (mail included) as HTML text or attribute value."""
+    return "" if value is None else escape(str(value), quote=True)
+
+
+def _hash(source: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(source.encode()).digest()).decode()
+
+
+def page(title: str, body: str, *, script: bool = False) -> str:
+    """A whole, self-contained HTML document."""
+    csp = f"default-src 'none'; style-src '{_hash(CSS)}'; img-src 'none'; " + (
+        f"script-src '{_hash(JS)}'" if script else "script-src 'none'"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n"
+        + (f"<script>{JS}</script>" if script else "")
+        + "</body></html>\n"
+    )
+
+
+def _a(url: str | None, text: str, css_class: str = "") -> str:
+    if not url:
+        return ""
+    cls = f' class="{css_class}"' if css_class else ""
+    return f'<a{cls} href="{esc(url)}" rel="noopener noreferrer">{esc(text)}</a>'
+
+
+def day(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%d")
+
+
+def issue_links(msg: dict) -> str:
+    """Links to the JIRA issue and the pull request of a message."""
+    parts = [
+        _a(
+            links.issue_url(msg.get("issue_key"), msg.get("repo")),
+            msg.get("issue_key") or "",
+            "issue",
+        ),
+        _a(
+            links.pr_url(msg.get("repo"), msg.get("pr_number")),
+            f"{msg.get('repo')}#{msg.get('pr_number')}",
+            "pr",
+        ),
+    ]
+    return " ".join(p for p in parts if p)
+
+
+def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
+    """The overview: totals, charts and the table of benchmark messages, of which
+    the first `page_rows` are shown until the reader asks for more."""
+    t = data["totals"]
+    cards = "".join(
+        f'<div class="card"><b>{esc(svg.fmt(v))}</b>{esc(k)}</div>'
+        for k, v in (
+            ("lists searched", t["lists"]),
+            ("messages", t["messages"]),
+            ("benchmark messages", t["benchmark_messages"]),
+            ("result tables", t["tables"]),
+            ("measurements", t["measurements"]),
+            ("projects with benchmarks", t["projects"]),
+        )
+    )
+    years = data["years"]
+    per_year = svg.stacked_columns(
+        years,
+        data["year_series"],
+        title="Benchmark messages per project per year",
+        css_class="per-year",
+    )
+    formats = svg.hbar_chart(
+        [(f, n, f"{_n(n, 'table')} in {_n(m, 'message')}") for f, n, m in data["formats"]],
+        title="Result formats found in benchmark messages",
+        css_class="formats",
+    )
+    lists_chart = svg.hbar_chart(
+        [
+            (row["list"], row["share"], f"{row['share']:.0%} ({row['bench']} of {row['n']})")
+            for row in data["lists"][:MAX_LISTS_CHARTED]
+        ],
+        title="Lists searched: share of their messages that report benchmarks",
+        max_value=1.0,
+        css_class="lists",
+    )
+    n_lists = len(data["lists"])
+    lists_note = (
+        f'<span class="muted">(the {MAX_LISTS_CHARTED} largest shares of {n_lists} lists)</span>'
+        if n_lists > MAX_LISTS_CHARTED
+        else ""
+    )
+    head = (
+        '<tr><th data-sort="str">date</th><th data-sort="str">list</th>'
+        '<th data-sort="str">issue / PR</th><th data-sort="str">sender</th>'
+        '<th data-sort="str">subject</th><th data-sort="str">formats</th>'
+        '<th data-sort="num" class="num">measurements</th><th>archive</th></tr>'
+    )
+    rows = []
+    for i, msg in enumerate(data["messages"]):
+        formats_cell = "".join(f'<span class="tag">{esc(f)}</span>' for f in msg["formats"])
+        issue = msg.get("issue_key") or (
+            f"{msg['repo']}#{msg['pr_number']}" if msg.get("pr_number") else ""
+        )
+        rows.append(
+            ("<tr hidden>" if i >= page_rows else "<tr>")  # (until the script runs)
+            + f'<td class="date" data-v="{esc(msg["sent_iso"])}">{esc(day(msg["sent_at"]))}</td>'
+            f'<td data-v="{esc(msg["list"])}">{esc(msg["list"])}</td>'
+            f'<td data-v="{esc(issue)}">{issue_links(msg)}</td>'
+            f'<td data-v="{esc(msg["sender"])}">{esc(msg["sender"])}</td>'
+            f'<td data-v="{esc(msg["subject"])}"><a class="page" '
+            f'href="messages/{esc(msg["page"])}">{esc(msg["subject"] or "(no subject)")}</a></td>'
+            f'<td data-v="{esc(" ".join(msg["formats"]))}">{formats_cell}</td>'
+            f'<td class="num" data-v="{msg["n_measurements"]}">{msg["n_measurements"]}</td>'
+            f"<td>{_a(links.permalink(msg.get('permalink')), 'lists.apache.org', 'permalink')}"
+            "</td></tr>"
+        )
+    projects = "".join(
+        f"<tr><td>{esc(p['project'])}</td><td class='num'>{p['lists']}</td>"
+        f"<td class='num'>{p['messages']}</td><td class='num'>{p['benchmark_messages']}</td>"
+        f"<td class='num'>{float(p['benchmark_share'] or 0):.0%}</td>"
+        f"<td class='num'>{p['measurements']}</td></tr>"
+        for p in data.get("projects", [])
+    )
+    body = f"""
+<h1>Benchmark results on Apache mailing lists</h1>
+<p class="muted">Built {esc(data["built"])} from {esc(data["db_name"])}.</p>
+<div class="cards">{cards}</div>
+<h2>Overview</h2>
+<div class="charts">
+<figure><figcaption>Benchmark messages per project per year</figcaption>{per_year}</figure>
+<figure><figcaption>Formats found</figcaption>{formats}</figure>
+<figure><figcaption>Lists searched and the share of their messages that report benchmarks
+{lists_note}</figcaption>{lists_chart}</figure>
+</div>
+<h2>Projects</h2>
+<table id="projects" class="data"><thead><tr><th>project</th><th class="num">lists</th>
+<th class="num">messages</th><th class="num">benchmark messages</th><th class="num">share</th>
+<th class="num">measurements</th></tr></thead><tbody>{projects}</tbody></table>
+<h2>Benchmark messages</h2>
+<label>Search <input id="search" type="search" placeholder="project, issue, sender, format…"
+autocomplete="off"></label> <span id="count" class="muted"></span>
+<table id="messages" class="data" data-page="{page_rows}"><thead>{head}</thead><tbody>
+{"".join(rows)}
+</tbody></table>
+<p><button id="more" type="button" hidden>Show {page_rows} more</button></p>
+"""
+    return page("Benchmark results on Apache mailing lists", body, script=True)
+
+
+def _result_table(table: dict) -> str:
+    head = "".join(f"<th>{esc(c)}</th>" for c in table["columns"])
+    body = "".join(
+        "<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in row) + "</tr>" for row in table["rows"]
+    )
+    title = " · ".join(
+        esc(x) for x in (table["format"], table.get("caption"), table.get("variant")) if x
+    )
+    return (
+        f'<div class="result"><h3>{title}</h3>'
+        f'<table class="data result-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+        f'<details><summary>source</summary><pre class="source">{esc(table["source"])}</pre>'
+        "</details></div>"
+    )
+
+
+def _ratio_text(ratio: float | None) -> str:
+    return "" if ratio is None else f"×{ratio:.3g}"
+
+
+def _comparisons(rows: list[dict]) -> str:
+    if not rows:
+        return ""
+    pairs = [
+        (
+            " / ".join(x for x in (r["label"], r["metric"]) if x) or "value",
+            r["before"] or "",
+            r["before_value"],
+            r["after"] or "",
+            r["after_value"],
+            _ratio_text(r["ratio"]),
+        )
+        for r in rows[:MAX_PAIRS_CHARTED]
+    ]
+    chart = svg.pair_bars(pairs, title="Before and after", css_class="comparison")
+    if len(rows) > MAX_PAIRS_CHARTED:
+        chart += f'<p class="muted">The first {MAX_PAIRS_CHARTED} of {len(rows)} pairs.</p>'
+
+    lines = []
+    for r in rows:
+        verdict = {True: ("better", "better"), False: ("worse", "worse")}.get(r["better"])
+        verdict_cell = f'<span class="{verdict[0]}">{verdict[1]}</span>' if verdict else ""
+        change = "" if r["change_pct"] is None else f"{r['change_pct']:+.1f}%"
+        lines.append(
+            f"<tr><td>{esc(r['label'])}</td><td>{esc(r['metric'])}</td>"
+            f"<td>{esc(r['before'])}</td><td class='num'>{esc(svg.fmt(r['before_value']))}</td>"
+            f"<td>{esc(r['after'])}</td><td class='num'>{esc(svg.fmt(r['after_value']))}</td>"
+            f"<td>{esc(r['unit'])}</td><td class='num ratio'>{esc(_ratio_text(r['ratio']))}</td>"
+            f"<td class='num'>{esc(change)}</td><td>{verdict_cell}</td></tr>"
+        )
+    return (
+        "<h2>Before / after</h2>" + chart + '<table class="data comparisons"><thead><tr>'
+        "<th>label</th><th>metric</th><th>before</th><th class='num'>value</th><th>after</th>"
+        "<th class='num'>value</th><th>unit</th><th class='num'>ratio</th>"
+        "<th class='num'>change</th><th></th></tr></thead><tbody>"
+        + "".join(lines)
+        + "</tbody></table>"
+    )
+
+
+def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
+    """One benchmark message: its metadata and links, its result tables as HTML tables
+    next to its text, and the before/after chart and ratios when it has any."""
+    link_items = [
+        _a(links.permalink(msg.get("permalink")), "message on lists.apache.org", "permalink"),
+        issue_links(msg),
+        _a(links.known_url(msg.get("url")), "link given in the message", "url"),
+    ]
+    meta = "".join(
+        f"<dt>{k}</dt><dd>{v}</dd>"
+        for k, v in (
+            ("date", esc(day(msg["sent_at"]))),
+            ("list", esc(msg["list"])),
+            ("from", esc(msg["sender"])),
+            ("kind", esc(msg.get("kind"))),
+            ("formats", esc(", ".join(msg["formats"]))),
+            ("measurements", esc(msg["n_measurements"])),
+            ("links", " · ".join(x for x in link_items if x)),
+        )
+    )
+    results = "".join(_result_table(t) for t in tables) or '<p class="muted">No tables.</p>'
+    body = f"""
+<p><a href="../index.html">← all benchmark messages</a></p>
+<h1>{esc(msg["subject"] or "(no subject)")}</h1>
+<dl class="meta">{meta}</dl>
+{_comparisons(comparisons)}
+<div class="two">
+<section><h2>Extracted tables</h2>{results}</section>
+<section><h2>Message text</h2><pre class="source" id="body">{esc(msg.get("body"))}</pre></section>
+</div>
+"""
+    return page(msg["subject"] or "(no subject)", body)

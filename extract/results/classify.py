@@ -1,0 +1,915 @@
+"""Does a message report measured benchmark numbers? Returns a `Verdict`:
+`is_benchmark`, a `score` in 0..1 and the `reasons` (the features that decided it).
+
+    classify(body, tables, *, subject=None, kind=None) -> Verdict
+
+`body` is the message's own, cleaned text (`extract.mail.clean.clean_body`: no quoted
+replies, no JIRA issue block, no footers); `tables` is
+`extract.results.formats.extract_results(body)`. Pure function; never raises.
+
+A transparent weighted sum, not a trained model. Each feature that fires adds its
+weight and one reason such as `jmh output: 2 measurements (+3.0)`; the message is a
+benchmark when the sum reaches `THRESHOLD`, and `score = logistic(sum - THRESHOLD)`.
+
+Evidence for (general features, none tied to a project or a corpus file):
+
+- tool output: a table from a tool-specific format (JMH, HBase PE, YCSB, GNU/bash
+  `time`, Google Benchmark, criterion, go test -bench, ...) with measurements;
+- a performance table: a generic table (JIRA, Markdown, HTML, ASCII) whose numbers
+  carry performance units (time, rates, bytes/s, %), whose header names a
+  performance quantity (time, latency, throughput, QPS, before/after, ...), or
+  that sits under a heading saying what it measures (`### Write benchmark:`);
+- measured prose, from the `prose` parser or our own sentence reading (the
+  stronger of the two counts): numbers with performance units (`27 sec`,
+  `320k rows/sec`, `~6k/ms`, `2-5x`, `40%` next to faster/slower/latency...) in
+  sentences that are not hedged (should/would/expect/target/assume/up to ...);
+  more when the numbers are compared (from X to Y, X -> Y, before/after, vs,
+  faster/slower), stated as measured (took, went, saw, reduced ...), or given on
+  consecutive lines in one unit (`MXNet latency: 159.11 ms` / `TVM latency: 732.59 ms`);
+- rows of numbers under a header line naming performance quantities (CSV/TSV or
+  aligned tool output that no parser claimed: `mb_sec  avg_latency`, `Mean, P95`);
+- a results cue (`Results:`, `before:`/`after:`, `with the patch`, `here are the numbers`).
+
+Evidence against (the hard negatives):
+
+- CI and build reports: Yetus / Hadoop QA vote tables, Jenkins/SparkQA/bot
+  notices, Codecov reports, Maven `Tests run:` / `BUILD SUCCESS` / reactor
+  summaries (their lines are also removed before the text is read, so their
+  runtimes never count; a Maven log weighs only when nothing else speaks);
+- release votes (`[VOTE]` subject, or checksums + signatures + vote words);
+- stack traces; log or config dumps (most lines log records or key=value);
+- code diffs, unless what the diff rewrites are result rows (e.g. a regenerated
+  `*-results.txt`: its -/+ rows are old/new results, and parse as results);
+- JIRA field-change notifications (`Status: Open (was: Patch Available)`);
+- results only as images or links, and talk about benchmarking without numbers,
+  which simply find no positive evidence (the reasons say so).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+from extract.results.formats import ResultTable
+from extract.results.units import to_si
+
+THRESHOLD = 2.0
+
+# Formats whose mere presence (with measurements) shows a tool's result output.
+GENERIC_FORMATS = {"jira-table", "markdown-table", "html-table", "ascii-table", "prose"}
+WEAK_TOOL_FORMATS = {"sql-timing"}  # "Time taken: 3.2 seconds" also shows up in bug reports
+
+W_TOOL = 3.0
+W_WEAK_TOOL = 1.5
+W_PERF_TABLE = 2.5
+W_PLAIN_TABLE = 0.3
+W_PROSE_TABLE = 1.0
+W_PROSE_COMPARED = 2.0
+W_TEXT_COMPARED = 2.0
+W_TEXT_MEASURED = 1.0
+W_TEXT_MANY = 1.5
+W_NUMERIC_BLOCK = 2.0
+W_RESULTS_CUE = 0.5
+
+W_CI = -4.0
+W_MAVEN = -2.0
+W_RELEASE = -3.0
+W_STACK = -1.5
+W_DIFF = -2.0
+W_FIELD_CHANGE = -3.0
+W_DUMP = -1.0
+
+
+@dataclass(slots=True)
+class Verdict:
+    is_benchmark: bool
+    score: float  # 0..1
+    reasons: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- text patterns
+
+# (not after `%`: printf formats such as `%-35s` are not durations)
+# (it starts with the digit, so that the regex engine can skip to digits fast; the
+# lookbehinds after it check what precedes the number)
+# (its digits are possessive, `{0,40}+`: what may follow a number (a unit, an x, a %,
+# a space) never starts with a digit or a comma, so giving digits back could not
+# make a match, only cost time, once per digit and unit)
+# (at most 40 digits and commas: a match may start at any digit after a comma, so an
+# unbounded run made a long list such as `1,2,3,...` take quadratic time, 6 s at 60 kB)
+_NUM = r"\d(?<![\w.%]\d)(?<!%-\d)[\d,]{0,40}+(?:\.\d++)?"
+_TIME_UNIT = (
+    r"(?:ns|nanos(?:econds?)?|us|µs|μs|micros(?:econds?)?|ms|msecs?|millis(?:econds?)?|"
+    r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+)
+_RATE_UNIT = (
+    r"(?:[kKMG]?(?:ops?|rows?|req(?:uests)?|records?|msgs?|messages?|queries|tx|txns?|events?|"
+    r"docs?|documents?|files?|items?|i)\s*/\s*(?:s|sec|second|ms|us|min)|"
+    r"[kKMGT]i?B(?:it)?\s*/\s*(?:s|sec)|[kKMGT]i?Bps|qps|QPS|tps|TPS|rps|RPS|GFLOPS|"
+    r"(?:ops|ops/s)\b)"
+)
+# A performance quantity: "27 sec", "1.2ms", "320k rows/sec", "~6k/ms".
+_ABSOLUTE = re.compile(
+    _NUM + r"\s?[kKM]?\s?(?:" + _TIME_UNIT + r"|" + _RATE_UNIT + r"|/ms|/s|/sec)(?![\w/])"
+)
+# A relative one: "2x faster", "2-5x", "40%" (kept only next to a performance word).
+_FACTOR = re.compile(_NUM + r"(?:\s?-\s?\d+(?:\.\d+)?)?\s?[x×](?![\w])")
+_PERCENT = re.compile(_NUM + r"\s?%")
+_PERF_WORD = re.compile(
+    r"faster|slower|speed|improv|regress|reduc|increas|decreas|throughput|latency|"
+    r"\bcpu\b|overhead|better|worse|\btime\b|elapsed|duration|qps|ops|perf|degrad",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\bfrom\b[^.\n]{0,80}?\bto\b|->|→|=>|\bvs\.?\b|\bversus\b|\bbefore\b|\bafter\b|"
+    r"\bcompared\b|\bbaseline\b|faster|slower|speed-?up|improv|regress|degrad|\bthan\b|"
+    r"\bwith(?:out)? (?:the |this |my )?(?:patch|change|pr|fix)\b",
+    re.I,
+)
+_HEDGE = re.compile(
+    r"\b(?:should|would|could|might|may|expect(?:ed|s)?|estimat\w*|target\w*|goal|aim|"
+    r"assum\w*|hope|theor\w*|potential(?:ly)?|up to|as much as|can it|if we|"
+    r"i (?:believe|think|guess)|don't think|will be|plan)\b|<\s*\d",
+    re.I,
+)
+_MEASURED = re.compile(
+    r"\b(?:took|takes|taken|went|goes|ran|run|runs|measured|observed|saw|see|got|"
+    r"result|results|tested|benchmark(?:ed)?|reduced|reduces|improved|improves|"
+    r"dropped|increased|is|was|are|were)\b",
+    re.I,
+)
+_RESULTS_CUE = re.compile(
+    r"^\s*(?:#+\s*|\*+\s*)?(?:benchmark |perf(?:ormance)? |test )?results?\s*[:：\-]|"
+    r"^\s*(?:before|after)(?: (?:the )?(?:patch|change|pr|fix))?\s*[:：]|"
+    r"\bwith(?:out)? (?:the |this )?patch\b|"
+    r"\bhere (?:are|is) (?:the |some |my |our )?(?:\w+ ){0,2}(?:results?|numbers|timings)\b|"
+    r"\bresults? (?:is|are) as follows?\b|\b(?:benchmark|perf) (?:results|numbers)\b",
+    re.I | re.M,
+)
+# "time elapsed (sec): 30.0", "avg rate: 5710.2", "p99 latency = 12.5": a named
+# performance quantity and its value, the unit (if any) before the number.
+_NAMED_VALUE = re.compile(
+    r"(?:\btime\b|elapsed|latency|duration|\brate\b|throughput|\bqps\b|\btps\b|ops/s)"
+    r"[\w ]{0,20}(?:\((?:s|sec|secs|seconds|ms|us|µs|ns|min|ops/s|MB/s)\))?\s*[:=]\s*"
+    r"\d[\d,]*(?:\.\d+)?(?![\d:/-])",
+    re.I,
+)
+# Whitespace after [.!?;], or a newline: `(?<=[.!?;])\s+|\n`, written to start with
+# `\s` so that the regex engine can skip to whitespace fast (the lookbehinds then
+# check what precedes it).
+_SENTENCE_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*|(?<=\n))")
+
+# ---- hard negatives
+_CI = re.compile(
+    r"[+-]1 overall\b|\|\s*Vote\s*\|\s*Subsystem\s*\|\s*Runtime|Hadoop QA|hadoop-yetus|"
+    r"Apache Yetus|:green_heart:|:broken_heart:|Test (?:PASS|FAIL)ed\b|"
+    r"Refer to this link for build results|\bSparkQA\b|Test build #\d+ has (?:started|finished)|"
+    r"Build (?:Failed|Succeeded|finished)|Codecov Report|Merging #\d+ \(\w+\) into|"
+    r"coverage (?:increased|decreased|remained)|"
+    r"Jenkins(?: build)? (?:is|was)? ?(?:failing|unstable)|"
+    r"This message was automatically generated",
+    re.I,
+)
+_MAVEN = re.compile(
+    r"Tests run: \d+, Failures: \d+|\bBUILD (?:SUCCESS|FAILURE)\b|^\s*\[INFO\] Total time:|"
+    r"Final Memory: \d+|Reactor Summary|"
+    r"\b(?:SUCCESS|FAILURE|SKIPPED) \[\s*[\d:.]+\s*(?:s|min)\s*\]|"
+    r"\bBUILD SUCCESSFUL in\b",
+    re.M,
+)
+# Each group is one kind of release-vote evidence; two kinds make a release vote.
+_RELEASE = [
+    re.compile(r"\[VOTE\]", re.I),
+    re.compile(r"\bsha-?(?:1|256|512)\b|\.sha\d*\b|\bmd5\b", re.I),
+    re.compile(r"\bsignatures?\b|\.asc\b|\bKEYS\b|\bgpg\b", re.I),
+    re.compile(r"\bbinding\b|release candidate|\bRC\d\b|staging repo|\bvote\b", re.I),
+    re.compile(r"\bLICENSE\b|\bNOTICE\b|source (?:release|tarball)|artifacts?\b", re.I),
+]
+# Lines of CI and build bookkeeping: their runtimes are not benchmark numbers.
+# One piece of CI and build bookkeeping, and the Yetus table rows around it.
+_NOISE = re.compile(
+    r"(?:" + _CI.pattern + r"|" + _MAVEN.pattern.replace("^\\s*", "") + r")"
+    r"|^\s*\|\s*[+-][01]\b|^\s*\|{3,}",
+    re.M | re.I,
+)
+_YETUS_ROW = re.compile(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", re.M)
+# In a long (flattened) line, drop only the bookkeeping: its numbers follow it.
+_LONG_LINE = 120
+_NOISE_BEFORE, _NOISE_AFTER = 10, 60
+_STACK_LINE = re.compile(
+    r"^\s*at [\w$.<>]+\([\w$.]*(?::\d+)?\)|^\s*Caused by: |Exception in thread|"
+    r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+",
+    re.M,
+)
+_DIFF = re.compile(
+    r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^diff --git |^(?:\+\+\+|---) [ab]/|"
+    r"^index [0-9a-f]{7,}\.\.",
+    re.M,
+)
+_DIFF_ROW = re.compile(r"^[+-](?![+-]{2})\S?.*$", re.M)
+# A changed line of code: "+    printf(...);", "-  @Warmup(iterations = 3)"
+_CODE_ROW = re.compile(r"^[+-](?:\s{2,}\S|[\w@]).*[;{}()=]", re.M)
+_FIELD_CHANGE = re.compile(r"^\s*[\w /.-]{2,40}:\s*[^\n]{0,200}\(was:\s", re.M)
+_UPDATED_SUBJECT = re.compile(r"\[jira\]\s*\[(?:Updated|Assigned|Resolved|Closed|Reopened)\]", re.I)
+_LOG_LINE = re.compile(
+    r"^\s*(?:\d{4}-\d\d-\d\d[ T][\d:.,]+|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG)\b)", re.M
+)
+_CONFIG_LINE = re.compile(r"^\s*(?:<property>|<name>|[\w.\-]+\s*[=:]\s*\S+\s*$)", re.M)
+_IMAGE = re.compile(r"!\[[^\]]*\]\(|<img\b|\.(?:png|jpe?g|gif|svg)\b|\bimage-\d", re.I)
+_BENCH_TALK = re.compile(
+    r"\bbenchmark|\bperformance\b|\bperf\b|\bjmh\b|\blatency\b|\bthroughput\b", re.I
+)
+
+
+# ---------------------------------------------------------------- features
+
+
+def _perf_unit(unit: str | None) -> bool:
+    """A unit that measures performance: time, rate, bytes per second, percent, factor."""
+    if not unit:
+        return False
+    _, si = to_si(1.0, unit)
+    if si in ("s", "1/s", "B/s", "1"):
+        return True
+    u = unit.strip().lower()
+    return bool(re.fullmatch(r"[x×]|ops?/\w+|\w+/op|[kmg]?flops|[a-zµμ]+/(?:op|iter|call|i)", u))
+
+
+_PERF_HEADER = re.compile(
+    r"time|latency|throughput|ops|qps|tps|duration|elapsed|speed|score|\bms\b|\bsec|\brate\b|"
+    r"p\d\d|mean|median|\bavg|average|best|before|after|baseline|contender|improv|change|"
+    r"diff|runtime|\bcpu\b|wall|rows/s|mb/s|gb/s",
+    re.I,
+)
+
+
+_BENCH_HEADING = re.compile(
+    r"benchmark|throughput|latency|per second|/s(?:ec)?\b|\bops\b|qps|timings?|"
+    r"results?|performance|\bperf\b|elapsed|runtime|speed",
+    re.I,
+)
+
+
+def _table_is_perf(table: ResultTable, body: str) -> bool:
+    """Its numbers have performance units, its header names a performance quantity,
+    or the lines just before it say what it measures (`### Write benchmark:`)."""
+    if any(_perf_unit(m.unit) for m in table.measurements):
+        return True
+    header = " ".join(table.columns) + " " + " ".join({m.metric or "" for m in table.measurements})
+    header += " " + (table.caption or "") + " " + (table.variant or "")
+    if _PERF_HEADER.search(header):
+        return True
+    before = body[max(0, table.span[0] - 400) : table.span[0]].strip().splitlines()[-3:]
+    return any(_BENCH_HEADING.search(line) and not _HEDGE.search(line) for line in before)
+
+
+# Substrings without which a pattern cannot match: a plain `in` test on the
+# lower-cased text is far cheaper than running a long alternation over it.
+_CI_KEYS = ("overall", "subsystem", "hadoop qa", "yetus", "_heart:", "test pass", "test fail",
+            "build result", "sparkqa", "test build #", "build failed", "build succeeded",
+            "build finished", "codecov", "merging #", "coverage", "jenkins",
+            "automatically generated")  # fmt: skip
+_MAVEN_KEYS = ("tests run:", "build success", "build failure", "total time:", "final memory",
+               "reactor summary", "success [", "failure [", "skipped [")  # fmt: skip
+_RELEASE_KEYS = ("sha", "md5", "signature", ".asc", "keys", "gpg")
+# The literals each of _RELEASE[1:] needs and its matches begin with, lower case.
+_RELEASE_NEEDS = (
+    ("sha1", "sha-1", "sha256", "sha-256", "sha512", "sha-512", ".sha", "md5"),
+    ("signature", ".asc", "keys", "gpg"),
+    ("binding", "release candidate", "rc", "staging repo", "vote"),
+    ("license", "notice", "source release", "source tarball", "artifact"),
+)
+_DIFF_STARTS = ("@@ -", "diff --git ", "+++ ", "--- ", "index ")
+_STACK_KEYS = ("exception", "error", "traceback", "throwable", "caused by")
+_IMAGE_KEYS = ("![", "<img", ".png", ".jp", ".gif", ".svg", "image-")
+_TALK_KEYS = ("benchmark", "perf", "jmh", "latency", "throughput")
+_NAMED_KEYS = (
+    "time",
+    "elapsed",
+    "latency",
+    "duration",
+    "rate",
+    "throughput",
+    "qps",
+    "tps",
+    "ops/s",
+)
+
+
+def _mentions(low: str, keys: tuple[str, ...]) -> bool:
+    return any(map(low.__contains__, keys))
+
+
+# re.IGNORECASE lets these match an ASCII letter, which str.lower() leaves alone
+# (İ it even makes two characters long): they are replaced before lower-casing.
+_FOLD = {"İ": "i", "ı": "i", "ſ": "s"}
+
+
+def _fold(text: str) -> str:
+    """`text` lower-cased, offset for offset (slices line up with `text`), such that
+    whatever an re.I pattern matches in `text` holds the pattern's literals in lower
+    case: `key in _fold(text)` is a true necessary condition for the pattern."""
+    if not text.isascii():
+        for char, letter in _FOLD.items():
+            text = text.replace(char, letter)
+    return text.lower()
+
+
+def _find_all(hay: str, key: str) -> list[int]:
+    """Every offset where `key` starts in `hay`, overlapping ones too."""
+    found = []
+    i = hay.find(key)
+    while i >= 0:
+        found.append(i)
+        i = hay.find(key, i + 1)
+    return found
+
+
+def _matches_from(
+    pattern: re.Pattern[str], text: str, folded: str, starts: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern each of whose matches begins with one
+    of the literals `starts` (lower case, found in `folded` = `_fold(text)`): the
+    pattern is tried only where one begins. (An re.I pattern cannot skip ahead: a
+    scan tries it at every offset.)"""
+    end = 0
+    for i in sorted({i for key in starts for i in _find_all(folded, key)}):
+        if i >= end and (m := pattern.match(text, i)):
+            end = m.end()
+            yield m
+
+
+def _may_have_code_rows(text: str) -> bool:
+    """False when `_CODE_ROW` cannot match: no line starts with + or - followed by
+    a word character, an @ or two blanks (a `- item` list is not code)."""
+    starts = [0] if text.startswith(("+", "-")) else []
+    starts += [i + 1 for key in ("\n+", "\n-") for i in _find_all(text, key)]
+    for i in starts:
+        first, two = text[i + 1 : i + 2], text[i + 1 : i + 3]
+        if first.isalnum() or first in ("_", "@") or (len(two) == 2 and two.isspace()):
+            return True
+    return False
+
+
+def _line_starts_of(text: str, offsets: list[int]) -> list[int]:
+    """Where the line of each of the sorted `offsets` starts (one pass over `text`,
+    also when it is one long flattened line)."""
+    found, start, done = [], 0, 0
+    for offset in offsets:
+        newline = text.rfind("\n", done, offset)
+        if newline >= 0:
+            start = newline + 1
+        done = offset
+        found.append(start)
+    return found
+
+
+def _line_starts_with(text: str, prefixes: tuple[str, ...]) -> bool:
+    """Does a line of `text` start with one of `prefixes`? (where re.M `^` can match)"""
+    return text.startswith(prefixes) or any("\n" + p in text for p in prefixes)
+
+
+def _has_results_cue(text: str, folded: str) -> bool:
+    """`_RESULTS_CUE.search(text)`, tried only where a match can begin: at the words
+    its unanchored alternatives begin with, and at the start of each line holding
+    result/before/after for those anchored at a line start (one that begins on a
+    blank line above would match from that line's start too)."""
+    words = ("result", "here ", "benchmark", "perf") + (("with",) if "patch" in folded else ())
+    starts = {i for word in words for i in _find_all(folded, word)}
+    anchored = sorted(i for word in ("result", "before", "after") for i in _find_all(folded, word))
+    starts.update(_line_starts_of(text, anchored))
+    return any(_RESULTS_CUE.match(text, i) for i in starts)
+
+
+@cache
+def _ascii_but(chars: str) -> bytes:
+    """Every ASCII character but `chars`: what bytes.translate should delete to
+    keep only those."""
+    return bytes(c for c in range(128) if chr(c) not in chars)
+
+
+def _lines_holding(text: str, chars: str, n: int = 1) -> int:
+    """How many lines of `text` hold `n` or more of `chars` (at most: for a
+    non-ASCII text, their count divided by `n`)."""
+    if not text.isascii():
+        return sum(map(text.count, chars)) // n
+    kept = text.encode("ascii").translate(None, _ascii_but(chars + "\n")).split(b"\n")
+    return sum(len(line) >= n for line in kept)
+
+
+def _log_lines_at_most(text: str) -> int:
+    """An upper bound of len(_LOG_LINE.findall(text)), from plain counts: each match
+    holds a date (two '-' in one line) or a level name, and no two share a line."""
+    return _lines_holding(text, "-", 2) + sum(map(text.count, ("INFO", "WARN", "ERROR", "DEBUG")))
+
+
+def _config_lines_at_most(text: str) -> int:
+    """An upper bound of len(_CONFIG_LINE.findall(text)): each match holds a
+    `<property>`, a `<name>`, or a '=' or ':' in a line of its own (a match ends at
+    a line end)."""
+    return _lines_holding(text, "=:") + text.count("<property>") + text.count("<name>")
+
+
+def _release_evidence(text: str) -> bool:
+    """Three or more of the four kinds of release-vote evidence in `_RELEASE[1:]`.
+    A pattern runs only if its literals are there, only where they begin, and only
+    while three can still be reached."""
+    folded = _fold(text)
+    possible = [
+        (pattern, keys)
+        for pattern, keys in zip(_RELEASE[1:], _RELEASE_NEEDS, strict=True)
+        if _mentions(folded, keys)
+    ]
+    found = 0
+    for i, (pattern, keys) in enumerate(possible):
+        if found + len(possible) - i < 3:
+            return False
+        found += next(_matches_from(pattern, text, folded, keys), None) is not None
+    return found >= 3
+
+
+def _without_noise_lines(text: str, ci_or_maven: bool) -> str:
+    """`text` less its CI and build bookkeeping lines (cheap when there are none:
+    `ci_or_maven` says whether `_CI` or `_MAVEN` matches `text`).
+    In a line flattened from a whole mail only the text around them goes."""
+    # (a Yetus row can only begin on a line led by `|`; one that begins on a blank
+    # line above would match from that line's start too)
+    if not (ci_or_maven or any(_YETUS_ROW.match(text, i) for i in _lines_led_by(text, "|"))):
+        return text
+    kept = []
+    for line in text.splitlines(keepends=True):
+        if len(line) <= _LONG_LINE:
+            if not _NOISE.search(line):
+                kept.append(line)
+            continue
+        end = 0
+        for m in _NOISE.finditer(line):
+            if m.start() - _NOISE_BEFORE > end:
+                kept.append(line[end : m.start() - _NOISE_BEFORE])
+            end = max(end, m.end() + _NOISE_AFTER)
+        kept.append(line[end:])
+    return "".join(kept)
+
+
+def _strip_quotes(body: str) -> str:
+    """Defensive: the cleaned body has no quotes, but a stray `>` line never counts."""
+    lines = body.splitlines()
+    text = "\n".join(lines)
+    if next(_lines_led_by(text, ">"), None) is None:  # the usual case
+        return text
+    return "\n".join(line for line in lines if not line.lstrip().startswith(">"))
+
+
+def _lines_led_by(text: str, char: str) -> Iterator[int]:
+    """The offsets of the lines of `text` whose first character after blanks is
+    `char`. Only the first `char` of each line that has one is looked at."""
+    i = text.find(char)
+    while i >= 0:
+        start = text.rfind("\n", 0, i) + 1
+        if start == i or text[start:i].isspace():
+            yield start
+        end = text.find("\n", i)
+        i = text.find(char, end) if end >= 0 else -1
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+@dataclass(slots=True)
+class TextEvidence:
+    absolute: int = 0  # numbers with a time/rate unit, not hedged
+    relative: int = 0  # factors and percentages next to a performance word
+    hedged: int = 0  # numbers in estimates, targets, conditions, settings
+    measured: int = 0  # absolute numbers next to words saying they were measured
+    compared: bool = False  # numbers set against each other (from/to, vs, before/after)
+    parallel: int = 0  # most lines in a row (or in one flat sentence) giving one unit
+
+
+# Durations that are settings or bookkeeping, not measurements: "a timeout of 30 s",
+# "interval=10s", JIRA's "Time Spent: 1h 40m".
+_SETTING = re.compile(
+    r"time-?out|interval|delay|\bttl\b|retention|expir|heartbeat|\bsleep|\bperiod\b|-X[mxs]\d|"
+    r"time spent|estimate:|worklog",  # JIRA time tracking
+    re.I,
+)
+_STRONG_MEASURED = re.compile(
+    r"\b(?:took|takes|taken|went|goes|ran|measured|observed|saw|got|results?|reduced|reduces|"
+    r"improved|improves|dropped|increased|elapsed|finished|completed|run(?:s)? (?:is|was|in))\b",
+    re.I,
+)
+
+
+# How far from a number its words count, in characters. Windows, not whole
+# sentences, because web archives and GitBox flatten a mail onto one line.
+_HEDGE_REACH = 200  # back to the sentence start at most
+_SETTING_REACH = 40
+_WORD_REACH = 80
+_COMPARE_REACH = 120
+
+
+# The literals (lower case) without which each word pattern cannot match, to skip
+# the pattern where none is (see `_fold`). `\bwith(?:out)? ...` needs "with".
+_NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _PERF_WORD: ("faster", "slower", "speed", "improv", "regress", "reduc", "increas", "decreas",
+                 "throughput", "latency", "cpu", "overhead", "better", "worse", "time", "elapsed",
+                 "duration", "qps", "ops", "perf", "degrad"),
+    _COMPARE: ("from", "->", "→", "=>", "vs", "versus", "before", "after", "compared", "baseline",
+               "faster", "slower", "speed", "improv", "regress", "degrad", "than", "with"),
+    _HEDGE: ("ould", "might", "may", "expect", "estimat", "target", "goal", "aim", "assum", "hope",
+             "theor", "potential", "up to", "as much as", "can it", "if we", "i believe",
+             "i think", "i guess", "don't think", "will be", "plan", "<"),
+    _SETTING: ("timeout", "time-out", "interval", "delay", "ttl", "retention", "expir",
+               "heartbeat", "sleep", "period", "-x", "time spent", "estimate:", "worklog"),
+    _STRONG_MEASURED: ("took", "take", "went", "goes", "ran", "run", "measured", "observed",
+                       "saw", "got", "result", "reduce", "improve", "dropped", "increased",
+                       "elapsed", "finished", "completed"),
+    _MEASURED: ("took", "take", "went", "goes", "ran", "run", "measured", "observed", "saw",
+                "see", "got", "result", "tested", "benchmark", "reduce", "improve", "dropped",
+                "increased", "is", "was", "are", "were"),
+}  # fmt: skip
+
+
+def _found(
+    pattern: re.Pattern[str], text: str, folded: str, a: int = 0, b: int | None = None
+) -> bool:
+    """`pattern.search(text[a:b])`, skipped when the window of `folded` (`_fold(text)`)
+    lacks every literal the pattern needs."""
+    return _mentions(folded[a:b], _NEEDS[pattern]) and pattern.search(text[a:b]) is not None
+
+
+def _follows_a_digit(text: str, marks: str) -> bool:
+    """Is one of `marks` right after a number's last digit (or its trailing commas,
+    `[\\d,]*`), a blank between allowed? Else `_FACTOR` (x, ×) or `_PERCENT` (%)
+    cannot match: finds are much cheaper than their scans, which start a match at
+    every digit ("10px" in CSS)."""
+    for mark in marks:
+        i = text.find(mark)
+        while i >= 0:
+            j = i - 1
+            if j >= 0 and text[j].isspace():
+                j -= 1
+            while j >= 0 and text[j] == ",":
+                j -= 1
+            if j >= 0 and text[j].isdecimal():
+                return True
+            i = text.find(mark, i + 1)
+    return False
+
+
+def _text_evidence(text: str) -> TextEvidence:
+    """What `text` says with numbers (see the module docstring). The quantity
+    patterns run once over the whole text; the word patterns only around the
+    quantities found."""
+    ev = TextEvidence()
+    folded = _fold(text)
+    low = folded if text.isascii() else text.lower()
+    absolute = [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
+    if _mentions(low, _NAMED_KEYS):
+        # `avg rate: 5710.2` counts; `latency: 5 ms` was already counted as `5 ms`
+        starts = [a for a, _ in absolute]
+        for m in _matches_from(_NAMED_VALUE, text, folded, _NAMED_KEYS):
+            i = bisect_left(starts, m.start())
+            if not (i < len(starts) and starts[i] < m.end()):
+                absolute.append((m.start(), ""))
+    quantities = [(pos, "abs", q) for pos, q in absolute]
+    if _follows_a_digit(text, "x×"):
+        quantities += [(m.start(), "rel", m.group(0)) for m in _FACTOR.finditer(text)]
+    if _follows_a_digit(text, "%"):
+        quantities += [(m.start(), "rel", m.group(0)) for m in _PERCENT.finditer(text)]
+    if not quantities:
+        return ev
+    quantities.sort()
+    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    kept: list[tuple[int, str, str]] = []
+    for pos, kind, quantity in quantities:
+        i = bisect_right(bounds, pos)
+        s0, s1 = bounds[i - 1], bounds[i] if i < len(bounds) else len(text)
+        if kind == "rel":
+            a, b = max(s0, pos - _WORD_REACH), min(s1, pos + _WORD_REACH)
+            if not _found(_PERF_WORD, text, folded, a, b) or "coverage" in text[a:b].lower():
+                continue
+        if _found(_HEDGE, text, folded, max(s0, pos - _HEDGE_REACH), pos) or _found(
+            _SETTING, text, folded, max(s0, pos - _SETTING_REACH), pos
+        ):
+            ev.hedged += 1
+            continue
+        kept.append((pos, kind, quantity))
+        if kind == "rel":
+            ev.relative += 1
+            continue
+        ev.absolute += 1
+        a, b = max(s0, pos - _WORD_REACH), pos + len(quantity) + 20
+        if _found(_STRONG_MEASURED, text, folded, a, b):
+            ev.measured += 1
+    positions = [p for p, _, _ in kept]
+    for pos, kind, _ in kept:
+        lo, hi = max(0, pos - _COMPARE_REACH), pos + _COMPARE_REACH
+        near = bisect_right(positions, hi) - bisect_left(positions, lo)
+        if (kind == "rel" or near >= 2) and _found(_COMPARE, text, folded, lo, hi):
+            ev.compared = True
+            break
+    kept_abs = [(p, q) for p, kind, q in kept if kind == "abs"]
+    ev.parallel = max(
+        _parallel_lines(text, folded, kept_abs), _same_unit_in_a_sentence(text, kept_abs, bounds)
+    )
+    return ev
+
+
+def _same_unit_in_a_sentence(text: str, absolute: list[tuple[int, str]], bounds: list[int]) -> int:
+    """How often one unit repeats in one sentence: 3 or more times, or twice after
+    the name of what is measured (`MXNet latency ...: 159.11 ms TVM latency ...:
+    732.59 ms`): a table or log flattened onto one line. 0 otherwise."""
+    counts: dict[tuple[int, str], int] = {}  # (sentence, unit) -> quantities
+    keyed: list[tuple[tuple[int, str], int]] = []
+    for pos, quantity in absolute:
+        unit = _UNIT_OF.search(quantity.strip())
+        if unit:
+            key = (bisect_right(bounds, pos), unit.group(0).lower())
+            counts[key] = counts.get(key, 0) + 1
+            keyed.append((key, pos))
+    best = max(counts.values(), default=0)
+    if best >= 3:
+        return best
+    # (names are looked for only now, and only for units given twice in a sentence)
+    named: dict[tuple[int, str], int] = {}
+    for key, pos in keyed:
+        if counts[key] >= 2 and _MEASURE_KEY.search(text[max(0, pos - 60) : pos]):
+            named[key] = named.get(key, 0) + 1
+    return 2 if max(named.values(), default=0) >= 2 else 0
+
+
+# A number not glued to a word or a dot: `(?<![\w.])[-+]?\d[\d,]*...`, written to
+# start with its first character's class, so that the regex engine can skip to
+# candidates fast (the lookbehinds then check what precedes it).
+_ROW_NUMBER = re.compile(
+    r"[-+\d](?:(?<=[-+])(?<![\w.][-+])\d|(?<=\d)(?<![\w.]\d))[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?"
+)
+_ROW_WORD = re.compile(r"[A-Za-z_][\w.:/#-]*")
+_CELL_SPLIT = re.compile(r"\t|\s*[,|]\s*|\s{2,}")
+
+
+_PERF_HEADER_NEEDS = ("time", "latency", "throughput", "ops", "qps", "tps", "duration", "elapsed",
+                      "speed", "score", "ms", "sec", "rate", "mean", "median", "avg", "average",
+                      "best", "before", "after", "baseline", "contender", "improv", "change",
+                      "diff", "cpu", "wall", "rows/s", "mb/s", "gb/s")  # fmt: skip
+_P_DIGITS = re.compile(r"p\d\d")
+
+
+def _may_name_perf(line: str) -> bool:
+    """False when `_PERF_HEADER` cannot match `line`: none of its literals is there."""
+    folded = _fold(line)
+    return _mentions(folded, _PERF_HEADER_NEEDS) or _P_DIGITS.search(folded) is not None
+
+
+def _digits_per_line(lines: list[str]) -> list[int]:
+    """How many digits (`\\d`) each line has, for an ASCII text counted in one pass
+    in C; otherwise a bound that never says fewer than 2."""
+    joined = "\n".join(lines)
+    if not joined.isascii():
+        return [2] * len(lines)
+    digits = joined.encode("ascii").translate(None, _ascii_but("0123456789\n"))
+    return [len(d) for d in digits.split(b"\n")] if lines else []
+
+
+def _numeric_block(text: str) -> int:
+    """Rows of numbers under header lines that name a performance quantity
+    (`mb_sec  avg_latency`, `Metric Name, Min, Mean, P95`), all blocks together:
+    tables that no parser claimed, as tools print them (TSV, CSV, aligned)."""
+    total = 0
+    header_ok = False
+    lines = text.splitlines()
+    rows: set[int] = set()
+    # A row has two numbers, so two digits: only such lines are looked at. Blank
+    # lines go on a block; the line above a row (blanks skipped) is a row of the
+    # same block, or else the header line of a new one.
+    for j, digits in enumerate(_digits_per_line(lines)):
+        if digits < 2:
+            continue
+        line = lines[j]
+        numbers = len(_ROW_NUMBER.findall(line))
+        if not (numbers >= 2 and numbers >= len(_ROW_WORD.findall(line))):
+            continue
+        above = j - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        if above not in rows:
+            header = lines[above] if above >= 0 else ""
+            header_ok = (
+                _may_name_perf(header)
+                and bool(_PERF_HEADER.search(header))
+                and len([c for c in _CELL_SPLIT.split(header.strip()) if c]) >= 2
+            )
+        rows.add(j)
+        total += header_ok
+    return total
+
+
+_KEY_VALUE = re.compile(r"^\s*[\w.\-]+\s*[=:]")
+_MEASURE_KEY = re.compile(
+    r"latency|throughput|time|elapsed|duration|qps|tps|ops|mean|avg|average|median|p\d\d|"
+    r"\bmax\b|\bmin\b|rate|speed",
+    re.I,
+)
+_UNIT_OF = re.compile(r"[a-zµμ/%]+$", re.I)
+
+
+def _parallel_lines(text: str, folded: str, absolute: list[tuple[int, str]]) -> int:
+    """The longest run of consecutive lines (blank lines allowed between) that each
+    state a time or rate in the same unit: `MXNet latency ...: 159.11 ms` then
+    `TVM latency ...: 732.59 ms`. Hedged lines and settings break a run. `absolute` holds the
+    (offset, text) of the quantities found in `text`; `folded` is `_fold(text)`."""
+    first_unit: dict[int, str] = {}  # line start -> unit of its first quantity
+    absolute = sorted(absolute)
+    starts = _line_starts_of(text, [offset for offset, _ in absolute])
+    for start, (_, quantity) in zip(starts, absolute, strict=True):
+        unit = _UNIT_OF.search(quantity.strip())
+        if unit:
+            first_unit.setdefault(start, unit.group(0))
+    best = run = 0
+    unit = None
+    previous_end = 0
+    # Only lines with a quantity can extend a run; any other line that is not blank
+    # (between two of them) ends it.
+    for start in sorted(first_unit):
+        if text[previous_end:start].strip():
+            run, unit = 0, None
+        end = text.find("\n", start) + 1 or len(text)
+        previous_end = end
+        line = text[start:end]
+        line_unit = first_unit[start]
+        # `linger: 5 ms` / `batch.size=10 ms` are settings, unless the key names a
+        # performance quantity (`latency: 5 ms`)
+        setting = _found(_SETTING, text, folded, start, end) or (
+            _KEY_VALUE.match(line) and not _MEASURE_KEY.search(line)
+        )
+        if line_unit and not (setting or _found(_HEDGE, text, folded, start, end)):
+            line_unit = line_unit.lower()
+            run = run + 1 if line_unit == unit else 1
+            unit = line_unit
+            best = max(best, run)
+        else:
+            run, unit = 0, None
+    return best
+
+
+def _diff_rows_are_results(body: str, tables: list[ResultTable]) -> bool:
+    """A diff whose -/+ rows parsed as result rows (a regenerated results file)."""
+    for t in tables:
+        if t.format == "prose" or not t.measurements:
+            continue
+        src = body[t.span[0] : t.span[1]] if 0 <= t.span[0] < t.span[1] <= len(body) else ""
+        rows = [ln for ln in src.splitlines() if ln.strip()]
+        if rows and sum(bool(_DIFF_ROW.match(ln)) for ln in rows) >= max(1, len(rows) // 3):
+            return True
+        if t.format not in GENERIC_FORMATS and t.format not in WEAK_TOOL_FORMATS:
+            return True
+    return False
+
+
+def classify(
+    body: str, tables: list[ResultTable], *, subject: str | None = None, kind: str | None = None
+) -> Verdict:
+    try:
+        return _classify(body or "", tables or [], subject or "", kind)
+    except Exception as exc:  # a classifier bug must not lose the message
+        return Verdict(False, 0.0, [f"classifier error: {type(exc).__name__}: {exc}"])
+
+
+def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | None) -> Verdict:
+    text = _strip_quotes(body)
+    low = text.lower()
+    folded = low if text.isascii() else _fold(text)
+    total = 0.0
+    reasons: list[str] = []
+
+    def add(weight: float, reason: str) -> None:
+        nonlocal total
+        total += weight
+        reasons.append(f"{reason} ({weight:+.1f})")
+
+    # (both needed twice: to drop the bookkeeping lines, and as hard negatives)
+    ci = _CI.search(text) if _mentions(low, _CI_KEYS) else None
+    maven = _mentions(low, _MAVEN_KEYS) and _MAVEN.search(text)
+
+    # -- what the format parsers found
+    tool_seen: set[str] = set()
+    perf_tables = plain_tables = 0
+    prose_n = 0
+    prose_compared = False
+    for t in tables:
+        n = len(t.measurements)
+        if not n:
+            continue
+        if t.format == "prose":
+            src = t.source(body)
+            folded_src = _fold(src)
+            if _found(_HEDGE, src, folded_src) and not _found(_MEASURED, src, folded_src):
+                continue
+            prose_n += n
+            prose_compared = prose_compared or _found(_COMPARE, src, folded_src)
+        elif t.format in GENERIC_FORMATS:
+            if _table_is_perf(t, body):
+                perf_tables += 1
+            else:
+                plain_tables += 1
+        elif t.format not in tool_seen:
+            tool_seen.add(t.format)
+            weight = W_WEAK_TOOL if t.format in WEAK_TOOL_FORMATS else W_TOOL
+            count = sum(len(x.measurements) for x in tables if x.format == t.format)
+            if len(tool_seen) > 1:  # one tool output is enough; more only adds a little
+                weight = 0.5
+            add(weight, f"{t.format} output: {count} measurements")
+    if perf_tables:
+        add(
+            W_PERF_TABLE + 0.5 * min(perf_tables - 1, 2),
+            f"{perf_tables} table(s) of performance numbers",
+        )
+    if plain_tables and not perf_tables:
+        add(W_PLAIN_TABLE, f"{plain_tables} table(s) of numbers without performance units")
+    # prose (the parser's) and text (ours) read the same sentences: the stronger counts
+    prose: tuple[float, str] = (0.0, "")
+    if prose_n >= 2 or (prose_n and prose_compared):
+        prose = (W_PROSE_COMPARED, f"prose: {prose_n} measured numbers compared")
+    elif prose_n:
+        prose = (W_PROSE_TABLE, f"prose: {prose_n} measured number")
+
+    # -- light text features of our own (they back up the parsers)
+    # (str.isdigit also takes non-ASCII digits: only those need the slow loop)
+    has_digits = any(d in text for d in "0123456789") or (
+        not text.isascii() and any(c.isdigit() for c in text)
+    )
+    if has_digits:
+        own_text = _without_noise_lines(text, bool(ci or maven))
+        ev = _text_evidence(own_text)
+        n = ev.absolute + ev.relative
+        own: tuple[float, str] = (0.0, "")
+        if ev.compared or ev.measured >= 2 or ev.parallel >= 2:
+            own = (W_TEXT_COMPARED, f"text: {n} performance numbers compared")
+        elif ev.absolute >= 3:
+            own = (W_TEXT_MANY, f"text: {ev.absolute} numbers with performance units")
+        elif n:
+            own = (W_TEXT_MEASURED, f"text: {n} numbers with performance units")
+        best = max(prose, own)
+        if best[0]:
+            add(*best)
+        if not (tool_seen or perf_tables):
+            block = _numeric_block(own_text)
+            if block >= 2:
+                add(W_NUMERIC_BLOCK, f"text: {block} rows of numbers under a performance header")
+        if ev.hedged and not n:
+            reasons.append(
+                f"text: {ev.hedged} numbers only in estimates, targets or settings (+0.0)"
+            )
+        if total > 0 and _has_results_cue(text, folded):
+            add(W_RESULTS_CUE, "results cue")
+    elif prose[0]:
+        add(*prose)
+    elif _mentions(low, _TALK_KEYS) and _BENCH_TALK.search(text):
+        reasons.append("talks about performance, no numbers (+0.0)")
+
+    # -- hard negatives
+    if ci:
+        add(W_CI, f"CI/build report ({ci.group(0).strip()})")
+    if maven:
+        # its own numbers are already left out; it only weighs when nothing else speaks
+        add(W_MAVEN if total < THRESHOLD else 0.0, "Maven build/test summary")
+    # three kinds of evidence need a hash or a signature among them
+    if _RELEASE[0].search(subject) or (
+        _mentions(low, _RELEASE_KEYS) and _release_evidence(subject + "\n" + text)
+    ):
+        add(W_RELEASE, "release vote (checksums/signatures)")
+    stack = len(_STACK_LINE.findall(text)) if _mentions(low, _STACK_KEYS) else 0
+    if stack >= 3:
+        add(W_STACK, f"stack trace ({stack} lines)")
+    # (both patterns need a line starting with +/-, @@, diff, index)
+    code_rows = len(_CODE_ROW.findall(text)) if _may_have_code_rows(text) else 0
+    diff = _line_starts_with(text, _DIFF_STARTS) and _DIFF.search(text)
+    # (a ```diff fence alone is not a diff: bots use it to colour result tables)
+    if diff or code_rows >= 4 or ("```diff" in text and code_rows):
+        if _diff_rows_are_results(body, tables):
+            reasons.append("diff of result rows (+0.0)")
+        else:
+            add(W_DIFF, "code diff")
+    field_changes = len(_FIELD_CHANGE.findall(text)) if "(was:" in low else 0
+    if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
+        add(W_FIELD_CHANGE, "JIRA field-change notification")
+    if not tool_seen and (lines := max(1, sum(map(bool, map(str.strip, text.splitlines()))))) >= 8:
+        # (counted only when their upper bounds could pass one half)
+        logs = len(_LOG_LINE.findall(text)) if _log_lines_at_most(text) > lines / 2 else 0
+        configs = len(_CONFIG_LINE.findall(text)) if _config_lines_at_most(text) > lines / 2 else 0
+        if logs / lines > 0.5 or configs / lines > 0.5:
+            add(W_DUMP, "log or config dump")
+    if (
+        total <= 0
+        and (_mentions(low, _IMAGE_KEYS) and _IMAGE.search(text))
+        and (_mentions(folded, _TALK_KEYS) and _BENCH_TALK.search(text))
+    ):
+        reasons.append("results only as images/links (+0.0)")
+
+    score = 1.0 / (1.0 + math.exp(-1.5 * (total - THRESHOLD)))
+    return Verdict(total >= THRESHOLD, round(score, 3), reasons)

@@ -1,0 +1,125 @@
+"""Shared helpers of the tool-output parsers: the heading that names a block, and
+the row of measurements built from a record.
+
+`block_heading(text, pos, floor)` returns the short text that names the block
+starting at `pos` (`Before patch`, `with 4 MM threads`, `HDFS -text`), looking at
+the line(s) above it, or at the end of the same line when the mail was flattened
+onto one line. It never looks before `floor` (the end of the previous block), so a
+block never borrows the heading of the one before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import Measurement, heading_before
+
+# Lines that open or close a code block: never a heading.
+_FENCE = re.compile(
+    r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\}|</?pre>|</?code>|\.\.\.)\s*$"
+)
+# Lines made only of rule characters (`=====`, `-----`).
+_RULE = re.compile(r"^\s*[-=_*~#+]{3,}\s*$")
+# The end of a sentence or a code fence inside a flattened line.
+_CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
+# A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
+_DATA_LINE = re.compile(r":\s*[-+~]?\d[\d.,]*\s*[A-Za-z%/]*\s*$")
+# A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
+_TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
+# A linking verb before a capitalised name: "The latest result is Before patch:".
+_LINK = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
+    """`Before patch` from the tail of a flattened line such as
+    `... The latest result is Before patch: ``` `. Without a trailing colon, only a
+    short phrase sitting between two blocks (`... 134%CPU Beeline http 5.36user`)."""
+    seg = re.sub(r"(?:\s|```+[\w+-]*|\{code(?::[^}]*)?\}|\{noformat\})+$", "", segment)
+    seg = re.sub(r"^(?:\s|```+|\{code\}|\{noformat\})+", "", seg)
+    if not seg.endswith((":", "：")):
+        short = 2 <= len(seg) <= 80 and re.search(r"[A-Za-z]", seg)
+        if between_blocks and short and not re.search(r"[.!?]\s", seg):
+            return seg.strip("*#` ")
+        return None
+    seg = seg[:-1].rstrip()
+    parts = _CLAUSE_BREAK.split(seg)
+    clause = parts[-1].strip() if parts else ""
+    clause = _LINK.sub("", clause).strip()
+    if _TIMESTAMP.search(clause):
+        return None
+    words = clause.split()
+    if not words or len(words) > 12 or not re.search(r"[A-Za-z]", clause):
+        return None
+    return clause.strip("*#` ")
+
+
+def block_heading(text: str, pos: int, floor: int = 0) -> str | None:
+    """The heading of the block that starts at `pos`; None if there is none after
+    `floor`. Skips code fences and rules; joins a heading that a mail gateway
+    hard-wrapped onto two lines."""
+    start = _line_start(text, pos)
+    if start < floor:
+        start = floor
+    before_on_line = text[start:pos]
+    if before_on_line.strip():
+        return inline_heading(before_on_line, between_blocks=start == floor > 0)
+    # Walk up over blank lines, fences and rules.
+    end = start
+    for _ in range(6):
+        if end <= floor:
+            return None
+        prev_start = _line_start(text, end - 1)
+        if prev_start < floor:
+            return None
+        line = text[prev_start : end - 1] if text[end - 1] == "\n" else text[prev_start:end]
+        if not line.strip() or _FENCE.match(line) or _RULE.match(line):
+            end = prev_start
+            continue
+        break
+    else:
+        return None
+    line_end = end
+    if _DATA_LINE.search(text[prev_start:line_end]) or _TIMESTAMP.search(text[prev_start:line_end]):
+        return None
+    heading = heading_before(text[:line_end], line_end, max_lines=1)
+    if heading is None:
+        return None
+    line = text[prev_start:line_end].strip()
+    # A heading wrapped by a mail gateway at ~80 columns: the line above it is long,
+    # does not end a sentence, and belongs to this block.
+    if line.endswith((":", "：")) and prev_start > floor:
+        above_start = _line_start(text, prev_start - 1)
+        above = text[above_start : prev_start - 1].strip()
+        if above_start >= floor and len(above) >= 60 and not re.search(r"[.:;!?)\]}]$", above):
+            joined = heading_before(above + " " + line, len(above) + 1 + len(line), max_lines=1)
+            if joined:
+                heading = joined
+    return heading
+
+
+def measure(
+    metric: str,
+    written: str,
+    value: float | None,
+    unit: str | None,
+    *,
+    label: str | None = None,
+    variant: str | None = None,
+    row: int | None = None,
+) -> Measurement | None:
+    """A Measurement, or None when the number could not be read."""
+    if value is None:
+        return None
+    return Measurement(
+        metric=metric,
+        value=value,
+        unit=unit,
+        label=label,
+        variant=variant,
+        written=written,
+        row=row,
+    )

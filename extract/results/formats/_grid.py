@@ -1,0 +1,439 @@
+"""Shared helpers of the generic table formats (markdown, JIRA, HTML, ASCII) and the
+tool tables built on them: reading a cell as value + unit, a header as name + unit,
+and turning a grid of cells into measurements.
+
+`grid_measurements(header_levels, rows, ...)` returns the measurements of one table:
+one per numeric cell of a measurement column, with label = the row's name cells,
+metric = the column header (unit stripped), variant = column groups above it, and the
+unit from the cell, the header, or (for unit-less time tables) seconds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import Measurement, heading_before
+from extract.results.units import parse_duration, parse_number, to_si
+
+# A number as written in a cell: 1,430 / -0.347 / 3.49E8 / .5 / 1_000 (not dates, versions).
+NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
+# value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±
+_CELL = re.compile(
+    rf"""^\s*(?P<num>{NUM})\s*(?P<unit>{_UNIT})?
+        (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{NUM})\s*(?P<eunit>{_UNIT}|%)?)?
+        \s*(?:\((?P<ratio>[^()]{{1,12}})\))?\s*$""",
+    re.X,
+)
+_HEADER_UNIT = re.compile(
+    r"^(?P<name>.*?)\s*(?:\((?:time\s+in\s+)?(?P<u1>[^()]{1,12})\)|\[(?P<u2>[^\[\]]{1,12})\])\s*$",
+    re.I,
+)
+_COMMA_UNIT = re.compile(r"^(?P<name>[^,]+?)\s*,\s*(?P<unit>[^,\s]{1,10})\s*$")
+
+# Units a cell may carry; anything else after a number makes the cell text.
+_EXTRA_UNITS = {"%", "x", "X", "#", "count", "counts", "rows", "row", "ops", "op", "iter"}
+_SEC_RATE = re.compile(r"(?i)/sec$")
+
+TIME_WORDS = re.compile(r"(?i)(?:^|[^a-z])(time|duration|elapsed|runtime|took)(?:[^a-z]|$)")
+_NOT_TIME_COLUMN = re.compile(
+    r"(?i)percent|ratio|speed ?up|relative|factor|%|\bx\b|count|rows?\b|#|num|threads?|"
+    r"iterations?|size|tables?|parallelism|partitions?|cores?|nodes?|rounds|runs|version"
+)
+MEASURE_WORDS = re.compile(
+    r"(?i)\b(?:bench\w*|perf\w*|throughput|latency|ops|qps|tps|score|speed\w*|baseline|"
+    r"contender|before|after|patch\w*|master|branch|main|improve\w*|regress\w*|diff\w*|"
+    r"change|mean|median|avg|average|min|max|p\d\d|stddev|time\w*|duration|elapsed|"
+    r"runtime|cpu|memory|mem|heap|gc|rate|result\w*|old|new|trunk|query|q\d+)\b"
+)
+
+
+_RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
+_DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
+
+
+def is_unit(unit: str | None) -> bool:
+    """A unit we can recognise: known to `to_si`, a rate, or a plain count/ratio word."""
+    if not unit:
+        return False
+    u = unit.strip()
+    if u in _EXTRA_UNITS or u.lower() in _EXTRA_UNITS:
+        return True
+    if to_si(1.0, u)[1] is not None:
+        return True
+    # rates and per-op times: MB/sec, ops/ms, B/op, ns/iter, rows/s
+    return bool(_RATE_UNIT.fullmatch(u))
+
+
+def norm_unit(unit: str | None) -> str | None:
+    """Unit as written, but `X/sec` spelled `X/s` (MiB/sec → MiB/s)."""
+    if not unit:
+        return None
+    u = unit.strip()
+    if "/" in u and _SEC_RATE.search(u) and not u.lower().startswith(("ops", "op/")):
+        u = _SEC_RATE.sub("/s", u)
+    return u
+
+
+def number(written: str, *, decimal_comma: bool = False) -> float | None:
+    """parse_number, tolerant of the unicode minus; None for text."""
+    if written is None:
+        return None
+    return parse_number(written.replace("−", "-"), decimal_comma=decimal_comma)
+
+
+class Cell:
+    """A cell read as a number: value, unit, error (±) and written text."""
+
+    __slots__ = ("value", "unit", "err", "err_unit", "written", "err_written", "ratio")
+
+    def __init__(self, value, unit, err, err_unit, written, err_written, ratio):
+        self.value = value
+        self.unit = unit
+        self.err = err
+        self.err_unit = err_unit
+        self.written = written
+        self.err_written = err_written
+        self.ratio = ratio
+
+
+def read_cell(text: str) -> Cell | None:
+    """`50.0s`, `2.1 GiB`, `99.06%`, `1,430`, `2.275 ± 0.046`, `1.0080 (1.0)`, `1.21x`.
+    None when the cell is not one number (text, dates, versions, several numbers)."""
+    if not text or len(text) > 60:
+        return None
+    s = text.strip().strip("*_`").strip()
+    m = _CELL.match(s)
+    if not m or not _DIGIT.search(m.group("num")):
+        return None
+    unit = m.group("unit")
+    if unit and not is_unit(unit):
+        return None
+    value = number(m.group("num"))
+    if value is None:
+        return None
+    err = number(m.group("err")) if m.group("err") else None
+    return Cell(
+        value,
+        norm_unit(unit),
+        err,
+        norm_unit(m.group("eunit")) or norm_unit(unit),
+        m.group("num"),
+        m.group("err"),
+        m.group("ratio"),
+    )
+
+
+def header_unit(header: str) -> tuple[str, str | None]:
+    """`Best Time(ms)` → (`Best Time`, `ms`); `Mean [s]` → (`Mean`, `s`);
+    `Name (time in us)` → (`Name`, `us`); `CPU, ms` → (`CPU`, `ms`)."""
+    h = (header or "").strip()
+    m = _HEADER_UNIT.match(h)
+    if m:
+        u = (m.group("u1") or m.group("u2") or "").strip()
+        if is_unit(u):
+            return m.group("name").strip(), norm_unit(u)
+    if len(h) > 2 and h.endswith("%") and not h.endswith(("(%", "[%")):
+        return h[:-1].strip().rstrip(",;:").strip(), "%"  # `change %`, `CPU, %`
+    m = _COMMA_UNIT.match(h)
+    if m and is_unit(m.group("unit")):
+        return m.group("name").strip(), norm_unit(m.group("unit"))
+    return h, None
+
+
+_COLOR = re.compile(r"\{color(?::[^}]*)?\}")
+_MONOSPACE = re.compile(r"\{\{(.*?)\}\}")
+_BOLD = re.compile(r"\*(\S(?:.*?\S)?)\*")
+
+
+def clean_cell(text: str) -> str:
+    """Cell text without markup decoration: `**x**`, `{{x}}`, `{color:red}x{color}`, `` `x` ``."""
+    s = text or ""
+    # (each pattern only where its first characters are: most cells have no markup)
+    if "{color" in s:
+        s = _COLOR.sub("", s)
+    if "{{" in s:
+        s = _MONOSPACE.sub(r"\1", s)
+    if "*" in s:
+        s = _BOLD.sub(r"\1", s)
+    s = s.replace("**", "").replace("`", "")
+    return " ".join(s.split())
+
+
+# A rate named at the start of a sentence before the table: `Batches per second.`
+_SAID_UNIT = re.compile(
+    r"(?:^|[.!?:]\s+)((?:[A-Z][a-z]+|[A-Z]+)(?: [a-z]+)? per (?:second|sec|minute|min|hour))\b"
+)
+
+
+def _said_unit(context: str) -> str | None:
+    """The one rate unit the lines before a table state, if exactly one."""
+    found = {m.group(1) for m in _SAID_UNIT.finditer(context)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _is_index_column(header: str, cells: list[str]) -> bool:
+    return not header.strip() and all(_DIGITS.fullmatch(c.strip() or "x") for c in cells)
+
+
+def grid_measurements(
+    header_levels: list[list[str]],
+    rows: list[list[str]],
+    *,
+    caption: str | None = None,
+    context: str | None = None,
+    require_context: bool = True,
+) -> list[Measurement]:
+    """Measurements of a table. `header_levels[-1]` names the columns; earlier levels
+    are column groups (already expanded to one entry per column). Empty when the table
+    holds no measurements (no unit anywhere and no benchmark words in it)."""
+    if not rows:
+        return []
+    ncol = max(len(r) for r in rows)
+    levels = [list(lv) + [""] * (ncol - len(lv)) for lv in header_levels] or [[""] * ncol]
+    header = [clean_cell(h) for h in levels[-1][:ncol]]
+    rows = [[clean_cell(c) for c in r] + [""] * (ncol - len(r)) for r in rows]
+    cols = [[r[i] for r in rows] for i in range(ncol)]
+    parsed = [[read_cell(c) for c in col] for col in cols]
+    hdr = [header_unit(h) for h in header]
+
+    def numeric(i: int) -> bool:
+        filled = [c for c in cols[i] if c.strip() and c.strip() not in ("-", "N/A", "n/a", "NaN")]
+        return bool(filled) and sum(p is not None for p in parsed[i]) >= max(1, len(filled) * 0.6)
+
+    numeric_cols = [
+        i for i in range(ncol) if numeric(i) and not _is_index_column(header[i], cols[i])
+    ]
+    has_unit = {i for i in numeric_cols if hdr[i][1] or any(p and p.unit for p in parsed[i])}
+    row_units = [header_unit(r[0])[1] if r else None for r in rows]
+    # `Batches per second.` said once above a table whose cells carry no unit
+    said_unit = (
+        None if has_unit or any(row_units) else _said_unit(f"{caption or ''} {context or ''}")
+    )
+    context = " ".join([caption or "", context or "", *(" ".join(lv) for lv in levels)])
+    any_unit = bool(has_unit) or any(row_units) or bool(said_unit)
+    explicit_time = any(
+        (hdr[i][1] and to_si(1.0, hdr[i][1])[1] == "s")
+        or any(p and p.unit and to_si(1.0, p.unit)[1] == "s" for p in parsed[i])
+        for i in numeric_cols
+    )
+    default_time = not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
+    if require_context and not (any_unit or default_time or MEASURE_WORDS.search(context)):
+        return []
+
+    # Unit-less numeric columns beside unit-bearing ones are settings (No. of Tables = 1000).
+    def is_setting(i: int) -> bool:
+        return (
+            i not in has_unit
+            and bool(has_unit)
+            and not default_time
+            and not MEASURE_WORDS.search(header[i])
+            and i < min(has_unit)
+        )
+
+    value_cols = [i for i in numeric_cols if not is_setting(i)]
+    if (
+        len(value_cols) == ncol
+        and ncol >= 2
+        and 0 not in has_unit
+        and all(_DIGITS.fullmatch(c.strip()) for c in cols[0] if c.strip())
+    ):
+        value_cols = value_cols[1:]  # all numeric: whole numbers first name the row (threads, run)
+    if not value_cols:
+        return []
+    first_value = min(value_cols)
+    candidates = [i for i in range(first_value) if i not in value_cols]
+    name_cols = [i for i in candidates if not _is_index_column(header[i], cols[i])] or candidates
+    out: list[Measurement] = []
+    for r, row in enumerate(rows):
+        names = [(header[i], row[i]) for i in name_cols if row[i].strip()]
+        if len(names) > 1:
+            label = ", ".join(f"{h}={v}" if h else v for h, v in names)
+        else:
+            label = names[0][1] if names else None
+        row_metric, row_unit = header_unit(row[0]) if row and 0 in name_cols else (None, None)
+        for i in value_cols:
+            cell = parsed[i][r]
+            if cell is None:
+                continue
+            groups = [clean_cell(lv[i]) for lv in levels[:-1] if clean_cell(lv[i])]
+            col_name, col_unit = hdr[i]
+            if row_unit:  # transposed: rows are metrics ("CPU, ms"), columns are runs
+                metric, unit = row_metric, cell.unit or row_unit
+                variant_parts = [g for g in groups if g != caption] + (
+                    [col_name] if col_name else []
+                )
+                variant = " / ".join(variant_parts) or None
+                m_label = caption or col_name or label
+            else:
+                metric = col_name or f"column {i + 1}"
+                unit = cell.unit or col_unit or said_unit
+                if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
+                    unit = "s"
+                variant = " / ".join(g for g in groups if g != caption) or None
+                m_label = label
+            out.append(Measurement(metric, cell.value, unit, m_label, variant, cell.written, row=r))
+            if cell.err is not None:
+                out.append(
+                    Measurement(
+                        f"{metric} error",
+                        cell.err,
+                        cell.err_unit or unit,
+                        m_label,
+                        variant,
+                        cell.err_written,
+                        row=r,
+                    )
+                )
+    return out
+
+
+def mask_tags(text: str) -> str:
+    """HTML tags replaced by as many spaces (offsets kept), so that tool output pasted
+    as rich HTML (seed 000) reads as flattened text."""
+    if "<" not in text:
+        return text
+    return re.sub(r"<[^<>]{0,2000}>", lambda m: " " * len(m.group(0)), text)
+
+
+_FENCE = re.compile(r"^\s*(?:```[\w-]*|~~~|\{code(?::[^}]*)?\}|\{noformat\}|<pre>|<code>)\s*$")
+
+
+def past_fences(text: str, pos: int) -> int:
+    """Where a block starts once the fence lines opening it (```, {code}, {noformat})
+    are skipped, so the heading above the fence still names the block."""
+    for _ in range(3):
+        line_start = text.rfind("\n", 0, pos) + 1
+        if text[line_start:pos].strip():
+            return pos
+        head = text[:line_start].rstrip()
+        prev_start = head.rfind("\n") + 1
+        if not _FENCE.match(head[prev_start:]):
+            return pos
+        pos = prev_start
+    return pos
+
+
+def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
+    """The nearest non-blank line before `pos` when it reads as a title
+    (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`). None for a block
+    that starts mid-line (flattened text), where the text before it is prose."""
+    pos = past_fences(text, pos)
+    if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
+        return None
+    for line in reversed(text[:pos].splitlines()[-2:]):
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith(("|", "+", "```")) or s.count("|") >= 2:
+            return None
+        s = re.sub(r"<[^>]+>", "", s)
+        s = s.strip("=#*-_>` ").strip().rstrip(":：").strip("*_ ")
+        if 2 <= len(s) <= max_len and re.search(r"[A-Za-z]", s):
+            return s
+        return None
+    return None
+
+
+def dedupe(tables, text: str) -> None:
+    """A block repeated verbatim in one message (an edited comment quoted with its
+    previous version) counts once: later copies keep their span but no measurements."""
+    seen: set[str] = set()
+    for t in tables:
+        key = " ".join(text[t.span[0] : t.span[1]].split())
+        if key in seen:
+            t.measurements = []
+        seen.add(key)
+
+
+_PAIR = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
+
+
+_CELL_PREFIX = re.compile(r"^([A-Za-z][\w ./-]{0,40}?):\s+(.*)$")
+_WORDS_AFTER = re.compile(r"\s*([A-Za-z][\w -]{0,30}?)\s*(?:[()\[\],;]|$)")
+
+
+def composite_measurements(
+    header: list[str], rows: list[list[str]], *, label_col: int | None = None
+) -> list[tuple[Measurement, bool, bool]]:
+    """Measurements of cells that are prose with several numbers
+    (`First run: 9.52s end-to-end (1.64s Spark job)`): each number that carries a unit;
+    label = row name / the cell's `Prefix:` (else the column); metric = the words after
+    the number, else the column header (`... (in parentheses)` for a parenthesised one).
+    Returns (measurement, in parentheses, named explicitly) triples."""
+    out: list[tuple[Measurement, bool, bool]] = []
+    for r, row in enumerate(rows):
+        row_name = (
+            clean_cell(row[label_col]) if label_col is not None and label_col < len(row) else None
+        )
+        for i, raw in enumerate(row):
+            if i == label_col:
+                continue
+            cell = clean_cell(raw)
+            prefix = None
+            m = _CELL_PREFIX.match(cell)
+            if m:
+                prefix, cell_rest = m.group(1), m.group(2)
+                offset = len(cell) - len(cell_rest)
+            else:
+                offset = 0
+            col = clean_cell(header[i]) if i < len(header) else ""
+            label = " / ".join(p for p in (row_name, prefix) if p) or col or None
+            if parse_duration(cell) is not None:
+                continue  # `0m 00s`: one duration (build step times), not a described result
+            for p in _PAIR.finditer(cell, offset):
+                unit = p.group("unit")
+                if not is_unit(unit) or unit.lower() in ("x",):
+                    continue
+                value = number(p.group("num"))
+                if value is None:
+                    continue
+                inside = cell[: p.start()].count("(") > cell[: p.start()].count(")")
+                after = _WORDS_AFTER.match(cell[p.end() :])
+                metric = after.group(1).strip() if after else None
+                explicit = bool(metric)
+                if not metric:
+                    metric = f"{col or 'value'} (in parentheses)" if inside else (col or "value")
+                m_ = Measurement(metric, value, norm_unit(unit), label, None, p.group("num"), r)
+                out.append((m_, inside, explicit))
+    return out
+
+
+def block_heading(text: str, pos: int) -> str | None:
+    """`base.heading_before`, except for the last line of a wrapped paragraph
+    (`... of the latest` / `changes:` is prose, not a heading)."""
+    pos = past_fences(text, pos)
+    before = text[text.rfind("\n", 0, pos) + 1 : pos]
+    if before.strip():
+        return inline_heading(before)  # mid-line: flattened text
+    head = heading_before(text, pos)
+    if head is None:
+        return None
+    lines = text[:pos].rstrip().splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if len(lines) >= 2 and lines[-2].strip() and not lines[-1].strip().startswith(("*", "#", "=")):
+        prev = lines[-2].strip()
+        if len(prev) > 60 and not re.search(r"[:.!?]$", prev):
+            return None
+    return head
+
+
+def context_before(text: str, pos: int, *, lines: int = 3) -> str:
+    """The last few non-blank lines before a table (at most 400 characters), which
+    often say what its numbers are (`### Write benchmark:`, `Batches per second.`)."""
+    before = [x.strip() for x in text[max(0, pos - 400) : pos].splitlines() if x.strip()]
+    return " ".join(before[-lines:])
+
+
+_INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
+_INLINE_COLON = re.compile(r"(?:^|[.!?]\s+|\s{2,})([A-Z][^.!?:|\n]{1,60}):\s*$")
+
+
+def inline_heading(before: str) -> str | None:
+    """The heading right before a block in flattened text: `**tpcds — branch**` or a
+    short `Before patch:` that starts a sentence."""
+    before = before[-300:]
+    m = _INLINE_BOLD.search(before) or _INLINE_COLON.search(before)
+    return m.group(1).strip() if m else None

@@ -1,0 +1,173 @@
+"""bash's `time` keyword and log lines that time a step the same way: returns one
+table per group of records.
+
+Also zsh's form `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total` (metrics
+`user`, `system`, `total` in s, `CPU` in %; label = the command).
+
+Recognises `real 0m4.085s` / `user 0m3.1s` / `sys 0m0.2s` (tab or spaces, one per
+line, or flattened onto one line), and the same fields inside a log line, e.g. Kudu's
+glog `... load generated data into the database: real 1140.187s user 398.411s sys
+5.315s` (also when a mail gateway hard-wrapped it). A record needs `real` with a
+unit suffix and either `user`/`sys` or the `XmY.YYYs` form (a bare `real 5s` in a
+sentence is not one).
+
+Measurements: metric `real` / `user` / `sys`, value in seconds (`4m19.085s` → 259.085),
+unit `s`, written = the text as printed. Variant = the heading before the record
+(`with 4 MM threads, hash partition`, `Before patch`), looked up above the log line
+a record sits in; label = the log message (`Time spent by thread 2 to load generated
+data into the database`) when there is one, `run N` when a group has several
+records, else None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.units import parse_duration, parse_number
+
+INFO = FormatInfo(
+    name="bash-time",
+    description="bash `time` real/user/sys blocks",
+    signature="`real 0m4.085s` / `user 0m3.1s` / `sys 0m0.2s`; log lines ending "
+    "`: real 1140.187s user 398.411s sys 5.315s`",
+    priority=15,
+    kind="result",
+    trigger=r"(?-i:real\s+\d|s user \d)",
+    needles=("real", "s user "),
+)
+
+_DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?s"
+_RECORD = re.compile(
+    rf"(?<![\w-])real\s+(?P<real>{_DUR})(?![\w.])"
+    rf"(?:\s+user\s+(?P<user>{_DUR})(?![\w.]))?"
+    rf"(?:\s+sys\s+(?P<sys>{_DUR})(?![\w.]))?"
+)
+# The start of a log record: glog `I0310 13:53:38.925390 1568 file.cc:278]`, or an
+# ISO/log4j timestamp.
+_LOG_START = re.compile(
+    r"^\s*(?:[IWEF]\d{4}\s+\d\d:\d\d:\d\d|\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d:\d\d[.,]\d+)"
+)
+_LOG_PREFIX = re.compile(
+    r"^\s*(?:[IWEF]\d{4}\s+\d\d:\d\d:\d\d\.\d+\s+\d+\s+[\w./-]+:\d+\]"
+    r"|\d{4}-\d\d-\d\d[ T][\d:,.]+\s+(?:\w+\s+)?(?:\[[^\]]*\]\s+)?(?:[\w.$]+:)?)\s*"
+)
+_FIELDS = [("real", "real"), ("user", "user"), ("sys", "sys")]
+
+
+def _seconds(written: str) -> float | None:
+    return parse_duration(written.replace(",", "."))
+
+
+def _is_record(m: re.Match) -> bool:
+    return bool(m.group("user") or m.group("sys") or re.match(r"\d+m", m.group("real")))
+
+
+def _log_start(text: str, pos: int) -> tuple[int, str | None]:
+    """Where the log line holding the record at `pos` starts, and its message."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    if not text[line_start:pos].strip():
+        return pos, None
+    start = line_start
+    # Walk up through lines a gateway wrapped (long lines), to the log record start.
+    for _ in range(3):
+        if _LOG_START.match(text[start : start + 40]):
+            break
+        prev = text.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+        above = text[prev : max(start - 1, prev)]
+        if start == 0 or len(above.strip()) < 60 or above.rstrip().endswith(":"):
+            break
+        start = prev
+    if not _LOG_START.match(text[start : start + 40]):
+        return pos, None  # not a log line: the text before names the block instead
+    message = " ".join(text[start:pos].split())
+    message = _LOG_PREFIX.sub("", message).strip().rstrip(":").strip()
+    return start, message or None
+
+
+# zsh's `time`: `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total`.
+_ZSH = re.compile(
+    r"(?<![\w.])(?P<user>\d+(?:\.\d+)?)s user (?P<system>\d+(?:\.\d+)?)s system "
+    r"(?P<cpu>\d+)% cpu (?P<total>(?:\d+:)?\d+(?:\.\d+)?) total\b"
+)
+_ZSH_FIELDS = [
+    ("user", "user", "s"),
+    ("system", "system", "s"),
+    ("cpu", "CPU", "%"),
+    ("total", "total", "s"),
+]
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for reader in (_parse, _zsh):
+        try:
+            tables.extend(reader(text))
+        except Exception:  # a parser bug must not stop the extraction of a message
+            continue
+    return sorted(tables, key=lambda t: t.span)
+
+
+def _zsh(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for m in _ZSH.finditer(text):
+        line_start = max(text.rfind("\n", 0, m.start()) + 1, floor)
+        command = " ".join(text[line_start : m.start()].split()) or None
+        table = ResultTable(
+            format=INFO.name,
+            span=m.span(),
+            columns=["command"] + [metric for _, metric, _ in _ZSH_FIELDS],
+            rows=[[command or ""] + [m.group(g) for g, _, _ in _ZSH_FIELDS]],
+            caption=command,
+            variant=block_heading(text, line_start, floor),
+        )
+        for g, metric, unit in _ZSH_FIELDS:
+            meas = measure(metric, m.group(g), parse_number(m.group(g)), unit, label=command, row=0)
+            if meas:
+                table.measurements.append(meas)
+        floor = m.end()
+        tables.append(table)
+    return tables
+
+
+def _parse(text: str) -> list[ResultTable]:
+    records = [m for m in _RECORD.finditer(text) if _is_record(m)]
+    tables: list[ResultTable] = []
+    floor = 0
+    group: list[tuple[re.Match, int, str | None]] = []
+
+    def flush() -> None:
+        nonlocal floor
+        if not group:
+            return
+        first_start = group[0][1]
+        table = ResultTable(
+            format=INFO.name,
+            span=(group[0][0].start(), group[-1][0].end()),
+            columns=["run", "real", "user", "sys"],
+            variant=block_heading(text, first_start, floor),
+        )
+        for i, (m, _, message) in enumerate(group):
+            label = message or (f"run {i + 1}" if len(group) > 1 else None)
+            table.rows.append([label or ""] + [m.group(g) or "" for g, _ in _FIELDS])
+            for g, metric in _FIELDS:
+                written = m.group(g)
+                if written:
+                    meas = measure(metric, written, _seconds(written), "s", label=label, row=i)
+                    if meas:
+                        table.measurements.append(meas)
+        tables.append(table)
+        floor = group[-1][0].end()
+        group.clear()
+
+    for m in records:
+        start, message = _log_start(text, m.start())
+        if group and (message or text[group[-1][0].end() : start].strip()):
+            flush()
+        group.append((m, start, message))
+        if message:  # each timed log line is its own block with its own heading
+            flush()
+    flush()
+    return tables

@@ -1,0 +1,98 @@
+"""benchmark.js results: `name x 1,234 ops/sec ±0.5% (90 runs sampled)`.
+
+Recognises the result line with the name before ` x ` on the same line (benchmark.js'
+own `String(bench)`), or on the one or two lines above (Arrow JS perf output), or -
+when flattened - the words since the previous result; Arrow JS's `avg: 0.23ms` and
+`1.38% of a frame @ 60FPS` lines and the `Fastest is ...` line belong to the block.
+
+Returns one ResultTable per run of consecutive results. Measurements, label = the
+benchmark name (lines joined with a space): `ops` (unit `ops/sec`, thousands separators
+removed), `rme` (%, the relative margin of error), `runs` (count), and `avg` (unit as
+printed, `ms`) when an `avg:` line follows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+
+INFO = FormatInfo(
+    name="benchmark-js",
+    description="benchmark.js 'x ops/sec ±n%' lines",
+    signature="`name x 4,386 ops/sec ±17.33% (61 runs sampled)`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:ops/sec[ \t]+(?:±|\+/-|Â±))",
+    needles=("ops/sec",),
+)
+
+_RESULT = re.compile(
+    r"(?<!\S)x[ \t]+(?P<ops>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[ \t]+ops/sec[ \t]+"
+    r"(?:±|\+/-|Â±)[ \t]*(?P<rme>\d+(?:\.\d+)?)%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
+)
+_TAIL = re.compile(
+    r"(?:\s*avg:[ \t]*(?P<avg>\d+(?:\.\d+)?)[ \t]*(?P<avgu>ms|s|us|µs|ns))?"
+    r"(?:\s*\d+(?:\.\d+)?% of a frame @ \d+FPS)?(?:\s*Fastest is [^\n]*)?"
+)
+_BREAK = re.compile(r"(?:\.\.\.|FPS|sampled\)|```\w*|[.!?])\s+")
+
+
+def _label(text: str, pos: int, prev_end: int) -> tuple[str, int]:
+    line_start = text.rfind("\n", 0, pos) + 1
+    seg_start = max(line_start, prev_end)
+    same = text[seg_start:pos]
+    if same.strip():
+        cut = 0  # the name follows the start of the line, or the previous result or sentence
+        for m in _BREAK.finditer(same, max(0, len(same) - 300)):
+            cut = m.end()
+        name = same[cut:].strip()
+        return name, seg_start + cut + len(same[cut:]) - len(same[cut:].lstrip())
+    # Arrow JS prints the name on the one or two lines above, after a blank line
+    lines = text[max(prev_end, 0) : line_start].rstrip("\n").split("\n")
+    taken: list[str] = []
+    for line in reversed(lines[-2:]):
+        if not line.strip():
+            break
+        taken.insert(0, line.strip())
+    if not taken:
+        return "", pos
+    start = text.rfind(taken[0], max(prev_end, 0), line_start)
+    return " ".join(taken), start if start >= 0 else pos
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    prev_end = 0
+    current: ResultTable | None = None
+    for m in _RESULT.finditer(text):
+        label, start = _label(text, m.start(), prev_end)
+        tail = _TAIL.match(text, m.end())
+        end = tail.end() if tail else m.end()
+        if current is None or text[current.span[1] : start].strip():
+            current = ResultTable(
+                format=INFO.name,
+                span=(start, end),
+                columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
+                variant=heading_before(text, start),
+            )
+            tables.append(current)
+        row = len(current.rows)
+        current.span = (current.span[0], end)
+        ms = [
+            Measurement(
+                "ops", float(m["ops"].replace(",", "")), "ops/sec", label, None, m["ops"], row
+            ),
+            Measurement("rme", float(m["rme"]), "%", label, None, m["rme"], row),
+            Measurement("runs", float(m["runs"]), "count", label, None, m["runs"], row),
+        ]
+        avg = ""
+        if tail and tail["avg"]:
+            avg = tail["avg"] + tail["avgu"]
+            ms.append(
+                Measurement("avg", float(tail["avg"]), tail["avgu"], label, None, tail["avg"], row)
+            )
+        current.measurements.extend(ms)
+        current.rows.append([label, m["ops"], f"±{m['rme']}%", m["runs"], avg])
+        prev_end = end
+    return tables

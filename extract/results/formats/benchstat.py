@@ -1,0 +1,243 @@
+"""benchstat old/new comparison tables (golang.org/x/perf), v1 and v2 layouts.
+
+v1 (before 2023): header `name  old time/op  new time/op  delta` (or a single
+`name  time/op`), rows `GobEncode  13.6ms ± 1%  11.8ms ± 1%  -13.31%  (p=0.016 n=4+5)`
+with the unit glued to the number; also when flattened onto one line or when JIRA mail
+wrapped a row.
+v2: a `│ old.txt │ new.txt │` header, a `│ sec/op │ sec/op  vs base │` unit row, rows
+`name  46.55n ± 2%  44.10n ± 1%  -5.26% (p=0.002 n=6)` and `geomean`; also flattened
+(`│ old.txt │ new.txt │ │ sec/op │ sec/op vs base │ name 46.55n ± 2% ...`).
+
+Returns one ResultTable per table. Measurements, label = benchmark name (`geomean`
+too): one per value cell, metric = the column's metric (`time/op`, `speed`,
+`queries/sec`), variant = the run (`old`/`new` in v1, the file name in v2), unit as
+written (`ms`, `MB/s`; v2 folds the SI prefix of time and byte units into the unit,
+`46.55n` sec/op → 46.55 `ns/op`, and applies it otherwise, `22.99k` queries/sec → 22990;
+a v2 unit such as `ms/avg` is read as unit `ms`, metric `avg`); and one `delta <metric>`
+per significant change (unit `%`, variant `new vs old`); `~` (no change) gives none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+
+INFO = FormatInfo(
+    name="benchstat",
+    description="benchstat v1/v2 old/new comparison tables",
+    signature="v1 `name  old time/op  new time/op  delta` with `13.6ms ± 1%` cells; v2 "
+    "`│ old.txt │ new.txt │` / `│ sec/op │ sec/op vs base │` with `~ (p=0.314 n=20)`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:name[ \t]+(?:old|speed|\S*/)|│)",
+    trigger_parts=(
+        (r"(?-i:name[ \t]+(?:old|speed|\S*/))", ("name ", "name\t"), ()),
+        (r"(?-i:│)", ("│",), ()),
+    ),
+)
+
+_NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_SUP = "¹²³⁴⁵⁶⁷⁸⁹⁰"
+_V1_HEADER = re.compile(
+    r"(?<!\S)name[ \t]+"
+    r"(?:old[ \t]+(?P<m>\S+)[ \t]+new[ \t]+(?P=m)[ \t]+delta|(?P<single>\S+/\S+|speed))(?=\s|$)"
+)
+_V1_CELL = (
+    rf"(?:(?P<{{p}}>{_NUM})(?P<{{p}}u>[^\s±\d][^\s±]*)?(?:[ \t]*±[ \t]*(?P<{{p}}v>{_NUM}%|∞))?)"
+)
+_V1_ROW = re.compile(
+    rf"""(?P<name>\[Geo\ mean\]|[^\s\[][^\s]*)[ \t]+{_V1_CELL.format(p="o")}
+        (?:\s+{_V1_CELL.format(p="n")}\s+(?P<delta>[-+−]?{_NUM}%|~)
+        (?:\s+\((?P<stat>[^)]*)\))?)?(?=\s|$)""",  # \s: JIRA mail wraps long rows
+    re.X,
+)
+_V2_FILES = re.compile(r"^[ \t]*│(?P<cells>[^\n]*│)[ \t]*$", re.M)
+_V2_CELL = re.compile(
+    rf"(?P<v>{_NUM})(?P<si>[kMGTPnµμumKi]*)?(?:[ \t]*±[ \t]*(?:(?P<var>{_NUM}%)|∞))?[ \t{_SUP}]*"
+)
+_V2_DELTA = re.compile(rf"(?P<d>[-+−]?{_NUM}%|~)(?:[ \t]*\((?P<stat>[^)\n]*)\))?[ \t{_SUP}]*")
+_SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "m": 1e-3, "µ": 1e-6,
+       "μ": 1e-6, "u": 1e-6, "n": 1e-9, "Ki": 1024.0, "Mi": 1024.0**2, "Gi": 1024.0**3}  # fmt: skip
+_STAT = re.compile(r"(?P<u>[^\s/]+)/(?P<stat>min|max|avg|mean|median|p\d+(?:\.\d+)?)")
+
+
+def _num(s: str) -> float:
+    return float(s.replace("−", "-"))
+
+
+def _v1_tables(text: str) -> list[ResultTable]:
+    tables = []
+    for h in _V1_HEADER.finditer(text):
+        metric = h["m"] or h["single"]
+        pos, rows = h.end(), []
+        while True:
+            gap = re.match(r"[ \t]*\n?[ \t]*", text[pos:])
+            m = _V1_ROW.match(text, pos + gap.end())
+            if not m or (h["m"] and not m["n"]) or (not h["m"] and m["n"]):
+                break
+            rows.append(m)
+            pos = m.end()
+        if not rows:
+            continue
+        runs = ["old", "new"] if h["m"] else [None]
+        table = ResultTable(
+            format=INFO.name,
+            span=(h.start(), rows[-1].end()),
+            columns=["name"]
+            + [f"{r} {metric}" for r in runs if r]
+            + (["delta"] if h["m"] else [metric]),
+        )
+        if not h["m"]:
+            table.columns = ["name", metric]
+        for i, r in enumerate(rows):
+            name = r["name"]
+            cells = [name]
+            for run, p in zip(runs, ("o", "n"), strict=False):
+                written = r[p] + (r[p + "u"] or "")
+                cells.append(written + (f" ± {r[p + 'v']}" if r[p + "v"] else ""))
+                unit = r[p + "u"] or (
+                    metric if "/" in metric and not metric.startswith("time") else None
+                )
+                table.measurements.append(Measurement(metric, _num(r[p]), unit, name, run, r[p], i))
+            if h["m"]:
+                cells.append(r["delta"] + (f" ({r['stat']})" if r["stat"] else ""))
+                if r["delta"] != "~":
+                    d = r["delta"].rstrip("%")
+                    table.measurements.append(
+                        Measurement(
+                            f"delta {metric}", _num(d), "%", name, "new vs old", r["delta"], i
+                        )
+                    )
+            table.rows.append(cells)
+        tables.append(table)
+    return tables
+
+
+def _split_bars(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("│").split("│")]
+
+
+def _v2_value(raw_num: str, si: str, unit: str) -> tuple[float, str]:
+    """v2 cells carry an SI prefix: fold it into time/byte units, apply it otherwise."""
+    num = float(raw_num)
+    base, sep, per = unit.partition("/")
+    if si and si in _SI and base in ("sec", "B"):
+        head = "s" if base == "sec" else "B"
+        return num, f"{si}{head}{sep}{per}"
+    if base == "sec" and not si:
+        return num, f"s{sep}{per}"
+    return num * _SI.get(si, 1.0), unit
+
+
+def _v2_tables(text: str) -> list[ResultTable]:
+    tables = []
+    lines = list(_V2_FILES.finditer(text))
+    i = 0
+    while i + 1 < len(lines):
+        files_line, units_line = lines[i], lines[i + 1]
+        if text[files_line.end() : units_line.start()].strip():
+            i += 1
+            continue
+        files = [f for f in _split_bars(files_line.group(0)) if f]
+        unit_cells = [u for u in _split_bars(units_line.group(0)) if u]
+        if not files or len(unit_cells) != len(files) or "vs base" in files_line.group(0):
+            i += 1
+            continue
+        units = [re.sub(r"\s+vs base$", "", u).strip() for u in unit_cells]
+        table = ResultTable(
+            format=INFO.name,
+            span=(files_line.start(), units_line.end()),
+            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
+        )
+        pos = units_line.end()
+        while True:
+            nl = text.find("\n", pos)
+            if nl < 0:
+                break
+            line_end = text.find("\n", nl + 1)
+            line_end = len(text) if line_end < 0 else line_end
+            parsed = _v2_row(text, nl + 1, files, units)
+            if parsed is None or text[parsed[2] : line_end].strip():
+                break
+            table.add_row(parsed[0], parsed[1])
+            table.span = (table.span[0], parsed[2])
+            pos = line_end
+        if table.rows:
+            tables.append(table)
+        i += 2
+    return tables
+
+
+def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
+    """v2 tables whose line breaks were lost: `│ a.txt │ b.txt │ │ sec/op │ sec/op vs base │`
+    (the empty cell `│ │` is where the file row ended), then the rows."""
+    tables: list[ResultTable] = []
+    done = 0
+    for pivot in re.finditer(r"│[ \t]+│", text):
+        if pivot.start() < done or any(a <= pivot.start() < b for a, b in taken):
+            continue
+        line_start = max(done, text.rfind("\n", 0, pivot.start()) + 1, pivot.start() - 500)
+        left = text[line_start : pivot.start() + 1]
+        first_bar = left.find("│")
+        files = [c.strip() for c in left[first_bar:].strip("│").split("│")]
+        units_m = re.compile(rf"│((?:[^│\n]+│){{{len(files)}}})").match(text, pivot.end() - 1)
+        if not units_m or not all(files):
+            continue
+        unit_cells = [c.strip() for c in units_m.group(1).split("│") if c.strip()]
+        if len(unit_cells) != len(files):
+            continue
+        units = [re.sub(r"\s+vs base$", "", u).strip() for u in unit_cells]
+        table = ResultTable(
+            format=INFO.name,
+            span=(line_start + first_bar, units_m.end()),
+            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
+        )
+        pos = units_m.end()
+        while (parsed := _v2_row(text, pos, files, units)) is not None:
+            table.add_row(parsed[0], parsed[1])
+            table.span = (table.span[0], parsed[2])
+            pos = parsed[2]
+        if table.rows:
+            tables.append(table)
+            done = pos
+    return tables
+
+
+def _v2_row(text: str, start: int, files: list[str], units: list[str]) -> tuple | None:
+    """(cells, measurements, end) of the v2 row at `start`, or None."""
+    m = re.compile(r"\s*(?P<name>[^\s│]+)[ \t]+").match(text, start)
+    if not m:
+        return None
+    name, pos = m["name"], m.end()
+    cells, ms = [name], []
+    for k, (file, unit) in enumerate(zip(files, units, strict=True)):
+        c = _V2_CELL.match(text, pos)
+        if not c:
+            if k == 0:
+                return None
+            break
+        pos = c.end()
+        stat = _STAT.fullmatch(unit)
+        value, out_unit = _v2_value(c["v"], c["si"] or "", stat["u"] if stat else unit)
+        metric = stat["stat"] if stat else unit
+        ms.append(Measurement(metric, value, out_unit, name, file, c.group(0).strip(), None))
+        cell = c.group(0).strip()
+        if k > 0:
+            d = _V2_DELTA.match(text, pos)
+            if d:
+                pos = d.end()
+                cell += " " + d.group(0).strip()
+                if d["d"] != "~":
+                    delta = _num(d["d"].rstrip("%"))
+                    variant = f"{file} vs {files[0]}"
+                    ms.append(Measurement(f"delta {metric}", delta, "%", name, variant, d["d"]))
+        cells.append(cell)
+    end = len(text[:pos].rstrip())
+    return cells, ms, end
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables = _v1_tables(text) + _v2_tables(text)
+    tables += _v2_flat_tables(text, [t.span for t in tables])
+    return sorted(tables, key=lambda t: t.span)

@@ -1,0 +1,226 @@
+"""cassandra-stress output: returns one table per results block or progress table.
+
+Recognises
+* the `Results:` block (2.1+): `Op rate : 409,767 op/s [insert: 273,166 op/s, ...]`,
+  `Latency mean : 0.2 ms [...]`, `Total partitions : 1000000 [WRITE:1000000]`,
+  `Total operation time : 02:00:00`, ... up to `END` (units are printed from 3.x on;
+  2.1-3.0 print none: rates are per second, latencies ms);
+* the legacy (<= 2.0) `Averages from the middle 80% of values:` block;
+* progress tables: header `type total ops, op/s, pk/s, row/s, mean, med, .95, .99,
+  .999, max, time, stderr, errors, gc: #, max ms, sum ms, sdv ms, mb` and rows
+  `total, 43148, 42991, ...`; legacy CSV `total,interval_op_rate,...,elapsed_time`.
+
+Measurements: Results lines → metric = the key as written (`Op rate`, `Latency 99th
+percentile`), label `total` for the headline value and the operation name
+(`insert`, `WRITE`) for the bracketed breakdown; units as printed, else `op/s`,
+`pk/s`, `row/s`, `ms`, `s` (`02:00:00` → 7200 s), `count`. Progress rows → label
+`<type> @<time>s` (legacy: `interval <elapsed>s`), metric `op rate`, `latency mean`,
+`latency p99`, ... Trailing ` | |` that some pastes add is ignored. Variant = the
+heading before the block (`Cassandra`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.units import parse_number
+
+INFO = FormatInfo(
+    name="cassandra-stress",
+    description="cassandra-stress results and progress tables",
+    signature="`Results:` + `Op rate : N op/s [...]`, `Latency mean : X ms`, `Total operation "
+    "time : hh:mm:ss`, `END`; progress header `type total ops, op/s, pk/s, row/s, mean, med, "
+    ".95, .99, .999, max, time, ...`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:Results:|Averages from the middle|total ops,|interval_op_rate)",
+    needles=("Results:", "Averages from the middle", "total ops,", "interval_op_rate"),
+)
+
+# The lookbehind keeps this linear on long runs of blanks (masked text).
+_TRAILING_PIPES = re.compile(r"(?<![ \t])[ \t]*(?:\|[ \t]*)+$", re.M)
+_BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
+_NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|NaN|Infinity)"
+# `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.
+_KV = re.compile(
+    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{_NUMBER})"
+    r"(?:[ \t]*(?P<unit>op/s|pk/s|row/s|ms|seconds?|s|[KMG]i?B)(?![\w/]))?"
+    r"(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?(?![\w.:])"
+)
+_STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
+_OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{_NUMBER})(?:\s*(?P<unit>[A-Za-z/%]+))?")
+
+
+def _default_unit(key: str) -> str:
+    k = key.lower()
+    if "op rate" in k or "interval_op_rate" in k:
+        return "op/s"
+    if "partition rate" in k or "key_rate" in k:
+        return "pk/s"
+    if "row rate" in k:
+        return "row/s"
+    if "operation time" in k or "(s)" in k:
+        return "s"
+    if "latency" in k or "(ms)" in k:
+        return "ms"
+    if k.endswith(" mb"):
+        return "MB"
+    return "count"
+
+
+def _unit(key: str, written_unit: str | None) -> str:
+    if written_unit:
+        return {"seconds": "s", "second": "s"}.get(written_unit, written_unit)
+    return _default_unit(key)
+
+
+def parse(text: str) -> list[ResultTable]:
+    # Some pastes end every line with ` | |`; blank it out without moving offsets.
+    clean = _TRAILING_PIPES.sub(lambda m: " " * len(m.group()), text)
+    tables: list[ResultTable] = []
+    for reader in (_results, _progress, _legacy_progress):
+        try:
+            tables.extend(reader(clean))
+        except Exception:  # a parser bug must not stop the extraction of a message
+            continue
+    return sorted(tables, key=lambda t: t.span)
+
+
+def _results(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for start in _BLOCK_START.finditer(text):
+        table = ResultTable(
+            format=INFO.name,
+            span=start.span(),
+            columns=["key", "value", "unit", "per operation"],
+            variant=block_heading(text, start.start(), floor),
+        )
+        legacy = start.group().strip().startswith("Averages")
+        pos = start.end()
+        while True:
+            line = _KV.match(text, pos)
+            if not line or line.group("key").strip().upper() == "END":
+                break
+            pos = line.end()
+            table.span = (table.span[0], pos)
+            key, written = line.group("key").strip(), line.group("val")
+            unit = _unit(key, line.group("unit"))
+            index = len(table.rows)
+            table.rows.append([key, written, line.group("unit") or "", line.group("ops") or ""])
+            label = "summary" if legacy else "total"
+            meas = measure(key, written, parse_number(written), unit, label=label, row=index)
+            if meas:
+                table.measurements.append(meas)
+            for op in _OP.finditer(line.group("ops") or ""):
+                op_unit = _unit(key, op.group("unit"))
+                meas = measure(
+                    key,
+                    op.group("val"),
+                    parse_number(op.group("val")),
+                    op_unit,
+                    label=op.group("op"),
+                    row=index,
+                )
+                if meas:
+                    table.measurements.append(meas)
+        end = re.match(r"\s*END\b", text[pos:])
+        if end:
+            table.span = (table.span[0], pos + end.end())
+        ops = sorted({m.label for m in table.measurements} - {"total", "summary"})
+        if ops:  # the operations the run did name the block (`WRITE`, `insert, singlepost`)
+            table.caption = ", ".join(ops)
+        keys = " ".join(row[0].lower() for row in table.rows)
+        # `Results:` is a common word; the block must speak cassandra-stress
+        if table.rows and _STRESS_KEYS.search(keys):
+            floor = table.span[1]
+            tables.append(table)
+    return tables
+
+
+_PROGRESS_HEADER = re.compile(r"(?m)^[ \t]*type[ \t]+total ops,[ \t]*op/s,[^\n]*$")
+_PROGRESS_METRICS = {
+    "total ops": ("total ops", "count"),
+    "op/s": ("op rate", "op/s"),
+    "pk/s": ("partition rate", "pk/s"),
+    "row/s": ("row rate", "row/s"),
+    "mean": ("latency mean", "ms"),
+    "med": ("latency median", "ms"),
+    ".95": ("latency p95", "ms"),
+    ".99": ("latency p99", "ms"),
+    ".999": ("latency p99.9", "ms"),
+    "max": ("latency max", "ms"),
+    "time": ("time", "s"),
+    "errors": ("errors", "count"),
+    "gc: #": ("gc count", "count"),
+    "max ms": ("gc max", "ms"),
+    "sum ms": ("gc sum", "ms"),
+    "sdv ms": ("gc sdv", "ms"),
+    "mb": ("gc mb", "MB"),
+}
+
+
+def _progress(text: str) -> list[ResultTable]:
+    tables = []
+    for header in _PROGRESS_HEADER.finditer(text):
+        columns = ["type"] + [c.strip() for c in header.group().strip()[4:].split(",")]
+        table = _rows_table(text, header, columns, _PROGRESS_METRICS, time_column="time")
+        if table:
+            tables.append(table)
+    return tables
+
+
+_LEGACY_HEADER = re.compile(
+    r"(?m)^[ \t]*total,interval_op_rate,interval_key_rate,latency,95th,99\.9th,elapsed_time[ \t]*$"
+)
+_LEGACY_METRICS = {
+    "total": ("total", "count"),
+    "interval_op_rate": ("interval_op_rate", "op/s"),
+    "interval_key_rate": ("interval_key_rate", "pk/s"),
+    "latency": ("latency median", "ms"),
+    "95th": ("latency p95", "ms"),
+    "99.9th": ("latency p99.9", "ms"),
+    "elapsed_time": ("elapsed_time", "s"),
+}
+
+
+def _legacy_progress(text: str) -> list[ResultTable]:
+    tables = []
+    for header in _LEGACY_HEADER.finditer(text):
+        columns = header.group().strip().split(",")
+        table = _rows_table(text, header, columns, _LEGACY_METRICS, time_column="elapsed_time")
+        if table:
+            tables.append(table)
+    return tables
+
+
+def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable | None:
+    table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
+    pos = header.end()
+    while True:
+        line = re.match(r"\n[ \t]*(?P<row>[^\n]*)", text[pos:])
+        if not line:
+            break
+        cells = [c.strip() for c in line.group("row").split(",")]
+        numeric = cells[1:] if columns[0] == "type" else cells
+        if len(cells) != len(columns) or not all(re.fullmatch(_NUMBER, c) for c in numeric):
+            break
+        pos += line.end()
+        table.span = (header.start(), pos)
+        index = len(table.rows)
+        table.rows.append(cells)
+        row = dict(zip(columns, cells, strict=False))
+        if columns[0] == "type":
+            label = f"{cells[0]} @{row.get(time_column, '?')}s"
+        else:
+            label = f"interval {row.get(time_column, '?')}s"
+        for column, written in row.items():
+            if column not in metrics:
+                continue
+            metric, unit = metrics[column]
+            meas = measure(metric, written, parse_number(written), unit, label=label, row=index)
+            if meas:
+                table.measurements.append(meas)
+    return table if table.rows else None

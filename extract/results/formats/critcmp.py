@@ -1,0 +1,81 @@
+"""critcmp: comparisons of criterion baselines (Rust; arrow-rs / DataFusion bots).
+
+Recognises the header `group  <baseline>  <baseline>...` over a `-----  ------` rule
+and rows `<name>  1.00  301.7±1.10µs  ? ?/sec  1.03  310.2±2.00µs  ? ?/sec`: per
+baseline the ratio to the fastest, `mean±stddev` with its unit, and a throughput
+(`12.5 MB/sec`, or `? ?/sec` when none).
+
+Measurements: label = benchmark name (may contain spaces), variant = baseline name,
+metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`),
+`throughput` when given (`MB/sec` spelled `MB/s`). Rows are read as a stream, so a
+table flattened onto one line (GitBox mail) reads the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._grid import dedupe, norm_unit
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+
+INFO = FormatInfo(
+    name="critcmp",
+    description="critcmp comparison tables",
+    signature="'group  <base>  <new>' over '-----  ------'; cells '1.00  301.7±1.10µs  ? ?/sec'",
+    priority=10,
+    kind="result",
+    trigger=r"±[\d.]",
+    needles=("±",),
+)
+
+_HEADER = re.compile(
+    r"(?<!\S)group[ \t]+(?P<names>[^\n]{1,400}?)\s+(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
+)
+_CELL = (
+    r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)±(?P<sd{i}>[\d.]+)(?P<unit{i}>ns|µs|μs|us|ms|s)"
+    r"\s+(?:\?\s+\?/sec|(?P<tp{i}>[\d.]+)\s*(?P<tpu{i}>\S+/sec))"
+)
+
+_ONE_CELL = re.compile(_CELL.format(i=""))
+
+
+def parse(text: str) -> list[ResultTable]:
+    try:
+        tables = []
+        for h in _HEADER.finditer(text):
+            names = h.group("names").split()
+            if len(names) != len(h.group("rules").split()) - 1:
+                continue
+            row_re = re.compile(r"\s+".join(_CELL.format(i=i) for i in range(len(names))))
+            table = ResultTable(INFO.name, h.span(), columns=["group", *names])
+            pos = h.end()
+            while (m := row_re.search(text, pos)) is not None:
+                label = text[pos : m.start()].strip()
+                if not label or "\n" in label or len(label) > 150:
+                    break
+                r = len(table.rows)
+                table.rows.append([label, *(c.group(0) for c in _ONE_CELL.finditer(m.group(0)))])
+                for i, base in enumerate(names):
+                    unit = m.group(f"unit{i}")
+                    for metric, key, u in (
+                        ("ratio", "ratio", "x"),
+                        ("time", "mean", unit),
+                        ("stddev", "sd", unit),
+                    ):
+                        written = m.group(f"{key}{i}")
+                        table.measurements.append(
+                            Measurement(metric, float(written), u, label, base, written, r)
+                        )
+                    if m.group(f"tp{i}"):
+                        tp, tpu = m.group(f"tp{i}"), norm_unit(m.group(f"tpu{i}"))
+                        table.measurements.append(
+                            Measurement("throughput", float(tp), tpu, label, base, tp, r)
+                        )
+                pos = m.end()
+                table.span = (h.start(), pos)
+            if table.rows:
+                tables.append(table)
+        dedupe(tables, text)
+        return tables
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []

@@ -1,0 +1,158 @@
+"""Rust criterion.rs console output: `name  time: [1.2 ms 1.3 ms 1.4 ms]` blocks.
+
+Recognises a benchmark name (on its own line above, or before `time:` on the same
+line, or - when a GitHub mail flattened the output - the words before `time:`), the
+`time:` interval, optional `thrpt:` interval, `change: [-2.1% -1.0% +0.3%] (p = 0.12 >
+0.05)` (also the two-line `change: time: [...] thrpt: [...]` form), the verdict line and
+the `Found N outliers among M measurements` lines, which belong to the block.
+Criterion's progress lines (`Benchmarking x: Warming up for 3.0000 s`, `Warning: Unable
+to complete 100 samples in 5.0s...`) and cargo's `Compiling/Finished/Running` lines in
+the same message are claimed as tables without measurements, so that their numbers are
+not read as results by generic parsers.
+
+Returns one ResultTable per block. Measurements, label = benchmark name: `time` (the
+point estimate, unit as printed ns/µs/ms/s), `time_lower`, `time_upper`; `thrpt`,
+`thrpt_lower`, `thrpt_upper` (unit as printed, e.g. `MiB/s`, `Kelem/s`); `change`,
+`change_lower`, `change_upper` (unit `%`; for throughput changes `thrpt_change`...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+
+INFO = FormatInfo(
+    name="criterion",
+    description="Rust criterion 'time: [low est high]' blocks",
+    signature="`name  time: [2.2397 ms 2.2405 ms 2.2412 ms]`, "
+    "`change: [+5.25% +5.31% +5.37%] (p = 0.00 < 0.05)`, `Found N outliers among M measurements`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:time:\s*\[|Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)"
+    r"|Criterion\.rs)",
+    needles=("time:", "Benchmarking ", "Criterion.rs"),
+)
+
+_NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_VU = rf"(?:{_NUM})\s*[^\s\]]+"
+_INTERVAL = (
+    rf"\[\s*(?P<{{p}}1>{_NUM})\s*(?P<{{p}}1u>[^\s\]]+)\s+(?P<{{p}}2>{_NUM})\s*(?P<{{p}}2u>[^\s\]]+)"
+    rf"\s+(?P<{{p}}3>{_NUM})\s*(?P<{{p}}3u>[^\s\]]+)\s*\]"
+)
+_PCT = rf"\[\s*(?P<{{p}}1>{_NUM})%\s+(?P<{{p}}2>{_NUM})%\s+(?P<{{p}}3>{_NUM})%\s*\]"
+_BLOCK = re.compile(
+    rf"""time:\s*{_INTERVAL.format(p="t")}
+        (?:\s*thrpt:\s*{_INTERVAL.format(p="r")})?
+        (?:\s*change:\s*(?:time:\s*)?{_PCT.format(p="c")}(?:\s*\(p\s*=\s*(?P<p>[\d.]+)\s*[<>]\s*[\d.]+\))?
+           (?:\s*thrpt:\s*{_PCT.format(p="d")})?)?
+        (?:\s*(?:Performance\ has\ (?:improved|regressed)\.|No\ change\ in\ performance\ detected\.
+              |Change\ within\ noise\ threshold\.))?
+        (?:\s*Found\ \d+\ outliers\ among\ \d+\ measurements\ \([\d.]+%\)
+           (?:\s*\d+\ \([\d.]+%\)\ (?:high|low)\ (?:mild|severe))*)?""",
+    re.X,
+)
+_PROGRESS = re.compile(
+    r"""Benchmarking\ [^\n]*?:\ (?:Warming\ up\ for\ [\d.]+\ s|Analyzing
+         |Collecting\ \d+\ samples\ in\ estimated\ [\d.]+\ s\ \(\S+\ iterations\)
+         |Complete\ \(Analysis\ Disabled\))
+      |Warning:\ Unable\ to\ complete\ \d+\ samples\ in\ [\d.]+s\.
+         [^\n]*?(?:sample\ count\ to\ \d+\.|$)
+      |(?m:^[ \t]*(?:Compiling\ \S+\ v\d|Finished\ (?:bench|release|dev|test)\b
+                   |Running\ (?:unittests|benches/|`?target/)
+                   |Gnuplot\ not\ found)[^\n]*)""",
+    re.X,
+)
+_SENTENCE_END = re.compile(
+    r"(?:```\w*|\.\.\.|(?:high|low) (?:mild|severe)|detected\.|threshold\.|improved\.|regressed\."
+    r"|[.:!?])\s+"
+)
+
+
+def _label(text: str, start: int, prev_end: int) -> tuple[str, int]:
+    """Name before `time:` and where it starts."""
+    line_start = text.rfind("\n", 0, start) + 1
+    seg_start = max(line_start, prev_end)
+    same_line = text[seg_start:start]
+    if same_line.strip():
+        if line_start >= prev_end and len(same_line) < 120:  # console: the name starts the line
+            return same_line.strip(), seg_start + len(same_line) - len(same_line.lstrip())
+        # flattened: the name follows the end of the previous sentence or block
+        window = max(0, len(same_line) - 300)
+        cut = window
+        for m in _SENTENCE_END.finditer(same_line, window):
+            cut = m.end()
+        name = same_line[cut:].strip()
+        lead = len(same_line[cut:]) - len(same_line[cut:].lstrip())
+        return (name, seg_start + cut + lead) if 0 < len(name) < 120 else ("", start)
+    # the name is on the previous non-blank line
+    before = text[max(prev_end, 0) : line_start].rstrip()
+    name_start = before.rfind("\n") + 1
+    name = before[name_start:].strip()
+    if not name or len(name) > 200 or name.startswith(("Benchmarking ", "Warning:")):
+        return "", start
+    return name, max(prev_end, 0) + name_start + (
+        len(before[name_start:]) - len(before[name_start:].lstrip())
+    )
+
+
+def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Measurement]:
+    out = []
+    for k, suffix in (("2", ""), ("1", "_lower"), ("3", "_upper")):
+        if m[p + k] is None:
+            continue
+        unit = m[p + k + "u"] if (p + k + "u") in m.re.groupindex else "%"
+        out.append(
+            Measurement(
+                metric + suffix, float(m[p + k].replace("−", "-")), unit, label, None, m[p + k], row
+            )
+        )
+    return out
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    prev_end = 0
+    blocks = list(_BLOCK.finditer(text))
+    for b in blocks:
+        label, start = _label(text, b.start(), prev_end)
+        if tables and not text[prev_end:start].strip():
+            variant = tables[-1].variant  # the same run: the line above is the last block's
+        else:
+            variant = heading_before(text, start)
+        prev_end = b.end()
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, b.end()),
+            columns=["benchmark", "time", "thrpt", "change"],
+            variant=variant,
+        )
+        ms = _interval(b, "t", "time", label, 0)
+        if b["r1"]:
+            ms += _interval(b, "r", "thrpt", label, 0)
+        if b["c1"]:
+            ms += _interval(b, "c", "change", label, 0)
+        if b["d1"]:
+            ms += _interval(b, "d", "thrpt_change", label, 0)
+        table.measurements = ms
+        table.rows = [
+            [
+                label,
+                f"[{b['t1']} {b['t1u']} {b['t2']} {b['t2u']} {b['t3']} {b['t3u']}]",
+                f"[{b['r1']} {b['r1u']} {b['r2']} {b['r2u']} {b['r3']} {b['r3u']}]"
+                if b["r1"]
+                else "",
+                f"[{b['c1']}% {b['c2']}% {b['c3']}%]" + (f" (p = {b['p']})" if b["p"] else "")
+                if b["c1"]
+                else "",
+            ]
+        ]
+        tables.append(table)
+    if blocks or re.search(
+        r"Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)|Criterion\.rs", text
+    ):
+        claimed = [t.span for t in tables]
+        for m in _PROGRESS.finditer(text):
+            if not any(a < m.end() and m.start() < b for a, b in claimed):
+                tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
+    return sorted(tables, key=lambda t: t.span)

@@ -1,0 +1,223 @@
+"""GNU/BSD `/usr/bin/time` output: returns one table per group of records.
+
+Recognises
+* GNU default: `2.43user 0.39system 0:02.10elapsed 134%CPU (0avgtext+0avgdata
+  2064maxresident)k` optionally followed by `0inputs+0outputs (0major+71minor)pagefaults
+  0swaps`; also when wrapped or flattened onto one line;
+* BSD/macOS default: `0.00 real 0.00 user 0.00 sys`;
+* POSIX `time -p`: `real 0.00` / `user 0.00` / `sys 0.00` (no unit suffix: bash's
+  `real 0m4.085s` form belongs to bash_time);
+* GNU `time -v`: `Command being timed: "cmd"` / `User time (seconds): 110.50` / ...
+
+Measurements: metric = the field (`user`, `system`, `elapsed`, `CPU`, `max_resident`,
+`minor_pagefaults`, ...; verbose: the key without its unit, e.g. `User time`);
+unit `s` for times (`0:02.10` elapsed → 2.10 s), `%` for CPU, `KB` for memory sizes,
+`B` for the page size, `count` for counts. Consecutive records form one table
+whose variant is the heading before them (`HDFS -text`, `before change`); label =
+`run N` when a group has several records, else the timed command (verbose) or None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.units import parse_number
+
+INFO = FormatInfo(
+    name="gnu-time",
+    description="GNU/BSD time output, including -v verbose",
+    signature="`2.43user 0.39system 0:02.10elapsed 134%CPU`, `0.00 real 0.00 user 0.00 sys`, "
+    "`real 0.00` / `user 0.00` / `sys 0.00`, `Command being timed:` / `User time (seconds):`",
+    priority=15,
+    kind="result",
+    trigger=r"(?-i:sys(?:tem\s+\d|[ \t]+\d)|user\s+\d[\d.]*\s+sys\b|s\)\s*:\s*\d|faults\s*:"
+    r"|switches\s*:|Swaps\s*:|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:"
+    r"|got\s*:|status\s*:)",
+    # one part per alternative: each starts with a literal and is searched only when
+    # its word is in the text
+    trigger_parts=(
+        (r"(?-i:sys(?:tem\s+\d|[ \t]+\d))", ("sys",), ()),
+        (r"(?-i:user\s+\d[\d.]*\s+sys\b)", ("sys",), ()),
+        (r"(?-i:s\)\s*:\s*\d)", ("s)",), ()),
+        *(
+            (rf"(?-i:{word}\s*:)", (needle,), ())
+            for word, needle in (
+                ("faults", "faults"),
+                ("switches", "switches"),
+                ("Swaps", "Swaps"),
+                ("inputs", "puts"),
+                ("outputs", "puts"),
+                ("sent", "sent"),
+                ("received", "received"),
+                ("delivered", "delivered"),
+                ("got", "got"),
+                ("status", "status"),
+            )
+        ),
+    ),
+)
+
+_NUM = r"\d+(?:\.\d+)?"
+_GNU = re.compile(
+    rf"(?<![\w.])(?P<user>{_NUM})user\s+(?P<system>{_NUM})system\s+"
+    rf"(?P<elapsed>\d+(?::\d\d){{1,2}}(?:\.\d+)?)elapsed\s+(?P<cpu>\d+|\?)%CPU"
+    rf"(?:\s*\((?P<avgtext>\d+)avgtext\+(?P<avgdata>\d+)avgdata\s+(?P<maxresident>\d+)maxresident\)k)?"
+    rf"(?:\s+(?P<inputs>\d+)inputs\+(?P<outputs>\d+)outputs\s*"
+    rf"\((?P<major>\d+)major\+(?P<minor>\d+)minor\)pagefaults\s+(?P<swaps>\d+)swaps)?"
+)
+_BSD = re.compile(
+    rf"(?<![\w.])(?P<real>{_NUM})\s+real\s+(?P<user>{_NUM})\s+user\s+(?P<sys>{_NUM})\s+sys\b"
+)
+_POSIX = re.compile(
+    rf"(?<![\w-])real[ \t]+(?P<real>{_NUM})\s+user[ \t]+(?P<user>{_NUM})"
+    rf"\s+sys[ \t]+(?P<sys>{_NUM})(?![\w.:])"
+)
+
+_GNU_FIELDS = [  # (group, metric, unit)
+    ("user", "user", "s"),
+    ("system", "system", "s"),
+    ("elapsed", "elapsed", "s"),
+    ("cpu", "CPU", "%"),
+    ("avgtext", "avg_text", "KB"),
+    ("avgdata", "avg_data", "KB"),
+    ("maxresident", "max_resident", "KB"),
+    ("inputs", "inputs", "count"),
+    ("outputs", "outputs", "count"),
+    ("major", "major_pagefaults", "count"),
+    ("minor", "minor_pagefaults", "count"),
+    ("swaps", "swaps", "count"),
+]
+_SHORT_FIELDS = [("real", "real", "s"), ("user", "user", "s"), ("sys", "sys", "s")]
+
+# GNU time -v keys, with the unit their values are in.
+_VERBOSE_KEYS = [
+    ("User time (seconds)", "s"),
+    ("System time (seconds)", "s"),
+    ("Percent of CPU this job got", "%"),
+    ("Elapsed (wall clock) time (h:mm:ss or m:ss)", "s"),
+    ("Average shared text size (kbytes)", "KB"),
+    ("Average unshared data size (kbytes)", "KB"),
+    ("Average stack size (kbytes)", "KB"),
+    ("Average total size (kbytes)", "KB"),
+    ("Maximum resident set size (kbytes)", "KB"),
+    ("Average resident set size (kbytes)", "KB"),
+    ("Major (requiring I/O) page faults", "count"),
+    ("Minor (reclaiming a frame) page faults", "count"),
+    ("Voluntary context switches", "count"),
+    ("Involuntary context switches", "count"),
+    ("Swaps", "count"),
+    ("File system inputs", "count"),
+    ("File system outputs", "count"),
+    ("Socket messages sent", "count"),
+    ("Socket messages received", "count"),
+    ("Signals delivered", "count"),
+    ("Page size (bytes)", "B"),
+    ("Exit status", None),  # not a measurement; kept so the block stays contiguous
+]
+_VERBOSE_UNIT = dict(_VERBOSE_KEYS)
+_VERBOSE = re.compile(
+    r"(?P<key>"
+    + "|".join(re.escape(k) for k, _ in _VERBOSE_KEYS)
+    + r")\s*:\s*(?P<val>\d+(?::\d\d){0,2}(?:\.\d+)?%?)"
+)
+_COMMAND = re.compile(r'Command being timed:\s*"(?P<cmd>[^"\n]{0,200})"')
+_UNIT_IN_KEY = re.compile(r"\s*\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
+
+
+def _groups(matches: list[re.Match], text: str) -> list[list[re.Match]]:
+    """Records that follow each other with only whitespace between them."""
+    groups: list[list[re.Match]] = []
+    for m in matches:
+        if groups and not text[groups[-1][-1].end() : m.start()].strip():
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+    return groups
+
+
+def _record_tables(
+    text: str, pattern: re.Pattern, fields: list[tuple[str, str, str]]
+) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for group in _groups(list(pattern.finditer(text)), text):
+        used = [f for f in fields if any(m.group(f[0]) is not None for m in group)]
+        table = ResultTable(
+            format=INFO.name,
+            span=(group[0].start(), group[-1].end()),
+            columns=["run"] + [metric for _, metric, _ in used],
+            variant=block_heading(text, group[0].start(), floor),
+        )
+        for i, m in enumerate(group):
+            label = f"run {i + 1}" if len(group) > 1 else None
+            table.rows.append([label or ""] + [m.group(g) or "" for g, _, _ in used])
+            for group_name, metric, unit in used:
+                written = m.group(group_name)
+                if written is None or written == "?":
+                    continue
+                meas = measure(metric, written, parse_number(written), unit, label=label, row=i)
+                if meas:
+                    table.measurements.append(meas)
+        floor = group[-1].end()
+        tables.append(table)
+    return tables
+
+
+def _verbose_tables(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for group in _groups(list(_VERBOSE.finditer(text)), text):
+        if len(group) < 3:  # a lone "Swaps: 0" is not a time -v block
+            continue
+        start = group[0].start()
+        command = None
+        commands = list(_COMMAND.finditer(text, floor, start))
+        cmd = commands[-1] if commands else None
+        if cmd and not text[cmd.end() : start].strip():
+            command, start = cmd.group("cmd"), cmd.start()
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, group[-1].end()),
+            columns=["field", "value"],
+            caption=command,
+            variant=block_heading(text, start, floor),
+        )
+        for m in group:
+            key, written = m.group("key"), m.group("val")
+            unit = _VERBOSE_UNIT[key]
+            if unit is None:
+                continue
+            metric = _UNIT_IN_KEY.sub("", key)
+            table.rows.append([metric, written])
+            meas = measure(metric, written, parse_number(written.rstrip("%")), unit, label=command)
+            if meas:
+                meas.row = len(table.rows) - 1
+                table.measurements.append(meas)
+        floor = group[-1].end()
+        tables.append(table)
+    return tables
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for reader in (
+        lambda t: _record_tables(t, _GNU, _GNU_FIELDS),
+        lambda t: _record_tables(t, _BSD, _SHORT_FIELDS),
+        lambda t: _record_tables(t, _POSIX, _SHORT_FIELDS),
+        _verbose_tables,
+    ):
+        try:
+            found = reader(text)
+        except Exception:  # a parser bug must not stop the extraction of a message
+            continue
+        for table in found:
+            if any(_overlaps(table.span, t.span) for t in tables):
+                continue
+            tables.append(table)
+    return sorted(tables, key=lambda t: t.span)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]

@@ -1,0 +1,221 @@
+"""Google Benchmark console tables and tools/compare.py output.
+
+Recognises rows `name  <t> <unit>  <t> <unit>  <iterations> [counters]` (with or without
+the `Benchmark  Time  CPU  Iterations [UserCounters...]` header and its dashed rules,
+also when a GitHub mail flattened the table onto one line), and the compare.py table
+under `Benchmark  Time  CPU  Time Old  Time New  CPU Old  CPU New`.
+
+Returns one ResultTable per table. Measurements, label = benchmark name:
+- console rows: `time` and `cpu` (unit as printed: ns/us/ms/s), `iterations` (unit
+  `count`), one per counter `k=v` (metric = counter name; IEC byte rates are spelled
+  `GiB/s`, other rates keep their suffix: `13.4684G/s` → 13.4684 `G/s`; plain counters
+  get their SI suffix applied, `1024m` → 1.024, unit ""), and the old-style bare rate
+  `211.669MB/s` as `bytes_per_second`.
+- compare.py rows: `time_change`, `cpu_change` (unit `fraction`: (new-old)/|old|) and
+  `time_old`, `time_new`, `cpu_old`, `cpu_new` in the time unit of the console rows
+  printed before the table (None when there were none).
+Variant = the heading line before the table (`Before:`), when there is one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+
+# After `s` or `%` (the end of a row's name or a time): two times or percentages.
+_TIMES = r"\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
+
+INFO = FormatInfo(
+    name="google-benchmark",
+    description="Google Benchmark console tables and compare.py output",
+    signature="`Benchmark  Time  CPU  Iterations [UserCounters...]` with rows "
+    "`name  19.5 us  19.5 us  35854 bytes_per_second=50.2Gi/s`; compare.py "
+    "`Time Old  Time New  CPU Old  CPU New` tables",
+    priority=10,
+    kind="result",
+    trigger=rf"(?-i:[s%T])(?:(?<=T)ime Old|(?<=[s%]){_TIMES})",
+    # one part per first character: a regex that starts with a literal is searched
+    # fast, one that starts with a class (`[s%T]`) is not
+    trigger_parts=(
+        (r"(?-i:T)ime Old", (), ("me old",)),
+        (rf"(?-i:s){_TIMES}", (), ()),
+        (rf"(?-i:%){_TIMES}", ("%",), ()),
+    ),
+)
+
+_NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_TUNIT = r"(?:ns|us|µs|μs|ms|s|%)"  # `%`: the `_cv` aggregate row of --benchmark_repetitions
+_HEADER = re.compile(r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Iterations(?:[ \t]+UserCounters\.{3})?")
+_CMP_HEADER = re.compile(
+    r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Time Old[ \t]+Time New[ \t]+CPU Old[ \t]+CPU New"
+)
+_RULE = re.compile(r"-{10,}")
+_ROW = re.compile(
+    rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+  # \s below: JIRA mail wraps long rows
+        (?P<time>{_NUM})\s*(?P<tu>{_TUNIT})\s+
+        (?P<cpu>{_NUM})\s*(?P<cu>{_TUNIT})\s+
+        (?P<iters>\d+)
+        (?P<counters>(?:\s+[\w.]+=\S+|[ \t]+(?:{_NUM}[kMGT]?i?B/s|{_NUM}[kMGT]?\ items/s))*)
+        (?:[ \t]+(?P<extra>[^\s=]+)(?=[ \t]*(?:\n|$)))?""",
+    re.X,
+)
+_CMP_ROW = re.compile(
+    rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+
+        (?P<tc>[-+]?{_NUM})[ \t]+(?P<cc>[-+]?{_NUM})[ \t]+
+        (?P<to>{_NUM})[ \t]+(?P<tn>{_NUM})[ \t]+(?P<co>{_NUM})[ \t]+(?P<cn>{_NUM})(?=\s|$)""",
+    re.X,
+)
+_CONTEXT = re.compile(
+    r"""Run\ on\ \(\d+\ X\ [\d.]+\ MHz\ CPUs?\ ?s?\)
+      |CPU\ Caches:(?:\s+L\d\ (?:Data|Instruction|Unified)\ [\d.]+\ [KMG]i?B\ \(x\d+\))*
+      |Load\ Average:\ [\d.]+(?:,\ [\d.]+)*
+      |(?m:^\d{4}-\d{2}-\d{2}[T\ ][\d:]+(?:[+-]\d{2}:\d{2})?[ \t]*$)
+      |\*{3}WARNING\*{3}\ [^\n]*""",
+    re.X,
+)
+_SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6,
+       "n": 1e-9}  # fmt: skip
+_COUNTER_VALUE = re.compile(rf"(?P<num>[-+]?{_NUM})(?P<si>[kKMGTmun]?)(?P<iec>i?)(?P<rest>\S*)")
+
+
+def _counter(name: str, raw: str) -> tuple[float, str] | None:
+    """(value, unit) of a counter value as Google Benchmark prints it."""
+    m = _COUNTER_VALUE.fullmatch(raw)
+    if not m:
+        return None
+    num = float(m.group("num"))
+    si, iec, rest = m.group("si"), m.group("iec"), m.group("rest")
+    if rest == "/s":
+        if iec:  # bytes_per_second=50.17Gi/s: IEC prefixes are byte rates
+            return num, f"{si}iB/s"
+        return num, f"{si}/s"
+    if rest or iec:
+        return num, f"{si}{iec}{rest}"
+    return num * _SI[si], ""
+
+
+def _is_noise_only(gap: str) -> bool:
+    """True when the text between two rows is only whitespace, rules and headers."""
+    rest = _RULE.sub("", _HEADER.sub("", gap))
+    return not rest.strip(" \t\n`")
+
+
+def _console_tables(text: str) -> list[ResultTable]:
+    headers = [m.start() for m in _HEADER.finditer(text)]
+    groups: list[list[re.Match]] = []
+    last_end = -1
+    for m in _ROW.finditer(text):
+        if groups and _is_noise_only(text[last_end : m.start()]):
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+        last_end = m.end()
+    tables = []
+    for rows in groups:
+        start, end = rows[0].start(), rows[-1].end()
+        header = next((h for h in reversed(headers) if h < start), None)
+        if header is not None and _is_noise_only(text[header:start]):
+            rule_before = re.search(r"-{10,}[ \t]*\n?[ \t]*$", text[:header])
+            start = rule_before.start() if rule_before else header
+        elif len(rows) < 2 and not headers:
+            continue  # a lone headerless row could be prose
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, end),
+            columns=["Benchmark", "Time", "CPU", "Iterations", "UserCounters"],
+            variant=heading_before(text, start),
+        )
+        for i, r in enumerate(rows):
+            name = r.group("name")
+            counters = r.group("counters").split()
+            table.rows.append(
+                [name, f"{r['time']} {r['tu']}", f"{r['cpu']} {r['cu']}", r["iters"]]
+                + [" ".join(counters + ([r["extra"]] if r["extra"] else []))]
+            )
+            ms = table.measurements
+            ms.append(_m("time", r["time"], r["tu"], name, i, f"{r['time']} {r['tu']}"))
+            ms.append(_m("cpu", r["cpu"], r["cu"], name, i, f"{r['cpu']} {r['cu']}"))
+            ms.append(_m("iterations", r["iters"], "count", name, i, r["iters"]))
+            for tok in counters:
+                key, sep, raw = tok.partition("=")
+                if not sep:  # old style `211.669MB/s`: the bytes rate, `12M items/s`
+                    key, raw = (
+                        ("bytes_per_second" if tok.endswith("B/s") else "items_per_second"),
+                        tok,
+                    )
+                parsed = _counter(key, raw.replace(" items", ""))
+                if parsed:
+                    ms.append(Measurement(key, parsed[0], parsed[1], name, None, raw, i))
+        tables.append(table)
+    return tables
+
+
+def _m(metric: str, num: str, unit: str, label: str, row: int, written: str) -> Measurement:
+    return Measurement(metric, float(num), unit, label, None, written, row)
+
+
+def _compare_tables(text: str) -> list[ResultTable]:
+    tables = []
+    for h in _CMP_HEADER.finditer(text):
+        pos, rows = h.end(), []
+        while True:
+            gap = re.match(r"\s*(?:-{10,}\s*)?", text[pos:])
+            m = _CMP_ROW.match(text, pos + gap.end())
+            if not m:
+                break
+            rows.append(m)
+            pos = m.end()
+        if not rows:
+            continue
+        units = [m.group("tu") for m in _ROW.finditer(text, 0, h.start())]
+        unit = units[-1] if units else None
+        table = ResultTable(
+            format=INFO.name,
+            span=(h.start(), rows[-1].end()),
+            columns=["Benchmark", "Time", "CPU", "Time Old", "Time New", "CPU Old", "CPU New"],
+            caption=_comparing(text, h.start()),
+            variant=None,
+        )
+        for i, r in enumerate(rows):
+            name = r["name"]
+            table.rows.append([name, r["tc"], r["cc"], r["to"], r["tn"], r["co"], r["cn"]])
+            for metric, key, u in (
+                ("time_change", "tc", "fraction"),
+                ("cpu_change", "cc", "fraction"),
+                ("time_old", "to", unit),
+                ("time_new", "tn", unit),
+                ("cpu_old", "co", unit),
+                ("cpu_new", "cn", unit),
+            ):
+                table.measurements.append(_m(metric, r[key], u, name, i, r[key]))
+        tables.append(table)
+    return tables
+
+
+def _comparing(text: str, pos: int) -> str | None:
+    line = text[:pos].rstrip().rsplit("\n", 1)[-1].strip()
+    return line if line.startswith("Comparing ") else None
+
+
+def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
+    """The run's context lines (CPU, caches, load, date): claimed without rows."""
+    out = []
+    for m in _CONTEXT.finditer(text):
+        if not any(a < m.end() and m.start() < b for a, b in taken):
+            out.append(ResultTable(format=INFO.name, span=m.span()))
+    return out
+
+
+def parse(text: str) -> list[ResultTable]:
+    compare = _compare_tables(text)
+    taken = [t.span for t in compare]
+    console = [
+        t
+        for t in _console_tables(text)
+        if not any(a < t.span[1] and t.span[0] < b for a, b in taken)
+    ]
+    tables = compare + console
+    if tables:
+        tables += _context(text, [t.span for t in tables])
+    return sorted(tables, key=lambda t: t.span)

@@ -1,0 +1,200 @@
+"""HBase PerformanceEvaluation (`hbase pe`) results: returns one table per run.
+
+Recognises the end-of-run summary records (also when a notification mail flattened
+the log onto one line):
+* `[RandomReadTest] Summary of timings (ms): [141302, 141522, ...]` → metric `timing`,
+  one measurement per client (label `RandomReadTest client N`), unit `ms`;
+* `[RandomReadTest duration ] Min: 137735ms Max: 141792ms Avg: 140524ms` → metrics
+  `duration_min` / `duration_max` / `duration_avg`, unit `ms`;
+* `[ Avg latency (us)] 1403` → `avg_latency`, unit `us`;
+* `[ Avg TPS/QPS] 7117 row per second` → `avg_tps`, unit `rows/s`;
+* `Finished class ...PerformanceEvaluation$RandomReadTest in 140524ms at offset 0 for
+  100000 rows (12.3 MB/s)` and `Finished TestClient-0 in 141302ms over 100000 rows`
+  (older releases, MapReduce mode) → metrics `time` (ms), `throughput` (MB/s); the row
+  count is a setting;
+* per-client `Latency (us) : mean=430.78, min=2.00, ..., 99.9th=418.41` → `latency_mean`,
+  `latency_min`, `latency_p99.9`, ... unit `us`, label = the client thread
+  (`TestClient-0`); `Num measures (latency) : 30318` → `num_measures`, unit `count`.
+
+Label = the test name (`RandomReadTest`) or client thread; variant = the heading
+before the run (`Before patch`, `After patch`), one table per run.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.units import parse_number
+
+INFO = FormatInfo(
+    name="hbase-pe",
+    description="HBase PerformanceEvaluation summaries",
+    signature="`hbase.PerformanceEvaluation: [RandomReadTest] Summary of timings (ms): [...]`, "
+    "`[<Test> duration ] Min: Xms Max: Yms Avg: Zms`, `[ Avg latency (us)] N`, "
+    "`[ Avg TPS/QPS] N row per second`, `Latency (us) : mean=..., 99th=...`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:Summary of timings|duration\s*\]|Avg latency \(|Avg TPS/QPS|Latency \("
+    r"|Num measures|Test in \d|TestClient-\d+ in \d)",
+    needles=(
+        "Summary of timings",
+        "duration",
+        "Avg latency (",
+        "Avg TPS/QPS",
+        "Latency (",
+        "Num measures",
+        "Test in ",
+        "TestClient-",
+    ),
+)
+
+_NUM = r"\d+(?:\.\d+)?"
+_RECORDS = re.compile(
+    r"\[(?P<tt>\w+)\]\s*Summary of timings \((?P<tu>ms|us)\)\s*:\s*\[(?P<timings>[\d,.\s]+)\]"
+    rf"|\[(?P<dt>\w+) duration\s*\]\s*Min:\s*(?P<dmin>{_NUM})ms\s+Max:\s*(?P<dmax>{_NUM})ms"
+    rf"\s+Avg:\s*(?P<davg>{_NUM})ms"
+    rf"|\[\s*Avg latency \((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{_NUM})"
+    rf"|\[\s*Avg TPS/QPS\s*\]\s*(?P<tps>{_NUM})\s+row per second"
+    r"|Latency \((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
+    rf"|Num measures \(latency\)\s*:\s*(?P<num>\d+)"
+    # per-client lines of older releases and of the MapReduce mode
+    r"|Finished (?:class )?(?:[\w.]*\$)?(?P<ft>\w+Test|TestClient-\d+) in (?P<fms>\d+)ms"
+    r"(?: at offset \d+)?(?: (?:for|over) \d+ rows)?(?: \((?P<fmbs>[\d.]+) MB/s\))?"
+)
+# The log record prefix before a PE message:
+# `2020-06-07 22:54:30,362 INFO [main] hbase.PerformanceEvaluation: `.
+_PREFIX = re.compile(
+    r"(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+\s+)?(?:[A-Z]+\s+)?(?:\[(?P<thread>[^\]]*)\]\s+)?"
+    r"(?:[\w.$]*PerformanceEvaluation:\s*)$"
+)
+_TEST_NAME = re.compile(r"Test\s*:\s*(\w+)")
+# Text between two records of the same run: log prefixes, fences, PE chatter.
+_FILLER = re.compile(
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+|\b(?:INFO|WARN|DEBUG|ERROR)\b|\[[^\]\n]*\]"
+    r"|[\w.$]*PerformanceEvaluation:|```+|Mean\s*=\s*[\d.]+|Min\s*=\s*[\d.]+|Max\s*=\s*[\d.]+"
+    r"|StdDev\s*=\s*[\d.]+|No valueSize statistics available|Test\s*:\s*\w+,?\s*Thread\s*:\s*[\w-]+"
+    r"|\s+"
+)
+
+
+def _start_of_record(text: str, m: re.Match) -> tuple[int, str | None]:
+    """Start of the log record holding match `m`, and its thread name."""
+    window_start = max(0, m.start() - 160)
+    prefix = _PREFIX.search(text, window_start, m.start())
+    if prefix and prefix.end() == m.start():
+        return prefix.start(), prefix.group("thread")
+    return m.start(), None
+
+
+def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measurement]:
+    out = []
+    unit = m.group("hu")
+    for key, written in re.findall(r"([\w.]+)=([\d.]+)", m.group("hist")):
+        name = {"mean": "mean", "min": "min", "max": "max", "stdDev": "stddev"}.get(key)
+        name = name or ("p" + key[:-2] if key.endswith("th") else key)
+        meas = measure(
+            f"latency_{name}", written, parse_number(written), unit, label=label, row=row
+        )
+        if meas:
+            out.append(meas)
+    return out
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    table: ResultTable | None = None
+    floor = 0
+    test_name: str | None = None
+    for m in _RECORDS.finditer(text):
+        start, thread = _start_of_record(text, m)
+        gap = text[table.span[1] : start] if table else ""
+        if table is None or _FILLER.sub("", gap):
+            heading = block_heading(text, start, floor)
+            table = ResultTable(
+                format=INFO.name,
+                span=(start, m.end()),
+                columns=["name", "metric", "value"],
+                variant=heading,
+            )
+            tables.append(table)
+        table.span = (table.span[0], m.end())
+        floor = m.end()
+        named = _TEST_NAME.findall(text, max(0, start - 200), start)
+        test_name = m.group("tt") or m.group("dt") or (named[-1] if named else test_name)
+        row = len(table.rows)
+        found: list[Measurement] = []
+        if m.group("timings"):
+            for i, written in enumerate(re.findall(r"[\d.]+", m.group("timings"))):
+                meas = measure(
+                    "timing",
+                    written,
+                    parse_number(written),
+                    m.group("tu"),
+                    label=f"{test_name} client {i}",
+                    row=row,
+                )
+                if meas:
+                    found.append(meas)
+            table.rows.append([test_name or "", "Summary of timings", m.group("timings").strip()])
+        elif m.group("dt"):
+            for g, metric in (
+                ("dmin", "duration_min"),
+                ("dmax", "duration_max"),
+                ("davg", "duration_avg"),
+            ):
+                found.append(
+                    measure(
+                        metric, m.group(g), parse_number(m.group(g)), "ms", label=test_name, row=row
+                    )
+                )
+            table.rows.append(
+                [
+                    test_name or "",
+                    "duration",
+                    f"Min {m.group('dmin')} Max {m.group('dmax')} Avg {m.group('davg')}",
+                ]
+            )
+        elif m.group("lat"):
+            unit = m.group("lu")
+            _one_value(m, "lat", "avg_latency", unit, test_name, "Avg latency", table, found)
+        elif m.group("tps"):
+            _one_value(m, "tps", "avg_tps", "rows/s", test_name, "Avg TPS/QPS", table, found)
+        elif m.group("hist"):
+            label = thread or test_name
+            found.extend(_hist_measurements(m, label, row))
+            table.rows.append([label or "", "Latency", m.group("hist").strip()])
+        elif m.group("num"):
+            label = thread or test_name
+            _one_value(m, "num", "num_measures", "count", label, "Num measures", table, found)
+        elif m.group("ft"):
+            label = m.group("ft")
+            found.append(
+                measure(
+                    "time", m.group("fms"), parse_number(m.group("fms")), "ms", label=label, row=row
+                )
+            )
+            if m.group("fmbs"):
+                found.append(
+                    measure(
+                        "throughput",
+                        m.group("fmbs"),
+                        parse_number(m.group("fmbs")),
+                        "MB/s",
+                        label=label,
+                        row=row,
+                    )
+                )
+            table.rows.append([label, "Finished", f"{m.group('fms')} ms"])
+        table.measurements.extend(x for x in found if x is not None)
+    return tables
+
+
+def _one_value(m, group, metric, unit, label, row_name, table, found) -> None:
+    """A summary line that carries one number: one measurement and one row."""
+    written = m.group(group)
+    found.append(
+        measure(metric, written, parse_number(written), unit, label=label, row=len(table.rows))
+    )
+    table.rows.append([label or "", row_name, written])

@@ -1,0 +1,143 @@
+"""HTML `<table>` markup (bots such as GlutenPerfBot post raw tables; GitHub mail
+keeps them as markup).
+
+Recognises `<table>...</table>` (read with BeautifulSoup: `<th>`/`<td>`, `colspan`,
+`<font color>`, `<b>`, links), with the caption from `<caption>`, the `<summary>` of an
+enclosing `<details>`, or the title line before it (`===== Performance report for
+TPCH SF2000 ... ====`).
+
+Measurements as for markdown tables: label = the row's name cell(s), metric = column
+header, variant = column group of a spanning header row, unit from the cell
+(`98.27%`), the header (`time (s)`) or `s` for unit-less time tables (a header or the
+caption speaks of time: `native_4262_time.csv`). Tables of plain data give none.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+from extract.results.formats._grid import (
+    block_heading,
+    clean_cell,
+    context_before,
+    dedupe,
+    grid_measurements,
+    line_caption,
+)
+from extract.results.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="html-table",
+    description="HTML <table> markup",
+    signature="'<table>' ... '<tr><td>' ... '</table>' markup (incl. '<font color>', '<details>')",
+    priority=30,
+    kind="result",
+    trigger=r"<table\b",
+    lower_needles=("<table",),
+)
+
+_OPEN_TABLE = re.compile(r"<table\b", re.I)
+_CLOSE_TABLE = re.compile(r"</table\s*>", re.I)
+_LAST_CELL = re.compile(r".*</t[dhr]\s*>", re.I | re.S)
+
+
+def _table_spans(text: str) -> list[tuple[int, int]]:
+    """`<table>...</table>`; a table cut short (an excerpt, a truncated mail) ends
+    after its last complete cell."""
+    spans = []
+    for m in _OPEN_TABLE.finditer(text):
+        if spans and m.start() < spans[-1][1]:
+            continue  # nested
+        close = _CLOSE_TABLE.search(text, m.end())
+        nxt = _OPEN_TABLE.search(text, m.end())
+        if close and (nxt is None or close.start() < nxt.start()):
+            spans.append((m.start(), close.end()))
+            continue
+        limit = nxt.start() if nxt else len(text)
+        last = _LAST_CELL.match(text, m.start(), limit)
+        if last:
+            spans.append((m.start(), last.end()))
+    return spans
+
+
+def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
+    """(header levels, body rows), colspans expanded."""
+    header: list[list[str]] = []
+    body: list[list[str]] = []
+    for tr in table.find_all("tr"):
+        cells: list[str] = []
+        all_th = True
+        for cell in tr.find_all(["td", "th"]):
+            text = clean_cell(cell.get_text(" ", strip=True))
+            try:
+                span = max(1, min(50, int(cell.get("colspan", 1))))
+            except (TypeError, ValueError):
+                span = 1
+            cells.append(text)
+            cells.extend([text] * (span - 1))
+            all_th = all_th and cell.name == "th"
+        if not cells:
+            continue
+        if not body and (
+            all_th or (not header and not any(re.search(r"\d", c) for c in cells[1:]))
+        ):
+            header.append(cells)
+        elif not body and not header:
+            header.append(cells)  # the first row names the columns
+        else:
+            body.append(cells)
+    return header, body
+
+
+def _caption(text: str, start: int, soup) -> str | None:
+    cap = soup.find("caption")
+    if cap and cap.get_text(strip=True):
+        return clean_cell(cap.get_text(" ", strip=True))
+    summary = re.findall(
+        r"<summary[^>]*>(.*?)</summary>", text[max(0, start - 600) : start], re.I | re.S
+    )
+    if summary and "</details>" not in text[max(0, start - 600) : start].split(summary[-1])[-1]:
+        return clean_cell(re.sub(r"<[^>]+>", " ", summary[-1]))
+    return line_caption(text, start, max_len=200)
+
+
+def parse(text: str) -> list[ResultTable]:
+    if not _OPEN_TABLE.search(text):
+        return []
+    try:
+        from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
+
+        tables = []
+        for start, end in _table_spans(text):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+                soup = BeautifulSoup(text[start:end], "html.parser")
+            table_el = soup.find("table")
+            if table_el is None:
+                continue
+            levels, body = _grid(table_el)
+            if not body:
+                continue
+            ncol = max(len(r) for r in [*levels, *body])
+            padded = [lv + [""] * (ncol - len(lv)) for lv in levels]
+            columns = [
+                " / ".join(dict.fromkeys(x for x in col if x)) for col in zip(*padded, strict=True)
+            ]
+            caption = _caption(text, start, soup)
+            table = ResultTable(
+                INFO.name,
+                (start, end),
+                columns=columns,
+                rows=body,
+                caption=caption,
+                variant=block_heading(text, start),
+            )
+            table.measurements = grid_measurements(
+                levels or [[""] * ncol], body, caption=caption, context=context_before(text, start)
+            )
+            tables.append(table)
+        dedupe(tables, text)
+        return tables
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []

@@ -1,0 +1,182 @@
+"""JIRA wiki-markup tables: `||header||header||` rows and `|cell|cell|` rows.
+
+Recognises a block of lines starting with `|` that has at least one `||` header row
+(no markdown `---` separator), also flattened onto one line (`||h||h|| |a|1| |b|2|`).
+Rows that the mail gateway hard-wrapped (a line not ending with `|`) are joined again;
+`{color}`, `{{mono}}`, `*bold*` and `[text|link]` markup is removed from the cells.
+
+Several header rows make column groups: a group name written once over its columns
+(`|| ||GCS|| || ||HDFS|| ||`) covers them, and a name spanning the whole table
+(`TeraGen 1TB`) becomes the caption. Measurements: one per numeric cell. When the row
+names carry the unit (`|CPU, ms|1,430|...`), the rows are metrics: metric = `CPU`,
+unit = `ms`, variant = the column path (`GCS / No changes`), label = the caption.
+Otherwise label = row name, metric = column header (unit from the cell or header),
+variant = column groups, else the heading line before the table.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._grid import (
+    block_heading,
+    clean_cell,
+    context_before,
+    dedupe,
+    grid_measurements,
+    line_caption,
+    read_cell,
+)
+from extract.results.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="jira-table",
+    description="JIRA wiki-markup tables ('||h||' / '|c|')",
+    signature="'||h1||h2||' header rows and '|c1|c2|' rows (no '---' separator), wrapped rows",
+    priority=30,
+    kind="result",
+    trigger=r"\|\|",
+    needles=("||",),
+)
+
+_LINK = re.compile(r"\[([^\[\]|]*)\|[^\[\]]*\]")
+
+
+def _cells(row: str) -> list[str]:
+    s = _LINK.sub(r"\1", row.strip())
+    s = re.sub(r"^\|\|?", "", s)
+    s = re.sub(r"\|\|?$", "", s)
+    return [c.strip() for c in re.split(r"\|\|?", s)]
+
+
+def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
+    """(start, end, logical rows) of each run of `|` lines, wrapped rows rejoined."""
+    out = []
+    lines = text.splitlines(keepends=True)
+    pos, i = 0, 0
+    offsets = []
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line)
+    while i < len(lines):
+        if not lines[i].lstrip().startswith("|"):
+            i += 1
+            continue
+        start, rows = offsets[i], []
+        end = start
+        while i < len(lines) and lines[i].lstrip().startswith("|"):
+            row = lines[i].strip()
+            end = offsets[i] + len(lines[i].rstrip("\r\n"))
+            joins = 0
+            while (
+                not row.endswith("|") and i + 1 < len(lines) and joins < 4 and lines[i + 1].strip()
+            ):
+                i += 1
+                joins += 1
+                nxt = lines[i].strip()
+                row = row + ("" if nxt.startswith("|") else " ") + nxt
+                end = offsets[i] + len(lines[i].rstrip("\r\n"))
+            rows.append(row)
+            i += 1
+        out.append((start, end, rows))
+    return out
+
+
+def _expand(level: list[str], first_value: int, ncol: int) -> list[str]:
+    """A group name written once over its columns → one entry per column."""
+    cols = list(range(first_value, ncol))
+    marks = [(i, level[i]) for i in cols if i < len(level) and level[i].strip()]
+    out = [""] * ncol
+    if not marks:
+        return out
+    k, m = len(marks), len(cols)
+    for j, c in enumerate(cols):
+        if m % k == 0:
+            out[c] = marks[j // (m // k)][1]
+        else:  # nearest mark (names are centred or left-aligned over their group)
+            out[c] = min(marks, key=lambda mk: (abs(mk[0] - c), -mk[0]))[1]
+    return out
+
+
+def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | None:
+    if not any(r.startswith("||") for r in rows):
+        return None
+    if any(re.fullmatch(r"\|?\s*:?-{2,}.*", r) and set(r) <= set("|-: ") for r in rows):
+        return None  # a markdown table
+    cells = [_cells(r) for r in rows]
+    ncol = max(len(c) for c in cells)
+    if ncol > 60:
+        return None  # not a table anyone reads
+    header_levels: list[list[str]] = []
+    body_start = 0
+    for r, (raw, row) in enumerate(zip(rows, cells, strict=True)):
+        rest = [clean_cell(c) for c in row[1:]]
+        is_header = raw.startswith("||") and all(read_cell(c) is None for c in rest if c)
+        is_header = is_header or (
+            r == len(header_levels)
+            and header_levels
+            and rest
+            and all(c and read_cell(c) is None for c in rest)
+        )
+        if not is_header or r != len(header_levels):
+            break
+        header_levels.append([clean_cell(c) for c in row] + [""] * (ncol - len(row)))
+        body_start = r + 1
+    body = [c + [""] * (ncol - len(c)) for c in cells[body_start:]]
+    if not body or not header_levels:
+        return None
+    first_value = 1 if any(read_cell(b[0]) is None for b in body) else 0
+    caption = None
+    levels = [header_levels[-1]]
+    for level in header_levels[:-1]:
+        expanded = _expand(level, first_value, ncol)
+        names = {x for x in expanded[first_value:] if x}
+        if len(names) == 1 and all(expanded[first_value:]):
+            caption = names.pop()  # spans the whole table
+            continue
+        levels.insert(len(levels) - 1, expanded)
+    table = ResultTable(
+        INFO.name,
+        (start, end),
+        columns=[" / ".join(x for x in col if x) for col in zip(*levels, strict=True)],
+        rows=[[clean_cell(c) for c in b] for b in body],
+        caption=caption or line_caption(text, start),
+        variant=block_heading(text, start),
+    )
+    table.measurements = grid_measurements(
+        levels, body, caption=caption or table.caption, context=context_before(text, start)
+    )
+    return table
+
+
+_INLINE_HEADER = re.compile(r"\|\|(?:[^|\n]*\|\|){2,}")
+
+
+def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
+    """A table flattened onto one line: `||h||h|| |a|1| |b|2| more text`."""
+    out = []
+    for h in _INLINE_HEADER.finditer(text):
+        ncol = len(_cells(h.group(0)))
+        row_re = re.compile(rf"[ \t]*(\|(?!\|)(?:[^|\n]*\|){{{ncol}}})")
+        rows, pos = [h.group(0)], h.end()
+        while (m := row_re.match(text, pos)) is not None:
+            rows.append(m.group(1))
+            pos = m.end()
+        if len(rows) >= 2:
+            out.append((h.start(), pos, rows))
+    return out
+
+
+def parse(text: str) -> list[ResultTable]:
+    try:
+        tables = []
+        inline = _inline_blocks(text)
+        blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
+        for start, end, rows in sorted(inline + blocks):
+            table = _table(text, start, end, rows)
+            if table is not None:
+                tables.append(table)
+        dedupe(tables, text)
+        return tables
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []

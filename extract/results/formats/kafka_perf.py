@@ -1,0 +1,213 @@
+"""Kafka's perf tools: returns one table per block of producer lines and one per
+consumer CSV block.
+
+Producer (`kafka-producer-perf-test.sh`, `ProducerPerformance`): lines
+`N records sent, X records/sec (Y MB/sec), Z ms avg latency, W [ms ]max latency[, a ms
+50th, b ms 95th, c ms 99th, d ms 99.9th].` The line with percentiles is the final
+summary (label `summary`); the others are interval samples (label `interval N`,
+counted within the block). Metrics `records_sent` (records), `throughput`
+(records/sec and MB/sec, as printed), `avg_latency`, `max_latency`, `p50_latency`,
+`p95_latency`, `p99_latency`, `p99.9_latency` (ms).
+
+Consumer (`kafka-consumer-perf-test.sh`): the header `start.time, end.time,
+data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,
+fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec` (or `time, threadId, ...` with
+--show-detailed-stats) and its `, `-separated data rows. Metric = the column name;
+unit from it: `MB`, `MB/s`, `msg`, `msg/s`, `ms`. Timestamps and thread ids are not
+measurements. Variant = the heading before the block (`old`, `new`).
+
+TestLinearWriteSpeed (`kafka-run-class.sh kafka.TestLinearWriteSpeed`, the disk write
+test): the header `mb_sec avg_latency max_latency`, one row of three numbers per
+reporting interval (label `interval N`; metrics `mb_sec` (MB/s), `avg_latency` and
+`max_latency` (ms)), then `22.21302268753944 MB per sec` (label `summary`, metric
+`throughput`, unit `MB per sec` as printed). Variant = the heading before the block.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.units import parse_number
+
+INFO = FormatInfo(
+    name="kafka-perf",
+    description="Kafka producer/consumer perf test output",
+    signature="`N records sent, X records/sec (Y MB/sec), Z ms avg latency, W ms max latency`; "
+    "consumer CSV header `start.time, end.time, data.consumed.in.MB, MB.sec, ...`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:records sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency)",
+    needles=("records sent,", "end.time,", "threadId,", "mb_sec"),
+)
+
+_N = r"\d+(?:\.\d+)?"
+_PRODUCER = re.compile(
+    rf"(?<!\d)(?P<sent>\d+) records sent,\s*(?P<rps>{_N}) records/sec \((?P<mbs>{_N}) MB/sec\),\s*"
+    rf"(?P<avg>{_N}) ms avg latency,\s*(?P<max>{_N})(?: ms)? max latency"
+    rf"(?:,\s*(?P<p50>{_N}) ms 50th,\s*(?P<p95>{_N}) ms 95th,\s*(?P<p99>{_N}) ms 99th"
+    rf",\s*(?P<p999>{_N}) ms 99\.9th)?\.?"
+)
+_PRODUCER_FIELDS = [
+    ("sent", "records_sent", "records"),
+    ("rps", "throughput", "records/sec"),
+    ("mbs", "throughput", "MB/sec"),
+    ("avg", "avg_latency", "ms"),
+    ("max", "max_latency", "ms"),
+    ("p50", "p50_latency", "ms"),
+    ("p95", "p95_latency", "ms"),
+    ("p99", "p99_latency", "ms"),
+    ("p999", "p99.9_latency", "ms"),
+]
+_CONSUMER_HEADER = re.compile(
+    r"(?<![\w.])(?P<h>(?:start\.time|time),[ \t]*(?:end\.time|threadId),[ \t]*[A-Za-z][\w.]*"
+    r"(?:,[ \t]*[A-Za-z][\w.]*)+)"
+)
+# One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
+_CELL = r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}|-?\d+(?:\.\d+)?)"
+_CONSUMER_UNITS = [
+    (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
+    (re.compile(r"nMsg\.sec$"), "msg/s"),
+    (re.compile(r"\.in\.MB$"), "MB"),
+    (re.compile(r"\.in\.nMsg$"), "msg"),
+    (re.compile(r"\.ms$"), "ms"),
+]
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for reader in (_producer, _consumer, _linear_write):
+        try:
+            tables.extend(reader(text))
+        except Exception:  # a parser bug must not stop the extraction of a message
+            continue
+    return sorted(tables, key=lambda t: t.span)
+
+
+def _producer(text: str) -> list[ResultTable]:
+    groups: list[list[re.Match]] = []
+    for m in _PRODUCER.finditer(text):
+        if groups and not text[groups[-1][-1].end() : m.start()].strip():
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+    tables = []
+    floor = 0
+    for group in groups:
+        table = ResultTable(
+            format=INFO.name,
+            span=(group[0].start(), group[-1].end()),
+            columns=["sample"] + [f"{metric} ({unit})" for _, metric, unit in _PRODUCER_FIELDS],
+            caption="kafka producer-perf-test",
+            variant=block_heading(text, group[0].start(), floor),
+        )
+        interval = 0
+        for i, m in enumerate(group):
+            if m.group("p50"):
+                label = "summary"
+            else:
+                interval += 1
+                label = f"interval {interval}"
+            table.rows.append([label] + [m.group(g) or "" for g, _, _ in _PRODUCER_FIELDS])
+            for g, metric, unit in _PRODUCER_FIELDS:
+                if m.group(g):
+                    meas = measure(
+                        metric, m.group(g), parse_number(m.group(g)), unit, label=label, row=i
+                    )
+                    if meas:
+                        table.measurements.append(meas)
+        floor = group[-1].end()
+        tables.append(table)
+    return tables
+
+
+def _consumer_unit(column: str) -> str | None:
+    for pattern, unit in _CONSUMER_UNITS:
+        if pattern.search(column):
+            return unit
+    return None
+
+
+def _consumer(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for header in _CONSUMER_HEADER.finditer(text):
+        columns = [c.strip() for c in header.group("h").split(",")]
+        table = ResultTable(
+            format=INFO.name,
+            span=header.span(),
+            columns=columns,
+            caption="kafka consumer-perf-test",
+            variant=block_heading(text, header.start(), floor),
+        )
+        # rows follow on their own lines, or after a space when the mail was flattened
+        row_re = re.compile(r"\s+(" + r",[ \t]*".join([_CELL] * len(columns)) + r")(?![\w.:])")
+        pos = header.end()
+        while True:
+            row = row_re.match(text, pos)
+            if not row:
+                break
+            cells = [c.strip() for c in row.group(1).split(",")]
+            index = len(table.rows)
+            table.rows.append(cells)
+            for column, written in zip(columns, cells, strict=False):
+                unit = _consumer_unit(column)
+                if unit is None:
+                    continue
+                meas = measure(column, written, parse_number(written), unit, row=index)
+                if meas:
+                    table.measurements.append(meas)
+            pos = row.end()
+            table.span = (header.start(), pos)
+        if table.rows:
+            floor = table.span[1]
+            tables.append(table)
+    return tables
+
+
+_LINEAR_HEADER = re.compile(r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])")
+_LINEAR_ROW = re.compile(rf"\s+({_N})[ \t]+({_N})[ \t]+({_N})(?![\w.])(?!\s+MB per sec)")
+_LINEAR_SUMMARY = re.compile(rf"\s+({_N}(?:[eE][-+]?\d+)?) MB per sec\b")
+
+
+def _linear_write(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for header in _LINEAR_HEADER.finditer(text):
+        if header.start() < floor:
+            continue
+        table = ResultTable(
+            format=INFO.name,
+            span=header.span(),
+            columns=["sample", "mb_sec", "avg_latency", "max_latency"],
+            caption="kafka TestLinearWriteSpeed",
+            variant=block_heading(text, header.start(), floor),
+        )
+        pos = header.end()
+        units = [("mb_sec", "MB/s"), ("avg_latency", "ms"), ("max_latency", "ms")]
+        while row := _LINEAR_ROW.match(text, pos):
+            pos = row.end()
+            index = len(table.rows)
+            label = f"interval {index + 1}"
+            table.rows.append([label, *row.groups()])
+            for (metric, unit), written in zip(units, row.groups(), strict=True):
+                m = measure(metric, written, parse_number(written), unit, label=label, row=index)
+                if m:
+                    table.measurements.append(m)
+        summary = _LINEAR_SUMMARY.match(text, pos)
+        if summary:
+            pos = summary.end()
+            written = summary.group(1)
+            table.rows.append(["summary", written, "", ""])
+            m = measure(
+                "throughput", written, parse_number(written), "MB per sec",
+                label="summary", row=len(table.rows) - 1,
+            )  # fmt: skip
+            if m:
+                table.measurements.append(m)
+        if table.rows:
+            table.span = (header.start(), pos)
+            floor = pos
+            tables.append(table)
+    return tables

@@ -1,0 +1,240 @@
+"""Timings that tools write into their logs: returns one `ResultTable` per summary
+block or per run of log records.
+
+- Hive's summaries (`hive.tez.exec.print.summary`, HIVE-27751's compile summary): a
+  `... Summary` title over a rule, optionally an `OPERATION  DURATION` header, then
+  one `step  <duration>` line each:
+
+      Query Compilation Summary
+      ----------------------------------------------------------------
+      Compile Step - 1 parse                                       1ms
+      Compile Step - 3 Logical Plan and hive Operator Tree       142ms
+
+  Rows: label = the step; metric `time`; unit `ms` or `s` as printed.
+- Hive's PerfLogger records `</PERFLOG method=compile start=.. end=.. duration=142
+  from=..>`: label = the method, metric `duration` (ms).
+- zkbenchmark (ZooKeeper's load generator) results `READ finished, time elapsed
+  (sec): 30.0 operations: 171305 avg rate: 5710.16`: label = the operation, metrics
+  `time elapsed` (sec), `operations` (no unit), `avg rate` (ops/sec).
+
+- Timing lines a script prints, two or more in a row, each wholly
+  `<what was timed>: <number> <time unit>` (`TVM latency for batch 1 and seq length
+  128: 732.59 ms`): label = the text before the colon, metric `time`, unit as printed.
+  Lines naming a setting (timeout, interval, delay, ...) are not timings.
+
+Variant = the heading above the block (or above its code fence, for log records).
+Records are matched on the text itself, so a mail flattened onto one line reads
+the same, except timing lines, which need their line breaks. Pure function; never
+raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.units import parse_number
+
+# Two lines `name: 12 ms` one under the other.
+_TIMED_LINES = (
+    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\n"
+    r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
+    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*$"
+)
+
+INFO = FormatInfo(
+    name="log-timing",
+    description="timings in tool logs: Hive summaries and PerfLogger, zkbenchmark results",
+    signature="`Query Compilation Summary` / `Query Execution Summary` over a rule then "
+    "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`",
+    priority=16,
+    trigger=rf"(?m-i:Summary[ \t]*:?\s*-{{10}}|</PERFLOG|finished, time elapsed|{_TIMED_LINES})",
+    # one part per alternative, each starting with a literal (the regex engine skips
+    # to it), the first three searched only when their words are in the text
+    trigger_parts=(
+        (r"(?m-i:Summary[ \t]*:?\s*-{10})", ("Summary",), ()),
+        (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
+        (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
+        (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
+    ),
+)
+
+_N = r"\d+(?:\.\d+)?"
+_SUMMARY = re.compile(
+    r"(?P<title>(?<![\w-])[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,3}[ \t]+Summary)[ \t]*:?\s*-{10,}"
+    r"(?:\s*OPERATION\s+DURATION\s*-{10,})?"
+)
+_STEP = re.compile(rf"\s*(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{_N})(?P<u>ms|s)(?=\s|$)")
+_PERFLOG = re.compile(
+    r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
+    r"(?:\s+from=[\w.$]+)?\s*>"
+)
+_ZK = re.compile(
+    rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{_N})\s+operations:\s*"
+    rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{_N})"
+)
+_TIMING_LINE = re.compile(
+    rf"^[ \t]*(?P<label>[A-Za-z][^:\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
+    r"(?P<u>ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes)[ \t]*$",
+    re.MULTILINE,
+)
+# A line that states a setting, not something measured.
+_SETTING = re.compile(
+    r"timeout|interval|delay|ttl|retention|period|wait|sleep|backoff|expir|limit|max\b|"
+    r"min\b|default|config|setting|threshold|duration\s*=",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"```|\{code[^}]*\}|\{noformat\}")
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for reader in (_summaries, _perflog, _zkbenchmark, _timing_lines):
+        try:
+            tables.extend(reader(text))
+        except Exception:  # a parser bug must not stop the extraction of a message
+            continue
+    tables.sort(key=lambda t: t.span)
+    kept: list[ResultTable] = []
+    for t in tables:  # the registry masks each span: overlapping ones would be read twice
+        if not kept or t.span[0] >= kept[-1].span[1]:
+            kept.append(t)
+    return kept
+
+
+def _summaries(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for head in _SUMMARY.finditer(text):
+        if head.start() < floor:
+            continue
+        table = ResultTable(
+            format=INFO.name,
+            span=head.span(),
+            columns=["step", "time"],
+            caption=head.group("title"),
+            variant=block_heading(text, head.start(), floor),
+        )
+        pos = head.end()
+        while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
+            pos = step.end()
+            label = step.group("label").strip()
+            index = len(table.rows)
+            table.rows.append([label, step.group("v") + step.group("u")])
+            m = measure(
+                "time", step.group("v"), parse_number(step.group("v")), step.group("u"),
+                label=label, row=index,
+            )  # fmt: skip
+            if m:
+                table.measurements.append(m)
+        if table.rows:
+            table.span = (head.start(), pos)
+            floor = pos
+            tables.append(table)
+    return tables
+
+
+def _log_variant(text: str, pos: int, floor: int) -> str | None:
+    """The heading above the code fence that holds the log record at `pos`."""
+    fences = [f for f in _FENCE.finditer(text, floor, pos)]
+    if fences and len(fences) % 2 == 1:  # inside an open fence
+        return block_heading(text, fences[-1].start(), floor)
+    line_start = text.rfind("\n", 0, pos) + 1
+    return block_heading(text, line_start, floor)
+
+
+def _runs(text: str, pattern: re.Pattern) -> list[list[re.Match]]:
+    """Records of one pattern, grouped when only log lines stand between them."""
+    runs: list[list[re.Match]] = []
+    for m in pattern.finditer(text):
+        if runs and "\n\n\n" not in text[runs[-1][-1].end() : m.start()]:
+            gap = text[runs[-1][-1].end() : m.start()]
+            if not _FENCE.search(gap):
+                runs[-1].append(m)
+                continue
+        runs.append([m])
+    return runs
+
+
+def _perflog(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for run in _runs(text, _PERFLOG):
+        table = ResultTable(
+            format=INFO.name,
+            span=(run[0].start(), run[-1].end()),
+            columns=["method", "duration (ms)"],
+            caption="Hive PerfLogger",
+            variant=_log_variant(text, run[0].start(), floor),
+        )
+        for i, rec in enumerate(run):
+            method, written = rec.group("method"), rec.group("d")
+            table.rows.append([method, written])
+            m = measure("duration", written, parse_number(written), "ms", label=method, row=i)
+            if m:
+                table.measurements.append(m)
+        floor = table.span[1]
+        tables.append(table)
+    return tables
+
+
+def _zkbenchmark(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for run in _runs(text, _ZK):
+        table = ResultTable(
+            format=INFO.name,
+            span=(run[0].start(), run[-1].end()),
+            columns=["operation", "time elapsed (sec)", "operations", "avg rate"],
+            caption="zkbenchmark",
+            variant=_log_variant(text, run[0].start(), floor),
+        )
+        for i, rec in enumerate(run):
+            op = rec.group("op")
+            table.rows.append([op, rec.group("t"), rec.group("ops"), rec.group("rate")])
+            fields = [
+                ("time elapsed", rec.group("t"), "sec"),
+                ("operations", rec.group("ops"), None),
+                ("avg rate", rec.group("rate"), "ops/sec"),
+            ]
+            for metric, written, unit in fields:
+                m = measure(metric, written, parse_number(written), unit, label=op, row=i)
+                if m:
+                    table.measurements.append(m)
+        floor = table.span[1]
+        tables.append(table)
+    return tables
+
+
+def _timing_lines(text: str) -> list[ResultTable]:
+    runs: list[list[re.Match]] = []
+    for m in _TIMING_LINE.finditer(text):
+        if _SETTING.search(m.group("label")):
+            continue
+        if runs and text[runs[-1][-1].end() : m.start()] == "\n":
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    tables = []
+    floor = 0
+    for run in runs:
+        if len(run) < 2:
+            continue
+        start = run[0].start() + len(run[0].group(0)) - len(run[0].group(0).lstrip())
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, run[-1].end()),
+            columns=["what", "time"],
+            caption="timing lines",
+            variant=_log_variant(text, start, floor),
+        )
+        for i, rec in enumerate(run):
+            label, written, unit = rec.group("label").strip(), rec.group("v"), rec.group("u")
+            table.rows.append([label, written + " " + unit])
+            m = measure("time", written, parse_number(written), unit, label=label, row=i)
+            if m:
+                table.measurements.append(m)
+        floor = table.span[1]
+        tables.append(table)
+    return tables

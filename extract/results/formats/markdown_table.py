@@ -1,0 +1,253 @@
+"""GitHub-flavoured markdown pipe tables, also when flattened onto one line.
+
+Recognises a header row, a separator row (`|---|:--:|` or `-- | --` without outer
+pipes) and the rows after it. A GitBox mail that flattened the comment onto one line
+(`a | b -- | -- 1 | 2 3 | 4`) is read using the separator's column count; HTML tags
+around it are ignored.
+
+Measurements: one per numeric cell, label = the row's name cell(s) (several name
+columns become `header=value, ...`; unit-less numeric columns left of the measured
+ones are settings and go into the label), metric = column header (unit stripped:
+`Best Time(ms)`), variant = the heading line before the table (`**tpcds — branch**`,
+`Without the fix:`), unit from the cell (`9 sec`, `50.0s`, `2.1 GiB`, `99.06%`), else
+the header, else `s` in tables whose headers speak of time but print no unit.
+Cells that are prose with several numbers (`First run: 9.52s end-to-end (1.64s Spark
+job)`) give one measurement per number that carries a unit. Tables without units
+or benchmark words (plain data) are claimed but give no measurements.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._grid import (
+    block_heading,
+    clean_cell,
+    composite_measurements,
+    context_before,
+    dedupe,
+    grid_measurements,
+    line_caption,
+    mask_tags,
+    read_cell,
+)
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.units import to_si
+
+INFO = FormatInfo(
+    name="markdown-table",
+    description="Markdown pipe tables, also flattened onto one line",
+    signature="'| a | b |' header + '|---|---|' (or 'a | b' + '-- | --') separator + pipe rows",
+    priority=30,
+    kind="result",
+    trigger=r"--:?[ \t]*[|<]",
+    needles=("|", "<"),  # the trigger ends with one of them
+)
+
+_SEP_LINE = re.compile(
+    r"^[ \t>]*(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.M
+)
+_SEP_INLINE = re.compile(
+    r"(?<![\w-])(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?(?![\w-])"
+)
+
+
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def _split_row(line: str) -> list[str]:
+    s = line.strip().lstrip(">").strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip() for c in _CELL_BAR.split(s)]
+
+
+def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:
+    found = []
+    for sep in _SEP_LINE.finditer(view):
+        head_end = sep.start() - 1
+        if head_end < 0:
+            continue
+        head_start = view.rfind("\n", 0, head_end) + 1
+        header_line = view[head_start:head_end]
+        if "|" not in header_line:
+            continue
+        ncol = len(_split_row(sep.group(0)))
+        header = _split_row(header_line)
+        if len(header) != ncol:
+            continue
+        rows, pos, end = [], sep.end(), sep.end()
+        while pos < len(view):
+            nl = view.find("\n", pos + 1)
+            nl = len(view) if nl == -1 else nl
+            line = view[pos:nl].strip("\n")
+            if "|" not in line or not line.strip():
+                break
+            rows.append(_split_row(line))
+            end = nl
+            pos = nl
+        if rows:
+            found.append(((head_start, end), header, rows))
+    return found
+
+
+_VALUE_PREFIX = re.compile(r"^\s*([-+]?\d[\d,.]*(?:\s?[A-Za-zµμ%][A-Za-zµμ/]*)?)(?=\s|$)")
+
+
+def _split_junction(piece: str) -> tuple[str, str]:
+    """`9 sec 1000` → (`9 sec`, `1000`): last cell of a row and first cell of the next."""
+    m = _VALUE_PREFIX.match(piece)
+    if m and read_cell(m.group(1)) is not None:
+        return m.group(1).strip(), piece[m.end() :].strip()
+    m2 = re.match(r"^\s*(\d[\d,.]*)\s+(\S.*)$", piece)
+    if m2 and read_cell(m2.group(1)) is not None:
+        return m2.group(1), m2.group(2).strip()
+    parts = piece.strip().rsplit(None, 1)
+    return (parts[0], parts[1]) if len(parts) == 2 else (piece.strip(), "")
+
+
+def _header_start(before: str) -> int:
+    """Where the first header cell begins in the text before a flattened table."""
+    cut = max(
+        (m.end() for m in re.finditer(r"\s{2,}|[.!?:]\s+(?=[A-Z])|\n", before)),
+        default=0,
+    )
+    return cut
+
+
+def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:
+    found = []
+    for sep in _SEP_INLINE.finditer(view):
+        # a header is never longer than this: keeps flattened megabyte lines linear
+        line_start = max(view.rfind("\n", 0, sep.start()) + 1, sep.start() - 3000)
+        line_end = view.find("\n", sep.end())
+        line_end = len(view) if line_end == -1 else line_end
+        if not view[line_start : sep.start()].strip() or not view[sep.end() : line_end].strip():
+            continue  # a separator on a line of its own: the line form handles it
+        ncol = len(re.findall(r":?-{2,}:?", sep.group(0)))
+        outer = sep.group(0).lstrip().startswith("|")
+        item = (_inline_outer if outer else _inline_bare)(view, sep, line_start, line_end, ncol)
+        if item:
+            found.append(item)
+    return found
+
+
+def _inline_outer(view, sep, line_start, line_end, ncol):
+    """`| a | b | |---|---| | 1 | 2 | | 3 | 4 |` on one line."""
+    before = view[line_start : sep.start()].rstrip()
+    if not before.endswith("|"):
+        return None
+    pipes = [i for i, c in enumerate(before) if c == "|"]
+    if len(pipes) < ncol + 1:
+        return None
+    head_open = pipes[-(ncol + 1)]
+    header = [c.strip() for c in before[head_open + 1 : -1].split("|")]
+    stream_start = sep.end()
+    parts, offsets, pos = [], [], stream_start
+    for piece in view[stream_start:line_end].split("|"):
+        parts.append(piece)
+        offsets.append(pos)
+        pos += len(piece) + 1
+    rows, i, end = [], 1, None
+    if not parts or parts[0].strip():
+        return None
+    while i + ncol < len(parts):
+        rows.append([c.strip() for c in parts[i : i + ncol]])
+        end = offsets[i + ncol]  # the closing pipe of this row
+        if parts[i + ncol].strip():
+            break
+        i += ncol + 1
+    if not rows or end is None:
+        return None
+    return (line_start + head_open, end), header, rows
+
+
+def _inline_bare(view, sep, line_start, line_end, ncol):
+    """`a | b -- | -- 1 | 2 3 | 4`: rows run into each other (`2 3`)."""
+    before = view[line_start : sep.start()]
+    pieces = before.split("|")
+    if len(pieces) < ncol or ncol < 2:
+        return None
+    first_piece = "|".join(pieces[: len(pieces) - ncol + 1])
+    cut = _header_start(first_piece)
+    first = first_piece[cut:]
+    header = [first.strip()] + [p.strip() for p in pieces[len(pieces) - ncol + 1 :]]
+    header_start = line_start + cut + (len(first) - len(first.lstrip()))
+    stream_start = sep.end()
+    parts = view[stream_start:line_end].split("|")
+    nrows = (len(parts) - 1) // (ncol - 1)
+    if nrows < 1:
+        return None
+    rows: list[list[str]] = []
+    carry, idx = parts[0].strip(), 1
+    for _ in range(nrows):
+        cells = [carry] + [p.strip() for p in parts[idx : idx + ncol - 2]]
+        idx += ncol - 2
+        last, carry = _split_junction(parts[idx])
+        idx += 1
+        rows.append(cells + [last])
+        if not carry:
+            break
+    last_part_start = stream_start + len("|".join(parts[: idx - 1])) + 1
+    hit = view.find(rows[-1][-1], last_part_start, line_end) if rows[-1][-1] else -1
+    end = hit + len(rows[-1][-1]) if hit >= 0 else last_part_start
+    return (header_start, end), header, rows
+
+
+def parse(text: str) -> list[ResultTable]:
+    try:
+        view = mask_tags(text)
+        raw = _line_tables(view)
+        taken = [span for span, _, _ in raw]
+        for item in _inline_tables(view):
+            if not any(item[0][0] < e and s < item[0][1] for s, e in taken):
+                raw.append(item)
+        tables = []
+        composite_all = []
+        for span, header, rows in sorted(raw):
+            caption = line_caption(view, span[0])
+            heading = block_heading(view, span[0])
+            table = ResultTable(
+                INFO.name,
+                span,
+                columns=[clean_cell(h) for h in header],
+                rows=[[clean_cell(c) for c in r] for r in rows],
+                caption=caption,
+                variant=heading,
+            )
+            table.measurements = grid_measurements(
+                [header], rows, caption=caption, context=context_before(view, span[0])
+            )
+            if not table.measurements:
+                label_col = (
+                    0
+                    if rows
+                    and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
+                    and header[0]
+                    else None
+                )
+                comp = composite_measurements(header, rows, label_col=label_col)
+                if len(comp) >= 2:
+                    table.measurements = [m for m, _, _ in comp]
+                    composite_all += comp
+            tables.append(table)
+        _name_bare_values(composite_all)
+        dedupe(tables, view)
+        return tables
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []
+
+
+def _name_bare_values(found: list[tuple[Measurement, bool, bool]]) -> None:
+    """Cells like `9.30s (1.45s)` take the names the author gave the same positions
+    elsewhere in the message (`9.52s end-to-end (1.64s Spark job)`)."""
+    names: dict[tuple[bool, str | None], str] = {}
+    for m, inside, explicit in found:
+        if explicit:  # keyed by position and dimension: `1.77 ms` is not `-72% time`
+            names.setdefault((inside, to_si(1.0, m.unit)[1]), m.metric)
+    for m, inside, explicit in found:
+        key = (inside, to_si(1.0, m.unit)[1])
+        if not explicit and key in names:
+            m.metric = names[key]

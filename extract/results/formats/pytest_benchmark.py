@@ -1,0 +1,108 @@
+"""pytest-benchmark result tables.
+
+Recognises the header `Name (time in us)  Min  Max  Mean  StdDev  Median  IQR
+Outliers  OPS  Rounds  Iterations` (any subset/order of those columns), usually under a
+`--- benchmark: N tests ---` or `--- benchmark 'group': N tests ---` banner, and the
+rows under it; cells are `1.0080 (1.0)` (value and ratio to the best row), `1,450.3254`,
+Outliers `a;b`.
+
+Measurements: label = test name, metric = column (`Min` ... `IQR` in the header's time
+unit; `OPS` in `ops/s`, or the unit the header gives, e.g. `OPS (Kops/s)`; `Rounds`,
+`Iterations` as `count`); the parenthesised ratio is not a value. Variant = the heading
+before the banner (`baseline:`); caption = the banner's group. Rows are read as a
+stream, so a table flattened onto one line (GitBox mail) reads the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._grid import block_heading, dedupe, number
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+
+INFO = FormatInfo(
+    name="pytest-benchmark",
+    description="pytest-benchmark tables",
+    signature="'Name (time in us)  Min  Max  Mean  StdDev ... OPS  Rounds  Iterations' header",
+    priority=10,
+    kind="result",
+    trigger=r"\(time in ",
+)
+
+_COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"
+_HEADER = re.compile(
+    rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:[ \t]+{_COLS}(?:[ \t]*\([^()\n]*\))?)+)"
+)
+_BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
+_ONE = r"(?:\d+;\d+|[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?(?:[ \t]*\([^()\s]*\))?)"
+_VALUE = re.compile(
+    r"(?P<out>\d+;\d+)|(?P<num>[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)(?:\s*\((?P<ratio>[^()]*)\))?"
+)
+_JUNK = re.compile(r"[\s=-]*")
+_TIME_COLS = {"min", "max", "mean", "stddev", "median", "iqr"}
+
+
+def _columns(cols: str) -> list[tuple[str, str | None]]:
+    """Header columns after Name; `OPS (Kops/s)` keeps its unit."""
+    out = []
+    for m in re.finditer(r"([A-Za-z]+)(?:\s*\(([^()]+)\))?", cols):
+        out.append((m.group(1), m.group(2)))
+    return out
+
+
+def _table(text: str, h: re.Match) -> ResultTable | None:
+    unit = h.group("unit")
+    cols = _columns(h.group("cols"))
+    banner = None
+    for b in _BANNER.finditer(text, max(0, h.start() - 400), h.start()):
+        banner = b
+    start = banner.start() if banner else h.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    if set(text[line_start:start]) <= set("- \t"):
+        start = line_start  # the banner's dashes belong to it
+    heading = block_heading(text, start)
+    table = ResultTable(
+        INFO.name,
+        (start, h.end()),
+        columns=[f"Name (time in {unit})", *[c if u is None else f"{c} ({u})" for c, u in cols]],
+        caption=(banner.group("group") if banner else None) or None,
+        variant=heading,
+    )
+    row_re = re.compile(
+        rf"(?P<name>[^\s-][^\s]*)[ \t]+(?P<rest>{_ONE}(?:[ \t]+{_ONE}){{{len(cols) - 1}}})(?!\S)"
+    )
+    pos = h.end()
+    while (m := row_re.match(text, _JUNK.match(text, pos).end())) is not None:
+        name = m.group("name")
+        values = list(_VALUE.finditer(m.group("rest")))
+        if len(values) != len(cols):
+            break
+        r = len(table.rows)
+        table.rows.append([name, *[v.group(0) for v in values]])
+        for (col, col_unit), v in zip(cols, values, strict=True):
+            if v.group("out"):
+                continue
+            key = col.lower()
+            if key in _TIME_COLS:
+                u = unit
+            elif key == "ops":
+                u = col_unit or "ops/s"
+            elif key in ("rounds", "iterations"):
+                u = "count"
+            else:
+                u = col_unit
+            value = number(v.group("num"))
+            if value is not None:
+                table.measurements.append(Measurement(col, value, u, name, None, v.group("num"), r))
+        pos = m.end()
+        table.span = (start, pos)
+    return table if table.rows else None
+
+
+def parse(text: str) -> list[ResultTable]:
+    try:
+        tables = [t for h in _HEADER.finditer(text) if (t := _table(text, h)) is not None]
+        dedupe(tables, text)
+        return tables
+    except Exception:  # a parser bug must not lose the message; the other formats still run
+        return []

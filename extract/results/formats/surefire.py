@@ -1,0 +1,109 @@
+"""Noise: Maven build logs - Surefire/Failsafe test summaries and the reactor summary.
+
+Test counts and module build times are build bookkeeping, not benchmark results.
+Recognises runs of Maven log items - `[INFO]`/`[WARNING]`/`[ERROR]` lines (with or
+without a leading timestamp), `Running org.x.FooTest`, `Tests run: 3, Failures: 0,
+Errors: 0, Skipped: 0, Time elapsed: 2.022 s - in org.x.FooTest`, `Results :`,
+`Failed tests:` / `Tests in error:`, `Reactor Summary for x 1.0:`, module lines
+`name ...... SUCCESS [  2.450 s]`, `BUILD SUCCESS|FAILURE`, `Total time:`, `Finished at:`,
+`Final Memory:` - also when flattened onto one line. A run is claimed when it holds
+test results, a reactor summary or a build failure; a lone `BUILD SUCCESS` / `Total
+time:` footer is left alone, since people quote it to report a build time.
+
+Returns ResultTables without measurements; the registry removes their spans.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="maven-surefire",
+    description="Maven Surefire 'Tests run:' summaries and reactor build times",
+    signature="`Tests run: N, Failures: N, Errors: N, Skipped: N, Time elapsed: N s`, "
+    "`[INFO] Reactor Summary`, `name .... SUCCESS [  2.450 s]`, `BUILD FAILURE`",
+    priority=5,
+    kind="noise",
+    trigger=r"(?-i:Tests run:\s*\d+,\s*Failures|Reactor Summary|BUILD FAILURE|Time elapsed:"
+    r"|Tests in error:|Failed tests:)",
+    needles=(
+        "Tests run:",
+        "Reactor Summary",
+        "BUILD FAILURE",
+        "Time elapsed:",
+        "Tests in error:",
+        "Failed tests:",
+    ),
+)
+
+_STAMP = r"(?:\d{2}:\d{2}:\d{2}(?:[,.]\d+)?\s+|\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\s+)?"
+_LEVEL = r"\[(?:INFO|WARNING|WARN|ERROR|DEBUG)\]"
+_TESTS_RUN = (
+    r"Tests run:\s*\d+,\s*Failures:\s*\d+,\s*Errors:\s*\d+,\s*Skipped:\s*\d+"
+    r"(?:,\s*Flakes:\s*\d+)?(?:,\s*Time elapsed:\s*[\d.,]+\s*(?:s|sec)\b)?"
+    r"(?:\s*<<<\s*(?:FAILURE|ERROR)!)?(?:\s*-+\s*in\s+[\w.$]+)?"
+)
+_SPECIFIC = (
+    _TESTS_RUN,
+    # reactor module line, `Apache Hadoop Common ...... SUCCESS [  2.450 s]` (bounded: linear)
+    r"[\w\-][\w.\-]{0,80}?(?: [\w\-][\w.\-]{0,80}?){0,8} \.{2,}[ \t]*(?:SUCCESS|FAILURE|SKIPPED)"
+    r"(?:[ \t]*\[[ \t]*[\d:.,]+[ \t]*(?:s|min|h)?\])?",
+    r"Reactor Summary(?: for [^\n:]*)?:",
+    r"BUILD (?:SUCCESS|FAILURE)",
+    r"Total time:\s*[\d:.,]+\s*(?:s|min|h)?(?:\s*\(Wall Clock\))?",
+    r"Finished at:\s*\S+",
+    r"Final Memory:\s*\S+",
+    r"Running\s+(?:[a-z_]\w*\.)+[A-Z][\w$]*",
+    r"Results\s*:",
+    r"(?:Failed tests|Tests in error|Failures|Errors):",
+    r"-{20,}",
+)
+_ANY_SPECIFIC = "|".join(_SPECIFIC)
+# a log line: level tag + a known item or up to 200 chars of message; or a known item alone
+_ITEM = re.compile(
+    rf"{_STAMP}(?:{_LEVEL}[ \t]*(?:{_ANY_SPECIFIC}|[^\[\n`]{{0,200}})|(?:{_ANY_SPECIFIC}))"
+)
+_TRIGGER = re.compile(
+    r"Tests run:\s*\d+,\s*Failures|Reactor Summary|BUILD FAILURE|Time elapsed:|Tests in error:"
+    r"|Failed tests:"
+)
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    if not _TRIGGER.search(text):
+        return []
+    runs: list[list[re.Match]] = []
+    last = -1
+    for m in _ITEM.finditer(text):
+        if m.end() == m.start():
+            continue
+        if runs and not text[last : m.start()].strip():
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+        last = m.end()
+    spans = []
+    for items in runs:
+        if any(_TRIGGER.search(m.group(0)) for m in items):
+            spans.append((items[0].start(), _item_end(text, items[-1])))
+    return spans
+
+
+def _item_end(text: str, item: re.Match) -> int:
+    """End of the last item of a run. On a flattened line a generic `[INFO] message`
+    has no visible end, so only its tag (and a known item after it) is claimed."""
+    line_start = text.rfind("\n", 0, item.start()) + 1
+    line_end = text.find("\n", item.start())
+    if (len(text) if line_end < 0 else line_end) - line_start <= 400:
+        return item.end()
+    tag = re.compile(rf"{_STAMP}{_LEVEL}[ \t]*").match(text, item.start())
+    if not tag:
+        return item.end()
+    known = re.compile(_ANY_SPECIFIC).match(text, tag.end())
+    return known.end() if known else tag.end()
+
+
+def parse(text: str) -> list[ResultTable]:
+    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]

@@ -1,0 +1,207 @@
+"""sysbench final reports and `--report-interval` lines.
+
+Recognises interval lines `[ 10s ] thds: 8 tps: 258.32 qps: 4133.04 (r/w/o: a/b/c) lat
+(ms,95%): 4.10 err/s: 0.00 reconn/s: 0.00` and the indented report sections `SQL
+statistics:`, `General statistics:`, `Latency (ms):`, `Threads fairness:`, `CPU speed:`,
+`Throughput:` with their `key: value` lines (also when flattened onto one line). The
+banner and option lines (`sysbench 1.0.11 (using ...)`, `Number of threads: 1`,
+`Initializing random number generator from seed (1).`) are claimed without rows.
+
+Returns one ResultTable per run of interval lines and one per report. Measurements:
+- interval lines: label `interval <N>s`, metrics `tps` (`tx/s`), `qps`, `reads`,
+  `writes`, `other` (`q/s`), `latency_p95` (ms; the percentile as printed), `err_per_sec`,
+  `reconn_per_sec` (`1/s`);
+- report: label = section (`SQL statistics`, `General statistics`, `Latency`, ...),
+  metric = key in snake case (`queries_read`, `transactions`, `total_time`,
+  `total_events`, `min`, `avg`, `95th_percentile`, `events_per_second`...), counts in
+  `count`, `total time: 20.0378s` in `s`, latencies in `ms`, and the `(30.94 per sec.)`
+  rates as `<key>_rate` in `per sec`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+
+INFO = FormatInfo(
+    name="sysbench",
+    description="sysbench summaries and interval lines",
+    signature="`SQL statistics:` / `transactions:  620  (30.94 per sec.)` / "
+    "`General statistics:` / "
+    "`Latency (ms):`; interval lines `[ 10s ] thds: 8 tps: ... qps: ... lat (ms,95%): ...`",
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:thds:|sysbench|SQL statistics:|General statistics:)",
+    needles=("thds:", "sysbench", "SQL statistics:", "General statistics:"),
+)
+
+_NUM = r"\d+(?:\.\d+)?"
+_INTERVAL = re.compile(
+    rf"""\[\s*(?P<t>{_NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{_NUM})
+        \s+qps:\s*(?P<qps>{_NUM})\s+\(r/w/o:\s*(?P<r>{_NUM})/(?P<w>{_NUM})/(?P<o>{_NUM})\)
+        \s+lat\s+\(ms,(?P<pct>[\d.]+)%\):\s*(?P<lat>{_NUM})
+        (?:\s+err/s:\s*(?P<err>{_NUM}))?(?:\s+reconn/s:\s*(?P<rec>{_NUM}))?""",
+    re.X,
+)
+_SECTION = re.compile(
+    r"(?P<s>SQL statistics|General statistics|Latency \(ms\)|Threads fairness|CPU speed"
+    r"|Throughput|File operations|Memory speed):"
+)
+_KV = re.compile(
+    rf"""(?P<key>queries\ performed|[a-z][a-z0-9 ,/]*?(?:\s\((?:avg/stddev)\))?
+         |\d+(?:st|nd|rd|th)\ percentile
+         |[a-z]+(?:,\s*\w+/s)?):
+        (?:\s+(?P<v>{_NUM})(?P<u>s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{_NUM}))?
+           (?:\s+\((?P<rate>{_NUM})\ per\ sec\.\))?)?""",
+    re.X,
+)
+_SETUP = re.compile(
+    r"sysbench \d[\w.\-]* \(using [^)\n]*\)|Running the test with following options:"
+    r"|Number of threads: \d+|Target transaction rate: \d+/sec"
+    r"|Report intermediate results every \d+ second\(s\)"
+    r"|Initializing random number generator from seed \(\d+\)\.|Initializing worker threads\.\.\."
+    r"|Threads started!|Time limit exceeded, exiting\.\.\.|Warmup time: \d+s?"
+)
+
+_SIGNATURE = re.compile(r"sysbench|SQL statistics:|General statistics:")
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
+
+
+def _interval_tables(text: str) -> list[ResultTable]:
+    groups: list[list[re.Match]] = []
+    last = -1
+    for m in _INTERVAL.finditer(text):
+        if groups and not text[last : m.start()].strip():
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+        last = m.end()
+    tables = []
+    for rows in groups:
+        t = ResultTable(
+            format=INFO.name,
+            span=(rows[0].start(), rows[-1].end()),
+            columns=[
+                "time",
+                "thds",
+                "tps",
+                "qps",
+                "r/w/o",
+                f"lat (ms,{rows[0]['pct']}%)",
+                "err/s",
+                "reconn/s",
+            ],
+        )
+        for i, m in enumerate(rows):
+            label = f"interval {m['t']}s"
+            t.rows.append(
+                [
+                    f"{m['t']}s",
+                    m["thds"],
+                    m["tps"],
+                    m["qps"],
+                    f"{m['r']}/{m['w']}/{m['o']}",
+                    m["lat"],
+                    m["err"] or "",
+                    m["rec"] or "",
+                ]  # fmt: skip
+            )
+            pct = m["pct"].replace(".", "_")
+            for metric, key, unit in (
+                ("tps", "tps", "tx/s"), ("qps", "qps", "q/s"), ("reads", "r", "q/s"),
+                ("writes", "w", "q/s"), ("other", "o", "q/s"), (f"latency_p{pct}", "lat", "ms"),
+                ("err_per_sec", "err", "1/s"), ("reconn_per_sec", "rec", "1/s"),
+            ):  # fmt: skip
+                if m[key] is not None:
+                    t.measurements.append(
+                        Measurement(metric, float(m[key]), unit, label, None, m[key], i)
+                    )
+        tables.append(t)
+    return tables
+
+
+def _report_tables(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    current: ResultTable | None = None
+    pos = 0
+    while (sec := _SECTION.search(text, pos)) is not None:
+        if current is None or text[current.span[1] : sec.start()].strip():
+            current = ResultTable(
+                format=INFO.name,
+                span=(sec.start(), sec.end()),
+                columns=["section", "key", "value", "unit"],
+            )
+            tables.append(current)
+        section = "Latency" if sec["s"].startswith("Latency") else sec["s"]
+        current.span = (current.span[0], sec.end())
+        pos, prefix = sec.end(), ""
+        while True:
+            ws = re.match(r"\s*", text[pos:]).end()
+            if _SECTION.match(text, pos + ws):
+                break
+            kv = _KV.match(text, pos + ws)
+            if not kv or kv.end() == pos + ws:
+                break
+            pos = kv.end()
+            current.span = (current.span[0], pos)
+            key = kv["key"]
+            if key == "queries performed":
+                prefix = "queries_"
+                continue
+            if kv["v"] is None:
+                continue
+            if key not in ("read", "write", "other", "total"):
+                prefix = ""
+            _add(current, section, prefix + _snake(key), kv)
+        pos = max(pos, sec.end())
+    return [t for t in tables if t.measurements]
+
+
+def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
+    row = len(table.rows)
+    if section == "Latency":
+        unit = "ms"
+    elif kv["u"]:
+        unit = kv["u"]
+    elif section == "CPU speed" or "per second" in kv["key"]:
+        unit = "1/s"
+    elif re.search(r",\s*\S+/s$", kv["key"]):  # fileio `read, MiB/s: 12.34`
+        unit = kv["key"].split(",")[-1].strip()
+    else:
+        unit = "count"
+    if kv["v2"] is not None:  # `events (avg/stddev): 620.0000/0.00`
+        base = metric.replace("_avg_stddev", "")
+        table.measurements.append(
+            Measurement(f"{base}_avg", float(kv["v"]), unit, section, None, kv["v"], row)
+        )
+        table.measurements.append(
+            Measurement(f"{base}_stddev", float(kv["v2"]), unit, section, None, kv["v2"], row)
+        )
+    else:
+        table.measurements.append(
+            Measurement(metric, float(kv["v"]), unit, section, None, kv["v"], row)
+        )
+    if kv["rate"] is not None:
+        table.measurements.append(
+            Measurement(
+                f"{metric}_rate", float(kv["rate"]), "per sec", section, None, kv["rate"], row
+            )
+        )
+    value = kv["v"] + (kv["u"] or "") + (f"/{kv['v2']}" if kv["v2"] else "")
+    table.rows.append([section, kv["key"], value, f"({kv['rate']} per sec.)" if kv["rate"] else ""])
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables = _interval_tables(text)
+    if _SIGNATURE.search(text):  # `Latency (ms):`, `Throughput:` alone are too generic
+        tables += _report_tables(text)
+    if tables:
+        claimed = [t.span for t in tables]
+        for m in _SETUP.finditer(text):
+            if not any(a < m.end() and m.start() < b for a, b in claimed):
+                tables.append(ResultTable(format=INFO.name, span=m.span()))
+    return sorted(tables, key=lambda t: t.span)

@@ -1,0 +1,168 @@
+"""Noise: Apache Yetus / Hadoop QA precommit reports and CI bot build notices.
+
+Build-step runtimes, versions and counts in these reports are CI bookkeeping, not
+benchmark results. Recognised blocks (each claimed exactly, so that a benchmark
+elsewhere in the same message is still found):
+- GitHub markdown: `:confetti_ball: **+1 overall**` / `:broken_heart: **-1 overall**`,
+  the `| Vote | Subsystem | Runtime | [Logfile |] Comment |` table, the `| Reason |
+  Tests |` and `| Subsystem | Report/Notes |` tables and the `This message was
+  automatically generated.` footer; also when flattened onto one line.
+- JIRA wiki markup: `| (x) *{color:red}-1 overall{color}* |`, `|| Vote || Subsystem ||
+  Runtime || Comment ||`, `{color:green}+1{color}` rows (hard-wrapped rows included).
+- old plain-text Hadoop QA: `-1 overall.  Here are the results of testing the latest
+  attachment` ... `+1 @author. ...` ... `This message is automatically generated.`
+- Jenkins / SparkQA notices: `Test build #50697 has finished for PR ...` with its
+  `* This patch ...` lines, `Test FAILed (JDK 8 and Scala 2.11).`, `Refer to this link
+  for build results ...: <url>`.
+
+Returns ResultTables without measurements; the registry removes their spans.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="yetus-qa-report",
+    description="Apache Yetus / Hadoop QA precommit vote tables (build step runtimes, "
+    "not benchmarks)",
+    signature="`:confetti_ball: **+1 overall**` / `:broken_heart: **-1 overall**` + "
+    "`| Vote | Subsystem | Runtime |`; JIRA `|| Vote || Subsystem || Runtime ||` with "
+    "`{color:green}+1 overall{color}`; `-1 overall.  Here are the results of testing`",
+    priority=5,
+    kind="noise",
+    trigger=r"(?-i:\+[01][ \t]+overall|-[01][ \t]+overall|Subsystem|Test (?:build #|PASSed|FAILed)"
+    r"|Refer to this link for build results|Build (?:finished|triggered|started)\."
+    r"|build (?:finished|triggered|started)\.)",
+    needles=(
+        "overall",
+        "Subsystem",
+        "Test build #",
+        "Test PASSed",
+        "Test FAILed",
+        "Refer to this link for build results",
+        "uild finished.",
+        "uild triggered.",
+        "uild started.",
+    ),
+)
+
+# the core of the vote line; its prefix (`:confetti_ball: **`, `| (x) *`) is found by
+# _OVERALL_PREFIX in a short window before it (keeps the scan linear on long blank runs)
+_OVERALL = re.compile(
+    r"(?:\{color:\w+\})?[+-][01][ \t]+overall(?:\{color\})?\**(?:[ \t]*\|(?=[ \t]*(?:\n|$)))?"
+)
+_OVERALL_PREFIX = re.compile(
+    r"(?:\|[ \t]*)?(?:(?::confetti_ball:|:broken_heart:|\(x\)|\(/\))[ \t]*)?\**[ \t]*$"
+)
+_VOTE_HEADER = re.compile(r"\|\|?\s*Vote\s*\|\|?\s*Subsystem\s*\|\|?\s*Runtime\s*\|")
+_FOOTER = re.compile(r"This message (?:was|is) automatically generated\.")
+_TABLE_LINE = re.compile(r"^[ \t]*(?:\||\\\\[ \t]*$)")
+_PLAIN_ITEM = re.compile(
+    r"^[ \t]*(?:\{color:\w+\})?[+-][01](?:\{color\})?[ \t]+[\w@ .-]+?(?:\{color\})?\.[ \t]"
+)
+_PLAIN_LINK = re.compile(r"^[ \t]*[A-Z][\w ]+(?:results|warnings|output|report)s?:[ \t]*https?://")
+_CI_NOTICE = re.compile(
+    r"""\**\[?Test\ build\ \#\d+\ (?:has\ (?:started|finished)|timed\ out)[^\n]*
+        (?:\s*\*\ This\ patch\ [^\n]*)*
+      |Refer\ to\ this\ link\ for\ build\ results[^\n]*(?:\s*https?://\S+)?
+      |Test\ (?:PASS|FAIL)ed\b[^\n]*
+      |(?:Merged\ )?[Bb]uild\ (?:finished|triggered|started)\.[^\n]*""",
+    re.X,
+)
+
+
+def _line_bounds(text: str, pos: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, len(text) if end < 0 else end
+
+
+def _flattened_block(text: str, start: int) -> tuple[int, int]:
+    """A report flattened onto one line: up to the footer, else to the last `|`."""
+    _, line_end = _line_bounds(text, start)
+    footer = _FOOTER.search(text, start, line_end)
+    if footer:
+        return start, footer.end()
+    git_footer = re.compile(r"-{20,}\s*This is an automated message").search(text, start, line_end)
+    stop = git_footer.start() if git_footer else line_end
+    last_bar = text.rfind("|", start, stop)
+    return start, (last_bar + 1 if last_bar > start else stop)
+
+
+def _table_block(text: str, start: int) -> tuple[int, int]:
+    """From `start`, over table lines (JIRA-wrapped rows too), blank lines and the footer."""
+    end = _line_bounds(text, start)[1]
+    pos = end + 1
+    open_row = not text[start:end].rstrip().endswith("|")
+    while pos <= len(text):
+        ls, le = _line_bounds(text, pos) if pos < len(text) else (pos, pos)
+        if ls >= len(text):
+            break
+        line = text[ls:le]
+        if _TABLE_LINE.match(line) or _FOOTER.search(line):
+            end = le
+            open_row = line.lstrip().startswith("|") and not line.rstrip().endswith("|")
+        elif open_row and line.strip():  # a JIRA row hard-wrapped at 80 columns
+            end = le
+            open_row = not line.rstrip().endswith("|")
+        elif line.strip():
+            break
+        pos = le + 1
+    return start, end
+
+
+def _plain_block(text: str, start: int) -> tuple[int, int]:
+    """Old plain-text Hadoop QA: up to `This message is automatically generated.`."""
+    footer = _FOOTER.search(text, start, start + 6000)
+    if footer:
+        return start, footer.end()
+    end = _line_bounds(text, start)[1]
+    pos = end + 1
+    while pos < len(text):
+        ls, le = _line_bounds(text, pos)
+        line = text[ls:le]
+        if _PLAIN_ITEM.match(line) or _PLAIN_LINK.match(line):
+            end = le
+        elif line.strip() and not line.startswith((" ", "\t")):
+            break
+        pos = le + 1
+    return start, end
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for m in _OVERALL.finditer(text):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        ls, le = _line_bounds(text, m.start())
+        rest = text[m.end() : m.end() + 400]
+        window = max(ls, m.start() - 40)
+        prefix = _OVERALL_PREFIX.search(text, window, m.start())
+        start = prefix.start() if prefix else m.start()
+        start = start if text[ls:start].strip() else ls
+        if le - ls > 400 and _VOTE_HEADER.search(rest):
+            spans.append(_flattened_block(text, start))
+        elif _VOTE_HEADER.search(text, m.end(), min(len(text), m.end() + 300)):
+            spans.append(_table_block(text, start))
+        elif re.match(r"\.?\s+Here are the results of testing", text[m.end() :]):
+            spans.append(_plain_block(text, start))
+    for m in _VOTE_HEADER.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):
+            ls, _ = _line_bounds(text, m.start())
+            start = m.start() if text[ls : m.start()].strip() else ls
+            spans.append(_table_block(text, start))
+    for m in re.finditer(r"\|\|?\s*Subsystem\s*\|\|?\s*Report/Notes\s*\|", text):
+        if not any(a <= m.start() < b for a, b in spans):
+            ls, _ = _line_bounds(text, m.start())
+            spans.append(_table_block(text, m.start() if text[ls : m.start()].strip() else ls))
+    for m in _CI_NOTICE.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append(m.span())
+    return sorted(spans)
+
+
+def parse(text: str) -> list[ResultTable]:
+    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
