@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from email import message_from_bytes
@@ -14,7 +15,7 @@ import duckdb
 import pytest
 
 from extract.dev.eval import (
-    DEFAULT_CORPUS,
+    corpus_sets,
     evaluate,
     expected_values,
     format_report,
@@ -177,26 +178,46 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_json_and_usage_error(small_corpus, tmp_path):
     run = run_cli("--json", "--corpus", str(small_corpus))
     assert run.returncode == 0, run.stderr
-    data = json.loads(run.stdout)
+    data = json.loads(run.stdout)["sets"][0]
     assert data["n"] == 4 and data["false_positives"][0]["id"] == "build-0002"
     missing = run_cli("--corpus", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "labels.jsonl" in missing.stderr
 
 
+@pytest.mark.shared
 def test_dev_corpus_meets_the_targets():
-    """`make eval` on the real dev corpus (tests/fixtures/corpus/dev): the issue's targets."""
-    run = run_cli("--json")
+    """`make eval` on the real dev corpus (../shared/corpus/dev): the issue's targets."""
+    run = run_cli("--json", "--set", "dev", "--no-transforms")
     assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout)
+    report = json.loads(run.stdout)["sets"][0]
     assert report["n"] == 109 and not report["errors"]
     assert report["precision"] >= 0.95, report["false_positives"]
     assert report["recall"] >= 0.90, report["false_negatives"]
     assert report["numbers_share"] >= NUMBERS_FLOOR, [o["id"] for o in report["number_misses"]]
-    assert DEFAULT_CORPUS.is_dir()
 
 
 # The issue's target for the share of labelled numbers found.
 NUMBERS_FLOOR = 0.85
+
+
+def test_without_a_corpus_eval_says_where_it_looked(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "extract.dev.eval"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CORPUS_DIR": str(tmp_path / "none")},
+    )
+    assert run.returncode == 2
+    assert "no labelled corpus found under" in run.stderr and "CORPUS_DIR" in run.stderr
+
+
+def test_sets_are_the_labelled_directories(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "labels.jsonl").write_text("")
+    (tmp_path / "notes").mkdir()
+    assert list(corpus_sets(tmp_path)) == ["a"]
 
 
 def test_cli_show_one_message(small_corpus):
@@ -234,3 +255,38 @@ def test_the_pipeline_on_the_sample_archive_agrees_with_the_labels(tmp_path):
     fp = sum(got and not exp for exp, got in pairs)
     fn = sum(exp and not got for exp, got in pairs)
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.90, (tp, fp, fn)
+
+
+def _table(label, variant=None, metric="Score", columns=(), cells=()):
+    from extract.results.formats import ResultTable
+
+    m = Measurement(metric=metric, value=1.0, label=label, variant=variant, row=0)
+    return ResultTable("x", (0, 1), list(columns), [list(cells)], [m]), m
+
+
+def test_a_label_is_found_by_the_words_of_its_name_not_its_context():
+    from extract.dev.eval import label_found
+
+    expect = {"label": "FooBench.run (10, 90)", "value": "1"}
+    assert label_found(expect, *_table("FooBench.run"))
+    assert label_found(expect, *_table("other", variant="FooBench run"))
+    assert not label_found(expect, *_table("BarBench.walk"))
+    # the diff marks and a row cell count as the label
+    assert label_found({"label": "[-] q1 with cache"}, *_table(None, cells=["q1", "with cache"]))
+    # CJK names: each character is a word
+    assert label_found({"label": "插入顶点"}, *_table("插入1W顶点"))
+
+
+def test_transforms_do_what_archives_do():
+    from extract.dev import transforms as t
+
+    text = "a  b\n| x | 1.5 ± 0.1 ms |\n"
+    assert t.flattened(text) == "a b | x | 1.5 ± 0.1 ms |"
+    assert t.gitbox_indent("a\n\nb") == "   a\n\n   b"
+    assert t.crlf("a\nb") == "a\r\nb"
+    assert all(len(line) <= 72 for line in t.wrapped_72("word " * 40).split("\r\n"))
+    assert t.plus_minus_question(text).count("?") == 1
+    assert "Â±" in t.plus_minus_mojibake(text) and "±" not in t.plus_minus_dropped(text)
+    assert t.html_round_trip("a < b\nc") == "a < b\nc"
+    quoted = t.quoted_reply("5 ms\n\n6 ms")
+    assert "wrote:\n> 5 ms\n>\n> 6 ms" in quoted

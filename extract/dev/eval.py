@@ -3,10 +3,13 @@
 Returns (and prints) an `EvalReport`: precision, recall and F1 of `is_benchmark`,
 the share of labelled numbers found, and the misses, worst first.
 
-Each corpus file (`tests/fixtures/corpus/dev/<id>.txt`: header block, blank line,
-body; labels in `labels.jsonl`) goes through the pipeline's own path:
-`clean_body(body, kind)` → `extract_results` → `classify`. The kind comes from the
-header block's Subject and From through `extract.mail.kinds`, as the pipeline derives it.
+The corpora are third-party mail and are read where they are: every set under
+`$CORPUS_DIR` (default `../shared/corpus` beside the repository), each a directory
+with `labels.jsonl` (`dev`, `dev2`, ...), or one directory named by `--corpus`.
+Each corpus file (`<set>/<id>.txt`: header block, blank line, body) goes through
+the pipeline's own path: `clean_body(body, kind)` → `extract_results` → `classify`.
+The kind comes from the header block's Subject and From through `extract.mail.kinds`,
+as the pipeline does.
 Nothing here knows any corpus file: the corpus only measures.
 
 When is a labelled number "found"? When one measurement of that message has
@@ -28,8 +31,11 @@ When is a labelled number "found"? When one measurement of that message has
 - or, for clock times, the measurement's `written` number is the expected one
   and both units are of one dimension (`4:40 min` is stored as 280 s).
 
-Label and metric are not compared: the share measures whether the numbers are
-recovered with their units; `label`/`variant` are checked by the format tests.
+A number is found *with its label* when, besides, the measurement carries the
+labelled row name (`label_found`: half of its words in the measurement's label,
+variant, metric, table caption, columns or row cells). Both shares are printed, per
+set, for all sets together, and for the same mail after each transformation that
+real archives apply (`extract.dev.transforms`); the misses are grouped by cause.
 As in the pipeline, a message classified as no benchmark keeps no measurements,
 so its labelled numbers count as not found.
 """
@@ -39,21 +45,37 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from email.utils import parseaddr
 from pathlib import Path
 
+from extract.dev.transforms import QUOTED, TRANSFORMS
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind
 from extract.results.classify import Verdict, classify
 from extract.results.formats import Measurement, ResultTable, extract_results
 from extract.results.units import parse_number, to_si
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "corpus" / "dev"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def corpus_root() -> Path:
+    """Where the labelled sets are: `$CORPUS_DIR`, else ../shared/corpus beside the repo."""
+    return Path(os.environ.get("CORPUS_DIR") or REPO.parent / "shared" / "corpus")
+
+
+def corpus_sets(root: Path | None = None) -> dict[str, Path]:
+    """The labelled sets under `root`, by name (`dev`, `dev2`, ...)."""
+    root = root or corpus_root()
+    if not root.is_dir():
+        return {}
+    return {p.name: p for p in sorted(root.iterdir()) if (p / "labels.jsonl").is_file()}
 
 
 @dataclass(slots=True)
@@ -78,6 +100,11 @@ class Outcome:
     missed_numbers: list[dict] = field(default_factory=list)
     error: str | None = None
     labelled_formats: list[str] = field(default_factory=list)
+    # labelled numbers found by value but not with their label
+    unlabelled_numbers: list[dict] = field(default_factory=list)
+    # why each missed or unlabelled number was not found with its label
+    causes: list[str] = field(default_factory=list)
+    thread: str = ""  # the thread it belongs to, for cross-validation folds
 
 
 @dataclass(slots=True)
@@ -93,12 +120,16 @@ class EvalReport:
     numbers_expected: int
     numbers_found: int
     numbers_share: float
+    numbers_labelled: int
+    numbers_labelled_share: float
     seconds: float
     false_positives: list[Outcome]
     false_negatives: list[Outcome]
     number_misses: list[Outcome]
     errors: list[Outcome]
     missed_by_format: dict[str, int] = field(default_factory=dict)
+    missed_by_cause: dict[str, int] = field(default_factory=dict)
+    name: str = ""
 
 
 # ---------------------------------------------------------------- corpus reading
@@ -269,13 +300,52 @@ def number_found(expect: dict, measurements: list[Measurement]) -> bool:
     return False
 
 
+# ---------------------------------------------------------------- labels
+
+_WORD = re.compile(r"[0-9a-z]+|[^\x00-\x7f\s\W_]", re.I)
+_MARKS = re.compile(r"\[[-+]\]|\([^()]*\)")
+
+
+def label_words(text: str | None) -> set[str]:
+    """Lowercase words of a name; each CJK character is a word of its own."""
+    return {w.lower() for w in _WORD.findall(text or "")}
+
+
+def label_found(expect: dict, table: ResultTable, m: Measurement) -> bool:
+    """The measurement carries the expected label: at least half of the words of
+    the label's name (its parenthesised context and diff marks `[-]`/`[+]` left out,
+    unless that leaves nothing) are in the measurement's label, variant or metric,
+    its table's caption, variant and columns, or the cells of its row."""
+    label = str(expect.get("label") or "")
+    main = label_words(_MARKS.sub(" ", label)) or label_words(label)
+    if not main:
+        return True
+    cells = table.rows[m.row] if m.row is not None and m.row < len(table.rows) else []
+    hay: set[str] = set()
+    for text in (m.label, m.variant, m.metric, table.caption, table.variant, *table.columns):
+        hay |= label_words(text)
+    for cell in cells:
+        hay |= label_words(str(cell))
+    return 2 * len(main & hay) >= len(main)
+
+
+def numbers_found(expect: dict, tables: list[ResultTable]) -> tuple[bool, bool]:
+    """(the number is found, the number is found with its label)."""
+    pairs = [(t, m) for t in tables for m in t.measurements]
+    hits = [(t, m) for t, m in pairs if number_found(expect, [m])]
+    return bool(hits), any(label_found(expect, t, m) for t, m in hits)
+
+
 # ---------------------------------------------------------------- running
 
 
-def run_message(msg: CorpusMessage) -> tuple[Verdict, list[ResultTable]]:
-    """The pipeline's path for one message body."""
+def run_message(
+    msg: CorpusMessage, transform: Callable[[str], str] | None = None
+) -> tuple[Verdict, list[ResultTable]]:
+    """The pipeline's path for one message body (after `transform`, if given)."""
     kind = corpus_kind(msg)
-    body = clean_body(msg.body, kind)
+    raw = transform(msg.body) if transform else msg.body
+    body = clean_body(raw, kind)
     tables = extract_results(body)
     verdict = classify(body, tables, subject=msg.headers.get("Subject"), kind=kind)
     return verdict, tables
@@ -285,7 +355,47 @@ def _ratio(a: int, b: int) -> float:
     return a / b if b else 0.0
 
 
-def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
+def thread_of(msg: CorpusMessage) -> str:
+    """What keeps messages of one thread in one cross-validation fold: the repo and
+    PR/issue number of a GitHub thread, the issue key or the subject otherwise."""
+    h = msg.headers
+    if h.get("Repo"):
+        return f"{h['Repo']}#{h.get('PR') or h.get('Issue') or ''}"
+    subject = h.get("Subject", "")
+    key = re.search(r"\b[A-Z][A-Z0-9]+-\d+\b", subject)
+    if key:
+        return key.group(0)
+    return re.sub(r"^(?:\s*(?:re|fwd?|aw)\s*:\s*)+", "", subject, flags=re.I).strip().lower()
+
+
+def _cause(expect: dict, predicted: bool, tables: list[ResultTable]) -> str:
+    """Why a labelled number was not found with its label."""
+    if not predicted:
+        return "message not classified as a benchmark"
+    pairs = [(t, m) for t in tables for m in t.measurements]
+    written = str(expect.get("value", ""))
+    values = expected_values(written)
+    same_value = [
+        (t, m)
+        for t, m in pairs
+        if m.value is not None
+        and any(math.isclose(abs(m.value), v, rel_tol=1e-9, abs_tol=1e-12) for v in values)
+    ]
+    if not same_value:
+        fmts = "+".join(expect_formats(expect)) or "?"
+        return f"value not extracted ({fmts})"
+    if not any(units_compatible(str(expect.get("unit") or ""), m) for _, m in same_value):
+        return "value found, other unit"
+    return "value found, other label"
+
+
+def expect_formats(expect: dict) -> list[str]:
+    return list(expect.get("_formats") or [])
+
+
+def evaluate(
+    corpus: Path, transform: Callable[[str], str] | None = None, *, name: str = ""
+) -> EvalReport:
     labels = read_labels(corpus)
     started = time.perf_counter()
     outcomes: list[Outcome] = []
@@ -293,10 +403,11 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
         label = labels[ident]
         path = corpus / f"{ident}.txt"
         expected = bool(label["is_benchmark"])
-        expects = label.get("expect") or []
+        fmts = list(label.get("formats") or [])
+        expects = [dict(e, _formats=fmts) for e in label.get("expect") or []]
         try:
             msg = read_message(path)
-            verdict, tables = run_message(msg)
+            verdict, tables = run_message(msg, transform)
         except Exception as exc:  # one bad message never stops the run
             outcomes.append(
                 Outcome(
@@ -310,12 +421,22 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
                     len(expects),
                     list(expects),
                     f"{type(exc).__name__}: {exc}",
+                    fmts,
+                    causes=["error"] * len(expects),
                 )  # fmt: skip
             )
             continue
         # the pipeline stores measurements only for messages classified as benchmarks
-        measurements = [m for t in tables for m in t.measurements] if verdict.is_benchmark else []
-        missed = [e for e in expects if not number_found(e, measurements)]
+        kept = tables if verdict.is_benchmark else []
+        missed, unlabelled, causes = [], [], []
+        for e in expects:
+            found, with_label = numbers_found(e, kept)
+            if not found:
+                missed.append(e)
+            elif not with_label:
+                unlabelled.append(e)
+            if not with_label:
+                causes.append(_cause(e, verdict.is_benchmark, tables))
         outcomes.append(
             Outcome(
                 ident,
@@ -324,13 +445,19 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
                 round(verdict.score, 3),
                 list(verdict.reasons),
                 sorted({t.format for t in tables}),
-                len(measurements),
+                sum(len(t.measurements) for t in kept),
                 len(expects),
                 missed,
-                labelled_formats=list(label.get("formats") or []),
+                labelled_formats=fmts,
+                unlabelled_numbers=unlabelled,
+                causes=causes,
+                thread=thread_of(msg),
             )
         )
-    seconds = time.perf_counter() - started
+    return summarise(outcomes, time.perf_counter() - started, name=name)
+
+
+def summarise(outcomes: list[Outcome], seconds: float = 0.0, *, name: str = "") -> EvalReport:
     tp = sum(o.expected and o.predicted for o in outcomes)
     fp = sum(not o.expected and o.predicted for o in outcomes)
     fn = sum(o.expected and not o.predicted for o in outcomes)
@@ -339,13 +466,21 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
     f1 = _ratio(2 * tp, 2 * tp + fp + fn)
     n_expected = sum(o.expected_numbers for o in outcomes)
     n_found = n_expected - sum(len(o.missed_numbers) for o in outcomes)
+    n_labelled = n_found - sum(len(o.unlabelled_numbers) for o in outcomes)
     # worst first: the most confident wrong verdicts, the messages missing most numbers
     fps = sorted((o for o in outcomes if not o.expected and o.predicted), key=lambda o: -o.score)
     fns = sorted((o for o in outcomes if o.expected and not o.predicted), key=lambda o: o.score)
     misses = sorted(
-        (o for o in outcomes if o.missed_numbers),
-        key=lambda o: (-len(o.missed_numbers) / max(o.expected_numbers, 1), -len(o.missed_numbers)),
+        (o for o in outcomes if o.missed_numbers or o.unlabelled_numbers),
+        key=lambda o: (
+            -(len(o.missed_numbers) + len(o.unlabelled_numbers)) / max(o.expected_numbers, 1),
+            -len(o.missed_numbers),
+        ),
     )
+    causes: dict[str, int] = {}
+    for o in outcomes:
+        for c in o.causes:
+            causes[c] = causes.get(c, 0) + 1
     return EvalReport(
         n=len(outcomes),
         tp=tp,
@@ -358,12 +493,16 @@ def evaluate(corpus: Path = DEFAULT_CORPUS) -> EvalReport:
         numbers_expected=n_expected,
         numbers_found=n_found,
         numbers_share=round(_ratio(n_found, n_expected), 4),
+        numbers_labelled=n_labelled,
+        numbers_labelled_share=round(_ratio(n_labelled, n_expected), 4),
         seconds=round(seconds, 3),
         false_positives=fps,
         false_negatives=fns,
         number_misses=misses,
         errors=[o for o in outcomes if o.error],
         missed_by_format=_missed_by_format(outcomes),
+        missed_by_cause=dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        name=name,
     )
 
 
@@ -378,11 +517,22 @@ def _missed_by_format(outcomes: list[Outcome]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def headline(r: EvalReport) -> str:
+    """One line per set: the figures the issues quote."""
+    return (
+        f"{r.name or 'corpus':<14} n={r.n:<4} P {r.precision:.3f}  R {r.recall:.3f}  "
+        f"F1 {r.f1:.3f}  numbers {r.numbers_found}/{r.numbers_expected} "
+        f"= {r.numbers_share:.1%}  with label {r.numbers_labelled} = "
+        f"{r.numbers_labelled_share:.1%}"
+    )
+
+
 def format_report(r: EvalReport, *, limit: int = 15) -> str:
     out = [
         f"messages: {r.n}  (tp {r.tp}, fp {r.fp}, fn {r.fn}, tn {r.tn})  in {r.seconds:.2f} s",
         f"is_benchmark  precision {r.precision:.3f}  recall {r.recall:.3f}  F1 {r.f1:.3f}",
-        f"numbers found {r.numbers_found}/{r.numbers_expected} = {r.numbers_share:.1%}",
+        f"numbers found {r.numbers_found}/{r.numbers_expected} = {r.numbers_share:.1%}"
+        f"  (with their label {r.numbers_labelled} = {r.numbers_labelled_share:.1%})",
     ]
     if r.errors:
         out.append(f"\nerrors ({len(r.errors)}):")
@@ -400,14 +550,21 @@ def format_report(r: EvalReport, *, limit: int = 15) -> str:
     if r.missed_by_format:
         out.append("\nnumbers not found, by the formats the labels name:")
         out += [f"  {n:3d}  {fmt}" for fmt, n in r.missed_by_format.items()]
-    n_missed = sum(len(o.missed_numbers) for o in r.number_misses)
-    out.append(f"\nnumbers not found ({n_missed} in {len(r.number_misses)} messages), worst first:")
+    if r.missed_by_cause:
+        out.append("\nnumbers not found with their label, by cause:")
+        out += [f"  {n:3d}  {cause}" for cause, n in r.missed_by_cause.items()]
+    n_missed = sum(len(o.missed_numbers) + len(o.unlabelled_numbers) for o in r.number_misses)
+    out.append(
+        f"\nnumbers not found with their label ({n_missed} in {len(r.number_misses)} messages),"
+        " worst first:"
+    )
     for o in r.number_misses[:limit]:
         out.append(
-            f"  {o.id}  missed {len(o.missed_numbers)}/{o.expected_numbers}"
+            f"  {o.id}  missed {len(o.missed_numbers)}, unlabelled {len(o.unlabelled_numbers)}"
+            f" of {o.expected_numbers}"
             f"  (formats found: {','.join(o.formats) or '-'}; {o.n_measurements} measurements)"
         )
-        for e in o.missed_numbers[:4]:
+        for e in (o.missed_numbers + o.unlabelled_numbers)[:4]:
             out.append(
                 f"      {e.get('label')!s:.50} | {e.get('metric')!s:.30}"
                 f" | {e.get('value')} {e.get('unit') or ''}"
@@ -440,30 +597,132 @@ def show_message(msg: CorpusMessage, label: dict) -> str:
     return "\n".join(out)
 
 
+def summarise_counts(reports: list[EvalReport], name: str) -> EvalReport:
+    """Add up the counts of several reports (the lists are concatenated)."""
+    tp, fp, fn, tn = (sum(getattr(r, k) for r in reports) for k in ("tp", "fp", "fn", "tn"))
+    n_exp = sum(r.numbers_expected for r in reports)
+    n_found = sum(r.numbers_found for r in reports)
+    n_lab = sum(r.numbers_labelled for r in reports)
+    causes: dict[str, int] = {}
+    by_format: dict[str, int] = {}
+    for r in reports:
+        for k, v in r.missed_by_cause.items():
+            causes[k] = causes.get(k, 0) + v
+        for k, v in r.missed_by_format.items():
+            by_format[k] = by_format.get(k, 0) + v
+    return EvalReport(
+        n=sum(r.n for r in reports),
+        tp=tp, fp=fp, fn=fn, tn=tn,
+        precision=round(_ratio(tp, tp + fp), 4),
+        recall=round(_ratio(tp, tp + fn), 4),
+        f1=round(_ratio(2 * tp, 2 * tp + fp + fn), 4),
+        numbers_expected=n_exp,
+        numbers_found=n_found,
+        numbers_share=round(_ratio(n_found, n_exp), 4),
+        numbers_labelled=n_lab,
+        numbers_labelled_share=round(_ratio(n_lab, n_exp), 4),
+        seconds=round(sum(r.seconds for r in reports), 3),
+        false_positives=[o for r in reports for o in r.false_positives],
+        false_negatives=[o for r in reports for o in r.false_negatives],
+        number_misses=[o for r in reports for o in r.number_misses],
+        errors=[o for r in reports for o in r.errors],
+        missed_by_format=dict(sorted(by_format.items(), key=lambda kv: (-kv[1], kv[0]))),
+        missed_by_cause=dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        name=name,
+    )  # fmt: skip
+
+
+def quoted_leaks(corpus: Path) -> tuple[int, int]:
+    """(positives that still give a benchmark verdict or measurements when quoted in
+    a reply, positives): quoted text is never the message's own."""
+    labels = read_labels(corpus)
+    leaks = n = 0
+    for ident, label in labels.items():
+        if not label["is_benchmark"]:
+            continue
+        n += 1
+        verdict, tables = run_message(read_message(corpus / f"{ident}.txt"), QUOTED)
+        leaks += verdict.is_benchmark or any(t.measurements for t in tables)
+    return leaks, n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m extract.dev.eval", description=__doc__.splitlines()[0]
     )
-    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="labelled corpus directory")
-    ap.add_argument("--json", action="store_true", help="print the full report as JSON")
+    ap.add_argument(
+        "--corpus", type=Path, help="one labelled directory (default: every set under CORPUS_DIR)"
+    )
+    ap.add_argument("--set", action="append", help="only these sets (dev, dev2, ...)")
+    ap.add_argument("--json", action="store_true", help="print the full reports as JSON")
     ap.add_argument("--limit", type=int, default=15, help="misses to list per section")
     ap.add_argument("--show", metavar="ID", help="one message: its verdict and measurements")
+    ap.add_argument(
+        "--no-transforms", action="store_true", help="skip the runs on transformed mail"
+    )
     args = ap.parse_args(argv)
-    if not (args.corpus / "labels.jsonl").is_file():
-        print(f"eval: no labels.jsonl in {args.corpus}", file=sys.stderr)
-        return 2
-    if args.show:
-        path = args.corpus / f"{args.show}.txt"
-        if not path.is_file():
-            print(f"eval: no message {args.show} in {args.corpus}", file=sys.stderr)
+    if args.corpus:
+        if not (args.corpus / "labels.jsonl").is_file():
+            print(f"eval: no labels.jsonl in {args.corpus}", file=sys.stderr)
             return 2
-        print(show_message(read_message(path), read_labels(args.corpus).get(args.show, {})))
-        return 0
-    report = evaluate(args.corpus)
-    if args.json:
-        print(json.dumps(asdict(report), indent=1, ensure_ascii=False))
+        sets = {args.corpus.name: args.corpus}
     else:
-        print(format_report(report, limit=args.limit))
+        sets = corpus_sets()
+        if args.set:
+            sets = {k: v for k, v in sets.items() if k in args.set}
+        if not sets:
+            print(
+                f"eval: no labelled corpus found under {corpus_root()}: the corpora are "
+                "third-party mail and are not in the repository; clone the project beside "
+                "../shared, or set CORPUS_DIR to a directory of sets (each with labels.jsonl)",
+                file=sys.stderr,
+            )
+            return 2
+    if args.show:
+        for corpus in sets.values():
+            path = corpus / f"{args.show}.txt"
+            if path.is_file():
+                label = read_labels(corpus).get(args.show, {})
+                print(show_message(read_message(path), label))
+                return 0
+        print(
+            f"eval: no message {args.show} in {', '.join(map(str, sets.values()))}", file=sys.stderr
+        )
+        return 2
+    reports = [evaluate(path, name=name) for name, path in sets.items()]
+    every = summarise_counts(reports, "+".join(sets)) if len(reports) > 1 else reports[0]
+    transformed: list[EvalReport] = []
+    quoted = (0, 0)
+    if not args.no_transforms:
+        for tname, fn in TRANSFORMS.items():
+            parts = [evaluate(path, fn, name=name) for name, path in sets.items()]
+            transformed.append(summarise_counts(parts, tname))
+        q = [quoted_leaks(path) for path in sets.values()]
+        quoted = (sum(a for a, _ in q), sum(b for _, b in q))
+    if args.json:
+        out = {
+            "sets": [asdict(r) for r in reports],
+            "all": asdict(every),
+            "transforms": [asdict(r) for r in transformed],
+            "quoted_reply_leaks": quoted,
+        }
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    print("per set:")
+    for r in reports:
+        print("  " + headline(r))
+    if len(reports) > 1:
+        print("  " + headline(every))
+    if transformed:
+        print("the same mail, transformed (all sets):")
+        for r in transformed:
+            print("  " + headline(r))
+        print(
+            f"  quoted in a reply: {quoted[0]} of {quoted[1]} positives still give results "
+            "(should be 0)"
+        )
+    print()
+    print(format_report(every, limit=args.limit))
     return 0
 
 
