@@ -18,6 +18,11 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 
 logger = logging.getLogger(__name__)
+class AlreadyStored(IgnoreRequest):
+    """A request for a month that is already stored (a duplicate replayed from a
+    JOBDIR queue): dropped quietly, unlike other ignored requests."""
+
+
 ALREADY_STORED = "month already stored"
 
 
@@ -133,5 +138,5 @@ class StoredMonthFilter:
         if archive is None or "slice" in request.meta or not hasattr(spider, "month_done"):
             return None
         if spider.month_done(*archive):
-            raise IgnoreRequest(ALREADY_STORED)
+            raise AlreadyStored(ALREADY_STORED)
         return None

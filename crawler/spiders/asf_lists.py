@@ -35,7 +35,7 @@ from crawler.archive import (
     week_slices,
 )
 from crawler.items import MonthArchive
-from crawler.middlewares import ALREADY_STORED
+from crawler.middlewares import AlreadyStored
 from crawler.pipelines import read_sidecar
 
 
@@ -257,7 +257,7 @@ class AsfListsSpider(scrapy.Spider):
         # ignored for another reason (forbidden by robots.txt) is not to be insisted on.
         if failure.check(IgnoreRequest) and not failure.check(HttpError):
             name, domain, key = failure.request.meta["archive"]
-            if str(failure.value) == ALREADY_STORED:  # a replayed duplicate (JOBDIR resume)
+            if failure.check(AlreadyStored):  # a replayed duplicate (JOBDIR resume)
                 self.logger.debug("%s@%s %s: already stored", name, domain, key)
                 return
             self.handled.add((name, domain, key))
