@@ -44,6 +44,8 @@ MODULES = [
     "hyperfine",
     "ab",
     "wrk",
+    "redis_benchmark",
+    "fio",
     "sysbench",
     "pgbench",
     "kafka_perf",
