@@ -65,6 +65,27 @@ def test_to_si(value, unit, si):
     assert math.isclose(got[0], si[0])
 
 
-@pytest.mark.parametrize("unit", [None, "", "count", "x", "widgets"])
+@pytest.mark.parametrize(
+    ("unit", "si"),
+    [
+        ("GB/hour", (1e9 / 3600, "B/s")),
+        ("MB/min", (1e6 / 60, "B/s")),
+        ("Mbit/s", (1e6 / 8, "B/s")),
+        ("Gbps", (1e9 / 8, "B/s")),
+        ("MBps", (1e6, "B/s")),
+        ("M/s", (1e6, "1/s")),
+        ("k/s", (1e3, "1/s")),
+        ("GFLOPS", (1e9, "1/s")),
+        ("x", (1.0, "1")),
+        ("x faster", (1.0, "1")),
+        ("requests per second", (1.0, "1/s")),
+    ],
+)
+def test_rates_and_factors_normalise(unit, si):
+    got = to_si(1.0, unit)
+    assert got[1] == si[1] and math.isclose(got[0], si[0])
+
+
+@pytest.mark.parametrize("unit", [None, "", "count", "widgets"])
 def test_to_si_unknown(unit):
     assert to_si(1.0, unit) == (None, None)

@@ -60,7 +60,7 @@ from extract.results.units import to_si
 THRESHOLD = 2.0
 
 # Formats whose mere presence (with measurements) shows a tool's result output.
-GENERIC_FORMATS = {"jira-table", "markdown-table", "html-table", "ascii-table", "prose"}
+GENERIC_FORMATS = {"jira-table", "markdown-table", "html-table", "ascii-table", "records", "prose"}
 WEAK_TOOL_FORMATS = {"sql-timing"}  # "Time taken: 3.2 seconds" also shows up in bug reports
 
 W_TOOL = 3.0

@@ -109,10 +109,26 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
         return value * _TIME[m.group(1)], "s"
     if key in _BYTES and raw not in ("k", "K", "m", "M"):
         return value * _BYTES[key], "B"
-    # byte rates: MB/s, MiB/sec, GB/s, MBps, Mi/s
-    m = re.fullmatch(r"([kmgt]?i?b?)(?:/(s|sec|second)|ps)", key)
+    # scaled counts per second: M/s, G/s, K/s (Spark's Rate(M/s), Google Benchmark's k/s)
+    m = re.fullmatch(r"([kKMGT]?)/(?:s|sec|second)", raw.replace(" ", ""))
+    if m:
+        return value * _SUFFIX[m.group(1)], "1/s"
+    # bit rates: Mbit/s, Gbit/sec, Mbps (a lower-case b is a bit, as in the SI)
+    m = re.fullmatch(r"([kKMGT]?)(?:bits?/(?:s|sec|second)|bps)", raw.replace(" ", ""))
+    if m:
+        return value * _SUFFIX[m.group(1)] / 8.0, "B/s"
+    # byte rates: MB/s, MiB/sec, GB/s, MBps, Mi/s, GB/hour, MB/min
+    m = re.fullmatch(r"([kmgt]?i?b?)(?:/(s|sec|second|min|minute|h|hr|hour)|ps)", key)
     if m and m.group(1) and (m.group(1) in _BYTES):
-        return value * _BYTES[m.group(1)], "B/s"
+        per = _TIME.get(m.group(2) or "s", 1.0)
+        return value * _BYTES[m.group(1)] / per, "B/s"
+    # floating-point rates
+    m = re.fullmatch(r"([kmgt]?)flop/?s", key)
+    if m:
+        return value * _SUFFIX[m.group(1).upper() if m.group(1) != "k" else "k"], "1/s"
+    # factors: 2.5x, 1.3x faster
+    if re.fullmatch(r"[x×](?:faster|slower|speedup|speed-up|better|worse)?", key):
+        return value, "1"
     # event rates: ops/s, rows/sec, req/s, ops/ms, QPS, TPS
     if key in ("qps", "tps", "rps", "ops", "hz", "1/s"):
         return value, "1/s"

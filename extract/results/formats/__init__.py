@@ -69,6 +69,7 @@ MODULES = [
     "jira_table",
     "html_table",
     "markdown_table",
+    "records",
     "delimited",
     "ascii_table",
     "prose",

@@ -167,10 +167,25 @@ _SAID_UNIT = re.compile(
 )
 
 
+# A unit named on its own, not after a number: `(ops/ms)`, `in ops/sec`, `unit: ms`.
+# Rates are `<things>/<time>`; a bare time unit counts only in parentheses or after
+# `in`/`unit`.
+_UNIT_ALONE = re.compile(
+    r"(?<![\d.\w/])(?<!\d )(?P<rate>[A-Za-z]{1,12}/(?:s|sec|second|ms|us|min|op|iter))(?![\w/])"
+    r"|(?:\(|\b(?:in|units?:?|measured in)\s+)(?P<time>ns|us|µs|ms|s|sec|seconds|milliseconds"
+    r"|microseconds|minutes|min)\b(?!\s*\d)"
+)
+
+
 def _said_unit(context: str) -> str | None:
-    """The one rate unit the lines before a table state, if exactly one."""
+    """The one unit the lines before a table state, if exactly one: a rate said in
+    words (`Batches per second.`) or a unit named alone (`Throughput (ops/ms):`)."""
     found = {m.group(1) for m in _SAID_UNIT.finditer(context)}
+    found |= {m.group("rate") or m.group("time") for m in _UNIT_ALONE.finditer(context)}
     return found.pop() if len(found) == 1 else None
+
+
+_UNITS_HEADER = re.compile(r"(?i)^\s*units?\s*$")
 
 
 def _is_index_column(header: str, cells: list[str]) -> bool:
@@ -205,7 +220,16 @@ def grid_measurements(
     numeric_cols = [
         i for i in range(ncol) if numeric(i) and not _is_index_column(header[i], cols[i])
     ]
+    # a `Unit` column gives each row's unit
+    unit_col = next(
+        (i for i in range(ncol) if i not in numeric_cols and _UNITS_HEADER.match(header[i])), None
+    )
+    col_units = [
+        r[unit_col].strip() if unit_col is not None and is_unit(r[unit_col]) else None for r in rows
+    ]
     has_unit = {i for i in numeric_cols if hdr[i][1] or any(p and p.unit for p in parsed[i])}
+    if any(col_units):
+        has_unit |= set(numeric_cols)
     row_units = [header_unit(r[0])[1] if r else None for r in rows]
     # `Batches per second.` said once above a table whose cells carry no unit
     said_unit = (
@@ -268,7 +292,7 @@ def grid_measurements(
                 m_label = caption or col_name or label
             else:
                 metric = col_name or f"column {i + 1}"
-                unit = cell.unit or col_unit or said_unit
+                unit = cell.unit or col_units[r] or col_unit or said_unit
                 if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
                     unit = "s"
                 variant = " / ".join(g for g in groups if g != caption) or None

@@ -1,0 +1,172 @@
+"""Runs of `key: value` / `key=value` records: the structure many tools print and
+people paste when no table is at hand, whatever tool printed them.
+
+    Send TPS:  240 Max RT:  292 AVG RT:2.8 Send Failed: 0
+    /logs/run0:Indexer: 46.44 GB/hour plain text
+    before: 7806
+    after: 6033
+    throughput=1520.4 ops/s p99=12.5ms
+
+A record line holds one or more pairs `KEY SEP NUMBER [UNIT]` (SEP `:`, `=`, `：`),
+where KEY is a short name (letters first, up to six words) and UNIT a unit the
+project knows (`extract.results.units.to_si`) or a rate written `<things>/<time>`;
+text before the first pair that is not a key (a file path, a timestamp, a name)
+is the line's label. A block is a run of such lines (blank lines and code fences
+may separate them); it counts when it holds at least two numbers, or one with a
+unit. Tables (`|` rows), JSON and log records of known tools are other parsers'.
+
+Rows: one per line. label = the line's own label, else the heading above the
+block; variant = `line N` when several lines repeat the same keys (a series of
+samples) and no line has a label of its own; metric = the key; unit as written.
+Keys that name settings (threads, port, size, timeout, id, version, ...) are
+configuration, not results, and give no rows unless they carry a unit of time
+or rate. Pure function; never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading, measure
+from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.units import parse_number, to_si
+
+INFO = FormatInfo(
+    name="records",
+    description="runs of key: value / key=value records with numbers",
+    signature="`Send TPS: 240 Max RT: 292`, `before: 7806` / `after: 6033`, "
+    "`name: 46.4 GB/hour`, `p99=12.5ms`",
+    priority=35,
+    trigger=r"[A-Za-z)\]][ \t]*[:=：][ \t]*[-+~]?\d",
+)
+
+_NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_UNIT = (
+    r"%|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
+    r"|(?:ns|us|µs|μs|ms|s|sec|secs|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?"
+    r"|nanos(?:econds?)?|mins?|minutes?|h|hours?|qps|QPS|tps|TPS|rps|ops|[kKM]?ops)\b"
+)
+_KEY = r"[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff.()%#/-]*(?:[ \t]+[\w\u4e00-\u9fff.()%#/-]+){0,5}?"
+_PAIR = re.compile(
+    rf"(?P<key>{_KEY})[ \t]*[:=：][ \t]*(?P<num>~?{_NUMBER})(?P<suffix>[kKM](?![A-Za-z]))?"
+    rf"(?:[ \t]*(?P<unit>{_UNIT}))?(?![\w.:/-])"
+)
+# Keys that name a setting or an identifier, not a measured result.
+_SETTING = re.compile(
+    r"(?i)\b(?:threads?|thread ?count|port|id|version|size|batch|count|timeout|interval|"
+    r"delay|retries|partitions?|replicas?|nodes?|cores?|memory|heap|xmx|buffer|workers?|"
+    r"connections?|clients?|concurrency|iterations?|warmups?|forks?|seed|level|step|line|"
+    r"pid|uid|year|month|day|date|time ?zone|build|revision|rev|issue|pr|number|num|index|"
+    r"offset|width|height|page|limit|max[-_ ]?(?:size|memory|heap)|rate limit)s?\b"
+)
+_RATE = re.compile(r"[A-Za-z]+/(?:s|sec|second|ms|us|min|minute|h|hour)$", re.I)
+_TABLE_LINE = re.compile(r"^\s*[|+]|\|\s*$|^\s*[{\[\"]")
+_FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\})\s*$")
+
+
+def _unit_known(unit: str | None) -> bool:
+    return bool(unit) and (to_si(1.0, unit)[1] is not None or bool(_RATE.search(unit)))
+
+
+def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
+    """(the line's own label, its pairs) when the pairs make up the line."""
+    if _TABLE_LINE.search(line):
+        return None
+    found = list(_PAIR.finditer(line))
+    if not found:
+        return None
+    # what lies between pairs must be short filler (spaces, commas, `|`, `;`)
+    for a, b in zip(found, found[1:], strict=False):
+        gap = line[a.end() : b.start("key")]
+        if len(gap.strip(" \t,;|")) > 0:
+            return None
+    tail = line[found[-1].end() :].strip()
+    if len(tail) > 40:
+        return None
+    head = line[: found[0].start("key")].strip().rstrip(":").strip()
+    # a sentence before the pair is prose, not a record
+    if len(head) > 60 or (not head.startswith(("/", "[")) and len(head.split()) > 3):
+        return None
+    return head, found
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    lines = text.split("\n")
+    offsets = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    block: list[tuple[int, str, list[re.Match]]] = []
+    floor = 0
+
+    def close() -> None:
+        nonlocal block, floor
+        if block:
+            table = _table(text, block, offsets, lines, floor)
+            if table is not None:
+                tables.append(table)
+                floor = table.span[1]
+        block = []
+
+    gap = 0
+    for i, line in enumerate(lines):
+        if not line.strip() or _FENCE.match(line):
+            gap += 1
+            if gap > 2:
+                close()
+            continue
+        got = _pairs(line)
+        if got is None:
+            close()
+            gap = 0
+            continue
+        gap = 0
+        block.append((i, got[0], got[1]))
+    close()
+    return tables
+
+
+def _table(text, block, offsets, lines, floor) -> ResultTable | None:
+    rows = []
+    for i, head, pairs in block:
+        kept = []
+        for p in pairs:
+            unit = p.group("unit")
+            if unit and not _unit_known(unit):
+                unit = None
+            key = p.group("key").strip()
+            if _SETTING.search(key) and not (unit and to_si(1.0, unit)[1] in ("s", "1/s", "B/s")):
+                continue
+            written = p.group("num").lstrip("~")
+            value = parse_number(written + (p.group("suffix") or ""))
+            if value is None:
+                continue
+            kept.append((key, written, value, unit))
+        if kept:
+            rows.append((i, head, kept))
+    n_numbers = sum(len(k) for _, _, k in rows)
+    with_unit = any(u for _, _, k in rows for *_, u in k)
+    if not rows or (n_numbers < 2 and not with_unit):
+        return None
+    first, last = rows[0][0], rows[-1][0]
+    start, end = offsets[first], offsets[last] + len(lines[last])
+    heading = block_heading(text, start, floor)
+    keys = [tuple(k for k, *_ in kept) for _, _, kept in rows]
+    # a series of samples: every line starts with the same key and none has a label
+    series = (
+        len(rows) > 1 and len({ks[0] for ks in keys}) == 1 and not any(h for _, h, _ in rows)
+    )
+    table = ResultTable("records", (start, end), caption=heading)
+    table.columns = sorted({k for ks in keys for k in ks})
+    for n, (_, head, kept) in enumerate(rows, 1):
+        label = head or heading
+        variant = f"line {n}" if series else None
+        ms = []
+        for key, written, value, unit in kept:
+            m = measure(key, written, value, unit, label=label, variant=variant)
+            if m is not None:
+                ms.append(m)
+        table.add_row([head, *(f"{k}: {w}{' ' + u if u else ''}" for k, w, _, u in kept)], ms)
+    return table
