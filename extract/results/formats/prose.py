@@ -33,11 +33,12 @@ from extract.results.units import parse_number
 
 # A number with a unit (the trigger's first part): a digit, then `_AFTER_DIGIT`.
 _AFTER_DIGIT = (
-    r"[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμsh])(?:%|percent\b|[xX]\b|×"
+    r"[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμshlc])(?:%|percent\b|[xX]\b|×"
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
     r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b)"
     r"/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
-    r"|(?:ops?|queries|requests|rows|records|messages|transactions) per sec(?:ond)?"
+    r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions)"
+    r" per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?"
     r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)(?![\w/]))"
 )
@@ -64,13 +65,15 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s)",
+    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s)|tps|qps|rps|throughput|吞吐",
     # One part per ASCII digit: a regex that starts with a literal is searched much
     # faster than one that starts with `\d`. Other digits only when the text has one.
     trigger_parts=(
         *((rf"(?-i:{digit}{_AFTER_DIGIT})", (), ()) for digit in "0123456789"),
         (rf"(?-i:(?![0-9])\d{_AFTER_DIGIT})", tuple(WIDE_DIGITS), ()),
         (r"(?-i:factor of\s)", ("factor of",), ()),
+        (r"tps|qps|rps|throughput", (), ("tps", "qps", "rps", "throughput")),
+        (r"吞吐", ("吞吐",), ()),
     ),
 )
 
@@ -106,14 +109,16 @@ _DURATION = (
 _RATE = (
     r"(?:ops|op|rows|records|req|reqs|requests|queries|msgs?|messages|tx|txns?|transactions|events"
     r"|files|docs|documents|i|it|iter|B|KB|MB|GB|KiB|MiB|GiB|kb|mb|gb)/(?:s|sec|second|ms|min)"
-    r"|/(?:s|sec|ms)|(?:ops|op|queries|requests|rows|records|messages|transactions) per sec(?:ond)?"
+    r"|/(?:s|sec|ms)|(?:ops|op|operations?|lookups?|calls|queries|requests|rows|records|messages"
+    r"|transactions) per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps"
 )
 _CANDIDATE = re.compile(
     r"(?<![\w.\-/=:#@$+])"
     r"(?P<q>(?:~|≈|about|around|approximately|approx\.?|roughly|nearly|almost|more than|over"
     r"|less than|under|only|just)\s*)?"
-    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
+    r"|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
     r"(?P<range>\s?[-–]\s?\d+(?:\.\d+)?)?"
     r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b))?"
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?![\w])|times(?=\s+(?:faster|slower|better|more|less))"
@@ -217,6 +222,20 @@ _BEFORE_AFTER = re.compile(
 )
 
 
+# A rate named before its number, without a unit after it: `TPS reached 38k`,
+# `the QPS of A is 18000`, `tps stabilised at about 10w`, `TPS打到3.8万`. The
+# magnitudes: k, and the CJK 万 (10^4) and 亿 (10^8) with their romanised w/W.
+_RATE_LED = re.compile(
+    r"(?P<kw>(?<![A-Za-z])(?:TPS|QPS|RPS|tps|qps|rps|[Tt]hroughput)(?![A-Za-z])|吞吐量?)"
+    r"(?P<link>[^\d.!?;:\n]{0,24}?|\s*[:：]\s*)"
+    r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
+    r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)(?P<suf>万|亿|[wWkK](?![A-Za-z]))?"
+    r"(?![\d]|[.,]\d|\s?(?:%|[A-Za-z/µ]))"
+)
+_RATE_LED_PIECES = re.compile(r"(?i)tps|qps|rps|throughput|吞吐")
+_MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8}
+
+
 def _unit_kind(unit: str) -> str:
     if unit in ("%", "percent"):
         return "percent"
@@ -239,7 +258,7 @@ def _value(m: re.Match) -> tuple[float | None, str]:
             p * 60.0 ** (len(parts) - 2 - i) for i, p in enumerate(parts[1:])
         )
         return seconds, "s"
-    value = parse_number(n + (m.group("suf") or ""))
+    value = parse_number(re.sub(r"[ \u00a0\u202f]", "", n) + (m.group("suf") or ""))
     if unit == "×":
         unit = "x"
     return value, unit
@@ -496,7 +515,8 @@ def parse(text: str) -> list[ResultTable]:
         # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
         # without one, only `factor of N` can give a measurement.
         has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
-        if not has_unit and "factor of" not in sentence:
+        rate_led = _RATE_LED_PIECES.search(sentence) is not None
+        if not has_unit and not rate_led and "factor of" not in sentence:
             continue
         if not (has_unit or _DIGIT.search(sentence)) or _BOOKKEEPING.search(sentence):
             continue
@@ -534,13 +554,37 @@ def parse(text: str) -> list[ResultTable]:
             )
             if meas and not any(f[0].start() <= m.start("n") < f[0].end() for f in found):
                 found.append((m, meas))
+        for m in _RATE_LED.finditer(sentence) if rate_led else ():
+            if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+                continue
+            link = m.group("link")
+            clause = _clause_before(sentence, m.start("n"))
+            if _SETTING_BEFORE.search(link) or (
+                _may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause)
+            ):
+                continue
+            written = (m.group("n") + (m.group("suf") or "")).strip()
+            value = parse_number(m.group("n"))
+            if value is None:
+                continue
+            value *= _MAGNITUDE.get(m.group("suf") or "", 1.0)
+            kw = m.group("kw")
+            meas = measure(
+                kw.lower() if kw.isascii() else "throughput",
+                (m.group("q") or "") + written,
+                value,
+                kw.upper() if kw.lower() in ("tps", "qps", "rps") else None,
+                label=_label(sentence, m.start()) or _line_before(text, lo),
+            )
+            if meas:
+                found.append((m, meas))
         if not found:
             continue
         found.sort(key=lambda f: f[0].start())
         _variants(sentence, found)
         table = ResultTable(
             format=INFO.name,
-            span=(lo + found[0][0].start(), lo + found[-1][0].end()),
+            span=(lo, lo + found[-1][0].end()),
             columns=["label", "value", "unit"],
             caption=" ".join(sentence.split())[:200],
         )

@@ -155,9 +155,7 @@ def _table(text, block, offsets, lines, floor) -> ResultTable | None:
     heading = block_heading(text, start, floor)
     keys = [tuple(k for k, *_ in kept) for _, _, kept in rows]
     # a series of samples: every line starts with the same key and none has a label
-    series = (
-        len(rows) > 1 and len({ks[0] for ks in keys}) == 1 and not any(h for _, h, _ in rows)
-    )
+    series = len(rows) > 1 and len({ks[0] for ks in keys}) == 1 and not any(h for _, h, _ in rows)
     table = ResultTable("records", (start, end), caption=heading)
     table.columns = sorted({k for ks in keys for k in ks})
     for n, (_, head, kept) in enumerate(rows, 1):
