@@ -104,5 +104,93 @@ def clean_body(text: str, kind: str | None = None) -> str:
         # (the pattern starts with a line break, so the regex engine jumps from line
         # to line instead of trying every character: 4x faster than `^...$\n?`)
         body = _QUOTED_LINE.sub("", "\n" + body)[1:]
+    if "|" in body:
+        body = rejoin_wrapped_rows(body)
+    body = unwrap_hard_wrapped(body)
     body = _BLANK_RUNS.sub("\n\n", body)
     return body.strip()
+
+
+# A table row (`| a | 1.5 |`, JIRA's `|| a || b ||`) that a mail gateway's hard wrap
+# broke: it opens with a pipe but does not close with one, and the next line goes on.
+_OPEN_ROW = re.compile(r"^[ \t]*\|[^\n]*[^|\s][ \t]*$")
+
+
+def rejoin_wrapped_rows(text: str) -> str:
+    """Table rows broken by a hard wrap (at 72-80 columns) joined again: a line that
+    opens with `|` and does not end with one, followed by non-blank lines that do not
+    open a row, up to the line that closes it with `|`. Rows that never close (tables
+    written without the outer pipes) are left as they are."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _OPEN_ROW.match(line) and line.count("|") >= 2:
+            j, joined = i + 1, line
+            while j < len(lines) and j - i <= 3:
+                nxt = lines[j]
+                if not nxt.strip() or nxt.lstrip().startswith("|"):
+                    break
+                joined += " " + nxt.strip()
+                j += 1
+                if joined.rstrip().endswith("|"):
+                    out.append(joined)
+                    i = j
+                    break
+            else:
+                out.append(line)
+                i += 1
+                continue
+            if i != j:
+                out.append(line)
+                i += 1
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+def unwrap_hard_wrapped(text: str) -> str:
+    """Lines of a message that a gateway hard-wrapped joined again. A message is
+    hard-wrapped when no line is longer than 80 columns and some come close to
+    the longest, W; a line was broken by the wrap when the first word of the next
+    line would not have fitted after it (the rule every wrapper follows) and the
+    next line starts at the margin while the broken one was indented or long. Outside
+    rows of numbers, a line that goes on with a capital is left alone (it may start a
+    sentence)."""
+    lines = text.split("\n")
+    width = max(map(len, lines), default=0)
+    if not 60 <= width <= 80 or len(lines) < 3:
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        while i + 1 < len(lines) and _broken_here(line, lines[i + 1], width):
+            line = line.rstrip() + " " + lines[i + 1].strip()
+            i += 1
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _broken_here(line: str, nxt: str, width: int) -> bool:
+    if not line.strip() or not nxt.strip() or nxt[0].isspace():
+        return False
+    if len(line) < width - 20 or nxt.startswith(("|", ">", "#", "`", "- ", "* ", "+ ")):
+        return False
+    # a capitalised word after the break may start a sentence or a row: the sentence
+    # splitter and the table readers need that line break (outside rows of numbers,
+    # any capital)
+    if nxt[0].isupper() and (len(nxt) < 2 or nxt[1].islower()):
+        return False
+    if len(_DIGIT_RUN.findall(line)) < 2 and not (nxt[0].islower() or nxt[0] in "([{"):
+        return False
+    first = nxt.split(None, 1)[0]
+    return len(line.rstrip()) + 1 + len(first) > width and (
+        line[0].isspace() or len(nxt) < len(line) * 0.6
+    )

@@ -230,7 +230,8 @@ _RATE_LED = re.compile(
     r"(?P<link>[^\d.!?;:\n]{0,24}?|\s*[:：]\s*)"
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
     r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)(?P<suf>万|亿|[wWkK](?![A-Za-z]))?"
-    r"(?![\d]|[.,]\d|\s?(?:%|[A-Za-z/µ]))"
+    r"(?![\d]|[.,]\d|\s?(?:%|[xX×/](?!\w)|[A-Za-zµ]+/|(?:ns|us|µs|ms|s|secs?|seconds?|mins?"
+    r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z])))"
 )
 _RATE_LED_PIECES = re.compile(r"(?i)tps|qps|rps|throughput|吞吐")
 _MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8}
@@ -559,8 +560,10 @@ def parse(text: str) -> list[ResultTable]:
                 continue
             link = m.group("link")
             clause = _clause_before(sentence, m.start("n"))
-            if _SETTING_BEFORE.search(link) or (
-                _may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause)
+            if (
+                _SETTING_BEFORE.search(link)
+                or sentence.rstrip().endswith(("?", "？"))
+                or (_may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause))
             ):
                 continue
             written = (m.group("n") + (m.group("suf") or "")).strip()

@@ -1,0 +1,39 @@
+"""The grammar of results in prose that the prose parser reads beyond `N unit`:
+rates named before their number, CJK magnitudes, spaced thousands (text written here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.results.formats import extract_results
+
+
+def values(text: str) -> list[tuple[float, str | None]]:
+    return [(m.value, m.unit) for t in extract_results(text) for m in t.measurements]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("After the change the TPS reached 38k on one broker.", [(38000.0, "TPS")]),
+        ("The QPS of the gateway is 18000 now.", [(18000.0, "QPS")]),
+        ("Throughput stabilised at about 10w.", [(100000.0, None)]),
+        ("压测结果：TPS打到3.8万，瓶颈在磁盘。", [(38000.0, "TPS")]),
+        ("峰值吞吐约2亿。", [(2e8, None)]),
+        ("We saw around 20 000 operations per second.", [(20000.0, "operations per second")]),
+    ],
+)
+def test_measured_rates_in_prose(text, expected):
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We set the QPS limit to 1000.",
+        "Can the TPS reach 5000 with two brokers?",
+        "The target throughput should be 20000.",
+    ],
+)
+def test_settings_questions_and_targets_give_nothing(text):
+    assert values(text) == []
