@@ -7,7 +7,7 @@ WORKERS ?=
 BENCH_MB ?= 200
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format demo crawl extract report sql export eval bench browser clean
+.PHONY: install test lint format demo crawl extract report sql export eval fit bench browser clean
 
 install: $(STAMP)
 
@@ -55,6 +55,10 @@ export: install
 
 eval: install
 	$(BIN)/python -m extract.dev.eval $(ARGS)
+
+# Refit the classifier's weights on the labelled corpora (../shared/corpus).
+fit: install
+	$(BIN)/python -m extract.dev.fit --write $(ARGS)
 
 bench: install
 	$(BIN)/python -m extract.dev.bench --size-mb $(BENCH_MB)

@@ -632,6 +632,20 @@ def summarise_counts(reports: list[EvalReport], name: str) -> EvalReport:
     )  # fmt: skip
 
 
+def cross_validated(sets: dict[str, Path], folds: int = 5) -> dict | None:
+    """The classifier's precision and recall on held-out folds (`extract.dev.fit`),
+    or None where its dev-only dependencies are not installed."""
+    try:
+        from extract.dev import fit
+    except ImportError:
+        return None
+    try:
+        X, y, _, groups = fit.feature_rows(sets)
+        return {"folds": folds, **fit.cross_validate(X, y, groups, folds)}
+    except ImportError:
+        return None
+
+
 def quoted_leaks(corpus: Path) -> tuple[int, int]:
     """(positives that still give a benchmark verdict or measurements when quoted in
     a reply, positives): quoted text is never the message's own."""
@@ -699,10 +713,12 @@ def main(argv: list[str] | None = None) -> int:
             transformed.append(summarise_counts(parts, tname))
         q = [quoted_leaks(path) for path in sets.values()]
         quoted = (sum(a for a, _ in q), sum(b for _, b in q))
+    cv = cross_validated(sets)
     if args.json:
         out = {
             "sets": [asdict(r) for r in reports],
             "all": asdict(every),
+            "cross_validated": cv,
             "transforms": [asdict(r) for r in transformed],
             "quoted_reply_leaks": quoted,
         }
@@ -713,6 +729,14 @@ def main(argv: list[str] | None = None) -> int:
         print("  " + headline(r))
     if len(reports) > 1:
         print("  " + headline(every))
+    if cv:
+        print(
+            f"  classifier, {cv['folds']}-fold cross-validated by thread (fit on the other"
+            f" folds): P {cv['precision']:.3f}  R {cv['recall']:.3f}"
+            f"  (in-sample P {every.precision:.3f}  R {every.recall:.3f})"
+        )
+    else:
+        print("  classifier, cross-validated: n/a (needs numpy and scipy: make install)")
     if transformed:
         print("the same mail, transformed (all sets):")
         for r in transformed:

@@ -7,9 +7,11 @@
 replies, no JIRA issue block, no footers); `tables` is
 `extract.results.formats.extract_results(body)`. Pure function; never raises.
 
-A transparent weighted sum, not a trained model. Each feature that fires adds its
-weight and one reason such as `jmh output: 2 measurements (+3.0)`; the message is a
-benchmark when the sum reaches `THRESHOLD`, and `score = logistic(sum - THRESHOLD)`.
+A transparent weighted sum (a logistic regression): `features()` says which
+features fire, each adds its weight (`extract/results/weights.py`, fitted on the
+labelled corpora by `python -m extract.dev.fit`) and one reason such as `jmh
+output: 2 measurements (+3.0)`; the message is a benchmark when the sum reaches
+`THRESHOLD`, and `score = logistic(SCALE * (sum - THRESHOLD))`.
 
 Evidence for (general features, none tied to a project or a corpus file):
 
@@ -57,31 +59,15 @@ from functools import cache
 from extract.results.formats import ResultTable
 from extract.results.units import to_si
 
-THRESHOLD = 2.0
+# The features' weights and the threshold are fitted on the labelled corpora by
+# `python -m extract.dev.fit`: plain numbers, in their own module.
+from extract.results.weights import SCALE, THRESHOLD, WEIGHTS
 
 # Formats whose mere presence (with measurements) shows a tool's result output.
-GENERIC_FORMATS = {"jira-table", "markdown-table", "html-table", "ascii-table", "records", "prose"}
+GENERIC_FORMATS = {
+    "jira-table", "markdown-table", "html-table", "ascii-table", "records", "prose",
+}  # fmt: skip
 WEAK_TOOL_FORMATS = {"sql-timing"}  # "Time taken: 3.2 seconds" also shows up in bug reports
-
-W_TOOL = 3.0
-W_WEAK_TOOL = 1.5
-W_PERF_TABLE = 2.5
-W_PLAIN_TABLE = 0.3
-W_PROSE_TABLE = 1.0
-W_PROSE_COMPARED = 2.0
-W_TEXT_COMPARED = 2.0
-W_TEXT_MEASURED = 1.0
-W_TEXT_MANY = 1.5
-W_NUMERIC_BLOCK = 2.0
-W_RESULTS_CUE = 0.5
-
-W_CI = -4.0
-W_MAVEN = -2.0
-W_RELEASE = -3.0
-W_STACK = -1.5
-W_DIFF = -2.0
-W_FIELD_CHANGE = -3.0
-W_DUMP = -1.0
 
 
 @dataclass(slots=True)
@@ -781,17 +767,39 @@ def classify(
 
 
 def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | None) -> Verdict:
+    total = 0.0
+    reasons: list[str] = []
+    for name, (value, reason) in features(body, tables, subject, kind).items():
+        weight = WEIGHTS.get(name.split(":", 1)[0], 0.0) * value
+        total += weight
+        reasons.append(f"{reason} ({weight:+.1f})")
+    score = 1.0 / (1.0 + math.exp(-SCALE * (total - THRESHOLD)))
+    return Verdict(total >= THRESHOLD, round(score, 3), reasons)
+
+
+# Which of prose's and our own sentence reading counts, when both found numbers.
+_STRENGTH = {"prose_compared": 3, "text_compared": 3, "text_many": 2, "prose_one": 1,
+             "text_measured": 1}  # fmt: skip
+
+
+def features(
+    body: str, tables: list[ResultTable], subject: str = "", kind: str | None = None
+) -> dict[str, tuple[float, str | None]]:
+    """The classifier's features of one message: name -> (value, reason). The
+    verdict weighs each by `WEIGHTS[name]` (the part of the name before a `:`);
+    `note:` entries weigh nothing and only explain (`talks about performance`)."""
     text = _strip_quotes(body)
     low = text.lower()
     folded = low if text.isascii() else _fold(text)
-    total = 0.0
-    reasons: list[str] = []
+    out: dict[str, tuple[float, str | None]] = {}
 
-    def add(weight: float, reason: str) -> None:
-        nonlocal total
-        total += weight
-        reasons.append(f"{reason} ({weight:+.1f})")
+    def add(name: str, value: float, reason: str) -> None:
+        out[name] = (value, reason)
 
+    def note(reason: str) -> None:
+        out[f"note:{reason}"] = (0.0, reason)
+
+    positive = False
     # (both needed twice: to drop the bookkeeping lines, and as hard negatives)
     ci = _CI.search(text) if _mentions(low, _CI_KEYS) else None
     maven = _mentions(low, _MAVEN_KEYS) and _MAVEN.search(text)
@@ -819,24 +827,29 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
                 plain_tables += 1
         elif t.format not in tool_seen:
             tool_seen.add(t.format)
-            weight = W_WEAK_TOOL if t.format in WEAK_TOOL_FORMATS else W_TOOL
             count = sum(len(x.measurements) for x in tables if x.format == t.format)
-            if len(tool_seen) > 1:  # one tool output is enough; more only adds a little
-                weight = 0.5
-            add(weight, f"{t.format} output: {count} measurements")
+            # one tool output is enough; more only add a little
+            if len(tool_seen) > 1:
+                name = "more_tools"
+            elif t.format in WEAK_TOOL_FORMATS:
+                name = "weak_tool"
+            else:
+                name = "tool"
+            out[f"{name}:{t.format}"] = (1.0, f"{t.format} output: {count} measurements")
+            positive = True
     if perf_tables:
-        add(
-            W_PERF_TABLE + 0.5 * min(perf_tables - 1, 2),
-            f"{perf_tables} table(s) of performance numbers",
-        )
+        add("perf_table", 1.0, f"{perf_tables} table(s) of performance numbers")
+        if perf_tables > 1:
+            add("more_perf_tables", min(perf_tables - 1, 2), "more tables of performance numbers")
+        positive = True
     if plain_tables and not perf_tables:
-        add(W_PLAIN_TABLE, f"{plain_tables} table(s) of numbers without performance units")
+        add("plain_table", 1.0, f"{plain_tables} table(s) of numbers without performance units")
     # prose (the parser's) and text (ours) read the same sentences: the stronger counts
-    prose: tuple[float, str] = (0.0, "")
+    prose: tuple[str, str] | None = None
     if prose_n >= 2 or (prose_n and prose_compared):
-        prose = (W_PROSE_COMPARED, f"prose: {prose_n} measured numbers compared")
+        prose = ("prose_compared", f"prose: {prose_n} measured numbers compared")
     elif prose_n:
-        prose = (W_PROSE_TABLE, f"prose: {prose_n} measured number")
+        prose = ("prose_one", f"prose: {prose_n} measured number")
 
     # -- light text features of our own (they back up the parsers)
     # (str.isdigit also takes non-ASCII digits: only those need the slow loop)
@@ -847,69 +860,70 @@ def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | No
         own_text = _without_noise_lines(text, bool(ci or maven))
         ev = _text_evidence(own_text)
         n = ev.absolute + ev.relative
-        own: tuple[float, str] = (0.0, "")
+        own: tuple[str, str] | None = None
         if ev.compared or ev.measured >= 2 or ev.parallel >= 2:
-            own = (W_TEXT_COMPARED, f"text: {n} performance numbers compared")
+            own = ("text_compared", f"text: {n} performance numbers compared")
         elif ev.absolute >= 3:
-            own = (W_TEXT_MANY, f"text: {ev.absolute} numbers with performance units")
+            own = ("text_many", f"text: {ev.absolute} numbers with performance units")
         elif n:
-            own = (W_TEXT_MEASURED, f"text: {n} numbers with performance units")
-        best = max(prose, own)
-        if best[0]:
-            add(*best)
+            own = ("text_measured", f"text: {n} numbers with performance units")
+        # (text first: on a tie, our own reading's reason is shown)
+        best = max((x for x in (own, prose) if x), key=lambda x: _STRENGTH[x[0]], default=None)
+        if best:
+            add(best[0], 1.0, best[1])
+            positive = True
         if not (tool_seen or perf_tables):
             block = _numeric_block(own_text)
             if block >= 2:
-                add(W_NUMERIC_BLOCK, f"text: {block} rows of numbers under a performance header")
+                reason = f"text: {block} rows of numbers under a performance header"
+                add("numeric_block", 1.0, reason)
+                positive = True
         if ev.hedged and not n:
-            reasons.append(
-                f"text: {ev.hedged} numbers only in estimates, targets or settings (+0.0)"
-            )
-        if total > 0 and _has_results_cue(text, folded):
-            add(W_RESULTS_CUE, "results cue")
-    elif prose[0]:
-        add(*prose)
+            note(f"text: {ev.hedged} numbers only in estimates, targets or settings")
+        if positive and _has_results_cue(text, folded):
+            add("results_cue", 1.0, "results cue")
+    elif prose:
+        add(prose[0], 1.0, prose[1])
+        positive = True
     elif _mentions(low, _TALK_KEYS) and _BENCH_TALK.search(text):
-        reasons.append("talks about performance, no numbers (+0.0)")
+        note("talks about performance, no numbers")
 
     # -- hard negatives
     if ci:
-        add(W_CI, f"CI/build report ({ci.group(0).strip()})")
+        add("ci", 1.0, f"CI/build report ({ci.group(0).strip()})")
     if maven:
         # its own numbers are already left out; it only weighs when nothing else speaks
-        add(W_MAVEN if total < THRESHOLD else 0.0, "Maven build/test summary")
+        add("maven_alone" if not positive else "maven", 1.0, "Maven build/test summary")
     # three kinds of evidence need a hash or a signature among them
     if _RELEASE[0].search(subject) or (
         _mentions(low, _RELEASE_KEYS) and _release_evidence(subject + "\n" + text)
     ):
-        add(W_RELEASE, "release vote (checksums/signatures)")
+        add("release", 1.0, "release vote (checksums/signatures)")
     stack = len(_STACK_LINE.findall(text)) if _mentions(low, _STACK_KEYS) else 0
     if stack >= 3:
-        add(W_STACK, f"stack trace ({stack} lines)")
+        add("stack", 1.0, f"stack trace ({stack} lines)")
     # (both patterns need a line starting with +/-, @@, diff, index)
     code_rows = len(_CODE_ROW.findall(text)) if _may_have_code_rows(text) else 0
     diff = _line_starts_with(text, _DIFF_STARTS) and _DIFF.search(text)
     # (a ```diff fence alone is not a diff: bots use it to colour result tables)
     if diff or code_rows >= 4 or ("```diff" in text and code_rows):
         if _diff_rows_are_results(body, tables):
-            reasons.append("diff of result rows (+0.0)")
+            note("diff of result rows")
         else:
-            add(W_DIFF, "code diff")
+            add("diff", 1.0, "code diff")
     field_changes = len(_FIELD_CHANGE.findall(text)) if "(was:" in low else 0
     if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
-        add(W_FIELD_CHANGE, "JIRA field-change notification")
+        add("field_change", 1.0, "JIRA field-change notification")
     if not tool_seen and (lines := max(1, sum(map(bool, map(str.strip, text.splitlines()))))) >= 8:
         # (counted only when their upper bounds could pass one half)
         logs = len(_LOG_LINE.findall(text)) if _log_lines_at_most(text) > lines / 2 else 0
         configs = len(_CONFIG_LINE.findall(text)) if _config_lines_at_most(text) > lines / 2 else 0
         if logs / lines > 0.5 or configs / lines > 0.5:
-            add(W_DUMP, "log or config dump")
+            add("dump", 1.0, "log or config dump")
     if (
-        total <= 0
+        not positive
         and (_mentions(low, _IMAGE_KEYS) and _IMAGE.search(text))
         and (_mentions(folded, _TALK_KEYS) and _BENCH_TALK.search(text))
     ):
-        reasons.append("results only as images/links (+0.0)")
-
-    score = 1.0 / (1.0 + math.exp(-1.5 * (total - THRESHOLD)))
-    return Verdict(total >= THRESHOLD, round(score, 3), reasons)
+        note("results only as images/links")
+    return out

@@ -1,0 +1,51 @@
+"""Fitting the classifier: folds never split a thread, the fit moves weights the data
+speaks about and keeps the designed ones where it is silent, and the shipped weights
+are the fit's own (on ../shared's corpora)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.dev import fit
+from extract.results import weights
+
+
+def test_folds_keep_each_thread_whole_and_cover_everything():
+    groups = ["a", "a", "b", "c", "c", "c", "d", "e"]
+    folds = fit.group_folds(groups, 3)
+    assert sorted(i for f in folds for i in f) == list(range(len(groups)))
+    for f in folds:
+        for g in {groups[i] for i in f}:
+            assert all(i in f for i, x in enumerate(groups) if x == g)
+
+
+def test_the_fit_follows_the_data_and_keeps_the_prior_where_it_is_silent():
+    n = len(fit.NAMES)
+    tool = fit.NAMES.index("tool")
+    plain = fit.NAMES.index("plain_table")
+    release = fit.NAMES.index("release")
+    X, y = [], []
+    for i in range(40):  # messages with a plain table are benchmarks half of the time...
+        row = [0.0] * n
+        row[plain] = 1.0
+        X.append(row)
+        y.append(i % 2)
+    for _ in range(40):  # ...and tool output always is
+        row = [0.0] * n
+        row[tool] = 1.0
+        X.append(row)
+        y.append(1)
+    model = fit.fit(X, y, c=10.0)
+    assert model.predict([X[-1]]) == [1]
+    assert model.weights[tool] > fit.PRIOR["tool"]
+    # no message has a release vote: its weight stays where it was designed
+    assert model.weights[release] == pytest.approx(fit.PRIOR["release"], abs=1e-3)
+
+
+@pytest.mark.shared
+def test_the_shipped_weights_are_the_fit_on_the_corpora():
+    X, y, _, _ = fit.feature_rows()
+    model = fit.fit(X, y)
+    shipped = [weights.WEIGHTS[n] for n in fit.NAMES]
+    assert shipped == pytest.approx(model.weights, abs=1e-3)
+    assert pytest.approx(model.threshold, abs=1e-3) == weights.THRESHOLD
