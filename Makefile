@@ -7,7 +7,7 @@ WORKERS ?=
 BENCH_MB ?= 200
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format demo crawl extract report sql export eval fit bench browser clean
+.PHONY: install test test-fast lint format demo crawl extract report sql export eval fit bench browser clean
 
 install: $(STAMP)
 
@@ -26,6 +26,10 @@ browser:
 
 test: install browser
 	$(BIN)/python -m pytest -q
+
+# The fast tests only: no real crawls, servers or browser (seconds, not minutes).
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not e2e"
 
 lint: install
 	$(BIN)/ruff check .

@@ -29,7 +29,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("actor", "VARCHAR", "who did it: the JIRA commenter, the GitHub user, the pusher"),
         ("issue_key", "VARCHAR", "JIRA issue key, e.g. KUDU-1930"),
         ("repo", "VARCHAR", "repository, e.g. hive"),
-        ("pr_number", "INTEGER", "pull request or GitHub issue number"),
+        ("pr_number", "BIGINT", "pull request or GitHub issue number (NULL when the mail's number does not fit)"),
         ("branch", "VARCHAR", "branch of a commit mail"),
         ("commit_id", "VARCHAR", "commit id (or svn revision) of a commit mail"),
         ("url", "VARCHAR", "the comment/issue/PR/commit link the message itself gives"),

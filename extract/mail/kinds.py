@@ -105,6 +105,18 @@ _URL_LINE = re.compile(r"^\s*URL:\s*(\S+)", re.M)
 _COMMIT_WORD = re.compile(r"commit\s+(?P<sha>[0-9a-f]{40})\b")
 
 
+
+_BIGINT_MAX = 2**63 - 1
+
+
+def pr_number(digits: str | None) -> int | None:
+    """A PR or issue number from mail, or None when there is none or it does not fit
+    the database's BIGINT (a number in a message must never fail the load)."""
+    if not digits:
+        return None
+    n = int(digits)
+    return n if n <= _BIGINT_MAX else None
+
 def _search(pattern: re.Pattern, needle: str, text: str) -> re.Match | None:
     """pattern.search(text), skipped when `needle`, which every match contains, is
     absent (an `in` test costs far less than a regex scan of the body)."""
@@ -151,7 +163,7 @@ def message_kind(
     k = Kind("mail", issue_key=_issue_key(bare))
     gh = _GITHUB_URL.search(head)
     if gh and gh.group("org").lower() == "apache":
-        k.repo, k.pr_number = gh.group("repo"), int(gh.group("num"))
+        k.repo, k.pr_number = gh.group("repo"), pr_number(gh.group("num"))
     return k
 
 
@@ -178,10 +190,10 @@ def _github(subject, bare, from_name, sender, head, headers) -> Kind | None:
     m = _GITHUB_B.search(subject)
     if m:
         k.repo, k.actor = m.group("repo"), m.group("user")
-        k.action, k.pr_number = m.group("action").strip().rstrip(","), int(m.group("num"))
+        k.action, k.pr_number = m.group("action").strip().rstrip(","), pr_number(m.group("num"))
     elif m := _GITHUB_A.search(subject):
         k.repo, k.action = m.group("repo"), m.group("what")
-        k.pr_number = int(m.group("num")) if m.group("num") else None
+        k.pr_number = pr_number(m.group("num"))
     elif m := _GITHUB_D.match(bare):
         k.repo = m.group("repo")
         k.action = {"PR": "pull request", "I": "issue", "D": "discussion"}[m.group("what")]
@@ -195,7 +207,7 @@ def _github(subject, bare, from_name, sender, head, headers) -> Kind | None:
         if k.action in (None, "pull request", "issue", "discussion"):
             k.action = line.group("action")
         if k.pr_number is None and line.group("num"):
-            k.pr_number = int(line.group("num"))
+            k.pr_number = pr_number(line.group("num"))
     if k.actor is None and from_name:
         k.actor = re.sub(r"\s*\(via GitHub\)\s*$", "", from_name).strip() or None
     url = _search(_URL_LINE, "URL:", head)
@@ -204,7 +216,7 @@ def _github(subject, bare, from_name, sender, head, headers) -> Kind | None:
         k.url = gh.group(0)
         k.repo = k.repo or gh.group("repo")
         if k.pr_number is None:
-            k.pr_number = int(gh.group("num"))
+            k.pr_number = pr_number(gh.group("num"))
     return k
 
 
