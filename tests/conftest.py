@@ -13,6 +13,8 @@ Markers: `e2e` (real crawls, servers, the browser: `make test-fast` leaves them 
 from __future__ import annotations
 
 import os
+import signal
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,12 +40,37 @@ def shared_available(*parts: str) -> bool:
     return SHARED.joinpath(*parts).exists()
 
 
+class _TooSlow(BaseException):  # not Exception: parsers catch those to stay alive
+    pass
+
+
+def _alarm(*_):
+    raise _TooSlow
+
+
+@contextmanager
+def time_limit(seconds: int, what: str):
+    """Fail the test when the block runs longer than `seconds` (SIGALRM)."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    except _TooSlow:
+        pytest.fail(f"{what} takes over {seconds} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def seed(prefix: str) -> str:
     """The text of seed `prefix` (`000` … `004`), the user's own messages."""
     return next(SEEDS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8")
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:  # the browser tests are end-to-end tests
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.e2e)
     # A test that reads ../shared says so by its marker; skip it up front when the
     # data is missing, so it is reported as not run with the reason.
     if SHARED.is_dir():

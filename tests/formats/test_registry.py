@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from extract.results.formats import PARSERS
+from tests.conftest import seed, time_limit
 from tests.formats.golden import FIXTURES, cases
 
 HERE = Path(__file__).resolve().parent
@@ -29,3 +30,62 @@ def test_every_format_has_fixtures_and_a_test_file(name):
     module = next(m for m in PARSERS if m.INFO.name == name).__name__.rsplit(".", 1)[-1]
     assert (HERE / f"test_{module}.py").is_file(), f"tests/formats/test_{module}.py"
     assert cases(name), f"no tests/fixtures/formats/{name}--*.txt"
+
+
+# Degenerate text: no exception, and no runaway regex backtracking on long runs of
+# one character (the registry blanks claimed spans with spaces, and mail has 10 MB
+# lines). The bound is generous: it catches quadratic blow-ups, not speed.
+DEGENERATE = {
+    "spaces": " " * 60000,
+    "numbers": "1 " * 30000,
+    "dashes": "-" * 60000,
+    "pipes": "| " * 30000,
+    "digits": "1234567890" * 6000,
+    "dots": "1." * 30000,
+    "padded-lines": ("x" + " " * 200 + "\n") * 300,
+    "binary": "".join(chr(c) for c in range(1, 2000)) * 5,
+    "hashes": "#" * 60000,
+    # one long sentence of numbers (prose once split it whole for every number)
+    "rates": "1.5 ops/s " * 10000,
+    "percents": "1% " * 30000,
+    "newlines": "\n" * 60000,
+    # blanks then anything between two result rows (go-bench once took 2^n steps here)
+    "gap-between-rows": "BenchmarkA 10 5 ns/op" + " " * 60 + "x\nBenchmarkB 10 6 ns/op\n",
+    "key-values": "a: 1 " * 20000,
+    "markdown-rules": "-- | " * 12000,
+}
+
+
+@pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
+def test_degenerate_text(parser):
+    for name, text in DEGENERATE.items():
+        with time_limit(10, f"{parser.INFO.name} on {name!r} ({len(text)} chars)"):
+            parser.parse(text)
+
+
+# Text with numbers in it and no result: every parser stays silent.
+NOT_RESULTS = {
+    "release vote": "+1 (binding)\n\nChecked sha512 of apache-foo-2.3.1-src.tar.gz, built on "
+    "JDK 17 with 8 threads, ran 1204 tests.\n",
+    "schedule": "The 2.3.1 release is planned for 2024-05-01; the branch cut is 2024-04-20.\n",
+    "stack trace": "java.io.IOException: closed\n\tat org.foo.Bar.run(Bar.java:120)\n"
+    "\tat org.foo.Main.main(Main.java:42)\n",
+    "config": "```\nnum.partitions=8\nreplica.lag.time.max.ms=30000\nport=9092\n```\n",
+    "versions": "| module | version |\n|---|---|\n| core | 3.4.1 |\n| client | 3.4.0 |\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_RESULTS))
+def test_no_measurements_where_nothing_is_measured(name):
+    from extract.results.formats import extract_results
+
+    found = [(t.format, m.metric, m.value) for t in extract_results(NOT_RESULTS[name])
+             for m in t.measurements]  # fmt: skip
+    assert found == [], found
+
+
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
+def test_no_parser_raises_on_the_seeds(prefix):
+    from extract.results.formats import extract_results
+
+    extract_results(seed(prefix), strict=True)

@@ -10,7 +10,7 @@ import pytest
 
 from extract.outputs.report import build_report, links, svg
 from extract.outputs.report.__main__ import main as report_main
-from tests.report_db import make_db, measurement, message
+from tests.outputs.report_db import make_db, measurement, message
 
 HOSTILE = "<script>alert('x')</script><img src=x onerror=alert(1)>"
 

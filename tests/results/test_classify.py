@@ -384,7 +384,7 @@ def test_the_shortcuts_find_what_the_patterns_find(text):
 def test_degenerate_text_is_classified_in_bounded_time(unit):
     """The most text the pipeline hands over, one token repeated: no quadratic regex
     (a comma list once took 6 s at 60 kB)."""
-    from tests.test_formats_robust import time_limit
+    from tests.conftest import time_limit
 
     text = (unit * (MAX_EXTRACT_CHARS // len(unit) + 1))[:MAX_EXTRACT_CHARS]
     with time_limit(10, f"classify on {unit!r} x {len(text) // len(unit)}"):

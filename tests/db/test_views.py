@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from extract.db.views import VIEW_NAMES, create_views
-from tests.report_db import make_db, measurement, message
+from tests.outputs.report_db import make_db, measurement, message
 
 
 def _con(tmp_path, messages, tables=(), measurements=()):

@@ -10,9 +10,9 @@ import duckdb
 
 from extract.outputs.export import main as export_main
 from extract.outputs.sql import format_table
-from tests.report_db import make_db, measurement, message
+from tests.outputs.report_db import make_db, measurement, message
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _db(tmp_path):

@@ -20,11 +20,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 from extract.outputs.report import build_report, links
-from tests.report_pipeline import demo_once
+from tests.outputs.report_pipeline import demo_once
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM_FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
