@@ -86,6 +86,38 @@ def _cut_boilerplate(text: str) -> str:
     return text[:cut]
 
 
+# A line that introduces a quotation: `On Mon, ... X wrote:`, `@bob wrote:`,
+# `X commented:`, `Quoting X:`, the CJK `写道：`.
+_ATTRIBUTION = re.compile(r"(?i)(?:\bwrote|\bcommented|^quoting\b.*|写道)\s*[:：]\s*$")
+# Machine output in a quote: a clock time, or three numbers on the line.
+_OUTPUT_LINE = re.compile(r"\d\d:\d\d:\d\d|(?:\d[\d.,]*\D+){3}")
+
+
+def unquote_own_output(body: str) -> str:
+    """In a GitHub comment, a `>` block that no attribution line introduces and
+    that is mostly machine output (log records, tool rows) is the author's own
+    output set as a Markdown blockquote, not a quotation: its `>` marks are removed
+    so that it is read as new text. Quotations (under `... wrote:`) and quoted
+    prose stay quotations."""
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines):
+        if not lines[i].lstrip().startswith(">"):
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].lstrip().startswith(">"):
+            j += 1
+        above = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
+        block = [ln.lstrip()[1:] for ln in lines[i:j]]
+        texts = [b for b in block if b.strip() and not b.lstrip().startswith(">")]
+        output = sum(bool(_OUTPUT_LINE.search(b)) for b in texts)
+        if texts and not _ATTRIBUTION.search(above.strip()) and 2 * output >= len(texts):
+            lines[i:j] = [b[1:] if b.startswith(" ") else b for b in block]
+        i = j
+    return "\n".join(lines)
+
+
 def clean_body(text: str, kind: str | None = None) -> str:
     """The message's own text. `kind` (jira, github, commit, mail) enables the
     notification-header rules; without it, every rule is tried."""
@@ -98,6 +130,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _JIRA_ACTOR_LINE.sub("", body, count=1)
     if kind in (None, "github"):
         body = _GITHUB_HEADER.sub("", body, count=1)
+    if kind == "github" and ">" in body:
+        body = unquote_own_output(body)
     if "wrote:" in body:
         body = _WROTE.sub("", body)
     if ">" in body:
