@@ -65,7 +65,7 @@ from extract.results.weights import SCALE, THRESHOLD, WEIGHTS
 
 # Formats whose mere presence (with measurements) shows a tool's result output.
 GENERIC_FORMATS = {
-    "jira-table", "markdown-table", "html-table", "ascii-table", "records", "prose",
+    "jira-table", "markdown-table", "html-table", "ascii-table", "records", "json", "prose",
 }  # fmt: skip
 WEAK_TOOL_FORMATS = {"sql-timing"}  # "Time taken: 3.2 seconds" also shows up in bug reports
 

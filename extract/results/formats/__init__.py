@@ -70,6 +70,7 @@ MODULES = [
     "html_table",
     "markdown_table",
     "records",
+    "json_records",
     "delimited",
     "ascii_table",
     "prose",

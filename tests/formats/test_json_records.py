@@ -1,0 +1,42 @@
+"""JSON objects with numeric fields: one measurement per measured field, named by its
+path, its unit from the field name, its label from a name field or the record above."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.results.formats import extract_results
+from extract.results.formats.json_records import _unit
+from tests.formats.golden import cases, check
+
+
+@pytest.mark.parametrize("case", cases("json"))
+def test_fixture(case):
+    check(case)
+
+
+@pytest.mark.parametrize(
+    ("key", "unit"),
+    [
+        ("p99_ms", "ms"),
+        ("records_per_sec", "records/s"),
+        ("mb_per_sec", "MB/s"),
+        ("elapsed_seconds", "s"),
+        ("cpu_pct", "%"),
+        ("throughput", None),
+    ],
+)
+def test_units_from_field_names(key, unit):
+    assert _unit(key) == unit
+
+
+def test_flattened_onto_one_line_reads_the_same_fields():
+    text = 'run A: {"latency_ms": 5.5, "ops_per_sec": 1200} and run B: {"latency_ms": 6.5, "ops_per_sec": 1100}'
+    got = [(m.metric, m.value) for t in extract_results(text) for m in t.measurements]
+    assert ("latency_ms", 5.5) in got
+
+
+def test_broken_json_and_huge_objects_give_nothing():
+    assert extract_results('{"latency_ms": 5.5, "ops_per_sec": ') == []
+    big = "{" + ", ".join(f'"k{i}_ms": {i}' for i in range(3000)) + "}"
+    assert [t for t in extract_results(big) if t.format == "json"] == []
