@@ -7,7 +7,9 @@ inside a ```diff fence with `-`/`+` markers) and the 2021+ pandas form under
 a Python-dict `counters` column).
 
 Measurements: label = benchmark (`UniqueInt64/5`), metrics `baseline` and `contender`
-with their unit (`570.247 MiB/sec` → unit `MiB/s`), `change` in `%`; variant = the
+with their unit (`570.247 MiB/sec` → unit `MiB/s`, `812.440M items/sec` → 812.44
+`M items/s`; a bare number, which archery prints for time units, has no unit),
+`change` in `%`; variant = the
 section (`Regressions`, `Non-regressions`) when there is one. Rows are read as a stream,
 so tables flattened onto one line (GitBox mail) read the same. The Google Benchmark
 console table archery prints before it is left to the google-benchmark format.
@@ -38,10 +40,11 @@ _HEADER = re.compile(
     r"(?:[ \t]+counters)?(?!\S)"
 )
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_UNIT = r"[A-Za-z][\w/]*"
+# `570.247 MiB/sec`, `812.440M items/sec`; a bare number when the unit is a time (ns)
+_UNIT = r"(?:[KMGT][ \t]?items/sec|[A-Za-z][\w/]*(?:[ \t]items/sec)?)"
 _ROW = re.compile(
-    rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{_NUM})[ \t]*(?P<bu>{_UNIT})"
-    rf"[ \t]+(?P<c>{_NUM})[ \t]*(?P<cu>{_UNIT})[ \t]+(?P<ch>{_NUM})[ \t]*%?"
+    rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{_NUM})(?:[ \t]*(?P<bu>{_UNIT}))?"
+    rf"[ \t]+(?P<c>{_NUM})(?:[ \t]*(?P<cu>{_UNIT}))?[ \t]+(?P<ch>{_NUM})[ \t]*%?"
     r"(?:[ \t]+(?P<counters>\{[^{}\n]*\}))?(?![^\s])"
 )
 _SECTION = re.compile(r"((?:Non-)?[Rr]egressions):\s*\(\d+\)")
@@ -64,8 +67,9 @@ def parse(text: str) -> list[ResultTable]:
                 r = len(table.rows)
                 name = m.group("name")
                 table.rows.append(
-                    [name, f"{m.group('b')} {m.group('bu')}", f"{m.group('c')} {m.group('cu')}",
-                     m.group("ch"), m.group("counters") or ""]
+                    [name, f"{m.group('b')} {m.group('bu') or ''}".strip(),
+                     f"{m.group('c')} {m.group('cu') or ''}".strip(), m.group("ch"),
+                     m.group("counters") or ""]
                 )  # fmt: skip
                 for metric, key, unit in (
                     ("baseline", "b", norm_unit(m.group("bu"))),

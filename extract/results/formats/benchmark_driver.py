@@ -11,7 +11,13 @@ benchmark-ips (`Benchmark.ips`):
     Calculating -------------------------------------
                   addition      2.831k (± 2.3%) i/s -     14.331k in   5.064479s
 
-and both end with
+benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`) prints a row of
+their names under `Calculating`, one value per executable in each row
+(`parse_small   43.118k   51.902k i/s -  123.615k times in 2.866900s 2.381680s`) and a
+`Comparison:` per benchmark (its name on a line, then `ruby-3.3:  51902.1 i/s`); there
+each measurement's variant is the executable.
+
+Both end with
 
     Comparison:
                 addition2:  3008742.6 i/s
@@ -48,17 +54,95 @@ INFO = FormatInfo(
 
 _N = r"\d+(?:\.\d+)?"
 _K = rf"{_N}[kMBG]?"
+_PM = r"(?:±|Â±|\?)"  # `±`, or as mail mangled it
 _SECTION = re.compile(r"(?P<s>Warming up|Calculating)[ \t]*-{5,}|(?P<c>Comparison):")
 _ROW = re.compile(
-    rf"\s*(?P<name>[^\s:][^\n]*?)\s+(?P<ips>{_K})\s+(?:\(±\s*(?P<err>{_N})%\)\s+)?"
+    rf"\s*(?P<name>[^\s:][^\n]*?)\s+(?P<ips>{_K})\s+(?:\({_PM}\s*(?P<err>{_N})%\)\s+)?"
     rf"i/(?:s|100ms)(?:\s+-\s+(?P<iters>{_K})\s+(?:times\s+)?in\s+(?P<secs>{_N})s"
     rf"(?:\s+\((?P<per>{_N})(?P<pu>ns|[uµμ]s|ms|s)/i\))?)?"
 )
 _COMPARISON_ROW = re.compile(
     rf"\s*(?P<name>[^\s:][^\n]*?):\s+(?P<ips>{_N}[kMBG]?)\s+i/s"
-    rf"(?:\s+-\s+(?:(?P<x>{_N})x\s+(?:\(±\s*{_N}\)\s+)?(?P<dir>slower|faster)"
+    rf"(?:\s+-\s+(?:(?P<x>{_N})x\s+(?:\({_PM}\s*{_N}\)\s+)?(?P<dir>slower|faster)"
     r"|same-ish: difference falls within error))?"
 )
+
+
+# benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`): a header of
+# context names, rows with one value per context, and a Comparison per job.
+_CONTEXTS = re.compile(r"Calculating[ \t]*-{5,}[ \t]*\n(?P<names>[ \t]+[^\s\d][^\n]*?)[ \t]*(?=\n)")
+_CTX_JOB = re.compile(r"\s*\n[ \t]*(?P<job>[^\s:][^\n:]*?)[ \t]*(?=\n)")
+
+
+def _executables(text: str) -> list[ResultTable]:
+    tables = []
+    for head in _CONTEXTS.finditer(text):
+        names = head["names"].split()
+        if len(names) < 2 or any(re.fullmatch(rf"{_K}", n) for n in names):
+            continue
+        k = len(names)
+        row_re = re.compile(
+            rf"\n[ \t]*(?P<name>[^\s:][^\n]*?)[ \t]+(?P<vals>{_K}(?:[ \t]+{_K}){{{k - 1}}})[ \t]+"
+            rf"(?P<unit>i/s|s/i|\S+)[ \t]+-[ \t]+(?P<iters>{_K})[ \t]+times"
+            rf"(?:[ \t]+in(?P<secs>(?:[ \t]+{_N}s){{{k}}}))?[ \t]*(?=\n|$)"
+        )
+        table = ResultTable(
+            format=INFO.name,
+            span=head.span(),
+            columns=["benchmark", *names, "iterations", *(f"time {n}" for n in names)],
+            caption=block_heading(text, head.start(), 0),
+            variant="Calculating",
+        )
+        pos = head.end()
+        while row := row_re.match(text, pos):
+            pos = row.end()
+            label, index = row["name"].strip(), len(table.rows)
+            vals, secs = row["vals"].split(), (row["secs"] or "").split()
+            table.rows.append([label, *vals, row["iters"], *secs])
+            fields = [("throughput", v, row["unit"], n) for v, n in zip(vals, names, strict=True)]
+            fields.append(("iterations", row["iters"], None, None))
+            fields += [("time", t.rstrip("s"), "s", n) for t, n in zip(secs, names, strict=True)]
+            for metric, written, unit, variant in fields:
+                m = measure(metric, written, parse_number(written), unit, label=label, row=index)
+                if m:
+                    m.variant = variant
+                    table.measurements.append(m)
+        if not table.rows:
+            continue
+        table.span = (head.start(), pos)
+        tables.append(table)
+        comparison = re.compile(r"\s*Comparison:").match(text, pos)
+        if comparison:
+            cmp_table = _context_comparison(text, comparison.start(), comparison.end(), names)
+            if cmp_table:
+                tables.append(cmp_table)
+    return tables
+
+
+def _context_comparison(text: str, start: int, pos: int, names: list[str]) -> ResultTable | None:
+    table = ResultTable(format=INFO.name, span=(start, pos), columns=["benchmark", "context",
+                        "i/s", "x"], variant="Comparison")  # fmt: skip
+    while job := _CTX_JOB.match(text, pos):
+        if job["job"].strip() in names:
+            break
+        pos, label = job.end(), job["job"].strip()
+        while (row := _COMPARISON_ROW.match(text, pos)) and row["name"].strip() in names:
+            pos, index = row.end(), len(table.rows)
+            context = row["name"].strip()
+            table.rows.append([label, context, row["ips"], row["x"] or ""])
+            for metric, written, unit in (
+                ("throughput", row["ips"], "i/s"),
+                ("slowdown", row["x"], "x"),
+            ):
+                m = written and measure(metric, written, parse_number(written), unit, label=label,
+                                        row=index)  # fmt: skip
+                if m:
+                    m.variant = context
+                    table.measurements.append(m)
+    if not table.rows:
+        return None
+    table.span = (start, pos)
+    return table
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -67,8 +151,10 @@ def parse(text: str) -> list[ResultTable]:
     # (a section starts with one of these words; without them, no need to scan)
     if not any(word in text for word in ("Warming up", "Calculating", "Comparison:")):
         return tables
+    tables = _executables(text)
+    taken = [t.span for t in tables]
     for sec in _SECTION.finditer(text):
-        if sec.start() < floor:
+        if sec.start() < floor or any(a <= sec.start() < b for a, b in taken):
             continue
         name = sec.group("s") or sec.group("c")
         comparison = bool(sec.group("c"))
@@ -116,4 +202,4 @@ def parse(text: str) -> list[ResultTable]:
             table.span = (sec.start(), pos)
             floor = pos
             tables.append(table)
-    return tables
+    return sorted(tables, key=lambda t: t.span)

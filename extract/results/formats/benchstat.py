@@ -8,6 +8,9 @@ v2: a `│ old.txt │ new.txt │` header, a `│ sec/op │ sec/op  vs base �
 `name  46.55n ± 2%  44.10n ± 1%  -5.26% (p=0.002 n=6)` and `geomean`; also flattened
 (`│ old.txt │ new.txt │ │ sec/op │ sec/op vs base │ name 46.55n ± 2% ...`).
 
+Mail damage read too: `Â±`/`Âµ` (UTF-8 read as Latin-1), `?` for `±` and `µ` (v1), and
+v2's `│` read as cp1252 (`â”‚`).
+
 Returns one ResultTable per table. Measurements, label = benchmark name (`geomean`
 too): one per value cell, metric = the column's metric (`time/op`, `speed`,
 `queries/sec`), variant = the run (`old`/`new` in v1, the file name in v2), unit as
@@ -30,10 +33,11 @@ INFO = FormatInfo(
     "`│ old.txt │ new.txt │` / `│ sec/op │ sec/op vs base │` with `~ (p=0.314 n=20)`",
     priority=10,
     kind="result",
-    trigger=r"(?-i:name[ \t]+(?:old|speed|\S*/)|│)",
+    trigger=r"(?-i:name[ \t]+(?:old|speed|\S*/)|│|â(?:”‚|\x94\x82))",
     trigger_parts=(
         (r"(?-i:name[ \t]+(?:old|speed|\S*/))", ("name ", "name\t"), ()),
         (r"(?-i:│)", ("│",), ()),
+        (r"(?-i:â(?:”‚|\x94\x82))", ("â",), ()),  # `│` mangled by mail
     ),
 )
 
@@ -43,8 +47,10 @@ _V1_HEADER = re.compile(
     r"(?<!\S)name[ \t]+"
     r"(?:old[ \t]+(?P<m>\S+)[ \t]+new[ \t]+(?P=m)[ \t]+delta|(?P<single>\S+/\S+|speed))(?=\s|$)"
 )
+_PM = r"(?:±|Â±|\?|\+/-)"  # `±`, or as mail mangled it
 _V1_CELL = (
-    rf"(?:(?P<{{p}}>{_NUM})(?P<{{p}}u>[^\s±\d][^\s±]*)?(?:[ \t]*±[ \t]*(?P<{{p}}v>{_NUM}%|∞))?)"
+    rf"(?:(?P<{{p}}>{_NUM})(?P<{{p}}u>\?s|[^\s±?\d.][^\s±]*)?"
+    rf"(?:[ \t]*{_PM}[ \t]*(?P<{{p}}v>{_NUM}%|∞))?)"
 )
 _V1_ROW = re.compile(
     rf"""(?P<name>\[Geo\ mean\]|[^\s\[][^\s]*)[ \t]+{_V1_CELL.format(p="o")}
@@ -62,6 +68,23 @@ _SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "m": 1e-3, "
 _STAT = re.compile(r"(?P<u>[^\s/]+)/(?P<stat>min|max|avg|mean|median|p\d+(?:\.\d+)?)")
 
 
+# A line of v1's group keys between rows: `pkg:encoding/gob`, `goos:linux goarch:amd64`.
+_V1_GROUP = re.compile(r"[ \t]*(?:[\w.-]+:[^\s:]\S*[ \t]*)+(?=\n|$)")
+
+
+def _v1_unit(unit: str) -> str:
+    """`Âµs` (UTF-8 read as Latin-1) and `?s` (a console without µ) are `µs`."""
+    return unit.replace("Âµ", "µ").replace("?", "µ")
+
+
+def _unmangle(text: str) -> str:
+    """The text with mail-mangled box and Latin-1 characters put back, same length:
+    `â”‚` (UTF-8 `│` read as cp1252 or Latin-1) → `│  `, `Â±` → ` ±`, `Âµ` → `µ `
+    (the prefix stays on its number)."""
+    text = re.sub("â(?:”‚|\x94\x82)", "│  ", text)
+    return re.sub("Â([\xa0-\xbf])", lambda m: "µ " if m[1] == "µ" else " " + m[1], text)
+
+
 def _num(s: str) -> float:
     return float(s.replace("−", "-"))
 
@@ -73,6 +96,10 @@ def _v1_tables(text: str) -> list[ResultTable]:
         pos, rows = h.end(), []
         while True:
             gap = re.match(r"[ \t]*\n?[ \t]*", text[pos:])
+            group = _V1_GROUP.match(text, pos + gap.end())
+            if group and not _V1_ROW.match(text, pos + gap.end()):
+                pos = group.end()
+                continue
             m = _V1_ROW.match(text, pos + gap.end())
             if not m or (h["m"] and not m["n"]) or (not h["m"] and m["n"]):
                 break
@@ -96,7 +123,7 @@ def _v1_tables(text: str) -> list[ResultTable]:
             for run, p in zip(runs, ("o", "n"), strict=False):
                 written = r[p] + (r[p + "u"] or "")
                 cells.append(written + (f" ± {r[p + 'v']}" if r[p + "v"] else ""))
-                unit = r[p + "u"] or (
+                unit = _v1_unit(r[p + "u"] or "") or (
                     metric if "/" in metric and not metric.startswith("time") else None
                 )
                 table.measurements.append(Measurement(metric, _num(r[p]), unit, name, run, r[p], i))
@@ -238,6 +265,7 @@ def _v2_row(text: str, start: int, files: list[str], units: list[str]) -> tuple 
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = _v1_tables(text) + _v2_tables(text)
-    tables += _v2_flat_tables(text, [t.span for t in tables])
+    v2_text = _unmangle(text)  # same length: spans hold for `text`
+    tables = _v1_tables(text) + _v2_tables(v2_text)
+    tables += _v2_flat_tables(v2_text, [t.span for t in tables])
     return sorted(tables, key=lambda t: t.span)

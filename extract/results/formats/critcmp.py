@@ -5,6 +5,9 @@ and rows `<name>  1.00  301.7±1.10µs  ? ?/sec  1.03  310.2±2.00µs  ? ?/sec`:
 baseline the ratio to the fastest, `mean±stddev` with its unit, and a throughput
 (`12.5 MB/sec`, or `? ?/sec` when none).
 
+`±` and `µ` as mail mangled them (`Â±`, `Âµs`; `?` from a console without them) are
+read too.
+
 Measurements: label = benchmark name (may contain spaces), variant = baseline name,
 metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`),
 `throughput` when given (`MB/sec` spelled `MB/s`). Rows are read as a stream, so a
@@ -24,15 +27,20 @@ INFO = FormatInfo(
     signature="'group  <base>  <new>' over '-----  ------'; cells '1.00  301.7±1.10µs  ? ?/sec'",
     priority=10,
     kind="result",
-    trigger=r"±[\d.]",
-    needles=("±",),
+    trigger=r"±[\d.]|(?-i:\d\?\d+\.\d+(?:[num?]s|s))",
+    # `±` as mail mangled it: `Â±` (still holds `±`), or `?` from a console without it
+    trigger_parts=(
+        (r"±[\d.]", ("±",), ()),
+        (r"(?-i:\d\?\d+\.\d+(?:[num?]s|s))", ("?",), ()),
+    ),
 )
 
 _HEADER = re.compile(
     r"(?<!\S)group[ \t]+(?P<names>[^\n]{1,400}?)\s+(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
 )
 _CELL = (
-    r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)±(?P<sd{i}>[\d.]+)(?P<unit{i}>ns|µs|μs|us|ms|s)"
+    r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)(?:Â?±|\?)(?P<sd{i}>[\d.]+)"
+    r"(?P<unit{i}>ns|µs|μs|Âµs|\?s|us|ms|s)"
     r"\s+(?:\?\s+\?/sec|(?P<tp{i}>[\d.]+)\s*(?P<tpu{i}>\S+/sec))"
 )
 
@@ -56,7 +64,8 @@ def parse(text: str) -> list[ResultTable]:
                 r = len(table.rows)
                 table.rows.append([label, *(c.group(0) for c in _ONE_CELL.finditer(m.group(0)))])
                 for i, base in enumerate(names):
-                    unit = m.group(f"unit{i}")
+                    # `Âµs` (UTF-8 read as Latin-1), `?s` (no µ): microseconds
+                    unit = re.sub(r"^(?:Âµ|\?)", "µ", m.group(f"unit{i}"))
                     for metric, key, u in (
                         ("ratio", "ratio", "x"),
                         ("time", "mean", unit),

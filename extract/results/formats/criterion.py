@@ -10,6 +10,9 @@ to complete 100 samples in 5.0s...`) and cargo's `Compiling/Finished/Running` li
 the same message are claimed as tables without measurements, so that their numbers are
 not read as results by generic parsers.
 
+Changes are signed with U+2212 `−`; mail that read UTF-8 as cp1252 (`âˆ’`, `Âµs`) is
+read too. Progress and cargo lines are never taken as a block's heading.
+
 Returns one ResultTable per block. Measurements, label = benchmark name: `time` (the
 point estimate, unit as printed ns/µs/ms/s), `time_lower`, `time_upper`; `thrpt`,
 `thrpt_lower`, `thrpt_upper` (unit as printed, e.g. `MiB/s`, `Kelem/s`); `change`,
@@ -34,7 +37,8 @@ INFO = FormatInfo(
     needles=("time:", "Benchmarking ", "Criterion.rs"),
 )
 
-_NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# criterion signs changes with U+2212 `−`, which mail read as cp1252 turns into `âˆ’`
+_NUM = r"(?:[-+−]|âˆ’)?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _VU = rf"(?:{_NUM})\s*[^\s\]]+"
 _INTERVAL = (
     rf"\[\s*(?P<{{p}}1>{_NUM})\s*(?P<{{p}}1u>[^\s\]]+)\s+(?P<{{p}}2>{_NUM})\s*(?P<{{p}}2u>[^\s\]]+)"
@@ -65,6 +69,7 @@ _PROGRESS = re.compile(
 )
 _SENTENCE_END = re.compile(
     r"(?:```\w*|\.\.\.|(?:high|low) (?:mild|severe)|detected\.|threshold\.|improved\.|regressed\."
+    r"|: Analyzing|iterations\)|Disabled\)"
     r"|[.:!?])\s+"
 )
 
@@ -102,12 +107,22 @@ def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Me
         if m[p + k] is None:
             continue
         unit = m[p + k + "u"] if (p + k + "u") in m.re.groupindex else "%"
-        out.append(
-            Measurement(
-                metric + suffix, float(m[p + k].replace("−", "-")), unit, label, None, m[p + k], row
-            )
-        )
+        unit = unit.replace("Âµ", "µ")  # UTF-8 `µ` read as Latin-1 / cp1252
+        value = float(m[p + k].replace("âˆ’", "-").replace("−", "-"))
+        out.append(Measurement(metric + suffix, value, unit, label, None, m[p + k], row))
     return out
+
+
+_NOT_HEADING = re.compile(
+    r"(?:Benchmarking |Found \d+ outliers|\d+ \([\d.]+%\) (?:high|low)|Running |Finished |"
+    r"Compiling |Gnuplot |Warning: |Performance has|No change in|Change within)"
+)
+
+
+def _heading(text: str, pos: int) -> str | None:
+    """The heading before a block, unless that line is criterion's or cargo's own."""
+    h = heading_before(text, pos)
+    return None if h and _NOT_HEADING.match(h) else h
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -119,7 +134,7 @@ def parse(text: str) -> list[ResultTable]:
         if tables and not text[prev_end:start].strip():
             variant = tables[-1].variant  # the same run: the line above is the last block's
         else:
-            variant = heading_before(text, start)
+            variant = _heading(text, start)
         prev_end = b.end()
         table = ResultTable(
             format=INFO.name,

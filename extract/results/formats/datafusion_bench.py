@@ -9,6 +9,9 @@ Recognises
 - run lines `Query 1 iteration 0 took 2630.6 ms and returned 4 rows` and
   `Query 1 avg time: 75.75 ms`.
 
+Box characters mangled by mail (UTF-8 read as cp1252 or Latin-1: `â”‚`) are put back
+before reading (same length, so spans hold).
+
 Measurements: compare rows give label = query, variant = the branch column, metric
 `time` (or `min`, `mean`, `stddev`, `max`) in the cell's unit, and `change` with unit
 `x faster` / `x slower` (`no change` gives none). Summary rows give label = the row
@@ -33,7 +36,7 @@ INFO = FormatInfo(
     ),
     priority=10,
     kind="result",
-    trigger=r"(?-i:Query[ \t]*[┃│|]|Query \d|Benchmark Summary)",
+    trigger=r"(?-i:Query[ \t]*(?:[┃│|]|â”)|Query \d|Benchmark Summary)",
     needles=("Query", "Benchmark Summary"),
 )
 
@@ -81,8 +84,8 @@ def _stream_rows(text: str, pos: int, ncol: int) -> tuple[list[list[str]], int]:
         i = pos
         while i < len(text) and text[i] in _JUNCTION:
             i += 1
-        if i >= len(text) or text[i] not in _SEP:
-            break
+        if i >= len(text) or text[i] not in _SEP or text[i] == "┃":
+            break  # (rich draws only header rows with `┃`: the next table starts)
         read = _read_cells(text, i, ncol)
         if read is None:
             break
@@ -235,7 +238,26 @@ def _run_tables(text: str) -> list[ResultTable]:
     return out
 
 
+def _mojibake() -> dict[str, str]:
+    """Box-drawing characters as mail mangled them (UTF-8 read as cp1252 or Latin-1),
+    each mapped to the character and two spaces: the same length."""
+    out = {}
+    for code in range(0x2500, 0x2580):
+        raw = chr(code).encode("utf-8")
+        for codec in ("cp1252", "latin-1"):
+            out.setdefault(raw.decode(codec, errors="replace"), chr(code) + "  ")
+    out["â”\ufffd"] = "━  "  # bytes cp1252 lacks: `━` (rich's rules) is the one that matters
+    out["Â±"] = " ±"
+    return out
+
+
+_MOJIBAKE = _mojibake()
+_MOJIBAKE_RE = re.compile("|".join(sorted(map(re.escape, _MOJIBAKE), key=len, reverse=True)))
+
+
 def parse(text: str) -> list[ResultTable]:
+    if "â”" in text or "â\x94" in text:  # box characters mangled by mail
+        text = _MOJIBAKE_RE.sub(lambda m: _MOJIBAKE[m.group(0)], text)
     try:
         tables = _compare_tables(text) + _run_tables(text)
         tables.sort(key=lambda t: t.span)

@@ -17,7 +17,9 @@ Measurements: rows → label `q1`, metrics `cold_run`, `hot_run_1`, `hot_run_2`,
 fractional); totals → label `total`, metric `Total cold run time`; key/value lines →
 label = the key (`stream load tsv`), metrics `time` (s), `bytes_loaded` (B),
 `rows_inserted` (rows), `throughput` (as written: `MB/s`, `ops/s`; `342K` → 342000),
-`size` (B). Variant = the round banner (`Round 1`) or heading before the block.
+`size` (B). Variant = the round banner (`Round 1`, also inside a flattened line) or
+heading before the block. The bot's `<summary>TPC-H: <b>Total hot run time: N ms</b>`
+line is claimed without rows when a round gives that same total.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ _ROW = re.compile(
     rf"(?P<nums>{_N}(?:[ \t]+{_N}){{2,3}})(?![\w.])"
 )
 _TOTAL = re.compile(rf"Total (?P<what>cold|hot) run time:\s*(?P<v>{_N})\s*(?P<unit>ms|s)\b")
-_BANNER = re.compile(r"(?m)^[ \t]*-{3,}[ \t]*(?P<h>[^\n-][^\n]*?)[ \t]*-{3,}[ \t]*$")
+# `------ Round 1 -------`, on its line or inside a flattened one
+_BANNER = re.compile(r"(?<![^\s])-{3,}[ \t]*(?P<h>[^\s=-][^\n-]*?)[ \t]*-{3,}(?![^\s])")
 _COLUMNS = ["cold_run", "hot_run_1", "hot_run_2", "best_hot"]
 
 _KV_HEAD = re.compile(r"(?i)performance test result:?[ \t]*$", re.M)
@@ -68,7 +71,27 @@ def parse(text: str) -> list[ResultTable]:
             tables.extend(reader(text))
         except Exception:  # a parser bug must not stop the extraction of a message
             continue
+    if tables:
+        tables.extend(_summaries(text, tables))
     return sorted(tables, key=lambda t: t.span)
+
+
+# The bot's collapsed `<summary>` repeats the total printed under the rows.
+_SUMMARY = re.compile(
+    r"(?:<summary>\s*)?(?P<bench>TPC-H|TPC-DS|ClickBench|SSB)\s*:\s*(?:<b>\s*)?"
+    r"Total (?P<what>hot|cold) run time:\s*(?P<v>\d+(?:\.\d+)?)\s*(?P<u>ms|s)\b"
+    r"(?:\s*</b>)?(?:\s*</summary>)?"
+)
+
+
+def _summaries(text: str, tables: list[ResultTable]) -> list[ResultTable]:
+    """Claimed without rows: a summary line whose total a round table also gives."""
+    totals = {(m.metric, m.value) for t in tables for m in t.measurements if m.label == "total"}
+    out = []
+    for m in _SUMMARY.finditer(text):
+        if (f"Total {m['what']} run time", float(m["v"])) in totals:
+            out.append(ResultTable(format=INFO.name, span=m.span()))
+    return out
 
 
 def _heading(text: str, start: int, floor: int) -> str | None:

@@ -3,22 +3,35 @@
 Recognises rows `name  <t> <unit>  <t> <unit>  <iterations> [counters]` (with or without
 the `Benchmark  Time  CPU  Iterations [UserCounters...]` header and its dashed rules,
 also when a GitHub mail flattened the table onto one line), and the compare.py table
-under `Benchmark  Time  CPU  Time Old  Time New  CPU Old  CPU New`.
+under `Benchmark  Time  CPU  Time Old  Time New  CPU Old  CPU New` (its U-test rows
+`BM_x_pvalue  0.0286  0.0286  U Test, Repetitions: 4 vs 4` too), and the exports of
+`--benchmark_format=json` (an object with `"context"` and `"benchmarks"`) and
+`--benchmark_format=csv` (header `name,iterations,real_time,cpu_time,time_unit,...`).
 
 Returns one ResultTable per table. Measurements, label = benchmark name:
 - console rows: `time` and `cpu` (unit as printed: ns/us/ms/s), `iterations` (unit
   `count`), one per counter `k=v` (metric = counter name; IEC byte rates are spelled
-  `GiB/s`, other rates keep their suffix: `13.4684G/s` → 13.4684 `G/s`; plain counters
-  get their SI suffix applied, `1024m` → 1.024, unit ""), and the old-style bare rate
-  `211.669MB/s` as `bytes_per_second`.
+  `GiB/s`; other rates keep their suffix: `13.4684G/s` → 13.4684 `G/s` (so does
+  1.7's `bytes_per_second=10.3G/s`, although it counts in 1024s: GiB/s); plain
+  counters get their SI suffix applied, `1024m` → 1.024, unit ""), and the old-style
+  bare rate `211.669MB/s` as `bytes_per_second`.
 - compare.py rows: `time_change`, `cpu_change` (unit `fraction`: (new-old)/|old|) and
-  `time_old`, `time_new`, `cpu_old`, `cpu_new` in the time unit of the console rows
-  printed before the table (None when there were none).
+  `time_old`, `time_new`, `cpu_old`, `cpu_new` in the time unit of that benchmark's
+  console row printed before the table (None when there is none); `OVERALL_GEOMEAN`
+  gives only the changes (its times are seconds rounded to 0); `_pvalue` rows give
+  `time_pvalue`, `cpu_pvalue` (no unit).
+- JSON / CSV: `time`, `cpu` (in `time_unit`), `iterations` (count), then every other
+  number of the run under its own name: `bytes_per_second` (unit `B/s`),
+  `items_per_second` (`/s`), user counters (unit ""); the `_cv` aggregate's
+  fractions (JSON `"aggregate_unit": "percentage"`) get unit `fraction`. Runs that
+  report an error give nothing.
 Variant = the heading line before the table (`Before:`), when there is one.
 """
 
 from __future__ import annotations
 
+import csv
+import json
 import re
 
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
@@ -34,13 +47,14 @@ INFO = FormatInfo(
     "`Time Old  Time New  CPU Old  CPU New` tables",
     priority=10,
     kind="result",
-    trigger=rf"(?-i:[s%T])(?:(?<=T)ime Old|(?<=[s%]){_TIMES})",
+    trigger=rf"(?-i:[s%Tr])(?:(?<=T)ime Old|(?<=[s%]){_TIMES}|(?<=r)eal_time\W)",
     # one part per first character: a regex that starts with a literal is searched
     # fast, one that starts with a class (`[s%T]`) is not
     trigger_parts=(
         (r"(?-i:T)ime Old", (), ("me old",)),
         (rf"(?-i:s){_TIMES}", (), ()),
         (rf"(?-i:%){_TIMES}", ("%",), ()),
+        (r"(?-i:r)eal_time\W", ("real_time",), ()),
     ),
 )
 
@@ -63,7 +77,8 @@ _ROW = re.compile(
 _CMP_ROW = re.compile(
     rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+
         (?P<tc>[-+]?{_NUM})[ \t]+(?P<cc>[-+]?{_NUM})[ \t]+
-        (?P<to>{_NUM})[ \t]+(?P<tn>{_NUM})[ \t]+(?P<co>{_NUM})[ \t]+(?P<cn>{_NUM})(?=\s|$)""",
+        (?:(?P<to>{_NUM})[ \t]+(?P<tn>{_NUM})[ \t]+(?P<co>{_NUM})[ \t]+(?P<cn>{_NUM})(?=\s|$)
+          |(?P<utest>U\ Test,\ Repetitions:\ \d+\ vs\ \d+\.?[^\n]*))""",
     re.X,
 )
 _CONTEXT = re.compile(
@@ -87,8 +102,11 @@ def _counter(name: str, raw: str) -> tuple[float, str] | None:
     num = float(m.group("num"))
     si, iec, rest = m.group("si"), m.group("iec"), m.group("rest")
     if rest == "/s":
-        if iec:  # bytes_per_second=50.17Gi/s: IEC prefixes are byte rates
-            return num, f"{si}iB/s"
+        # bytes_per_second=50.17Gi/s: IEC prefixes are byte rates. (Before 1.8 the byte
+        # rate, always counted in 1024s, was printed without the `i`, `10.3G/s`: that
+        # keeps its unit as printed, `G/s`, as the labelled corpus reads it.)
+        if iec:
+            return num, f"{si.upper()}iB/s"
         return num, f"{si}/s"
     if rest or iec:
         return num, f"{si}{iec}{rest}"
@@ -124,7 +142,7 @@ def _console_tables(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(start, end),
             columns=["Benchmark", "Time", "CPU", "Iterations", "UserCounters"],
-            variant=heading_before(text, start),
+            variant=_heading(text, start),
         )
         for i, r in enumerate(rows):
             name = r.group("name")
@@ -151,7 +169,7 @@ def _console_tables(text: str) -> list[ResultTable]:
     return tables
 
 
-def _m(metric: str, num: str, unit: str, label: str, row: int, written: str) -> Measurement:
+def _m(metric: str, num: str, unit: str | None, label: str, row: int, written: str) -> Measurement:
     return Measurement(metric, float(num), unit, label, None, written, row)
 
 
@@ -168,8 +186,7 @@ def _compare_tables(text: str) -> list[ResultTable]:
             pos = m.end()
         if not rows:
             continue
-        units = [m.group("tu") for m in _ROW.finditer(text, 0, h.start())]
-        unit = units[-1] if units else None
+        units = {m["name"]: m["tu"] for m in _ROW.finditer(text, 0, h.start())}
         table = ResultTable(
             format=INFO.name,
             span=(h.start(), rows[-1].end()),
@@ -179,23 +196,46 @@ def _compare_tables(text: str) -> list[ResultTable]:
         )
         for i, r in enumerate(rows):
             name = r["name"]
+            if r["utest"]:
+                table.rows.append([name, r["tc"], r["cc"], r["utest"], "", "", ""])
+                for metric, key in (("time_pvalue", "tc"), ("cpu_pvalue", "cc")):
+                    table.measurements.append(_m(metric, r[key], None, name, i, r[key]))
+                continue
             table.rows.append([name, r["tc"], r["cc"], r["to"], r["tn"], r["co"], r["cn"]])
-            for metric, key, u in (
-                ("time_change", "tc", "fraction"),
-                ("cpu_change", "cc", "fraction"),
-                ("time_old", "to", unit),
-                ("time_new", "tn", unit),
-                ("cpu_old", "co", unit),
-                ("cpu_new", "cn", unit),
-            ):
+            unit = units.get(name) or units.get(_AGGREGATE.sub("", name))
+            fields = [("time_change", "tc", "fraction"), ("cpu_change", "cc", "fraction")]
+            if name != "OVERALL_GEOMEAN":  # its times are seconds printed as `0`
+                fields += [("time_old", "to", unit), ("time_new", "tn", unit),
+                           ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
+            for metric, key, u in fields:
                 table.measurements.append(_m(metric, r[key], u, name, i, r[key]))
         tables.append(table)
     return tables
 
 
+_AGGREGATE = re.compile(r"_(?:mean|median|stddev|cv|pvalue|BigO|RMS)$")
+
+
 def _comparing(text: str, pos: int) -> str | None:
     line = text[:pos].rstrip().rsplit("\n", 1)[-1].strip()
     return line if line.startswith("Comparing ") else None
+
+
+_NOT_HEADING = re.compile(
+    r"^(?:Run on |CPU Caches|L\d |Load Average|Running |RUNNING: |\*{3}WARNING|\d{4}-\d\d-\d\d)"
+)
+
+
+def _heading(text: str, pos: int) -> str | None:
+    """The heading before a table, unless that line is the run's context or a row."""
+    h = heading_before(text, pos)
+    if h and (_NOT_HEADING.match(h) or _ROW.search(h) or _CMP_ROW.search(h)):
+        return None
+    return h
+
+
+def _overlaps(span: tuple[int, int], tables: list[ResultTable]) -> bool:
+    return any(t.span[0] < span[1] and span[0] < t.span[1] for t in tables)
 
 
 def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
@@ -207,15 +247,101 @@ def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
     return out
 
 
+_JSON_START = re.compile(r'\{\s*"(?:context|benchmarks)"\s*:')
+_CSV_HEADER = re.compile(
+    r"^[ \t]*name,iterations,real_time,cpu_time,time_unit(?P<rest>(?:,[^\n]*)?)\r?$", re.M
+)
+_STANDARD = {"real_time", "cpu_time", "iterations", "repetitions", "repetition_index", "threads",
+             "family_index", "per_family_instance_index"}  # fmt: skip
+_JSON_UNITS = {"bytes_per_second": "B/s", "items_per_second": "/s"}
+
+
+def _export_row(table: ResultTable, name: str, fields: dict, fraction: bool = False) -> None:
+    """One run of a JSON or CSV export: its times, iterations and other numbers."""
+    unit = str(fields.get("time_unit") or "") or None
+    ms = []
+    for metric, key, u in (("time", "real_time", unit), ("cpu", "cpu_time", unit)):
+        if isinstance(fields.get(key), int | float):
+            ms.append(Measurement(metric, float(fields[key]), "fraction" if fraction else u, name,
+                                  None, str(fields[key])))  # fmt: skip
+    if isinstance(fields.get("iterations"), int | float):
+        written = str(fields["iterations"])
+        ms.append(Measurement("iterations", float(fields["iterations"]), "count", name, None,
+                              written))  # fmt: skip
+    for key, value in fields.items():
+        if key in _STANDARD or isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        u = "fraction" if fraction else _JSON_UNITS.get(key, "")
+        ms.append(Measurement(key, float(value), u, name, None, str(value)))
+    table.add_row([name, *(m.written or "" for m in ms)], ms)
+
+
+def _json_tables(text: str) -> list[ResultTable]:
+    tables, done = [], 0
+    decoder = json.JSONDecoder()
+    for m in _JSON_START.finditer(text):
+        if m.start() < done:
+            continue
+        try:
+            data, end = decoder.raw_decode(text, m.start())
+        except ValueError:
+            continue
+        runs = data.get("benchmarks") if isinstance(data, dict) else None
+        if not isinstance(runs, list):
+            continue
+        table = ResultTable(
+            format=INFO.name,
+            span=(m.start(), end),
+            columns=["name", "time", "cpu", "iterations", "counters"],
+            variant=_heading(text, m.start()),
+        )
+        for run in runs:
+            if not isinstance(run, dict) or not isinstance(run.get("name"), str):
+                continue
+            if run.get("error_occurred"):
+                continue
+            fields = {k: v for k, v in run.items() if k not in ("aggregate_unit",)}
+            _export_row(table, run["name"], fields, run.get("aggregate_unit") == "percentage")
+        tables.append(table)
+        done = end
+    return tables
+
+
+def _csv_tables(text: str) -> list[ResultTable]:
+    tables = []
+    for h in _CSV_HEADER.finditer(text):
+        names = [c.strip().strip('"') for c in h.group(0).strip().split(",")]
+        table = ResultTable(format=INFO.name, span=h.span(), columns=names,
+                            variant=_heading(text, h.start()))  # fmt: skip
+        pos = h.end()
+        while row := re.compile(r"\n[ \t]*(\"[^\"\n]*\",[^\n]*?)\r?(?=\n|$)").match(text, pos):
+            cells = next(csv.reader([row.group(1)]))
+            if len(cells) != len(names):
+                break
+            pos = row.end()
+            table.span = (h.start(), pos)
+            fields: dict = dict(zip(names, cells, strict=True))
+            if fields.get("error_occurred", "").strip().lower() == "true":
+                continue
+            for key, cell in list(fields.items()):
+                if key in ("name", "time_unit", "label", "error_occurred", "error_message"):
+                    continue
+                try:
+                    fields[key] = float(cell) if cell.strip() else None
+                except ValueError:
+                    fields[key] = None
+            _export_row(table, fields.pop("name"), fields)
+        tables.append(table)
+    return tables
+
+
 def parse(text: str) -> list[ResultTable]:
-    compare = _compare_tables(text)
-    taken = [t.span for t in compare]
-    console = [
-        t
-        for t in _console_tables(text)
-        if not any(a < t.span[1] and t.span[0] < b for a, b in taken)
-    ]
-    tables = compare + console
+    exports = _json_tables(text)
+    exports += [t for t in _csv_tables(text) if not _overlaps(t.span, exports)]
+    compare = [t for t in _compare_tables(text) if not _overlaps(t.span, exports)]
+    taken = compare + exports
+    console = [t for t in _console_tables(text) if not _overlaps(t.span, taken)]
+    tables = exports + compare + console
     if tables:
         tables += _context(text, [t.span for t in tables])
     return sorted(tables, key=lambda t: t.span)

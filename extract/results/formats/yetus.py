@@ -59,6 +59,7 @@ _OVERALL_PREFIX = re.compile(
 )
 _VOTE_HEADER = re.compile(r"\|\|?\s*Vote\s*\|\|?\s*Subsystem\s*\|\|?\s*Runtime\s*\|")
 _FOOTER = re.compile(r"This message (?:was|is) automatically generated\.")
+_JIRA_REST = re.compile(r"^[ \t]*\{color:\w*\}|^[^\n]*\|[ \t]*$")
 _TABLE_LINE = re.compile(r"^[ \t]*(?:\||\\\\[ \t]*$)")
 _PLAIN_ITEM = re.compile(
     r"^[ \t]*(?:\{color:\w+\})?[+-][01](?:\{color\})?[ \t]+[\w@ .-]+?(?:\{color\})?\.[ \t]"
@@ -105,7 +106,8 @@ def _table_block(text: str, start: int) -> tuple[int, int]:
         if _TABLE_LINE.match(line) or _FOOTER.search(line):
             end = le
             open_row = line.lstrip().startswith("|") and not line.rstrip().endswith("|")
-        elif open_row and line.strip():  # a JIRA row hard-wrapped at 80 columns
+        elif line.strip() and (open_row or _JIRA_REST.match(line)):
+            # a JIRA row hard-wrapped at 72-80 columns (also just after a cell's `|`)
             end = le
             open_row = not line.rstrip().endswith("|")
         elif line.strip():

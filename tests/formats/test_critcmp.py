@@ -1,0 +1,55 @@
+"""critcmp: comparison tables, written from BurntSushi/critcmp src/output.rs."""
+
+import json
+
+import pytest
+
+from extract.results.formats._grid import norm_unit
+from tests.conftest import shared_path
+from tests.formats.golden import cases, check, rows_of, text_of
+
+
+@pytest.mark.parametrize("case", cases("critcmp"))
+def test_fixture(case):
+    check(case)
+
+
+@pytest.mark.parametrize("damage", ["flattened", "gitbox", "mojibake", "question"])
+def test_mail_damage_reads_like_the_clean_table(damage):
+    assert rows_of(text_of(f"critcmp--columns-{damage}")) == rows_of(text_of("critcmp--columns"))
+
+
+def test_cells_per_baseline():
+    got = {(r["label"], r["variant"], r["metric"]): (r["value"], r["unit"]) for r in
+           rows_of(text_of("critcmp--columns"))}  # fmt: skip
+    assert got[("concat_batches/2_cols", "main", "ratio")] == (1.03, "x")
+    assert got[("take/string_1024", "pr-5120", "time")] == (9.9, "ms")
+    assert got[("filter/u8_nulls", "main", "stddev")] == (0.39, "µs")
+    assert got[("filter/u8_nulls", "pr-5120", "throughput")] == (76.1, "MB/s")
+    assert ("parse/ints", "main", "throughput") not in got  # `? ?/sec`
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    "folder,sample",
+    [
+        ("critcmp", "arrow-rs-pr6118-critcmp"),
+    ],
+)
+def test_third_party_samples(folder, sample):
+    """Real pastes, read where they live (../shared/formats; not copied here): the
+    values their expect file lists come from this format (a negative gives nothing)."""
+    path = shared_path("formats", folder, f"{sample}.txt")
+    expect = json.loads(path.with_suffix(".expect.json").read_text(encoding="utf-8"))
+    rows = rows_of(path.read_text(encoding="utf-8"))
+    if expect.get("negative"):
+        assert rows == []
+        return
+    found = {(round(r["value"], 6), norm_unit(r["unit"]) or "") for r in rows
+             if r["format"] in ('critcmp',)}  # fmt: skip
+    missing = [
+        r
+        for r in expect["rows"]
+        if (round(r["value"], 6), norm_unit(r.get("unit")) or "") not in found
+    ]
+    assert not missing
