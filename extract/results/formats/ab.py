@@ -7,20 +7,24 @@ within a certain time (ms)` block - also when flattened onto one line.
 
 Returns one ResultTable per report. Measurements, label = the URL of the `ab` command
 line (else `host:port/path` from the report):
-`time_taken` (s), `complete_requests`, `failed_requests`, `write_errors`, `non_2xx_responses`
-(count), `total_transferred`, `html_transferred` (bytes), `requests_per_second`
-(`#/sec`), `time_per_request_mean` and `time_per_request_mean_across_concurrent` (ms),
-`transfer_rate` (`KB/sec`, ab prints `Kbytes/sec`), `p50`...`p100` (ms); the Connection
+`time_taken` (s), `complete_requests`, `failed_requests`, `write_errors`, `non_2xx_responses`,
+`keep_alive_requests` (count), `total_transferred`, `html_transferred`, `total_body_sent`
+(bytes), `requests_per_second` (`#/sec`), `time_per_request_mean` and
+`time_per_request_mean_across_concurrent` (ms), `transfer_rate` (`KB/sec`, ab prints
+`Kbytes/sec`) and, when a body was sent, `transfer_rate_sent` / `transfer_rate_total`
+(`KB/sec`, ab prints `kb/s sent`), `p50`...`p100` (ms); the Connection
 Times rows give label = row name (`Connect`, `Total`...), metric `connection_time_<min|
 mean|sd|median|max>` (ms). Configuration lines (concurrency, document length, port)
-are part of the block but give no rows.
+are part of the block but give no rows. The `ab ...` command line pasted above a report
+names its URL; it is not the report's variant (a heading such as `with the patch:` is).
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._context import block_heading
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="ab",
@@ -40,7 +44,7 @@ _KEYS = re.compile(
           |Non-2xx\ responses|Total\ transferred|HTML\ transferred|Requests\ per\ second
           |Time\ per\ request|Transfer\ rate|Total\ body\ sent|Keep-Alive\ requests):
         [ \t]+(?P<v>{_NUM})[ \t]*(?:\[(?P<u>[^\]\n]+)\]|(?P<w>bytes|seconds))?
-        (?:[ \t]*\((?P<q>[^)\n]*)\)|[ \t]*received|[ \t]*kb/s\ total)?""",
+        (?:[ \t]*\((?P<q>[^)]{{0,80}})\)|[ \t]*received|[ \t]*kb/s\ total)?""",
     re.X,
 )
 _CONFIG = re.compile(
@@ -48,6 +52,8 @@ _CONFIG = re.compile(
     r"|Concurrency Level|TLS Server Name|Server Temp Key):[ \t]*[^\n]*?(?=[ \t]{2,}|\n|$"
     r"|\s(?:Server|Document|Concurrency|Time taken|SSL|TLS)\b)"
 )
+# `Transfer rate:` goes on with two lines when a body was sent (`-p`/`-u`)
+_SENT = re.compile(rf"(?<!\S)(?P<v>{_NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b")
 _CONN = re.compile(
     rf"(?P<name>Connect|Processing|Waiting|Total):[ \t]+(?P<min>{_NUM})[ \t]+(?P<mean>{_NUM})"
     rf"[ \t]+(?P<sd>{_NUM})[ \t]+(?P<median>{_NUM})[ \t]+(?P<max>{_NUM})"
@@ -80,7 +86,7 @@ def _metric(key: str, qualifier: str | None) -> str:
 def _unit(key: str, m: re.Match) -> str:
     if m["w"] == "seconds":
         return "s"
-    if m["w"] == "bytes":
+    if m["w"] == "bytes" or key == "Total body sent":
         return "bytes"
     if m["u"]:
         return "KB/sec" if m["u"] == "Kbytes/sec" else m["u"]
@@ -93,6 +99,9 @@ def _report(text: str, start: int, end: int, label: str | None) -> ResultTable |
         metric = _metric(m["key"], m["q"])
         meas = Measurement(metric, float(m["v"]), _unit(m["key"], m), label, None, m["v"])
         items.append((m.start(), m.end(), [meas], [m["key"], m["v"], meas.unit or ""]))
+    for m in _SENT.finditer(text, start, end):
+        meas = Measurement(f"transfer_rate_{m['k']}", float(m["v"]), "KB/sec", label, None, m["v"])
+        items.append((m.start(), m.end(), [meas], [f"kb/s {m['k']}", m["v"], "KB/sec"]))
     for m in _CONN.finditer(text, start, end):
         ms = [
             Measurement(f"connection_time_{c}", float(m[c]), "ms", m["name"], None, m[c])
@@ -119,11 +128,17 @@ def _report(text: str, start: int, end: int, label: str | None) -> ResultTable |
         span=(span_start, items[-1][1]),
         columns=["field", "value", "unit"],
         caption=label,
-        variant=heading_before(text, span_start),
+        variant=_variant(text, span_start),
     )
     for _, _, ms, cells in items:
         table.add_row(cells, ms)
     return table
+
+
+def _variant(text: str, pos: int) -> str | None:
+    """The heading above the report; the `ab ...` command line pasted there is none."""
+    heading = block_heading(text, pos)
+    return None if heading and _COMMAND.search(heading) else heading
 
 
 def _label(text: str, start: int, end: int) -> str | None:

@@ -1,28 +1,42 @@
-"""sysbench final reports and `--report-interval` lines.
+"""sysbench final reports and `--report-interval` lines (1.0, and 0.4/0.5).
 
 Recognises interval lines `[ 10s ] thds: 8 tps: 258.32 qps: 4133.04 (r/w/o: a/b/c) lat
 (ms,95%): 4.10 err/s: 0.00 reconn/s: 0.00` and the indented report sections `SQL
 statistics:`, `General statistics:`, `Latency (ms):`, `Threads fairness:`, `CPU speed:`,
-`Throughput:` with their `key: value` lines (also when flattened onto one line). The
-banner and option lines (`sysbench 1.0.11 (using ...)`, `Number of threads: 1`,
-`Initializing random number generator from seed (1).`) are claimed without rows.
+`Throughput:`, `File operations:` (1.0) and `OLTP test statistics:`, `Test execution
+summary:` with its `per-request statistics:` (0.4/0.5), with their `key: value` lines;
+the memory test's `Total operations: N (R per second)` (0.x: `Operations performed: N
+(R ops/sec)`) and `2048.00 MiB transferred (1841.49 MiB/sec)` lines; also when
+flattened onto one line, indented or hard-wrapped. The banner and option lines
+(`sysbench 1.0.11 (using ...)`, `sysbench 0.5:  multi-threaded system evaluation
+benchmark`, `Number of threads: 1`, `Initializing random number generator from seed
+(1).`) are claimed without rows. A run's variant is the heading above its banner (or
+above its first block when no banner was pasted), or the short `name:` just before it
+on one flattened line; a `name:` line right above a later block names that block. A
+`sysbench ... run` command line, setup lines (`Threads started!`) are no heading.
 
-Returns one ResultTable per run of interval lines and one per report. Measurements:
+Returns one ResultTable per run of interval lines, one per report and one per memory
+line. Measurements:
 - interval lines: label `interval <N>s`, metrics `tps` (`tx/s`), `qps`, `reads`,
   `writes`, `other` (`q/s`), `latency_p95` (ms; the percentile as printed), `err_per_sec`,
   `reconn_per_sec` (`1/s`);
-- report: label = section (`SQL statistics`, `General statistics`, `Latency`, ...),
-  metric = key in snake case (`queries_read`, `transactions`, `total_time`,
-  `total_events`, `min`, `avg`, `95th_percentile`, `events_per_second`...), counts in
-  `count`, `total time: 20.0378s` in `s`, latencies in `ms`, and the `(30.94 per sec.)`
-  rates as `<key>_rate` in `per sec`.
+- report: label = section (`SQL statistics`, `General statistics`, `Latency`, `per-request
+  statistics`, ...), metric = key in snake case (`queries_read`, `transactions`,
+  `total_time`, `total_events`, `min`, `avg`, `95th_percentile`, `approx_95_percentile`,
+  `events_per_second`...), counts in `count`, `total time: 20.0378s` and the fairness
+  `execution_time_avg|stddev` in `s`, latencies in `ms`, the `(30.94 per sec.)` rates as
+  `<key>_rate` in `per sec`; fileio `reads/s:` as `reads_per_sec` (`1/s`) and `read,
+  MiB/s:` as `read` (`MiB/s`);
+- memory: label `Memory`, `total_operations` (count), `operations_rate` (`1/s`),
+  `transferred` and `transfer_rate` (the printed `MiB`, `MiB/sec`; 0.x `MB`).
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._context import block_heading
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
 
 INFO = FormatInfo(
     name="sysbench",
@@ -46,18 +60,33 @@ _INTERVAL = re.compile(
 )
 _SECTION = re.compile(
     r"(?P<s>SQL statistics|General statistics|Latency \(ms\)|Threads fairness|CPU speed"
-    r"|Throughput|File operations|Memory speed):"
+    r"|Throughput|File operations|Memory speed|OLTP test statistics|Test execution summary):"
 )
 _KV = re.compile(
-    rf"""(?P<key>queries\ performed|[a-z][a-z0-9 ,/]*?(?:\s\((?:avg/stddev)\))?
-         |\d+(?:st|nd|rd|th)\ percentile
+    rf"""(?P<key>queries\ performed|per-request\ statistics
+         |[a-z][a-z0-9 ,/]*?(?:\s\((?:avg/stddev)\))?
+         |\d+(?:st|nd|rd|th)\ percentile|approx\.\s+\d+\ percentile
          |[a-z]+(?:,\s*\w+/s)?):
-        (?:\s+(?P<v>{_NUM})(?P<u>s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{_NUM}))?
+        (?:\s+(?P<v>{_NUM})(?P<u>ms|s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{_NUM}))?
            (?:\s+\((?P<rate>{_NUM})\ per\ sec\.\))?)?""",
     re.X,
 )
+# memory: `Total operations: 2097152 (1885685.03 per second)` and `2048.00 MiB transferred
+# (1841.49 MiB/sec)`; before 1.0 `Operations performed: 2097152 (1885685.03 ops/sec)`, `MB`
+_MEMORY = re.compile(
+    rf"(?P<key>Total operations|Operations performed):[ \t]*(?P<n>\d+)[ \t]*"
+    rf"\([ \t]*(?P<rate>{_NUM})[ \t]+(?:per second|ops/sec)\)"
+    rf"|(?P<mb>{_NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
+    rf"\((?P<mbrate>{_NUM})[ \t]+(?P<ru>[KMGT]i?B/sec)\)"
+)
+_BANNER = re.compile(
+    r"sysbench \d[\w.\-]*(?: \(using [^)\n]*\)|:[ \t]+multi-threaded system evaluation benchmark)"
+)
+# `$ sysbench oltp_read_write ... run` pasted above the output names no variant
+_COMMAND = re.compile(r"^[^\n]{0,40}?\bsysbench\s(?:[^\n]*\s)?(?:--?[A-Za-z]|run\b|prepare\b)")
 _SETUP = re.compile(
     r"sysbench \d[\w.\-]* \(using [^)\n]*\)|Running the test with following options:"
+    r"|sysbench \d[\w.\-]*:[ \t]+multi-threaded system evaluation benchmark"
     r"|Number of threads: \d+|Target transaction rate: \d+/sec"
     r"|Report intermediate results every \d+ second\(s\)"
     r"|Initializing random number generator from seed \(\d+\)\.|Initializing worker threads\.\.\."
@@ -152,6 +181,9 @@ def _report_tables(text: str) -> list[ResultTable]:
             if key == "queries performed":
                 prefix = "queries_"
                 continue
+            if key == "per-request statistics":  # sysbench 0.4/0.5: the latency lines
+                section = key
+                continue
             if kv["v"] is None:
                 continue
             if key not in ("read", "write", "other", "total"):
@@ -171,6 +203,12 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
         unit = "1/s"
     elif re.search(r",\s*\S+/s$", kv["key"]):  # fileio `read, MiB/s: 12.34`
         unit = kv["key"].split(",")[-1].strip()
+        metric = _snake(kv["key"].split(",")[0])
+    elif kv["key"].endswith("/s"):  # fileio `reads/s: 2840.50`
+        unit = "1/s"
+        metric = _snake(kv["key"][:-2]) + "_per_sec"
+    elif kv["key"].startswith("execution time"):
+        unit = "s"
     else:
         unit = "count"
     if kv["v2"] is not None:  # `events (avg/stddev): 620.0000/0.00`
@@ -195,10 +233,76 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
     table.rows.append([section, kv["key"], value, f"({kv['rate']} per sec.)" if kv["rate"] else ""])
 
 
+def _memory_tables(text: str) -> list[ResultTable]:
+    tables = []
+    for m in _MEMORY.finditer(text):
+        t = ResultTable(format=INFO.name, span=m.span(), columns=["key", "value", "rate"])
+        if m["n"] is not None:
+            ms = [
+                Measurement("total_operations", float(m["n"]), "count", "Memory", None, m["n"]),
+                Measurement("operations_rate", float(m["rate"]), "1/s", "Memory", None, m["rate"]),
+            ]
+        else:
+            ms = [
+                Measurement("transferred", float(m["mb"]), m["u"], "Memory", None, m["mb"]),
+                Measurement(
+                    "transfer_rate", float(m["mbrate"]), m["ru"], "Memory", None, m["mbrate"]
+                ),
+            ]
+        t.add_row([m.group(0)], ms)
+        tables.append(t)
+    return tables
+
+
+def _heading(text: str, pos: int, previous_end: int) -> str | None:
+    """The name of the run at `pos`: the heading line above it, or a short `name:`
+    before it on one flattened line - not a command or setup line."""
+    heading = block_heading(text, pos, previous_end)
+    if heading and (_COMMAND.match(heading) or _SETUP.search(heading)):
+        return None
+    return heading
+
+
+def _own_heading(text: str, pos: int) -> bool:
+    """Whether the line above `pos` is a `name:` heading of the block (line mode only)."""
+    if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
+        return False
+    lines = text[:pos].rstrip().splitlines()
+    last = lines[-1].strip() if lines else ""
+    return (
+        last.endswith(":")
+        and not _SECTION.search(last)
+        and not _KV.fullmatch(last)
+        and heading_before(text, pos) is not None
+    )
+
+
+def _set_variants(text: str, tables: list[ResultTable]) -> None:
+    """A run is named by the heading above its banner (`sysbench 1.0.20 (using ...)`),
+    or, with no banner pasted, above its first block."""
+    banners = [m.start() for m in _BANNER.finditer(text)]
+    previous_end = 0
+    previous: ResultTable | None = None
+    named: dict[int, str | None] = {}
+    for t in sorted(tables, key=lambda t: t.span):
+        before = [b for b in banners if b <= t.span[0]]
+        anchor = before[-1] if before else t.span[0]
+        if before and _own_heading(text, t.span[0]):  # `Memory, same build:` above a block
+            anchor = t.span[0]
+        if anchor not in named:
+            named[anchor] = _heading(text, anchor, previous_end if anchor >= previous_end else 0)
+        t.variant = named[anchor]
+        if previous is not None and not text[previous.span[1] : t.span[0]].strip():
+            t.variant = previous.variant  # the next block of the same output
+        previous, previous_end = t, t.span[1]
+
+
 def parse(text: str) -> list[ResultTable]:
     tables = _interval_tables(text)
     if _SIGNATURE.search(text):  # `Latency (ms):`, `Throughput:` alone are too generic
         tables += _report_tables(text)
+        tables += _memory_tables(text)
+    _set_variants(text, tables)
     if tables:
         claimed = [t.span for t in tables]
         for m in _SETUP.finditer(text):

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._context import block_heading
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="wrk",
@@ -58,7 +59,7 @@ _TPS = re.compile(rf"Transfer/sec:\s*{_VU.format(p='v')}")
 _SCALE = {"": 1.0, "k": 1e3, "M": 1e6}
 
 
-def _report(text: str, start: int, end: int, url: str | None) -> ResultTable | None:
+def _report(text: str, start: int, end: int, url: str | None, floor: int = 0) -> ResultTable | None:
     items: list[tuple[int, int, list[Measurement], list[str]]] = []
 
     def add(m: re.Match, metric: str, value: str, unit: str, scale: float = 1.0) -> None:
@@ -138,7 +139,7 @@ def _report(text: str, start: int, end: int, url: str | None) -> ResultTable | N
         span=(first, items[-1][1]),
         columns=["field", "value", "unit"],
         caption=url,
-        variant=heading_before(text, first),
+        variant=block_heading(text, first, floor),
     )
     for _, _, ms, cells in items:
         table.add_row(cells, ms)
@@ -156,7 +157,7 @@ def parse(text: str) -> list[ResultTable]:
     tables = []
     for i, (s, url) in enumerate(starts):
         e = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-        t = _report(text, s, e, url)
+        t = _report(text, s, e, url, tables[-1].span[1] if tables else 0)
         if t:
             tables.append(t)
     return tables

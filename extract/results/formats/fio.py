@@ -1,0 +1,458 @@
+"""fio (flexible I/O tester) reports: normal output, `--minimal` / terse lines and
+`--output-format=json` (formats of fio's `stat.c`).
+
+Recognises
+- the normal report of a job, from `randrw: (groupid=0, jobs=1): err= 0: pid=...`: the
+  direction lines `read: IOPS=4294, BW=16.8MiB/s (17.6MB/s)(33.6MiB/2001msec)` (fio 3) or
+  `read : io=65536KB, bw=49152KB/s, iops=12288, runt= 1334msec` (fio 2), `slat`/`clat`/
+  `lat (usec): min=.., max=.., avg=.., stdev=..`, `clat percentiles (usec):` with
+  `| 99.00th=[ 3687], ...`, `bw (  KiB/s): min=.., max=.., per=..%, avg=.., stdev=..`,
+  `iops : min=.., ...` and `cpu : usr=1.50%, sys=20.45%, ctx=5258, majf=0, minf=14`; the
+  latency-bucket, IO-depth, `issued rwts` and `latency :` lines are claimed without
+  rows (distributions and settings), so are the job preamble (`randrw: (g=0): rw=...`,
+  `fio-3.33`, `Starting 1 process`, `Laying out IO file`) and `Jobs: ... [eta ...]`;
+- `Run status group 0 (all jobs):` with `READ: bw=16.8MiB/s (17.6MB/s), 16.8MiB/s-16.8MiB/s
+  (...), io=33.6MiB (35.2MB), run=2001-2001msec` (fio 2: `READ: io=.., aggrb=.., minb=..,
+  maxb=.., mint=..msec, maxt=..msec`) and `Disk stats (read/write):` device lines;
+- terse lines (`--minimal`, versions 2 to 5: `3;fio-3.33;job;0;0;<read>;<write>;<cpu>...`);
+- the JSON document of `--output-format=json` (from `{"fio version": ...`);
+- also flattened onto one line, hard-wrapped, indented or quoted (terse lines only whole).
+
+Returns one ResultTable per job, per run status group and per disk-stats block (normal
+output), per terse line and per JSON document. Measurements, label = the job name (a
+group: `group <N>`, a disk: its device name), `<dir>` = `read`, `write`, `trim`, `mixed`:
+`<dir>_iops` (`IOPS`, `k` applied), `<dir>_bw` (unit as printed: `MiB/s`, `KiB/s`; JSON and
+terse `KiB/s`), `<dir>_io` (unit as printed; `KiB` in JSON/terse), `<dir>_runtime` (ms);
+`<dir>_<slat|clat|lat>_<min|max|avg|stdev>` and `<dir>_<kind>_p<P>` (`99.90th` gives
+`p99_9`) in the printed unit (`us`, `ns`, `ms`; terse `us`, JSON `ns`);
+`<dir>_bw_<min|max|avg|stdev>` (the bw line's unit), `<dir>_bw_pct_of_group` (%),
+`<dir>_iops_<min|max|avg|stdev>` (IOPS); `cpu_usr`, `cpu_sys` (%), `cpu_ctx`,
+`cpu_majf`, `cpu_minf` (count). Group rows: `<dir>_bw`, `<dir>_bw_min`, `<dir>_bw_max`,
+`<dir>_io` (printed units), `<dir>_run_min`, `<dir>_run_max` (ms). Disk rows: `ios_read`,
+`ios_write`, `sectors_read`, `sectors_write`, `merge_read`, `merge_write` (count),
+`ticks_read`, `ticks_write`, `in_queue` (ms), `util` (%). A direction with no I/O (terse
+and JSON print zeros for it) and latency statistics with no samples give no rows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from extract.results.formats._context import block_heading
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+
+INFO = FormatInfo(
+    name="fio",
+    description="fio reports (normal, terse/--minimal, JSON)",
+    signature="`job: (groupid=0, jobs=1): err= 0: pid=...`, `read: IOPS=4294, BW=16.8MiB/s "
+    "(17.6MB/s)(33.6MiB/2001msec)`, `clat percentiles (usec):`, `Run status group 0 (all jobs):`, "
+    '`3;fio-3.33;job;0;0;...`, `"fio version" : "fio-3.33"`',
+    priority=10,
+    kind="result",
+    trigger=r"(?-i:\(groupid=\d+, jobs=\d+\)|Run status group \d|[2-5];fio-\d|\"fio version\""
+    r"|\b2;[^;\s]+;\d+;\d+;)",
+    needles=("(groupid=", "Run status group", ";fio-", '"fio version"', "2;"),
+)
+
+_NUM = r"\d+(?:\.\d+)?"
+_SCALE = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
+_LAT_UNIT = {"nsec": "ns", "usec": "us", "msec": "ms"}
+_DIRS = r"read|write|trim|mixed|sync"
+
+_JOB = re.compile(
+    r"(?P<job>[^\s:]{1,64}):\s+\(groupid=(?P<g>\d+), jobs=\d+\):\s+err=\s*\d+(?:\s+\([^)\n]*\))?:"
+    r"\s+pid=\d+(?::\s+\w{3}\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4})?"
+)
+_PREAMBLE = re.compile(
+    r"[^\s:]{1,64}:\s+\(g=\d+\):\s+rw=\S+,\s+bs=\(R\)[^:]{0,200}?iodepth=\d+|fio-\d[\w.\-]*"
+    r"|Starting\s+\d+\s+(?:processes|process|threads?)(?:\s+and\s+\d+\s+(?:processes|process))?"
+    r"|[^\s:]{1,64}:\s+Laying out IO files?\s+\([^)\n]*\)"
+    r"|Jobs:\s+\d+\s+\([^)\n]*\):(?:\s*\[[^\]\n]*\])+"
+)
+_UNIT = r"[KMGTPE]?i?B"
+_DIR_NEW = re.compile(
+    rf"(?P<dir>{_DIRS}):\s+IOPS=(?P<iops>{_NUM})(?P<iopsk>[kMG]?),\s+BW=(?P<bw>{_NUM})"
+    rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\)\s*\((?P<io>{_NUM})(?P<iou>{_UNIT})"
+    rf"/(?P<run>\d+)msec\)(?:;\s+\d+\s+zone\s+resets|;\s+Cachehit=[\d.]+%)?"
+)
+_DIR_OLD = re.compile(
+    rf"(?P<dir>{_DIRS})\s*:\s+io=(?P<io>{_NUM})(?P<iou>{_UNIT}),\s+bw=(?P<bw>{_NUM})"
+    rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s),\s+iops=(?P<iops>{_NUM})(?P<iopsk>[kKMG]?),"
+    rf"\s+runt=\s*(?P<run>\d+)msec"
+)
+_LAT = re.compile(
+    rf"(?<![\w(])(?P<kind>slat|clat|lat)\s+\((?P<u>nsec|usec|msec)\):\s+min=\s*(?P<min>{_NUM})"
+    rf"(?P<mink>[kKMG]?),\s+max=\s*(?P<max>{_NUM})(?P<maxk>[kKMG]?),\s+avg=\s*(?P<avg>{_NUM}),"
+    rf"\s+stdev=\s*(?P<stdev>{_NUM})"
+)
+_PCT_HEAD = re.compile(r"(?P<kind>slat|clat|lat)\s+percentiles\s+\((?P<u>nsec|usec|msec)\):")
+_PCT = re.compile(rf"[\s|,]*(?P<p>{_NUM})th=\[\s*(?P<v>\d+)\s*\]")
+_BW = re.compile(
+    rf"bw\s+\(\s*(?P<u>[KMGT]i?B|[kKMG]i?bit|kB)\s*/s\):\s+min=\s*(?P<min>\d+),\s+"
+    rf"max=\s*(?P<max>\d+),\s+per=\s*(?P<per>{_NUM})%,\s+avg=\s*(?P<avg>{_NUM}),\s+"
+    rf"stdev=\s*(?P<stdev>{_NUM})(?:,\s+samples=\s*\d+)?"
+)
+_IOPS = re.compile(
+    rf"iops\s*:\s+min=\s*(?P<min>\d+),\s+max=\s*(?P<max>\d+),\s+avg=\s*(?P<avg>{_NUM}),"
+    rf"\s+stdev=\s*(?P<stdev>{_NUM})(?:,\s+samples=\s*\d+)?"
+)
+_CPU = re.compile(
+    rf"cpu\s*:\s+usr=(?P<usr>{_NUM})%,\s+sys=(?P<sys>{_NUM})%,\s+ctx=(?P<ctx>\d+),"
+    rf"\s+majf=(?P<majf>\d+),\s+minf=(?P<minf>\d+)"
+)
+# distributions and settings of a job: part of its block, no rows
+_CLAIMED = re.compile(
+    rf"lat\s+\((?:nsec|usec|msec)\)\s*:\s+(?:>=)?\d+=\s*{_NUM}%(?:,\s+(?:>=)?\d+=\s*{_NUM}%)*"
+    rf"|IO\s+depths\s*:(?:\s+(?:>=)?\d+=\s*{_NUM}%,?)+"
+    rf"|(?:submit|complete)\s*:(?:\s+(?:>=)?\d+=\s*{_NUM}%,?)+"
+    rf"|issued\s+rwts?:\s+total=[\d,]+\s+short=[\d,]+\s+dropped=[\d,]+"
+    rf"|issued\s*:\s+total=r=\d+/w=\d+(?:/d=\d+)?,\s+short=r=\d+/w=\d+(?:/d=\d+)?,"
+    rf"\s+drop=r=\d+/w=\d+(?:/d=\d+)?"
+    rf"|latency\s*:\s+target=\d+,\s+window=\d+,\s+percentile=\s*{_NUM}%,\s+depth=\d+"
+    rf"|Description\s*:\s+\[[^\]\n]*\]"
+)
+_GROUP = re.compile(r"Run status group (?P<g>\d+)\s+\(all\s+jobs\):")
+_GROUP_NEW = re.compile(
+    rf"(?P<dir>READ|WRITE|TRIM|MIXED):\s+bw=(?P<bw>{_NUM})(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)"
+    rf"\s+\([^)\n]*\),\s+(?P<min>{_NUM})(?P<minu>{_UNIT}/s|[KMGTPE]?i?bit/s)-(?P<max>{_NUM})"
+    rf"(?P<maxu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\),\s+io=(?P<io>{_NUM})(?P<iou>{_UNIT})"
+    rf"\s+\([^)\n]*\),\s+run=(?P<rmin>\d+)-(?P<rmax>\d+)msec"
+)
+_GROUP_OLD = re.compile(
+    rf"(?P<dir>READ|WRITE|TRIM|MIXED):\s+io=(?P<io>{_NUM})(?P<iou>{_UNIT}),\s+"
+    rf"aggrb=(?P<bw>{_NUM})(?P<bwu>{_UNIT}/s),\s+minb=(?P<min>{_NUM})(?P<minu>{_UNIT}/s),\s+"
+    rf"maxb=(?P<max>{_NUM})(?P<maxu>{_UNIT}/s),\s+mint=(?P<rmin>\d+)msec,\s+maxt=(?P<rmax>\d+)msec"
+)
+_DISK_HEAD = re.compile(r"Disk\s+stats\s+\(read/write\):")
+_DISK = re.compile(
+    rf"(?P<dev>[\w\-.]+):\s+ios=(?P<ios_read>\d+)/(?P<ios_write>\d+),"
+    rf"(?:\s+sectors=(?P<sectors_read>\d+)/(?P<sectors_write>\d+),)?"
+    rf"\s+merge=(?P<merge_read>\d+)/(?P<merge_write>\d+),\s+ticks=(?P<ticks_read>\d+)/"
+    rf"(?P<ticks_write>\d+),\s+in_queue=(?P<in_queue>\d+),\s+util=(?P<util>{_NUM})%"
+    rf"(?:,\s+aggrios=\d+/\d+,(?:\s+aggsectors=\d+/\d+,)?\s+aggrmerge=\d+/\d+,"
+    rf"\s+aggrticks=\d+/\d+,\s+aggrin_queue=\d+,\s+aggrutil={_NUM}%)?"
+)
+_DISK_UNITS = {"ticks_read": "ms", "ticks_write": "ms", "in_queue": "ms", "util": "%"}
+_TERSE = re.compile(r"(?<![\w;.])(?:[345];fio-\d[^;\s]*|2);[^;\s]+;\d+;\d+(?:;[^;\s]*)+")
+_JSON_START = re.compile(r'\{\s*"fio version"\s*:')
+# a shell command line (`$ fio --name=x ...`, `fio job.fio`) above the output names no variant
+_COMMAND = re.compile(r"^[^\n]{0,40}?\bfio\s(?:[^\n]*\s)?(?:--?[A-Za-z]|\S+\.fio\b)")
+
+
+def _pct_name(p: str) -> str:
+    """`99.90` → `99_9`, `1.000000` → `1`."""
+    if "." in p:
+        p = p.rstrip("0").rstrip(".")
+    return p.replace(".", "_")
+
+
+class _Table:
+    """A ResultTable being filled; `add` keeps the span over what it read."""
+
+    def __init__(self, start: int, end: int, label: str, columns: list[str]) -> None:
+        self.label = label
+        self.table = ResultTable(
+            format=INFO.name, span=(start, end), columns=columns, caption=label
+        )
+
+    def add(
+        self, m: re.Match | None, cells: list[str], rows: list[tuple[str, str, str | None, float]]
+    ) -> None:
+        ms = [
+            Measurement(metric, float(value) * scale, unit, self.label, None, value)
+            for metric, value, unit, scale in rows
+        ]
+        self.table.add_row(cells, ms)
+        if m is not None:
+            self.extend(m.end())
+
+    def extend(self, end: int) -> None:
+        self.table.span = (self.table.span[0], max(self.table.span[1], end))
+
+
+def _job(text: str, head: re.Match, end: int) -> ResultTable:
+    t = _Table(head.start(), head.end(), head["job"], ["field", "value", "unit"])
+    pos = head.end()
+    direction = "read"
+    while True:
+        pos = re.compile(r"\s*").match(text, pos).end()
+        if pos >= end:
+            break
+        if m := (_DIR_NEW.match(text, pos, end) or _DIR_OLD.match(text, pos, end)):
+            direction = m["dir"]
+            d = direction
+            t.add(m, [m.group(0)], [
+                (f"{d}_iops", m["iops"], "IOPS", _SCALE[m["iopsk"]]),
+                (f"{d}_bw", m["bw"], m["bwu"], 1.0),
+                (f"{d}_io", m["io"], m["iou"], 1.0),
+                (f"{d}_runtime", m["run"], "ms", 1.0),
+            ])  # fmt: skip
+        elif m := _LAT.match(text, pos, end):
+            k, unit = f"{direction}_{m['kind']}", _LAT_UNIT[m["u"]]
+            t.add(m, [m.group(0)], [
+                (f"{k}_min", m["min"], unit, _SCALE[m["mink"]]),
+                (f"{k}_max", m["max"], unit, _SCALE[m["maxk"]]),
+                (f"{k}_avg", m["avg"], unit, 1.0),
+                (f"{k}_stdev", m["stdev"], unit, 1.0),
+            ])  # fmt: skip
+        elif m := _PCT_HEAD.match(text, pos, end):
+            k, unit = f"{direction}_{m['kind']}", _LAT_UNIT[m["u"]]
+            t.extend(m.end())
+            pos = m.end()
+            while (p := _PCT.match(text, pos, end)) is not None:
+                t.add(
+                    p, [p["p"] + "th", p["v"]], [(f"{k}_p{_pct_name(p['p'])}", p["v"], unit, 1.0)]
+                )
+                pos = p.end()
+            continue
+        elif m := _BW.match(text, pos, end):
+            k, unit = f"{direction}_bw", m["u"] + "/s"
+            t.add(m, [m.group(0)], [
+                (f"{k}_min", m["min"], unit, 1.0), (f"{k}_max", m["max"], unit, 1.0),
+                (f"{k}_pct_of_group", m["per"], "%", 1.0), (f"{k}_avg", m["avg"], unit, 1.0),
+                (f"{k}_stdev", m["stdev"], unit, 1.0),
+            ])  # fmt: skip
+        elif m := _IOPS.match(text, pos, end):
+            k = f"{direction}_iops"
+            t.add(m, [m.group(0)], [
+                (f"{k}_{c}", m[c], "IOPS", 1.0) for c in ("min", "max", "avg", "stdev")
+            ])  # fmt: skip
+        elif m := _CPU.match(text, pos, end):
+            t.add(m, [m.group(0)], [
+                ("cpu_usr", m["usr"], "%", 1.0), ("cpu_sys", m["sys"], "%", 1.0),
+                ("cpu_ctx", m["ctx"], "count", 1.0), ("cpu_majf", m["majf"], "count", 1.0),
+                ("cpu_minf", m["minf"], "count", 1.0),
+            ])  # fmt: skip
+        elif m := _CLAIMED.match(text, pos, end):
+            t.extend(m.end())
+        else:
+            break
+        pos = m.end()
+    return t.table
+
+
+def _group(text: str, head: re.Match) -> ResultTable:
+    t = _Table(head.start(), head.end(), f"group {head['g']}", ["field", "value", "unit"])
+    pos = head.end()
+    while m := (
+        _GROUP_NEW.match(text, _skip_ws(text, pos)) or _GROUP_OLD.match(text, _skip_ws(text, pos))
+    ):
+        d = m["dir"].lower()
+        t.add(m, [m.group(0)], [
+            (f"{d}_bw", m["bw"], m["bwu"], 1.0), (f"{d}_bw_min", m["min"], m["minu"], 1.0),
+            (f"{d}_bw_max", m["max"], m["maxu"], 1.0), (f"{d}_io", m["io"], m["iou"], 1.0),
+            (f"{d}_run_min", m["rmin"], "ms", 1.0), (f"{d}_run_max", m["rmax"], "ms", 1.0),
+        ])  # fmt: skip
+        pos = m.end()
+    return t.table
+
+
+def _disks(text: str, head: re.Match) -> list[ResultTable]:
+    tables = []
+    pos = head.end()
+    first = True
+    while m := _DISK.match(text, _skip_ws(text, pos)):
+        t = _Table(head.start() if first else m.start(), m.end(), m["dev"], ["field", "value"])
+        rows = [
+            (key, m[key], _DISK_UNITS.get(key, "count"), 1.0)
+            for key in _DISK.groupindex
+            if key != "dev" and m[key] is not None
+        ]
+        t.add(m, [m.group(0)], rows)
+        tables.append(t.table)
+        pos, first = m.end(), False
+    return tables
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    return re.compile(r"\s*").match(text, pos).end()
+
+
+def _terse(line: re.Match) -> ResultTable | None:
+    f = line.group(0).split(";")
+    if f[0] == "2":
+        ver, name, rest = 2, f[1], f[4:]
+    else:
+        ver, name, rest = int(f[0]), f[2], f[5:]
+    dirs = ("read", "write") if ver == 3 else ("read", "write", "trim")
+    per = 47 if ver == 5 else 41
+    if len(rest) < per * len(dirs) + 5:
+        return None
+    t = _Table(line.start(), line.end(), name, ["field", "value"])
+    for i, d in enumerate(dirs):
+        x = rest[i * per : (i + 1) * per]
+        try:
+            if float(x[3]) == 0:
+                continue  # no I/O in this direction
+            rows = [
+                (f"{d}_io", x[0], "KiB", 1.0), (f"{d}_bw", x[1], "KiB/s", 1.0),
+                (f"{d}_iops", x[2], "IOPS", 1.0), (f"{d}_runtime", x[3], "ms", 1.0),
+            ]  # fmt: skip
+            for j, kind in ((4, "slat"), (8, "clat"), (32, "lat")):
+                if any(float(v) for v in x[j : j + 4]):
+                    rows += [
+                        (f"{d}_{kind}_{s}", x[j + n], "us", 1.0)
+                        for n, s in enumerate(("min", "max", "avg", "stdev"))
+                    ]
+            for cell in x[12:32]:
+                p, _, v = cell.partition("%=")
+                if float(p):
+                    rows.append((f"{d}_clat_p{_pct_name(p)}", v, "us", 1.0))
+            rows += [
+                (f"{d}_bw_min", x[36], "KiB/s", 1.0), (f"{d}_bw_max", x[37], "KiB/s", 1.0),
+                (f"{d}_bw_pct_of_group", x[38].rstrip("%"), "%", 1.0),
+                (f"{d}_bw_avg", x[39], "KiB/s", 1.0), (f"{d}_bw_stdev", x[40], "KiB/s", 1.0),
+            ]  # fmt: skip
+            if ver == 5:
+                rows += [
+                    (f"{d}_iops_{s}", x[42 + n], "IOPS", 1.0)
+                    for n, s in enumerate(("min", "max", "avg", "stdev"))
+                ]
+            for _, v, _, _ in rows:
+                float(v)
+        except (ValueError, IndexError):
+            return None
+        t.add(None, [d], rows)
+    cpu = rest[per * len(dirs) : per * len(dirs) + 5]
+    try:
+        t.add(None, ["cpu"], [
+            ("cpu_usr", cpu[0].rstrip("%"), "%", 1.0), ("cpu_sys", cpu[1].rstrip("%"), "%", 1.0),
+            ("cpu_ctx", cpu[2], "count", 1.0), ("cpu_majf", cpu[3], "count", 1.0),
+            ("cpu_minf", cpu[4], "count", 1.0),
+        ])  # fmt: skip
+    except ValueError:
+        return None
+    return t.table
+
+
+_JSON_STATS = (("min", "min"), ("max", "max"), ("avg", "mean"), ("stdev", "stddev"))
+_JSON_DIR = (
+    ("bw_min", "bw_min", "KiB/s"),
+    ("bw_max", "bw_max", "KiB/s"),
+    ("bw_pct_of_group", "bw_agg", "%"),
+    ("bw_avg", "bw_mean", "KiB/s"),
+    ("bw_stdev", "bw_dev", "KiB/s"),
+    ("iops_min", "iops_min", "IOPS"),
+    ("iops_max", "iops_max", "IOPS"),
+    ("iops_avg", "iops_mean", "IOPS"),
+    ("iops_stdev", "iops_stddev", "IOPS"),
+)
+_JSON_CPU = (
+    ("cpu_usr", "usr_cpu", "%"),
+    ("cpu_sys", "sys_cpu", "%"),
+    ("cpu_ctx", "ctx", "count"),
+    ("cpu_majf", "majf", "count"),
+    ("cpu_minf", "minf", "count"),
+)
+_JSON_DISK = (
+    "read_ios", "write_ios", "read_merges", "write_merges",
+    "read_ticks", "write_ticks", "in_queue", "util",
+)  # fmt: skip
+
+
+def _json(text: str, start: re.Match) -> ResultTable | None:
+    try:
+        doc, end = json.JSONDecoder().raw_decode(text, start.start())
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
+        return None
+    table = ResultTable(format=INFO.name, span=(start.start(), end), columns=["field", "value"])
+    for job in doc["jobs"]:
+        if not isinstance(job, dict):
+            continue
+        t = _Table(0, 0, str(job.get("jobname", "")), [])
+        for d in ("read", "write", "trim", "mixed"):
+            s = job.get(d)
+            if not isinstance(s, dict) or not s.get("io_bytes"):
+                continue
+            rows = [
+                (f"{d}_io", s.get("io_kbytes"), "KiB"),
+                (f"{d}_bw", s.get("bw"), "KiB/s"),
+                (f"{d}_iops", s.get("iops"), "IOPS"),
+                (f"{d}_runtime", s.get("runtime"), "ms"),
+            ]
+            for kind in ("slat", "clat", "lat"):
+                st = s.get(f"{kind}_ns")
+                if not isinstance(st, dict) or not st.get("N"):
+                    continue
+                rows += [(f"{d}_{kind}_{name}", st.get(key), "ns") for name, key in _JSON_STATS]
+                for p, v in (st.get("percentile") or {}).items():
+                    rows.append((f"{d}_{kind}_p{_pct_name(p)}", v, "ns"))
+            rows += [(f"{d}_{name}", s.get(key), unit) for name, key, unit in _JSON_DIR]
+            _json_rows(t, d, rows)
+        _json_rows(t, "cpu", [(name, job.get(key), unit) for name, key, unit in _JSON_CPU])
+        for i, cells in enumerate(t.table.rows):
+            for m in t.table.measurements:
+                if m.row == i:
+                    m.row = len(table.rows)
+            table.rows.append(cells)
+        table.measurements += t.table.measurements
+    for disk in doc.get("disk_util") or []:
+        if not isinstance(disk, dict):
+            continue
+        t = _Table(0, 0, str(disk.get("name", "")), [])
+        units = {"util": "%", "read_ticks": "ms", "write_ticks": "ms", "in_queue": "ms"}
+        _json_rows(t, "disk", [(k, disk.get(k), units.get(k, "count")) for k in _JSON_DISK])
+        for m in t.table.measurements:
+            m.row = len(table.rows)
+        table.rows.append(["disk", str(disk.get("name", ""))])
+        table.measurements += t.table.measurements
+    return table
+
+
+def _json_rows(t: _Table, name: str, rows: list[tuple[str, object, str]]) -> None:
+    keep = [(metric, str(v), unit, 1.0) for metric, v, unit in rows
+            if isinstance(v, (int, float)) and not isinstance(v, bool)]  # fmt: skip
+    if keep:
+        t.add(None, [name], keep)
+
+
+def _variant(text: str, start: int, previous_end: int) -> str | None:
+    """The heading above the output, or a short `name:` before it on a flattened line;
+    a `fio --name=...` command line is none."""
+    heading = block_heading(text, start, previous_end)
+    return None if heading and _COMMAND.match(heading) else heading
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for start in _JSON_START.finditer(text):
+        if any(a <= start.start() < b for a, b in (t.span for t in tables)):
+            continue
+        if (t := _json(text, start)) is not None:
+            tables.append(t)
+    taken = [t.span for t in tables]
+    free = lambda m: not any(a <= m.start() < b for a, b in taken)  # noqa: E731
+    heads = [m for m in _JOB.finditer(text) if free(m)] if "(groupid=" in text else []
+    groups = [m for m in _GROUP.finditer(text) if free(m)]
+    disks = [m for m in _DISK_HEAD.finditer(text) if free(m)]
+    bounds = sorted([m.start() for m in heads + groups + disks] + [len(text)])
+    for head in heads:
+        end = next(b for b in bounds if b > head.start())
+        tables.append(_job(text, head, end))
+    for g in groups:
+        if (t := _group(text, g)).measurements:
+            tables.append(t)
+    for d in disks:
+        tables += _disks(text, d)
+    for line in _TERSE.finditer(text):
+        if free(line) and (t := _terse(line)) is not None:
+            tables.append(t)
+    if not tables:
+        return []
+    claimed = [t.span for t in tables]
+    for m in _PREAMBLE.finditer(text):
+        if not any(a <= m.start() < b for a, b in claimed):
+            tables.append(ResultTable(format=INFO.name, span=m.span()))
+    tables.sort(key=lambda t: t.span)
+    previous: ResultTable | None = None
+    for t in tables:
+        gap = text[previous.span[1] : t.span[0]] if previous is not None else "x"
+        if not gap.replace("...", "").strip():  # fio prints `...` under a job of numjobs > 1
+            t.variant = previous.variant  # the next block of the same output
+        else:
+            t.variant = _variant(text, t.span[0], previous.span[1] if previous else 0)
+        previous = t
+    return tables

@@ -1,0 +1,301 @@
+"""redis-benchmark reports, in every form the tool prints (`src/redis-benchmark.c`).
+
+Recognises
+- the full report of a test, from its `====== SET ======` title: `100000 requests completed
+  in 1.23 seconds`, the configuration lines (`50 parallel clients`, `3 bytes payload`,
+  `keep alive: 1`, `host configuration ...`, `multi-thread: no`), then either (Redis <= 6.0)
+  cumulative lines `99.90% <= 1 milliseconds` and `81300.81 requests per second`, or
+  (6.2+) `Latency by percentile distribution:` / `Cumulative distribution of latencies:`
+  lines `50.000% <= 0.303 milliseconds (cumulative count 51234)` and the `Summary:` with
+  `throughput summary: 81300.81 requests per second` and the `latency summary (msec):`
+  table `avg min p50 p95 p99 max`;
+- `-q` lines `SET: 81300.81 requests per second` (<= 6.0) and `SET: 81300.81 requests per
+  second, p50=0.303 msec` (6.2+);
+- `--csv` rows `"SET","81300.81"` (<= 6.0, two rows or more) and, under the header
+  `"test","rps","avg_latency_ms",...`, `"SET","81300.81","0.311","0.096",...` (6.2+);
+- also flattened onto one line, hard-wrapped, indented or with the CR-redrawn live line
+  `SET: rps=81234.0 (overall: ...) avg_msec=... (overall: ...)` still in the text (claimed,
+  no rows: the final figures follow it). A `redis-benchmark ...` command line and
+  `WARNING: Could not fetch server CONFIG` lines just above are part of the block.
+
+Returns one ResultTable per report and one per run of `-q` lines or CSV rows.
+Measurements, label = the test title (`SET`, `LRANGE_100 (first 100 elements)`):
+`requests_per_sec` (unit `requests per second`); `latency_avg`, `latency_min`,
+`latency_p50`, `latency_p95`, `latency_p99`, `latency_max` (ms) from the latency summary,
+the CSV columns and the `-q` `p50=`; in a report also `requests` (count) and `duration`
+(s) from `... requests completed in ...`, `percentile_latency_p<P>` (ms) from the
+percentile distribution (`99.902%` gives `p99_902`, `0.000%` `p0`) and
+`requests_within_<T>ms` (% of requests at most T ms, `0.103` written `0_103`) from the
+cumulative lines. Cumulative counts restate the percentages and give no rows; client,
+payload and configuration lines are settings and give none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._context import block_heading
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+
+INFO = FormatInfo(
+    name="redis-benchmark",
+    description="redis-benchmark reports (full, -q, --csv)",
+    signature="`====== SET ======`, `100000 requests completed in 1.23 seconds`, "
+    "`99.90% <= 1 milliseconds`, `throughput summary: 81300.81 requests per second`, "
+    "`latency summary (msec):`, `SET: 81300.81 requests per second, p50=0.303 msec`, "
+    '`"test","rps","avg_latency_ms",...`, `"SET","81300.81"`',
+    priority=10,
+    kind="result",
+    trigger=r'(?-i:requests\s+per\s+second|requests completed in|={6} .+ ={6}|"test","rps"'
+    r'|"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?","\d+(?:\.\d+)?")',
+    needles=("requests", "======", '"test","rps"', '","'),
+)
+
+_NUM = r"\d+(?:\.\d+)?"
+_TITLE = re.compile(r"={6} (?P<t>[^\n=][^\n]*?) ={6}")
+_COMPLETED = re.compile(rf"(?P<n>\d+)\s+requests\s+completed\s+in\s+(?P<s>{_NUM})\s+seconds")
+# settings and headings inside a report: part of it, no rows
+_SKIP = re.compile(
+    r"""\d+\ parallel\ clients|\d+\ bytes\ payload|keep\ alive:\ \d+
+      |host\ configuration\ "(?:save|appendonly)":[ \t]*(?:[^\s"]+(?:[ \t]+\d+)*)?
+      |multi-thread:\ (?:yes|no)|threads:\ \d+|cluster\ mode:\ yes\ \(\d+\ masters\)
+      |node\ \[\d+\]\ configuration:|save:(?:[ \t]+(?:NONE|\d+(?:[ \t]+\d+)*))?|appendonly:\ \S+
+      |Latency\ by\ percentile\ distribution:|Cumulative\ distribution\ of\ latencies:|Summary:""",
+    re.X,
+)
+_HEADS = {
+    "Latency by percentile distribution:": "percentile",
+    "Cumulative distribution of latencies:": "cumulative",
+}
+_PCT = re.compile(
+    rf"(?P<p>{_NUM})%\s+<=\s+(?P<ms>{_NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
+)
+_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{_NUM})\s+requests\s+per\s+second")
+_SUMMARY_COLS = ("avg", "min", "p50", "p95", "p99", "max")
+_LAT_SUMMARY = re.compile(
+    r"latency\s+summary\s+\(msec\):\s+avg\s+min\s+p50\s+p95\s+p99\s+max"
+    + "".join(rf"\s+(?P<{c}>{_NUM})" for c in _SUMMARY_COLS)
+)
+# the live line, redrawn with CR while a test runs
+_LIVE = re.compile(
+    r"[^\n\r:]{1,100}: rps=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\) "
+    r"avg_msec=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\)"
+)
+_GAP = re.compile(rf"(?:\s+|{_LIVE.pattern})*")
+_WARNING = re.compile(r"WARNING: Could not fetch server CONFIG")
+_COMMAND = re.compile(r"[^\n]{0,40}?\bredis-benchmark\s(?:[^\n]*\s)?-[A-Za-z\-][^\n]*")
+# a `-q` line; the title is checked apart (see _title)
+_QUIET = re.compile(
+    rf":[ \t]+(?P<v>{_NUM})\s+requests\s+per\s+second(?:,\s*p50=(?P<p50>{_NUM})\s*msec)?"
+)
+_UPPER_TITLE = re.compile(r"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?")
+_CSV_HEAD = re.compile(
+    r'"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",'
+    r'"p95_latency_ms","p99_latency_ms","max_latency_ms"'
+)
+_CSV_ROW = re.compile(
+    rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{_NUM})"'
+    + "".join(rf',"(?P<{c}>{_NUM})"' for c in _SUMMARY_COLS)
+)
+_CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{_NUM})"(?![,"])')
+
+
+def _metric_number(written: str) -> str:
+    """`99.900` → `99_9`, `50.000` → `50`, `0.103` → `0_103`."""
+    if "." in written:
+        written = written.rstrip("0").rstrip(".")
+    return written.replace(".", "_")
+
+
+def _skip(text: str, pos: int, end: int) -> int:
+    """Past blanks, live lines and the report's setting lines."""
+    while True:
+        pos = _GAP.match(text, pos, end).end()
+        s = _SKIP.match(text, pos, end)
+        if not s or s.end() == pos:
+            return pos
+        pos = s.end()
+
+
+def _report(text: str, title: re.Match, end: int) -> ResultTable:
+    label = title["t"].strip()
+    table = ResultTable(
+        format=INFO.name,
+        span=title.span(),
+        columns=["field", "value", "unit"],
+        caption=label,
+    )
+    mode = "cumulative"  # before Redis 6.2 the lines are cumulative, with no heading
+    pos = title.end()
+
+    def add(m: re.Match, cells: list[str], ms: list[tuple[str, str, str]]) -> None:
+        table.add_row(cells, [Measurement(n, float(v), u, label, None, v) for n, v, u in ms])
+        table.span = (table.span[0], m.end())
+
+    while True:
+        pos = _GAP.match(text, pos, end).end()
+        if (s := _SKIP.match(text, pos, end)) and s.end() > pos:
+            mode = _HEADS.get(re.sub(r"\s+", " ", s.group(0)), mode)
+            pos = s.end()
+            continue
+        if m := _COMPLETED.match(text, pos, end):
+            add(m, ["requests completed", m["n"], m["s"]],
+                [("requests", m["n"], "count"), ("duration", m["s"], "s")])  # fmt: skip
+        elif m := _PCT.match(text, pos, end):
+            if mode == "percentile":
+                metric = f"percentile_latency_p{_metric_number(m['p'])}"
+                add(m, [m["p"] + "%", m["ms"], "ms"], [(metric, m["ms"], "ms")])
+            else:
+                metric = f"requests_within_{_metric_number(m['ms'])}ms"
+                add(m, [m["ms"] + " ms", m["p"], "%"], [(metric, m["p"], "%")])
+        elif m := _RPS.match(text, pos, end):
+            add(m, ["requests per second", m["v"]],
+                [("requests_per_sec", m["v"], "requests per second")])  # fmt: skip
+        elif m := _LAT_SUMMARY.match(text, pos, end):
+            add(m, ["latency summary (msec)", *(m[c] for c in _SUMMARY_COLS)],
+                [(f"latency_{c}", m[c], "ms") for c in _SUMMARY_COLS])  # fmt: skip
+        else:
+            return table
+        pos = m.end()
+
+
+def _title(text: str, m: re.Match, floor: int) -> tuple[str, int] | None:
+    """The test title before a `-q` line's `: 123 requests per second`, and where it
+    starts. In a line of its own any title (a custom command) is taken when the line
+    has the 6.2+ `p50=`, an upper-case one (`SET`, `LRANGE_100 (first 100 elements)`)
+    always; after other text on the line (a flattened mail) only an upper-case one."""
+    line_start = max(text.rfind("\n", 0, m.start()) + 1, floor)
+    segment = text[line_start : m.start()]
+    whole = segment.strip()
+    if (
+        whole
+        and len(whole) <= 100
+        and "\r" not in whole
+        and (_UPPER_TITLE.fullmatch(whole) or (m["p50"] and not re.search(r":\s", whole)))
+    ):
+        return whole, line_start + segment.index(whole)
+    tail = re.search(rf"(?:^|\s)({_UPPER_TITLE.pattern})$", segment)
+    if tail:
+        return tail.group(1), line_start + tail.start(1)
+    return None
+
+
+def _quiet_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    current: ResultTable | None = None
+    floor = 0
+    for m in _QUIET.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        found = _title(text, m, floor)
+        if not found:
+            continue
+        title, start = found
+        if current is None or _GAP.fullmatch(text, current.span[1], start) is None:
+            current = ResultTable(
+                format=INFO.name,
+                span=(start, m.end()),
+                columns=["test", "requests per second", "p50 (ms)"],
+            )
+            tables.append(current)
+        ms = [Measurement("requests_per_sec", float(m["v"]), "requests per second", title,
+                          None, m["v"])]  # fmt: skip
+        if m["p50"]:
+            ms.append(Measurement("latency_p50", float(m["p50"]), "ms", title, None, m["p50"]))
+        current.add_row([title, m["v"], m["p50"] or ""], ms)
+        current.span = (current.span[0], m.end())
+        floor = m.end()
+    return tables
+
+
+def _csv_tables(text: str) -> list[ResultTable]:
+    tables = []
+    for head in _CSV_HEAD.finditer(text):
+        table = ResultTable(
+            format=INFO.name,
+            span=head.span(),
+            columns=["test", "rps", *(f"{c}_latency_ms" for c in _SUMMARY_COLS)],
+        )
+        pos = head.end()
+        while row := _CSV_ROW.match(text, _GAP.match(text, pos).end()):
+            title = row["t"]
+            ms = [Measurement("requests_per_sec", float(row["rps"]), "requests per second",
+                              title, None, row["rps"])]  # fmt: skip
+            ms += [
+                Measurement(f"latency_{c}", float(row[c]), "ms", title, None, row[c])
+                for c in _SUMMARY_COLS
+            ]
+            table.add_row([title, row["rps"], *(row[c] for c in _SUMMARY_COLS)], ms)
+            pos = row.end()
+            table.span = (table.span[0], pos)
+        if table.rows:
+            tables.append(table)
+    # before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
+    runs: list[list[re.Match]] = []
+    for row in _CSV_OLD_ROW.finditer(text):
+        if runs and _GAP.fullmatch(text, runs[-1][-1].end(), row.start()):
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    for rows in runs:
+        if len(rows) < 2 or not all(_UPPER_TITLE.fullmatch(r["t"]) for r in rows):
+            continue
+        table = ResultTable(
+            format=INFO.name,
+            span=(rows[0].start(), rows[-1].end()),
+            columns=["test", "rps"],
+        )
+        for r in rows:
+            table.add_row([r["t"], r["rps"]], [Measurement("requests_per_sec", float(r["rps"]),
+                          "requests per second", r["t"], None, r["rps"])])  # fmt: skip
+        tables.append(table)
+    return tables
+
+
+def _extend_back(text: str, start: int) -> int:
+    """Take in the `redis-benchmark ...` command line and CONFIG warnings just above."""
+    while True:
+        line_end = text.rfind("\n", 0, start)
+        if line_end < 0 or text[line_end + 1 : start].strip():
+            return start
+        prev_start = text.rfind("\n", 0, line_end) + 1
+        line = text[prev_start:line_end].strip()
+        if line and (_WARNING.fullmatch(line) or _COMMAND.fullmatch(line)):
+            start = prev_start + text[prev_start:line_end].index(line)
+            continue
+        return start
+
+
+def _variant(text: str, start: int, previous_end: int) -> str | None:
+    """The heading of a block: the line above it (`after:`), or the short `name:` just
+    before it on its line when the mail flattened everything."""
+    heading = block_heading(text, start, previous_end)
+    if heading and (_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading)):
+        return None
+    return heading
+
+
+def parse(text: str) -> list[ResultTable]:
+    titles = list(_TITLE.finditer(text))
+    tables = []
+    for i, title in enumerate(titles):
+        end = titles[i + 1].start() if i + 1 < len(titles) else len(text)
+        table = _report(text, title, end)
+        if table.measurements:
+            tables.append(table)
+    tables += _csv_tables(text)
+    tables += _quiet_tables(text, [t.span for t in tables])
+    tables.sort(key=lambda t: t.span)
+    previous: ResultTable | None = None
+    for t in tables:
+        t.span = (_extend_back(text, t.span[0]), t.span[1])
+        if previous is not None and _GAP.fullmatch(text, previous.span[1], t.span[0]):
+            t.variant = previous.variant  # the next test of the same run
+        else:
+            t.variant = _variant(text, t.span[0], previous.span[1] if previous else 0)
+        previous = t
+    claimed = [t.span for t in tables]
+    for live in _LIVE.finditer(text) if tables and "rps=" in text else ():
+        if not any(a <= live.start() < b for a, b in claimed):
+            tables.append(ResultTable(format=INFO.name, span=live.span()))
+    return sorted(tables, key=lambda t: t.span)

@@ -1,0 +1,100 @@
+"""ApacheBench (ab): fixtures from the real tool (tests/fixtures/tools/ab.sh) and
+focused cases."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from extract.results.formats import by_name, extract_results
+from tests.conftest import seed, shared_path
+from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
+
+
+@pytest.mark.parametrize("case", cases("ab"))
+def test_fixture(case):
+    check(case)
+
+
+def _values(rows: list[dict]) -> list[tuple]:
+    return sorted((r["label"], r["metric"], r["value"], r["unit"]) for r in rows)
+
+
+def test_flattened_and_wrapped_copies_of_one_run_give_the_same_rows():
+    # one run, flattened onto a line and hard-wrapped at 72 columns by the script
+    flat = rows_of(text_of("ab--flattened"))
+    wrapped = rows_of(text_of("ab--wrapped-crlf"))
+    assert _values(flat) == _values(wrapped)
+    # `(mean, across all concurrent\nrequests)` wrapped still names the second figure
+    metrics = [r["metric"] for r in wrapped]
+    assert "time_per_request_mean_across_concurrent" in metrics
+    assert {r["variant"] for r in flat} == {"ab results for the patched build"}
+
+
+def test_crlf_line_ends_as_stored():
+    raw = (FIXTURES / "ab--wrapped-crlf.txt").read_bytes().decode("utf-8")
+    assert "\r\n" in raw
+    assert _values(rows_of(raw)) == _values(rows_of(raw.replace("\r\n", "\n")))
+
+
+def test_command_line_names_the_url_not_the_variant():
+    rows = rows_of(text_of("ab--default"))
+    assert {r["variant"] for r in rows} == {None}
+    rps = next(r for r in rows if r["metric"] == "requests_per_second")
+    assert rps["label"].startswith("http://127.0.0.1:") and rps["unit"] == "#/sec"
+
+
+def test_post_body_sent_and_its_rates():
+    got = {r["metric"]: (r["value"], r["unit"]) for r in rows_of(text_of("ab--post-non2xx"))}
+    assert got["total_body_sent"][1] == "bytes"
+    assert got["transfer_rate_sent"][1] == got["transfer_rate_total"][1] == "KB/sec"
+    assert got["transfer_rate_total"][0] > got["transfer_rate_sent"][0]
+    assert got["non_2xx_responses"] == got["complete_requests"]
+
+
+def test_without_banner():  # ported from tests/test_formats_c.py
+    ab = (
+        "Concurrency Level:      10\nTime taken for tests:   1.5 seconds\n"
+        "Complete requests:      1000\n"
+        "Failed requests:        0\nRequests per second:    666.67 [#/sec] (mean)\n"
+        "Time per request:       15.000 [ms] (mean)\n"
+    )
+    (table,) = by_name("ab").parse(ab)
+    assert {m.metric: m.value for m in table.measurements}["requests_per_second"] == 666.67
+    assert "concurrency" not in " ".join(m.metric for m in table.measurements)
+
+
+ODD = ["", "This is ApacheBench, Version", "Requests per second: 1 [#/sec]",
+       "Percentage of the requests served within a certain time (ms)\n  50%",
+       "Connection Times (ms)\n min mean[+/-sd] median max\nConnect: 0 0",
+       "-" * 5000, "\x00\ufffd"]  # fmt: skip
+
+
+def test_parse_survives_odd_and_truncated_input():  # ported from tests/test_formats_c.py
+    parse = by_name("ab").parse
+    for text in ODD:
+        assert isinstance(parse(text), list)
+    for case in cases("ab"):
+        text = text_of(case)
+        for cut in range(0, len(text), max(1, len(text) // 9)):
+            for piece in (text[:cut], text[cut:]):
+                for table in parse(piece):
+                    assert 0 <= table.span[0] <= table.span[1] <= len(piece)
+
+
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
+def test_seeds_give_no_ab_rows(prefix):  # ported from tests/test_formats_c.py
+    assert not [t for t in extract_results(seed(prefix)) if t.format == "ab"]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("corpus", ["dev", "dev2"])
+def test_corpus_negatives_give_no_ab_rows(corpus):  # ported from tests/test_formats_c.py
+    root = shared_path("corpus", corpus)
+    for line in (root / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        if label["is_benchmark"]:
+            continue
+        text = (root / f"{label['id']}.txt").read_text(encoding="utf-8").split("\n\n", 1)[-1]
+        assert not [t for t in extract_results(text) if t.format == "ab"], label["id"]
