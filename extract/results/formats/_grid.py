@@ -20,7 +20,7 @@ NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
 # value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±
 _CELL = re.compile(
-    rf"""^\s*(?P<num>{NUM})\s*(?P<unit>{_UNIT})?
+    rf"""^\s*(?P<num>{NUM})(?:(?P<mag>[kKM])[ \t]+(?=[A-Za-z]+/))?\s*(?P<unit>{_UNIT})?
         (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{NUM})\s*(?P<eunit>{_UNIT}|%)?)?
         \s*(?:\((?P<ratio>[^()]{{1,12}})\))?\s*$""",
     re.X,
@@ -30,6 +30,8 @@ _HEADER_UNIT = re.compile(
     re.I,
 )
 _COMMA_UNIT = re.compile(r"^(?P<name>[^,]+?)\s*,\s*(?P<unit>[^,\s]{1,10})\s*$")
+
+_MAGNITUDE = {"k": 1e3, "m": 1e6}
 
 # Units a cell may carry; anything else after a number makes the cell text.
 _EXTRA_UNITS = {"%", "x", "X", "#", "count", "counts", "rows", "row", "ops", "op", "iter"}
@@ -113,13 +115,16 @@ def read_cell(text: str) -> Cell | None:
     value = number(m.group("num"))
     if value is None:
         return None
+    mag = m.group("mag")
+    if mag:  # `1.25M rows/s`
+        value *= _MAGNITUDE[mag.lower()]
     err = number(m.group("err")) if m.group("err") else None
     return Cell(
         value,
         norm_unit(unit),
         err,
         norm_unit(m.group("eunit")) or norm_unit(unit),
-        m.group("num"),
+        m.group("num") + (mag or ""),
         m.group("err"),
         m.group("ratio"),
     )

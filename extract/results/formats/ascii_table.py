@@ -250,15 +250,17 @@ def _whitespace_tables(
         segs = _segments([line, *body_lines])
         head_toks = _tokens(line)
 
-        def named(seg, head_toks=head_toks):
-            return any(s < seg[1] and seg[0] < e for s, e, _ in head_toks)
+        def names(seg, head_toks=head_toks):
+            return {k for k, (s, e, _) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
 
         merged: list[list[int]] = []
         for seg in segs:
-            if (
-                merged
-                and (not named(seg) or not named(tuple(merged[-1])))
-                and seg[0] - merged[-1][1] <= 1
+            if merged and (
+                # one header name over both (`change %` over `-22.1` and a blank `%`)
+                names(seg) & names(tuple(merged[-1]))
+                or (
+                    (not names(seg) or not names(tuple(merged[-1]))) and seg[0] - merged[-1][1] <= 1
+                )
             ):
                 merged[-1][1] = seg[1]
             else:

@@ -9,8 +9,10 @@ and the same number (three or more) of cells; the header's cells are names (no
 numbers); in every data line each cell after the first is a number (the first may
 be a name). Rows: label = the first cell (`topology-0`; a number there is a setting
 and is labelled with its column's name: `threads 8`); metric =
-the column's name; unit = the one the header names in brackets (`Time (ms)`,
-`latency[us]`), else none. Variant = the heading above the table.
+the column's name; unit = the one the header names (`Time (ms)`, `latency[us]`,
+`throughput, ops/s`), else none. A table that names no unit and no measure
+(`host,cores,memory_gb`: an inventory) is claimed but gives no measurements.
+Variant = the heading above the table.
 
 Line breaks separate the records, so a mail flattened onto one line gives nothing
 here. Pure function; never raises.
@@ -24,6 +26,7 @@ from itertools import accumulate, compress, count, repeat
 from operator import add
 
 from extract.results.formats._context import block_heading, measure
+from extract.results.formats._grid import MEASURE_WORDS, header_unit
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -38,8 +41,8 @@ INFO = FormatInfo(
 _DELIMITERS = ("\t", ",", ";")
 # A column name: words, with an optional unit in brackets; no digits-only names.
 _NAME = re.compile(r"[A-Za-z_%#][\w .,%#/+\-:]*?(?:\s*[(\[][^()\[\]]{1,16}[)\]])?")
-_UNIT_IN_NAME = re.compile(r"[(\[]\s*([^()\[\]\s]{1,16})\s*[)\]]\s*$")
-_LABEL = re.compile(r"[A-Za-z_][^\t,;]{0,80}")
+# (a comma inside a name came from a quoted cell: `"bulk, no index"`)
+_LABEL = re.compile(r"[A-Za-z_][^\t;]{0,80}")
 # Cells that read as numbers but are not measurements of a row: dates, times, versions.
 _NOT_A_MEASURE = re.compile(r"\d{4}-\d\d-\d\d|\d+:\d\d|\d+\.\d+\.\d+")
 
@@ -137,23 +140,27 @@ def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
         if not data:
             continue
         start = offsets[i] + len(header_line) - len(header_line.lstrip())
+        heading = block_heading(text, start, floor)
+        # plain data (an inventory of hosts and cores) names no unit and no measure
+        measured = any(header_unit(c)[1] for c in header[1:]) or bool(
+            MEASURE_WORDS.search(" ".join([*header, heading or ""]))
+        )
         table = ResultTable(
             format=INFO.name,
             span=(start, offsets[k - 1] + len(lines[k - 1].rstrip())),
             columns=header,
             rows=data,
-            variant=block_heading(text, start, floor),
+            variant=heading,
         )
-        for r, cells in enumerate(data):
+        for r, cells in enumerate(data if measured else ()):
             # the first column is the row's key: a name, or a setting (threads, size)
             label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
             for column, written in zip(header[1:], cells[1:], strict=True):
-                unit = _UNIT_IN_NAME.search(column)
                 m = measure(
                     column,
                     written,
                     _number(written),
-                    unit.group(1) if unit else None,
+                    header_unit(column)[1],
                     label=label,
                     row=r,
                 )

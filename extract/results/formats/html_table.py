@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from bisect import bisect_left
 
 from extract.results.formats._grid import (
     block_heading,
@@ -24,6 +25,8 @@ from extract.results.formats._grid import (
     dedupe,
     grid_measurements,
     line_caption,
+    mask_tags,
+    read_cell,
 )
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -46,11 +49,16 @@ def _table_spans(text: str) -> list[tuple[int, int]]:
     """`<table>...</table>`; a table cut short (an excerpt, a truncated mail) ends
     after its last complete cell."""
     spans = []
-    for m in _OPEN_TABLE.finditer(text):
+    opens = list(_OPEN_TABLE.finditer(text))
+    # (every close tag found once: searching on from each open tag was quadratic)
+    closes = list(_CLOSE_TABLE.finditer(text))
+    close_starts = [c.start() for c in closes]
+    for k, m in enumerate(opens):
         if spans and m.start() < spans[-1][1]:
             continue  # nested
-        close = _CLOSE_TABLE.search(text, m.end())
-        nxt = _OPEN_TABLE.search(text, m.end())
+        c = bisect_left(close_starts, m.end())
+        close = closes[c] if c < len(closes) else None
+        nxt = opens[k + 1] if k + 1 < len(opens) else None
         if close and (nxt is None or close.start() < nxt.start()):
             spans.append((m.start(), close.end()))
             continue
@@ -83,8 +91,12 @@ def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
             all_th or (not header and not any(re.search(r"\d", c) for c in cells[1:]))
         ):
             header.append(cells)
-        elif not body and not header:
-            header.append(cells)  # the first row names the columns
+        elif (
+            not body
+            and not header
+            and sum(read_cell(c) is not None for c in cells[1:]) < max(1, (len(cells) - 1) / 2)
+        ):
+            header.append(cells)  # the first row names the columns (unless it is data: a slice)
         else:
             body.append(cells)
     return header, body
@@ -109,6 +121,7 @@ def parse(text: str) -> list[ResultTable]:
         from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
 
         tables = []
+        view = mask_tags(text)  # the lines before a table, read without their markup
         for start, end in _table_spans(text):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
@@ -131,10 +144,10 @@ def parse(text: str) -> list[ResultTable]:
                 columns=columns,
                 rows=body,
                 caption=caption,
-                variant=block_heading(text, start),
+                variant=block_heading(view, start),
             )
             table.measurements = grid_measurements(
-                levels or [[""] * ncol], body, caption=caption, context=context_before(text, start)
+                levels or [[""] * ncol], body, caption=caption, context=context_before(view, start)
             )
             tables.append(table)
         dedupe(tables, text)

@@ -157,7 +157,8 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
     out = []
     for h in _INLINE_HEADER.finditer(text):
         ncol = len(_cells(h.group(0)))
-        row_re = re.compile(rf"[ \t]*(\|(?!\|)(?:[^|\n]*\|){{{ncol}}})")
+        # a cell may hold a `[text|link]` with its own pipe
+        row_re = re.compile(rf"[ \t]*(\|(?!\|)(?:(?:\[[^\[\]\n]*\]|[^|\n])*+\|){{{ncol}}})")
         rows, pos = [h.group(0)], h.end()
         while (m := row_re.match(text, pos)) is not None:
             rows.append(m.group(1))

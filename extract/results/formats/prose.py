@@ -58,6 +58,9 @@ WIDE_DIGITS = "".join(
     chr(start + k) for start in _WIDE_DIGIT_STARTS for k in range(50 if start == 0x1D7CE else 10)
 )
 
+# Rates named before their number (see `_RATE_LED`), as they are written.
+_RATE_NAMES = r"TPS|QPS|RPS|tps|qps|rps|[Tt]hroughput"
+
 INFO = FormatInfo(
     name="prose",
     description="numbers with units in sentences ('took 27 sec ... 9 sec with the patch')",
@@ -65,14 +68,14 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s)|tps|qps|rps|throughput|吞吐",
+    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|{_RATE_NAMES})|吞吐",
     # One part per ASCII digit: a regex that starts with a literal is searched much
     # faster than one that starts with `\d`. Other digits only when the text has one.
     trigger_parts=(
         *((rf"(?-i:{digit}{_AFTER_DIGIT})", (), ()) for digit in "0123456789"),
         (rf"(?-i:(?![0-9])\d{_AFTER_DIGIT})", tuple(WIDE_DIGITS), ()),
         (r"(?-i:factor of\s)", ("factor of",), ()),
-        (r"tps|qps|rps|throughput", (), ("tps", "qps", "rps", "throughput")),
+        (rf"(?-i:{_RATE_NAMES})", ("TPS", "QPS", "RPS", "tps", "qps", "rps", "hroughput"), ()),
         (r"吞吐", ("吞吐",), ()),
     ),
 )
@@ -195,8 +198,9 @@ _SETTING_AFTER = re.compile(
 )
 _EXPECTATION = re.compile(
     r"(?i)\b(?:should|expect\w*|would|could|might|may|hope\w*|target\w*|goal|estimat\w*|assum\w*"
-    r"|aim\w*|want|wish|plan\w*|predict\w*|theoretical\w*|can we|need to|must|will|believe"
-    r"|think|guess|probably|likely|possibl\w*|potential\w*|ideally)\b"
+    # (`plan`, `planned`, not the query `planner`)
+    r"|aim\w*|want|wish|plan(?:s|ned|ning)?|predict\w*|theoretical\w*|can we|need to|must|will"
+    r"|believe|think|guess|probably|likely|possibl\w*|potential\w*|ideally)\b"
 )
 _EXPECTATION_PIECES = (
     "should", "expect", "would", "could", "might", "may", "hope", "target", "goal",
@@ -226,12 +230,14 @@ _BEFORE_AFTER = re.compile(
 # `the QPS of A is 18000`, `tps stabilised at about 10w`, `TPS打到3.8万`. The
 # magnitudes: k, and the CJK 万 (10^4) and 亿 (10^8) with their romanised w/W.
 _RATE_LED = re.compile(
-    r"(?P<kw>(?<![A-Za-z])(?:TPS|QPS|RPS|tps|qps|rps|[Tt]hroughput)(?![A-Za-z])|吞吐量?)"
+    rf"(?P<kw>(?<![A-Za-z])(?:{_RATE_NAMES})(?![A-Za-z])|吞吐量?)"
     r"(?P<link>[^\d.!?;:\n]{0,24}?|\s*[:：]\s*)"
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
-    r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)(?P<suf>万|亿|[wWkK](?![A-Za-z]))?"
+    r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)"
+    # a CJK magnitude ends the number (`3.8万 after the fix`); else no unit may follow
+    r"(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?"
     r"(?![\d]|[.,]\d|\s?(?:%|[xX×/](?!\w)|[A-Za-zµ]+/|(?:ns|us|µs|ms|s|secs?|seconds?|mins?"
-    r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z])))"
+    r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z]))))"
 )
 _RATE_LED_PIECES = re.compile(r"(?i)tps|qps|rps|throughput|吞吐")
 _MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8}
@@ -348,8 +354,8 @@ def _line_before(text: str, pos: int) -> str | None:
     """The last words of the non-blank line before `pos`: names a sentence such as
     `takes about 23 seconds of CPU` that starts right after the statement it times."""
     lines = [ln for ln in text[max(0, pos - 400) : pos].splitlines() if ln.strip()]
-    if not lines:
-        return None
+    if not lines or re.search(r"[.!?]$", lines[-1].strip()):
+        return None  # a finished sentence does not name the next one
     return " ".join(lines[-1].split()[-10:]).strip(" `*:-(") or None
 
 
@@ -435,6 +441,7 @@ def _variants(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
             ):
                 meas.variant = meas.variant or "before"
                 found[i + 1][1].variant = "after"
+                found[i + 1][1].label = meas.label  # `B` of `from A to B` is A's quantity
 
 
 def _quoted(text: str) -> list[tuple[int, int]]:
@@ -566,11 +573,12 @@ def parse(text: str) -> list[ResultTable]:
                 or (_may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause))
             ):
                 continue
-            written = (m.group("n") + (m.group("suf") or "")).strip()
+            suffix = m.group("cjk") or m.group("suf") or ""
+            written = (m.group("n") + suffix).strip()
             value = parse_number(m.group("n"))
             if value is None:
                 continue
-            value *= _MAGNITUDE.get(m.group("suf") or "", 1.0)
+            value *= _MAGNITUDE.get(suffix, 1.0)
             kw = m.group("kw")
             meas = measure(
                 kw.lower() if kw.isascii() else "throughput",

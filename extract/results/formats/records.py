@@ -20,7 +20,8 @@ block; variant = `line N` when several lines repeat the same keys (a series of
 samples) and no line has a label of its own; metric = the key; unit as written.
 Keys that name settings (threads, port, size, timeout, id, version, ...) are
 configuration, not results, and give no rows unless they carry a unit of time
-or rate. Pure function; never raises.
+or rate (not even then when they name a time setting: timeout, interval, ttl, ...).
+Pure function; never raises.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ INFO = FormatInfo(
     signature="`Send TPS: 240 Max RT: 292`, `before: 7806` / `after: 6033`, "
     "`name: 46.4 GB/hour`, `p99=12.5ms`",
     priority=35,
-    trigger=r"[A-Za-z)\]][ \t]*[:=：][ \t]*[-+~]?\d",
+    trigger=r"[\w)\]%][ \t]*[:=：][ \t]*[-+~]?\d",
 )
 
 _NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
@@ -59,7 +60,14 @@ _SETTING = re.compile(
     r"pid|uid|year|month|day|date|time ?zone|build|revision|rev|issue|pr|number|num|index|"
     r"offset|width|height|page|limit|max[-_ ]?(?:size|memory|heap)|rate limit)s?\b"
 )
+# Settings of a time, which their unit of time does not make a result.
+_TIME_SETTING = re.compile(
+    r"(?i)\b(?:timeout|time-out|interval|ttl|heartbeat|deadline|backoff|retention|expiry"
+    r"|grace period|poll|linger)s?\b"
+)
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _RATE = re.compile(r"[A-Za-z]+/(?:s|sec|second|ms|us|min|minute|h|hour)$", re.I)
+_NAME_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _TABLE_LINE = re.compile(r"^\s*[|+]|\|\s*$|^\s*[{\[\"]")
 _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\})\s*$")
 
@@ -72,7 +80,8 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     """(the line's own label, its pairs) when the pairs make up the line."""
     if _TABLE_LINE.search(line):
         return None
-    found = list(_PAIR.finditer(line))
+    # a key whose last word is a number is a clock time (`at 10:30`, `is 0:40 min`)
+    found = [m for m in _PAIR.finditer(line) if _NAME_WORD.search(m.group("key").split()[-1])]
     if not found:
         return None
     # what lies between pairs must be short filler (spaces, commas, `|`, `;`)
@@ -137,7 +146,12 @@ def _table(text, block, offsets, lines, floor) -> ResultTable | None:
             if unit and not _unit_known(unit):
                 unit = None
             key = p.group("key").strip()
-            if _SETTING.search(key) and not (unit and to_si(1.0, unit)[1] in ("s", "1/s", "B/s")):
+            if key.count("(") > key.count(")"):
+                continue  # a source position, `at a.B.run(B.java:540)`, not a name
+            words = _CAMEL.sub(" ", key)  # `threadId` names a thread id
+            if _TIME_SETTING.search(words) or (
+                _SETTING.search(words) and not (unit and to_si(1.0, unit)[1] in ("s", "1/s", "B/s"))
+            ):
                 continue
             written = p.group("num").lstrip("~")
             value = parse_number(written + (p.group("suffix") or ""))

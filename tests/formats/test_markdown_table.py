@@ -1,0 +1,167 @@
+"""markdown-table: GitHub pipe tables, with or without outer pipes, also flattened
+onto one line and indented as GitBox mail delivers them."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from extract.results.formats import by_name, extract_results
+from tests.conftest import seed
+from tests.formats.golden import cases, check, rows_of, text_of
+
+
+@pytest.mark.parametrize("case", cases("markdown-table"))
+def test_fixture(case):
+    check(case)
+
+
+def rows(text: str, fmt: str = "markdown-table") -> list[tuple]:
+    return [
+        (t.format, m.label, m.variant, m.metric, m.value, m.unit)
+        for t in extract_results(text)
+        for m in t.measurements
+        if t.format == fmt
+    ]
+
+
+def values(text: str) -> list[tuple]:
+    return [(r["label"], r["metric"], r["value"], r["unit"]) for r in rows_of(text)]
+
+
+def flatten(text: str) -> str:
+    """What a GitBox notification does to a comment: every whitespace run → one space."""
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "markdown-table--no-outer-pipes",
+        "markdown-table--outer-pipes-aligned",
+        "markdown-table--unit-column",
+    ],
+)
+def test_flattened_gives_the_same_values(case):
+    text = text_of(case)
+    assert values(flatten(text)) == values(text)
+
+
+def test_gitbox_indent_gives_the_same_rows():
+    text = text_of("markdown-table--outer-pipes-aligned")
+    indented = "\n".join("   " + line if line else line for line in text.splitlines())
+    assert rows_of(indented) == rows_of(text)
+
+
+def test_unit_from_the_header_applies_to_every_row():
+    text = "| Case | Time (ms) |\n|---|---|\n| cold | 812 |\n| warm | 140 |\n| hot | 12 |\n"
+    assert [(r[1], r[4], r[5]) for r in rows(text)] == [
+        ("cold", 812.0, "ms"),
+        ("warm", 140.0, "ms"),
+        ("hot", 12.0, "ms"),
+    ]
+
+
+# ---------------------------------------------------------------- ported from test_formats_a
+
+
+def test_flattened_markdown_table_at_the_end_of_the_text():
+    text = "No. of Partitions | Time taken -- | -- 500 | 14 sec 4000 | 52 sec "
+    got = [(m[1], m[4], m[5]) for m in rows(text)]
+    assert got == [("500", 14.0, "sec"), ("4000", 52.0, "sec")]
+
+
+def test_seed_000_flattened_markdown_table():
+    found = [
+        (t, m)
+        for t in extract_results(seed("000"))
+        for m in t.measurements
+        if t.format == "markdown-table"
+    ]
+    times = [(m.metric, m.value, m.unit) for _, m in found]
+    assert times == [
+        ("Time taken for REPL DUMP", 9.0, "sec"),
+        ("Time taken for REPL DUMP", 27.0, "sec"),
+    ]
+    labels = [m.label for _, m in found]
+    assert "Export Service used=Yes" in labels[0] and "Export Service used=No" in labels[1]
+    table = found[0][0]
+    assert table.columns[0] == "No. of Tables" and table.rows[1] == ["1000", "100", "No", "27 sec"]
+    assert table.source(seed("000")).endswith("27 sec")
+
+
+def test_markdown_flattened_with_outer_pipes_stops_at_the_table():
+    table = "| Job | Before | After | |---|---|---| | etl | 7.5s | 5.2s | | agg | 3s | 2s |"
+    text = f"Timings: {table} cheers!"
+    tables = [t for t in extract_results(text) if t.format == "markdown-table"]
+    assert len(tables) == 1
+    assert tables[0].source(text) == table
+    assert ("markdown-table", "agg", "Timings", "After", 2.0, "s") in rows(text)
+
+
+def test_flattened_bold_heading_names_the_run():
+    text = (
+        "Report. **ssb — patched** | Metric | Value | |---|---| | Wall time | 33.0s | "
+        "| Peak memory | 1.5 GiB | **ssb — trunk** | Metric | Value | |---|---| "
+        "| Wall time | 35.5s |"
+    )
+    got = rows(text)
+    assert ("markdown-table", "Peak memory", "ssb — patched", "Value", 1.5, "GiB") in got
+    assert ("markdown-table", "Wall time", "ssb — trunk", "Value", 35.5, "s") in got
+
+
+def test_markdown_heading_names_the_run_and_header_gives_the_unit():
+    text = (
+        "With 8 scanner threads:\n\n"
+        "| Benchmark | Best Time(ms) | Rate(M/s) |\n|---|---:|---:|\n| filter | 2,210 | 14.5 |\n"
+    )
+    got = rows(text)
+    assert ("markdown-table", "filter", "With 8 scanner threads", "Best Time", 2210.0, "ms") in got
+    assert ("markdown-table", "filter", "With 8 scanner threads", "Rate", 14.5, "M/s") in got
+
+
+def test_html_table_rendered_as_pipes_by_the_parser():
+    # extract.mail.message renders <table> as pipe rows with a separator after the first row
+    text = "| query | before | after |\n|---|---|---|\n| q4 | 20.5 s | 17.25 s |"
+    assert ("markdown-table", "q4", None, "after", 17.25, "s") in rows(text)
+
+
+NOISE = {
+    "versions table": "| Component | Version |\n|---|---|\n| Kafka | 3.7.1 |\n| Flink | 1.19.0 |",
+    "dates and ids": (
+        "| Issue | Created |\n|---|---|\n| FLINK-30100 | 2024-03-05 |\n| FLINK-30101 | 2024-03-09 |"
+    ),
+    "pr checklist": "| | Check |\n|---|---|\n| 1 | tests pass |\n| 2 | docs |",
+    "schedule": (
+        "| Release | Code freeze | Votes needed |\n| --- | --- | --- |\n"
+        "| 2.4 | 2025-03-01 | 3 |\n| 2.5 | 2025-06-02 | 3 |"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOISE))
+def test_noise_gives_no_rows(name):
+    assert rows_of(NOISE[name]) == []
+
+
+def test_survives_odd_input():
+    parse = by_name("markdown-table").parse
+    for text in ["", "|", "| a |\n|---|", "-- | -- " * 50, "\x00\ufffd" * 100, "|---|---|"]:
+        assert isinstance(parse(text), list)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " " * 60000 + "| a | b |\n|---|---|\n| x | 1 ms |",
+        "-" * 60000,
+        "-- | " * 15000,
+        "a | " * 10000 + "-- | -- " + "1 | " * 10000,
+    ],
+    ids=["spaces-before", "dashes", "separators", "long-flattened"],
+)
+def test_stays_linear_on_pathological_input(text):
+    start = time.perf_counter()
+    by_name("markdown-table").parse(text)
+    assert time.perf_counter() - start < 5.0

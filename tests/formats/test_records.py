@@ -1,0 +1,114 @@
+"""records: runs of `key: value` / `key=value` lines with numbers; config dumps and
+identifiers give nothing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from extract.results.formats import by_name, extract_results
+from tests.formats.golden import cases, check, rows_of, text_of
+
+
+@pytest.mark.parametrize("case", cases("records"))
+def test_fixture(case):
+    check(case)
+
+
+def rows(text: str, fmt: str = "records") -> list[tuple]:
+    return [
+        (t.format, m.label, m.variant, m.metric, m.value, m.unit)
+        for t in extract_results(text)
+        for m in t.measurements
+        if t.format == fmt
+    ]
+
+
+def test_one_pair_per_line_and_several_per_line_read_alike():
+    one = "read_bw=412.5 MB/s\nread_lat_avg=3.8 ms\n"
+    many = "read_bw=412.5 MB/s read_lat_avg=3.8 ms\n"
+    assert [r[3:] for r in rows(one)] == [r[3:] for r in rows(many)]
+
+
+def test_repeated_samples_are_numbered_lines():
+    text = (
+        "Sent: 2310 msg/s  Lag: 40 ms\nSent: 2295 msg/s  Lag: 38 ms\nSent: 2330 msg/s  Lag: 41 ms\n"
+    )
+    got = rows(text)
+    assert [r[2] for r in got] == ["line 1"] * 2 + ["line 2"] * 2 + ["line 3"] * 2
+    assert ("records", None, "line 3", "Lag", 41.0, "ms") in got
+
+
+def test_heading_labels_a_block_under_a_code_fence():
+    text = "Patched build:\n```\nbefore: 7100 rows/s\nafter: 9400 rows/s\n```\n"
+    assert rows(text) == [
+        ("records", "Patched build", None, "before", 7100.0, "rows/s"),
+        ("records", "Patched build", None, "after", 9400.0, "rows/s"),
+    ]
+
+
+def test_chinese_colon_and_magnitude_suffix():
+    text = "写入 TPS：12k\n读取 TPS：30k\n"
+    assert [(r[3], r[4]) for r in rows(text)] == [("写入 TPS", 12000.0), ("读取 TPS", 30000.0)]
+
+
+def test_keys_that_end_in_a_digit():
+    """`v2.1: ...` alone: the trigger lets it through (it once required a letter)."""
+    text = "v2.1: 8120 req/s\nv2.2: 9075 req/s\n"
+    assert [(r[3], r[4], r[5]) for r in rows(text)] == [
+        ("v2.1", 8120.0, "req/s"),
+        ("v2.2", 9075.0, "req/s"),
+    ]
+
+
+def test_clock_times_are_no_pairs():
+    assert rows("We met at 10:30 and at 11:45 the job was done.\nSee you at 9:15 tomorrow.") == []
+
+
+def test_one_number_without_a_unit_is_not_a_block():
+    assert rows_of("total: 4\n") == []
+    assert rows(text_of("records--path-prefix").splitlines()[0]) != []  # one with a unit is
+
+
+NOISE = {
+    "config dump": "threads: 32\nport: 9092\nbatch.size: 16384\nretries: 5\n",
+    "time settings": "session timeout: 30 s\nheartbeat interval: 3 s\nlog retention: 168 h\n",
+    "ids": "PR: 4417\nBuild: 1189\nIssue: 20931\n",
+    "stack trace": (
+        "\tat org.example.Runner.main(Runner.java:118)\n"
+        "\tat org.example.Runner.loop(Runner.java:240)\n"
+    ),
+    "sentence with a colon": "We tested it on the new cluster and found: 3 failures in 200 runs.\n",
+    "table rows": "| a: 1 | b: 2 |\n| a: 3 | b: 4 |\n",
+    "log line with ids": "time: 2024-05-06 10:11:12:345, threadId: 7, total: 9",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOISE))
+def test_noise_gives_no_rows(name):
+    assert rows(NOISE[name]) == []
+
+
+def test_camel_case_config_keys_give_no_rows():
+    """`serverWorkerThreads` names threads, `threadId` an id: settings, not results."""
+    text = "serverWorkerThreads: 32\nmaxMessageSize: 65536\nflushIntervalMillis: 500\n"
+    assert rows(text) == []
+
+
+def test_survives_odd_input():
+    parse = by_name("records").parse
+    odd = ["", ":", "a:", "a: b", "a=1=2=3", "x: 1e999", "：" * 100, "\x00\ufffd" * 100]
+    for text in odd:
+        assert isinstance(parse(text), list)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: 1 " * 20000, "a=" * 30000, "key name with words: " * 5000 + "1", ("k: 1\n" * 20000)],
+    ids=["pairs", "equals", "long-key", "many-lines"],
+)
+def test_stays_linear_on_pathological_input(text):
+    start = time.perf_counter()
+    by_name("records").parse(text)
+    assert time.perf_counter() - start < 5.0
