@@ -38,7 +38,9 @@ def cases(fmt: str | None = None) -> list[str]:
 
 
 def text_of(case: str) -> str:
-    return (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
+    """The fixture's text as stored: CRLF and CR line ends are kept (mail has them)."""
+    with open(FIXTURES / f"{case}.txt", encoding="utf-8", newline="") as f:
+        return f.read()
 
 
 def expected(case: str) -> dict:
