@@ -1,6 +1,8 @@
-"""`python -m extract` end to end on real archives under tmp DATA_DIRs, checked with
-SQL on the DuckDB file it writes: fixtures without errors, broken inputs as errors
-rows, the count invariant, the seeds, idempotence, incremental reruns, kill -9."""
+"""`python -m extract` end to end on archives built in code (tests/mail/mboxes.py)
+under tmp DATA_DIRs, checked with SQL on the DuckDB file it writes: the built
+archives without errors, broken inputs as errors rows, the count invariant, the
+seeds, idempotence, incremental reruns, kill -9. One test (`shared`) runs the same
+checks on the real PonyMail and peer archives in ../shared/mbox."""
 
 from __future__ import annotations
 
@@ -19,10 +21,21 @@ import pytest
 from extract.__main__ import main
 from extract.mail.mbox import read_mbox
 from extract.pipeline import MAX_STORED_CHARS
-from tests.test_parse import MUST_PASS
-from tests.test_read import MBOX, make_message, to_mbox, write_archive
+from tests.conftest import shared_path
+from tests.mail.mboxes import (
+    EDGE_ARCHIVES,
+    commits_month,
+    foal_month,
+    make_message,
+    no_headers_message,
+    raw_message,
+    to_mbox,
+    users_month,
+    write_archive,
+)
+from tests.mail.test_message import MUST_PASS
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"
 
 
@@ -66,29 +79,112 @@ def assert_count_invariant(db: Path, data_dir: Path) -> None:
             assert n_messages == seen, path
 
 
+# ------------------------------------------------------------------ built archives
+
+
+def github_notification() -> bytes:
+    """A GitBox comment notification (2018-2023 form): kind github."""
+    return raw_message(
+        "From: GitBox <git@apache.org>\nTo: github@arrow.apache.org\n"
+        "Subject: [GitHub] [arrow] alice commented on pull request #1234: faster scans\n"
+        "Date: Wed, 15 Jun 2016 10:00:00 +0000\nMessage-ID: <gh-1234-1@gitbox.apache.org>\n"
+        "Content-Type: text/plain; charset=utf-8",
+        "alice commented on pull request #1234:\n"
+        "URL: https://github.com/apache/arrow/pull/1234#issuecomment-1\n\n"
+        "The scan takes 12 ms now, it was 30 ms.\n",
+    )
+
+
+def jira_notification() -> bytes:
+    """A JIRA comment notification: kind jira."""
+    return raw_message(
+        'From: "Bo Chen (JIRA)" <jira@apache.org>\nTo: issues@kudu.apache.org\n'
+        "Subject: [jira] [Commented] (KUDU-42) Scans are slow\n"
+        "Date: Thu, 16 Jun 2016 11:00:00 +0000\nMessage-ID: <JIRA.42.1@Atlassian.JIRA>\n"
+        "Content-Type: text/plain; charset=utf-8",
+        "\n    [ https://issues.apache.org/jira/browse/KUDU-42 ]\n\n"
+        "Bo Chen commented on KUDU-42:\n-----------------------------\n\nStill 30 ms here.\n",
+    )
+
+
+# The message kinds the built archives hold: `commit` and `mail` from commits-2016-06
+# (git/svn commit mails and a person's reply), the users months and the edge messages
+# (mail); `github` and `jira` from the notifications archive.
+NOTIFICATIONS = {"github": github_notification(), "jira": jira_notification()}
+BUILT_KINDS = sorted({"commit", "mail", *NOTIFICATIONS})
+
+# A message with no headers at all, in two forms: an envelope line and nothing after
+# it (PonyMail's NoList case), and text right after the envelope line.
+HEADERLESS = [b"", no_headers_message()]
+# What the crawler may store instead of an mbox: an error page of the web server.
+NOT_AN_MBOX = (
+    b"<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n"
+    b"<body><h1>Bad Gateway</h1><p>The proxy server received an invalid response.</p>"
+    b"</body></html>\n"
+)
+
+
+def broken_archives() -> dict[str, tuple[bytes, int, list[int]]]:
+    """name → (archive, its number of messages, positions of those that must be
+    errors rows)."""
+    good = [
+        make_message(f"fine {i}\n", subject=f"fine {i}", message_id=f"fine{i}@x") for i in range(3)
+    ]
+    mixed = [good[0], HEADERLESS[0], good[1], HEADERLESS[1], good[2]]
+    return {
+        "fail-no-headers": (
+            to_mbox(mixed),
+            len(mixed),
+            [i for i, m in enumerate(mixed) if m in HEADERLESS],
+        ),
+        # an empty month: no message, no error
+        "fail-empty": (b"", 0, []),
+        # no envelope line: the whole file is one message (position 0) without headers
+        "fail-not-mbox": (NOT_AN_MBOX, 1, [0]),
+    }
+
+
+BROKEN = broken_archives()
+
+
+def fixture_archive(name: str) -> str:
+    return f"raw/fixtures.apache.org/{name}/2016-06.mbox.gz"
+
+
 @pytest.fixture(scope="module")
 def fixtures_db(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("fixtures")
-    lists = {}
-    for i, path in enumerate(MUST_PASS):
-        name = f"{path.parent.name}-{i:02d}"
-        lists[name] = path
-        write_archive(data_dir, f"{name}@fixtures.apache.org", "2016-06", archive_bytes(path))
-    for path in sorted((MBOX / "ponymail-classic" / "fail").glob("*.mbox")):
-        write_archive(
-            data_dir, f"fail-{path.stem}@fixtures.apache.org", "2016-06", path.read_bytes()
-        )
+    passing = {name: EDGE_ARCHIVES[name] for name in MUST_PASS}
+    passing["notifications"] = to_mbox(list(NOTIFICATIONS.values()))
+    for name, data in passing.items():
+        write_archive(data_dir, f"{name}@fixtures.apache.org", "2016-06", data)
+    for name, (data, _, _) in BROKEN.items():
+        write_archive(data_dir, f"{name}@fixtures.apache.org", "2016-06", data)
     assert run(data_dir, "--workers", "2") == 0
-    return data_dir, data_dir / "asf.duckdb", lists
+    return data_dir, data_dir / "asf.duckdb", sorted(passing)
 
 
 def test_fixture_archives_have_no_errors(fixtures_db):
-    data_dir, db, lists = fixtures_db
+    data_dir, db, names = fixtures_db
     errors = query(db, "SELECT archive, position, stage, reason FROM errors ORDER BY ALL")
-    assert [e[0] for e in errors] == ["raw/fixtures.apache.org/fail-NoList/2016-06.mbox.gz"]
-    assert errors[0][1:3] == (0, "parse")
-    expected = sum(len(list(read_mbox(p))) for p in lists.values())
-    assert query(db, "SELECT count(*) FROM messages WHERE list NOT LIKE 'fail-%'") == [(expected,)]
+    expected = sorted(
+        (fixture_archive(name), position, "parse")
+        for name, (_, _, positions) in BROKEN.items()
+        for position in positions
+    )
+    assert expected  # the broken archives do break
+    assert [e[:3] for e in errors] == expected
+    assert all("no headers" in e[3] for e in errors), errors
+    stored = sum(len(list(read_mbox(data_dir / fixture_archive(n)))) for n in names)
+    assert query(db, "SELECT count(*) FROM messages WHERE list NOT LIKE 'fail-%'") == [(stored,)]
+    for name, (_, n_messages, positions) in BROKEN.items():
+        assert query(
+            db,
+            "SELECT n_messages, n_errors, "
+            "(SELECT count(*) FROM messages m WHERE m.archive = a.path) "
+            "FROM archives a WHERE a.path = ?",
+            [fixture_archive(name)],
+        ) == [(n_messages, len(positions), n_messages - len(positions))], name
     assert query(
         db, "SELECT n_messages FROM archives WHERE list = 'fail-empty@fixtures.apache.org'"
     ) == [(0,)]
@@ -103,9 +199,44 @@ def test_fixture_rows_are_complete(fixtures_db):
                   list(DISTINCT kind ORDER BY kind) FROM messages""",
     )[0]
     assert n == n_keys and no_text == 0
-    assert kinds == ["commit", "github", "mail"]
+    assert kinds == BUILT_KINDS
     link = query(db, "SELECT permalink FROM messages WHERE message_id IS NOT NULL LIMIT 1")[0][0]
     assert link.startswith("https://lists.apache.org/thread/%3C")
+
+
+REAL_PASS = ("ponymail-classic/pass", "ponymail-classic/valid", "ponymail-classic/roundtrip",
+             "ponymail-foal", "peers")  # fmt: skip
+
+
+@pytest.mark.shared
+def test_real_archives_end_to_end(tmp_path):
+    """The peer tools' archives (../shared/mbox) through the CLI: every archive a
+    correct importer must read gives no errors row; of PonyMail's `fail/` files, the
+    empty one is an empty month and NoList (an envelope line alone) one errors row."""
+    root = shared_path("mbox")
+    lists = {}
+    for folder in REAL_PASS:
+        for path in sorted((root / folder).glob("*.mbox")) + sorted((root / folder).glob("*.eml")):
+            name = f"{path.parent.name}-{len(lists):02d}"
+            lists[name] = path
+            write_archive(tmp_path, f"{name}@real.apache.org", "2016-06", archive_bytes(path))
+    fail = sorted((root / "ponymail-classic" / "fail").glob("*.mbox"))
+    assert [p.name for p in fail] == ["NoList.mbox", "empty.mbox"]
+    for path in fail:
+        write_archive(tmp_path, f"fail-{path.stem}@real.apache.org", "2016-06", path.read_bytes())
+    assert run(tmp_path, "--workers", "2") == 0
+    db = tmp_path / "asf.duckdb"
+    errors = query(db, "SELECT archive, position, stage FROM errors ORDER BY ALL")
+    assert errors == [("raw/real.apache.org/fail-NoList/2016-06.mbox.gz", 0, "parse")]
+    expected = sum(len(list(read_mbox(p))) for p in lists.values())
+    assert query(db, "SELECT count(*) FROM messages WHERE list NOT LIKE 'fail-%'") == [(expected,)]
+    assert query(
+        db, "SELECT n_messages FROM archives WHERE list = 'fail-empty@real.apache.org'"
+    ) == [(0,)]
+    kinds = query(db, "SELECT list(DISTINCT kind ORDER BY kind) FROM messages")[0][0]
+    assert kinds == ["commit", "github", "mail"]
+    assert query(db, "SELECT count(*) FILTER (WHERE text IS NULL) FROM messages") == [(0,)]
+    assert_count_invariant(db, tmp_path)
 
 
 def test_repeated_message_ids_get_distinct_stable_keys(tmp_path):
@@ -282,17 +413,20 @@ def snapshot(db: Path) -> tuple:
     )
 
 
+# Three small months as lists.apache.org serves them: users@ questions and replies,
+# a second users@ month, and every edge-case message in one archive.
+USERS_2019_09 = users_month("2019-09", 5)
 SMALL = [
-    MBOX / "ponymail-foal" / "users_ponymail_apache_org_2019-09.mbox",
-    MBOX / "ponymail-foal" / "users_ponymail_apache_org_2022-01.mbox",
-    MBOX / "ponymail-classic" / "pass" / "tests.mbox",
+    foal_month("users", "ponymail.apache.org", USERS_2019_09),
+    EDGE_ARCHIVES["users-2022-01"],
+    EDGE_ARCHIVES["edge-messages"],
 ]
 
 
 def test_rerun_is_idempotent_and_incremental(tmp_path, capsys):
     paths = [
-        write_archive(tmp_path, f"l{i}@p.apache.org", "2020-01", archive_bytes(p))
-        for i, p in enumerate(SMALL)
+        write_archive(tmp_path, f"l{i}@p.apache.org", "2020-01", data)
+        for i, data in enumerate(SMALL)
     ]
     db = tmp_path / "asf.duckdb"
     assert run(tmp_path, "--workers", "1") == 0
@@ -304,9 +438,7 @@ def test_rerun_is_idempotent_and_incremental(tmp_path, capsys):
 
     # One archive gains a message: only its rows are replaced.
     paths[0].write_bytes(
-        gzip.compress(
-            archive_bytes(SMALL[0]) + to_mbox([make_message("late", message_id="late@x")])
-        )
+        gzip.compress(SMALL[0] + to_mbox([make_message("late", message_id="late@x")]))
     )
     assert run(tmp_path) == 0
     assert "archives=1 " in capsys.readouterr().out
@@ -348,8 +480,8 @@ def test_messages_only_then_a_full_run_adds_the_results(tmp_path, capsys):
 
 
 def test_archives_extracted_by_other_code_are_extracted_again(tmp_path, capsys):
-    for i, p in enumerate(SMALL):
-        write_archive(tmp_path, f"l{i}@p.apache.org", "2020-01", archive_bytes(p))
+    for i, data in enumerate(SMALL):
+        write_archive(tmp_path, f"l{i}@p.apache.org", "2020-01", data)
     db = tmp_path / "asf.duckdb"
     assert run(tmp_path) == 0
     first = snapshot(db)
@@ -363,10 +495,17 @@ def test_archives_extracted_by_other_code_are_extracted_again(tmp_path, capsys):
     assert query(db, "SELECT count(DISTINCT extractor) FROM archives") == [(1,)]
 
 
+# The kill test's months: the small ones and a commits@ month, whose long commit
+# mails make the first committed batch big early on, so the run is still going (a
+# third of the way in) when it is killed.
+KILL = [foal_month("commits", "ponymail.apache.org", commits_month(15)), *SMALL]
+
+
+@pytest.mark.e2e
 def test_kill_9_then_rerun_is_consistent_and_complete(tmp_path):
     for i in range(120):
         write_archive(tmp_path, f"k{i % 12}@kill.apache.org", f"2019-{i // 12 + 1:02d}",
-                      archive_bytes(SMALL[i % len(SMALL)]))  # fmt: skip
+                      KILL[i % len(KILL)])  # fmt: skip
     db = tmp_path / "asf.duckdb"
     wal = tmp_path / "asf.duckdb.wal"
     proc = subprocess.Popen(
@@ -410,8 +549,9 @@ def test_cli_errors(tmp_path, capsys):
     assert "no archives found" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 def test_quiet_parseable_output_when_not_a_tty(tmp_path):
-    write_archive(tmp_path, "q@p.apache.org", "2020-01", archive_bytes(SMALL[0]))
+    write_archive(tmp_path, "q@p.apache.org", "2020-01", SMALL[0])
     out = subprocess.run(
         [sys.executable, "-m", "extract", "--data-dir", str(tmp_path), "--workers", "1"],
         cwd=REPO,
@@ -422,11 +562,16 @@ def test_quiet_parseable_output_when_not_a_tty(tmp_path):
     assert out.stderr == ""
     (line,) = out.stdout.splitlines()
     fields = dict(kv.split("=", 1) for kv in line.split())
-    assert (fields["archives"], fields["messages"], fields["errors"]) == ("1", "4", "0")
+    assert (fields["archives"], fields["messages"], fields["errors"]) == (
+        "1",
+        str(len(USERS_2019_09)),
+        "0",
+    )
 
 
+@pytest.mark.e2e
 def test_database_locked_by_another_process_is_a_clear_error(tmp_path):
-    write_archive(tmp_path, "q@p.apache.org", "2020-01", archive_bytes(SMALL[0]))
+    write_archive(tmp_path, "q@p.apache.org", "2020-01", SMALL[0])
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('ready', flush=True); "
