@@ -1,14 +1,15 @@
-"""A format's `INFO.trigger` is a necessary condition: on every real text we have
-(format samples, the dev corpus, the seeds, the fixture archives' bodies; each also
-flattened onto one line as GitBox mail delivers it), when the trigger does not match,
-the parser finds nothing. So skipping a parser on its trigger never loses a result."""
+"""A format's `INFO.trigger` is a necessary condition: on every text we have (the
+project's format fixtures, the seeds, the edge-case archives' bodies and, where
+../shared is present, the labelled corpora's bodies; each also flattened onto one
+line as GitBox mail delivers it), when the trigger does not match, the parser finds
+nothing. So skipping a parser on its trigger never loses a result."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -16,24 +17,25 @@ from extract.mail.clean import clean_body
 from extract.mail.mbox import iter_messages
 from extract.mail.message import parse_message
 from extract.results.formats import PARSERS, may_match
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from extract.results.formats._needles import NeedleScan
+from tests.conftest import SEEDS, SHARED
+from tests.formats.golden import FIXTURES
+from tests.mail import mboxes
 
 
 @cache
 def texts() -> list[str]:
-    out = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "formats").glob("*.txt"))]
-    out += [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "seeds").glob("*.txt"))]
-    for p in sorted((FIXTURES / "corpus" / "dev").glob("*.txt")):
+    out = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.glob("*.txt"))]
+    out += [p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))]
+    for p in sorted((SHARED / "corpus").glob("*/*.txt")):  # where ../shared is present
         body = p.read_text(encoding="utf-8").split("\n\n", 1)[-1]
         out += [body, clean_body(body)]
-    for p in sorted((FIXTURES / "mbox").rglob("*.mbox")):
-        with p.open("rb") as f:
-            for raw in iter_messages(f):
-                try:
-                    out.append(parse_message(raw.data, raw.envelope_line).text)
-                except Exception:  # broken fixtures are the reader's tests' business
-                    continue
+    for archive in mboxes.EDGE_ARCHIVES.values():
+        for raw in iter_messages(io.BytesIO(archive)):
+            try:
+                out.append(parse_message(raw.data, raw.envelope_line).text)
+            except Exception:  # broken archives are the reader's tests' business
+                continue
     return out + [re.sub(r"\s+", " ", t) for t in out]
 
 
@@ -133,3 +135,17 @@ def test_needle_scan_finds_exactly_the_needles_in_the_text():
     scan = NeedleScan(["abXcd", "Xc", "bX", "aX", "X", "zz", "Yz"])
     assert scan.found("abXcd aXc zz") == {"abXcd", "Xc", "bX", "aX", "X", "zz"}
     assert scan.found("Xz") == {"X"}
+
+
+def test_needle_scan_finds_one_character_needles_outside_ascii():
+    scan = NeedleScan(["±", "٣", "│", "ab", "a"])
+    assert scan.found("ab ±٣") == {"±", "٣", "ab", "a"}
+    assert scan.found("a│b") == {"│", "a"}
+    assert scan.found("ab a") == {"ab", "a"}
+
+
+def test_needle_scan_groups_needles_that_start_alike():
+    scan = NeedleScan(["rate=", "rate<", "rate ", "sys", "sysbench", "abab", "abc"])
+    assert len(scan._prefixed) == 2  # rate..., sys...; not abab/abc: "ab" recurs in "abab"
+    assert scan.found("x rate< rate=sysbench") == {"rate<", "rate=", "sys", "sysbench"}
+    assert scan.found("ababc rate") == {"abab", "abc"}
