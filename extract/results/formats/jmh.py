@@ -1,51 +1,70 @@
-"""JMH results: text tables, `Result "..."` blocks, CSV/SCSV and JSON.
+"""JMH results: text tables, the run log (`Result "..."` blocks, iterations), CSV/SCSV
+and JSON, as JMH 1.x prints them (checked against runs of JMH 1.37:
+tests/fixtures/tools/jmh/make.sh).
 
 Recognises
 - the end-of-run text table `Benchmark [(param)...] Mode Cnt Score Error Units`
-  (JMH < 1.5: `Samples`; error after `±`, a mangled `?` or `Â±`; decimal comma under
-  some locales; secondary rows `bench:·gc.alloc.rate`), also when flattened onto one
-  line, wrapped in HTML tags, or with words split by the archive (`M ode`);
-- `Result "name":` blocks (`N = 5` / `mean = 640.862 ?(99.9%) 113.354 ms/op`, or the
-  newer `640.862 ±(99.9%) 113.354 ms/op [Average]`) - dropped when the same numbers
-  are in a text table of the same message, so each result counts once;
+  (JMH < 1.10: `Samples`, JMH 1.0: `Score error` and no `±`; decimal comma under some
+  locales; secondary rows `bench:gc.alloc.rate` / older `bench:·gc.alloc.rate`,
+  percentile rows `bench:p0.99`; `≈ 10⁻⁴` for scores too small to print, which give
+  no numbers; an empty Error cell when there is no error). Mail damage read the same:
+  the `±` mangled (`?`, `Â±`, `Ã‚Â±`, `�`, `+-`) or dropped, rows hard-wrapped onto
+  the next line, the table flattened onto one line, GitBox's indent, CRLF, HTML tags,
+  words split by the archive (`M ode`); rows that go on under a short heading line
+  (`after:`) without the header again form a table of their own with that heading;
+- rows quoted without their header (`Class.method [params] avgt 15 1.378 ± 0.055
+  ms/op`, also wrapped), where a JMH time unit (`ms/op`, `ops/s`) marks them;
+- `Result "name":` and `Secondary result "name:gc.alloc.rate":` blocks (`N = 5` /
+  `mean = 640.862 ±(99.9%) 113.354 ms/op`, or `640.862 ±(99.9%) 113.354 ms/op
+  [Average]`; `±(` mangled to `?` or dropped), with `(min, avg, max) = (..), stdev =
+  ..` and, in sample/single-shot mode, the `Percentiles, unit:` lines - a block's
+  score and percentiles are dropped when the same result is in a text table of the
+  message, so each result counts once;
 - a verbose run's measured `Iteration N: 1.561 s/op` lines under its `# Benchmark:`
   line (label `Iteration N`, variant the benchmark; warmup iterations are not read);
+  the log's own lines (`# Warmup: 5 iterations, 10 s each`, `# Warmup Iteration`,
+  `# Fork: 1 of 5`) are claimed without measurements, so no generic parser reads them;
 - CSV / SCSV (`"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)",
-  "Unit","Param: x"`, decimal comma with `;`) and JSON (`{"jmhVersion": ..,
-  "primaryMetric": {..}, "secondaryMetrics": {..}}` elements; also flat one-line
-  records `{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}` as Druid prints;
-  a record cut off mid-line keeps its complete fields).
+  "Unit","Param: x"`, decimal comma quoted or with `;`), read field by field so a
+  re-indented, wrapped or flattened export reads the same; and JSON (`{"jmhVersion":
+  .., "primaryMetric": {..}, "secondaryMetrics": {..}}` elements; also flat records
+  `{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}` one a line, as Druid's
+  runner prints; a record cut off mid-line keeps its complete fields).
 
-Measurements per result row: label = benchmark name (`bench:·gc.alloc.rate` for
+Measurements per result row: label = benchmark name (`bench:gc.alloc.rate` for
 secondary results), variant = the heading before the block and the @Param values
-(`Before patch / size=100`), metric `Score` (unit from `Units`), `Score error`
-(same unit), `Cnt` (unit `count`; CSV/JSON also `Threads`); Result blocks add `min`,
-`max`, `stdev`; flat JSON records add `p50`...`p99`. The mode (thrpt, avgt,
-ss, sample) is kept in the row cells.
+(`Before patch / size=100`; rows without a header: the values alone), metric `Score`
+(unit from `Units`), `Score error` (same unit), `Cnt` (unit `count`; CSV/JSON also
+`Threads`); Result blocks add `min`, `max`, `stdev` and `p50`...; flat JSON records
+add `p50`...`p99`. The mode (thrpt, avgt, ss, sample) is kept in the row cells.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import bisect
 import json
 import re
 
+from extract.results.formats._context import inline_heading
 from extract.results.formats._grid import dedupe, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="jmh",
-    description="JMH text tables, Result blocks, verbose-run iterations, CSV/SCSV and JSON results",
+    description="JMH text tables, run logs (Result blocks, iterations), CSV/SCSV and JSON results",
     signature=(
         "'Benchmark (param) Mode Cnt Score Error Units' header (old: Samples) + rows "
-        "'name thrpt 5 123.4 ± 5.6 ops/s'; 'Result \"name\": ... ±(99.9%)'; "
+        "'name thrpt 5 123.4 ± 5.6 ops/s' (also quoted without the header); "
+        "'Result \"name\": 12.3 ±(99.9%) 0.4 ns/op [Average]' / 'Secondary result'; "
         '\'"Benchmark","Mode","Threads","Samples","Score"\' CSV; \'"jmhVersion"\' JSON; '
         "'Iteration N: 1.561 s/op' lines under '# Benchmark: name'"
     ),
     priority=10,
     kind="result",
-    trigger=r'(?-i:Result\s*"|"jmhVersion"|"[bB]enchmark"|C ?n ?t\b|S ?a ?m ?p ?l ?e ?s\b)',
+    trigger=(
+        r'(?-i:Result\s*"|"jmhVersion"|"[bB]enchmark"|C ?n ?t\b|S ?a ?m ?p ?l ?e ?s\b'
+        r"|(?:avgt|thrpt)\s|#[ \t]*(?:JMH version|Warmup Iteration|Benchmark mode))"
+    ),
     # one part per alternative, each starting with a literal (the regex engine skips to it)
     trigger_parts=(
         (r'(?-i:Result\s*")', ("Result",), ()),
@@ -53,6 +72,12 @@ INFO = FormatInfo(
         (r'(?-i:"[bB]enchmark")', ('enchmark"',), ()),
         (r"(?-i:C ?n ?t\b)", ("Cn", "C n"), ()),
         (r"(?-i:S ?a ?m ?p ?l ?e ?s\b)", ("Sa", "S a"), ()),
+        (r"(?-i:(?:avgt|thrpt)\s)", ("avgt", "thrpt"), ()),
+        (
+            r"(?-i:#[ \t]*(?:JMH version|Warmup Iteration|Benchmark mode))",
+            ("JMH version", "Warmup Iteration", "Benchmark mode"),
+            (),
+        ),
     ),
 )
 
@@ -63,7 +88,9 @@ _NUM = (
     r"|[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
 )
 _UNIT = r"[A-Za-z#%µμ][^\s|<]*"
-_PM = r"(?:±|\?|Â±|\+-)"
+# the ± sign as written, or as mail mangles it: `?`, `Â±` (UTF-8 read as Latin-1, once
+# or twice), `�` (undecodable), `+-` / `+/-` (retyped)
+_PM = r"(?:(?:Ã‚)?Â±|±|\?|\ufffd{1,2}|\+/?-)"
 _GAP = r"[ \t\r\n\u00a0]+"
 
 
@@ -75,25 +102,49 @@ def _kw(word: str) -> str:
 _HEADER = re.compile(
     rf"{_kw('Benchmark')}(?P<params>(?:{_GAP}\(\w+\))*){_GAP}{_kw('Mode')}{_GAP}"
     rf"(?P<cnt>{_kw('Cnt')}|{_kw('Samples')}){_GAP}(?:{_kw('Score')}|{_kw('Mean')})"
-    rf"{_GAP}(?:(?:Score|Mean){_GAP})?(?:{_kw('Error')}|[Ee]rror){_GAP}{_kw('Units')}"
+    rf"(?:{_GAP}(?:(?:Score|Mean){_GAP})?(?:{_kw('Error')}|[Ee]rror))?{_GAP}{_kw('Units')}"
 )
+# `Result "name":` / `Secondary result "name:gc.alloc.rate":` blocks of the run log:
+# `  906.085 ±(99.9%) 5483.596 ns/op [Average]`, then `(min, avg, max) = (..), stdev = ..`;
+# sample and single-shot modes print `N = 5` / `mean = 37.600 ±(99.9%) 11.724 us/op`
+# and `Percentiles, us/op:` lines `p(50.0000) = 39.123 us/op`. Mail may drop the `±`
+# or turn `±(` into one `?` (`2.747 ?99.9%) 0.030`).
 _RESULT = re.compile(
-    rf"Result\s*\"(?P<name>[^\"]{{1,300}})\"\s*:\s*"
+    rf"(?P<secondary>Secondary result|Result)\s*\"(?P<name>[^\"]{{1,300}})\"\s*:\s*"
     rf"(?:N\s*=\s*(?P<n>\d+)\s*)?(?:mean\s*=\s*)?(?P<score>{_NUM})\s*"
-    rf"(?:{_PM}\s*\(99[.,]9%\)\s*(?P<err>{_NUM})\s*)?(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)"
+    rf"(?:{_PM}?\s*\(?\s*99[.,]9%\s*\)\s*(?P<err>{_NUM})\s*)?(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)"
     rf"(?:\s*\[(?P<mode>\w+)\])?"
-    rf"(?:\s*\(min, avg, max\) = \((?P<min>{_NUM}), (?P<avg>{_NUM}), (?P<max>{_NUM})\)"
-    rf"(?:, stdev = (?P<stdev>{_NUM}))?)?"
+    rf"(?:\s*\(min,\s*avg,\s*max\)\s*=\s*\((?P<min>{_NUM}),\s*(?P<avg>{_NUM}),\s*(?P<max>{_NUM})\)"
+    rf"(?:,\s*stdev\s*=\s*(?P<stdev>{_NUM}))?)?"
+    rf"(?:\s*CI\s*\(99[.,]9%\):\s*\[[^\]\n]{{0,80}}\](?:\s*\(assumes normal distribution\))?)?"
 )
+# The run log's own lines: settings (`# Warmup: 5 iterations, 10 s each`), progress and
+# warmup iterations. Not results; claimed so that no generic parser reads them.
+_LOG_LINE = re.compile(
+    rf"#[ \t]*(?:Warmup Iteration[ \t]+\d+:[ \t]*{_NUM}[ \t]+[^\s#]+"
+    r"|Run complete\. Total time: [\d:]+"
+    r"|(?:JMH version|VM version|VM invoker|VM options|Blackhole mode|Warmup|Measurement"
+    r"|Timeout|Threads|Benchmark mode|Benchmark|Parameters|Run progress|Fork"
+    r"|Detecting actual CPU count)"
+    r"[ \t]*:(?:(?!Iteration[ \t]+\d+:)[^\n#]){0,300})"
+)
+_LOG_SIGN = re.compile(r"#[ \t]*(?:JMH version|Benchmark|Warmup Iteration)[ \t]*:?")
+_HISTOGRAM = re.compile(
+    r"\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*"
+)
+_PERCENTILES = re.compile(r"\s*Percentiles, (?P<unit>[^\s:]{1,20}):")
+_PERCENTILE = re.compile(rf"\s*p\((?P<p>\d+(?:\.\d+)?)\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
 # A verbose run's measured iterations (`# Warmup Iteration` lines are not results);
 # a fork's lines stand one per line, sometimes with the secondary results after them.
+# (`# Warmup Iteration   1:` lines are not results); also in a re-indented or
+# flattened log, where the `#` lines and the iterations share one line.
 _ITERATION = re.compile(
-    rf"^[ \t]*Iteration\s+(?P<i>\d+):\s+(?P<v>{_NUM})\s+(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)",
-    re.M,
+    rf"(?<![\w#])(?<!Warmup )Iteration[ \t]+(?P<i>\d+):[ \t]+(?P<v>{_NUM})[ \t]+"
+    rf"(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)"
 )
-_BENCHMARK_LINE = re.compile(r"^# Benchmark: (?P<name>\S+)", re.M)
-_MODE_LINE = re.compile(r"^# Benchmark mode: (?P<mode>[^\n]+)", re.M)
-_CSV_HEADER = re.compile(r'^"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score"', re.M)
+_BENCHMARK_LINE = re.compile(r"#[ \t]*Benchmark:[ \t]*(?:\r?\n)?[ \t]*(?P<name>[^\s#]+)")
+_MODE_LINE = re.compile(r"#[ \t]*Benchmark mode:[ \t]*(?P<mode>[^\n#]+)")
+_CSV_HEADER = re.compile(r'"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score"')
 
 
 def _num(written: str | None) -> float | None:
@@ -111,6 +162,21 @@ def _num(written: str | None) -> float | None:
         return float(s)
     except ValueError:
         return None
+
+
+def _caption(view: str, pos: int) -> str | None:
+    """The line above a block when it names it; not the last line of a paragraph (the
+    run log's closing notes end right above the summary table)."""
+    line_start = view.rfind("\n", 0, pos) + 1
+    if view[line_start:pos].strip():
+        # a block that starts mid-line (flattened mail): the clause before it, if it
+        # ends with a colon (`... Here are the numbers: With the patch: Benchmark ...`)
+        c = inline_heading(view[max(0, pos - 200) : pos])
+    else:
+        c = line_caption(view, line_start)  # past an indent (GitBox's 3 spaces)
+    if c and c.endswith(".") and len(c.split()) > 5:
+        return None
+    return c
 
 
 def _variant(heading: str | None, params: list[tuple[str, str]]) -> str | None:
@@ -138,19 +204,29 @@ def _row_measurements(
     return out
 
 
+def _row_regex(k: int) -> re.Pattern:
+    """A result row under a header with `k` @Param columns. Any gap between cells may
+    hold a line break (a row hard-wrapped by the mail, or a flattened table)."""
+    return re.compile(
+        rf"[ \t\r\n\u00a0]*(?P<name>[^\s|()]+)"
+        rf"(?P<params>(?:{_GAP}[^\s]+){{{k}}}){_GAP}(?P<mode>{_MODES})"
+        rf"(?:{_GAP}(?P<cnt>\d+))?{_GAP}(?P<score>{_NUM})"
+        rf"(?:(?:[ \t\r\n\u00a0]*{_PM}[ \t\r\n\u00a0]*|{_GAP})(?P<err>{_NUM}))?"
+        rf"{_GAP}(?P<unit>{_UNIT})"
+    )
+
+
+# ... or, flattened onto one line, a few words and a colon between two rows.
+_INLINE_SPLIT = re.compile(r"[ \t\u00a0]+(?P<h>[A-Za-z][^\n|:]{0,40}?:)(?=[ \t\u00a0])")
+# A short line between two runs of rows of one table (`after:`, `With the patch`).
+_SPLIT_HEADING = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?P<h>[^\n|]{2,60}?)[ \t\r]*(?=\n)")
+
+
 def _text_tables(text: str, view: str) -> list[ResultTable]:
     out = []
     for h in _HEADER.finditer(view):
         params = re.findall(r"\((\w+)\)", h.group("params"))
-        k = len(params)
-        row_re = re.compile(
-            rf"[ \t\r\n\u00a0]*(?P<name>[^\s|()]+)"
-            rf"(?P<params>(?:{_GAP}[^\s]+){{{k}}}){_GAP}(?P<mode>{_MODES})"
-            rf"(?:{_GAP}(?P<cnt>\d+))?{_GAP}(?P<score>{_NUM})"
-            rf"(?:[ \t\u00a0]*{_PM}?[ \t\u00a0]*(?P<err>{_NUM}))?{_GAP}(?P<unit>{_UNIT})"
-        )
-        pos = h.end()
-        heading = line_caption(view, h.start())
+        row_re = _row_regex(len(params))
         columns = [
             "Benchmark",
             *[f"({p})" for p in params],
@@ -160,38 +236,65 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
             "Error",
             "Units",
         ]
-        table = ResultTable(INFO.name, (h.start(), h.end()), columns=columns, variant=None)
+        start, pos = h.start(), h.end()
+        heading = _caption(view, h.start())
         while True:
-            m = row_re.match(view, pos)
-            if not m:
+            table, pos = _read_rows(view, row_re, params, columns, start, pos, heading)
+            if table is None:
                 break
-            pvals = m.group("params").split()
-            row = [
-                m.group("name"),
-                *pvals,
-                m.group("mode"),
-                m.group("cnt") or "",
-                m.group("score"),
-                m.group("err") or "",
-                m.group("unit"),
-            ]
-            table.rows.append(row)
-            variant = _variant(heading, list(zip(params, pvals, strict=False)))
-            table.measurements += _row_measurements(
-                m.group("name"),
-                m.group("score"),
-                m.group("err"),
-                m.group("cnt"),
-                m.group("unit"),
-                variant,
-                len(table.rows) - 1,
-            )
-            pos = m.end()
-        if table.rows:
-            table.span = (h.start(), pos)
-            table.caption = heading
             out.append(table)
+            # the same table may go on under a short heading line, without its header
+            split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
+            if not split or not re.search(r"[A-Za-z]", split.group("h")):
+                break
+            if _SUMMARY_WORDS.match(split.group("h")) or not row_re.match(view, split.end()):
+                break
+            heading = split.group("h").strip().rstrip(":：").strip("*_# ") or None
+            start, pos = split.start("h"), split.end()
     return out
+
+
+_SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
+
+
+def _read_rows(view, row_re, params, columns, start, pos, heading):
+    table = ResultTable(INFO.name, (start, pos), columns=list(columns), variant=None)
+    while True:
+        m = row_re.match(view, pos)
+        if not m:
+            break
+        pvals = m.group("params").split()
+        row = [
+            m.group("name"),
+            *pvals,
+            m.group("mode"),
+            m.group("cnt") or "",
+            m.group("score"),
+            m.group("err") or "",
+            m.group("unit"),
+        ]
+        table.rows.append(row)
+        variant = _variant(heading, list(zip(params, pvals, strict=False)))
+        table.measurements += _row_measurements(
+            m.group("name"),
+            m.group("score"),
+            m.group("err"),
+            m.group("cnt"),
+            m.group("unit"),
+            variant,
+            len(table.rows) - 1,
+        )
+        pos = m.end()
+    if not table.rows:
+        return None, pos
+    table.span = (start, pos)
+    table.caption = heading
+    return table, pos
+
+
+def _percentile(p: str) -> str:
+    """`50.0000` -> `p50`, `99.9900` -> `p99.99`, as the summary table names them."""
+    return "p" + (p.rstrip("0").rstrip(".") if "." in p else p)
 
 
 def _result_blocks(view: str) -> list[ResultTable]:
@@ -204,7 +307,7 @@ def _result_blocks(view: str) -> list[ResultTable]:
             (m.start(), m.end()),
             columns=["Benchmark", "N", "Score", "Error", "Units"],
             rows=[[name, m.group("n") or "", m.group("score"), m.group("err") or "", unit]],
-            caption="Result",
+            caption=m.group("secondary"),
         )
         table.measurements = _row_measurements(
             name, m.group("score"), m.group("err"), m.group("n"), unit, None, 0
@@ -215,6 +318,23 @@ def _result_blocks(view: str) -> list[ResultTable]:
                 table.measurements.append(
                     Measurement(key, value, unit, name, None, m.group(key), 0)
                 )
+        end = m.end()
+        hist = _HISTOGRAM.match(view, end)
+        if hist:
+            end = hist.end()
+        head = _PERCENTILES.match(view, end)
+        if head:
+            end = head.end()
+            p_unit = head.group("unit").rstrip(".,;")
+            while (p := _PERCENTILE.match(view, end)) is not None:
+                value = _num(p.group("v"))
+                if value is not None:
+                    metric = _percentile(p.group("p"))
+                    table.measurements.append(
+                        Measurement(metric, value, p_unit, name, None, p.group("v"), 0)
+                    )
+                end = p.end()
+        table.span = (m.start(), end)
         out.append(table)
     return out
 
@@ -227,13 +347,15 @@ def _iterations(view: str) -> list[ResultTable]:
     (`Single shot invocation time`)."""
     out = []
     run: list[re.Match] = []
+    benches = list(_BENCHMARK_LINE.finditer(view))
+    starts = [b.end() for b in benches]
 
     def flush() -> None:
         if not run:
             return
-        benches = list(_BENCHMARK_LINE.finditer(view, 0, run[0].start()))
-        if benches:
-            bench = benches[-1]
+        k = bisect.bisect_right(starts, run[0].start())
+        if k:
+            bench = benches[k - 1]
             name = bench.group("name")
             mode = _MODE_LINE.search(view, max(0, bench.start() - 300), bench.start())
             table = ResultTable(
@@ -257,40 +379,77 @@ def _iterations(view: str) -> list[ResultTable]:
         run.clear()
 
     for m in _ITERATION.finditer(view):
-        if run and view.count("\n", run[-1].end(), m.start()) > 1:
+        between = view[run[-1].end() : m.start()] if run else ""
+        if run and (between.count("\n") > 1 or "#" in between or "Result" in between):
             flush()
         run.append(m)
     flush()
     return out
 
 
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+_BARE = re.compile(r'[^\s,;"]*')
+# In SCSV (`;`-separated, written where the decimal mark is a comma) a bare field may
+# hold a comma: `528,857143`.
+_BARE_SCSV = re.compile(r'[^\s;"]*')
+
+
+def _csv_records(text: str, pos: int, sep: str) -> tuple[list[list[str]], int]:
+    """The records of a JMH CSV/SCSV export from `pos`, and where they end. Fields are
+    read one by one rather than by lines, so that a mail that re-indented, wrapped
+    (inside a quoted header such as `"Score Error (99.9%)"`) or flattened the export
+    reads the same; a record starts with a quoted benchmark name, and a record cut
+    off mid-field ends the table."""
+    records: list[list[str]] = []
+    end = pos
+    while True:
+        gap = re.compile(r"[ \t\r\n\u00a0]*").match(text, pos)
+        if records and (gap.group(0).count("\n") > 1 or not text.startswith('"', gap.end())):
+            break
+        pos = gap.end()
+        record: list[str] = []
+        while True:
+            q = _QUOTED.match(text, pos)
+            if q:
+                record.append(" ".join(q.group(1).replace('""', '"').split()))
+                pos = q.end()
+            elif text.startswith('"', pos):
+                return records, end  # cut off inside a quoted field
+            else:
+                f = (_BARE_SCSV if sep == ";" else _BARE).match(text, pos)
+                record.append(f.group(0))
+                pos = f.end()
+            t = re.compile(r"[ \t]*").match(text, pos).end()
+            if text.startswith(sep, t):
+                pos = t + 1
+                continue
+            break
+        if len(record) < 2:
+            break
+        records.append(record)
+        end = pos
+    return records, end
+
+
 def _csv_tables(text: str) -> list[ResultTable]:
     out = []
     for h in _CSV_HEADER.finditer(text):
         sep = h.group(1)
-        end = h.start()
-        lines = []
-        for line in text[h.start() :].splitlines(keepends=True):
-            if lines and not line.startswith('"'):
-                break
-            lines.append(line)
-            end += len(line)
-        try:
-            records = list(csv.reader(io.StringIO("".join(lines)), delimiter=sep))
-        except csv.Error:
+        records, end = _csv_records(text, h.start(), sep)
+        if not records:
             continue
-        header, body = records[0], [r for r in records[1:] if r]
+        header, body = records[0], [r for r in records[1:] if len(r) == len(records[0])]
         idx = {name: i for i, name in enumerate(header)}
+        if not {"Benchmark", "Score", "Samples", "Unit", "Threads"} <= idx.keys():
+            continue
         err_col = next((i for i, n in enumerate(header) if n.startswith("Score Error")), None)
         param_cols = [
             (i, n.removeprefix("Param: ")) for i, n in enumerate(header) if n.startswith("Param: ")
         ]
-        heading = line_caption(text, h.start())
+        heading = _caption(text, h.start())
         table = ResultTable(INFO.name, (h.start(), end), columns=header, rows=body, caption=heading)
         for r, rec in enumerate(body):
-            if len(rec) < len(header):
-                continue
-            params = [(n, rec[i]) for i, n in param_cols]
+            params = [(n, rec[i]) for i, n in param_cols if rec[i]]
             table.measurements += _row_measurements(
                 rec[idx["Benchmark"]],
                 rec[idx["Score"]],
@@ -360,8 +519,9 @@ def _json_lines(text: str) -> list[ResultTable]:
     out = []
     decoder = json.JSONDecoder()
     table = None
-    for m in re.finditer(r'^[ \t]*\{[^\n]*"benchmark"[^\n]*"score"', text, re.M):
-        start = text.index("{", m.start())
+    # one record a line; a flattened mail puts them all on one line
+    for m in re.finditer(r'\{[^{}\n]{0,3000}?"benchmark"[^{}\n]{0,3000}?"score"', text):
+        start = m.start()
         try:
             obj, end = decoder.raw_decode(text, start)
         except ValueError:
@@ -397,7 +557,9 @@ def _cut_record(text: str, start: int) -> tuple[dict | None, int]:
     the last complete one, or None."""
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
-    line = text[start:end]
+    following = text.find('{"', start + 1, end)  # the next record, on a flattened line
+    end = following if following > 0 else end
+    line = text[start:end].rstrip()
     cut = line.rfind(',"')
     if cut < 0 or "{" in line[1:cut]:
         return None, end  # nested objects are not a flat record
@@ -408,14 +570,81 @@ def _cut_record(text: str, start: int) -> tuple[dict | None, int]:
     return obj, end
 
 
+def _bench_key(label: str | None) -> tuple[str, str]:
+    """(method, secondary) of a benchmark name, as the summary table and the run log
+    both name it: the table drops or shortens the package (`o.a.Foo.bar`), older JMH
+    writes `bar:·gc.alloc.rate` where newer writes `bar:gc.alloc.rate`."""
+    bench, _, sec = (label or "").partition(":")
+    return bench.rsplit(".", 1)[-1], sec.replace("·", "")
+
+
 def _same_result(a: Measurement, b: Measurement) -> bool:
-    names = (a.label or "", b.label or "")
-    short, long_ = sorted(names, key=len)
-    return (
-        a.value == b.value
-        and a.unit == b.unit
-        and long_.endswith(short.split(":")[0].split(".")[-1])
-    )
+    return a.value == b.value and a.unit == b.unit and _bench_key(a.label) == _bench_key(b.label)
+
+
+# Result rows quoted without their header (the excerpt starts mid-table): a benchmark
+# name `Class.method` (`:secondary`), @Param values, the mode, the count, `score ± error`
+# and a unit, on one line or wrapped onto two; only read where a JMH unit names it.
+_WS1 = r"(?:[ \t\u00a0]+(?:\r?\n[ \t\u00a0]*)?|\r?\n[ \t\u00a0]*)"
+_BARE_ROW = re.compile(
+    rf"(?<!\S)(?P<name>[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?::[^\s]+)?)"
+    rf"(?P<params>(?:{_WS1}(?!(?:thrpt|avgt|sample|ss)\s)[^\s±]+){{0,10}}?)"
+    rf"{_WS1}(?P<mode>thrpt|avgt|sample|ss)(?:{_WS1}(?P<cnt>\d+))?{_WS1}(?P<score>{_NUM})"
+    rf"(?:(?:[ \t\u00a0]*{_PM}{_WS1}?|{_WS1})(?P<err>{_NUM}))?{_WS1}(?P<unit>{_UNIT})"
+    r"(?=\s|$)",
+    re.M,
+)
+_JMH_UNIT = re.compile(r"(?:ops/(?:s|ms|us|µs|ns|min|hr)|(?:s|ms|us|µs|ns|min|hr)/op)")
+
+
+def _bare_rows(view: str) -> list[ResultTable]:
+    out = []
+    table = None
+    for m in _BARE_ROW.finditer(view):
+        if _num(m.group("score")) is None:
+            continue
+        primary = ":" not in m.group("name")
+        if table is None or view[table.span[1] : m.start()].strip():
+            if not primary or not _JMH_UNIT.fullmatch(m.group("unit")):
+                continue
+            heading = _caption(view, m.start())
+            table = ResultTable(
+                INFO.name,
+                (m.start(), m.end()),
+                columns=["Benchmark", "Params", "Mode", "Cnt", "Score", "Error", "Units"],
+                caption=heading,
+            )
+            out.append(table)
+        elif primary and not _JMH_UNIT.fullmatch(m.group("unit")):
+            continue
+        pvals = m.group("params").split()
+        variant = " / ".join(p for p in (table.caption, ", ".join(pvals)) if p) or None
+        row = [m.group("name"), " ".join(pvals), m.group("mode"), m.group("cnt") or ""]
+        table.rows.append(row + [m.group("score"), m.group("err") or "", m.group("unit")])
+        table.measurements += _row_measurements(
+            m.group("name"),
+            m.group("score"),
+            m.group("err"),
+            m.group("cnt"),
+            m.group("unit"),
+            variant,
+            len(table.rows) - 1,
+        )
+        table.span = (table.span[0], m.end())
+    return out
+
+
+def _masked(text: str, tables: list[ResultTable]) -> str:
+    """`text` with the tables' spans blanked (line breaks kept), in one pass."""
+    parts, pos = [], 0
+    for a, b in sorted(t.span for t in tables):
+        a = max(a, pos)
+        if b <= a:
+            continue
+        parts += [text[pos:a], re.sub(r"[^\n]", " ", text[a:b])]
+        pos = b
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -436,6 +665,12 @@ def parse(text: str) -> list[ResultTable]:
                 ]
             tables.append(block)
         tables += _iterations(view)
+        tables += _bare_rows(_masked(view, tables))
+        if _LOG_SIGN.search(view):
+            tables += [
+                ResultTable(INFO.name, (m.start(), m.end()), caption="run log")
+                for m in _LOG_LINE.finditer(view)
+            ]
     except Exception:  # a parser bug must not lose the message; the other formats still run
         return []
     tables.sort(key=lambda t: t.span)

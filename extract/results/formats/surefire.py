@@ -47,6 +47,10 @@ _TESTS_RUN = (
 )
 _SPECIFIC = (
     _TESTS_RUN,
+    # one failed test: `demo.FooTest.bar -- Time elapsed: 0.034 s <<< FAILURE!` (Surefire 3),
+    # `bar(demo.FooTest)  Time elapsed: 0.01 sec  <<< ERROR!` (Surefire 2)
+    r"(?<![\w.$])[\w$]+(?:\.[\w$]+)*(?:\([\w.$]+\))?\s+(?:--\s+)?Time elapsed:\s*[\d.,]+\s*"
+    r"(?:s|sec)\b(?:\s*<<<\s*(?:FAILURE|ERROR)!)?",
     # reactor module line, `Apache Hadoop Common ...... SUCCESS [  2.450 s]` (bounded: linear)
     r"[\w\-][\w.\-]{0,80}?(?: [\w\-][\w.\-]{0,80}?){0,8} \.{2,}[ \t]*(?:SUCCESS|FAILURE|SKIPPED)"
     r"(?:[ \t]*\[[ \t]*[\d:.,]+[ \t]*(?:s|min|h)?\])?",
