@@ -8,7 +8,9 @@ Recognises
 * the legacy (<= 2.0) `Averages from the middle 80% of values:` block;
 * progress tables: header `type total ops, op/s, pk/s, row/s, mean, med, .95, .99,
   .999, max, time, stderr, errors, gc: #, max ms, sum ms, sdv ms, mb` and rows
-  `total, 43148, 42991, ...`; legacy CSV `total,interval_op_rate,...,elapsed_time`.
+  `total, 43148, 42991, ...`; legacy CSV `total,interval_op_rate,...,elapsed_time`;
+* the summary of several runs (auto thread count), the same header after `id, ` and
+  rows `4 threadCount, READ, ...` (label `READ 4 threadCount`).
 
 Measurements: Results lines → metric = the key as written (`Op rate`, `Latency 99th
 percentile`), label `total` for the headline value and the operation name
@@ -16,7 +18,12 @@ percentile`), label `total` for the headline value and the operation name
 `pk/s`, `row/s`, `ms`, `s` (`02:00:00` → 7200 s), `count`. Progress rows → label
 `<type> @<time>s` (legacy: `interval <elapsed>s`), metric `op rate`, `latency mean`,
 `latency p99`, ... Trailing ` | |` that some pastes add is ignored. Variant = the
-heading before the block (`Cassandra`).
+heading above the run: the tool's own lines (`Running WRITE with 64 threads ...`,
+`Warming up ...`) and progress rows between the heading and the block are part of it.
+Progress rows are lines: a flattened mail keeps only the `Results:` block.
+
+Source: tools/stress .../stress/report/StressMetrics.java (HEADFORMAT, ROWFORMAT,
+summarise); the 2.0 tool's legacy output as documented.
 """
 
 from __future__ import annotations
@@ -76,7 +83,17 @@ def _unit(key: str, written_unit: str | None) -> str:
     return _default_unit(key)
 
 
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+
+
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     # Some pastes end every line with ` | |`; blank it out without moving offsets.
     clean = _TRAILING_PIPES.sub(lambda m: " " * len(m.group()), text)
     tables: list[ResultTable] = []
@@ -88,6 +105,28 @@ def parse(text: str) -> list[ResultTable]:
     return sorted(tables, key=lambda t: t.span)
 
 
+# What the tool prints around its tables: walked over to find the heading of a run.
+_CHATTER = re.compile(
+    r"[ \t]*(?:```\w*|\{code(?::[^}]*)?\}|\{noformat\}"
+    r"|(?:Running|Warming up|Sleeping|Created|Connected|Datacenter|Failed to connect|Thread count"
+    r"|Improvement over|Insert|Writing|Reading)\b[^\n]*"
+    r"|(?:[^\n,]*,)?[ \t]*type[ \t]+total ops,[^\n]*|total,interval_op_rate[^\n]*"
+    r"|[\w .=-]*,[ \t]*[-+\d.,: \t]+|\|[ \t|]*)?[ \t]*"
+)
+
+
+def _run_heading(text: str, pos: int, floor: int) -> str | None:
+    """The heading above the run whose output contains `pos`: progress tables and the
+    tool's status lines (`Running WRITE with 64 threads ...`) are part of the run."""
+    start = text.rfind("\n", 0, pos) + 1
+    while start > floor:
+        above = text.rfind("\n", 0, start - 1) + 1
+        if above < floor or not _CHATTER.fullmatch(text, above, start - 1):
+            break
+        start = above
+    return block_heading(text, max(start, floor), floor)
+
+
 def _results(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
@@ -96,7 +135,6 @@ def _results(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=start.span(),
             columns=["key", "value", "unit", "per operation"],
-            variant=block_heading(text, start.start(), floor),
         )
         legacy = start.group().strip().startswith("Averages")
         pos = start.end()
@@ -135,12 +173,16 @@ def _results(text: str) -> list[ResultTable]:
         keys = " ".join(row[0].lower() for row in table.rows)
         # `Results:` is a common word; the block must speak cassandra-stress
         if table.rows and _STRESS_KEYS.search(keys):
+            table.variant = _run_heading(text, start.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
 
 
-_PROGRESS_HEADER = re.compile(r"(?m)^[ \t]*type[ \t]+total ops,[ \t]*op/s,[^\n]*$")
+# `StressMetrics.HEAD`; the summary of several runs (auto thread count) prefixes `id, `.
+_PROGRESS_HEADER = re.compile(
+    r"(?m)^[ \t]*(?:id,[ \t]*)?type[ \t]+total ops,[ \t]*op/s,[^\n]*?(?=\r?$)"
+)
 _PROGRESS_METRICS = {
     "total ops": ("total ops", "count"),
     "op/s": ("op rate", "op/s"),
@@ -165,7 +207,10 @@ _PROGRESS_METRICS = {
 def _progress(text: str) -> list[ResultTable]:
     tables = []
     for header in _PROGRESS_HEADER.finditer(text):
-        columns = ["type"] + [c.strip() for c in header.group().strip()[4:].split(",")]
+        head = header.group().strip()
+        ids = ["id"] if head.startswith("id,") else []
+        head = re.sub(r"^id,[ \t]*", "", head)
+        columns = ids + ["type"] + [c.strip() for c in head[4:].split(",")]
         table = _rows_table(text, header, columns, _PROGRESS_METRICS, time_column="time")
         if table:
             tables.append(table)
@@ -173,7 +218,8 @@ def _progress(text: str) -> list[ResultTable]:
 
 
 _LEGACY_HEADER = re.compile(
-    r"(?m)^[ \t]*total,interval_op_rate,interval_key_rate,latency,95th,99\.9th,elapsed_time[ \t]*$"
+    r"(?m)^[ \t]*total,interval_op_rate,interval_key_rate,latency,95th,99\.9th,elapsed_time"
+    r"[ \t\r]*$"
 )
 _LEGACY_METRICS = {
     "total": ("total", "count"),
@@ -197,14 +243,19 @@ def _legacy_progress(text: str) -> list[ResultTable]:
 
 
 def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable | None:
-    table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
+    table = ResultTable(
+        format=INFO.name,
+        span=header.span(),
+        columns=columns,
+    )
+    names = 2 if columns[:2] == ["id", "type"] else 1 if columns[0] == "type" else 0
     pos = header.end()
     while True:
-        line = re.match(r"\n[ \t]*(?P<row>[^\n]*)", text[pos:])
+        line = re.match(r"\r?\n[ \t]*(?P<row>[^\n]*)", text[pos:])
         if not line:
             break
         cells = [c.strip() for c in line.group("row").split(",")]
-        numeric = cells[1:] if columns[0] == "type" else cells
+        numeric = cells[names:]
         if len(cells) != len(columns) or not all(re.fullmatch(_NUMBER, c) for c in numeric):
             break
         pos += line.end()
@@ -212,7 +263,9 @@ def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable |
         index = len(table.rows)
         table.rows.append(cells)
         row = dict(zip(columns, cells, strict=False))
-        if columns[0] == "type":
+        if names == 2:  # one row per run and operation: `4 threadCount, READ, ...`
+            label = f"{cells[1]} {cells[0]}"
+        elif names == 1:
             label = f"{cells[0]} @{row.get(time_column, '?')}s"
         else:
             label = f"interval {row.get(time_column, '?')}s"
@@ -223,4 +276,7 @@ def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable |
             meas = measure(metric, written, parse_number(written), unit, label=label, row=index)
             if meas:
                 table.measurements.append(meas)
-    return table if table.rows else None
+    if not table.rows:
+        return None
+    table.variant = _run_heading(text, header.start(), 0)
+    return table

@@ -17,7 +17,14 @@ the log onto one line):
   (`TestClient-0`); `Num measures (latency) : 30318` → `num_measures`, unit `count`.
 
 Label = the test name (`RandomReadTest`) or client thread; variant = the heading
-before the run (`Before patch`, `After patch`), one table per run.
+before the run (`Before patch`, `After patch`), one table per run. The pretty histogram
+report (`Mean      = 1211.43` ... `99.999th  = 90112.00`, one per line) repeats the
+`Latency (us)` line and the value-size report is no performance figure: both are part
+of the run, not measurements. Records may be wrapped by a mail gateway (spaces are any
+whitespace) or carry a `| ` gutter.
+
+Source: PerformanceEvaluation.java (hbase-diagnostics; hbase-server tests in older
+releases): runOneClient, testTakedown, doLocalClients; YammerHistogramUtils.
 """
 
 from __future__ import annotations
@@ -36,32 +43,24 @@ INFO = FormatInfo(
     "`[ Avg TPS/QPS] N row per second`, `Latency (us) : mean=..., 99th=...`",
     priority=10,
     kind="result",
-    trigger=r"(?-i:Summary of timings|duration\s*\]|Avg latency \(|Avg TPS/QPS|Latency \("
-    r"|Num measures|Test in \d|TestClient-\d+ in \d)",
-    needles=(
-        "Summary of timings",
-        "duration",
-        "Avg latency (",
-        "Avg TPS/QPS",
-        "Latency (",
-        "Num measures",
-        "Test in ",
-        "TestClient-",
-    ),
+    trigger=r"(?-i:Summary\s+of\s+timings|duration\s*\]|Avg\s+latency\s+\(|Avg\s+TPS/QPS"
+    r"|Latency\s+\(|Num\s+measures|Test\s+in\s+\d|TestClient-\d+\s+in\s+\d)",
+    needles=("Summary", "duration", "Avg", "Latency", "measures", "Test"),
 )
 
 _NUM = r"\d+(?:\.\d+)?"
+# Spaces are `\s+`: a mail gateway may wrap a record anywhere.
 _RECORDS = re.compile(
-    r"\[(?P<tt>\w+)\]\s*Summary of timings \((?P<tu>ms|us)\)\s*:\s*\[(?P<timings>[\d,.\s]+)\]"
-    rf"|\[(?P<dt>\w+) duration\s*\]\s*Min:\s*(?P<dmin>{_NUM})ms\s+Max:\s*(?P<dmax>{_NUM})ms"
+    r"\[(?P<tt>\w+)\]\s*Summary\s+of\s+timings\s+\((?P<tu>ms|us)\)\s*:\s*\[(?P<timings>[\d,.\s]+)\]"
+    rf"|\[(?P<dt>\w+)\s+duration\s*\]\s*Min:\s*(?P<dmin>{_NUM})ms\s+Max:\s*(?P<dmax>{_NUM})ms"
     rf"\s+Avg:\s*(?P<davg>{_NUM})ms"
-    rf"|\[\s*Avg latency \((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{_NUM})"
-    rf"|\[\s*Avg TPS/QPS\s*\]\s*(?P<tps>{_NUM})\s+row per second"
-    r"|Latency \((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
-    rf"|Num measures \(latency\)\s*:\s*(?P<num>\d+)"
+    rf"|\[\s*Avg\s+latency\s+\((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{_NUM})"
+    rf"|\[\s*Avg\s+TPS/QPS\s*\]\s*(?P<tps>{_NUM})\s+row\s+per\s+second"
+    r"|Latency\s+\((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
+    rf"|Num\s+measures\s+\(latency\)\s*:\s*(?P<num>\d+)"
     # per-client lines of older releases and of the MapReduce mode
-    r"|Finished (?:class )?(?:[\w.]*\$)?(?P<ft>\w+Test|TestClient-\d+) in (?P<fms>\d+)ms"
-    r"(?: at offset \d+)?(?: (?:for|over) \d+ rows)?(?: \((?P<fmbs>[\d.]+) MB/s\))?"
+    r"|Finished\s+(?:class\s+)?(?:[\w.]*\$)?(?P<ft>\w+Test|TestClient-\d+)\s+in\s+(?P<fms>\d+)ms"
+    r"(?:\s+at\s+offset\s+\d+)?(?:\s+(?:for|over)\s+\d+\s+rows)?(?:\s+\((?P<fmbs>[\d.]+)\s+MB/s\))?"
 )
 # The log record prefix before a PE message:
 # `2020-06-07 22:54:30,362 INFO [main] hbase.PerformanceEvaluation: `.
@@ -73,8 +72,12 @@ _TEST_NAME = re.compile(r"Test\s*:\s*(\w+)")
 # Text between two records of the same run: log prefixes, fences, PE chatter.
 _FILLER = re.compile(
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+|\b(?:INFO|WARN|DEBUG|ERROR)\b|\[[^\]\n]*\]"
-    r"|[\w.$]*PerformanceEvaluation:|```+|Mean\s*=\s*[\d.]+|Min\s*=\s*[\d.]+|Max\s*=\s*[\d.]+"
-    r"|StdDev\s*=\s*[\d.]+|No valueSize statistics available|Test\s*:\s*\w+,?\s*Thread\s*:\s*[\w-]+"
+    r"|[\w.$]*PerformanceEvaluation:|```+|\{code(?::[^}]*)?\}|\{noformat\}"
+    # the pretty histogram report (`Mean      = 1211.43`, ..., `99.999th  = 90112.00`) repeats
+    # the `Latency (us) :` line; the value-size report is not a performance figure
+    r"|(?:Mean|Min|Max|StdDev|\d+(?:\.\d+)?th)\s*=\s*[\d.]+"
+    r"|(?:ValueSize \(bytes\)|Num measures \(ValueSize\))\s*:[^\n]*"
+    r"|No valueSize statistics available|Test\s*:\s*\w+,?\s*Thread\s*:\s*[\w-]+"
     r"|\s+"
 )
 
@@ -102,7 +105,17 @@ def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measure
     return out
 
 
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+
+
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     table: ResultTable | None = None
     floor = 0

@@ -14,13 +14,24 @@ data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,
 fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec` (or `time, threadId, ...` with
 --show-detailed-stats) and its `, `-separated data rows. Metric = the column name;
 unit from it: `MB`, `MB/s`, `msg`, `msg/s`, `ms`. Timestamps and thread ids are not
-measurements. Variant = the heading before the block (`old`, `new`).
+measurements; rows of `--show-detailed-stats` are labelled `interval <time>` (plus
+` thread <id>` when several threads report). Variant = the heading before the block
+(`old`, `new`); the shell command that ran a producer test is part of its block.
 
 TestLinearWriteSpeed (`kafka-run-class.sh kafka.TestLinearWriteSpeed`, the disk write
 test): the header `mb_sec avg_latency max_latency`, one row of three numbers per
 reporting interval (label `interval N`; metrics `mb_sec` (MB/s), `avg_latency` and
 `max_latency` (ms)), then `22.21302268753944 MB per sec` (label `summary`, metric
 `throughput`, unit `MB per sec` as printed). Variant = the heading before the block.
+
+EndToEndLatency (`kafka-e2e-latency.sh`, `EndToEndLatency.printResults`): `Avg latency:
+1.8712 ms` then `Percentiles: 50th = 1, 99th = 4, 99.9th = 11` (label `end-to-end`;
+metrics `avg_latency`, `p50_latency`, `p99_latency`, `p99.9_latency`, unit `ms`). The
+progress lines before it (`1000<TAB>1.52`: message index, one latency) are not read.
+
+Sources: tools/src/main/java/org/apache/kafka/tools/{ProducerPerformance,
+ConsumerPerformance,EndToEndLatency}.java, core/src/test/scala/other/kafka/
+TestLinearWriteSpeed.scala.
 """
 
 from __future__ import annotations
@@ -38,16 +49,17 @@ INFO = FormatInfo(
     "consumer CSV header `start.time, end.time, data.consumed.in.MB, MB.sec, ...`",
     priority=10,
     kind="result",
-    trigger=r"(?-i:records sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency)",
-    needles=("records sent,", "end.time,", "threadId,", "mb_sec"),
+    trigger=r"(?-i:records\s+sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency"
+    r"|Percentiles: 50th =)",
+    needles=("sent,", "end.time,", "threadId,", "mb_sec", "Percentiles: "),
 )
 
 _N = r"\d+(?:\.\d+)?"
 _PRODUCER = re.compile(
-    rf"(?<!\d)(?P<sent>\d+) records sent,\s*(?P<rps>{_N}) records/sec \((?P<mbs>{_N}) MB/sec\),\s*"
-    rf"(?P<avg>{_N}) ms avg latency,\s*(?P<max>{_N})(?: ms)? max latency"
-    rf"(?:,\s*(?P<p50>{_N}) ms 50th,\s*(?P<p95>{_N}) ms 95th,\s*(?P<p99>{_N}) ms 99th"
-    rf",\s*(?P<p999>{_N}) ms 99\.9th)?\.?"
+    rf"(?<!\d)(?P<sent>\d+)\s+records\s+sent,\s*(?P<rps>{_N})\s+records/sec\s+\((?P<mbs>{_N})\s+MB/sec\),\s*"
+    rf"(?P<avg>{_N})\s+ms\s+avg\s+latency,\s*(?P<max>{_N})(?:\s+ms)?\s+max\s+latency"
+    rf"(?:,\s*(?P<p50>{_N})\s+ms\s+50th,\s*(?P<p95>{_N})\s+ms\s+95th,\s*(?P<p99>{_N})\s+ms\s+99th"
+    rf",\s*(?P<p999>{_N})\s+ms\s+99\.9th)?\.?"
 )
 _PRODUCER_FIELDS = [
     ("sent", "records_sent", "records"),
@@ -61,11 +73,11 @@ _PRODUCER_FIELDS = [
     ("p999", "p99.9_latency", "ms"),
 ]
 _CONSUMER_HEADER = re.compile(
-    r"(?<![\w.])(?P<h>(?:start\.time|time),[ \t]*(?:end\.time|threadId),[ \t]*[A-Za-z][\w.]*"
-    r"(?:,[ \t]*[A-Za-z][\w.]*)+)"
+    r"(?<![\w.])(?P<h>(?:start\.time|time),\s*(?:end\.time|threadId),\s*[A-Za-z][\w.]*"
+    r"(?:,\s*[A-Za-z][\w.]*)+)"
 )
 # One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
-_CELL = r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}|-?\d+(?:\.\d+)?)"
+_CELL = r"(?:\d{4}-\d\d-\d\d\s+\d\d:\d\d:\d\d:\d{3}|-?\d+(?:\.\d+)?)"
 _CONSUMER_UNITS = [
     (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
     (re.compile(r"nMsg\.sec$"), "msg/s"),
@@ -75,14 +87,43 @@ _CONSUMER_UNITS = [
 ]
 
 
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+
+
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
-    for reader in (_producer, _consumer, _linear_write):
+    for reader in (_producer, _consumer, _linear_write, _end_to_end):
         try:
             tables.extend(reader(text))
         except Exception:  # a parser bug must not stop the extraction of a message
             continue
     return sorted(tables, key=lambda t: t.span)
+
+
+# The shell command that ran the tool (`$ bin/kafka-producer-perf-test.sh ...`), and
+# EndToEndLatency's progress lines (`1000<TAB>1.19`): part of the output block.
+_PROMPT_LINE = re.compile(r"[ \t]*(?:\[[^\]\n]*\][ \t]*)?[$#][ \t]+[^\n]*\n[ \t]*")
+_E2E_PROGRESS = re.compile(r"[ \t]*\d+\t\d+(?:\.\d+)?[ \t]*\n[ \t]*")
+
+
+def _opened_by(text: str, start: int, floor: int, line: re.Pattern) -> int:
+    """`start` moved back over the whole lines just above it that match `line`."""
+    while start > floor:
+        line_start = text.rfind("\n", 0, max(start - 1, 0))
+        line_start = 0 if line_start < 0 else line_start + 1
+        if line_start == start or line_start < floor:
+            break
+        if not line.fullmatch(text, line_start, start):
+            break
+        start = line_start
+    return start
 
 
 def _producer(text: str) -> list[ResultTable]:
@@ -95,12 +136,13 @@ def _producer(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for group in groups:
+        start = _opened_by(text, group[0].start(), floor, _PROMPT_LINE)
         table = ResultTable(
             format=INFO.name,
-            span=(group[0].start(), group[-1].end()),
+            span=(start, group[-1].end()),
             columns=["sample"] + [f"{metric} ({unit})" for _, metric, unit in _PRODUCER_FIELDS],
             caption="kafka producer-perf-test",
-            variant=block_heading(text, group[0].start(), floor),
+            variant=block_heading(text, start, floor),
         )
         interval = 0
         for i, m in enumerate(group):
@@ -133,34 +175,40 @@ def _consumer(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for header in _CONSUMER_HEADER.finditer(text):
-        columns = [c.strip() for c in header.group("h").split(",")]
+        columns = [" ".join(c.split()) for c in header.group("h").split(",")]
         table = ResultTable(
             format=INFO.name,
             span=header.span(),
             columns=columns,
             caption="kafka consumer-perf-test",
-            variant=block_heading(text, header.start(), floor),
         )
         # rows follow on their own lines, or after a space when the mail was flattened
-        row_re = re.compile(r"\s+(" + r",[ \t]*".join([_CELL] * len(columns)) + r")(?![\w.:])")
+        row_re = re.compile(r"\s+(" + r",\s*".join([_CELL] * len(columns)) + r")(?![\w.:])")
         pos = header.end()
         while True:
             row = row_re.match(text, pos)
             if not row:
                 break
-            cells = [c.strip() for c in row.group(1).split(",")]
+            cells = [" ".join(c.split()) for c in row.group(1).split(",")]
             index = len(table.rows)
             table.rows.append(cells)
+            # --show-detailed-stats: one row per reporting interval (and thread)
+            label = None
+            if columns[0] == "time":
+                label = f"interval {cells[0].split(' ')[-1]}"
+                if columns[1] == "threadId" and len({r[1] for r in table.rows}) > 1:
+                    label += f" thread {cells[1]}"
             for column, written in zip(columns, cells, strict=False):
                 unit = _consumer_unit(column)
                 if unit is None:
                     continue
-                meas = measure(column, written, parse_number(written), unit, row=index)
+                meas = measure(column, written, parse_number(written), unit, label=label, row=index)
                 if meas:
                     table.measurements.append(meas)
             pos = row.end()
             table.span = (header.start(), pos)
         if table.rows:
+            table.variant = block_heading(text, header.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
@@ -210,4 +258,41 @@ def _linear_write(text: str) -> list[ResultTable]:
             table.span = (header.start(), pos)
             floor = pos
             tables.append(table)
+    return tables
+
+
+_E2E = re.compile(
+    rf"(?:Avg latency: (?P<avg>{_N}) ms\s+)?"
+    rf"Percentiles: 50th = (?P<p50>\d+), 99th = (?P<p99>\d+), 99\.9th = (?P<p999>\d+)"
+)
+
+
+def _end_to_end(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for m in _E2E.finditer(text):
+        start = _opened_by(text, m.start(), floor, _E2E_PROGRESS)
+        table = ResultTable(
+            format=INFO.name,
+            span=(start, m.end()),
+            columns=["sample", "avg_latency", "p50_latency", "p99_latency", "p99.9_latency"],
+            caption="kafka EndToEndLatency",
+            variant=block_heading(text, start, floor),
+        )
+        fields = [
+            ("avg", "avg_latency"),
+            ("p50", "p50_latency"),
+            ("p99", "p99_latency"),
+            ("p999", "p99.9_latency"),
+        ]
+        table.rows.append(["end-to-end"] + [m.group(g) or "" for g, _ in fields])
+        for group, metric in fields:
+            written = m.group(group)
+            if written is None:
+                continue
+            meas = measure(metric, written, parse_number(written), "ms", label="end-to-end", row=0)
+            if meas:
+                table.measurements.append(meas)
+        floor = m.end()
+        tables.append(table)
     return tables

@@ -1,18 +1,32 @@
-"""luceneutil's comparison table (Lucene's benchmark tool, `python src/python/localrun.py`):
-returns one `ResultTable` per table.
+"""luceneutil (Lucene's benchmark tool, `python src/python/localrun.py`): returns one
+`ResultTable` per table or run of log lines.
 
-The tool prints a header naming the two checkouts (`baseline`, `my_modified_version`
-by default) and one row per task:
+What `src/python/benchUtil.py` (`simpleReport`) and `src/main/perf/Indexer.java` print:
 
-    TaskQPS baseline   StdDevQPS my_modified_version   StdDev      Pct diff p-value
-     Prefix3  147.12   (6.2%)   129.27   (4.0%)  -12.1% ( -21% -   -2%) 0.000
+* the QPS comparison, plain text: a header naming the two checkouts (`baseline`,
+  `my_modified_version` by default) and one `%32s%12.2f%12s%12.2f%12s%16s%6.3f` row per
+  task (header names run together when they fill their field: `TaskQPS`, `StdDevQPS`;
+  older versions have no p-value column):
 
-(spaces shortened here; the header's right-aligned names often run together:
-`TaskQPS`, `StdDevQPS`; older
-versions have no p-value column). Rows: label = the task; metrics `QPS <baseline>`
-and `QPS <candidate>` (unit `QPS`), `StdDev <baseline>` and `StdDev <candidate>` (%),
-`Pct diff` (%, the signed change), `Pct diff low` / `Pct diff high` (%, the
-confidence interval), `p-value` (no unit). Variant = the heading above the table.
+      Task  QPS baseline  StdDev  QPS my_modified_version  StdDev  Pct diff p-value
+      Prefix3  147.12  (6.2%)  129.27  (4.0%)  -12.1% ( -21% -   -2%) 0.000
+
+* the same comparison for JIRA (`-jira`): `||Task||QPS base||StdDev base||QPS cmp||StdDev
+  cmp||Pct diff||p-value||` and rows `|Prefix3|147.12|9.12|129.27|5.17|{color:red}21{color}-
+  {color:red}2{color}|{color:green}0.000{color}|`: the standard deviations are absolute
+  (QPS), the change is only its range, its sign the colour (red = slower);
+* the per-task latency table (`Task P50 B P50 C Diff P90 B ... P100 C Diff`, rows
+  `%32s` + five `%10.3f%10.3f%8.1f%%` triples, milliseconds; JIRA: `||Task||P50 Base||P50
+  Cmp||Diff||...`);
+* the indexer's throughput line `Indexer: 46.44432470391602 GB/hour plain text` (often
+  grepped from several logs: `/l/logs/trunk0:Indexer: ...`).
+
+Measurements: QPS rows: label = the task; metrics `QPS <baseline>` / `QPS <candidate>`
+(unit `QPS`), `StdDev <baseline>` / `StdDev <candidate>` (`%` in text, `QPS` in JIRA),
+`Pct diff` (%, the signed change), `Pct diff low` / `Pct diff high` (%, the range),
+`p-value` (no unit). Latency rows: `P50 Base`, `P50 Cmp` (ms), `P50 Diff` (%), ... to
+`P100`. Indexer lines: metric `Indexer throughput`, unit `GB/hour`, label = the log
+file name before `:` when grepped (`trunk0`). Variant = the heading above the table.
 
 Rows are matched on the text itself, not line by line, so a mail flattened onto one
 line reads the same. Pure function; never raises.
@@ -28,59 +42,139 @@ from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="luceneutil",
-    description="luceneutil (Lucene benchmark) QPS comparison table",
+    description="luceneutil (Lucene benchmark) QPS / latency comparison and indexer rate",
     signature="header `Task QPS <base> StdDev QPS <cand> StdDev Pct diff [p-value]`; rows "
-    "`Prefix3 147.12 (6.2%) 129.27 (4.0%) -12.1% ( -21% - -2%) 0.000`",
+    "`Prefix3 147.12 (6.2%) 129.27 (4.0%) -12.1% ( -21% - -2%) 0.000`; `||Task||QPS ...`; "
+    "`Task P50 B P50 C Diff ...`; `Indexer: 46.4 GB/hour plain text`",
     priority=12,
-    trigger=r"(?-i:Pct[ \t]+diff)",
-    needles=("Pct",),
+    trigger=r"(?-i:Pct\s+diff|P50 B|P50 Base|GB/hour\s+plain\s+text)",
+    needles=("Pct", "P50 B", "GB/hour"),
 )
 
 _N = r"[-+]?\d+(?:\.\d+)?"
 _HEADER = re.compile(
-    r"Task[ \t]*QPS[ \t]+(?P<base>\S+)[ \t]+StdDev[ \t]*QPS[ \t]+(?P<cand>\S+)[ \t]+StdDev"
-    r"[ \t]+Pct[ \t]+diff(?P<p>[ \t]+p-value)?"
+    r"Task\s*QPS\s+(?P<base>\S+)\s+StdDev\s*QPS\s+(?P<cand>\S+)\s+StdDev"
+    r"\s+Pct\s+diff(?P<p>\s+p-value)?"
 )
+_STD = r"\d+(?:\.\d+)?|n/a"
 _ROW = re.compile(
-    r"\s*(?P<task>[A-Za-z][\w.:/-]*)\s+(?P<qb>\d+(?:\.\d+)?)\s+\(\s*(?P<sb>\d+(?:\.\d+)?)%\)\s+"
-    rf"(?P<qc>\d+(?:\.\d+)?)\s+\(\s*(?P<sc>\d+(?:\.\d+)?)%\)\s+(?P<pct>{_N})%\s*"
+    rf"\s*(?P<task>[A-Za-z][\w.:/-]*)\s+(?P<qb>\d+(?:\.\d+)?)\s+\(\s*(?P<sb>{_STD})%\)\s+"
+    rf"(?P<qc>\d+(?:\.\d+)?)\s+\(\s*(?P<sc>{_STD})%\)\s+(?P<pct>{_N})%\s*"
     rf"\(\s*(?P<lo>{_N})%\s*-\s*(?P<hi>{_N})%\s*\)"
 )
-_P_VALUE = re.compile(r"[ \t]+(?P<p>[01]\.\d+)(?![\d.%])")
+_P_VALUE = re.compile(r"\s+(?P<p>[01]\.\d+)(?![\d.%])")
+
+_JIRA_HEADER = re.compile(
+    r"\|\|Task\|\|QPS (?P<base>[^|\n]+)\|\|StdDev [^|\n]+\|\|QPS (?P<cand>[^|\n]+)\|\|StdDev "
+    r"[^|\n]+\|\|Pct diff\|\|(?P<p>p-value\|\|)?"
+)
+
+
+def _colored(group: str, number: str) -> str:
+    """A cell `{color:red}21{color}` (the colour optional), the colour in `<group>c`."""
+    return rf"(?:\{{color:(?P<{group}c>\w+)\}})?(?P<{group}>{number})%?(?:\{{color\}})?"
+
+
+_JIRA_ROW = re.compile(
+    r"\s*\|(?P<task>[A-Za-z][^|\n]{0,60}?)\|(?P<qb>\d+(?:\.\d+)?)\|(?P<sb>\d+(?:\.\d+)?)"
+    r"\|(?P<qc>\d+(?:\.\d+)?)\|(?P<sc>\d+(?:\.\d+)?)\|"
+    + _colored("lo", r"-?\d+")
+    + r"-"
+    + _colored("hi", r"-?\d+")
+    + r"(?:\|"
+    + _colored("p", r"[01]\.\d+")
+    + r")?\|"
+)
+
+_LAT_KEYS = ("P50", "P90", "P99", "P999", "P100")
+_LAT_HEADER = re.compile(
+    r"Task"
+    + "".join(rf"\s+{k} B\s+{k} C\s+Diff" for k in _LAT_KEYS)
+    + r"|\|\|Task\|\|"
+    + "".join(rf"{k} Base\|\|{k} Cmp\|\|Diff\|\|" for k in _LAT_KEYS)
+)
+_LAT_ROW_TEXT = re.compile(
+    r"\s*(?P<task>[A-Za-z][\w.:/-]*)"
+    + "".join(rf"\s+(?P<b{i}>{_N})\s+(?P<c{i}>{_N})\s+(?P<d{i}>{_N})%" for i in range(5))
+)
+_LAT_ROW_JIRA = re.compile(
+    r"\s*\|\|(?P<task>[A-Za-z][^|\n]{0,60}?)"
+    + "".join(rf"\|\|(?P<b{i}>{_N})\|\|(?P<c{i}>{_N})\|\|(?P<d{i}>{_N})%" for i in range(5))
+    + r"\|\|"
+)
+
+_INDEXER = re.compile(
+    r"(?:(?<![\w./~-])(?P<path>[\w./~-]+):)?Indexer:\s+"
+    r"(?P<v>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s+GB/hour\s+plain\s+text"
+)
+
+
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
 
 
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for reader in (_qps_text, _qps_jira, _latency, _indexer):
+        try:
+            found = reader(text)
+        except Exception:  # a reader's bug must not cost the other readers' tables
+            continue
+        tables.extend(t for t in found if not any(_overlap(t.span, u.span) for u in tables))
+    return sorted(tables, key=lambda t: t.span)
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _add(table: ResultTable, task: str, fields: list[tuple[str, str, str | None]]) -> None:
+    index = len(table.rows)
+    table.rows.append([task] + [written for _, written, _ in fields])
+    for metric, written, unit in fields:
+        m = measure(metric, written, parse_number(written), unit, label=task, row=index)
+        if m:
+            table.measurements.append(m)
+
+
+def _qps_table(head: re.Match) -> ResultTable:
+    base, cand = head.group("base").strip(), head.group("cand").strip()
+    return ResultTable(
+        format=INFO.name,
+        span=head.span(),
+        columns=[
+            "Task",
+            f"QPS {base}",
+            f"StdDev {base}",
+            f"QPS {cand}",
+            f"StdDev {cand}",
+            "Pct diff",
+            "p-value",
+        ],
+        caption="luceneutil",
+    )
+
+
+def _qps_text(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for head in _HEADER.finditer(text):
         if head.start() < floor:
             continue
         base, cand = head.group("base"), head.group("cand")
-        table = ResultTable(
-            format=INFO.name,
-            span=head.span(),
-            columns=[
-                "Task",
-                f"QPS {base}",
-                f"StdDev {base}",
-                f"QPS {cand}",
-                f"StdDev {cand}",
-                "Pct diff",
-                "p-value",
-            ],
-            caption="luceneutil",
-            variant=block_heading(text, head.start(), floor),
-        )
+        table = _qps_table(head)
         pos = head.end()
         while row := _ROW.match(text, pos):
             pos = row.end()
             p_value = _P_VALUE.match(text, pos) if head.group("p") else None
             if p_value:
                 pos = p_value.end()
-            task = row.group("task")
-            index = len(table.rows)
-            cells = [row.group(k) for k in ("qb", "sb", "qc", "sc", "pct")]
-            table.rows.append([task, *cells, p_value.group("p") if p_value else ""])
             fields = [
                 (f"QPS {base}", row.group("qb"), "QPS"),
                 (f"StdDev {base}", row.group("sb"), "%"),
@@ -92,12 +186,121 @@ def parse(text: str) -> list[ResultTable]:
             ]
             if p_value:
                 fields.append(("p-value", p_value.group("p"), None))
-            for metric, written, unit in fields:
-                m = measure(metric, written, parse_number(written), unit, label=task, row=index)
-                if m:
-                    table.measurements.append(m)
+            _add(table, row.group("task"), fields)
             table.span = (head.start(), pos)
-        if table.rows:
+        if table.rows:  # (the heading is looked for only then: it is not cheap)
+            table.variant = block_heading(text, head.start(), floor)
             floor = table.span[1]
             tables.append(table)
+    return tables
+
+
+def _signed(row: re.Match, group: str) -> str:
+    """A JIRA change bound: the tool drops the sign and colours the number red instead."""
+    written = row.group(group)
+    if row.group(group + "c") == "red" and not written.startswith("-"):
+        return "-" + written
+    return written
+
+
+def _qps_jira(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for head in _JIRA_HEADER.finditer(text):
+        if head.start() < floor:
+            continue
+        base, cand = head.group("base").strip(), head.group("cand").strip()
+        table = _qps_table(head)
+        pos = head.end()
+        while row := _JIRA_ROW.match(text, pos):
+            pos = row.end()
+            fields = [
+                (f"QPS {base}", row.group("qb"), "QPS"),
+                (f"StdDev {base}", row.group("sb"), "QPS"),
+                (f"QPS {cand}", row.group("qc"), "QPS"),
+                (f"StdDev {cand}", row.group("sc"), "QPS"),
+                ("Pct diff low", _signed(row, "lo"), "%"),
+                ("Pct diff high", _signed(row, "hi"), "%"),
+            ]
+            if row.group("p"):
+                fields.append(("p-value", row.group("p"), None))
+            _add(table, row.group("task").strip(), fields)
+            table.span = (head.start(), pos)
+        if table.rows:  # (the heading is looked for only then: it is not cheap)
+            table.variant = block_heading(text, head.start(), floor)
+            floor = table.span[1]
+            tables.append(table)
+    return tables
+
+
+def _latency(text: str) -> list[ResultTable]:
+    tables = []
+    floor = 0
+    for head in _LAT_HEADER.finditer(text):
+        if head.start() < floor:
+            continue
+        row_re = _LAT_ROW_JIRA if head.group().startswith("||") else _LAT_ROW_TEXT
+        table = ResultTable(
+            format=INFO.name,
+            span=head.span(),
+            columns=["Task"] + [f"{k} {s}" for k in _LAT_KEYS for s in ("Base", "Cmp", "Diff")],
+            caption="luceneutil latency",
+        )
+        pos = head.end()
+        while row := row_re.match(text, pos):
+            pos = row.end()
+            fields = []
+            for i, key in enumerate(_LAT_KEYS):
+                fields += [
+                    (f"{key} Base", row.group(f"b{i}"), "ms"),
+                    (f"{key} Cmp", row.group(f"c{i}"), "ms"),
+                    (f"{key} Diff", row.group(f"d{i}"), "%"),
+                ]
+            _add(table, row.group("task").strip(), fields)
+            table.span = (head.start(), pos)
+        if table.rows:  # (the heading is looked for only then: it is not cheap)
+            table.variant = block_heading(text, head.start(), floor)
+            floor = table.span[1]
+            tables.append(table)
+    return tables
+
+
+# Between grepped lines of one comparison: blanks, a `|` gutter, fences and the shell
+# commands that grepped them (`$ grep "GB/hour" /l/logs/trunk?`).
+_INDEXER_GAP = re.compile(
+    r"(?:[ \t\r\n|]|```\w*|(?m:^[ \t]*(?:\[[^\]\n]*\][ \t]*)?[$#][ \t]+[^\n]*$))*"
+)
+_PROMPT_BEFORE = re.compile(r"(?m)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?[$#][ \t]+[^\n]*\n[ \t]*\Z")
+
+
+def _indexer(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    floor = 0
+    table: ResultTable | None = None
+    for m in _INDEXER.finditer(text):
+        if table is None or not _INDEXER_GAP.fullmatch(text, table.span[1], m.start()):
+            start = m.start()
+            prompt = _PROMPT_BEFORE.search(text, max(floor, start - 300), start)
+            if prompt:  # the command that printed the lines opens the block
+                start = prompt.start()
+            table = ResultTable(
+                format=INFO.name,
+                span=(start, m.end()),
+                columns=["log", "Indexer throughput (GB/hour)"],
+                caption="luceneutil Indexer",
+                variant=block_heading(text, start, floor),
+            )
+            tables.append(table)
+        path = m.group("path")
+        label = path.rstrip("/").rsplit("/", 1)[-1] if path else None
+        written = m.group("v")
+        index = len(table.rows)
+        table.rows.append([label or "", written])
+        meas = measure(
+            "Indexer throughput", written, parse_number(written), "GB/hour", label=label, row=index
+        )
+        if meas:
+            table.measurements.append(meas)
+        table.span = (table.span[0], m.end())
+        floor = m.end()
     return tables

@@ -13,14 +13,20 @@ The tool logs one record (one line, wrapped here) every 10 s and aggregated stat
     ... Aggregated throughput stats --- 1000000 records sent --- 98034.5 msg/s --- 766.0 Mbit/s
     ... Aggregated latency stats --- Latency: mean: 5.870 ms - med: 4.950 - 95pct: 10.0 ...
 
+The log prefix is log4j2's (`09:33:20.976 [main] INFO  org.apache.pulsar.testclient.
+PerformanceProducer - ` or with an ISO date and offset, `2023-03-07T08:11:20,518+0000 ...`).
 Rows: label = `interval HH:MM:SS` (the record's time; `interval N` without one) or
 `summary` for the aggregated stats; metrics `Messages` (msg, the running total),
-`Records sent` (records), `Throughput` (msg/s and Mbit/s, as printed), `Failure rate`
-(msg/s), `Latency mean|med|95pct|99pct|99.9pct|99.99pct|Max` (ms: the tool prints the
-unit once, after the mean). Variant = the heading above the run (`1 thread:`).
+`Records sent` / `Records received` (records), `Throughput` (msg/s and Mbit/s, as
+printed), `Failure rate` (msg/s), `Latency mean|med|95pct|99pct|99.9pct|99.99pct|Max`
+(ms: the tool prints the unit once, after the mean). Variant = the heading above the
+run (`1 thread:`).
 
 Records are matched on the text itself, so a mail flattened onto one line reads the
-same. Pure function; never raises.
+same, and a record wrapped over lines ends at its `Max: N`. Pure function; never raises.
+
+Source: pulsar-testclient PerformanceProducer / PerformanceConsumer log statements (the
+repository was too large to fetch here; written from their documented output).
 """
 
 from __future__ import annotations
@@ -37,40 +43,63 @@ INFO = FormatInfo(
     signature="`Throughput produced: N msg/s --- N Mbit/s --- Latency: mean: N ms - med: N - "
     "95pct: N ...`; `Aggregated throughput stats --- N records sent --- N msg/s`",
     priority=12,
-    trigger=r"(?-i:Throughput (?:produced|received|acked)|Aggregated (?:throughput|latency) stats)",
-    needles=("Throughput ", "Aggregated "),
+    trigger=r"(?-i:Throughput\s+(?:produced|received|acked)|Aggregated\s+(?:throughput|latency)\s+stats)",
+    needles=("Throughput", "Aggregated"),
 )
 
 _N = r"\d+(?:\.\d+)?"
 # The optional log prefix carries the time that names the interval.
+# (log4j2 `%d{ISO8601_OFFSET_DATE_TIME_HHMM}` or `%d{HH:mm:ss.SSS}`, thread, level, logger)
 _PREFIX = (
-    r"(?:(?P<time>\d\d:\d\d:\d\d)(?:[.,]\d+)?[ \t]+\[[^\]\n]*\][ \t]+INFO[ \t]+"
-    r"[\w.$]*Performance\w*[ \t]+-[ \t]+)?"
+    r"(?:(?:\d{4}-\d\d-\d\d[T ])?(?P<time>\d\d:\d\d:\d\d)(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)?"
+    r"\s+\[[^\]\n]*\]\s+(?:INFO|WARN)\s+[\w.$]*Performance\w*\s+-\s+)?"
 )
 _RECORD = re.compile(
-    _PREFIX + r"(?P<kind>Throughput (?:produced|received|acked)|Aggregated throughput stats"
-    r"|Aggregated latency stats)\b"
+    _PREFIX + r"(?P<kind>Throughput\s+(?:produced|received|acked)|Aggregated\s+throughput\s+stats"
+    r"|Aggregated\s+latency\s+stats)\b"
 )
 # One `---`-separated field of the throughput part.
 _RATE = re.compile(
-    rf"(?P<failure>failure\s+)?(?P<v>{_N})\s*(?P<u>records sent|msg/s|Mbit/s|msg)(?![\w/])"
+    rf"(?P<failure>failure\s+)?(?P<v>{_N})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
+    r"(?![\w/])"
 )
 _LATENCY = re.compile(rf"\b(?P<k>mean|med|\d+(?:\.\d+)?pct|Max):\s*(?P<v>{_N})(?:\s*ms\b)?")
-_LATENCY_END = re.compile(rf"\s*-\s*Max:\s*{_N}")
+_LATENCY_END = re.compile(rf"-\s*Max:\s*{_N}")
+_CONTINUED = re.compile(r"\r?\n[ \t]*--+[ \t][^\n]*")
 
 
 def _record_end(text: str, rec: re.Match, next_start: int) -> int:
-    """A record ends at the end of its line, before the next record, or after `Max: N`."""
-    line_end = text.find("\n", rec.end())
-    end = min(next_start, line_end if line_end >= 0 else len(text))
-    body = text[rec.end() : end]
-    ends = [m.end() for m in _LATENCY_END.finditer(body)]
-    if ends:
-        end = rec.end() + ends[-1]
-    return end
+    """A record ends after its `Max: N` (also when a mail wrapped it over lines: not past
+    a blank line or the next record), else at the end of its line."""
+    line_end = text.find("\n", rec.end(), next_start)
+    line_end = line_end if line_end >= 0 else next_start
+    para_end = text.find("\n\n", rec.end(), next_start)
+    limit = para_end if para_end >= 0 else next_start
+    last = None
+    for m in _LATENCY_END.finditer(text, rec.end(), limit):
+        last = m
+    if last:
+        return last.end()
+    # no latency part: the line, and lines a mail wrapped it onto (they start with `---`)
+    while line_end < next_start:
+        more = _CONTINUED.match(text, line_end, next_start)
+        if not more:
+            break
+        line_end = more.end()
+    return line_end
+
+
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
 
 
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     records = list(_RECORD.finditer(text))
     tables: list[ResultTable] = []
     floor = 0
@@ -79,7 +108,8 @@ def parse(text: str) -> list[ResultTable]:
         next_start = records[i + 1].start() if i + 1 < len(records) else len(text)
         end = _record_end(text, rec, next_start)
         body = text[rec.end() : end]
-        if table is not None and text[table.span[1] : rec.start()].strip():
+        # blank lines (and a `|` gutter) between two records keep them in one run
+        if table is not None and text[table.span[1] : rec.start()].strip(" \t\r\n|"):
             floor = table.span[1]
             table = None
         if table is None:
@@ -91,21 +121,22 @@ def parse(text: str) -> list[ResultTable]:
                 variant=block_heading(text, rec.start(), floor),
             )
             tables.append(table)
+            intervals = 0
         if rec.group("kind").startswith("Aggregated"):
             label = "summary"
-        elif rec.group("time"):
-            label = f"interval {rec.group('time')}"
         else:
-            label = f"interval {1 + sum(1 for r in table.rows if r[0] != 'summary')}"
+            intervals += 1
+            time_of_day = rec.group("time")
+            label = f"interval {time_of_day}" if time_of_day else f"interval {intervals}"
         throughput, _, latency = body.partition("Latency:")
         fields: list[tuple[str, str, str]] = []
         for part in throughput.split("--"):
             r = _RATE.search(part)
             if not r:
                 continue
-            unit = r.group("u")
-            if unit == "records sent":
-                fields.append(("Records sent", r.group("v"), "records"))
+            unit = " ".join(r.group("u").split())
+            if unit.startswith("records "):
+                fields.append((unit.capitalize(), r.group("v"), "records"))
             elif unit == "msg":
                 fields.append(("Messages", r.group("v"), "msg"))
             elif r.group("failure"):

@@ -7,7 +7,12 @@ Row(ns)  Relative` (Spark 2, cells `40943 / 47670`), an optional dashed rule, th
 rows `<case>  2161  2194  55  9.3  108.0  1.0X`. Rows may carry sbt's `[info] `
 prefix, or a unified-diff prefix (`-` old results, `+` new results: variant
 `old` / `new`), and may be flattened onto one line. Also the sbt progress pairs
-`Running case: <case>` / `Stopped after 2 iterations, 2962 ms`.
+`Running case: <case>` / `Stopped after 2 iterations, 2962 ms`. A rate printed as
+`Infinity` (best time 0 ms) is read as such; a header and rule that a mail wrapped at
+72/80 columns (`Per` / `Row(ns)`, the rule over two lines) still open the table.
+
+Source: core/src/test/scala/org/apache/spark/benchmark/Benchmark.scala (as its
+`*-results.txt` files show it).
 
 Measurements: label = the case (`java`, `Select 100 columns`), caption = the title
 (`encode for 1`); metric = the column (`Best Time(ms)`, `Avg Time(ms)`, `Stdev(ms)`,
@@ -37,10 +42,12 @@ INFO = FormatInfo(
 
 _HEADER = re.compile(
     r"(?:(?P<new>Best Time\(ms\)\s+Avg Time\(ms\)\s+Stdev\(ms\))|(?P<old>Best/Avg Time\(ms\)))"
-    r"\s+Rate\(M/s\)\s+Per Row\(ns\)\s+Relative[ \t]*"
+    r"\s+Rate\(M/s\)\s+Per\s+Row\(ns\)\s+Relative[ \t]*"
 )
-_RULE = re.compile(r"\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}")
-_NUM = r"(?:\d+(?:\.\d+)?|NaN)"
+# The rule under the header; a mail that wraps at 72/80 columns splits it over lines.
+_RULE = re.compile(r"\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}(?:[ \t\r]*\n?[ \t]*-{3,}(?=\s|$))*")
+# `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
+_NUM = r"(?:\d+(?:\.\d+)?|NaN|Infinity)"
 _ROW_NEW = re.compile(
     r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
     rf"(?P<best>{_NUM})\s+(?P<avg>{_NUM})\s+(?P<stdev>{_NUM})\s+(?P<rate>{_NUM})\s+"
@@ -75,7 +82,17 @@ def _title(raw: str) -> str:
     return re.sub(r"^(?:\[info\]\s*|[-+]\s*)", "", title).strip().rstrip(":").strip()
 
 
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+
+
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_tables, _progress):
         try:

@@ -1,11 +1,14 @@
 """Hadoop TestDFSIO and NNBench result blocks: returns one table per block.
 
-TestDFSIO: `----- TestDFSIO ----- : write` followed by right-aligned `Key: value`
-lines (optionally prefixed `INFO fs.TestDFSIO:` and a timestamp, or flattened onto
-one line). Measurements: label `TestDFSIO <operation>`, metric = the key as written
-(`Throughput mb/sec`, `Average IO rate mb/sec`, `IO rate std deviation`,
-`Test exec time sec`, `Number of files`, `Total MBytes processed`); unit `MB/s` for
-the rates, `s` for the exec time, `MB` for the volume, `count` for files.
+TestDFSIO: `----- TestDFSIO ----- : write` (or `append`, `truncate`, `read`, `random
+read`, `backward read`, `skip read`) followed by right-aligned `Key: value` lines
+(optionally prefixed `INFO fs.TestDFSIO:` and a timestamp: the prefix of the header
+line belongs to the block, so the heading above it names the run; or flattened onto
+one line; CRLF; a `| ` gutter). Measurements: label `TestDFSIO <operation>`, metric =
+the key as written (`Throughput mb/sec`, `Total Throughput mb/sec`, `Average IO rate
+mb/sec`, `IO rate std deviation`, `Test exec time sec`, `Number of files`, `Total MBytes
+processed`); unit `MB/s` for the rates, `s` for the exec time, `MB` for the volume,
+`count` for files.
 
 NNBench: `-------------- NNBench -------------- :` followed by `Key: value` lines.
 Measurements: label = `Test Operation` (`create_write`), the result lines
@@ -13,6 +16,9 @@ Measurements: label = `Test Operation` (`create_write`), the result lines
 `Avg Lat (ms): ...` (unit `ms`), `Successful file operations`, `# exceptions`,
 `# maps that missed the barrier` (unit `count`). Parameter lines (maps, block size,
 replication, ...) and `RAW DATA` lines are not results.
+
+Source: Hadoop's TestDFSIO.analyzeResult and NNBench's result block (hadoop-mapreduce-
+client-jobclient tests), as documented; the repository was too large to fetch here.
 """
 
 from __future__ import annotations
@@ -34,20 +40,33 @@ INFO = FormatInfo(
     needles=("TestDFSIO", "NNBench"),
 )
 
-_HEADER = re.compile(r"(?<!-)-{3,}+\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:[ \t]*(?P<op>[\w-]*)")
+# The operation is one word, or two for the read variants (`random read`, `backward read`,
+# `skip read`); a log record prefix before the header belongs to the block.
+_HEADER = re.compile(
+    r"(?P<prefix>(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:\s*)?"
+    r"(?<!-)-{3,}+\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:"
+    # on the header's line any word; on the next (a wrapped mail) only TestType's names
+    r"(?:[ \t]*(?P<op>(?:(?:random|backward|skip)\s+(?=read\b))?[\w-]+(?![\w-])(?!\s*:))"
+    r"|\s*(?P<op2>(?:write|read|append|truncate|cleanup|(?:random|backward|skip)\s+read)\b)"
+    r"(?!\s*:)|)"
+)
 _NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 # `Key: value` where the key may itself contain `(ms):` (NNBench) — value is a number.
 _PAIR = re.compile(
-    r"(?P<key>[A-Za-z#][\w#&/().\- ]*?(?::\s*[A-Za-z#][\w/#(). ]*?)?)"
+    r"(?P<key>[A-Za-z#][\w#&/().\- ]{0,60}?(?::\s*[A-Za-z#][\w/#(). ]{0,40}?)?)"
     rf"\s*:\s*(?P<val>{_NUM})(?![\w.:])"
 )
 # Text allowed between the lines of a block (log prefixes, non-numeric lines).
 _LOG_PREFIX = re.compile(r"(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:")
 _NON_NUMERIC_PAIR = re.compile(
-    r"(?:Date & time|Version|Test Operation|Start time|Test\s*type)\s*:"
+    # `Date & time: Tue Feb 20 14:02:11 UTC 2024` (java.util.Date, may be wrapped)
+    r"Date\s+&\s+time\s*:\s*[A-Z][a-z]{2}\s+[A-Z][a-z]{2}\s+\d\d?\s+\d\d:\d\d:\d\d(?:\s+[A-Z]{2,5})?"
+    r"\s+\d{4}(?!\d)"
+    r"|(?:Date & time|Version|Test Operation|Start time|Test\s*type)\s*:"
     r"[^\n]*?(?=\s+(?:INFO\b|[A-Z#][A-Za-z #&/().]*:)|\n|$)"
 )
 
+_BLANK = re.compile(r"\s*")
 _DFSIO_UNITS = [
     (re.compile(r"throughput", re.I), "MB/s"),
     (re.compile(r"io rate", re.I), "MB/s"),
@@ -74,14 +93,24 @@ def _unit(tool: str, key: str) -> str | None:
     return None
 
 
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+
+
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     tables = []
     headers = list(_HEADER.finditer(text))
     floor = 0
     for i, header in enumerate(headers):
         limit = headers[i + 1].start() if i + 1 < len(headers) else len(text)
         tool = header.group("tool")
-        op = header.group("op")
+        op = " ".join((header.group("op") or header.group("op2") or "").split())
         if tool == "NNBench":
             found = re.search(r"Test Operation\s*:\s*([\w-]+)", text[header.end() : limit])
             op = found.group(1) if found else op
@@ -94,8 +123,8 @@ def parse(text: str) -> list[ResultTable]:
         )
         pos = header.end()
         while pos < limit:
-            gap = re.match(r"\s*", text[pos:limit])
-            at = pos + gap.end()
+            gap = _BLANK.match(text, pos, limit)
+            at = gap.end()
             for skip in (_LOG_PREFIX, _NON_NUMERIC_PAIR):
                 m = skip.match(text, at, limit)
                 if m:

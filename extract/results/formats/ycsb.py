@@ -1,19 +1,34 @@
-"""YCSB (Yahoo! Cloud Serving Benchmark) final report: returns one table per report.
+"""YCSB (Yahoo! Cloud Serving Benchmark) output: returns one table per run.
 
-Recognises the text exporter's lines `[OVERALL], RunTime(ms), 10110`,
-`[OVERALL], Throughput(ops/sec), 98.9`, `[READ], AverageLatency(us), 1657.3`,
-`[READ], 95thPercentileLatency(us), 4000`, `[READ], Operations, 499304`,
-`[READ], Return=OK, 499304` (one per line, or flattened onto one line; stray
-leading spaces and missing spaces after commas are fine). The status lines that
-precede a report (`50 sec: 1000000 operations; 17966 current ops/sec; ...`) belong
-to its block but give no measurements (intermediate values).
+What `site.ycsb.Client` and its measurements print (core/src/main/java/site/ycsb/):
 
-Measurements: label = the section (`OVERALL`, `READ`, `UPDATE`), metric = the name
-without its unit (`RunTime`, `Throughput`, `AverageLatency`, `Return=OK`), unit =
-the one in parentheses as written (`ms`, `us`, `ops/sec`, `%`) or `count` for
-Operations / Return= / Count lines; Java doubles (`3.489955785875464E8`) are read.
-Variant = the heading before the block (`With patch`). Not measurements: histogram
-buckets (`[UPDATE], 0, 464`) and JVM GC sections (`[TOTAL_GC_TIME_PS_Scavenge]`).
+* the final report of the text exporter (`TextMeasurementsExporter`), one
+  `[<section>], <measurement>, <value>` line each: `[OVERALL], RunTime(ms), 10110`,
+  `[OVERALL], Throughput(ops/sec), 98.9`, `[READ], Operations, 499304`,
+  `[READ], AverageLatency(us), 1657.3`, `[READ], 95thPercentileLatency(us), 4000`,
+  `[READ], Return=OK, 499304`; the raw measurement type writes `Total Operations`,
+  `Average`, `Min`, `Max`, `p1` ... `p99.99` (microseconds);
+* the same records from the JSON exporters, `{ "metric" : "OVERALL", "measurement" :
+  "RunTime(ms)", "value" : 10110 }` (objects one after another, or in an array);
+* the status lines (`StatusThread`, every 10 s): `2019-10-14 18:07:32:614 50 sec:
+  1000000 operations; 17966 current ops/sec; est completion in 1 minute [READ:
+  Count=2764, Max=8487, Min=180, Avg=512.31, 50=470, 90=700, 99=1500, 99.9=4000,
+  99.99=8000]` (HdrHistogram), `[READ AverageLatency(us)=518.2]` (histogram, time
+  series) or `READ count: 2764, average latency(us): 512.31` (raw).
+
+Measurements of the report: label = the section (`OVERALL`, `READ`, `UPDATE`), metric =
+the measurement without its unit (`RunTime`, `Throughput`, `AverageLatency`,
+`Return=OK`), unit = the one in parentheses as written (`ms`, `us`, `ops/sec`) or `count`
+for Operations / Return= lines, `us` for the raw type's summary, `MB` for
+`[MAX_MEM_USED], MBs`. Status lines: label `<N> sec` (the elapsed time) with metrics
+`operations` (count) and `current ops/sec`; label `<section> <N> sec` with the
+report's names (`Operations`, `AverageLatency`, `MaxLatency`, `99thPercentileLatency`,
+... in `us`). Java doubles (`3.489955785875464E8`) are read. Lines may be flattened onto
+one line, carry stray spaces, log prefixes or a `|` gutter.
+Variant = the heading before the run (`With patch`). Not measurements: histogram
+buckets (`[UPDATE], 0, 464`, `[READ], >1000, 5`), time-series points, JVM GC sections
+(`[TOTAL_GCS_PS_Scavenge]`, `[TOTAL_GC_TIME_%]`), the raw type's `Below is a summary`
+marker, and the estimated completion time.
 """
 
 from __future__ import annotations
@@ -21,78 +36,201 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import block_heading, measure
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="ycsb",
-    description="YCSB [OVERALL]/[READ] result lines",
+    description="YCSB [OVERALL]/[READ] result lines, JSON export and status lines",
     signature="`[OVERALL], RunTime(ms), N`, `[OVERALL], Throughput(ops/sec), N`, "
-    "`[READ], AverageLatency(us), N`",
+    '`[READ], AverageLatency(us), N`; `"measurement" : "RunTime(ms)"`; '
+    "`50 sec: 1000 operations; 20 current ops/sec; [READ: Count=...]`",
     priority=10,
     kind="result",
     trigger=r"(?-i:\]\s*,\s*(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency"
-    r"|LatencyVariance|\d+thPercentileLatency|Return=))",
-    needles=("RunTime", "Throughput", "Operations", "Latency", "Return="),
+    r"|LatencyVariance|\d+thPercentileLatency|Return=|Total Operations)"
+    r"|\"measurement\"\s*:\s*\"|\d\s+sec:\s+\d+\s+operations;)",
+    needles=(
+        "RunTime",
+        "Throughput",
+        "Operations",
+        "Latency",
+        "Return=",
+        '"measurement"',
+        "operations;",
+    ),
 )
 
+_VAL = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|NaN|Infinity|-Infinity"
 _LINE = re.compile(
     r"\[(?P<section>[A-Za-z][\w%\-]*)\]\s*,\s*(?P<metric>[A-Za-z0-9][^,\[\]\n]{0,60}?)\s*,\s*"
-    r"(?P<val>-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|NaN|Infinity)(?![\w.])"
+    rf"(?P<val>{_VAL})(?![\w.])"
 )
+_JSON = re.compile(
+    r"\{\s*\"metric\"\s*:\s*\"(?P<section>[^\"\n]{1,60})\"\s*,\s*"
+    r"\"measurement\"\s*:\s*\"(?P<metric>[^\"\n]{1,80})\"\s*,\s*"
+    rf"\"value\"\s*:\s*(?P<val>{_VAL})\s*\}}"
+)
+# `[<label>]2019-10-14 18:07:32:614 50 sec: 1000000 operations; 17966 current ops/sec;
+# est completion in 1 minute [READ: Count=...] [UPDATE AverageLatency(us)=...]`
+_SUMMARY = (
+    r"\s*\[(?P<hsec>[A-Za-z][\w\-]*):\s+(?P<pairs>Count=[^\]\[]{0,400})\]"
+    r"|\s*\[(?P<asec>[A-Za-z][\w\-]*) AverageLatency\(us\)=(?P<aavg>[\d.]+(?:E\d+)?|NaN)\]"
+    r"|\s*(?P<rsec>[A-Za-z][\w\-]*) count: (?P<rcount>\d+), average latency\(us\): "
+    r"(?P<ravg>[\d.]+|NaN)"
+)
+_SUMMARY_RE = re.compile(_SUMMARY)
+_STATUS = re.compile(
+    r"(?<![\d.])(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}\s+)?(?P<sec>\d+)\s+sec:\s+(?P<ops>\d+)"
+    r"\s+operations;(?:\s+(?P<cur>[\d.]+(?:E\d+)?|NaN|Infinity)\s+current\s+ops/sec;)?"
+    r"(?: est completion in [^\[\n]*?(?=\s*\[|\s*$|\s+\w+ count: |\n))?"
+    r"(?P<summaries>(?:" + re.sub(r"\(\?P<\w+>", "(?:", _SUMMARY) + r")*)"
+)
+_HDR_NAMES = {
+    "Count": ("Operations", "count"),
+    "Max": ("MaxLatency", "us"),
+    "Min": ("MinLatency", "us"),
+    "Avg": ("AverageLatency", "us"),
+}
 _UNIT = re.compile(r"^(?P<name>.*?)\((?P<unit>[^)]+)\)$")
-# Metrics YCSB writes in a workload section; one of them must occur in a block.
+# Metrics YCSB writes in a report section; one of them must occur in a block.
 _KNOWN = re.compile(
     r"^(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency|LatencyVariance"
-    r"|\d+thPercentileLatency|Return=\w+)",
+    r"|\d+thPercentileLatency|Return=\w+|Total Operations)",
 )
-_STATUS = re.compile(r"[^\n]*\b\d+ sec: \d+ operations;[^\n]*")
+# The raw measurement type's summary: microseconds, without a unit in the name.
+_RAW_METRIC = re.compile(r"^(?:Average|Min|Max|p\d+(?:\.\d+)?)$")
+# Text allowed between two records of one run: log prefixes, a `|` gutter, JSON
+# punctuation, markup.
+_GAP = re.compile(
+    r"(?:\s|[|,\[\]]|```\w*|\{code(?::[^}]*)?\}|\{noformat\}"
+    r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.:]\d+|\b(?:INFO|WARN|DEBUG)\b)*"
+)
 
 
-def _blocks(text: str) -> list[list[re.Match]]:
-    blocks: list[list[re.Match]] = []
-    for m in _LINE.finditer(text):
-        if blocks and not text[blocks[-1][-1].end() : m.start()].strip():
-            blocks[-1].append(m)
+def _records(text: str) -> list[tuple[str, re.Match]]:
+    found = [("line", m) for m in _LINE.finditer(text)]
+    found += [("json", m) for m in _JSON.finditer(text)]
+    found += [("status", m) for m in _STATUS.finditer(text)]
+    found.sort(key=lambda r: r[1].start())
+    out: list[tuple[str, re.Match]] = []
+    end = -1
+    for kind, m in found:
+        if m.start() >= end:
+            out.append((kind, m))
+            end = m.end()
+    return out
+
+
+def _report_measurement(section: str, metric: str, written: str, row: int):
+    """The measurement of one report record; None for buckets, GC stats, markers."""
+    section_up = section.upper()
+    if section_up.startswith("TOTAL_GC") or re.fullmatch(r"[\d.]+", metric):
+        return None
+    if metric.startswith("Below is a summary"):
+        return None
+    unit_m = _UNIT.match(metric)
+    if unit_m:
+        name, unit = unit_m.group("name").strip(), unit_m.group("unit").strip()
+    elif _RAW_METRIC.match(metric):
+        name, unit = metric, "us"
+    elif metric == "MBs":
+        name, unit = "memory", "MB"
+    else:
+        name, unit = metric, "count"
+    return measure(name, written, parse_number(written), unit, label=section, row=row)
+
+
+def _status(m: re.Match, table: ResultTable) -> None:
+    """Measurements of a status line and of the per-operation summaries in it."""
+    row = len(table.rows)
+    when = f"{m.group('sec')} sec"
+    table.rows.append([when, "status", " ".join(m.group(0).split())])
+    found: list[Measurement | None] = [
+        measure("operations", m.group("ops"), parse_number(m.group("ops")), "count", label=when)
+    ]
+    if m.group("cur"):
+        cur = m.group("cur")
+        found.append(measure("current ops/sec", cur, parse_number(cur), "ops/sec", label=when))
+    for part in _SUMMARY_RE.finditer(m.group("summaries")):
+        if part.group("pairs"):
+            pairs = re.findall(r"([\w.]+)=([\d.]+(?:E\d+)?|NaN)", part.group("pairs"))
+            if dict(pairs).get("Count") == "0":  # nothing ran in the interval
+                continue
+            label = f"{part.group('hsec')} {when}"
+            for key, written in pairs:
+                if key in _HDR_NAMES:
+                    name, unit = _HDR_NAMES[key]
+                elif re.fullmatch(r"\d+(?:\.\d+)?", key):
+                    name, unit = f"{key}thPercentileLatency", "us"
+                else:
+                    continue
+                found.append(measure(name, written, parse_number(written), unit, label=label))
+        elif part.group("asec"):
+            avg = part.group("aavg")
+            label = f"{part.group('asec')} {when}"
+            found.append(measure("AverageLatency", avg, parse_number(avg), "us", label=label))
         else:
-            blocks.append([m])
-    return [b for b in blocks if any(_KNOWN.match(m.group("metric")) for m in b)]
+            label = f"{part.group('rsec')} {when}"
+            count, avg = part.group("rcount"), part.group("ravg")
+            found.append(measure("Operations", count, parse_number(count), "count", label=label))
+            found.append(measure("AverageLatency", avg, parse_number(avg), "us", label=label))
+    for meas in found:
+        if meas is not None:
+            meas.row = row
+            table.measurements.append(meas)
+
+
+def _blocks(text: str) -> list[list[tuple[str, re.Match]]]:
+    blocks: list[list[tuple[str, re.Match]]] = []
+    for kind, m in _records(text):
+        if blocks:
+            gap = text[blocks[-1][-1][1].end() : m.start()]
+            if _GAP.fullmatch(gap):
+                blocks[-1].append((kind, m))
+                continue
+        blocks.append([(kind, m)])
+
+    def wanted(block):
+        return any(k == "status" for k, _ in block) or any(
+            _KNOWN.match(m.group("metric").strip()) for k, m in block if k != "status"
+        )
+
+    return [b for b in blocks if wanted(b)]
+
+
+# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
+# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
+# quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
 
 
 def parse(text: str) -> list[ResultTable]:
+    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+
+
+def _parse(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for block in _blocks(text):
-        start = block[0].start()
-        # Status lines just above the report belong to the run.
-        while True:
-            line_start = text.rfind("\n", 0, max(start - 1, 0)) + 1
-            above = text[line_start:start]
-            if start > 0 and line_start >= floor and _STATUS.fullmatch(above.rstrip("\n").rstrip()):
-                start = line_start
-                continue
-            break
+        start = block[0][1].start()
         table = ResultTable(
             format=INFO.name,
-            span=(start, block[-1].end()),
+            span=(start, block[-1][1].end()),
             columns=["section", "metric", "value"],
             variant=block_heading(text, start, floor),
         )
-        for m in block:
-            section, metric, written = m.group("section"), m.group("metric").strip(), m.group("val")
-            if section.upper().startswith("TOTAL_GC") or re.fullmatch(r"[\d.]+", metric):
+        for kind, m in block:
+            if kind == "status":
+                _status(m, table)
                 continue
-            unit_m = _UNIT.match(metric)
-            if unit_m:
-                name, unit = unit_m.group("name").strip(), unit_m.group("unit").strip()
-            else:
-                name, unit = metric, "count"
+            section, metric, written = m.group("section"), m.group("metric").strip(), m.group("val")
+            meas = _report_measurement(section, metric, written, len(table.rows))
+            if meas is None:
+                continue
             table.rows.append([section, metric, written])
-            meas = measure(
-                name, written, parse_number(written), unit, label=section, row=len(table.rows) - 1
-            )
-            if meas:
-                table.measurements.append(meas)
-        floor = block[-1].end()
-        tables.append(table)
+            table.measurements.append(meas)
+        if table.measurements:
+            floor = table.span[1]
+            tables.append(table)
     return tables

@@ -1,0 +1,201 @@
+"""luceneutil: fixtures written from src/python/benchUtil.py (the QPS comparison as text
+and `-jira`, with and without the p-value column; the per-task latency table) and
+src/main/perf/Indexer.java (the `GB/hour plain text` line, grepped from several logs),
+and mail damage."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+import time
+
+import pytest
+
+from extract.results.formats import by_name, extract_results
+from tests.conftest import seed, shared_path
+from tests.formats.golden import cases, check, text_of
+
+FORMAT = "luceneutil"
+
+
+@pytest.mark.parametrize("case", cases(FORMAT))
+def test_fixture(case):
+    check(case)
+
+
+def rows(text: str, fmt: str | None = FORMAT):
+    """(label, variant, metric, value, unit) of every measurement the registry finds."""
+    return [
+        (m.label, m.variant, m.metric, m.value, m.unit)
+        for t in extract_results(text, strict=True)
+        for m in t.measurements
+        if fmt is None or t.format == fmt
+    ]
+
+
+def values(text: str) -> list[tuple]:
+    """(label, metric, value, unit), sorted: what damage to the text must not change."""
+    return sorted(
+        (label or "", metric, -1.0 if math.isnan(value) else round(value, 9), unit or "")
+        for label, _, metric, value, unit in rows(text)
+    )
+
+
+def flatten(text: str) -> str:
+    """What a GitBox notification does to a comment: every whitespace run → one space."""
+    return " ".join(text.split())
+
+
+def crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def gitbox_indent(text: str) -> str:
+    """GitBox's review-comment mails indent every line by three spaces."""
+    return "".join("   " + line for line in text.splitlines(True))
+
+
+def pipe_prefixed(text: str) -> str:
+    return "".join("| " + line for line in text.splitlines(True))
+
+
+def hard_wrap(width: int):
+    def wrap(text: str) -> str:
+        return "\n".join(
+            "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
+            for line in text.splitlines()
+        )
+
+    return wrap
+
+
+DAMAGE = {
+    "flattened": flatten,
+    "crlf": crlf,
+    "gitbox-indent": gitbox_indent,
+    "pipe-prefixed": pipe_prefixed,
+    "wrapped-80": hard_wrap(80),
+    "wrapped-72": hard_wrap(72),
+}
+
+
+def damaged(case: str, damage: str) -> None:
+    text = text_of(case)
+    expect = values(text)
+    assert expect, f"{case} has no luceneutil rows"
+    assert values(DAMAGE[damage](text)) == expect
+
+
+def shared_found(directory: str, sample: str) -> None:
+    """Every row a third-party sample's expect file lists is found (value and unit)."""
+    path = shared_path("formats", directory, f"{sample}.txt")
+    expect = json.loads(path.with_suffix(".expect.json").read_text(encoding="utf-8"))
+    found = rows(path.read_text(encoding="utf-8"))
+    for row in expect["rows"]:
+        unit = (row.get("unit") or "").lower()
+        assert any(
+            math.isclose(value, row["value"], rel_tol=1e-9) and (u or "").lower() == unit
+            for *_, value, u in found
+        ), row
+
+
+def damage_cases(limits: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+    """(fixture, damage) pairs to check: every positive fixture, every damage but the
+    documented `limits`."""
+    return [
+        (case, damage)
+        for case in cases(FORMAT)
+        if values(text_of(case))
+        for damage in DAMAGE
+        if (case, damage) not in limits
+    ]
+
+
+LIMITS = {
+    # Rows of the 170-column latency table wrapped at 80: a task name lands at the end
+    # of the line before its numbers and reads as part of the previous row.
+    ("luceneutil--qps-latency", "wrapped-80"): "latency rows wrapped mid-row",
+}
+
+
+@pytest.mark.parametrize("case,damage", damage_cases(LIMITS))
+def test_survives_mail_damage(case, damage):
+    damaged(case, damage)
+
+
+# --- ported from tests/test_formats_d.py ------------------------------------------
+
+LUCENE_OLD = """\
+                    Task    QPS base      StdDev    QPS comp      StdDev                Pct diff
+                  IntNRQ       12.99      (2.7%)       13.37      (1.9%)    2.9% (  -1% -    7%)
+                 Respell       45.51      (1.5%)       47.30      (2.1%)    3.9% (   0% -    7%)
+"""
+
+
+def test_without_p_value_column():
+    found = [(r[0], r[2], r[3], r[4]) for r in rows(LUCENE_OLD)]
+    assert ("IntNRQ", "QPS base", 12.99, "QPS") in found
+    assert ("Respell", "QPS comp", 47.30, "QPS") in found
+    assert ("Respell", "Pct diff", 3.9, "%") in found
+    assert not [r for r in found if r[1] == "p-value"]
+
+
+def test_table_claims_its_rows():
+    tables = [t for t in extract_results(LUCENE_OLD) if t.measurements]
+    assert [t.format for t in tables] == [FORMAT]
+    assert len(tables[0].rows) == 2
+
+
+# --- focused ------------------------------------------------------------------------
+
+
+def test_jira_form_sign_comes_from_the_colour():
+    found = [(r[0], r[2], r[3], r[4]) for r in rows(text_of("luceneutil--jira-old-no-pvalue"))]
+    assert ("Fuzzy2", "Pct diff low", -14, "%") in found
+    assert ("Fuzzy2", "Pct diff high", 1, "%") in found
+    assert ("Fuzzy2", "StdDev trunk", 1.77, "QPS") in found  # absolute in the JIRA form
+    assert [t.format for t in extract_results(text_of("luceneutil--jira-old-no-pvalue"))] == [
+        FORMAT,
+        FORMAT,
+    ]
+
+
+def test_latency_table():
+    found = [(r[0], r[2], r[3], r[4]) for r in rows(text_of("luceneutil--qps-latency"))]
+    assert ("OrHighHigh", "P99 Cmp", 55.119, "ms") in found
+    assert ("PKLookup", "P999 Diff", 4.2, "%") in found
+
+
+def test_indexer_lines_labelled_by_log_file():
+    found = rows(text_of("luceneutil--indexer-grep"))
+    assert [r[0] for r in found] == ["base0", "base1", "cand0", "cand1"]
+    assert {r[4] for r in found} == {"GB/hour"}
+    assert len({r[1] for r in found}) == 1  # one comparison: the shell commands do not split it
+
+
+def test_indexer_progress_lines_are_not_results():
+    assert rows(text_of("luceneutil--negative-logs"), None) == []
+
+
+def test_never_raises():
+    for text in [
+        "",
+        "Pct diff",
+        "||Task||QPS a||StdDev a||QPS b||StdDev b||Pct diff||",
+        "Indexer: x GB/hour plain text",
+    ]:
+        assert isinstance(by_name(FORMAT).parse(text), list)
+
+
+def test_linear_on_long_flattened_lines():
+    text = ("Task QPS a StdDev QPS b StdDev Pct diff p-value X 1.0 (2%) 3 " * 2000) + " " * 20000
+    start = time.perf_counter()
+    by_name(FORMAT).parse(text)
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
+def test_silent_on_the_seeds(prefix):
+    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
+    assert rows(seed(prefix)) == []

@@ -1,0 +1,221 @@
+"""Spark's `Benchmark` framework: fixtures written from core/src/test/scala/org/apache/
+spark/benchmark/Benchmark.scala as its `*-results.txt` files show it (JVM and CPU lines,
+the Spark 3 and Spark 2 headers, rule, rows, `Infinity` rates), reviewers' `-`/`+` diff
+lines in a GitBox review mail, sbt's `[info]` progress, and mail damage."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+import time
+
+import pytest
+
+from extract.results.formats import by_name, extract_results
+from tests.conftest import seed, shared_path
+from tests.formats.golden import cases, check, text_of
+
+FORMAT = "spark-benchmark"
+
+
+@pytest.mark.parametrize("case", cases(FORMAT))
+def test_fixture(case):
+    check(case)
+
+
+def rows(text: str, fmt: str | None = FORMAT):
+    """(label, variant, metric, value, unit) of every measurement the registry finds."""
+    return [
+        (m.label, m.variant, m.metric, m.value, m.unit)
+        for t in extract_results(text, strict=True)
+        for m in t.measurements
+        if fmt is None or t.format == fmt
+    ]
+
+
+def values(text: str) -> list[tuple]:
+    """(label, metric, value, unit), sorted: what damage to the text must not change."""
+    return sorted(
+        (label or "", metric, -1.0 if math.isnan(value) else round(value, 9), unit or "")
+        for label, _, metric, value, unit in rows(text)
+    )
+
+
+def flatten(text: str) -> str:
+    """What a GitBox notification does to a comment: every whitespace run → one space."""
+    return " ".join(text.split())
+
+
+def crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def gitbox_indent(text: str) -> str:
+    """GitBox's review-comment mails indent every line by three spaces."""
+    return "".join("   " + line for line in text.splitlines(True))
+
+
+def pipe_prefixed(text: str) -> str:
+    return "".join("| " + line for line in text.splitlines(True))
+
+
+def hard_wrap(width: int):
+    def wrap(text: str) -> str:
+        return "\n".join(
+            "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
+            for line in text.splitlines()
+        )
+
+    return wrap
+
+
+DAMAGE = {
+    "flattened": flatten,
+    "crlf": crlf,
+    "gitbox-indent": gitbox_indent,
+    "pipe-prefixed": pipe_prefixed,
+    "wrapped-80": hard_wrap(80),
+    "wrapped-72": hard_wrap(72),
+}
+
+
+def damaged(case: str, damage: str) -> None:
+    text = text_of(case)
+    expect = values(text)
+    assert expect, f"{case} has no spark-benchmark rows"
+    assert values(DAMAGE[damage](text)) == expect
+
+
+def shared_found(directory: str, sample: str) -> None:
+    """Every row a third-party sample's expect file lists is found (value and unit)."""
+    path = shared_path("formats", directory, f"{sample}.txt")
+    expect = json.loads(path.with_suffix(".expect.json").read_text(encoding="utf-8"))
+    found = rows(path.read_text(encoding="utf-8"))
+    for row in expect["rows"]:
+        unit = (row.get("unit") or "").lower()
+        assert any(
+            math.isclose(value, row["value"], rel_tol=1e-9) and (u or "").lower() == unit
+            for *_, value, u in found
+        ), row
+
+
+def damage_cases(limits: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+    """(fixture, damage) pairs to check: every positive fixture, every damage but the
+    documented `limits`."""
+    return [
+        (case, damage)
+        for case in cases(FORMAT)
+        if values(text_of(case))
+        for damage in DAMAGE
+        if (case, damage) not in limits
+    ]
+
+
+LIMITS = {
+    # A diff line wrapped at 72 columns loses its `-`/`+` on the continuation: the row
+    # can no longer be told old from new.
+    ("spark-benchmark--review-diff", "wrapped-72"): "continuation lines lose the diff prefix",
+    # sbt's `[info]` prefix starts every line; a wrapped row's continuation has none.
+    ("spark-benchmark--sbt-progress", "wrapped-80"): "wrapped [info] rows",
+    ("spark-benchmark--sbt-progress", "wrapped-72"): "wrapped [info] rows",
+}
+
+
+@pytest.mark.parametrize("case,damage", damage_cases(LIMITS))
+def test_survives_mail_damage(case, damage):
+    damaged(case, damage)
+
+
+# --- ported from tests/test_formats_b.py ------------------------------------------
+
+SPARK = """Before:
+```
+OpenJDK 64-Bit Server VM 17.0.9+9-LTS on Linux 5.15.0-1053-azure
+Intel(R) Xeon(R) Platinum 8272CL CPU @ 2.60GHz
+encode for 1:                             Best Time(ms)   Avg Time(ms)   Stdev(ms)    Rate(M/s)   Per Row(ns)   Relative
+------------------------------------------------------------------------------------------------------------------------
+java                                               2161           2194          55          9.3         108.0       1.0X
+apache                                            11265          11344          76          1.8         563.2       0.2X
+```
+"""  # noqa: E501
+
+
+def test_jvm_and_cpu_lines_are_not_measurements():
+    found = rows(SPARK, None)
+    assert len(found) == 12 and found == rows(SPARK)
+    assert not {r[3] for r in found} & {17.0, 9.0, 5.15, 1053, 8272, 2.6}
+
+
+def test_flattened():
+    found = rows(flatten(SPARK))
+    assert ("java", None, "Best Time(ms)", 2161, "ms") in found
+    assert ("apache", None, "Relative", 0.2, "x") in found
+    assert len(found) == 12
+
+
+def test_sbt_info_prefix_and_progress():
+    text = (
+        "[info] Running benchmark: parquet writer benchmark\n"
+        "[info]   Running case: Output Single Int Column\n"
+        "[info]   Stopped after 2 iterations, 2962 ms\n"
+        "[info] parquet writer benchmark:                 Best Time(ms)   Avg Time(ms)   Stdev(ms)"
+        "    Rate(M/s)   Per Row(ns)   Relative\n"
+        "[info] ---------------------------------------------------------------------------------\n"
+        "[info] Output Single Int Column                           1405           1481         107"
+        "         11.2          89.4       1.0X\n"
+    )
+    found = rows(text)
+    assert ("Output Single Int Column", None, "Stopped after 2 iterations", 2962, "ms") in found
+    assert ("Output Single Int Column", None, "Avg Time(ms)", 1481, "ms") in found
+    tables = [t for t in extract_results(text) if t.format == FORMAT]
+    assert "parquet writer benchmark" in {t.caption for t in tables}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Best Time(ms)   Avg Time(ms)   Stdev(ms)    Rate(M/s)   Per Row(ns)   Relative",
+        "",
+        "Running case:",
+    ],
+)
+def test_never_raises(text):
+    assert isinstance(by_name(FORMAT).parse(text), list)
+
+
+# --- focused ------------------------------------------------------------------------
+
+
+def test_review_diff_rows_are_old_and_new():
+    found = rows(text_of("spark-benchmark--review-diff"))
+    assert {r[1] for r in found} == {"old", "new"}
+    assert ("after 1582, noop", "new", "Best Time(ms)", 18211, "ms") in found
+
+
+def test_caption_is_the_title():
+    tables = [t for t in extract_results(text_of("spark-benchmark--results-file"))]
+    assert [t.caption for t in tables] == ["Hash For long", "Hash For empty string"]
+
+
+def test_linear_on_long_flattened_lines():
+    text = (
+        "x 1 2 3 4 5 6X Best Time(ms) Avg Time(ms) Stdev(ms) Rate(M/s) Per Row(ns) Relative " * 1500
+    )
+    start = time.perf_counter()
+    by_name(FORMAT).parse(text + " " * 20000)
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    "sample", ["aggregate-old-bestavg", "base64-jdk21", "spark-pr35046-review-diff"]
+)
+def test_third_party_samples(sample):
+    shared_found("spark-benchmark", sample)
+
+
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
+def test_silent_on_the_seeds(prefix):
+    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
+    assert rows(seed(prefix)) == []

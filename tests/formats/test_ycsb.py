@@ -1,0 +1,211 @@
+"""YCSB: fixtures written from YCSB's core (Client.java, StatusThread.java, the
+OneMeasurement* types and the text / JSON exporters): the final report, JSON export,
+the raw measurement type's summary, status lines, and mail damage."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+import time
+
+import pytest
+
+from extract.results.formats import by_name, extract_results
+from tests.conftest import seed, shared_path
+from tests.formats.golden import cases, check, text_of
+
+FORMAT = "ycsb"
+
+
+@pytest.mark.parametrize("case", cases(FORMAT))
+def test_fixture(case):
+    check(case)
+
+
+def rows(text: str, fmt: str | None = FORMAT):
+    """(label, variant, metric, value, unit) of every measurement the registry finds."""
+    return [
+        (m.label, m.variant, m.metric, m.value, m.unit)
+        for t in extract_results(text, strict=True)
+        for m in t.measurements
+        if fmt is None or t.format == fmt
+    ]
+
+
+def values(text: str) -> list[tuple]:
+    """(label, metric, value, unit), sorted: what damage to the text must not change."""
+    return sorted(
+        (label or "", metric, -1.0 if math.isnan(value) else round(value, 9), unit or "")
+        for label, _, metric, value, unit in rows(text)
+    )
+
+
+def flatten(text: str) -> str:
+    """What a GitBox notification does to a comment: every whitespace run → one space."""
+    return " ".join(text.split())
+
+
+def crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def gitbox_indent(text: str) -> str:
+    """GitBox's review-comment mails indent every line by three spaces."""
+    return "".join("   " + line for line in text.splitlines(True))
+
+
+def pipe_prefixed(text: str) -> str:
+    return "".join("| " + line for line in text.splitlines(True))
+
+
+def hard_wrap(width: int):
+    def wrap(text: str) -> str:
+        return "\n".join(
+            "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
+            for line in text.splitlines()
+        )
+
+    return wrap
+
+
+DAMAGE = {
+    "flattened": flatten,
+    "crlf": crlf,
+    "gitbox-indent": gitbox_indent,
+    "pipe-prefixed": pipe_prefixed,
+    "wrapped-80": hard_wrap(80),
+    "wrapped-72": hard_wrap(72),
+}
+
+
+def damaged(case: str, damage: str) -> None:
+    text = text_of(case)
+    expect = values(text)
+    assert expect, f"{case} has no ycsb rows"
+    assert values(DAMAGE[damage](text)) == expect
+
+
+def shared_found(directory: str, sample: str) -> None:
+    """Every row a third-party sample's expect file lists is found (value and unit)."""
+    path = shared_path("formats", directory, f"{sample}.txt")
+    expect = json.loads(path.with_suffix(".expect.json").read_text(encoding="utf-8"))
+    found = rows(path.read_text(encoding="utf-8"))
+    for row in expect["rows"]:
+        unit = (row.get("unit") or "").lower()
+        assert any(
+            math.isclose(value, row["value"], rel_tol=1e-9) and (u or "").lower() == unit
+            for *_, value, u in found
+        ), row
+
+
+def damage_cases(limits: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+    """(fixture, damage) pairs to check: every positive fixture, every damage but the
+    documented `limits`."""
+    return [
+        (case, damage)
+        for case in cases(FORMAT)
+        if values(text_of(case))
+        for damage in DAMAGE
+        if (case, damage) not in limits
+    ]
+
+
+LIMITS: dict[tuple[str, str], str] = {}
+
+
+@pytest.mark.parametrize("case,damage", damage_cases(LIMITS))
+def test_survives_mail_damage(case, damage):
+    damaged(case, damage)
+
+
+# --- ported from tests/test_formats_b.py ------------------------------------------
+
+REPORT = """With patch
+
+{code}
+2019-10-14 18:07:32:614 50 sec: 1000000 operations; 17966 current ops/sec; [READ: Count=2764, Max=8487]
+[OVERALL], RunTime(ms), 50503
+[OVERALL], Throughput(ops/sec), 19800.803912638854
+[TOTAL_GCS_PS_Scavenge], Count, 81
+[READ], Operations, 268606
+[READ], AverageLatency(us), 518.1957923501336
+[READ], Return=OK, 268606
+[UPDATE], 0, 464
+{code}
+"""  # noqa: E501
+
+
+def test_heading_above_status_line_and_noise_sections():
+    found = rows(REPORT)
+    assert ("OVERALL", "With patch", "Throughput", 19800.803912638854, "ops/sec") in found
+    assert ("READ", "With patch", "AverageLatency", 518.1957923501336, "us") in found
+    assert ("READ", "With patch", "Return=OK", 268606, "count") in found
+    metrics = {r[2] for r in found}
+    assert "Count" not in metrics and "0" not in metrics  # GC stats, histogram buckets
+    assert {r[3] for r in found if r[0] == "OVERALL"} == {50503, 19800.803912638854}
+    flat = [(r[0], r[2], r[3], r[4]) for r in rows(flatten(REPORT))]
+    assert flat == [(r[0], r[2], r[3], r[4]) for r in found]
+
+
+@pytest.mark.parametrize(
+    "text", ["[UPDATE], 0, 464\n[UPDATE], 1, 27\n", "[OVERALL], RunTime(ms), \n[READ], , ,"]
+)
+def test_silent_on_lookalikes(text):
+    assert rows(text) == []
+
+
+# --- focused ------------------------------------------------------------------------
+
+
+def test_status_line_measures_the_interval():
+    found = rows(REPORT)
+    assert ("50 sec", "With patch", "current ops/sec", 17966, "ops/sec") in found
+    assert ("READ 50 sec", "With patch", "MaxLatency", 8487, "us") in found
+    assert ("READ 50 sec", "With patch", "Operations", 2764, "count") in found
+
+
+def test_empty_interval_summary_gives_nothing():
+    """`Count=0` intervals print `Min=9223372036854775807, Avg=NaN`: not measurements."""
+    found = rows(text_of("ycsb--text-report-hdr"))
+    assert not [r for r in found if r[0] == "READ 61 sec"]
+    assert 9223372036854775807 not in {r[3] for r in found}
+
+
+def test_raw_summary_is_microseconds_and_marker_is_skipped():
+    found = rows(text_of("ycsb--json-and-raw"))
+    assert ("INSERT", "p99.9", 30011, "us") in [(r[0], r[2], r[3], r[4]) for r in found]
+    assert -1 not in {r[3] for r in found}
+
+
+def test_raw_status_summary():
+    text = (
+        "2020-01-01 10:00:00:000 10 sec: 500 operations; 50 current ops/sec;"
+        " READ count: 500, average latency(us): 812.40"
+    )
+    found = rows(text)
+    assert ("READ 10 sec", None, "AverageLatency", 812.4, "us") in found
+
+
+def test_never_raises():
+    for text in ["", "\n", "[OVERALL], RunTime(ms), ", "10 sec: 5 operations; [READ: Count=]", "{"]:
+        assert isinstance(by_name(FORMAT).parse(text), list)
+
+
+def test_linear_on_long_flattened_lines():
+    text = ("[READ], 1, 2 10 sec: 3 operations; [X: Count=1, " * 3000) + " " * 20000
+    start = time.perf_counter()
+    by_name(FORMAT).parse(text)
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("sample", ["ycsb-issue1591-redis", "ycsb-issue318-wiki-ms"])
+def test_third_party_samples(sample):
+    shared_found("ycsb", sample)
+
+
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
+def test_silent_on_the_seeds(prefix):
+    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
+    assert rows(seed(prefix)) == []
