@@ -2,7 +2,8 @@
 table per group of records.
 
 Also zsh's form `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total` (metrics
-`user`, `system`, `total` in s, `CPU` in %; label = the command).
+`user`, `system`, `total` in s, `CPU` in %; label = the command; consecutive lines
+share the heading above the first).
 
 Recognises `real 0m4.085s` / `user 0m3.1s` / `sys 0m0.2s` (tab or spaces, one per
 line, or flattened onto one line), and the same fields inside a log line, e.g. Kudu's
@@ -88,9 +89,11 @@ def _log_start(text: str, pos: int) -> tuple[int, str | None]:
 
 # zsh's `time`: `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total`.
 _ZSH = re.compile(
-    r"(?<![\w.])(?P<user>\d+(?:\.\d+)?)s user (?P<system>\d+(?:\.\d+)?)s system "
-    r"(?P<cpu>\d+)% cpu (?P<total>(?:\d+:)?\d+(?:\.\d+)?) total\b"
+    r"(?<![\w.])(?P<user>\d+(?:\.\d+)?)s\s+user\s+(?P<system>\d+(?:\.\d+)?)s\s+system\s+"
+    r"(?P<cpu>\d+)%\s+cpu\s+(?P<total>(?:\d+:)?\d+(?:\.\d+)?)\s+total\b"
 )
+# a flattened mail: `Heading: <command>` on the line before the timing
+_HEAD_CMD = re.compile(r"(?s)(?P<head>.*[^\s:]):[ \t]+(?=[^:]+$)")
 _ZSH_FIELDS = [
     ("user", "user", "s"),
     ("system", "system", "s"),
@@ -114,6 +117,9 @@ def _zsh(text: str) -> list[ResultTable]:
     floor = 0
     for m in _ZSH.finditer(text):
         line_start = max(text.rfind("\n", 0, m.start()) + 1, floor)
+        head = _HEAD_CMD.match(text, line_start, m.start())
+        if head and len(head.group("head")) <= 200:
+            line_start = head.end()
         command = " ".join(text[line_start : m.start()].split()) or None
         table = ResultTable(
             format=INFO.name,
@@ -123,6 +129,8 @@ def _zsh(text: str) -> list[ResultTable]:
             caption=command,
             variant=block_heading(text, line_start, floor),
         )
+        if tables and not text[floor:line_start].strip():  # the next line of one block
+            table.variant = tables[-1].variant
         for g, metric, unit in _ZSH_FIELDS:
             meas = measure(metric, m.group(g), parse_number(m.group(g)), unit, label=command, row=0)
             if meas:
@@ -130,6 +138,38 @@ def _zsh(text: str) -> list[ResultTable]:
         floor = m.end()
         tables.append(table)
     return tables
+
+
+# the shell line that ran the timed command: `$ time mvn package -DskipTests`
+_TIME_CMD = re.compile(
+    r"(?m)^[ \t]*(?:[$#%>]|[\w.-]+@[^\s$#]*[$#])?[ \t]*time[ \t]+"
+    r"(?P<cmd>[^\s-][^\n]{0,200}?)[ \t]*\r?$"
+)
+# a short heading that ends in a comma (`From,` / `To,`), which base.heading_before
+# leaves out; looked at only above a fenced block
+_COMMA_HEADING = re.compile(r"[ \t]*(?P<h>[A-Z][\w .()/-]{0,40}?),[ \t]*\r?")
+_FENCE_LINE = re.compile(r"[ \t]*(?:```\w*|\{code[^}]*\}|\{noformat\})[ \t]*\r?")
+
+
+def _last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | None:
+    found = None
+    for found in pattern.finditer(text, start, end):  # noqa: B007
+        pass
+    return found
+
+
+def _comma_heading(text: str, pos: int, floor: int) -> str | None:
+    """`From` from `From,` on the line above the code fence that holds `pos`."""
+    lines = text[floor:pos].split("\n")[:-1]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines or not _FENCE_LINE.fullmatch(lines[-1]):
+        return None
+    lines.pop()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    m = _COMMA_HEADING.fullmatch(lines[-1]) if lines else None
+    return m.group("h") if m else None
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -143,14 +183,23 @@ def _parse(text: str) -> list[ResultTable]:
         if not group:
             return
         first_start = group[0][1]
+        # `$ time mvn package` above the record (its output between): the command
+        timed = None
+        if len(group) == 1 and group[0][2] is None:
+            timed = _last(_TIME_CMD, text, max(floor, first_start - 2000), first_start)
+        heading_at = timed.start() if timed else first_start
         table = ResultTable(
             format=INFO.name,
             span=(group[0][0].start(), group[-1][0].end()),
             columns=["run", "real", "user", "sys"],
-            variant=block_heading(text, first_start, floor),
+            caption=timed.group("cmd") if timed else None,
+            variant=block_heading(text, heading_at, floor)
+            or _comma_heading(text, heading_at, floor),
         )
         for i, (m, _, message) in enumerate(group):
             label = message or (f"run {i + 1}" if len(group) > 1 else None)
+            if timed:
+                label = " ".join(timed.group("cmd").split())
             table.rows.append([label or ""] + [m.group(g) or "" for g, _ in _FIELDS])
             for g, metric in _FIELDS:
                 written = m.group(g)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._context import block_heading
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="benchmark-js",
@@ -23,19 +24,43 @@ INFO = FormatInfo(
     signature="`name x 4,386 ops/sec ±17.33% (61 runs sampled)`",
     priority=10,
     kind="result",
-    trigger=r"(?-i:ops/sec[ \t]+(?:±|\+/-|Â±))",
+    trigger=r"(?-i:ops/sec[ \t]+(?:±|\+/-|Â±|\?))",
     needles=("ops/sec",),
 )
 
 _RESULT = re.compile(
     r"(?<!\S)x[ \t]+(?P<ops>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[ \t]+ops/sec[ \t]+"
-    r"(?:±|\+/-|Â±)[ \t]*(?P<rme>\d+(?:\.\d+)?)%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
+    r"(?:±|\+/-|Â±|\?)[ \t]*(?P<rme>\d+(?:\.\d+)?)%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
 )
 _TAIL = re.compile(
     r"(?:\s*avg:[ \t]*(?P<avg>\d+(?:\.\d+)?)[ \t]*(?P<avgu>ms|s|us|µs|ns))?"
-    r"(?:\s*\d+(?:\.\d+)?% of a frame @ \d+FPS)?(?:\s*Fastest is [^\n]*)?"
+    r"(?:\s*\d+(?:\.\d+)?% of a frame @ \d+FPS)?"
 )
-_BREAK = re.compile(r"(?:\.\.\.|FPS|sampled\)|```\w*|[.!?])\s+")
+_FASTEST = re.compile(r"\s*Fastest is[ \t]+")
+
+
+def _fastest_end(text: str, pos: int, names: list[str]) -> int:
+    """The end of a `Fastest is a,b` line at `pos` (else `pos`): the names are the
+    block's own, so a flattened mail's next words are not taken in."""
+    m = _FASTEST.match(text, pos)
+    if not m:
+        return pos
+    end = m.end()
+    while True:
+        name = max((n for n in names if n and text.startswith(n, end)), key=len, default=None)
+        if name is None:
+            break
+        end += len(name)
+        if not text.startswith(",", end):
+            break
+        end += 1
+    if end == m.end():  # names not seen in the block: the rest of the line
+        line_end = text.find("\n", end)
+        end = min(line_end if line_end >= 0 else len(text), end + 200)
+    return end
+
+
+_BREAK = re.compile(r"(?:\.\.\.|FPS|sampled\)|```\w*|[.!?:])\s+")
 
 
 def _label(text: str, pos: int, prev_end: int) -> tuple[str, int]:
@@ -74,7 +99,7 @@ def parse(text: str) -> list[ResultTable]:
                 format=INFO.name,
                 span=(start, end),
                 columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
-                variant=heading_before(text, start),
+                variant=block_heading(text, start, tables[-1].span[1] if tables else 0),
             )
             tables.append(current)
         row = len(current.rows)
@@ -94,5 +119,8 @@ def parse(text: str) -> list[ResultTable]:
             )
         current.measurements.extend(ms)
         current.rows.append([label, m["ops"], f"±{m['rme']}%", m["runs"], avg])
+        # (the block's recent names: a suite is short, a pathological text is not)
+        end = _fastest_end(text, end, list(dict.fromkeys(r[0] for r in current.rows[-50:])))
+        current.span = (current.span[0], end)
         prev_end = end
     return tables

@@ -9,7 +9,11 @@ Recognises:
 - Doris CI coverage comments: `# FE Regression Coverage Report`, `# BE UT Coverage
   Report`, `Increment line coverage `46.15% (18/39)``, `[Complete coverage report](...)`
   and its `| Category | Coverage |` table;
-- single coverage lines: `Line Coverage: 73.5% (1230/1672)`, `line coverage 46.15%`.
+- single coverage lines: `Line Coverage: 73.5% (1230/1672)`, `line coverage 46.15%`;
+- coverage.py's `coverage report` (and pytest-cov's terminal report under its
+  `--- coverage: platform linux, python 3.11 ---` banner): `Name  Stmts  Miss
+  [Branch  BrPart]  Cover  [Missing]`, a rule, one row per file, `TOTAL`; also its
+  `--format=markdown` table `| Name | Stmts | Miss | Cover |` ending `| **TOTAL** |`.
 
 Returns ResultTables without measurements; the registry removes their spans.
 """
@@ -28,9 +32,36 @@ INFO = FormatInfo(
     priority=5,
     kind="noise",
     trigger=r"(?-i:[vV])(?<=cov)(?:(?<=codecov)"
-    r"|erage(?: report| increased| decreased| remained|[ \t:`]*[\d.]))",
-    lower_needles=("cov",),
+    r"|erage(?: report| increased| decreased| remained|[ \t:`]*[\d.]))"
+    r"|(?-i:Stmts[ \t|]+Miss)",
+    trigger_parts=(
+        (
+            r"(?-i:[vV])(?<=cov)(?:(?<=codecov)"
+            r"|erage(?: report| increased| decreased| remained|[ \t:`]*[\d.]))",
+            (),
+            ("cov",),
+        ),
+        (r"(?-i:Stmts[ \t|]+Miss)", ("Stmts",), ()),
+    ),
 )
+
+# coverage.py's report: the header, its rows and the TOTAL row, plain or markdown
+# (read as a stream of cells, so a flattened or wrapped report reads the same)
+_COVPY_BANNER = re.compile(r"[-_]{3,}[ \t]*coverage: platform[^\n]*?[-_]{3,}\s*")
+_COVPY_HEADER = re.compile(
+    r"(?P<md>\|[ \t]*)?Name[ \t|]+Stmts[ \t|]+Miss(?:[ \t|]+Branch[ \t|]+BrPart)?"
+    r"(?:[ \t|]+Excluded)?[ \t|]+Cover(?:[ \t|]+Missing)?[ \t]*\|?"
+)
+_B = r"(?:\*\*)?"  # markdown bold, around the TOTAL row's cells
+_LINES = r"\d+(?:-\d+|->(?:-?\d+|exit))?"  # a Missing entry: `6-8`, `12`, `3->5`
+_COVPY_CELL = re.compile(
+    r"\s*(?:[-|: ]{3,}(?=\s)"  # a rule
+    rf"|\|?[ \t]*{_B}(?:TOTAL|[\w./\\-]+\.\w+){_B}[ \t]*\|?"  # the file
+    rf"(?:\s*\|?[ \t]*{_B}\d+{_B}[ \t]*){{2,5}}"  # Stmts, Miss[, Branch, BrPart]
+    rf"\|?\s*\|?[ \t]*{_B}\d+(?:\.\d+)?%{_B}[ \t]*\|?"  # Cover
+    rf"(?:[ \t]*{_LINES}(?:,[ \t]*{_LINES})*)?)"  # Missing
+)
+_COVPY_TAIL = re.compile(r"\s*(?:-{5,}\s*)?(?:\d+ files? skipped due to complete coverage\.)?")
 
 # (the heading marks are taken from the first `#` of a run only, and possessively:
 # `(?:#+[ \t]*)?` retried at every `#` of a long run took quadratic time)
@@ -43,12 +74,13 @@ _BODY_LINE = re.compile(
     r"""^[ \t]*(?:$|>|\||```|\[!\[|@@|\#\#|[+\-=]|:|\*\ |Δ|<|Files\b|Lines\b|Branches\b|Hits\b
         |Misses\b|Partials\b|Coverage\b|Flag\b|Impacted\b|Additional\b|\[Continue|\[Complete
         |\[Increment|\[Impacted|\[Full|Increment\ |Powered\ by|Last\ update|Read\ the|\.\.\.
-        |Attention:|Patch\ coverage|Project\ coverage|All\ modified|Report\ is\ \d)""",
+        |Attention:|Patch\ coverage|Project\ coverage|All\ modified|Report\ is\ \d
+        |[\w\ ]{0,40}\]\()  # (the last: the tail of a link a gateway wrapped)""",
     re.X,
 )
 _LINE = re.compile(
     r"""Coverage\ (?:increased|decreased|remained\ the\ same)\ \([-+]?[\d.]+%\)\ (?:to|at)\ [\d.]+%
-        [^\n]*
+        (?:\s+when\ pulling\ \S+\ on\ \S+\ into\ \S+\ on\ \S+?(?=\.?(?:\s|$))\.?)?
       |(?:Increment\ )?(?:line|branch|function|region|statement|instruction|method|class)\ coverage
         [ \t:`]*[\d.]+%(?:[ \t]*\(\d+/\d+\))?`?""",
     re.X | re.I,
@@ -91,8 +123,29 @@ def _comment_block(text: str, start: int) -> tuple[int, int]:
     return start, end
 
 
+def _coverage_py(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for h in _COVPY_HEADER.finditer(text):
+        start = h.start()
+        banner = None
+        for b in _COVPY_BANNER.finditer(text, max(0, start - 200), start):
+            banner = b
+        if banner and banner.end() == start:
+            start = banner.start()
+        pos, rows = h.end(), 0
+        while (cell := _COVPY_CELL.match(text, pos)) is not None and cell.end() > pos:
+            pos = cell.end()
+            rows += "%" in cell.group(0)
+        if rows:
+            tail = _COVPY_TAIL.match(text, pos)
+            if tail and tail.group(0).strip():
+                pos = tail.end()
+            spans.append((start, pos))
+    return spans
+
+
 def _spans(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = _coverage_py(text)
     for m in _HEADER.finditer(text):
         if any(a <= m.start() < b for a, b in spans):
             continue

@@ -122,6 +122,10 @@ _VERBOSE = re.compile(
     + "|".join(re.escape(k) for k, _ in _VERBOSE_KEYS)
     + r")\s*:\s*(?P<val>\d+(?::\d\d){0,2}(?:\.\d+)?%?)"
 )
+# GNU time's own line above a record of a command that failed.
+_EXIT_LINE = re.compile(
+    r"Command (?:exited with non-zero status|terminated by signal) \d+[ \t]*\r?\n?\s*$"
+)
 _COMMAND = re.compile(r'Command being timed:\s*"(?P<cmd>[^"\n]{0,200})"')
 _UNIT_IN_KEY = re.compile(r"\s*\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
 
@@ -144,11 +148,15 @@ def _record_tables(
     floor = 0
     for group in _groups(list(pattern.finditer(text)), text):
         used = [f for f in fields if any(m.group(f[0]) is not None for m in group)]
+        start = group[0].start()
+        exit_line = _EXIT_LINE.search(text, max(floor, start - 80), start)
+        if exit_line:  # `Command exited with non-zero status 3` belongs to the record
+            start = exit_line.start()
         table = ResultTable(
             format=INFO.name,
-            span=(group[0].start(), group[-1].end()),
+            span=(start, group[-1].end()),
             columns=["run"] + [metric for _, metric, _ in used],
-            variant=block_heading(text, group[0].start(), floor),
+            variant=block_heading(text, start, floor),
         )
         for i, m in enumerate(group):
             label = f"run {i + 1}" if len(group) > 1 else None

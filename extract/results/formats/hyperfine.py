@@ -1,71 +1,141 @@
-"""hyperfine: terminal output and `--export-markdown` tables.
+"""hyperfine: terminal output and its markdown, CSV and JSON exports.
 
-Recognises `Benchmark 1: <command>` followed by `Time (mean ± σ): 410.3 ms ± 19.9 ms
-[User: 173.7 ms, System: 1314.5 ms]` (single run: `Time (abs ≡):`) and `Range (min …
-max): 389.7 ms … 452.1 ms  10 runs`; the `Summary` block (`'a' ran  1.02 ± 0.06 times
-faster than 'b'`); and the markdown export `| Command | Mean [s] | Min [s] | Max [s] |
-Relative |` with cells `2.275 ± 0.046`.
+Recognises
+* the terminal blocks: `Benchmark 1: <command>` followed by `Time (mean ± σ): 410.3 ms
+  ± 19.9 ms [User: 173.7 ms, System: 1314.5 ms]` (one run: `Time (abs ≡):`) and
+  `Range (min … max): 389.7 ms … 452.1 ms  10 runs`;
+* the `Summary` block: `'a' ran` (hyperfine >= 1.17 prints the command without
+  quotes) then `1.02 ± 0.06 times faster than 'b'` (`times slower than` with
+  `--reference`, `As fast (1.00 ± 0.01) as 'b'`); the `Relative speed comparison`
+  block of `--sort command` (`  2.47 ±  0.92  sleep 0.05`);
+* `--export-markdown`: `| Command | Mean [s] | Min [s] | Max [s] | Relative |` with cells
+  `2.275 ± 0.046`; the same table as `--export-orgmode` (`|--+--|`, `=cmd=`) and
+  `--export-asciidoc` (`|===`, one `| cell` a line);
+* `--export-csv`: `command,mean,stddev,median,user,system,min,max[,parameter_x]`
+  (seconds);
+* `--export-json`: `{"results": [{"command": ..., "mean": ..., "times": [...]}]}`
+  (seconds).
 
-Measurements: label = the command; metrics `mean`, `stddev`, `user`, `system`, `min`,
-`max` with the unit printed next to each value (export: from the header), `runs`
-(count), `relative` (unit `x`) and, from the summary, `times faster than <command>`
-(unit `x`) with its `stddev`. The terminal blocks also read when flattened onto one
-line (GitBox mail).
+Measurements: label = the command; metrics `mean`, `stddev`, `median`, `user`,
+`system`, `min`, `max` with the unit printed next to each value (exports: from the
+header; CSV/JSON: `s`), `runs` (count; JSON: the number of `times`), `relative`
+(unit `x`) and, from the summary, `times faster than <command>` (unit `x`) with its
+`stddev`. Variant = the heading before a run of blocks (`Before the patch:`).
+
+Mail damage read the same: flattened onto one line (GitBox), hard-wrapped, CRLF,
+indented, ANSI colours left as `[1;32m` debris, `±`/`σ`/`…`/`≡` turned into `?` or
+into UTF-8-read-as-Latin-1 (`Â±`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
+from extract.results.formats._context import block_heading
 from extract.results.formats._grid import dedupe
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="hyperfine",
-    description="hyperfine 'Time (mean ± σ)' blocks and markdown exports",
+    description="hyperfine 'Time (mean ± σ)' blocks and its markdown/CSV/JSON exports",
     signature=(
         "'Benchmark N: <cmd>' + 'Time (mean ± σ): X ms ± Y ms' + 'Range (min … max):'; "
-        "'Summary ... times faster than'; '| Command | Mean [s] | Min [s] | Max [s] | Relative |'"
+        "'Summary ... times faster than'; '| Command | Mean [s] | Min [s] | Max [s] | Relative |'; "
+        "'command,mean,stddev,median,user,system,min,max'; '{\"results\": [{\"command\": ...'"
     ),
     priority=10,
     kind="result",
-    trigger=r"(?-i:\((?:mean ± σ|abs ≡)\)|times (?:faster|slower) than|Mean \[)",
-    needles=("(mean ± σ)", "(abs ≡)", "times faster than", "times slower than", "Mean ["),
+    trigger=r"(?-i:Time \(|times (?:faster|slower) than|As fast \(|Mean \["
+    r"|Relative speed comparison|command,mean,stddev|\"command\"\s*:)",
+    needles=(
+        "Time (",
+        "times faster than",
+        "times slower than",
+        "As fast (",
+        "Mean [",
+        "Relative speed comparison",
+        "command,mean,stddev",
+        '"command"',
+    ),
 )
 
-_N = r"[\d.]+"
+# --- mail damage -------------------------------------------------------------------
+
+# ANSI colour codes (with their ESC byte, or the `[1;32m` debris left without it),
+# carriage returns, and UTF-8 symbols read as Latin-1.
+_DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r|Â±|Ïƒ|â€¦|â‰¡|Âµ")
+_REPAIR = {"Â±": "±", "Ïƒ": "σ", "â€¦": "…", "â‰¡": "≡", "Âµ": "µ"}
+
+
+def _clean(text: str) -> tuple[str, list[int] | None]:
+    """`text` without the damage, and where each character of it was in `text`
+    (None when nothing was changed)."""
+    if not _DAMAGE.search(text):
+        return text, None
+    parts: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for m in _DAMAGE.finditer(text):
+        parts.append(text[pos : m.start()])
+        index.extend(range(pos, m.start()))
+        fixed = _REPAIR.get(m.group(0), "")
+        parts.append(fixed)
+        index.extend([m.start()] * len(fixed))
+        pos = m.end()
+    parts.append(text[pos:])
+    index.extend(range(pos, len(text) + 1))
+    return "".join(parts), index
+
+
+# --- terminal output ---------------------------------------------------------------
+
+_N = r"\d+(?:\.\d+)?"
 _U = r"(?:ns|µs|μs|us|ms|s)"
+_PM = r"[±?]"  # `±`, or `?` once a gateway lost it
+_CMD = r"[^\n]{1,300}?(?:\n[ \t]*[^\s\n][^\n]{0,200}?)?"  # one line, or wrapped onto two
 _BLOCK = re.compile(
-    rf"Benchmark(?: #?\d+)?:[ \t]*(?P<cmd>[^\n]{{1,300}}?)\s+"
-    rf"Time \((?:mean ± σ|abs ≡)\):\s*(?P<mean>{_N})\s*(?P<mu>{_U})"
-    rf"(?:\s*±\s*(?P<sd>{_N})\s*(?P<su>{_U}))?"
+    rf"Benchmark(?: #?\d+)?:[ \t]*(?P<cmd>{_CMD})\s+"
+    rf"Time \((?:mean {_PM} [σ?]|abs [≡?])\):\s*(?P<mean>{_N})\s*(?P<mu>{_U})"
+    rf"(?:\s*{_PM}\s*(?P<sd>{_N})\s*(?P<su>{_U}))?"
     rf"(?:\s*\[User:\s*(?P<user>{_N})\s*(?P<uu>{_U}),\s*System:\s*(?P<sys>{_N})\s*(?P<yu>{_U})\])?"
-    rf"(?:\s*Range \(min … max\):\s*(?P<min>{_N})\s*(?P<minu>{_U})\s*…\s*(?P<max>{_N})\s*"
+    rf"(?:\s*Range \(min […?] max\):\s*(?P<min>{_N})\s*(?P<minu>{_U})\s*[…?]\s*(?P<max>{_N})\s*"
     rf"(?P<maxu>{_U})(?:\s*(?P<runs>\d+) runs)?)?"
 )
+_RATIO = rf"(?P<x>{_N})(?:\s*{_PM}\s*(?P<sd>{_N}))?"
 _SUMMARY = re.compile(
-    r"Summary\s+(?:'(?P<q1>[^'\n]+)'|(?P<p1>[^\n']+?)) ran(?P<rest>(?:\s+"
-    rf"{_N}(?:\s*±\s*{_N})? times (?:faster|slower) than (?:'[^'\n]+'|[^\s']+))+)"
+    r"Summary\s+(?:'(?P<q1>[^'\n]+)'|(?P<p1>[^\n']+?)) ran"
+    rf"(?=\s+(?:{_N}(?:\s*{_PM}\s*{_N})? times (?:faster|slower) than|As fast \())"
 )
 _VS = re.compile(
-    rf"(?P<x>{_N})(?:\s*±\s*(?P<sd>{_N}))? times (?P<dir>faster|slower) than "
-    r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\s']+))"
+    rf"\s+(?:{_RATIO} times (?P<dir>faster|slower) than"
+    rf"|As fast \((?P<x2>{_N})(?:\s*{_PM}\s*(?P<sd2>{_N}))?\) as)[ \t]+"
+    r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\n]+))"
 )
-_EXPORT_HEADER = re.compile(
-    r"\|\s*Command\s*\|\s*Mean \[(?P<unit>\w+)\]\s*\|\s*Min \[\w+\]\s*\|\s*Max \[\w+\]\s*\|"
-    r"\s*Relative\s*\|\s*\|(?:[ \t]*:?-+:?[ \t]*\|)+"
-)
-_EXPORT_ROW = re.compile(r"\s*\|" + r"([^|\n]*)\|" * 5)
+_RELATIVE = re.compile(r"Relative speed comparison[ \t]*\r?\n")
+_RELATIVE_ROW = re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)")
 
 
 def _m(metric, written, unit, label, row) -> Measurement:
     return Measurement(metric, float(written), unit, label, None, written, row)
 
 
+def _known(name: str, commands: list[str]) -> str:
+    """An unquoted command name: the longest benchmarked command it starts with
+    (a flattened mail runs the next words on), else the name as read."""
+    best = ""
+    for cmd in commands:
+        if len(cmd) > len(best) and (name == cmd or name.startswith(cmd + " ")):
+            best = cmd
+    return best or name.strip()
+
+
 def _blocks(text: str) -> list[ResultTable]:
     out = []
+    commands = []
     for b in _BLOCK.finditer(text):
-        cmd = b.group("cmd").strip()
+        cmd = " ".join(b.group("cmd").split())
+        commands.append(cmd)
         table = ResultTable(
             INFO.name,
             b.span(),
@@ -92,50 +162,41 @@ def _blocks(text: str) -> list[ResultTable]:
         table.rows.append(row)
         out.append(table)
     for s in _SUMMARY.finditer(text):
-        fastest = (s.group("q1") or s.group("p1") or "").strip()
+        quoted = s.group("q1") is not None
+        fastest = s.group("q1") if quoted else _known(s.group("p1"), commands)
         table = ResultTable(INFO.name, s.span(), columns=["Command", "ratio", "stddev", "than"])
         table.caption = "Summary"
-        for r, v in enumerate(_VS.finditer(s.group("rest"))):
-            other = (v.group("q") or v.group("p") or "").strip()
-            metric = f"times {v.group('dir')} than {other}"
-            table.rows.append([fastest, v.group("x"), v.group("sd") or "", other])
-            table.measurements.append(_m(metric, v.group("x"), "x", fastest, r))
-            if v.group("sd"):
-                table.measurements.append(_m(f"{metric} stddev", v.group("sd"), "x", fastest, r))
-        out.append(table)
-    return out
-
-
-def _exports(text: str) -> list[ResultTable]:
-    out = []
-    for h in _EXPORT_HEADER.finditer(text):
-        unit = h.group("unit")
-        table = ResultTable(
-            INFO.name,
-            h.span(),
-            columns=["Command", f"Mean [{unit}]", f"Min [{unit}]", f"Max [{unit}]", "Relative"],
-        )
-        pos = h.end()
-        while (row := _EXPORT_ROW.match(text, pos)) is not None:
-            cells = [c.strip() for c in row.groups()]
-            cmd = cells[0].strip("`")
+        pos = s.end()
+        while (v := _VS.match(text, pos)) is not None:
+            if v.group("q") is not None:
+                other, end = v.group("q"), v.end()
+            else:  # unquoted: to the line end, or to a benchmarked command's end
+                other = _known(v.group("p"), commands)
+                end = v.start("p") + len(other)
+            if v.group("dir"):
+                metric, x, sd = f"times {v.group('dir')} than {other}", v.group("x"), v.group("sd")
+            else:
+                metric, x, sd = f"as fast as {other}", v.group("x2"), v.group("sd2")
             r = len(table.rows)
-            table.rows.append(cells)
-            mean = re.match(rf"^({_N})(?:\s*±\s*({_N}))?$", cells[1])
-            rel = re.match(rf"^({_N})(?:\s*±\s*({_N}))?$", cells[4])
-            if not mean:
-                table.rows.pop()
-                break
-            table.measurements.append(_m("mean", mean.group(1), unit, cmd, r))
-            if mean.group(2):
-                table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
-            for metric, cell in (("min", cells[2]), ("max", cells[3])):
-                if re.fullmatch(_N, cell):
-                    table.measurements.append(_m(metric, cell, unit, cmd, r))
-            if rel:
-                table.measurements.append(_m("relative", rel.group(1), "x", cmd, r))
-                if rel.group(2):
-                    table.measurements.append(_m("relative stddev", rel.group(2), "x", cmd, r))
+            table.rows.append([fastest, x, sd or "", other])
+            table.measurements.append(_m(metric, x, "x", fastest, r))
+            if sd:
+                table.measurements.append(_m(f"{metric} stddev", sd, "x", fastest, r))
+            pos = end
+        table.span = (s.start(), pos)
+        if table.rows:
+            out.append(table)
+    for h in _RELATIVE.finditer(text):
+        table = ResultTable(INFO.name, h.span(), columns=["Command", "relative", "stddev"])
+        table.caption = "Relative speed comparison"
+        pos = h.end()
+        while (row := _RELATIVE_ROW.match(text, pos)) is not None:
+            cmd = row.group("cmd").strip()
+            r = len(table.rows)
+            table.rows.append([cmd, row.group("x"), row.group("sd") or ""])
+            table.measurements.append(_m("relative", row.group("x"), "x", cmd, r))
+            if row.group("sd"):
+                table.measurements.append(_m("relative stddev", row.group("sd"), "x", cmd, r))
             pos = row.end()
         table.span = (h.start(), pos)
         if table.rows:
@@ -143,10 +204,203 @@ def _exports(text: str) -> list[ResultTable]:
     return out
 
 
+# --- exports -----------------------------------------------------------------------
+
+# markdown (`|:---|---:|`) and Emacs org-mode (`|--+--|`) exports: one row a line
+_EXPORT_HEADER = re.compile(
+    r"\|\s*Command\s*\|\s*Mean \[(?P<unit>\w+)\]\s*\|\s*Min \[\w+\]\s*\|\s*Max \[\w+\]\s*\|"
+    r"\s*Relative\s*\|\s*\|(?:[ \t]*:?-+:?[ \t]*[|+])+"
+)
+# (a command's `|` is written `\|`; its own backslashes are kept: `'.*\.jpg$'`,
+# `'tcp\\|udp'` for `'tcp\|udp'`)
+# (a gateway may wrap a row: a cell goes on over a line break, unless a row follows)
+_WRAP = r"\n(?![ \t]*\|)"
+_EXPORT_ROW = re.compile(
+    rf"\s*\|((?:[^|\n\\]|\\\||\\|{_WRAP})*)\s*\|" + rf"((?:[^|\n]|{_WRAP})*)\s*\|" * 4
+)
+# the AsciiDoc export: `|===`, then one `| cell` a line, rows apart by a blank line
+_ADOC_HEADER = re.compile(
+    r"(?:\[cols=\"[^\"\n]*\"\]\s*)?\|===\s*"
+    r"\|\s*Command\s*\|\s*Mean \[(?P<unit>\w+)\]\s*\|\s*Min \[\w+\]\s*"
+    r"\|\s*Max \[\w+\]\s*\|\s*Relative[ \t]*"
+)
+_ADOC_ROW = re.compile(r"\s*\|((?:[^|\n\\]|\\\||\\)*)" + r"\s*\|([^|\n]*)" * 4)
+_ADOC_END = re.compile(r"\s*\|===")
+_VALUE = re.compile(rf"^({_N})(?:\s*{_PM}\s*({_N}))?$")
+
+
+def _exports(text: str) -> list[ResultTable]:
+    return _markup(text, _EXPORT_HEADER, _EXPORT_ROW) + _markup(text, _ADOC_HEADER, _ADOC_ROW)
+
+
+def _markup(text: str, header: re.Pattern, row_re: re.Pattern) -> list[ResultTable]:
+    out = []
+    for h in header.finditer(text):
+        unit = h.group("unit")
+        table = ResultTable(
+            INFO.name,
+            h.span(),
+            columns=["Command", f"Mean [{unit}]", f"Min [{unit}]", f"Max [{unit}]", "Relative"],
+        )
+        pos = h.end()
+        while (row := row_re.match(text, pos)) is not None:
+            cells = [c.strip() for c in row.groups()]
+            mean = _VALUE.match(cells[1])
+            if not mean:
+                break
+            cells = [" ".join(c.split()) for c in cells]
+            cmd = cells[0].replace("\\|", "|")
+            if len(cmd) > 1 and cmd[0] == cmd[-1] and cmd[0] in "`=":  # code: `x` or =x=
+                cmd = cmd[1:-1]
+            r = len(table.rows)
+            table.rows.append(cells)
+            table.measurements.append(_m("mean", mean.group(1), unit, cmd, r))
+            if mean.group(2):
+                table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
+            for metric, cell in (("min", cells[2]), ("max", cells[3])):
+                if re.fullmatch(_N, cell):
+                    table.measurements.append(_m(metric, cell, unit, cmd, r))
+            if rel := _VALUE.match(cells[4]):
+                table.measurements.append(_m("relative", rel.group(1), "x", cmd, r))
+                if rel.group(2):
+                    table.measurements.append(_m("relative stddev", rel.group(2), "x", cmd, r))
+            pos = row.end()
+        if header is _ADOC_HEADER and (end := _ADOC_END.match(text, pos)):
+            pos = end.end()
+        table.span = (h.start(), pos)
+        if table.rows:
+            out.append(table)
+    return out
+
+
+_CSV_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
+_CSV_HEADER = re.compile(
+    r"command,mean,stddev,median,user,system,min,max(?P<params>(?:,parameter_\w+)*)"
+)
+_FLOAT = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+
+
+def _csv_row(n_params: int) -> re.Pattern:
+    # the command may be hard-wrapped by a gateway (its spaces are the only places
+    # to break a CSV row); parameter values are read up to a space, as a flattened
+    # mail runs the next row on after the last field
+    return re.compile(
+        r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
+        + rf",({_FLOAT})" * 7
+        + r"(?P<params>"
+        + r",[^,\s]*" * n_params
+        + r")(?![^\s])"
+    )
+
+
+def _csv(text: str) -> list[ResultTable]:
+    out = []
+    for h in _CSV_HEADER.finditer(text):
+        n_params = h.group("params").count(",")
+        row_re = _csv_row(n_params)
+        table = ResultTable(INFO.name, h.span(), columns=h.group(0).split(","))
+        table.caption = "hyperfine --export-csv"
+        pos = h.end()
+        while (row := row_re.match(text, pos)) is not None:
+            cmd = row.group("cmd")
+            if cmd.startswith('"'):
+                cmd = cmd[1:-1].replace('""', '"')
+            cmd = " ".join(cmd.split())
+            r = len(table.rows)
+            fields = row.groups()[1:8]
+            # the parameter values are settings, not results: in the row only
+            table.rows.append([cmd, *fields, *row.group("params").split(",")[1:]])
+            for metric, written in zip(_CSV_FIELDS, fields, strict=True):
+                table.measurements.append(_m(metric, written, "s", cmd, r))
+            pos = row.end()
+        table.span = (h.start(), pos)
+        if table.rows:
+            out.append(table)
+    return out
+
+
+_JSON_START = re.compile(r'\{\s*"results"\s*:\s*\[')
+_JSON_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
+
+
+def _json(text: str) -> list[ResultTable]:
+    out = []
+    decoder = json.JSONDecoder()
+    pos = 0
+    while (m := _JSON_START.search(text, pos)) is not None:
+        try:
+            data, end = decoder.raw_decode(text, m.start())
+        except ValueError:
+            pos = m.end()
+            continue
+        pos = end
+        results = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(results, list):
+            continue
+        table = ResultTable(INFO.name, (m.start(), end), columns=["command", *_JSON_FIELDS, "runs"])
+        table.caption = "hyperfine --export-json"
+        for item in results:
+            if not isinstance(item, dict) or not isinstance(item.get("command"), str):
+                continue
+            if not isinstance(item.get("mean"), (int, float)):
+                continue
+            cmd = item["command"]
+            r = len(table.rows)
+            cells = [cmd]
+            for key in _JSON_FIELDS:
+                value = item.get(key)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    table.measurements.append(
+                        Measurement(key, float(value), "s", cmd, None, str(value), r)
+                    )
+                    cells.append(str(value))
+                else:
+                    cells.append("")
+            times = item.get("times")
+            if isinstance(times, list) and times:
+                table.measurements.append(_m("runs", str(len(times)), "count", cmd, r))
+            cells.append(str(len(times)) if isinstance(times, list) else "")
+            table.rows.append(cells)
+        if table.rows:
+            out.append(table)
+    return out
+
+
+# --- all together ------------------------------------------------------------------
+
+_BETWEEN = re.compile(r"(?:\s|Warning:[^\n]*)*")
+
+
+def _variants(tables: list[ResultTable], text: str) -> None:
+    """The heading before each run of tables that follow each other (with only
+    blank lines and hyperfine's warnings between them)."""
+    floor = 0
+    variant = None
+    for t in tables:
+        gap = text[floor : t.span[0]]
+        if floor == 0 or _BETWEEN.fullmatch(gap) is None:
+            variant = block_heading(text, t.span[0], floor)
+        t.variant = variant
+        floor = t.span[1]
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
-        tables = sorted(_blocks(text) + _exports(text), key=lambda t: t.span)
-        dedupe(tables, text)
-        return tables
+        clean, index = _clean(text)
+        tables = sorted(
+            _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
+        )
+        kept: list[ResultTable] = []
+        for t in tables:  # the registry masks each span: overlapping ones would count twice
+            if not kept or t.span[0] >= kept[-1].span[1]:
+                kept.append(t)
+        _variants(kept, clean)
+        dedupe(kept, clean)
+        if index is not None:
+            for t in kept:
+                # a table starts after the damage before it: its colour codes are its own
+                start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+                t.span = (start, index[t.span[1]])
+        return kept
     except Exception:  # a parser bug must not lose the message; the other formats still run
         return []

@@ -3,7 +3,7 @@ block or per run of log records.
 
 - Hive's summaries (`hive.tez.exec.print.summary`, HIVE-27751's compile summary): a
   `... Summary` title over a rule, optionally an `OPERATION  DURATION` header, then
-  one `step  <duration>` line each:
+  one `step  <duration>` line each (beeline: every line after `INFO  : `):
 
       Query Compilation Summary
       ----------------------------------------------------------------
@@ -38,9 +38,9 @@ from extract.results.units import parse_number
 
 # Two lines `name: 12 ms` one under the other.
 _TIMED_LINES = (
-    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\n"
+    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\r?\n"
     r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
-    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*$"
+    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\r?$"
 )
 
 INFO = FormatInfo(
@@ -49,11 +49,12 @@ INFO = FormatInfo(
     signature="`Query Compilation Summary` / `Query Execution Summary` over a rule then "
     "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`",
     priority=16,
-    trigger=rf"(?m-i:Summary[ \t]*:?\s*-{{10}}|</PERFLOG|finished, time elapsed|{_TIMED_LINES})",
+    trigger=rf"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{{10}}|</PERFLOG"
+    rf"|finished, time elapsed|{_TIMED_LINES})",
     # one part per alternative, each starting with a literal (the regex engine skips
     # to it), the first three searched only when their words are in the text
     trigger_parts=(
-        (r"(?m-i:Summary[ \t]*:?\s*-{10})", ("Summary",), ()),
+        (r"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{10})", ("Summary",), ()),
         (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
         (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
         (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
@@ -61,11 +62,21 @@ INFO = FormatInfo(
 )
 
 _N = r"\d+(?:\.\d+)?"
+# beeline prints the summary through its log: `INFO  : ` before every line
+_LP = r"(?:[ \t]*(?:INFO|WARN|DEBUG)[ \t]*:\s*)?"
 _SUMMARY = re.compile(
-    r"(?P<title>(?<![\w-])[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,3}[ \t]+Summary)[ \t]*:?\s*-{10,}"
-    r"(?:\s*OPERATION\s+DURATION\s*-{10,})?"
+    r"(?P<title>(?<![\w-])[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,3}[ \t]+Summary)[ \t]*:?\s*"
+    + _LP
+    + r"-{10,}(?:\s*"
+    + _LP
+    + r"OPERATION\s+DURATION\s*"
+    + _LP
+    + r"-{10,})?"
 )
-_STEP = re.compile(rf"\s*(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{_N})(?P<u>ms|s)(?=\s|$)")
+_PREFIX_BEFORE = re.compile(r"(?:^|(?<=\s))(?:INFO|WARN|DEBUG)[ \t]*:[ \t]*$", re.M)
+_STEP = re.compile(
+    rf"\s*{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{_N})(?P<u>ms|s)(?=\s|$)"
+)
 _PERFLOG = re.compile(
     r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
     r"(?:\s+from=[\w.$]+)?\s*>"
@@ -76,7 +87,7 @@ _ZK = re.compile(
 )
 _TIMING_LINE = re.compile(
     rf"^[ \t]*(?P<label>[A-Za-z][^:\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
-    r"(?P<u>ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes)[ \t]*$",
+    r"(?P<u>ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes)[ \t]*\r?$",
     re.MULTILINE,
 )
 # A line that states a setting, not something measured.
@@ -109,12 +120,16 @@ def _summaries(text: str) -> list[ResultTable]:
     for head in _SUMMARY.finditer(text):
         if head.start() < floor:
             continue
+        start = head.start()
+        prefix = _PREFIX_BEFORE.search(text, max(floor, start - 20), start)
+        if prefix:  # the title's own `INFO  : `
+            start = prefix.start()
         table = ResultTable(
             format=INFO.name,
-            span=head.span(),
+            span=(start, head.end()),
             columns=["step", "time"],
             caption=head.group("title"),
-            variant=block_heading(text, head.start(), floor),
+            variant=block_heading(text, start, floor),
         )
         pos = head.end()
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
@@ -129,7 +144,7 @@ def _summaries(text: str) -> list[ResultTable]:
             if m:
                 table.measurements.append(m)
         if table.rows:
-            table.span = (head.start(), pos)
+            table.span = (start, pos)
             floor = pos
             tables.append(table)
     return tables

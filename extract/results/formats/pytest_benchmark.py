@@ -9,8 +9,11 @@ Outliers `a;b`.
 Measurements: label = test name, metric = column (`Min` ... `IQR` in the header's time
 unit; `OPS` in `ops/s`, or the unit the header gives, e.g. `OPS (Kops/s)`; `Rounds`,
 `Iterations` as `count`); the parenthesised ratio is not a value. Variant = the heading
-before the banner (`baseline:`); caption = the banner's group. Rows are read as a
-stream, so a table flattened onto one line (GitBox mail) reads the same.
+before the banner (`baseline:`), or the saved run a `--benchmark-compare` row names
+(`test_sort (0001_unversi)` -> label `test_sort`, variant `0001_unversi`; `NOW` for
+the current run); caption = the banner's group. Rows are read as a stream, so a
+table flattened onto one line (GitBox mail) or hard-wrapped reads the same; so does
+one whose colour codes (`--color=yes`) were left as `[1m` debris, or had CRs.
 """
 
 from __future__ import annotations
@@ -29,12 +32,33 @@ INFO = FormatInfo(
     trigger=r"\(time in ",
 )
 
+# ANSI colour codes (with their ESC byte, or the `[1m` debris left without it) and CRs.
+_DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r")
+
+
+def _clean(text: str) -> tuple[str, list[int] | None]:
+    """`text` without the damage, and where each of its characters was in `text`
+    (None when nothing was removed)."""
+    if not _DAMAGE.search(text):
+        return text, None
+    parts: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for m in _DAMAGE.finditer(text):
+        parts.append(text[pos : m.start()])
+        index.extend(range(pos, m.start()))
+        pos = m.end()
+    parts.append(text[pos:])
+    index.extend(range(pos, len(text) + 1))
+    return "".join(parts), index
+
+
 _COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"
 _HEADER = re.compile(
-    rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:[ \t]+{_COLS}(?:[ \t]*\([^()\n]*\))?)+)"
+    rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:\s+{_COLS}(?:\s*\([^()\n]*\))?)+)"
 )
 _BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
-_ONE = r"(?:\d+;\d+|[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?(?:[ \t]*\([^()\s]*\))?)"
+_ONE = r"(?:\d+;\d+|[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?(?:\s*\([^()\s]*\))?)"
 _VALUE = re.compile(
     r"(?P<out>\d+;\d+)|(?P<num>[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)(?:\s*\((?P<ratio>[^()]*)\))?"
 )
@@ -69,7 +93,8 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
         variant=heading,
     )
     row_re = re.compile(
-        rf"(?P<name>[^\s-][^\s]*)[ \t]+(?P<rest>{_ONE}(?:[ \t]+{_ONE}){{{len(cols) - 1}}})(?!\S)"
+        rf"(?P<name>[^\s-][^\s]*)(?:\s+\((?P<run>NOW|\d{{4}}[\w.-]*)\))?"
+        rf"\s+(?P<rest>{_ONE}(?:\s+{_ONE}){{{len(cols) - 1}}})(?!\S)"
     )
     pos = h.end()
     while (m := row_re.match(text, _JUNK.match(text, pos).end())) is not None:
@@ -78,7 +103,10 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
         if len(values) != len(cols):
             break
         r = len(table.rows)
-        table.rows.append([name, *[v.group(0) for v in values]])
+        run = m.group("run")
+        table.rows.append(
+            [name if run is None else f"{name} ({run})", *[v.group(0) for v in values]]
+        )
         for (col, col_unit), v in zip(cols, values, strict=True):
             if v.group("out"):
                 continue
@@ -93,7 +121,7 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
                 u = col_unit
             value = number(v.group("num"))
             if value is not None:
-                table.measurements.append(Measurement(col, value, u, name, None, v.group("num"), r))
+                table.measurements.append(Measurement(col, value, u, name, run, v.group("num"), r))
         pos = m.end()
         table.span = (start, pos)
     return table if table.rows else None
@@ -101,8 +129,14 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
 
 def parse(text: str) -> list[ResultTable]:
     try:
-        tables = [t for h in _HEADER.finditer(text) if (t := _table(text, h)) is not None]
-        dedupe(tables, text)
+        clean, index = _clean(text)
+        tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
+        dedupe(tables, clean)
+        if index is not None:
+            for t in tables:
+                # a table starts after the damage before it: its colour codes are its own
+                start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+                t.span = (start, index[t.span[1]])
         return tables
     except Exception:  # a parser bug must not lose the message; the other formats still run
         return []

@@ -7,11 +7,16 @@ Recognises
   `Empty set (0.01 sec)`, `Query OK, 5 rows affected (0.02 sec)` → `elapsed` (s),
   `rows_returned` / `rows_affected` (count);
 * beeline / sqlline: `4 rows selected (0.301 seconds)`, `No rows affected (0.1 seconds)`;
-* impala-shell: `Fetched 4 row(s) in 0.31s`; psql `\\timing`: `Time: 12.345 ms`.
+* impala-shell: `Fetched 4 row(s) in 0.31s`; psql `\\timing`: `Time: 12.345 ms`
+  (over a second: `Time: 1201.077 ms (00:01.201)`);
+* sqlite3 `.timer on`: `Run Time: real 0.213 user 0.203551 sys 0.008148` → `real`,
+  `user`, `sys` (s).
 
 Label = the SQL statement before the line (`select * from tempp`) when one is found
-after the previous timing line; variant = the heading before the block
-(`before this change`). Unit `s` (`ms` for psql), counts `count`.
+after the previous timing line (psql's command tags such as `SELECT 300000` or
+`CREATE INDEX` are not statements); variant = the heading before the block
+(`before this change`), kept for the statements that follow it in the same session.
+Unit `s` (`ms` for psql), counts `count`.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ INFO = FormatInfo(
     priority=15,
     kind="result",
     trigger=r"(?-i:Time taken:|rows? in set|Empty set|Query OK|rows? (?:selected|affected)"
-    r"|Fetched \d|Time: \d)",
+    r"|Fetched \d|Time: \d|Run Time: real)",
     needles=(
         "Time taken:",
         "in set",  # row(s) in set
@@ -40,7 +45,7 @@ INFO = FormatInfo(
         "selected",  # row(s) selected
         "affected",  # row(s) affected
         "Fetched ",
-        "Time: ",
+        "Time: ",  # also `Run Time: real`
     ),
 )
 
@@ -87,11 +92,35 @@ _LINES = [
     ),
     # (`[ \t]*`, not `\s*`, before `Time:`: `^\s*` retried at every line of a long
     # run of blank lines took quadratic time; the match no longer takes them in)
-    (re.compile(rf"(?m)^[ \t]*Time: (?P<t>{_N}) ms\b(?P<n>)"), "time", "ms", ""),
+    (
+        re.compile(rf"(?m)^[ \t]*Time: (?P<t>{_N}) ms\b(?:[ \t]*\([\d:.]+\))?(?P<n>)"),
+        "time",
+        "ms",
+        "",
+    ),
+    (
+        re.compile(rf"Run Time: real (?P<t>{_N}) user (?P<user>{_N}) sys (?P<sys>{_N})(?P<n>)"),
+        "real",
+        "s",
+        "",
+    ),
 ]
+# the mysql client's line under `Query OK`: bookkeeping, claimed with it
+_INFO = re.compile(
+    r"\s*(?:Records: \d+\s+(?:Duplicates|Deleted): \d+\s+Warnings: \d+"
+    r"|Rows matched: \d+\s+Changed: \d+\s+Warnings: \d+)"
+)
+# psql's command tag after a statement (`SELECT 300000`, `CREATE INDEX`): not SQL.
+_TAG = re.compile(r"[A-Z]+(?: [A-Z]+)*(?: \d+){0,2}")
+# client settings before the first statement, between it and its heading
+_PREAMBLE = re.compile(r"(?:[ \t]*(?:\\timing(?: on)?|Timing is on\.|\.timer on)[ \t]*\r?\n)+$")
 _SQL = re.compile(
-    r"(?im)^[ \t]*(?:[\w.:-]*(?:>|#)[ \t]*)?(?P<sql>(?:select|insert|update|delete|create|with|show"
-    r"|explain|call|load|alter|drop|analyze|describe|desc|use)\b[^\n;]{0,200})"
+    # (after a prompt: `hive>`, `postgres=#`, `0: jdbc:hive2://host:10000>`, `[host:21000] db>`)
+    r"(?im)^[ \t]*(?:[\w.:=/\[\] -]{0,80}?(?:>|#)[ \t]*)?"
+    r"(?P<sql>(?:select|insert|update|delete|create|with|show"
+    r"|explain|call|load|alter|drop|analyze|describe|desc|use)\b"
+    # up to its `;` when a gateway wrapped it onto more lines, else its line
+    r"(?:(?:[^;\n]|\n(?![ \t]*\r?\n)){0,600}?(?=;)|[^\n;]{0,200}))"
 )
 
 
@@ -104,21 +133,34 @@ def parse(text: str) -> list[ResultTable]:
     hits.sort(key=lambda h: h[0].start())
     tables = []
     floor = 0
+    variant = None
     for m, metric, unit, count_metric in hits:
-        statements = list(_SQL.finditer(text, floor, m.start()))
+        statements = [s for s in _SQL.finditer(text, floor, m.start()) if not _is_tag(text, s)]
         label = " ".join(statements[-1].group("sql").split()) if statements else None
-        block_start = statements[-1].start("sql") if statements else m.start()
+        block_start = statements[-1].start() if statements else m.start()
+        line_start = text.rfind("\n", 0, block_start) + 1
+        pre = _PREAMBLE.search(text, floor, line_start)
+        if pre:
+            block_start = pre.start()
+        heading = block_heading(text, block_start, floor)
+        variant = heading if heading or not tables else variant
+        info = _INFO.match(text, m.end()) if count_metric == "rows_affected" else None
         table = ResultTable(
             format=INFO.name,
-            span=m.span(),
+            span=(m.start(), info.end() if info else m.end()),
             columns=[metric, count_metric] if count_metric else [metric],
             rows=[[m.group("t")] + ([m.group("n") or ""] if count_metric else [])],
             caption=label,
-            variant=block_heading(text, block_start, floor),
+            variant=variant,
         )
         found = [
             measure(metric, m.group("t"), parse_number(m.group("t")), unit, label=label, row=0)
         ]
+        for extra in ("user", "sys"):
+            if extra in m.re.groupindex:
+                found.append(
+                    measure(extra, m[extra], parse_number(m[extra]), unit, label=label, row=0)
+                )
         if count_metric and m.group("n"):
             found.append(
                 measure(
@@ -134,3 +176,10 @@ def parse(text: str) -> list[ResultTable]:
         floor = m.end()
         tables.append(table)
     return tables
+
+
+def _is_tag(text: str, m: re.Match) -> bool:
+    """A psql command tag line (`SELECT 300000`), not a statement."""
+    end = text.find("\n", m.start("sql"))
+    line = text[m.start() : end if end >= 0 else len(text)].strip()
+    return _TAG.fullmatch(line) is not None

@@ -1,0 +1,120 @@
+"""log-timing: Hive's summaries (also as beeline logs them) and PerfLogger records,
+zkbenchmark results and runs of `<what>: <n> <unit>` lines. None of these tools runs
+here: the fixtures are written from their documented output with our own numbers."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from extract.results.formats import by_name
+from tests.conftest import seed
+from tests.formats.damage import DAMAGE, check_damaged, own_cases, rows
+from tests.formats.golden import cases, check, text_of
+
+NO_HEADING = ("format", "label", "metric", "value", "unit")
+# flattened: log records lose the heading above them; timing lines need their
+# line breaks (documented in the module)
+FLAT_KEYS = {
+    "log-timing--hive-perflogger": NO_HEADING,
+    "log-timing--zkbenchmark": NO_HEADING,
+}
+NEEDS_LINE_BREAKS = {"log-timing--script-timing-lines"}
+
+
+@pytest.mark.parametrize("case", cases("log-timing"))
+def test_fixture(case):
+    check(case)
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("case", own_cases("log-timing"))
+def test_fixture_survives_mail_damage(case, damage):
+    if damage == "flatten" and case in NEEDS_LINE_BREAKS:
+        pytest.skip("timing lines are read one per line")
+    check_damaged(case, damage, FLAT_KEYS.get(case) if damage == "flatten" else None)
+
+
+def test_beeline_prefix_is_not_the_heading():
+    got = rows(text_of("log-timing--hive-execution-summary"))
+    steps = [r for r in got if r[0] == "log-timing"]
+    assert [r[1] for r in steps][-1] == "Run DAG"
+    assert {r[2] for r in steps} == {"Ran the TPC-DS q17 on the patched build through beeline"}
+    # the query's own total is sql-timing's `Time taken`
+    assert ("sql-timing", None, "time_taken", 45.41) in {(r[0], r[1], r[3], r[4]) for r in got}
+
+
+def test_perflog_epochs_are_not_measurements():
+    got = rows(text_of("log-timing--hive-perflogger"))
+    assert [r[4] for r in got] == [101, 1748, 1905]
+
+
+def test_settings_are_not_timings():
+    text = (
+        "Configuration used for the run:\n\nsession timeout: 30 s\nheartbeat interval: 3 s\n"
+        "max wait: 10 s\nretry backoff: 500 ms\n"
+    )
+    assert by_name("log-timing").parse(text) == []
+
+
+# --- ported from tests/test_formats_d.py ---------------------------------------------
+
+HIVE_EXECUTION_SUMMARY_PLAIN = """\
+Query Execution Summary
+-------------------------------------------------------------------------------------
+OPERATION                            DURATION
+-------------------------------------------------------------------------------------
+Compile Query                           0.29s
+Prepare Plan                            0.08s
+Run DAG                                 7.54s
+-------------------------------------------------------------------------------------
+"""
+
+
+def test_hive_execution_summary():
+    assert [r[1:2] + r[3:] for r in rows(HIVE_EXECUTION_SUMMARY_PLAIN)] == [
+        ("Compile Query", "time", 0.29, "s"),
+        ("Prepare Plan", "time", 0.08, "s"),
+        ("Run DAG", "time", 7.54, "s"),
+    ]
+
+
+def test_a_summary_title_without_timed_steps_gives_nothing():
+    text = "Change Summary\n--------------------\nFixed 3 bugs in 2 files\nSee HIVE-123\n"
+    assert by_name("log-timing").parse(text) == []
+
+
+def test_timing_lines_need_two_and_no_settings():
+    one = "Result:\nTVM latency for batch 1: 732.59 ms\n"
+    settings = "session timeout: 30 s\nretry interval: 5 s\nmax wait: 10 s\n"
+    assert by_name("log-timing").parse(one) == []
+    assert by_name("log-timing").parse(settings) == []
+    two = "old run: 12.5 s\nnew run: 9.75 s\n"
+    assert [(r[0], r[1], r[3], r[4], r[5]) for r in rows(two)] == [
+        ("log-timing", "old run", "time", 12.5, "s"),
+        ("log-timing", "new run", "time", 9.75, "s"),
+    ]
+
+
+def test_never_raises_and_stays_fast():
+    parse = by_name("log-timing").parse
+    odd = [
+        "",
+        "\x00\ufffd" * 50,
+        "X Summary\n----------\n" + "step " * 5000 + "1",
+        "INFO  : X Summary\nINFO  : " + "-" * 5000,
+        "READ finished, time elapsed (sec): " * 2000,
+        "</PERFLOG method=" * 3000,
+        "a: 1 s\n" * 3000,
+    ]
+    start = time.perf_counter()
+    for text in odd:
+        assert isinstance(parse(text), list)
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
+def test_silent_on_seeds(prefix):
+    """Ported from tests/test_formats_d.py::test_silent_on_seeds."""
+    assert [m for t in by_name("log-timing").parse(seed(prefix)) for m in t.measurements] == []
