@@ -1,10 +1,18 @@
-"""Builds the demo archive data/sample/<domain>/<list>/<name>.eml from the repo's fixtures.
+"""Builds the demo archive data/sample/<domain>/<list>/<name>.eml from what the project wrote.
 
-Every seed (tests/fixtures/seeds/*.txt) and corpus message (tests/fixtures/corpus/dev/*.txt)
-becomes one RFC 5322 message whose headers come from its metadata and whose body is the
-fixture body byte for byte (GitHub-corpus bodies get the GitBox first lines and footer
-around them, as the list copy of a comment has). One hostile test message is added.
-Reproducible: the same fixtures give the same files.
+Sources:
+- the five seeds (tests/fixtures/seeds/*.txt, the user's own messages): the body byte
+  for byte, headers from what is known about each (SEEDS below);
+- the demo messages (tests/fixtures/sample/*.txt), written by the project in each
+  tool's output format: a header block (List, Kind, Subject, From, Date, and Issue /
+  Repo / PR / Branch ... as the kind needs, Expect, Formats), a blank line, the text a
+  person wrote. The text is wrapped the way its kind arrives on a list (see
+  design/archive-api.md §5.2-5.4): a JIRA comment mail, a GitBox notification of its
+  date's era (optionally flattened onto one line, as some GitHub mail was), a
+  git-multimail commit mail, or plain list mail;
+- one hostile test message for the report's escaping.
+
+Reproducible: the same sources give the same files.
 
     .venv/bin/python tests/make_sample.py [--out data/sample]
 """
@@ -16,13 +24,13 @@ import hashlib
 import re
 from datetime import UTC, datetime
 from email.header import Header
-from email.utils import format_datetime, formataddr, parsedate_to_datetime
+from email.utils import format_datetime, formataddr
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
-# Lists of a project that lives under another project's domain.
-DOMAIN_OF_PROJECT = {"hdfs": "hadoop", "mapreduce": "hadoop", "yarn": "hadoop"}
+SOURCES = FIXTURES / "sample"
+KINDS = ("jira", "github", "commit", "mail")
 GITBOX_FOOTER_B = (
     "\n\n\n" + "-" * 64 + "\n"
     "This is an automated message from the Apache Git Service.\n"
@@ -88,71 +96,6 @@ SEEDS = {
 }
 
 
-def split_fixture(data: bytes) -> tuple[dict[str, str], bytes]:
-    """Corpus file → (header fields, body bytes exactly as stored)."""
-    head, _, body = data.partition(b"\n\n")
-    fields = {}
-    for line in head.decode("utf-8").splitlines():
-        key, _, value = line.partition(":")
-        fields[key.strip()] = value.strip()
-    return fields, body
-
-
-def clean(value: str | None) -> str:
-    """A metadata value without our notes: `(inferred…)`, `(GitBox mirror; …)`, `unknown`."""
-    value = re.sub(
-        r"\s*\((?:inferred|GitBox|GitHub|archived|signature|reporter|JIRA issue)"
-        r"[^)]*\)",
-        "",
-        value or "",
-    )
-    value = re.sub(r"\s*\(inferred from body\)|\s*\(summary not in excerpt\)", "", value)
-    return "" if value.lower().startswith("unknown") else value.strip()
-
-
-def list_address(fields: dict[str, str], project: str, kind: str) -> str:
-    raw = fields.get("List", "")
-    match = re.match(r"\s*([\w.+-]+@[\w-]+(?:\.[\w-]+)+)", raw)
-    if match:
-        return match[1].lower()
-    domain = f"{DOMAIN_OF_PROJECT.get(project, project)}.apache.org"
-    named = re.search(r"\b([a-z]+(?:-[a-z]+)?)@\s", raw + " ")
-    name = named[1] if named else "issues"
-    return f"{name}@{domain}"
-
-
-def message_date(fields: dict[str, str], kind: str, stem: str) -> datetime:
-    text = fields.get("Date", "")
-    # Spread messages over the day deterministically, so none share a timestamp.
-    minute = int(hashlib.sha1(stem.encode()).hexdigest(), 16) % 600
-    hour, minute = 9 + minute // 60, minute % 60
-    for parse in (
-        lambda t: datetime.strptime(t, "%Y-%m-%d").replace(hour=hour, minute=minute),
-        lambda t: datetime.strptime(t, "%Y/%m/%d %H:%M:%S UTC"),
-        lambda t: parsedate_to_datetime(t).replace(tzinfo=None),
-    ):
-        try:
-            return parse(text).replace(tzinfo=UTC)
-        except (TypeError, ValueError, IndexError):
-            continue
-    # Unknown: a fixed date in the year the metadata hints at (note, URL), else a default.
-    year = re.search(r"\b(19[89]\d|20[0-2]\d)", text + " " + fields.get("Source-URL", ""))
-    default = 2021 if kind == "github" else 2015
-    return datetime(int(year[1]) if year else default, 6, 15, hour, minute, tzinfo=UTC)
-
-
-def jira_key(fields: dict[str, str], body: bytes) -> str | None:
-    for text in (
-        fields.get("Subject", ""),
-        body[:600].decode("utf-8", "replace"),
-        fields.get("Source-URL", ""),
-    ):
-        match = re.search(r"\b([A-Z][A-Z0-9]+-\d+)\b", text)
-        if match:
-            return match[1]
-    return None
-
-
 def github_era(moment: datetime) -> str:
     if moment < datetime(2018, 1, 1, tzinfo=UTC):
         return "a"
@@ -177,77 +120,10 @@ def github_action(comment_kind: str, pr: bool, era: str) -> tuple[str, str]:
     return f"commented on {what}", body_verb
 
 
-def github_message(fields, body, moment, address, stem):
-    login = clean(fields.get("Comment-Author")) or clean(fields.get("From")) or "github-user"
-    repo = fields.get("Repo", "apache/unknown").split("/")[-1]
-    pr = "PR" in fields
-    number = int(re.sub(r"\D", "", fields.get("PR") or fields.get("Issue") or "0") or 0)
-    title = clean(fields.get("Subject")) or f"{repo} #{number}"
-    url = f"https://github.com/apache/{repo}/{'pull' if pr else 'issues'}/{number}"
-    era = github_era(moment)
-    verb, body_verb = github_action(fields.get("Comment-Kind", ""), pr, era)
-    ml_list, ml_domain = address.split("@")
-    sep = ", " if verb.startswith("opened") else " "
-    if era == "a":
-        sender = formataddr((login, "git@git.apache.org"))
-        subject = f"[GitHub] {repo} {'pull request' if pr else 'issue'}: {title}"
-        full_body = body
-    elif era == "b":
-        sender = "GitBox <git@apache.org>"
-        subject = f"[GitHub] [{repo}] {login} {verb}{sep}#{number}: {title}"
-        first = f"{login} {verb}{sep}#{number}: {title}\nURL: {url}\n\n\n\n"
-        full_body = first.encode() + body + GITBOX_FOOTER_B.encode()
-    else:
-        sender = formataddr((f"{login} (via GitHub)", "git@apache.org"))
-        if era == "c":
-            subject = f"[GitHub] [{repo}] {login} {verb}{sep}#{number}: {title}"
-        else:
-            tag = "PR" if pr else "I"
-            subject = f"{'' if verb.startswith('opened') else 'Re: '}[{tag}] {title} [{repo}]"
-        first = f"{login} {body_verb}{sep}#{number}:\nURL: {url}\n\n"
-        footer = GITBOX_FOOTER_CD.format(ml_list=ml_list, ml_domain=ml_domain)
-        full_body = first.encode() + body + footer.encode()
-    node = hashlib.sha1(f"{repo}/{number}".encode()).hexdigest()[:20]
-    message_id = f"<{node}-{hashlib.sha1(stem.encode()).hexdigest()[:12]}@gitbox.apache.org>"
-    return sender, subject, message_id, full_body
-
-
 def jira_summary(body: bytes) -> str | None:
     """The issue summary a JIRA comment mail quotes: `> Summary` over a `> -----` rule."""
     match = re.search(rb"^> ?(\S.*)\r?\n> ?-{5,}\s*$", body, re.MULTILINE)
     return match[1].decode("utf-8", "replace").strip() if match else None
-
-
-def jira_message(fields, body, stem):
-    key = jira_key(fields, body) or "UNKNOWN-1"
-    subject = clean(fields.get("Subject"))
-    if "[jira]" not in subject:
-        summary = re.sub(rf"^{re.escape(key)}\s*", "", subject) or jira_summary(body) or key
-        action = (
-            "Created" if "issues.apache.org/jira" in fields.get("Source-URL", "") else ("Commented")
-        )
-        subject = f"[jira] [{action}] ({key}) {summary}"
-    name = clean(fields.get("From"))
-    name = re.sub(r'\s*\(JIRA\)|"|\s*<[^>]*>', "", name).strip()
-    if not name:
-        who = re.search(
-            rb"^(.+?) (?:commented on|created|updated) [A-Z][A-Z0-9]+-\d+", body, re.MULTILINE
-        )
-        name = who[1].decode("utf-8", "replace").strip() if who else "ASF"
-    sender = formataddr((f"{name} (JIRA)", "jira@apache.org"))
-    digest = hashlib.sha1(stem.encode()).hexdigest()
-    return sender, subject, f"<JIRA.{digest[:16]}.{int(digest[16:24], 16)}@Atlassian.JIRA>", body
-
-
-def plain_message(fields, body, stem, address):
-    name = clean(fields.get("From"))
-    parsed = re.match(r'"?([^"<]*)"?\s*<([^>]+)>', name)
-    if parsed and "..." not in parsed[2]:
-        sender = formataddr((parsed[1].strip(), parsed[2]))
-    else:
-        sender = formataddr((name or "unknown sender", f"{stem}@unknown.invalid"))
-    subject = clean(fields.get("Subject")) or f"(no subject; message {stem} of {address})"
-    return sender, subject, f"<{stem}.sample@asf-bench-mail.invalid>", body
 
 
 def header(name: str, value: str) -> bytes:
@@ -278,27 +154,6 @@ def build_message(address, sender, subject, moment, message_id, body, extra=()) 
         b"Content-Transfer-Encoding: 8bit\n",
     ]
     return b"".join(lines) + b"\n" + body
-
-
-def corpus_message(path: Path) -> tuple[str, bytes]:
-    fields, body = split_fixture(path.read_bytes())
-    stem = path.stem
-    project = stem.rsplit("-", 1)[0]
-    looks_jira = (
-        "[jira]" in fields.get("Subject", "")
-        or "(JIRA)" in fields.get("From", "")
-        or ("issues.apache.org/jira" in fields.get("Source-URL", ""))
-    )
-    kind = "github" if fields.get("Corpus") == "issues" else ("jira" if looks_jira else "mail")
-    address = list_address(fields, project, kind)
-    moment = message_date(fields, kind, stem)
-    if kind == "github":
-        sender, subject, message_id, body = github_message(fields, body, moment, address, stem)
-    elif kind == "jira":
-        sender, subject, message_id, body = jira_message(fields, body, stem)
-    else:
-        sender, subject, message_id, body = plain_message(fields, body, stem, address)
-    return address, build_message(address, sender, subject, moment, message_id, body)
 
 
 def seed_message(path: Path) -> tuple[str, bytes]:
@@ -350,12 +205,193 @@ def hostile_message() -> tuple[str, bytes]:
     )
 
 
+def split_source(data: bytes) -> tuple[dict[str, str], str]:
+    """A demo message source → (header fields, text)."""
+    head, _, text = data.decode("utf-8").partition("\n\n")
+    fields = {}
+    for line in head.splitlines():
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return fields, text
+
+
+def expected_formats(fields: dict[str, str]) -> list[str]:
+    return [f.strip() for f in fields.get("Formats", "").split(",") if f.strip()]
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha1("\0".join(map(str, parts)).encode()).hexdigest()
+
+
+def flatten(text: str) -> str:
+    """The text on one line, as GitBox mail carried some comments."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip()) + "\n"
+
+
+def jira_mail(fields: dict[str, str], text: str, moment: datetime, stem: str):
+    key, name = fields["Issue"], fields["From"]
+    project = key.split("-")[0]
+    summary = fields["Subject"]
+    action = fields.get("Action", "Commented")
+    jira = "JIRA" if moment.year < 2019 else "Jira"
+    version = "(v7.6.3#76005)" if moment.year < 2019 else "(v8.3.4#803005)"
+    digest = _digest(stem)
+    comment_id = 15000000 + int(digest[:6], 16) % 9000000
+    issue_block = (
+        f"> {summary}\n> {'-' * len(summary)}\n>\n"
+        f">                 Key: {key}\n"
+        f">                 URL: https://issues.apache.org/jira/browse/{key}\n"
+        f">             Project: {fields.get('Project', project.title())}\n"
+        ">          Issue Type: Improvement\n"
+        f">            Reporter: {fields.get('Reporter', name)}\n>\n>\n"
+    )
+    if action == "Created":
+        intro = f"{name} created {key}:\n{'-' * (len(name) + len(key) + 10)}\n\n"
+        fields_block = (
+            f"             Summary: {summary}\n                 Key: {key}\n"
+            f"                 URL: https://issues.apache.org/jira/browse/{key}\n"
+            f"             Project: {fields.get('Project', project.title())}\n"
+            "          Issue Type: Improvement\n"
+            f"            Reporter: {name}\n\n\n"
+        )
+        body = intro + fields_block + text.rstrip("\n") + "\n\n\n\n"
+    else:
+        link = (
+            f"\n    [ https://issues.apache.org/jira/browse/{key}?page=com.atlassian.jira."
+            "plugin.system.issuetabpanels:comment-tabpanel&focusedCommentId="
+            f"{comment_id}#comment-{comment_id} ] \n\n"
+        )
+        said = f"{name} commented on {key}:"
+        body = link + said + "\n" + "-" * len(said) + "\n\n" + text.rstrip("\n") + "\n\n"
+        body += issue_block + "\n\n"
+    body += f"--\nThis message was sent by Atlassian {jira}\n{version}\n"
+    sender = formataddr((f"{name} ({jira})", "jira@apache.org"))
+    subject = f"[jira] [{action}] ({key}) {summary}"
+    message_id = f"<JIRA.{digest[:8]}.{int(digest[8:16], 16)}@Atlassian.JIRA>"
+    return sender, subject, message_id, body, ()
+
+
+def github_mail(fields: dict[str, str], text: str, moment: datetime, address: str, stem: str):
+    login, repo = fields["From"], fields["Repo"]
+    pr = "PR" in fields
+    number = int(fields.get("PR") or fields.get("Issue") or 0)
+    title = fields["Subject"]
+    kind = fields.get("Comment-Kind", "comment")
+    era = github_era(moment)
+    if fields.get("Flatten", "").lower() == "yes":
+        text = flatten(text)
+    url = f"https://github.com/apache/{repo}/{'pull' if pr else 'issues'}/{number}"
+    digest = _digest(stem)
+    if kind == "review":
+        url += f"#discussion_r{int(digest[:8], 16) % 900000000 + 100000000}"
+    elif kind != "description":
+        url += f"#issuecomment-{int(digest[:8], 16) % 900000000 + 100000000}"
+    verb, body_verb = github_action(kind, pr, era)
+    ml_list, ml_domain = address.split("@")
+    sep = ", " if verb.startswith("opened") else " "
+    if kind == "review":
+        path = fields.get("File", "README.md")
+        hunk = f"##########\nFile path: {path}\n##########\n@@ -1,3 +1,4 @@\n+// changed\n\n"
+        text = hunk + ("Review comment:\n" if era == "b" else "Review Comment:\n") + text
+    if era == "a":
+        sender = formataddr((login, "git@git.apache.org"))
+        subject = f"[GitHub] {repo} {'pull request' if pr else 'issue'} #{number}: {title}"
+        body = f"Github user {login} commented on the {'pull request' if pr else 'issue'}:\n\n"
+        body += f"    {url}\n\n" + text
+        if not body.endswith("\n"):
+            body += "\n"
+    elif era == "b":
+        sender = "GitBox <git@apache.org>"
+        subject = f"[GitHub] [{repo}] {login} {verb}{sep}#{number}: {title}"
+        body = f"{login} {verb}{sep}#{number}: {title}\nURL: {url}\n\n\n\n"
+        body += text.rstrip("\n") + GITBOX_FOOTER_B
+    else:
+        sender = formataddr((f"{login} (via GitHub)", "git@apache.org"))
+        if era == "c":
+            subject = f"[GitHub] [{repo}] {login} {verb}{sep}#{number}: {title}"
+        else:
+            tag = "PR" if pr else "I"
+            subject = f"{'' if verb.startswith('opened') else 'Re: '}[{tag}] {title} [{repo}]"
+        body = f"{login} {body_verb}{sep}#{number}:\nURL: {url}\n\n" + text.rstrip("\n")
+        body += GITBOX_FOOTER_CD.format(ml_list=ml_list, ml_domain=ml_domain)
+    node = _digest(repo, number)[:20]
+    message_id = f"<{node}-{digest[:12]}@gitbox.apache.org>"
+    extra = () if kind == "description" else (("In-Reply-To", f"<{node}@gitbox.apache.org>"),)
+    return sender, subject, message_id, body, extra
+
+
+def commit_mail(fields: dict[str, str], text: str, moment: datetime, stem: str):
+    """A git-multimail single-commit mail: the commit message carries the text."""
+    repo, branch, pusher = fields["Repo"], fields.get("Branch", "main"), fields["From"]
+    author = fields.get("Author", f"{pusher} <{pusher}@apache.org>")
+    sha = _digest(stem, repo)
+    subject_line = fields["Subject"]
+    files = [f.strip() for f in fields.get("Files", "README.md").split(",")]
+    message = "\n".join(("    " + line).rstrip() for line in text.rstrip("\n").splitlines())
+    stat = "".join(f" {f} | 4 ++--\n" for f in files)
+    diff = "".join(
+        f"diff --git a/{f} b/{f}\nindex {sha[:10]}..{sha[10:20]} 100644\n--- a/{f}\n+++ b/{f}\n"
+        "@@ -10,2 +10,2 @@\n-    old();\n-    slow();\n+    fast();\n+    done();\n"
+        for f in files
+    )
+    body = (
+        "This is an automated email from the ASF dual-hosted git repository.\n\n"
+        f"{pusher} pushed a commit to branch {branch}\n"
+        f"in repository https://gitbox.apache.org/repos/asf/{repo}.git\n\n\n"
+        f"The following commit(s) were added to refs/heads/{branch} by this push:\n"
+        f"     new {sha[:10]} {subject_line}\n{sha[:10]} is described below\n\n"
+        f"commit {sha}\nAuthor: {author}\nAuthorDate: {format_datetime(moment)}\n\n"
+        f"    {subject_line}\n\n{message}\n---\n{stat}"
+        f" {len(files)} file{'s' if len(files) > 1 else ''} changed, "
+        f"{2 * len(files)} insertions(+), {2 * len(files)} deletions(-)\n\n{diff}"
+    )
+    sender = f"{pusher}@apache.org"
+    subject = f"[{repo}] branch {branch} updated: {subject_line}"
+    extra = (
+        ("Auto-Submitted", "auto-generated"),
+        ("X-Git-Host", "gitbox.apache.org"),
+        ("X-Git-Repo", repo),
+        ("X-Git-Refname", f"refs/heads/{branch}"),
+        ("X-Git-Reftype", "branch"),
+        ("X-Git-Rev", sha),
+        ("X-Git-NotificationType", "ref_changed_plus_diff"),
+    )
+    return sender, subject, f"<{sha[:24]}@gitbox.apache.org>", body, extra
+
+
+def plain_mail(fields: dict[str, str], text: str, stem: str):
+    extra = ()
+    if fields.get("In-Reply-To"):
+        extra = (("In-Reply-To", f"<{fields['In-Reply-To']}>"),)
+    message_id = f"<{_digest(stem)[:16]}.{stem}@mail.example.org>"
+    return fields["From"], fields["Subject"], message_id, text, extra
+
+
+def sample_message(path: Path) -> tuple[str, bytes]:
+    fields, text = split_source(path.read_bytes())
+    kind, address = fields["Kind"], fields["List"]
+    if kind not in KINDS:
+        raise ValueError(f"{path.name}: Kind must be one of {KINDS}, not {kind!r}")
+    moment = datetime.strptime(fields["Date"], "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+    stem = path.stem
+    if kind == "jira":
+        sender, subject, message_id, body, extra = jira_mail(fields, text, moment, stem)
+    elif kind == "github":
+        sender, subject, message_id, body, extra = github_mail(fields, text, moment, address, stem)
+    elif kind == "commit":
+        sender, subject, message_id, body, extra = commit_mail(fields, text, moment, stem)
+    else:
+        sender, subject, message_id, body, extra = plain_mail(fields, text, stem)
+    data = build_message(address, sender, subject, moment, message_id, body.encode(), extra)
+    return address, data
+
+
 def build(out: Path) -> list[Path]:
     messages: list[tuple[str, str, bytes]] = []
     for path in sorted((FIXTURES / "seeds").glob("*.txt")):
         messages.append((f"seed-{path.stem}", *seed_message(path)))
-    for path in sorted((FIXTURES / "corpus" / "dev").glob("*.txt")):
-        messages.append((path.stem, *corpus_message(path)))
+    for path in sorted(SOURCES.glob("*.txt")):
+        messages.append((path.stem, *sample_message(path)))
     messages.append(("test-hostile-markup", *hostile_message()))
     for old in out.rglob("*.eml"):
         old.unlink()

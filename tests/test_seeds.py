@@ -8,32 +8,18 @@ mboxrd), then `python -m extract --data-dir DIR` runs as a user runs it.
 
 from __future__ import annotations
 
-import gzip
 import re
 import subprocess
 import sys
-from email import message_from_bytes
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from tests.conftest import write_mboxrd
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data" / "sample"
-
-
-def write_mboxrd(eml: Path, data_dir: Path) -> None:
-    """Append one .eml to its month's archive, as lists.apache.org serves it."""
-    data = eml.read_bytes()
-    sent = parsedate_to_datetime(message_from_bytes(data)["Date"])
-    domain, list_name = eml.parent.parent.name, eml.parent.name
-    dest = data_dir / "raw" / domain / list_name / f"{sent:%Y-%m}.mbox.gz"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    escaped = re.sub(rb"^(>*From )", rb">\1", data, flags=re.M)
-    envelope = f"From {eml.stem}@sample {sent:%a %b %d %H:%M:%S %Y}\n".encode()
-    with gzip.open(dest, "ab") as f:
-        f.write(envelope + escaped.rstrip(b"\n") + b"\n\n")
 
 
 REPLY_LIST = ("kudu.apache.org", "dev")

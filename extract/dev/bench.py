@@ -5,12 +5,15 @@ adds the format parsers and the classifier) with 1 worker and with all cores, of
 baseline (the standard library's `mailbox` reading every message and decoding its
 body) and of `perceval mbox` (GrimoireLab), all on the same archives, plus the ratios.
 
-The archives are built deterministically from the real messages the repo carries
-(tests/fixtures/mbox, corpus/dev, seeds), repeated in a fixed order with unique
-Message-IDs until the requested size, split into monthly archives of about
-`--archive-mb` MB (`--archive-mb 0`: one archive). Every measured program runs in a
-child process; its peak memory is the largest sum of RSS over its process tree,
-sampled every 50 ms from /proc. Perceval is installed with pip into
+The archives are built deterministically from a message mix, repeated in a fixed
+order with unique Message-IDs until the requested size: the demo sample the project
+wrote (data/sample/*.eml: the seeds, the demo messages of every format and kind, the
+hostile test message) and, when ../shared is there (or $SHARED_DIR; `--no-shared`
+leaves it out), the real peer archives of ../shared/mbox and the labelled corpus
+../shared/corpus/dev, read where they are. The mix is printed first; the archives are
+monthly ones of about `--archive-mb` MB (`--archive-mb 0`: one archive). Every
+measured program runs in a child process; its peak memory is the largest sum of RSS
+over its process tree, sampled every 50 ms from /proc. Perceval is installed with pip into
 .bench/perceval-venv on first use (it is not a project dependency).
 
 A benchmark, not a test: it prints figures and asserts nothing.
@@ -32,7 +35,8 @@ from pathlib import Path
 from extract.mail.mbox import read_mbox
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / "tests" / "fixtures"
+SAMPLE = REPO / "data" / "sample"
+SHARED = Path(os.environ.get("SHARED_DIR") or REPO.parent / "shared")
 PERCEVAL_VENV = REPO / ".bench" / "perceval-venv"
 _MID = re.compile(rb"^(Message-ID:[ \t]*<)([^>\r\n]*)>", re.I | re.M)
 
@@ -40,10 +44,16 @@ _MID = re.compile(rb"^(Message-ID:[ \t]*<)([^>\r\n]*)>", re.I | re.M)
 # ---------------------------------------------------------------- the archive
 
 
-def source_messages() -> list[bytes]:
-    """Every fixture message as raw bytes, in a fixed order."""
+def own_messages() -> list[bytes]:
+    """The demo sample's messages (data/sample, written by the project), in a fixed order."""
+    return [path.read_bytes() for path in sorted(SAMPLE.rglob("*.eml"))]
+
+
+def shared_messages(shared: Path = SHARED) -> list[bytes]:
+    """The third-party messages of ../shared (peer archives, the dev corpus), read
+    where they are; [] when ../shared is not there."""
     msgs: list[bytes] = []
-    mbox = FIXTURES / "mbox"
+    mbox = shared / "mbox"
     for path in sorted(mbox.glob("**/*.mbox")):
         if "fail" not in path.parts:
             msgs += [m.data for m in read_mbox(path)]
@@ -52,16 +62,23 @@ def source_messages() -> list[bytes]:
         msgs.append(raw.split(b"\n", 1)[1] if raw.startswith(b"From ") else raw)
     # Corpus files start with "Key: value" lines (Subject, From, Date...) and a blank
     # line: they are messages already.
-    for path in sorted((FIXTURES / "corpus" / "dev").glob("*.txt")):
+    for path in sorted((shared / "corpus" / "dev").glob("*.txt")):
         msgs.append(f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes())
-    for path in sorted((FIXTURES / "seeds").glob("*.txt")):
-        head = (
-            f'From: "Seed Author (JIRA)" <jira@apache.org>\nSubject: [jira] [Commented] '
-            f"(SEED-{path.stem[:3]}) seed\nMessage-ID: <{path.stem}@seeds.invalid>\n"
-            "Date: Fri, 10 Mar 2017 22:49:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n"
-        )
-        msgs.append(head.encode() + path.read_bytes())
     return msgs
+
+
+def source_messages(use_shared: bool = True) -> tuple[list[bytes], str]:
+    """The message mix, in a fixed order, and a line saying what it is made of."""
+    own = own_messages()
+    if not own:
+        raise SystemExit(f"no sample messages in {SAMPLE} (run tests/make_sample.py)")
+    extra = shared_messages() if use_shared else []
+    mix = f"message mix: {len(own)} sample messages (data/sample)"
+    if extra:
+        mix += f" + {len(extra)} third-party messages ({SHARED})"
+    elif use_shared:
+        mix += f"; {SHARED} not found, so no third-party messages"
+    return own + extra, mix
 
 
 def _mboxrd(raw: bytes) -> bytes:
@@ -74,11 +91,14 @@ def _mboxrd(raw: bytes) -> bytes:
     return body if body.endswith(b"\n") else body + b"\n"
 
 
-def build_archives(out_dir: Path, size_mb: float, archive_mb: float) -> tuple[list[Path], int, int]:
+def build_archives(
+    out_dir: Path, size_mb: float, archive_mb: float, sources: list[bytes] | None = None
+) -> tuple[list[Path], int, int]:
     """(archive paths, messages, uncompressed bytes) under out_dir/raw/..."""
     target = int(size_mb * 1024 * 1024)
     per_archive = int(archive_mb * 1024 * 1024) if archive_mb > 0 else target + 1
-    sources = source_messages()
+    if sources is None:
+        sources = source_messages()[0]
     paths: list[Path] = []
     total, n = _fill(sources, paths, out_dir, target, per_archive)
     return paths, n, total
@@ -272,12 +292,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="'all cores' run")
     ap.add_argument("--no-perceval", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the built archives in .bench/")
+    ap.add_argument(
+        "--no-shared", action="store_true", help="only the sample's messages, not ../shared's"
+    )
     args = ap.parse_args(argv)
+    sources, mix = source_messages(use_shared=not args.no_shared)
+    print(mix)
 
     work = Path(tempfile.mkdtemp(prefix="bench-", dir=REPO / ".bench" if args.keep else None))
     try:
         t = time.perf_counter()
-        paths, n_msgs, n_bytes = build_archives(work, args.size_mb, args.archive_mb)
+        paths, n_msgs, n_bytes = build_archives(work, args.size_mb, args.archive_mb, sources)
         mb = n_bytes / 1e6
         print(
             f"archive: {n_msgs:,} messages, {mb:,.1f} MB of mbox in {len(paths)} archive(s) "
@@ -331,12 +356,12 @@ def main(argv: list[str] | None = None) -> int:
             n = out_file.read_bytes().count(b"\n") if out_file.exists() else 0
             report("perceval mbox", seconds, peak, n)
 
-        sample = source_messages()
+        sample = list(sources)
         sample = (sample * 2)[: max(len(sample), 500)]
         stage_breakdown(sample)  # warm up: imports, regex compilation, dateparser data
         per_stage = stage_breakdown(sample)
         print(
-            "ms per message by stage (1 process, fixture mix): "
+            "ms per message by stage (1 process, the message mix): "
             + ", ".join(f"{k} {v:.2f}" for k, v in per_stage.items())
         )
         print("ratios (messages/s):")

@@ -31,7 +31,10 @@ def test_units_from_field_names(key, unit):
 
 
 def test_flattened_onto_one_line_reads_the_same_fields():
-    text = 'run A: {"latency_ms": 5.5, "ops_per_sec": 1200} and run B: {"latency_ms": 6.5, "ops_per_sec": 1100}'
+    text = (
+        'run A: {"latency_ms": 5.5, "ops_per_sec": 1200} and '
+        'run B: {"latency_ms": 6.5, "ops_per_sec": 1100}'
+    )
     got = [(m.metric, m.value) for t in extract_results(text) for m in t.measurements]
     assert ("latency_ms", 5.5) in got
 

@@ -315,11 +315,5 @@ def test_prose_repeats_no_number_of_the_table_fixtures(case):
     assert not [r for r in rows_of(text_of(case)) if r["format"] == "prose"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a rate word that is a CLI option (`--throughput 50000`) reads as a rate-led "
-    "number; fixing `_RATE_LED` changes the expect file of kafka-perf--negative-options "
-    "(another developer's), which records that row",
-)
 def test_cli_option_named_like_a_rate_is_no_measurement():
     assert rows("Options: --num-records 1000 --throughput 50000") == []

@@ -37,3 +37,15 @@ def test_measured_rates_in_prose(text, expected):
 )
 def test_settings_questions_and_targets_give_nothing(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Indexing throughput, 1 thread, was fine.",
+        "The average QPS of the 20 JVMs is what we plot.",
+        "Run it with --throughput 50000 to see the limit.",
+    ],
+)
+def test_a_count_or_an_option_after_a_rate_name_is_no_rate(text):
+    assert values(text) == []

@@ -9,7 +9,7 @@ import pytest
 
 from extract.pipeline import MAX_EXTRACT_CHARS
 from extract.results.classify import THRESHOLD, Verdict, classify
-from extract.results.formats import Measurement, ResultTable
+from extract.results.formats import Measurement, ResultTable, extract_results
 
 
 def table(fmt: str, text: str, snippet: str, measurements, columns=()) -> ResultTable:
@@ -248,12 +248,14 @@ def test_rows_of_numbers_under_a_performance_header_count():
         "Test with `--size 10`\n```\n    mb_sec\tavg_latency\tmax_latency\n"
         "    22.470\t     0.000\t     0.406\n    22.341\t     0.000\t     0.124\n```\n"
     )
+    # with no parser's tables, the rows are evidence of their own (how much is fitted)
     v = classify(text, [])
-    assert v.is_benchmark
-    assert any("rows of numbers under a performance header" in r for r in v.reasons)
+    reason = next(r for r in v.reasons if "rows of numbers under a performance header" in r)
+    assert float(reason.rsplit("(", 1)[1].rstrip(")")) > 0
     # the same rows under a header of settings are not results
     config = text.replace("mb_sec\tavg_latency\tmax_latency", "threads\tfiles\tchannels")
-    assert not classify(config, []).is_benchmark
+    assert not any("rows of numbers" in r for r in classify(config, []).reasons)
+    assert classify(text, extract_results(text)).is_benchmark
 
 
 def test_consecutive_lines_in_one_unit_are_compared_measurements():

@@ -1,0 +1,206 @@
+"""The mbox reader on archives built in tests/mail/mboxes.py (envelope forms, mboxrd
+escaping, truncation, big lines) and, when ../shared is there, on the peer tools'
+archives (PonyMail, Perceval, MLStats): our reader against the standard library."""
+
+from __future__ import annotations
+
+import email
+import gzip
+import mailbox
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from extract.mail.mbox import ArchiveReadError, iter_messages, read_mbox
+from tests.conftest import shared_path
+from tests.mail.mboxes import (
+    EDGE_ARCHIVES,
+    EDGE_MESSAGES,
+    ENVELOPES,
+    escaped_archive,
+    make_message,
+    mboxrd_escape,
+    to_mbox,
+    users_month,
+    write_archive,
+    write_edge_archives,
+)
+
+# Archives whose every envelope line starts a message for both readers (the mboxo
+# archive with an unescaped body `From ` line is read differently, on purpose).
+STDLIB_COMPARABLE = [name for name in EDGE_ARCHIVES if name != "unescaped"]
+
+
+def lines(data: bytes):
+    return iter(data.splitlines(keepends=True))
+
+
+def _same_as_stdlib(path: Path) -> int:
+    ours = list(read_mbox(path))
+    box = mailbox.mbox(path, create=False)
+    try:
+        # get_bytes, not iteration: mailbox itself fails on a non-ASCII envelope line.
+        theirs = [box.get_bytes(key) for key in box.iterkeys()]
+    finally:
+        box.close()
+    assert len(ours) == len(theirs), path.name
+    assert [m.position for m in ours] == list(range(len(ours)))
+    for mine, std in zip(ours, theirs, strict=True):
+        assert mine.envelope_line.startswith("From ")
+        ours_parsed, std_parsed = email.message_from_bytes(mine.data), email.message_from_bytes(std)
+        for header in ("Message-ID", "Subject", "Date"):
+            assert ours_parsed[header] == std_parsed[header], (path.name, header)
+    return len(ours)
+
+
+@pytest.mark.parametrize("name", STDLIB_COMPARABLE)
+def test_same_messages_as_stdlib_mailbox(name, tmp_path):
+    paths = {p.stem: p for p in write_edge_archives(tmp_path)}
+    assert _same_as_stdlib(paths[name]) > 0
+
+
+@pytest.mark.shared
+def test_peer_archives_same_messages_as_stdlib_mailbox():
+    """The PonyMail, Perceval and MLStats test archives (../shared/mbox): every
+    envelope-delimited message becomes one, as the standard library reads them."""
+    root = shared_path("mbox")
+    paths = sorted(root.glob("*/*.mbox")) + sorted(root.glob("*/*/*.mbox"))
+    assert paths
+    total = sum(_same_as_stdlib(path) for path in paths)
+    assert total > len(paths)
+
+
+@pytest.mark.shared
+def test_peer_month_export_offsets_point_at_postfix_envelopes():
+    path = shared_path("mbox", "ponymail-foal", "users_ponymail_apache_org_2022-01.mbox")
+    raw = path.read_bytes()
+    msgs = list(read_mbox(path))
+    assert len(msgs) == raw.count(b"\nFrom users-return-") + raw.startswith(b"From users-")
+    for m in msgs:
+        assert raw[m.offset :].startswith(b"From users-return-")
+        assert "  " in m.envelope_line
+
+
+def test_offsets_point_at_envelope_lines(tmp_path):
+    sources = users_month("2022-01", 6)
+    path = tmp_path / "users.mbox"
+    path.write_bytes(EDGE_ARCHIVES["users-2022-01"])
+    raw = path.read_bytes()
+    msgs = list(read_mbox(path))
+    assert len(msgs) == len(sources)
+    for m, source in zip(msgs, sources, strict=True):
+        assert raw[m.offset :].startswith(b"From users-return-")
+        assert "  " in m.envelope_line  # Postfix's two spaces before the ctime date
+        assert m.data == source  # escaping undone, the blank separator dropped
+
+
+def test_mboxrd_unescaping_and_envelope_forms():
+    data, sources = escaped_archive()
+    msgs = list(iter_messages(lines(data)))
+    assert [m.envelope_line.split()[1] for m in msgs] == [
+        "MAILER-DAEMON",
+        "dev-return-7-archive@x.apache.org",
+    ]
+    assert msgs[0].data == sources[0]  # exactly one ">" removed, blank separator dropped
+    assert msgs[1].data == sources[1]
+    assert b"\n>>From quoted twice\n" in sources[0]
+    assert b"\n>>>From quoted twice\n" in data
+
+
+def test_every_envelope_form_starts_a_message():
+    msgs = list(iter_messages(lines(EDGE_ARCHIVES["envelopes"])))
+    assert [m.envelope_line.encode("utf-8", "surrogateescape") for m in msgs] == ENVELOPES
+    assert [m.data.rsplit(b"\n\n", 1)[1] for m in msgs] == [
+        f"body {i}\n".encode() for i in range(len(ENVELOPES))
+    ]
+
+
+def test_an_unescaped_body_from_line_stays_in_its_message():
+    """mboxo writers leave `From the edge` unescaped; it follows a body line, not a
+    blank line, so it is no envelope and stays in the first message."""
+    msgs = list(iter_messages(lines(EDGE_ARCHIVES["unescaped"])))
+    assert len(msgs) == 2
+    assert msgs[0].data.endswith(b"first line\nFrom the edge\n")
+    assert b"Subject: after" in msgs[1].data
+
+
+def test_every_edge_message_comes_back_unchanged():
+    msgs = list(iter_messages(lines(EDGE_ARCHIVES["edge-messages"])))
+    assert len(msgs) == len(EDGE_MESSAGES)
+    for m, (name, source) in zip(msgs, EDGE_MESSAGES.items(), strict=True):
+        expected = source if source.endswith(b"\n") else source + b"\n"
+        assert m.data == expected, name
+
+
+def test_empty_month_is_valid_and_empty(tmp_path):
+    path = write_archive(tmp_path, "dev@x.apache.org", "2020-01", b"")
+    assert list(read_mbox(path)) == []
+    plain = tmp_path / "empty.mbox"
+    plain.write_bytes(b"")
+    assert list(read_mbox(plain)) == []
+
+
+def test_a_truncated_archive_gives_the_cut_message_as_it_is():
+    msgs = list(iter_messages(lines(EDGE_ARCHIVES["truncated"])))
+    assert len(msgs) == 3
+    assert msgs[2].data.endswith(b"mess") and b"Subject: cut 2" in msgs[2].data
+    assert all(m.data.endswith(b"message %d\n" % i) for i, m in enumerate(msgs[:2]))
+
+
+def test_truncated_gzip_keeps_messages_before_the_damage(tmp_path):
+    msgs = [make_message(f"message {i}\n" + "x" * 2000, message_id=f"{i}@x") for i in range(50)]
+    full = gzip.compress(to_mbox(msgs), mtime=0)
+    path = tmp_path / "cut.mbox.gz"
+    path.write_bytes(full[: len(full) * 2 // 3])
+    got = []
+    with pytest.raises(ArchiveReadError) as err:
+        for m in read_mbox(path):
+            got.append(m)
+    assert 0 < len(got) < 50
+    assert [m.position for m in got] == list(range(len(got)))
+    assert err.value.partial is not None and err.value.partial.position == len(got)
+
+
+def test_reading_ahead_stops_when_the_reader_stops(tmp_path):
+    """The read-ahead thread decompresses a few blocks ahead: a reader that stops
+    early (an archive abandoned half-way) must not leave it running or the file open."""
+    noise = random.Random(7)  # hex noise: a run of "x" would compress into one block
+    msgs = [
+        make_message(f"message {i}\n" + noise.randbytes(25_000).hex(), message_id=f"{i}@x")
+        for i in range(200)
+    ]
+    path = tmp_path / "big.mbox.gz"
+    path.write_bytes(gzip.compress(to_mbox(msgs), compresslevel=1, mtime=0))
+    reader = read_mbox(path)
+    assert next(reader).position == 0
+    assert any(t.name == "read-ahead" for t in threading.enumerate())
+    reader.close()
+    assert not any(t.name == "read-ahead" for t in threading.enumerate())
+    assert [m.position for m in read_mbox(path)] == list(range(200))
+
+
+def test_ten_megabyte_line_is_read_whole(tmp_path):
+    line = b"y" * (10 * 1024 * 1024)
+    path = write_archive(
+        tmp_path,
+        "dev@x.apache.org",
+        "2020-01",
+        to_mbox([make_message("a\n") + line, make_message("b")]),
+    )
+    msgs = list(read_mbox(path))
+    assert len(msgs) == 2 and line in msgs[0].data
+
+
+def test_text_before_first_envelope_is_kept_as_a_message():
+    data = b"garbage line\n\nFrom x Thu Jan  1 00:00:00 1970\nSubject: s\n\nbody\n"
+    msgs = list(iter_messages(lines(data)))
+    assert [m.envelope_line for m in msgs] == ["", "From x Thu Jan  1 00:00:00 1970"]
+    assert msgs[0].data.startswith(b"garbage line")
+
+
+def test_mboxrd_escape_adds_one_quote_to_every_from_line():
+    assert mboxrd_escape(b"From a\n>From b\n>>From c\nFrom: d\nfrom e\n") == (
+        b">From a\n>>From b\n>>>From c\nFrom: d\nfrom e\n"
+    )
