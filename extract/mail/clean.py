@@ -89,8 +89,10 @@ def _cut_boilerplate(text: str) -> str:
 # A line that introduces a quotation: `On Mon, ... X wrote:`, `@bob wrote:`,
 # `X commented:`, `Quoting X:`, the CJK `写道：`.
 _ATTRIBUTION = re.compile(r"(?i)(?:\bwrote|\bcommented|^quoting\b.*|写道)\s*[:：]\s*$")
-# Machine output in a quote: a clock time, or three numbers on the line.
+# Machine output in a quote: a clock time, or three numbers on the line (numbers in
+# links, hashes and code spans are not output: they are removed first).
 _OUTPUT_LINE = re.compile(r"\d\d:\d\d:\d\d|(?:\d[\d.,]*\D+){3}")
+_NOT_OUTPUT = re.compile(r"\]\([^)\s]*\)|\S+://\S+|`[^`\n]*`|\([0-9a-f]{7,40}\)|#\d+")
 
 
 def unquote_own_output(body: str) -> str:
@@ -111,7 +113,7 @@ def unquote_own_output(body: str) -> str:
         above = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
         block = [ln.lstrip()[1:] for ln in lines[i:j]]
         texts = [b for b in block if b.strip() and not b.lstrip().startswith(">")]
-        output = sum(bool(_OUTPUT_LINE.search(b)) for b in texts)
+        output = sum(bool(_OUTPUT_LINE.search(_NOT_OUTPUT.sub(" ", b))) for b in texts)
         if texts and not _ATTRIBUTION.search(above.strip()) and 2 * output >= len(texts):
             lines[i:j] = [b[1:] if b.startswith(" ") else b for b in block]
         i = j

@@ -230,15 +230,18 @@ _BEFORE_AFTER = re.compile(
 # `the QPS of A is 18000`, `tps stabilised at about 10w`, `TPS打到3.8万`. The
 # magnitudes: k, and the CJK 万 (10^4) and 亿 (10^8) with their romanised w/W.
 _RATE_LED = re.compile(
-    rf"(?P<kw>(?<![A-Za-z])(?:{_RATE_NAMES})(?![A-Za-z])|吞吐量?)"
+    rf"(?P<kw>(?<![A-Za-z-])(?:{_RATE_NAMES})(?![A-Za-z])|吞吐量?)"
     r"(?P<link>[^\d.!?;:\n]{0,24}?|\s*[:：]\s*)"
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
     r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)"
     # a CJK magnitude ends the number (`3.8万 after the fix`); else no unit may follow
     r"(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?"
     r"(?![\d]|[.,]\d|\s?(?:%|[xX×/](?!\w)|[A-Za-zµ]+/|(?:ns|us|µs|ms|s|secs?|seconds?|mins?"
-    r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z]))))"
-)
+    r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z])))"
+    # a word after a bare number counts something else (`1 thread`, `20 JVMs`), unless
+    # it only goes on with the sentence (`38k on one broker`, `18000 now`)
+    r"(?(suf)|(?!\s?(?!(?:on|in|at|with|after|before|and|now|for|from|per|during|when|while"
+    r"|which|that|but|or|vs|than|of|to|here|there|again|too)\b)[A-Za-z])))")
 _RATE_LED_PIECES = re.compile(r"(?i)tps|qps|rps|throughput|吞吐")
 _MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8}
 
