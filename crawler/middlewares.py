@@ -18,6 +18,8 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 
 logger = logging.getLogger(__name__)
+
+
 class AlreadyStored(IgnoreRequest):
     """A request for a month that is already stored (a duplicate replayed from a
     JOBDIR queue): dropped quietly, unlike other ignored requests."""

@@ -105,7 +105,6 @@ _URL_LINE = re.compile(r"^\s*URL:\s*(\S+)", re.M)
 _COMMIT_WORD = re.compile(r"commit\s+(?P<sha>[0-9a-f]{40})\b")
 
 
-
 _BIGINT_MAX = 2**63 - 1
 
 
@@ -116,6 +115,7 @@ def pr_number(digits: str | None) -> int | None:
         return None
     n = int(digits)
     return n if n <= _BIGINT_MAX else None
+
 
 def _search(pattern: re.Pattern, needle: str, text: str) -> re.Match | None:
     """pattern.search(text), skipped when `needle`, which every match contains, is

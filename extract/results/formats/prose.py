@@ -241,7 +241,8 @@ _RATE_LED = re.compile(
     # a word after a bare number counts something else (`1 thread`, `20 JVMs`), unless
     # it only goes on with the sentence (`38k on one broker`, `18000 now`)
     r"(?(suf)|(?!\s?(?!(?:on|in|at|with|after|before|and|now|for|from|per|during|when|while"
-    r"|which|that|but|or|vs|than|of|to|here|there|again|too)\b)[A-Za-z])))")
+    r"|which|that|but|or|vs|than|of|to|here|there|again|too)\b)[A-Za-z])))"
+)
 _RATE_LED_PIECES = re.compile(r"(?i)tps|qps|rps|throughput|吞吐")
 _MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8}
 
