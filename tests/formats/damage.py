@@ -9,36 +9,42 @@ import json
 import math
 import textwrap
 
+from extract.dev import transforms
 from extract.results.formats import extract_results
 from tests.conftest import shared_path
 from tests.formats.golden import FIXTURES, cases, diff, expected, rows_of, text_of
 
-
-def flatten(text: str) -> str:
-    """A GitHub -> list notification: the whole comment on one line."""
-    return " ".join(text.split())
-
-
-def wrap72(text: str) -> str:
-    """A gateway that hard-wraps long lines at 72 columns, at spaces."""
-    out = []
-    for line in text.split("\n"):
-        if len(line) <= 72:
-            out.append(line)
-        else:
-            out.extend(
-                textwrap.wrap(line, 72, break_long_words=False, break_on_hyphens=False) or [""]
-            )
-    return "\n".join(out)
+# The damage real archives do, as `make eval` applies it (extract.dev.transforms).
+flatten = transforms.flattened
+crlf = transforms.crlf
+gitbox = transforms.gitbox_indent
 
 
-def crlf(text: str) -> str:
-    return text.replace("\n", "\r\n")
+def hard_wrap(width: int):
+    """A gateway that hard-wraps long lines at `width` columns, at spaces."""
+
+    def wrap(text: str) -> str:
+        out = []
+        for line in text.split("\n"):
+            if len(line) <= width:
+                out.append(line)
+            else:
+                out.extend(
+                    textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
+                    or [""]
+                )
+        return "\n".join(out)
+
+    wrap.__name__ = f"wrap{width}"
+    return wrap
 
 
-def gitbox(text: str) -> str:
-    """GitBox quotes a comment indented by three spaces."""
-    return "\n".join("   " + line if line else line for line in text.split("\n"))
+wrap72 = hard_wrap(72)
+
+
+def pipe_prefixed(text: str) -> str:
+    """Log lines quoted with a `| ` gutter."""
+    return "".join("| " + line for line in text.splitlines(True))
 
 
 def latin1(text: str) -> str:
@@ -61,7 +67,14 @@ def question(text: str) -> str:
     return "".join(ch if ord(ch) < 128 else "?" for ch in text)
 
 
-DAMAGE = {f.__name__: f for f in (flatten, wrap72, crlf, gitbox, latin1, question)}
+DAMAGE = {
+    "flatten": flatten,
+    "wrap72": wrap72,
+    "crlf": crlf,
+    "gitbox": gitbox,
+    "latin1": latin1,
+    "question": question,
+}
 VALUES = ("format", "metric", "value", "unit")  # what must survive any damage
 
 
@@ -130,3 +143,71 @@ def rows(text: str, fmt: str | None = None) -> list[tuple]:
 
 
 # --- the fixtures ---------------------------------------------------------------------
+
+
+# --- the checks of one format, comparing its rows as sorted values ----------------
+
+# What the big systems' logs go through on their way to a list.
+SYSTEM_DAMAGE = {
+    "flattened": flatten,
+    "crlf": crlf,
+    "gitbox-indent": gitbox,
+    "pipe-prefixed": pipe_prefixed,
+    "wrapped-80": hard_wrap(80),
+    "wrapped-72": wrap72,
+}
+
+
+class FormatChecks:
+    """`rows`, `values`, `damaged`, `shared_found` and `damage_cases` for one format."""
+
+    def __init__(self, fmt: str, damage: dict | None = None):
+        self.fmt = fmt
+        self.damage = damage or SYSTEM_DAMAGE
+
+    def rows(self, text: str, fmt: str | None = "") -> list[tuple]:
+        """(label, variant, metric, value, unit) of every measurement the registry
+        finds, of this format (or of `fmt`; None = any)."""
+        fmt = self.fmt if fmt == "" else fmt
+        return [
+            (m.label, m.variant, m.metric, m.value, m.unit)
+            for t in extract_results(text, strict=True)
+            for m in t.measurements
+            if fmt is None or t.format == fmt
+        ]
+
+    def values(self, text: str) -> list[tuple]:
+        """(label, metric, value, unit), sorted: what damage to the text must not change."""
+        return sorted(
+            (label or "", metric, -1.0 if math.isnan(value) else round(value, 9), unit or "")
+            for label, _, metric, value, unit in self.rows(text)
+        )
+
+    def damaged(self, case: str, damage: str) -> None:
+        text = text_of(case)
+        expect = self.values(text)
+        assert expect, f"{case} has no {self.fmt} rows"
+        assert self.values(self.damage[damage](text)) == expect
+
+    def shared_found(self, directory: str, sample: str) -> None:
+        """Every row a third-party sample's expect file lists is found (value and unit)."""
+        path = shared_path("formats", directory, f"{sample}.txt")
+        expect = json.loads(path.with_suffix(".expect.json").read_text(encoding="utf-8"))
+        found = self.rows(path.read_text(encoding="utf-8"))
+        for row in expect["rows"]:
+            unit = (row.get("unit") or "").lower()
+            assert any(
+                math.isclose(value, row["value"], rel_tol=1e-9) and (u or "").lower() == unit
+                for *_, value, u in found
+            ), row
+
+    def damage_cases(self, limits: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+        """(fixture, damage) pairs to check: every positive fixture, every damage but
+        the documented `limits`."""
+        return [
+            (case, damage)
+            for case in cases(self.fmt)
+            if self.values(text_of(case))
+            for damage in self.damage
+            if (case, damage) not in limits
+        ]

@@ -5,15 +5,13 @@ lines in a GitBox review mail, sbt's `[info]` progress, and mail damage."""
 
 from __future__ import annotations
 
-import json
-import math
-import textwrap
 import time
 
 import pytest
 
 from extract.results.formats import by_name, extract_results
-from tests.conftest import seed, shared_path
+from tests.conftest import seed
+from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
 
 FORMAT = "spark-benchmark"
@@ -24,92 +22,16 @@ def test_fixture(case):
     check(case)
 
 
-def rows(text: str, fmt: str | None = FORMAT):
-    """(label, variant, metric, value, unit) of every measurement the registry finds."""
-    return [
-        (m.label, m.variant, m.metric, m.value, m.unit)
-        for t in extract_results(text, strict=True)
-        for m in t.measurements
-        if fmt is None or t.format == fmt
-    ]
-
-
-def values(text: str) -> list[tuple]:
-    """(label, metric, value, unit), sorted: what damage to the text must not change."""
-    return sorted(
-        (label or "", metric, -1.0 if math.isnan(value) else round(value, 9), unit or "")
-        for label, _, metric, value, unit in rows(text)
-    )
-
-
-def flatten(text: str) -> str:
-    """What a GitBox notification does to a comment: every whitespace run → one space."""
-    return " ".join(text.split())
-
-
-def crlf(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\n", "\r\n")
-
-
-def gitbox_indent(text: str) -> str:
-    """GitBox's review-comment mails indent every line by three spaces."""
-    return "".join("   " + line for line in text.splitlines(True))
-
-
-def pipe_prefixed(text: str) -> str:
-    return "".join("| " + line for line in text.splitlines(True))
-
-
-def hard_wrap(width: int):
-    def wrap(text: str) -> str:
-        return "\n".join(
-            "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
-            for line in text.splitlines()
-        )
-
-    return wrap
-
-
-DAMAGE = {
-    "flattened": flatten,
-    "crlf": crlf,
-    "gitbox-indent": gitbox_indent,
-    "pipe-prefixed": pipe_prefixed,
-    "wrapped-80": hard_wrap(80),
-    "wrapped-72": hard_wrap(72),
-}
-
-
-def damaged(case: str, damage: str) -> None:
-    text = text_of(case)
-    expect = values(text)
-    assert expect, f"{case} has no spark-benchmark rows"
-    assert values(DAMAGE[damage](text)) == expect
-
-
-def shared_found(directory: str, sample: str) -> None:
-    """Every row a third-party sample's expect file lists is found (value and unit)."""
-    path = shared_path("formats", directory, f"{sample}.txt")
-    expect = json.loads(path.with_suffix(".expect.json").read_text(encoding="utf-8"))
-    found = rows(path.read_text(encoding="utf-8"))
-    for row in expect["rows"]:
-        unit = (row.get("unit") or "").lower()
-        assert any(
-            math.isclose(value, row["value"], rel_tol=1e-9) and (u or "").lower() == unit
-            for *_, value, u in found
-        ), row
-
-
-def damage_cases(limits: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
-    """(fixture, damage) pairs to check: every positive fixture, every damage but the
-    documented `limits`."""
-    return [
-        (case, damage)
-        for case in cases(FORMAT)
-        if values(text_of(case))
-        for damage in DAMAGE
-        if (case, damage) not in limits
-    ]
+_checks = FormatChecks(FORMAT)
+rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
+shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
+DAMAGE = _checks.damage
+flatten, crlf, gitbox_indent, pipe_prefixed = (
+    DAMAGE["flattened"],
+    DAMAGE["crlf"],
+    DAMAGE["gitbox-indent"],
+    DAMAGE["pipe-prefixed"],
+)
 
 
 LIMITS = {
