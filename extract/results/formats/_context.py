@@ -123,3 +123,41 @@ def measure(
         written=written,
         row=row,
     )
+
+
+def repaired(
+    text: str, damage: re.Pattern, repair: dict[str, str] | None = None
+) -> tuple[str, list[int] | None]:
+    """`text` with every match of `damage` removed (or replaced by `repair[match]`),
+    and where each character of the result was in `text`, so that spans found in the
+    repaired text map back onto the original (None when nothing matched)."""
+    if not damage.search(text):
+        return text, None
+    repair = repair or {}
+    parts: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for m in damage.finditer(text):
+        parts.append(text[pos : m.start()])
+        index.extend(range(pos, m.start()))
+        fixed = repair.get(m.group(0), "")
+        parts.append(fixed)
+        index.extend([m.start()] * len(fixed))
+        pos = m.end()
+    parts.append(text[pos:])
+    index.extend(range(pos, len(text) + 1))
+    return "".join(parts), index
+
+
+def runs_of(pattern: re.Pattern, text: str) -> list[list[re.Match]]:
+    """The matches of `pattern` in `text`, grouped into runs: matches with nothing but
+    blank space between them belong to one run (the lines of one report)."""
+    groups: list[list[re.Match]] = []
+    last = -1
+    for m in pattern.finditer(text):
+        if groups and not text[last : m.start()].strip():
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+        last = m.end()
+    return groups

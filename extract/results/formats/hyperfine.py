@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._context import block_heading, repaired
 from extract.results.formats._grid import dedupe
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -69,23 +69,8 @@ _REPAIR = {"Â±": "±", "Ïƒ": "σ", "â€¦": "…", "â‰¡": "≡", "Âµ
 
 
 def _clean(text: str) -> tuple[str, list[int] | None]:
-    """`text` without the damage, and where each character of it was in `text`
-    (None when nothing was changed)."""
-    if not _DAMAGE.search(text):
-        return text, None
-    parts: list[str] = []
-    index: list[int] = []
-    pos = 0
-    for m in _DAMAGE.finditer(text):
-        parts.append(text[pos : m.start()])
-        index.extend(range(pos, m.start()))
-        fixed = _REPAIR.get(m.group(0), "")
-        parts.append(fixed)
-        index.extend([m.start()] * len(fixed))
-        pos = m.end()
-    parts.append(text[pos:])
-    index.extend(range(pos, len(text) + 1))
-    return "".join(parts), index
+    """`text` without the damage, and where each character of it was in `text`."""
+    return repaired(text, _DAMAGE, _REPAIR)
 
 
 # --- terminal output ---------------------------------------------------------------

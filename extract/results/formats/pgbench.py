@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._context import block_heading, runs_of
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # the steps of `pgbench -i` that its `done in 1.04 s (drop tables 0.00 s, ...)` line times
@@ -243,14 +243,7 @@ def _init(text: str) -> list[ResultTable]:
 
 
 def _progress(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    last = -1
-    for m in _PROGRESS.finditer(text):
-        if groups and not text[last : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-        last = m.end()
+    groups = runs_of(_PROGRESS, text)
     tables = []
     for rows in groups:
         t = ResultTable(format=INFO.name, span=(rows[0].start(), rows[-1].end()),

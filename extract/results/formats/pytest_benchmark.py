@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._context import repaired
 from extract.results.formats._grid import block_heading, dedupe, number
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -37,20 +38,8 @@ _DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r")
 
 
 def _clean(text: str) -> tuple[str, list[int] | None]:
-    """`text` without the damage, and where each of its characters was in `text`
-    (None when nothing was removed)."""
-    if not _DAMAGE.search(text):
-        return text, None
-    parts: list[str] = []
-    index: list[int] = []
-    pos = 0
-    for m in _DAMAGE.finditer(text):
-        parts.append(text[pos : m.start()])
-        index.extend(range(pos, m.start()))
-        pos = m.end()
-    parts.append(text[pos:])
-    index.extend(range(pos, len(text) + 1))
-    return "".join(parts), index
+    """`text` without the damage, and where each of its characters was in `text`."""
+    return repaired(text, _DAMAGE)
 
 
 _COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._context import block_heading, runs_of
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
 
 INFO = FormatInfo(
@@ -101,14 +101,7 @@ def _snake(key: str) -> str:
 
 
 def _interval_tables(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    last = -1
-    for m in _INTERVAL.finditer(text):
-        if groups and not text[last : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-        last = m.end()
+    groups = runs_of(_INTERVAL, text)
     tables = []
     for rows in groups:
         t = ResultTable(
