@@ -100,9 +100,14 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(pytest.mark.skip(reason=reason))
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter):
+    def reason(report) -> str:
+        longrepr = report.longrepr
+        return longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+
     skipped = [
-        r for r in terminalreporter.stats.get("skipped", []) if "shared data not found" in str(r)
+        r for r in terminalreporter.stats.get("skipped", []) if "shared data not found" in reason(r)
     ]
     if skipped:
         terminalreporter.write_line(
