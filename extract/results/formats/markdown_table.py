@@ -66,7 +66,10 @@ def _split_row(line: str) -> list[str]:
 
 def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:
     found = []
+    covered = 0  # the end of the last table found: separators inside it are its rows
     for sep in _SEP_LINE.finditer(view):
+        if sep.start() < covered:
+            continue
         head_end = sep.start() - 1
         if head_end < 0:
             continue
@@ -90,6 +93,7 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             pos = nl
         if rows:
             found.append(((head_start, end), header, rows))
+            covered = end
     return found
 
 
@@ -119,7 +123,10 @@ def _header_start(before: str) -> int:
 
 def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:
     found = []
+    covered = 0  # the end of the last table found: separators inside it are its rows
     for sep in _SEP_INLINE.finditer(view):
+        if sep.start() < covered:
+            continue
         # a header is never longer than this: keeps flattened megabyte lines linear
         line_start = max(view.rfind("\n", 0, sep.start()) + 1, sep.start() - 3000)
         line_end = view.find("\n", sep.end())
@@ -131,6 +138,7 @@ def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[lis
         item = (_inline_outer if outer else _inline_bare)(view, sep, line_start, line_end, ncol)
         if item:
             found.append(item)
+            covered = item[0][1]
     return found
 
 
