@@ -109,3 +109,12 @@ def test_no_parser_raises_on_the_seeds(prefix):
     from extract.results.formats import extract_results
 
     extract_results(seed(prefix), strict=True)
+
+
+@pytest.mark.parametrize("name", sorted(DEGENERATE))
+def test_the_cleaner_and_the_classifier_are_linear_too(name):
+    from extract.mail.clean import clean_body
+    from extract.results.classify import classify
+
+    with time_limit(10, f"clean_body + classify on {name!r}"):
+        classify(clean_body(DEGENERATE[name], "github"), [])
