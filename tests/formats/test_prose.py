@@ -191,7 +191,7 @@ def test_prose_wide_digits_are_the_other_digits_of_re():
 
 _OLD_SENTENCE_END = re.compile(
     r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)"
-    r"|\s\|\s|\n(?=[A-Z#])"
+    r"|\s\|\s|\n(?=[A-Z#])|\s(?=#{2,6}[ \t])"
 )
 
 

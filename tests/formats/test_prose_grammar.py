@@ -49,3 +49,11 @@ def test_settings_questions_and_targets_give_nothing(text):
 )
 def test_a_count_or_an_option_after_a_rate_name_is_no_rate(text):
     assert values(text) == []
+
+
+def test_a_markdown_heading_in_a_flattened_mail_ends_the_sentence():
+    text = (
+        "## Changes Upgrade the plugin. This reduces the build time from 10 min to 2 min "
+        "## How was this patch tested? Built before and after."
+    )
+    assert values(text) == [(10.0, "min"), (2.0, "min")]

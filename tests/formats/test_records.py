@@ -112,3 +112,20 @@ def test_stays_linear_on_pathological_input(text):
     start = time.perf_counter()
     by_name("records").parse(text)
     assert time.perf_counter() - start < 5.0
+
+
+def test_a_flattened_series_of_records_is_split_at_its_first_key():
+    lines = [
+        "Send TPS: 240 Max RT: 292 AVG RT: 2.8",
+        "Send TPS: 259 Max RT: 69 AVG RT: 2.3",
+    ]
+    prose = "I changed the producer so that it reports every ten seconds, and here it is: ```"
+    flat = prose + " " + " ".join(lines) + " ``` That is all for now, thanks for looking."
+    from extract.results.formats import extract_results
+
+    got = [
+        (m.variant, m.metric, m.value) for t in extract_results(flat) for m in t.measurements
+        if t.format == "records"
+    ]  # fmt: skip
+    assert ("line 1", "Send TPS", 240.0) in got and ("line 2", "AVG RT", 2.3) in got
+    assert len(got) == 6

@@ -95,7 +95,9 @@ _FENCE_STARTS = ("```", "{code", "{noformat}", "<pre>")  # each alternative star
 # `(?<=[.!?])\s+(?=...)|\n[ \t]*\n|\n(?=...)|\s\|\s|\n(?=[A-Z#])`.)
 _ENDS = (
     r"(?:(?<=[.!?]\s)\s*(?=[A-Z`*(\[\"'])|(?<=\n)[ \t]*\n"
-    r"|(?<=\n)(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)|\|\s|(?<=\n)(?=[A-Z#]))"
+    r"|(?<=\n)(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)|\|\s|(?<=\n)(?=[A-Z#])"
+    # a Markdown heading in a flattened mail (`... 2 min ## How was this tested?`)
+    r"|(?=#{2,6}[ \t]))"
 )
 _SENTENCE_END = re.compile(r"\s" + _ENDS)
 # The same, where it starts at a line break, and the other places where it can start:
@@ -104,6 +106,7 @@ _SENTENCE_END = re.compile(r"\s" + _ENDS)
 _SENTENCE_END_NL = re.compile(r"\n" + _ENDS)
 _AFTER_STOP = [re.compile(re.escape(c) + r"(?=[^\S\n])") for c in ".!?"]
 _BEFORE_PIPE = re.compile(r"\|(?<=[^\S\n]\|)")
+_BEFORE_HEADING = re.compile(r"#(?<=[^\S\n]#)(?=#{1,5}[ \t])")
 
 _DURATION = (
     r"ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?|millis(?:econds?)?|s|secs?|seconds?"
@@ -475,6 +478,7 @@ def _ends(text: str, lo: int, hi: int):
     others = sorted(
         {m.end() for stop in _AFTER_STOP for m in stop.finditer(text, max(lo - 1, 0), hi)}
         | {m.start() - 1 for m in _BEFORE_PIPE.finditer(text, lo, hi)}
+        | {m.start() - 1 for m in _BEFORE_HEADING.finditer(text, lo, hi)}
     )
     pos, k = lo, 0
     at_break = _SENTENCE_END_NL.search(text, lo, hi)

@@ -15,6 +15,10 @@ is the line's label. A block is a run of such lines (blank lines and code fences
 may separate them); it counts when it holds at least two numbers, or one with a
 unit. Tables (`|` rows), JSON and log records of known tools are other parsers'.
 
+In a mail flattened onto one line (a line over 120 characters that is not a record
+itself), a run of three or more pairs with only filler between them is a block of its
+own, split into rows where its first key comes again.
+
 Rows: one per line. label = the line's own label, else the heading above the
 block; variant = `line N` when several lines repeat the same keys (a series of
 samples) and no line has a label of its own; metric = the key; unit as written.
@@ -99,6 +103,31 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     return head, found
 
 
+def _flat_runs(line: str) -> list[list[list[re.Match]]]:
+    """In a line that is not a record (a mail flattened onto one line), the runs of
+    three or more pairs with only filler between them, each split into rows where
+    its first key comes again (a series of samples printed one per line)."""
+    found = [m for m in _PAIR.finditer(line) if _NAME_WORD.search(m.group("key").split()[-1])]
+    runs: list[list[re.Match]] = []
+    for m in found:
+        if runs and not line[runs[-1][-1].end() : m.start("key")].strip(" \t,;|`"):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    out = []
+    for run in runs:
+        if len(run) < 3:
+            continue
+        first = run[0].group("key").strip()
+        rows: list[list[re.Match]] = []
+        for m in run:
+            if not rows or m.group("key").strip() == first:
+                rows.append([])
+            rows[-1].append(m)
+        out.append(rows)
+    return out
+
+
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     lines = text.split("\n")
@@ -130,6 +159,10 @@ def parse(text: str) -> list[ResultTable]:
         if got is None:
             close()
             gap = 0
+            if len(line) > 120:  # flattened mail: its records run inside one long line
+                for rows in _flat_runs(line):
+                    block = [(i, "", pairs) for pairs in rows]
+                    close()
             continue
         gap = 0
         block.append((i, got[0], got[1]))
