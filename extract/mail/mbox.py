@@ -7,7 +7,9 @@ first line of the file or follows a blank line. That covers Postfix's two-space
 form (`From list-return-1-...@x  Fri Sep 20 12:27:56 2019`), PonyMail's
 `From MAILER-DAEMON ...`, and the bare `From ` of hand-made test files, while
 mboxrd-escaped body lines (`>From `, `>>From `) are never separators: exactly one
-`>` is removed from them.
+`>` is removed from them. An empty message (an envelope line, the blank line, the
+next envelope line) is one message with empty data: the search for a message's end
+starts at the line break that ends its envelope line, whatever the blocks are.
 
 Speed: the stream is cut into messages with one regex search per message over
 decompressed blocks of about a megabyte (`\\n\\nFrom `), not line by line: a
@@ -15,9 +17,11 @@ Python loop over every line cost as much as parsing the messages.
 
 A file that is not readable to its end (truncated gzip, corrupt deflate stream)
 raises `ArchiveReadError` after every complete message read before the damage has
-been yielded; the incomplete last message travels in the exception, so nothing is
-lost. Text before the first envelope line is yielded as a message of its own
-(`envelope_line=""`), so that it is parsed or reported rather than dropped.
+been yielded (a message is complete once the `From ` of the next envelope line has
+come, even if that line was cut); the incomplete last message travels in the
+exception, so nothing is lost. Text before the first envelope line is yielded as a
+message of its own (`envelope_line=""`), so that it is parsed or reported rather
+than dropped.
 """
 
 from __future__ import annotations
@@ -96,6 +100,7 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
     data_start = -1  # where its data starts in buf; -1 before the first message
     envelope = ""
     scan = 0  # separators before this point in buf have been handled
+    pending = None  # where a next envelope line starts whose line break has not come yet
     position = 0
     blocks = iter(blocks)
     eof = False
@@ -104,10 +109,30 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
             block = next(blocks, None)
         except (OSError, EOFError, zlib.error) as exc:
             partial = None
+            if pending is not None:
+                # the next envelope line began before the damage: the message before
+                # it is complete, the cut one is that envelope line's
+                line_start = pending
+                yield RawMessage(
+                    position, base + start, envelope, _data(buf[data_start:line_start])
+                )
+                position += 1
+                envelope = _envelope(buf[line_start:])
+                start, data_start = line_start, len(buf)
             if data_start >= 0:
                 partial = RawMessage(position, base + start, envelope, _data(buf[data_start:]))
-            elif buf.strip():
-                partial = RawMessage(position, base, "", _data(buf))
+            else:
+                # cut in the first line: an envelope line or leading text
+                lead = _LEADING_BLANK_LINES.match(buf)
+                skip = lead.end() if lead else 0
+                if skip < len(buf):
+                    first = buf.startswith(b"From ", skip)
+                    partial = RawMessage(
+                        position,
+                        base + skip,
+                        _envelope(buf[skip:]) if first else "",
+                        b"" if first else _data(buf[skip:]),
+                    )
             raise ArchiveReadError(f"{type(exc).__name__}: {exc}", partial) from exc
         if block is None:
             eof = True
@@ -139,24 +164,28 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
                 start, data_start = skip, end
             else:
                 start = data_start = skip
-            scan = data_start
+            scan = data_start - 1
+        pending = None
         while True:
-            # (from the line break that ends the envelope line: a blank first line
-            # of the message followed by `From ` starts the next one)
-            m = _SEPARATOR.search(buf, max(scan, data_start - 1, 0))
+            # From the line break that ends the envelope line (or the one before the
+            # leading text), never later: an empty message, its envelope line then a
+            # blank line then `From `, ends at its own first line, wherever the blocks
+            # were cut. (A separator starts with a line break, so none can start
+            # before that one: the search cannot go back into the previous message.)
+            m = _SEPARATOR.search(buf, max(scan, 0))
             if m is None:
                 scan = max(data_start - 1, len(buf) - 8, 0)
                 break
             line_start = m.end() - 5
             end = buf.find(b"\n", line_start)
             if end < 0 and not eof:
-                scan = m.start()
+                scan, pending = m.start(), line_start
                 break
             end = len(buf) if end < 0 else end + 1
             yield RawMessage(position, base + start, envelope, _data(buf[data_start:line_start]))
             position += 1
             envelope = _envelope(buf[line_start:end])
-            start, data_start, scan = line_start, end, end
+            start, data_start, scan = line_start, end, end - 1
     yield RawMessage(position, base + start, envelope, _data(buf[data_start:]))
 
 
@@ -169,10 +198,12 @@ def _data(data: bytes) -> bytes:
     that ends it in mbox."""
     if b">From " in data:  # every escaped line contains it; a cheap test first
         data = _MBOXRD_ESCAPED.sub(rb"\1", data)
-    if data.endswith(b"\r\n\r\n"):
+    if data.endswith(b"\n\r\n"):
         return data[:-2]
     if data.endswith(b"\n\n"):
         return data[:-1]
+    if data == b"\n" or data == b"\r\n":
+        return b""  # an empty message: nothing but its blank separator line
     return data
 
 

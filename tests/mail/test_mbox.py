@@ -204,3 +204,41 @@ def test_mboxrd_escape_adds_one_quote_to_every_from_line():
     assert mboxrd_escape(b"From a\n>From b\n>>From c\nFrom: d\nfrom e\n") == (
         b">From a\n>>From b\n>>>From c\nFrom: d\nfrom e\n"
     )
+
+
+def test_an_empty_message_does_not_swallow_the_next_whatever_the_blocks():
+    """Issue 12: an envelope line, a blank line and the next envelope line are one
+    empty message; the next message was lost inside it when the blocks fell so
+    that the search for its end started after the envelope line's line break."""
+    envelope = b"From kim@example.org Thu Jan  1 00:00:00 1970\n"
+    one, three = make_message("one", message_id="1@x"), make_message("three", message_id="3@x")
+    data = envelope + one + b"\n\n" + envelope + b"\n" + envelope + three + b"\n\n"
+    for size in (1, 7, 64, len(data)):
+        msgs = list(iter_messages(data[i : i + size] for i in range(0, len(data), size)))
+        assert [m.data for m in msgs] == [one + b"\n", b"", three + b"\n"], size
+        assert [m.offset for m in msgs] == [
+            0,
+            len(envelope + one) + 2,
+            len(envelope + one) + 2 + len(envelope) + 1,
+        ]
+
+
+def test_a_cut_inside_an_envelope_line_keeps_the_message_before():
+    """A stream that breaks in the middle of an envelope line: the message before it
+    is complete and is yielded; the cut envelope line is the error's partial."""
+    data = to_mbox([make_message(f"message {i}", message_id=f"{i}@x") for i in range(3)])
+    cut = data.rfind(b"From MAILER") + len(b"From MAIL")
+
+    def blocks():
+        yield data[:cut]
+        raise EOFError("compressed file ended before the end-of-stream marker was reached")
+
+    got = []
+    with pytest.raises(ArchiveReadError) as err:
+        for m in iter_messages(blocks()):
+            got.append(m)
+    assert len(got) == 2 and got[1].data.startswith(b"From: ") and b"message 1" in got[1].data
+    assert got[1].data.endswith(b"\n\nmessage 1\n")  # nothing of the next envelope line
+    assert err.value.partial.position == 2 and err.value.partial.data == b""
+    assert err.value.partial.offset == cut - len(b"From MAIL")
+    assert err.value.partial.envelope_line == "From MAIL"
