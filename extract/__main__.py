@@ -1,7 +1,13 @@
 """`python -m extract --data-dir DIR [--db FILE] [--workers N] [--full] [--messages-only]`:
-read every DIR/raw/**/*.mbox.gz into DIR/asf.duckdb (see `extract.runner`). Exit status 0
-when done (messages that could not be read are in the `errors` table, not a failure of
-the run), 2 for usage errors (no such data dir, no archives found, database locked).
+read every DIR/raw/**/*.mbox.gz into DIR/asf.duckdb (see `extract.runner`).
+
+Exit status:
+  0  the run completed: messages and archives that could not be read or stored are
+     rows in the `errors` table, not a failure of the run;
+  1  some archives could not be stored, not even as an `errors` row (listed on
+     stderr; the next run tries them again; a --full run then keeps the old database);
+  2  the run could not start (no such data dir, no archives found, database locked).
+
 `--messages-only` stores the messages without looking for benchmark results (2.7x as
 fast on the bench mix, for a first look at a big crawl).
 """
@@ -20,6 +26,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog="python -m extract",
         description="Read DATA_DIR/raw/**/*.mbox.gz into a DuckDB database.",
+        epilog="exit status: 0 completed (what could not be read or stored is in the "
+        "errors table); 1 some archives could not be stored (listed on stderr); "
+        "2 could not start (no data dir, no archives, database locked)",
     )
     ap.add_argument("--data-dir", required=True, type=Path, help="the crawl's DATA_DIR")
     ap.add_argument("--db", type=Path, help="database file (default: DATA_DIR/asf.duckdb)")
@@ -56,6 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"extract: {exc}", file=sys.stderr)
         return 2
     print(summary.line)
+    if summary.unstored:
+        print(f"extract: {len(summary.unstored)} archives could not be stored:", file=sys.stderr)
+        for item in summary.unstored:
+            print(f"  {item}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -27,6 +27,8 @@ import json
 import os
 import pickle
 import re
+import signal
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -102,6 +104,76 @@ def _extractor_version() -> str:
 
 
 EXTRACTOR_VERSION = _extractor_version()
+
+# A message whose reading takes longer than this (a parser's regex gone quadratic on
+# some input) becomes an `errors` row instead of stalling the run. Only enforced
+# where `enable_message_budget()` was called (the runner's worker processes): it
+# takes SIGALRM, which a library caller may use itself.
+MESSAGE_BUDGET_SECONDS = 10.0
+
+
+class MessageTimeout(BaseException):
+    """A message went over its time budget. Not an Exception: parsers catch those to
+    stay alive, and this one must reach `_process_message`."""
+
+
+_budget: float | None = None  # seconds, once enabled in this process
+_armed = False  # whether a timer runs for the current message
+
+
+def _on_alarm(signum, frame) -> None:
+    if _armed:  # a late signal after the message was done is ignored
+        raise MessageTimeout
+
+
+def enable_message_budget(seconds: float | None = None) -> bool:
+    """Limit every following message's extraction in this process to `seconds`
+    (default `MESSAGE_BUDGET_SECONDS`), with SIGALRM (`signal.setitimer`): no thread.
+    Only done in the main thread and when nobody else handles SIGALRM; returns
+    whether the budget is on."""
+    global _budget
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, _on_alarm)
+    ):
+        return False
+    signal.signal(signal.SIGALRM, _on_alarm)
+    _budget = seconds or MESSAGE_BUDGET_SECONDS
+    return True
+
+
+@contextlib.contextmanager
+def _message_budget():
+    global _armed
+    if _budget is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _armed = True
+    signal.setitimer(signal.ITIMER_REAL, _budget)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _armed = False
+
+
+def _timeout_reason(exc: BaseException, stage: str) -> str:
+    """Where the budget ran out: the format parser whose code was running."""
+    parser = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        module = frame.f_globals.get("__name__", "")
+        info = getattr(frame.f_locals.get("mod"), "INFO", None)
+        if module == "extract.results.formats" and info is not None:
+            parser = getattr(info, "name", None) or parser  # the parser being called
+        elif module.startswith("extract.results.formats.") and parser is None:
+            parser = module.rsplit(".", 1)[1]
+        tb = tb.tb_next
+    where = f"parser {parser}" if parser else f"stage {stage}"
+    return f"message took over {_budget:g} s (in {where}): not extracted"
+
 
 # Stored `text` and `body` are cut here (with a note saying so) to keep every row
 # loadable; the whole message stays in the raw archive at `offset`.
@@ -234,17 +306,29 @@ def stage_archive(
     try:
         return _stage_archive(path, data_dir, stage_dir, results, encode)
     except Exception as exc:
-        rel, list_address, month = archive_identity(Path(path), Path(data_dir))
+        reason = f"archive not processed: {type(exc).__name__}: {exc}"
+        rows = failed_archive(archive_identity(Path(path), Path(data_dir)), "read", reason, results)
         error_file = Path(stage_dir) / f"failed-{os.getpid()}-{uuid.uuid4().hex}.errors.ndjson"
-        row = {"archive": rel, "position": None, "message_id": None, "stage": "read",
-               "reason": f"archive not processed: {type(exc).__name__}: {exc}"[:1000]}  # fmt: skip
         with open(error_file, "w", encoding="utf-8", errors="replace") as f:
-            write_ndjson(f, [row])
-        archive = {"path": rel, "list": list_address, "month": month, "sha256": None,
-                   "size": None, "n_messages": 0, "n_errors": 0,
-                   "extracted_at": datetime.now(UTC).isoformat(), "results": results,
-                   "extractor": EXTRACTOR_VERSION}  # fmt: skip
-        return StagedArchive(archive, {"errors": str(error_file)})
+            write_ndjson(f, rows.errors)
+        return StagedArchive(rows.archive, {"errors": str(error_file)})
+
+
+def failed_archive(
+    identity: tuple[str, str, str], stage: str, reason: str, results: bool = True
+) -> ArchiveRows:
+    """The rows of an archive that could not be processed or stored: one archive-level
+    `errors` row saying why, and an `archives` row without sha256 (so the next run
+    tries the archive again) and without messages (so the count invariant holds).
+    `identity` is `archive_identity(path, data_dir)`."""
+    rel, list_address, month = identity
+    archive = {"path": rel, "list": list_address, "month": month, "sha256": None,
+               "size": None, "n_messages": 0, "n_errors": 0,
+               "extracted_at": datetime.now(UTC).isoformat(), "results": results,
+               "extractor": EXTRACTOR_VERSION}  # fmt: skip
+    row = {"archive": rel, "position": None, "message_id": None, "stage": stage,
+           "reason": reason[:1000]}  # fmt: skip
+    return ArchiveRows(archive, errors=[row])
 
 
 def _stage_archive(path, data_dir, stage_dir, results: bool, encode: bool) -> StagedArchive:
@@ -302,6 +386,32 @@ def write_ndjson(f, rows: list[dict]) -> None:
 
 
 def _process_message(raw, rel, list_address, month, seen_keys, out, error, results=True) -> None:
+    try:
+        with _message_budget():
+            message, tables_rows, measurement_rows = _message_rows(
+                raw, rel, list_address, month, seen_keys, results
+            )
+    except MessageTimeout as exc:
+        stage = exc.args[0] if exc.args else "store"
+        error(raw.position, getattr(exc, "message_id", None), stage, _timeout_reason(exc, stage))
+        return
+    except _MessageFailed as exc:
+        error(raw.position, exc.message_id, exc.stage, exc.reason)
+        return
+    out.messages.append(message)
+    out.result_tables += tables_rows
+    out.measurements += measurement_rows
+
+
+class _MessageFailed(Exception):
+    def __init__(self, message_id, stage, reason):
+        super().__init__(reason)
+        self.message_id, self.stage, self.reason = message_id, stage, reason
+
+
+def _message_rows(raw, rel, list_address, month, seen_keys, results):
+    """(message row, table rows, measurement rows); raises _MessageFailed (or
+    MessageTimeout, with the stage as its argument and the message id in `message_id`)."""
     stage = "parse"
     message_id = None
     try:
@@ -360,14 +470,14 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error, resul
             _result_rows(key, sample, tables) if verdict and verdict.is_benchmark else ([], [])
         )
     except ParseError as exc:
-        error(raw.position, exc.message_id, "parse", exc.reason)
-        return
+        raise _MessageFailed(exc.message_id, "parse", exc.reason) from None
+    except MessageTimeout as exc:
+        exc.args = (stage,)
+        exc.message_id = message_id
+        raise
     except Exception as exc:  # one bad message must not stop the archive
-        error(raw.position, message_id, stage, f"{type(exc).__name__}: {exc}")
-        return
-    out.messages.append(message)
-    out.result_tables += tables_rows
-    out.measurements += measurement_rows
+        raise _MessageFailed(message_id, stage, f"{type(exc).__name__}: {exc}") from None
+    return message, tables_rows, measurement_rows
 
 
 # A file's section of a git diff (commit mail): from its `diff --git` line to the next.

@@ -9,13 +9,28 @@ Incremental: only archives whose sha256 differs from the one recorded in
 a later run without it processes those archives again to add them.
 Workers parse archives in parallel processes (`pipeline.stage_archive`); this
 process is the single writer and loads their output in batches (`db.store.Store.load`).
+
+Nothing in one archive stops the run: an archive that a worker cannot process (or
+whose worker dies), or whose rows the database refuses, becomes an archive-level
+`errors` row (its batch is loaded again archive by archive to find it), and the run
+goes on. `RunSummary.unstored` lists the archives that could not even be recorded
+so (the CLI then exits 1). A message over `pipeline.MESSAGE_BUDGET_SECONDS` becomes an
+`errors` row in the worker. Workers die with this process (`PR_SET_PDEATHSIG` on
+Linux, else a thread watching the parent); staged files live in DATA_DIR/.staging/,
+and each run removes what killed runs left there.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -24,7 +39,8 @@ from concurrent.futures import (
     ThreadPoolExecutor,
     wait,
 )
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -33,10 +49,14 @@ import duckdb
 from extract.db.store import Store
 from extract.pipeline import (
     EXTRACTOR_VERSION,
+    ROW_TABLES,
     StagedArchive,
     archive_identity,
+    enable_message_budget,
+    failed_archive,
     file_sha256,
     stage_archive,
+    write_ndjson,
 )
 from extract.progress import Progress
 
@@ -62,6 +82,8 @@ class RunSummary:
     db_messages: int  # messages in the database after the run
     db_errors: int
     line: str  # the closing `key=value` line the CLI prints
+    # archives that could not be stored, not even as an `errors` row: "path: reason"
+    unstored: list[str] = field(default_factory=list)
 
 
 def run(
@@ -89,16 +111,15 @@ def run(
             "(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz; run `make crawl` first)"
         )
     db_path = Path(db) if db else data_dir / "asf.duckdb"
-    pool = _worker_pool(workers) if len(archives) > 1 else None
+    # Always a pool, even for one archive: only a worker process may take SIGALRM for
+    # the message budget, and a worker that hangs or dies cannot take the run along.
+    pool = _Pool(workers)
     try:
         return _extract(
             data_dir, db_path, archives, pool, workers, full, messages_only, progress_stream
         )
     finally:
-        if pool is not None:
-            # Not waiting for the workers to exit (half a second): the interpreter
-            # joins them before it exits.
-            pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown()
 
 
 def find_archives(data_dir: Path) -> list[Path]:
@@ -109,14 +130,64 @@ def _worker_pool(n: int) -> ProcessPoolExecutor:
     """n worker processes, started now, before this process opens DuckDB: forked
     while it runs no other thread (forking a multi-threaded process can deadlock the
     child), they start in milliseconds with every module imported, where spawned
-    ones take half a second to import them. Spawned where fork is unavailable."""
+    ones take half a second to import them. Spawned where fork is unavailable.
+    Each worker dies with this process and has the per-message time budget."""
     fork = "fork" in multiprocessing.get_all_start_methods() and _single_threaded()
     pool = ProcessPoolExecutor(
-        n, mp_context=multiprocessing.get_context("fork" if fork else "spawn")
+        n,
+        mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
     )
     if fork:
         pool.submit(os.getpid)  # the first task forks them (spawned ones start on demand)
     return pool
+
+
+def _worker_init(parent: int) -> None:
+    """In each worker: exit when the parent (the run) dies, however it dies (a
+    `kill -9` leaves no one to stop the workers), and take the message budget."""
+    _die_with_parent(parent)
+    enable_message_budget()
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:  # elsewhere: a thread watches the parent
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+class _Pool:
+    """The worker pool, made again when a worker dies (a broken pool takes every
+    archive in flight with it; they become errors rows, the run goes on)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.executor = _worker_pool(n)
+
+    def renew(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = _worker_pool(self.n)  # spawned: DuckDB's threads run now
+
+    def shutdown(self) -> None:
+        # Not waiting for the workers to exit (half a second): the interpreter
+        # joins them before it exits.
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _single_threaded() -> bool:
@@ -132,17 +203,19 @@ def _extract(
     data_dir: Path,
     db_path: Path,
     archives: list[Path],
-    pool: ProcessPoolExecutor | None,
+    pool: _Pool,
     workers: int,
     full: bool,
     messages_only: bool,
     progress_stream: TextIO | None,
 ) -> RunSummary:
     try:
-        store = Store(db_path, full=full)
-    except duckdb.Error as exc:  # e.g. another process holds the database's lock
+        store = Store(db_path, full=full, staging=data_dir / ".staging")
+    except (duckdb.Error, OSError) as exc:  # e.g. another process holds the database's lock
         raise RunError(f"cannot open {db_path}: {exc}") from exc
-    with store:
+    unstored: list[str] = []
+    complete = False
+    try:
         known = store.known_archives()
         results = not messages_only
         todo = []
@@ -159,13 +232,24 @@ def _extract(
                 todo.append(path)
         progress = Progress(len(todo), progress_stream)
         staged = _staged(todo, data_dir, store.tmp_dir, pool, workers, results)
-        _load_in_batches(staged, store, progress)
+        _load_in_batches(staged, store, progress, unstored, results)
         progress.finish()
         n_stored, n_err = store.con.execute(
             "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM errors)"
         ).fetchone()
+        # A --full rebuild that lost archives keeps the old database.
+        complete = not (full and unstored)
+    finally:
+        store.close(complete=complete)
+    extra = {"unstored": len(unstored)} if unstored else {}
+    if full and unstored:
+        extra["kept_old_db"] = "yes"
     line = progress.summary(
-        unchanged=len(archives) - len(todo), db=db_path, db_messages=n_stored, db_errors=n_err
+        unchanged=len(archives) - len(todo),
+        db=db_path,
+        db_messages=n_stored,
+        db_errors=n_err,
+        **extra,
     )
     return RunSummary(
         archives=len(archives),
@@ -176,6 +260,7 @@ def _extract(
         db_messages=n_stored,
         db_errors=n_err,
         line=line,
+        unstored=unstored,
     )
 
 
@@ -192,37 +277,73 @@ def _staged(
     todo: list[Path],
     data_dir: Path,
     stage_dir: Path,
-    pool: ProcessPoolExecutor | None,
+    pool: _Pool,
     n: int,
     results: bool,
 ) -> Iterator[StagedArchive]:
     """Staged archives as they are done, from the pool's n workers with at most 2n
-    archives in flight (bounded memory and disk); a single archive is read right
-    here."""
-    if pool is None or len(todo) <= 1:
-        for path in todo:
-            yield stage_archive(path, data_dir, stage_dir, results)
-        return
+    archives in flight (bounded memory and disk). An archive whose worker fails or
+    dies is staged as an archive-level `errors` row."""
     pending = iter(todo)
-    in_flight: set = set()
+    in_flight: dict[Future, Path] = {}
     # A single worker leaves the JSON encoding to this process, which then has a core
     # of its own; the encoding for several would make it their bottleneck (0.05 ms a
     # message on top of DuckDB's 0.06, against a worker's 0.16 when it only reads).
     encode = not (n == 1 and (os.cpu_count() or 1) > 1)
     while True:
         while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
-            in_flight.add(pool.submit(stage_archive, path, data_dir, stage_dir, results, encode))
+            try:
+                fut = pool.executor.submit(
+                    stage_archive, path, data_dir, stage_dir, results, encode
+                )
+            except BrokenProcessPool:
+                pool.renew()
+                fut = pool.executor.submit(
+                    stage_archive, path, data_dir, stage_dir, results, encode
+                )
+            in_flight[fut] = path
         if not in_flight:
             return
-        done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+        done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+        broken = False
         for fut in done:
-            yield fut.result()
+            path = in_flight.pop(fut)
+            try:
+                result = fut.result()
+            except Exception as exc:  # the worker died, or its result did not come back
+                broken |= isinstance(exc, BrokenProcessPool)
+                reason = f"archive not processed: {type(exc).__name__}: {exc}"
+                rows = failed_archive(archive_identity(path, data_dir), "read", reason, results)
+                result = _stage_rows(rows, stage_dir)
+            yield result
+        if broken:
+            pool.renew()
 
 
-def _load_in_batches(staged: Iterator[StagedArchive], store: Store, progress: Progress) -> None:
+def _stage_rows(rows, stage_dir: Path) -> StagedArchive:
+    """Rows made in this process, staged like a worker's."""
+    files = {}
+    for table in ROW_TABLES:
+        if getattr(rows, table):
+            files[table] = str(stage_dir / f"parent-{uuid.uuid4().hex}.{table}.ndjson")
+            with open(files[table], "w", encoding="utf-8", errors="replace") as f:
+                write_ndjson(f, getattr(rows, table))
+    return StagedArchive(rows.archive, files)
+
+
+def _load_in_batches(
+    staged: Iterator[StagedArchive],
+    store: Store,
+    progress: Progress,
+    unstored: list[str],
+    results: bool = True,
+) -> None:
     """The single writer: one transaction per batch of archives. A batch loads in a
     thread of its own while this one collects the next from the workers, so that
-    they never wait for the database (DuckDB releases the GIL while it loads)."""
+    they never wait for the database (DuckDB releases the GIL while it loads).
+    A batch that fails to load is loaded again archive by archive; an archive that
+    fails alone is stored as an archive-level `errors` row (stage `store`), and one
+    that cannot even be stored so is added to `unstored`."""
     batch: list[StagedArchive] = []
     batch_messages, batch_started = 0, time.monotonic()
     loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="load")
@@ -233,7 +354,10 @@ def _load_in_batches(staged: Iterator[StagedArchive], store: Store, progress: Pr
         if loading is not None:
             future, loaded = loading
             loading = None
-            future.result()  # a failed load stops the run here, its error intact
+            try:
+                future.result()
+            except Exception:
+                loaded = _load_one_by_one(loaded, store, unstored, results)
             for s in loaded:
                 a = s.archive
                 progress.update(messages=a["n_messages"], errors=a["n_errors"], size=a["size"] or 0)
@@ -264,3 +388,29 @@ def _load_in_batches(staged: Iterator[StagedArchive], store: Store, progress: Pr
         wait_for_load()
     finally:
         loader.shutdown(wait=True)
+
+
+def _load_one_by_one(
+    loaded: list[StagedArchive], store: Store, unstored: list[str], results: bool
+) -> list[StagedArchive]:
+    """Load a failed batch's archives one at a time; returns what was stored for
+    each (its rows, or its archive-level `errors` row)."""
+    out = []
+    for s in loaded:
+        try:
+            store.load([s])
+            out.append(s)
+            continue
+        except Exception as exc:
+            reason = f"archive not stored: {type(exc).__name__}: {exc}"
+        finally:
+            store.discard([s])
+        a = s.archive
+        rows = failed_archive((a["path"], a["list"], a["month"]), "store", reason, results)
+        try:
+            store.replace([rows])
+        except Exception as exc:
+            unstored.append(f"{a['path']}: {reason} (and then {type(exc).__name__}: {exc})")
+            continue
+        out.append(StagedArchive(rows.archive, {}))
+    return out

@@ -12,12 +12,23 @@ as row files (pickled chunks) that become one, both written by the workers (see
 `pipeline.stage_archive`), and go in with one
 `INSERT ... SELECT FROM read_json([...files], columns={schema types})` per table
 per batch; never row by row.
+
+Staged files live in a directory of the run's own, `<staging>/<pid>-<hex>/` (the
+runner passes DATA_DIR/.staging), never in the system's temp dir; a `Store` removes
+the directories of runs whose owner process is gone (killed runs) when it opens, and
+its own when it closes.
+
+`full=True` builds the new database beside the old one (`<db>.new`) while the old one
+stays open (and locked) as it was; `close()` swaps the new one in with `os.replace`
+only once it is complete, so an interrupted `--full` leaves the old database as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
-import tempfile
+import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -36,21 +47,52 @@ LOADED_TABLES = (*ROW_TABLES, "archives")
 
 
 class Store:
-    def __init__(self, db_path: str | Path, *, full: bool = False, memory_limit: str = "256MB"):
+    def __init__(
+        self,
+        db_path: str | Path,
+        *,
+        full: bool = False,
+        memory_limit: str = "256MB",
+        staging: str | Path | None = None,
+    ):
         self.db_path = Path(db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.con = duckdb.connect(str(self.db_path))
+        self.full = full
+        self._old: duckdb.DuckDBPyConnection | None = None
+        self.con = duckdb.connect(str(self.db_path))  # fails when another process holds it
+        if full:
+            # The old database stays open, and so locked, until the new one replaces it.
+            self._old, self.con = self.con, None
+            try:
+                new = self.new_path
+                for leftover in (new, _wal(new)):  # of an interrupted --full
+                    leftover.unlink(missing_ok=True)
+                self.con = duckdb.connect(str(new))
+            except BaseException:
+                self._old.close()
+                raise
+        else:
+            # This run holds the database, so no --full builds beside it: a `.new` is
+            # what an interrupted one left.
+            for leftover in (self.new_path, _wal(self.new_path)):
+                leftover.unlink(missing_ok=True)
         # Bounded memory for big batches: DuckDB spills instead of growing.
         self.con.execute(f"SET memory_limit = '{memory_limit}'")
         self.con.execute("SET preserve_insertion_order = false")
-        if full:
-            for name in LOADED_TABLES:
-                self.con.execute(f'DROP TABLE IF EXISTS "{name}"')
         for stmt in create_statements():
             self.con.execute(stmt)
         self._add_new_columns()
         self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
-        self.tmp_dir = Path(tempfile.mkdtemp(prefix="asf-load-"))
+        root = Path(staging) if staging is not None else self.db_path.parent / ".staging"
+        remove_stale_staging(root)
+        self.tmp_dir = root / f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        self.tmp_dir.mkdir(parents=True)
+        (self.tmp_dir / "owner").write_text(_owner_token(os.getpid()), "ascii")
+
+    @property
+    def new_path(self) -> Path:
+        """Where `full=True` builds the new database."""
+        return self.db_path.with_name(self.db_path.name + ".new")
 
     def _add_new_columns(self) -> None:
         """A database written by an older version gets the columns added since
@@ -73,20 +115,25 @@ class Store:
         """Replace the rows of every archive in `batch` (rows in memory), in one
         transaction."""
         staged = []
-        for i, rows in enumerate(batch):
-            files = {}
-            for table in ROW_TABLES:
-                if getattr(rows, table):
-                    files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
-                    with open(files[table], "w", encoding="utf-8", errors="replace") as f:
-                        write_ndjson(f, getattr(rows, table))
-            staged.append(StagedArchive(rows.archive, files))
-        self.load(staged)
+        try:
+            for i, rows in enumerate(batch):
+                files = {}
+                for table in ROW_TABLES:
+                    if getattr(rows, table):
+                        files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
+                        with open(files[table], "w", encoding="utf-8", errors="replace") as f:
+                            write_ndjson(f, getattr(rows, table))
+                staged.append(StagedArchive(rows.archive, files))
+            self.load(staged)
+        finally:
+            self.discard(staged)
 
     def load(self, staged: list[StagedArchive]) -> None:
         """Replace the rows of every staged archive, in ONE transaction: delete what
         the archives had, bulk-insert the staged rows, record the archives. The
-        staged files are removed afterwards."""
+        staged files are removed once the batch is stored; when the load fails the
+        transaction is rolled back, the error raised and the staged files kept (the
+        caller may load the archives one by one, then `discard` them)."""
         if not staged:
             return
         paths = [s.archive["path"] for s in staged]
@@ -110,14 +157,19 @@ class Store:
                         con.execute(_insert_sql(table), [[str(f) for f in files]])
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                with contextlib.suppress(duckdb.Error):
+                    con.execute("ROLLBACK")
                 raise
         finally:
             for file in self.tmp_dir.glob("batch.*.ndjson"):
                 file.unlink(missing_ok=True)
-            for s in staged:
-                for file in s.files.values():
-                    Path(file).unlink(missing_ok=True)
+        self.discard(staged)
+
+    def discard(self, staged: Iterable[StagedArchive]) -> None:
+        """Remove the staged files of these archives."""
+        for s in staged:
+            for file in s.files.values():
+                Path(file).unlink(missing_ok=True)
 
     def _delete_rows_of_paths(self) -> None:
         con = self.con
@@ -148,18 +200,90 @@ class Store:
             write_ndjson(f, [s.archive for s in staged])
         return out
 
-    def close(self) -> None:
+    def close(self, *, complete: bool = True) -> None:
+        """Checkpoint and close; with `full=True` the new database replaces the old one
+        when `complete` (else it is removed and the old one stays as it was)."""
         try:
-            self.con.execute("CHECKPOINT")
+            try:
+                self.con.execute("CHECKPOINT")
+            finally:
+                self.con.close()
+            if self._old is not None:
+                self._old.close()
+                self._old = None
+                if complete:
+                    # The old database's WAL would be replayed onto the new one.
+                    _wal(self.db_path).unlink(missing_ok=True)
+                    os.replace(self.new_path, self.db_path)
         finally:
-            self.con.close()
+            if self._old is not None:  # an error above
+                self._old.close()
+                self._old = None
+            if self.full and not complete:
+                self.new_path.unlink(missing_ok=True)
+                _wal(self.new_path).unlink(missing_ok=True)
             shutil.rmtree(self.tmp_dir, ignore_errors=True)
 
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(complete=exc_type is None)
+
+
+def _wal(db: Path) -> Path:
+    return db.with_name(db.name + ".wal")
+
+
+def _start_time(pid: int) -> str:
+    """The process's start time (clock ticks since boot) where /proc tells, else ''."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("ascii", "replace")
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[-1].split()[19]  # field 22 of stat
+
+
+def _owner_token(pid: int) -> str:
+    return f"{pid} {_start_time(pid)}"
+
+
+def _alive(token: str) -> bool:
+    """Whether the process an owner token names still runs (not a later one that got
+    its pid)."""
+    pid_text, _, start = token.strip().partition(" ")
+    try:
+        pid = int(pid_text)
+    except ValueError:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    except OSError:
+        return False
+    return not start or _start_time(pid) in ("", start)
+
+
+def remove_stale_staging(root: Path) -> list[Path]:
+    """Remove the staging directories under `root` whose owner process is gone (left by
+    killed runs); return them. Directories of running processes are left alone."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for run_dir in root.iterdir():
+            if not run_dir.is_dir():
+                continue
+            try:
+                token = (run_dir / "owner").read_text("ascii")
+            except OSError:
+                # Not written yet (a run starting now) or lost: judge by the pid in the name.
+                token = run_dir.name.split("-", 1)[0]
+            if not _alive(token):
+                shutil.rmtree(run_dir, ignore_errors=True)
+                removed.append(run_dir)
+    return removed
 
 
 def _insert_sql(table: str) -> str:

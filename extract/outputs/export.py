@@ -4,6 +4,11 @@ every table and view of the database to DIR/export/<name>.parquet and <name>.csv
 `export(con, out_dir, formats)` returns the written files with their row counts.
 DuckDB's COPY does the writing; files are written to a temporary name first, so an
 export that fails half-way never leaves a partial file under the final name.
+
+CSV files are for spreadsheets, which run a cell starting with `=`, `+`, `-`, `@`
+(or a tab or carriage return) as a formula: such text cells get a leading `'` (the
+OWASP rule against CSV injection). Only text columns (VARCHAR): numbers, `-1.5`
+included, are written as they are. Parquet keeps every value as stored.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import duckdb
 from extract.db.views import create_views
 
 FORMATS = {"parquet": "(FORMAT parquet, COMPRESSION zstd)", "csv": "(FORMAT csv, HEADER true)"}
+# The first characters that make a spreadsheet read a cell as a formula (OWASP).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _ident(name: str) -> str:
@@ -40,6 +47,23 @@ def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
     ]
 
 
+def _csv_select(con: duckdb.DuckDBPyConnection, name: str) -> str:
+    """SELECT of every column of `name`, text cells that start like a formula prefixed
+    with `'`."""
+    starts = ", ".join(_literal(c) for c in FORMULA_START)
+    quote = _literal("'")
+    cols = []
+    for col, typ, *_ in con.execute(f"DESCRIBE {_ident(name)}").fetchall():
+        c = _ident(col)
+        if typ == "VARCHAR":
+            cols.append(
+                f"CASE WHEN left({c}, 1) IN ({starts}) THEN {quote} || {c} ELSE {c} END AS {c}"
+            )
+        else:
+            cols.append(c)
+    return f"SELECT {', '.join(cols)} FROM {_ident(name)}"
+
+
 def export(
     con: duckdb.DuckDBPyConnection, out_dir: Path, formats: tuple[str, ...] = ("parquet", "csv")
 ) -> list[tuple[Path, int]]:
@@ -50,9 +74,8 @@ def export(
         for fmt in formats:
             path = out_dir / f"{name}.{fmt}"
             tmp = out_dir / f".{name}.{fmt}.tmp"
-            con.execute(
-                f"COPY (SELECT * FROM {_ident(name)}) TO {_literal(str(tmp))} {FORMATS[fmt]}"
-            )
+            select = _csv_select(con, name) if fmt == "csv" else f"SELECT * FROM {_ident(name)}"
+            con.execute(f"COPY ({select}) TO {_literal(str(tmp))} {FORMATS[fmt]}")
             os.replace(tmp, path)
             written.append((path, n))
     return written

@@ -21,6 +21,12 @@ from extract.outputs.report import links, pages
 
 TOP_PROJECTS = 7  # the per-year chart stacks this many projects, then "other"
 
+# sent_at as Python can hold it: NULL for infinite dates and years outside 1..9999
+# (a TIMESTAMPTZ goes to year 294247), which the report shows without a date.
+SENT_AT = """CASE WHEN isfinite(sent_at)
+                  AND year(sent_at AT TIME ZONE 'UTC') BETWEEN 1 AND 9998
+             THEN sent_at END"""
+
 
 @dataclass(frozen=True)
 class ReportSummary:
@@ -52,9 +58,9 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
                   (SELECT count(DISTINCT project) FROM benchmark_messages) AS projects""",
     )[0]
     per_year = con.execute(
-        """SELECT project, CAST(year(sent_at AT TIME ZONE 'UTC') AS VARCHAR) AS year,
-                  count(*) AS n
-           FROM benchmark_messages WHERE sent_at IS NOT NULL GROUP BY ALL"""
+        f"""SELECT coalesce(project, '') AS project,
+                   CAST(year(sent_at AT TIME ZONE 'UTC') AS VARCHAR) AS year, count(*) AS n
+            FROM benchmark_messages WHERE ({SENT_AT}) IS NOT NULL GROUP BY ALL"""
     ).fetchall()
     years = sorted({y for _, y, _ in per_year})
     # every year in the range, so gaps show (unless a broken date stretches it absurdly)
@@ -71,7 +77,8 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
     for project, year, n in per_year:
         series[project if project in top else "other"][years.index(year)] += n
     formats = con.execute(
-        """SELECT t.format, count(*) AS n_tables, count(DISTINCT t.msg_key) AS n_messages
+        """SELECT coalesce(t.format, '') AS format, count(*) AS n_tables,
+                  count(DISTINCT t.msg_key) AS n_messages
            FROM result_tables t JOIN benchmark_messages b USING (msg_key)
            GROUP BY 1 ORDER BY 2 DESC, 1"""
     ).fetchall()
@@ -79,16 +86,18 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
         con, "SELECT * FROM by_list ORDER BY benchmark_share DESC, messages DESC, list"
     )
     lists = [
-        {"list": r["list"], "n": r["messages"], "bench": r["benchmark_messages"],
+        {"list": r["list"] or "", "n": r["messages"], "bench": r["benchmark_messages"],
          "share": float(r["benchmark_share"] or 0)}
         for r in by_list
     ]  # fmt: skip
     messages = _dicts(
         con,
-        """SELECT msg_key, list, sent_at, strftime(sent_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S')
-                  AS sent_iso, from_name, from_address, subject, issue_key, repo, pr_number,
-                  permalink, coalesce(formats, []) AS formats, n_measurements
-           FROM benchmark_messages ORDER BY sent_at DESC NULLS LAST, msg_key""",
+        f"""SELECT msg_key, list, {SENT_AT} AS sent_at,
+                   strftime(({SENT_AT}) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S') AS sent_iso,
+                   from_name, from_address, subject, issue_key, repo, pr_number, permalink,
+                   list_filter(coalesce(formats, []), lambda f: f IS NOT NULL) AS formats,
+                   coalesce(n_measurements, 0) AS n_measurements
+            FROM benchmark_messages ORDER BY 3 DESC NULLS LAST, msg_key""",
     )
     for msg in messages:
         msg["sender"] = _sender(msg)
@@ -96,7 +105,8 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
         msg["sent_iso"] = msg["sent_iso"] or ""
     projects = _dicts(
         con,
-        """SELECT project, lists, messages, benchmark_messages, benchmark_share, measurements
+        """SELECT coalesce(project, '') AS project, lists, messages, benchmark_messages,
+                  benchmark_share, measurements
            FROM by_project WHERE benchmark_messages > 0""",
     )
     return {
@@ -151,7 +161,9 @@ def _message_pages(con: duckdb.DuckDBPyConnection):
         _grouped(
             con.cursor(),
             """SELECT t.msg_key, t.format, t.caption, t.variant,
-                      coalesce(t.columns, []) AS columns, coalesce(t.rows, []) AS rows, t.source
+                      coalesce(t.columns, []) AS columns,
+                      list_transform(coalesce(t.rows, []), lambda r: coalesce(r, [])) AS rows,
+                      t.source
                FROM result_tables t JOIN benchmark_messages b USING (msg_key)
                ORDER BY t.msg_key, t.ordinal""",
         )
@@ -165,10 +177,11 @@ def _message_pages(con: duckdb.DuckDBPyConnection):
     )
     for key, group in _grouped(
         con.cursor(),
-        """SELECT msg_key, list, sent_at, from_name, from_address, subject, kind, issue_key,
-                  repo, pr_number, url, permalink, coalesce(formats, []) AS formats,
-                  n_measurements, body
-           FROM benchmark_messages ORDER BY msg_key""",
+        f"""SELECT msg_key, list, {SENT_AT} AS sent_at, from_name, from_address, subject,
+                   kind, issue_key, repo, pr_number, url, permalink,
+                   list_filter(coalesce(formats, []), lambda f: f IS NOT NULL) AS formats,
+                   coalesce(n_measurements, 0) AS n_measurements, body
+            FROM benchmark_messages ORDER BY msg_key""",
     ):
         msg = group[0]  # msg_key is unique
         msg["sender"] = _sender(msg)

@@ -2,6 +2,9 @@
 
 Every label is escaped here (labels come from mail); no style attributes, so the
 report's Content-Security-Policy can forbid inline styles other than its own sheet.
+They take any value a database column holds: a NULL label is empty, a NULL or NaN
+value draws no bar, an infinite one a full bar, and every coordinate stays finite
+however big the numbers (bars are scaled by division, never by multiplying first).
 """
 
 from __future__ import annotations
@@ -18,9 +21,51 @@ def fmt(value: float | None) -> str:
     """A number for people: 6 significant digits, no trailing zeros."""
     if value is None:
         return ""
-    if value != value:  # NaN
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return str(value)
+    if number != number:  # NaN
         return "NaN"
-    return f"{value:,.6g}" if abs(value) >= 1e4 and float(value).is_integer() else f"{value:.6g}"
+    if math.isinf(number):
+        return "∞" if number > 0 else "−∞"
+    if abs(number) >= 1e4 and number.is_integer() and abs(number) < 1e21:
+        return f"{number:,.6g}"
+    return f"{number:.6g}"
+
+
+def _text(value: object) -> str:
+    """A label or note: NULL is empty."""
+    return "" if value is None else str(value)
+
+
+def _magnitude(value: float | None) -> float:
+    """A bar's length before scaling: |value|; 0 for NULL, NaN and what is no number."""
+    try:
+        number = abs(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return 0.0 if number != number else number
+
+
+def _share(size: float, top: float) -> float:
+    """size / top in 0..1, for any sizes (infinite ones included)."""
+    if top <= 0 or size <= 0:
+        return 0.0
+    if math.isinf(size):
+        return 1.0
+    if math.isinf(top):
+        return 0.0
+    return min(size / top, 1.0)
+
+
+def _positive(value: float | None) -> float:
+    """A stacked segment's size: the value when positive, else 0 (NULL, NaN too)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return number if number > 0 else 0.0
 
 
 def _series_colour(name: str, index: int) -> str:
@@ -51,13 +96,15 @@ def hbar_chart(
     """Horizontal bars: one (label, value, text shown after the bar) per row."""
     row, top = 22, 8
     height = top * 2 + row * max(len(items), 1)
+    items = [(_text(label), value, _text(note)) for label, value, note in items]
     note_space = 10 + 7 * max((len(note) for _, _, note in items), default=0)
     bar_space = max(60, width - label_width - note_space)
-    top_value = max_value or max((v for _, v, _ in items), default=0) or 1
+    sizes = [_positive(v) for _, v, _ in items]
+    top_value = _positive(max_value) or max(sizes, default=0) or 1
     body = []
-    for i, (label, value, note) in enumerate(items):
+    for i, ((label, _value, note), size) in enumerate(zip(items, sizes, strict=True)):
         y = top + i * row
-        w = max(1.0, bar_space * max(value, 0) / top_value)
+        w = max(1.0, bar_space * _share(size, top_value))
         body.append(
             f'<g class="bar"><title>{escape(label)}: {escape(note)}</title>'
             f'<text x="{label_width - 6}" y="{y + 15}" text-anchor="end" font-size="12">'
@@ -85,6 +132,8 @@ def stacked_columns(
     project), with a legend on the right."""
     left, bottom, top, legend_w = 36, 24, 10, 150
     plot_w, plot_h = width - left - legend_w - 10, height - top - bottom
+    categories = [_text(c) for c in categories]
+    series = [(_text(name), [_positive(v) for v in values]) for name, values in series]
     totals = [sum(s[1][i] for s in series) for i in range(len(categories))]
     top_value = max(totals, default=0) or 1
     col_w = plot_w / max(len(categories), 1)
@@ -103,7 +152,7 @@ def stacked_columns(
             v = values[i]
             if v <= 0:
                 continue
-            h = plot_h * v / top_value
+            h = min(plot_h * _share(v, top_value), y - top)
             y -= h
             colour = _series_colour(name, j)
             body.append(
@@ -145,7 +194,8 @@ def pair_bars(
     body = []
     for i, (label, b_name, b_val, a_name, a_val, ratio) in enumerate(pairs):
         y = 8 + i * group_h
-        top_value = max(abs(b_val), abs(a_val)) or 1
+        label, b_name, a_name, ratio = map(_text, (label, b_name, a_name, ratio))
+        top_value = max(_magnitude(b_val), _magnitude(a_val)) or 1
         body.append(
             f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">'
             f"{escape(_clip(label, 30))}</text>"
@@ -155,7 +205,7 @@ def pair_bars(
         for k, (name, val, colour) in enumerate(
             ((b_name, b_val, PALETTE[1]), (a_name, a_val, PALETTE[0]))
         ):
-            w = max(1.0, bar_space * abs(val) / top_value)
+            w = max(1.0, bar_space * _share(_magnitude(val), top_value))
             by = y + 2 + k * (bar_h + 4)
             body.append(
                 f'<rect class="bar" x="{label_w}" y="{by}" width="{w:.1f}" height="{bar_h}" '
