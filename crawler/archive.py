@@ -26,10 +26,13 @@ DEFAULT_LIST_PATTERNS = (
     "notifications@*",
 )
 
-_MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
+# All three are used with re.fullmatch: `$` alone would accept a trailing newline.
+_MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
 # A list name never contains a dot (PonyMail splits list_raw at the first dot).
-_LIST_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+=-]{0,99}$")
-_DOMAIN_LABEL_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+_LIST_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+=-]{0,99}")
+_DOMAIN_LABEL_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+FIRST_YEAR = 1970  # no archive holds mail from before; also keeps datetime arithmetic safe
+LAST_YEAR = 9999  # (month_bounds and week_slices fail on 9999-12: never a month to fetch)
 # mboxrd: a line that is `From ` after any number of `>` gains or loses one `>`.
 _FROM_LINE_RE = re.compile(rb"^>*From ", re.MULTILINE)
 _ESCAPED_FROM_RE = re.compile(rb"^>(>*From )", re.MULTILINE)
@@ -41,12 +44,14 @@ class ArgumentError(ValueError):
 
 def parse_month(value: str, name: str = "month") -> tuple[int, int]:
     """`YYYY-MM` → (year, month); a clear ArgumentError otherwise."""
-    match = _MONTH_RE.match(value.strip())
+    match = _MONTH_RE.fullmatch(value.strip()) if isinstance(value, str) else None
     if not match:
         raise ArgumentError(f"{name}={value!r} is not a month: use YYYY-MM, e.g. 2017-03")
     year, month = int(match[1]), int(match[2])
     if not 1 <= month <= 12:
         raise ArgumentError(f"{name}={value!r} is not a month: use YYYY-MM, e.g. 2017-03")
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise ArgumentError(f"{name}={value!r} is out of range ({FIRST_YEAR}..{LAST_YEAR})")
     return year, month
 
 
@@ -88,14 +93,18 @@ def week_slices(key: str) -> list[tuple[str, str]]:
 
 
 def valid_list_name(name: object) -> bool:
-    return isinstance(name, str) and bool(_LIST_NAME_RE.match(name))
+    """1-100 characters of [A-Za-z0-9_+=-], starting alphanumeric: no dot, separator,
+    NUL or newline (the whole name must match), so it is safe as a directory name."""
+    return isinstance(name, str) and bool(_LIST_NAME_RE.fullmatch(name))
 
 
 def valid_domain(domain: object) -> bool:
+    """A DNS name of two or more labels (each 1-63 of [A-Za-z0-9-], not starting or
+    ending with '-'), at most 253 characters: no empty label, so no `..` either."""
     if not isinstance(domain, str) or len(domain) > 253:
         return False
     labels = domain.split(".")
-    return len(labels) >= 2 and all(_DOMAIN_LABEL_RE.match(label) for label in labels)
+    return len(labels) >= 2 and all(_DOMAIN_LABEL_RE.fullmatch(label) for label in labels)
 
 
 def archive_path(domain: str, list_name: str, key: str) -> PurePosixPath:

@@ -4,8 +4,10 @@ Serves `<root>/<domain>/<list>/*.eml` (one raw message per file) and `*.mbox` fi
 (split into messages) over real HTTP: `/api/preferences`, `/api/stats` and `/api/mbox`
 (with `.lua`, `.json` or no suffix) answer with the shapes of design/archive-api.md, plus
 `/robots.txt`. Fault switches make it misbehave on purpose (503s, 429 + Retry-After, cut
-bodies, slow answers, months refused whole, hostile list names) so the crawler's
-retries, fallbacks and name checks can be tested for real.
+bodies, slow answers, months refused whole, hostile list names) or attack outright
+(off-host redirects, a failing robots.txt, gzip bombs, drip-fed bodies, a wrong clock,
+months in the future) so the crawler's retries, fallbacks and defences can be tested for
+real. It listens on loopback only, and every fault is bounded in time and size.
 
 CLI: `python -m crawler.archive_server --root DIR [--host 127.0.0.1] [--port 0] [...]`
 prints `serving <URL> from <DIR>` and serves until SIGTERM/SIGINT.
@@ -15,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import hashlib
+import ipaddress
 import json
 import os
 import re
@@ -23,6 +27,7 @@ import signal
 import sys
 import threading
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -43,8 +48,9 @@ from crawler.archive import (
 )
 
 FOAL_VERSION = "0.1.0"
-HOSTILE_LIST_NAMES = ("../evil", "a/b", "/etc/passwd", "..", "ok\x00name")
-HOSTILE_DOMAINS = ("../../tmp", "/abs.example.org")
+HOSTILE_LIST_NAMES = ("../evil", "a/b", "/etc/passwd", "..", "ok\x00name", "issues\n")
+HOSTILE_DOMAINS = ("../../tmp", "/abs.example.org", "apache.org\n")
+FUTURE_MONTHS = ("9999-12",)  # with future_months, also the month after the server's now
 _MID_ALPHABET = "0123456789bcdfghjklmnopqrstvwxyz"
 _DATE_SPECS = {"d": 1, "w": 7, "M": 30, "y": 365}
 
@@ -61,6 +67,15 @@ class Faults:
     refuse_months_over: int = 0  # whole-month answers larger than this many bytes → 503
     refuse_by_timeout: float = 0.0  # refuse them instead by stalling this long, then hanging up
     hostile_lists: bool = False  # add list/domain names that are unsafe as paths
+    redirect_to: str = ""  # mbox `.lua` requests: 302 to <redirect_to>/api/mbox?<query>
+    robots_status: int = 0  # robots.txt answers with this status (e.g. 503, 404) ...
+    robots_fail: int = 0  # ... the first N times only (0: every time)
+    gzip: bool = False  # mbox answers Content-Encoding: gzip (when the client accepts it)
+    gzip_bomb: int = 0  # stats answers: this many zero bytes, gzip-encoded (~1000:1)
+    drip: float = 0.0  # whole-month mbox answers: one byte every this many seconds ...
+    drip_max: float = 30.0  # ... for at most this long, then hang up
+    clock: float | None = None  # the `unixtime` stats reports (a wrong server clock)
+    future_months: bool = False  # stats lists months that have not begun as active
 
 
 @dataclass(order=True)
@@ -75,6 +90,29 @@ class ArchivedList:
     domain: str
     name: str
     messages: list[StoredMessage]
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+_BOMBS: dict[int, bytes] = {}
+
+
+def gzip_bomb(size: int) -> bytes:
+    """`size` zero bytes, gzip-compressed (about 1000:1), built once per size."""
+    if size not in _BOMBS:
+        packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
+        block = bytes(1024**2)
+        parts = [packer.compress(block) for _ in range(size // len(block))]
+        parts.append(packer.compress(bytes(size % len(block))))
+        _BOMBS[size] = b"".join(parts) + packer.flush()
+    return _BOMBS[size]
 
 
 def _ctime(moment: datetime) -> str:
@@ -242,6 +280,8 @@ class ArchiveServer:
             now = now.replace(tzinfo=UTC)
         self.fixed_now = now
         self.faults = Faults(**faults) if isinstance(faults, dict) else (faults or Faults())
+        if self.faults != Faults() and not _is_loopback(host):
+            raise ValueError(f"fault switches are for loopback hosts only, not {host!r}")
         self.crawl_delay = crawl_delay
         self.disallow = disallow
         self.requests: list[tuple[str, int]] = []  # (path with query, status)
@@ -403,8 +443,14 @@ class ArchiveServer:
             "name": archived.name,
             "list": f"{archived.name}@{archived.domain}",
             "searchParams": params,
-            "unixtime": int(self.now().timestamp()),
+            "unixtime": int(self.now().timestamp())
+            if self.faults.clock is None
+            else self.faults.clock,
         }
+        if self.faults.future_months:
+            upcoming = month_of(self.now().replace(day=1) + timedelta(days=32))
+            for key in (upcoming, *FUTURE_MONTHS):
+                output["active_months"][key] = 3
         if full:
             output["thread_struct"] = [
                 {
@@ -478,6 +524,12 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
             url = urlsplit(self.path)
             params = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
             if url.path == "/robots.txt":
+                faults = server.faults
+                if faults.robots_status and (
+                    not faults.robots_fail or server.take_fault("robots", "", faults.robots_fail)
+                ):
+                    status = faults.robots_status
+                    return self._send(status, b"<html>Oops</html>\n", "text/html")
                 return self._send(200, server.robots_txt().encode(), "text/plain")
             parts = url.path.split("/")
             if len(parts) < 3 or parts[1] != "api":
@@ -486,6 +538,9 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
             if handler == "preferences":
                 return self._json(server.preferences())
             if handler == "stats":
+                if server.faults.gzip_bomb:
+                    body = gzip_bomb(server.faults.gzip_bomb)
+                    return self._send(200, body, "application/json", [("Content-Encoding", "gzip")])
                 try:
                     return self._json(server.stats(params))
                 except DateRangeError as exc:
@@ -498,6 +553,9 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
             faults = server.faults
             if faults.slow:
                 time.sleep(faults.slow)
+            if faults.redirect_to and urlsplit(self.path).path.endswith(".lua"):
+                target = f"{faults.redirect_to.rstrip('/')}/api/mbox?{urlsplit(self.path).query}"
+                return self._send(302, b"Moved", "text/plain", [("Location", target)])
             if faults.fail_503 and server.take_fault("503", self.path, faults.fail_503):
                 return self._send(503, b"Service Unavailable", "text/plain")
             if faults.fail_429 and server.take_fault("429", self.path, faults.fail_429):
@@ -514,6 +572,8 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
             except DateRangeError as exc:
                 return self._send(400, str(exc).encode(), "text/plain")
             whole_month = re.fullmatch(r"\d{4}-\d{1,2}", params.get("d", ""))
+            if faults.drip and whole_month:
+                return self._drip(body)
             if faults.refuse_months_over and whole_month and len(body) > faults.refuse_months_over:
                 if faults.refuse_by_timeout:
                     server.record(self.path, 0)  # 0: no answer
@@ -535,12 +595,32 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
             self.send_response(200)
             self.send_header("Content-Type", "application/mbox")
             self.send_header("Content-Disposition", f"attachment; filename={filename}")
+            if faults.gzip and "gzip" in self.headers.get("Accept-Encoding", ""):
+                body = gzip.compress(body, 6)
+                self.send_header("Content-Encoding", "gzip")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             for start in range(0, len(body), 65536):
                 chunk = body[start : start + 65536]
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
             self.wfile.write(b"0\r\n\r\n")
+
+        def _drip(self, body: bytes) -> None:
+            """A 200 whose body comes one byte at a time, for at most drip_max seconds."""
+            faults = server.faults
+            server.record(self.path, 200)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/mbox")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            deadline = time.monotonic() + faults.drip_max
+            for index in range(len(body)):
+                if time.monotonic() >= deadline:
+                    break
+                self.wfile.write(body[index : index + 1])
+                self.wfile.flush()
+                time.sleep(faults.drip)
+            self.close_connection = True
 
     return Handler
 
@@ -565,6 +645,14 @@ def main(argv: list[str] | None = None) -> int:
         "--refuse-by-timeout", type=float, default=0.0, help="refuse by stalling S seconds"
     )
     parser.add_argument("--hostile-lists", action="store_true", help="add unsafe list names")
+    parser.add_argument("--redirect-to", default="", help="302 mbox .lua requests to URL")
+    parser.add_argument("--robots-status", type=int, default=0, help="robots.txt status")
+    parser.add_argument("--robots-fail", type=int, default=0, help="N robots.txt failures")
+    parser.add_argument("--gzip", action="store_true", help="gzip-encode mbox answers")
+    parser.add_argument("--gzip-bomb", type=int, default=0, help="stats: N zero bytes, gzipped")
+    parser.add_argument("--drip", type=float, default=0.0, help="month bodies: 1 byte per S s")
+    parser.add_argument("--clock", type=float, help="the unixtime stats reports")
+    parser.add_argument("--future-months", action="store_true", help="list unbegun months")
     parser.add_argument("--log", help="append one line per request (status path) to FILE")
     args = parser.parse_args(argv)
     root = Path(args.root)
@@ -579,6 +667,14 @@ def main(argv: list[str] | None = None) -> int:
         refuse_months_over=args.refuse_months_over,
         refuse_by_timeout=args.refuse_by_timeout,
         hostile_lists=args.hostile_lists,
+        redirect_to=args.redirect_to,
+        robots_status=args.robots_status,
+        robots_fail=args.robots_fail,
+        gzip=args.gzip,
+        gzip_bomb=args.gzip_bomb,
+        drip=args.drip,
+        clock=args.clock,
+        future_months=args.future_months,
     )
     now = datetime.fromisoformat(args.now).replace(tzinfo=UTC) if args.now else None
     server = ArchiveServer(

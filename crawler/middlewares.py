@@ -1,7 +1,9 @@
-"""Downloader middlewares: Retry-After on 429/503, robots.txt Crawl-delay, and a filter
-that keeps a resumed crawl from fetching a month twice.
+"""Downloader middlewares: Retry-After on 429/503 and a total time limit per request,
+robots.txt with Crawl-delay and RFC 9309's rules for unreachable files, a filter that
+refuses requests (redirects) off ARCHIVE_URL's origin, a decompression cap that says so,
+and a filter that keeps a resumed crawl from fetching a month twice.
 
-The first two subclass Scrapy's own middlewares and replace them in crawler/settings.py.
+Those that subclass Scrapy's own middlewares replace them in crawler/settings.py.
 """
 
 from __future__ import annotations
@@ -10,12 +12,18 @@ import asyncio
 import logging
 import time
 from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
 
-from scrapy import signals
+from scrapy import Request, signals
+from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import IgnoreRequest
+from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.misc import build_from_crawler
+from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +34,34 @@ class AlreadyStored(IgnoreRequest):
 
 
 ALREADY_STORED = "month already stored"
+
+
+class OffOrigin(IgnoreRequest):
+    """A request (a redirect, as a rule) to another scheme, host or port than ARCHIVE_URL's."""
+
+
+class DecompressedTooLarge(IgnoreRequest):
+    """A compressed answer that inflates beyond its download_maxsize."""
+
+
+class RobotsUnreachable(IgnoreRequest):
+    """robots.txt stayed unreachable (5xx, 429, network error): RFC 9309 says disallow."""
+
+
+class OutOfTime(IgnoreRequest):
+    """A request that used up REQUEST_TOTAL_TIMEOUT over its attempts and waits."""
+
+
+def origin(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an http(s) URL, default ports filled in; None if malformed."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
 
 
 def retry_after_seconds(value: bytes | str | None, default: float, ceiling: float) -> float:
@@ -56,6 +92,44 @@ class RetryAfterMiddleware(RetryMiddleware):
         super().__init__(settings)
         self.default_wait = settings.getfloat("RETRY_AFTER_DEFAULT", 120)
         self.max_wait = settings.getfloat("RETRY_AFTER_MAX", 900)
+        # DOWNLOAD_TIMEOUT bounds one attempt (connection, headers and the whole body, so
+        # also a server that drips a byte at a time); this bounds all attempts together.
+        self.total_timeout = settings.getfloat("REQUEST_TOTAL_TIMEOUT", 0)
+        self.download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180)
+
+    def _remaining(self, request) -> float:
+        """Seconds left of the request's REQUEST_TOTAL_TIMEOUT (inf when there is none)."""
+        if not self.total_timeout:
+            return float("inf")
+        started = request.meta.setdefault("first_attempt_at", time.time())
+        return started + self.total_timeout - time.time()
+
+    def process_request(self, request, spider=None):
+        remaining = self._remaining(request)
+        if remaining == float("inf"):
+            return None
+        if remaining <= 0:
+            raise OutOfTime(self._out_of_time(request))
+        # Each attempt gets at most what is left (retries copy meta, so this only shrinks).
+        timeout = request.meta.get("download_timeout") or self.download_timeout
+        request.meta["download_timeout"] = max(0.1, min(timeout, remaining))
+        return None
+
+    def _out_of_time(self, request) -> str:
+        return f"REQUEST_TOTAL_TIMEOUT ({self.total_timeout:g} s) used up"
+
+    def _retry(self, request, reason):
+        if self._remaining(request) <= 0:
+            logger.log(
+                request.meta.get("give_up_log_level", logging.ERROR),
+                "Gave up retrying %s (failed with %s): %s",
+                request,
+                reason,
+                self._out_of_time(request),
+            )
+            self.crawler.stats.inc_value("retry/out_of_time")
+            return None
+        return super()._retry(request, reason)
 
     async def process_response(self, request, response, spider=None):
         if request.meta.get("dont_retry") or response.status not in self.retry_http_codes:
@@ -66,6 +140,8 @@ class RetryAfterMiddleware(RetryMiddleware):
             wait = retry_after_seconds(header, default, self.max_wait)
         else:
             wait = 0.0
+        if wait >= self._remaining(request):
+            request.meta["first_attempt_at"] = 0.0  # waiting would overrun the time limit
         retry = self._retry(request, f"HTTP {response.status}")
         if retry is None:
             return response
@@ -89,13 +165,36 @@ class RetryAfterMiddleware(RetryMiddleware):
             slot.lastseen = max(slot.lastseen, time.time() + wait)
 
 
+class _Unreachable:
+    """Stands for the robots.txt of a host that could not be read: everything disallowed."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def allowed(self, url, user_agent) -> bool:
+        return False
+
+
 class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
-    """RobotsTxtMiddleware that also keeps at least robots.txt's Crawl-delay between
-    requests to a host (when ROBOTSTXT_CRAWL_DELAY is true)."""
+    """RobotsTxtMiddleware that follows RFC 9309 on errors and also keeps at least
+    robots.txt's Crawl-delay between requests to a host (when ROBOTSTXT_CRAWL_DELAY).
+
+    RFC 9309 §2.3.1: a 4xx robots.txt ("unavailable") allows everything; a 5xx, 429 or
+    network error ("unreachable") disallows everything. Scrapy reads the error page of a
+    5xx as the rules (allow-all). Here an unreachable robots.txt is asked for again up to
+    ROBOTSTXT_RETRY_TIMES times, ROBOTSTXT_RETRY_DELAY seconds apart and doubling (or as
+    Retry-After asks), while the host's requests wait; then the crawl gives up on the host
+    with one clear error, and its requests fail as RobotsUnreachable.
+    """
 
     def __init__(self, crawler):
         super().__init__(crawler)
-        self.obey_crawl_delay = crawler.settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
+        settings = crawler.settings
+        self.obey_crawl_delay = settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
+        self.retry_times = settings.getint("ROBOTSTXT_RETRY_TIMES", 3)
+        self.retry_delay = settings.getfloat("ROBOTSTXT_RETRY_DELAY", 60)
+        self.max_wait = settings.getfloat("RETRY_AFTER_MAX", 900)
+        self.max_size = settings.getint("API_MAXSIZE", 0) or settings.getint("DOWNLOAD_MAXSIZE")
         self.crawl_delays: dict[str, float] = {}
         crawler.signals.connect(self._robots_parsed, signal=signals.robots_parsed)
 
@@ -108,6 +207,97 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
             self.crawl_delays[netloc] = float(delay)
             logger.info("robots.txt of %s asks for Crawl-delay: %s s", netloc, delay)
 
+    async def robot_parser(self, request):
+        netloc = urlparse_cached(request).netloc
+        if netloc not in self._parsers:
+            self._parsers[netloc] = pending = Deferred()
+            parser = None
+            try:
+                parser = await self._fetch_robots(request)
+            finally:
+                self._parsers[netloc] = parser
+                pending.callback(parser)
+            self._stats.inc_value("robotstxt/request_count")
+        parser = self._parsers[netloc]
+        if isinstance(parser, Deferred):
+            return await maybe_deferred_to_future(parser)
+        return parser
+
+    async def _fetch_robots(self, request):
+        url = urlparse_cached(request)
+        netloc = url.netloc
+        robots_url = f"{url.scheme}://{netloc}/robots.txt"
+        reason = "not asked"
+        tries = 0
+        wait = 0.0
+        for attempt in range(self.retry_times + 1):
+            if attempt:
+                wait = max(wait, min(self.retry_delay * 2 ** (attempt - 1), self.max_wait))
+                logger.warning(
+                    "robots.txt of %s unreachable (%s): asking again in %.1f s",
+                    netloc,
+                    reason,
+                    wait,
+                )
+                await asyncio.sleep(wait)
+            wait = 0.0
+            tries += 1
+            robots_request = Request(
+                robots_url,
+                priority=self.DOWNLOAD_PRIORITY,
+                meta={
+                    "dont_obey_robotstxt": True,
+                    "dont_retry": True,  # retried here, with RFC 9309's back-off
+                    "download_maxsize": self.max_size,
+                },
+                callback=NO_CALLBACK,
+                dont_filter=True,
+            )
+            try:
+                response = await self.crawler.engine.download_async(robots_request)
+            except OffOrigin as exc:  # asking again changes nothing
+                reason = str(exc)
+                break
+            except Exception as exc:  # noqa: BLE001 - any failure makes it unreachable
+                reason = str(exc) if isinstance(exc, IgnoreRequest) else type(exc).__name__
+                reason = reason or type(exc).__name__
+                continue
+            status = response.status
+            self._stats.inc_value("robotstxt/response_count")
+            self._stats.inc_value(f"robotstxt/response_status_count/{status}")
+            if 200 <= status < 300:
+                parser = build_from_crawler(self._parserimpl, self.crawler, response.body)
+                await self.crawler.signals.send_catch_log_async(
+                    signal=signals.robots_parsed, robotparser=parser, request=request
+                )
+                return parser
+            if 400 <= status < 500 and status != 429:
+                logger.info(
+                    "robots.txt of %s: HTTP %d, so no rules (RFC 9309: all allowed)",
+                    netloc,
+                    status,
+                )
+                return build_from_crawler(self._parserimpl, self.crawler, b"")
+            reason = f"HTTP {status}"
+            header = response.headers.get(b"Retry-After")
+            if header:
+                wait = retry_after_seconds(header, 0, self.max_wait)
+        logger.error(
+            "robots.txt of %s unreachable (%s) after %d tries: assuming everything is "
+            "disallowed (RFC 9309), so nothing is fetched from %s",
+            netloc,
+            reason,
+            tries,
+            netloc,
+        )
+        self._stats.inc_value("robotstxt/unreachable")
+        return _Unreachable(reason)
+
+    def process_request_2(self, rp, request):
+        if isinstance(rp, _Unreachable):
+            raise RobotsUnreachable(f"robots.txt unreachable ({rp.reason}): all disallowed")
+        super().process_request_2(rp, request)
+
     async def process_request(self, request, spider=None):
         await super().process_request(request)
         if not self.obey_crawl_delay:
@@ -117,6 +307,47 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         if delay and downloader is not None:
             _, slot = downloader._get_slot(request)
             slot.delay = max(slot.delay, delay)
+
+
+class SameOriginOnly:
+    """Refuses any request to another scheme, host or port than ARCHIVE_URL's before it is
+    sent: above all the redirects Scrapy's RedirectMiddleware (and meta refresh) would
+    follow, so another host's answer is never stored as the archive's."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        self.origin = origin(crawler.settings.get("ARCHIVE_URL", "https://lists.apache.org"))
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_request(self, request, spider=None):
+        if self.origin is None or origin(request.url) == self.origin:
+            return None
+        chain = request.meta.get("redirect_urls") or []
+        self.crawler.stats.inc_value("archive/off_origin_refused")
+        what = f"redirect from {chain[0]} to {request.url}" if chain else request.url
+        scheme, host, port = self.origin
+        raise OffOrigin(f"refused {what}: not on {scheme}://{host}:{port} (ARCHIVE_URL)")
+
+
+class BoundedHttpCompressionMiddleware(HttpCompressionMiddleware):
+    """Scrapy's decompression, which stops at the request's download_maxsize (or
+    DOWNLOAD_MAXSIZE), raising DecompressedTooLarge so the spider can tell it apart from
+    other ignored requests (a whole month too large inflated is fetched in week slices)."""
+
+    def process_response(self, request, response, spider=None):
+        try:
+            return super().process_response(request, response)
+        except IgnoreRequest as exc:
+            if "during decompression" not in str(exc):
+                raise
+            if self.stats:
+                self.stats.inc_value("archive/decompressed_too_large")
+            raise DecompressedTooLarge(
+                f"inflated past {request.meta.get('download_maxsize', self._max_size)} B"
+            ) from exc
 
 
 class StoredMonthFilter:

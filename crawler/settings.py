@@ -29,6 +29,11 @@ DATA_DIR = "data"
 USER_AGENT = _user_agent()
 ROBOTSTXT_OBEY = True
 ROBOTSTXT_CRAWL_DELAY = True  # also honour robots.txt Crawl-delay (crawler.middlewares)
+# RFC 9309: a robots.txt answering 5xx/429 or not at all means "disallow everything"; it is
+# asked for again this many times, this many seconds apart (doubling), then the host is
+# given up on with an error. A 4xx robots.txt allows everything.
+ROBOTSTXT_RETRY_TIMES = 3
+ROBOTSTXT_RETRY_DELAY = 60
 CONCURRENT_REQUESTS = 4
 CONCURRENT_REQUESTS_PER_DOMAIN = 1
 DOWNLOAD_DELAY = 1.0
@@ -44,7 +49,13 @@ RETRY_TIMES = 5
 RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 RETRY_AFTER_DEFAULT = 120  # seconds to wait after a 429 that gives no Retry-After
 RETRY_AFTER_MAX = 900  # never wait longer than this for one Retry-After
+# A request's attempts and Retry-After waits together stop after this many seconds
+# (DOWNLOAD_TIMEOUT bounds each attempt: connection, headers and whole body); 0: no limit.
+REQUEST_TOTAL_TIMEOUT = 1800
 DOWNLOADER_MIDDLEWARES = {
+    "crawler.middlewares.SameOriginOnly": 50,  # no request, no redirect off ARCHIVE_URL
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "crawler.middlewares.BoundedHttpCompressionMiddleware": 590,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawler.middlewares.RetryAfterMiddleware": 550,
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
@@ -58,9 +69,15 @@ DOWNLOAD_TIMEOUT = 900
 DOWNLOAD_MAXSIZE = 2 * 1024**3
 DOWNLOAD_WARNSIZE = 256 * 1024**2
 MONTH_MAXSIZE = 1024**3
+# The JSON answers (preferences, stats) and robots.txt are small; a larger one, measured
+# after decompression like every size cap here, is refused (a gzip bomb stops here).
+API_MAXSIZE = 64 * 1024**2
 # A month counts as complete (never fetched again) this long after it ended, so mail
 # that reaches the archive late is not missed.
 MONTH_GRACE_HOURS = 24
+# The archive's clock (stats `unixtime`) is used for "now" only when it is behind ours by
+# at most this many seconds; a clock of 1970 or far in the future is ignored.
+ARCHIVE_CLOCK_MAX_SKEW = 86400
 
 ITEM_PIPELINES = {"crawler.pipelines.ArchiveWriter": 300}
 

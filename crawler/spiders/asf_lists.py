@@ -4,12 +4,17 @@ preferences → the lists (names validated, matched against `-a lists=` patterns
 stats?quick per list → its active months within `-a since` / `-a until` → mbox per month,
 skipping months already stored complete; a month that fails whole is fetched again in
 week slices. Yields MonthArchive items (crawler/items.py) that crawler.pipelines writes.
+
+No answer is trusted: names must match whole, months after the current one are never
+asked for, the archive's clock counts only when plausible; crawler.middlewares bounds
+sizes (inflated too), time per request, redirects (same origin only) and robots.txt errors.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,7 +40,7 @@ from crawler.archive import (
     week_slices,
 )
 from crawler.items import MonthArchive
-from crawler.middlewares import AlreadyStored
+from crawler.middlewares import AlreadyStored, DecompressedTooLarge, OutOfTime
 from crawler.pipelines import read_sidecar
 
 
@@ -60,12 +65,18 @@ class AsfListsSpider(scrapy.Spider):
             self.until = month_key(*parse_month(until, "until")) if until else None
             if self.since and self.until and self.since > self.until:
                 raise ArgumentError(f"since={self.since} is after until={self.until}")
+            # No archive has months after the current one (by our clock).
+            current = month_of(datetime.now(UTC))
+            for label, value in (("since", self.since), ("until", self.until)):
+                if value and value > current:
+                    raise ArgumentError(f"{label}={value} is after the current month {current}")
         except ArgumentError as exc:
             self.logger.error("bad argument: %s", exc)
             # SystemExit, not the exception itself: Scrapy would log the latter as an
             # asyncio "Task exception was never retrieved" traceback after our line.
             raise SystemExit(1) from exc
         self.clock_offset = 0.0  # seconds the archive's clock is behind ours (never ahead)
+        self._clock_warned = False
         self.why_nothing: list[str] = []
         self.handled: set[tuple[str, str, str]] = set()  # (list, domain, month) done this run
 
@@ -82,6 +93,8 @@ class AsfListsSpider(scrapy.Spider):
         spider.data_dir = Path(settings.get("DATA_DIR", "data"))
         spider.month_maxsize = settings.getint("MONTH_MAXSIZE", 0)
         spider.grace = timedelta(hours=settings.getfloat("MONTH_GRACE_HOURS", 24))
+        spider.api_maxsize = settings.getint("API_MAXSIZE", 0)
+        spider.clock_max_skew = settings.getfloat("ARCHIVE_CLOCK_MAX_SKEW", 86400)
         return spider
 
     # --- helpers ----------------------------------------------------------------------
@@ -92,6 +105,10 @@ class AsfListsSpider(scrapy.Spider):
         """`ARCHIVE_URL/api/<endpoint>.lua?<params>[&<flags>]`; Foal flags take no value."""
         query = "&".join(filter(None, [urlencode(params), *flags]))
         return f"{self.archive_url}/api/{endpoint}.lua" + (f"?{query}" if query else "")
+
+    def _api_meta(self) -> dict:
+        """Small JSON answers: refused beyond API_MAXSIZE, compressed or not."""
+        return {"download_maxsize": self.api_maxsize} if self.api_maxsize else {}
 
     def _now(self, before: float = 0.0) -> datetime:
         """Our clock (or the archive's, if it is behind), `before` seconds ago."""
@@ -121,6 +138,7 @@ class AsfListsSpider(scrapy.Spider):
             self._api("preferences"),
             callback=self.parse_preferences,
             errback=self.preferences_failed,
+            meta=self._api_meta(),
             dont_filter=True,
         )
 
@@ -167,6 +185,7 @@ class AsfListsSpider(scrapy.Spider):
                 callback=self.parse_stats,
                 errback=self.stats_failed,
                 cb_kwargs={"name": name, "domain": domain},
+                meta=self._api_meta(),
                 dont_filter=True,
             )
 
@@ -183,13 +202,15 @@ class AsfListsSpider(scrapy.Spider):
             months = stats.get("active_months") or {}
             if isinstance(months, list):  # the shape docs/API.md shows: [{"YYYY-MM": n}, …]
                 months = {k: v for entry in months for k, v in entry.items()}
-            server_now = float(stats.get("unixtime") or time.time())
+            if not isinstance(months, dict):
+                raise TypeError("'active_months' is not an object")
+            server_now = stats.get("unixtime")
         except (ValueError, AttributeError, TypeError) as exc:
             self.logger.error("unexpected stats for %s@%s: %s", name, domain, exc)
             self._count("lists_failed")
             return
-        # A month is complete only when both clocks agree it has ended.
-        self.clock_offset = min(self.clock_offset, server_now - time.time())
+        self._use_archive_clock(server_now)
+        current = month_of(min(self._now(), datetime.now(UTC)))
         wanted = []
         for raw_key, count in sorted(months.items()):
             try:
@@ -198,6 +219,16 @@ class AsfListsSpider(scrapy.Spider):
                 self.logger.warning("ignoring malformed month %r of %s@%s", raw_key, name, domain)
                 continue
             if not count:
+                continue
+            if key > current:  # a month that has not begun: nothing to fetch, ever
+                self.logger.warning(
+                    "ignoring month %s of %s@%s: after the current month %s",
+                    key,
+                    name,
+                    domain,
+                    current,
+                )
+                self._count("months_in_future")
                 continue
             if not month_in_range(key, self.since, self.until):
                 self._count("months_out_of_range")
@@ -216,6 +247,26 @@ class AsfListsSpider(scrapy.Spider):
         )
         for key in wanted:
             yield self._month_request(name, domain, key)
+
+    def _use_archive_clock(self, value) -> None:
+        """A month is complete only when both clocks agree it has ended, so a plausible
+        archive clock that is behind ours moves "now" back; an implausible one (1970, the
+        far future, not a number: more than ARCHIVE_CLOCK_MAX_SKEW off) is ignored."""
+        local = time.time()
+        try:
+            server_now = float(value)
+        except (TypeError, ValueError):
+            return
+        if not math.isfinite(server_now) or abs(server_now - local) > self.clock_max_skew:
+            if not self._clock_warned:
+                self._clock_warned = True
+                self.logger.warning(
+                    "ignoring the archive's clock (unixtime %r is more than %g s from ours)",
+                    value,
+                    self.clock_max_skew,
+                )
+            return
+        self.clock_offset = min(self.clock_offset, server_now - local)
 
     def _month_request(self, name: str, domain: str, key: str) -> scrapy.Request:
         # Giving up on a whole month is not an error yet: week slices follow.
@@ -253,9 +304,11 @@ class AsfListsSpider(scrapy.Spider):
 
     def month_failed(self, failure):
         reason = _describe(failure)
-        # HttpError is an IgnoreRequest too, but a refused month is worth slicing; a request
-        # ignored for another reason (forbidden by robots.txt) is not to be insisted on.
-        if failure.check(IgnoreRequest) and not failure.check(HttpError):
+        # HttpError is an IgnoreRequest too, but a refused month is worth slicing, as is one
+        # too large once inflated or out of time; a request ignored for another reason
+        # (forbidden by robots.txt, an off-host redirect) is not to be insisted on.
+        worth_slicing = failure.check(HttpError, DecompressedTooLarge, OutOfTime)
+        if failure.check(IgnoreRequest) and not worth_slicing:
             name, domain, key = failure.request.meta["archive"]
             if failure.check(AlreadyStored):  # a replayed duplicate (JOBDIR resume)
                 self.logger.debug("%s@%s %s: already stored", name, domain, key)

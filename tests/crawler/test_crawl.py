@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from crawler.archive import mboxrd_unescape, split_mbox
+from crawler.archive import mboxrd_unescape, split_mbox, valid_domain, valid_list_name
 from crawler.archive_server import ArchiveServer, Faults
 from crawler.middlewares import retry_after_seconds
 from tests.mail.mboxes import EDGE_ARCHIVES
@@ -35,6 +36,9 @@ COMMITS_2016_06 = EDGE_ARCHIVES["commits-2016-06"]
 # Test speed only; the polite defaults stay in crawler/settings.py.
 FAST = ["-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "LOG_LEVEL=INFO"]
 NOW = datetime(2022, 1, 20, 12, 0, tzinfo=UTC)  # 2022-01 is the archive's open month
+# The crawler ignores an archive clock more than a day off ours; tests that pretend "now"
+# is NOW (so 2022-01 is still open) say the archive's clock is to be believed.
+TRUST_NOW = ["-s", f"ARCHIVE_CLOCK_MAX_SKEW={10 * 365 * 86400}"]
 
 
 def crawl_command(url: str, data_dir: Path, *args: str) -> list[str]:
@@ -111,12 +115,15 @@ def fetch(url: str) -> bytes:
         return response.read()
 
 
-def assert_no_partial_files(data_dir: Path) -> None:
+def assert_no_partial_files(data_dir: Path, killed: bool = False) -> None:
     for path in (data_dir / "raw").rglob("*"):
         assert not path.name.startswith(".partial-"), path
         if path.name.endswith(".mbox.gz"):
             body = gzip.decompress(path.read_bytes())  # a cut file would raise here
-            meta = sidecar(data_dir, str(path.relative_to(data_dir / "raw"))[: -len(".mbox.gz")])
+            key = str(path.relative_to(data_dir / "raw"))[: -len(".mbox.gz")]
+            if killed and not (data_dir / "raw" / f"{key}.mbox.gz.json").exists():
+                continue  # killed between archive and sidecar: fetched again next run
+            meta = sidecar(data_dir, key)
             assert hashlib.sha256(body).hexdigest() == meta["sha256"]
 
 
@@ -124,7 +131,7 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
     data = tmp_path / "data"
     with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
         patterns = "commits@*,users@ponymail.apache.org,nothing@*"
-        first = crawl(server.url, data, "-a", f"lists={patterns}")
+        first = crawl(server.url, data, "-a", f"lists={patterns}", *TRUST_NOW)
         assert first.returncode == 0, first.log
         assert "pattern 'nothing@*' matches no list" in first.log
         assert "patterns that matched no list: nothing@*" in first.log
@@ -154,7 +161,7 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
         open_month = data / "raw/ponymail.apache.org/users/2022-01.mbox.gz"
         before = open_month.stat()
         server.reset_log()
-        second = crawl(server.url, data, "-a", f"lists={patterns}")
+        second = crawl(server.url, data, "-a", f"lists={patterns}", *TRUST_NOW)
         assert second.returncode == 0, second.log
         assert server.requested("mbox") == [
             "/api/mbox.lua?list=users&domain=ponymail.apache.org&d=2022-01"
@@ -175,7 +182,7 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
             eml("late news", "Sat, 15 Jan 2022 09:00:00 +0000"),
         )
         server.reset_log()
-        third = crawl(server.url, data, "-a", f"lists={patterns}")
+        third = crawl(server.url, data, "-a", f"lists={patterns}", *TRUST_NOW)
         assert third.returncode == 0, third.log
         assert "users@ponymail.apache.org 2022-01 replaced" in third.log
         assert len(server.requested("mbox")) == 1
@@ -208,6 +215,10 @@ def test_default_patterns_and_month_range(root, tmp_path):
         (["-a", "until=June"], "until='June' is not a month: use YYYY-MM"),
         (["-a", "since=2017-01", "-a", "until=2016-01"], "since=2017-01 is after until=2016-01"),
         (["-s", "ARCHIVE_URL=ftp://example.org"], "ARCHIVE_URL='ftp://example.org' is not an http"),
+        (["-a", "until=9999-12"], "until=9999-12 is after the current month"),
+        (["-a", "since=9998-01"], "since=9998-01 is after the current month"),
+        (["-a", "since=10000-01"], "since='10000-01' is not a month"),
+        (["-a", "since=0000-01"], "since='0000-01' is out of range"),
     ],
 )
 def test_bad_months_fail_clearly_before_any_request(root, tmp_path, args, message):
@@ -332,7 +343,9 @@ def test_hostile_list_names_are_rejected(root, tmp_path):
         for name in ("'../evil'", "'a/b'", "'/etc/passwd'", "'..'"):
             assert f"skipping unsafe list name {name}" in result.log
         assert "skipping unsafe or malformed domain name '../../tmp'" in result.log
-        assert "unsafe names rejected 7" in result.log
+        assert "skipping unsafe list name 'issues\\n'" in result.log
+        assert "skipping unsafe or malformed domain name 'apache.org\\n'" in result.log
+        assert "unsafe names rejected 9" in result.log
         requested = " ".join(server.requested("stats") + server.requested("mbox"))
         assert "evil" not in requested and "tmp" not in requested
     assert {p.name for p in (data / "raw").iterdir()} == {"ponymail.apache.org", "demo.apache.org"}
@@ -395,7 +408,7 @@ def test_kill_9_mid_crawl_then_a_clean_finish(root, tmp_path):
             process.wait(timeout=30)
         interrupted = stored(data)
         assert 1 <= len(interrupted) < 15
-        assert_no_partial_files(data)  # every file there is whole
+        assert_no_partial_files(data, killed=True)  # every file there is whole
     with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
         result = crawl(server.url, data, *args)
         assert result.returncode == 0, result.log
@@ -444,8 +457,10 @@ def test_jobdir_resumes_a_stopped_crawl(root, tmp_path):
 def test_an_unreachable_archive_is_reported(tmp_path):
     with ArchiveServer(tmp_path) as server:
         url = server.url  # a port that nothing listens on once the server is gone
-    result = crawl(url, tmp_path / "data", "-s", "RETRY_TIMES=0")
+    # Unreachable, robots.txt included: RFC 9309 disallows all (no asking again here).
+    result = crawl(url, tmp_path / "data", "-s", "RETRY_TIMES=0", "-s", "ROBOTSTXT_RETRY_TIMES=0")
     assert result.returncode == 0, result.log
+    assert "unreachable (DownloadConnectionRefusedError) after 1 tries" in result.log
     assert "cannot read the lists from" in result.log
     assert "fetched nothing because the list of lists could not be read" in result.log
 
@@ -457,3 +472,157 @@ def test_retry_after_values():
     assert retry_after_seconds("soon", 30, 900) == 30
     in_a_minute = format_datetime(datetime.now(UTC) + timedelta(seconds=60), usegmt=True)
     assert 50 <= retry_after_seconds(in_a_minute, 120, 900) <= 60
+
+
+# --- a hostile archive (issue 12): the crawler trusts no server ------------------------
+JUNE = ["-a", "lists=issues@demo.apache.org", "-a", "since=2016-06", "-a", "until=2016-06"]
+
+
+def test_names_must_match_whole():
+    assert valid_list_name("issues") and valid_list_name("dev-issues_2+x=")
+    assert valid_domain("apache.org") and valid_domain("kafka.apache.org")
+    for name in ("issues\n", "\nissues", "is\x00sues", "a.b", "a/b", "a\\b", "..", "", "x" * 101):
+        assert not valid_list_name(name), repr(name)
+    for domain in ("apache.org\n", "apache..org", "a/b.org", "org", ".apache.org", "x" * 254):
+        assert not valid_domain(domain), repr(domain)
+    assert not valid_domain("a" * 64 + ".org") and valid_domain("a" * 63 + ".org")
+
+
+def test_off_host_redirects_are_refused(root, tmp_path):
+    evil = tmp_path / "evil"
+    add(evil, "issues@demo.apache.org", "x.eml", eml("evil", "Fri, 10 Jun 2016 10:00:00 +0000"))
+    data = tmp_path / "data"
+    with ArchiveServer(evil, now=NOW, crawl_delay=0) as other:
+        faults = Faults(redirect_to=other.url)
+        with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
+            result = crawl(server.url, data, *JUNE)
+            assert result.returncode == 0, result.log
+            month = f"{server.url}/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06"
+            assert f"refused redirect from {month} to {other.url}/api/mbox?" in result.log
+            assert "not fetched: refused redirect" in result.log and "failed 1," in result.log
+        assert other.requests == []  # the other host is never even asked
+    assert stored(data) == {} if (data / "raw").exists() else True
+    # A redirect on the archive's own scheme, host and port is followed.
+    with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
+        server.faults.redirect_to = server.url
+        result = crawl(server.url, tmp_path / "same", *JUNE)
+        assert result.returncode == 0, result.log
+        assert list(stored(tmp_path / "same")) == ["demo.apache.org/issues/2016-06"]
+        meta = sidecar(tmp_path / "same", "demo.apache.org/issues/2016-06")
+        assert meta["url"].startswith(f"{server.url}/api/mbox?")
+
+
+@pytest.mark.parametrize(
+    "status, failures, fetched",
+    [(503, 0, False), (500, 2, True), (429, 1, True), (404, 0, True), (403, 0, True)],
+)
+def test_robots_txt_errors_follow_rfc_9309(root, tmp_path, status, failures, fetched):
+    data = tmp_path / "data"
+    faults = Faults(robots_status=status, robots_fail=failures)
+    args = ["-s", "ROBOTSTXT_RETRY_TIMES=2", "-s", "ROBOTSTXT_RETRY_DELAY=0.2"]
+    with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
+        start = time.monotonic()
+        result = crawl(server.url, data, *JUNE, *args)
+        assert result.returncode == 0, result.log
+        robots = [s for p, s in server.requests if p == "/robots.txt"]
+        netloc = server.url.removeprefix("http://")
+        if not fetched:  # 5xx every time: asked 3 times with back-off, then disallow all
+            assert robots == [status] * 3
+            assert time.monotonic() - start >= 0.6  # waited 0.2 s, then 0.4 s
+            assert f"robots.txt of {netloc} unreachable (HTTP {status}) after 3 tries" in result.log
+            assert "assuming everything is disallowed (RFC 9309)" in result.log
+            assert (
+                "fetched nothing because the list of lists could not be read "
+                f"(robots.txt unreachable (HTTP {status}): all disallowed)" in result.log
+            )
+            assert [p for p, _ in server.requests if p != "/robots.txt"] == []
+            assert not (data / "raw").exists() or stored(data) == {}
+        else:  # 4xx: no rules; 5xx or 429 that goes away: the real rules, then the crawl
+            assert robots == ([status] * failures + [200] if failures else [status])
+            assert list(stored(data)) == ["demo.apache.org/issues/2016-06"]
+            assert "Traceback" not in result.log
+
+
+def test_gzip_bomb_is_cut_at_api_maxsize(root, tmp_path):
+    # 512 MiB of zeros in half a MB: the crawler stops inflating at API_MAXSIZE (64 MiB).
+    faults = Faults(gzip_bomb=512 * 1024**2)
+    with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
+        result = crawl(server.url, tmp_path / "data", *JUNE)
+        assert result.returncode == 0, result.log
+        assert f"inflated past {64 * 1024**2} B" in result.log
+        assert "cannot read the months of" in result.log
+        assert server.requested("mbox") == []
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kib < 450 * 1024, f"a crawl peaked at {peak_kib} KiB"
+
+
+def test_gzip_month_over_month_maxsize_is_sliced(root, tmp_path):
+    # 12 KB of text that gzip makes tiny: under MONTH_MAXSIZE on the wire, over it inflated.
+    body = "run 1: 12 ms\n" * 1000
+    add(
+        root,
+        "issues@demo.apache.org",
+        "big.eml",
+        eml("big", "Mon, 13 Jun 2016 10:00:00 +0000", body),
+    )
+    with ArchiveServer(root, now=NOW, crawl_delay=0) as plain:
+        whole = fetch(f"{plain.url}/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06")
+    data = tmp_path / "data"
+    with ArchiveServer(root, now=NOW, crawl_delay=0, faults=Faults(gzip=True)) as server:
+        result = crawl(server.url, data, *JUNE, "-s", "MONTH_MAXSIZE=5000")
+        assert result.returncode == 0, result.log
+        assert "failed whole (inflated past 5000 B): fetching it in week slices" in result.log
+        slices = [p for p in map(unquote, server.requested("mbox")) if "d=dfr=" in p]
+        assert len(slices) == 4
+    assert stored(data) == {"demo.apache.org/issues/2016-06": whole}
+    assert sidecar(data, "demo.apache.org/issues/2016-06")["sliced"] is True
+
+
+def test_slow_drip_is_bounded_per_attempt_and_in_total(root, tmp_path):
+    data = tmp_path / "data"
+    with ArchiveServer(root, now=NOW, crawl_delay=0) as plain:
+        whole = fetch(f"{plain.url}/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06")
+    # One byte every 0.2 s: the month alone would take minutes; the server stops at 20 s.
+    faults = Faults(drip=0.2, drip_max=20)
+    limits = ["-s", "DOWNLOAD_TIMEOUT=1.5", "-s", "RETRY_TIMES=5", "-s", "REQUEST_TOTAL_TIMEOUT=4"]
+    with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
+        result = crawl(server.url, data, *JUNE, *limits)
+        assert result.returncode == 0, result.log
+        month = "/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06"
+        times = [
+            t for (p, _), t in zip(server.requests, server.request_times, strict=True) if p == month
+        ]
+        # DOWNLOAD_TIMEOUT ends each attempt although bytes keep coming...
+        assert 1.3 <= times[1] - times[0] <= 3.5
+        # ...and REQUEST_TOTAL_TIMEOUT ends the retries: not the 6 attempts RETRY_TIMES allows.
+        assert 2 <= len(times) <= 4 and times[-1] - times[0] <= 4.5
+        assert "REQUEST_TOTAL_TIMEOUT (4 s) used up" in result.log
+        assert "fetching it in week slices" in result.log
+    assert stored(data) == {"demo.apache.org/issues/2016-06": whole}
+
+
+@pytest.mark.parametrize("clock", [0, 32503680000])  # 1970-01-01 and 3000-01-01
+def test_an_implausible_archive_clock_is_ignored(root, tmp_path, clock):
+    data = tmp_path / "data"
+    with ArchiveServer(root, crawl_delay=0, faults=Faults(clock=clock)) as server:
+        result = crawl(server.url, data, *JUNE)
+        assert result.returncode == 0, result.log
+    assert f"ignoring the archive's clock (unixtime {clock}" in result.log
+    assert f"(current month {datetime.now(UTC):%Y-%m})" in result.log
+    meta = sidecar(data, "demo.apache.org/issues/2016-06")
+    assert meta["complete"] is True
+    assert abs(datetime.fromisoformat(meta["fetched_at"]) - datetime.now(UTC)) < timedelta(hours=1)
+
+
+def test_months_after_the_current_one_are_never_requested(root, tmp_path):
+    data = tmp_path / "data"
+    with ArchiveServer(root, crawl_delay=0, faults=Faults(future_months=True)) as server:
+        result = crawl(server.url, data, "-a", "lists=issues@demo.apache.org")
+        assert result.returncode == 0, result.log
+        assert "ignoring month 9999-12 of issues@demo.apache.org: after the current month" in (
+            result.log
+        )
+        requested = server.requested("mbox")
+        assert len(requested) == 3 and not any("9999" in p for p in requested)
+        assert "Traceback" not in result.log
+    assert set(stored(data)) == {f"demo.apache.org/issues/2016-0{m}" for m in (5, 6, 7)}
