@@ -129,3 +129,19 @@ def test_a_flattened_series_of_records_is_split_at_its_first_key():
     ]  # fmt: skip
     assert ("line 1", "Send TPS", 240.0) in got and ("line 2", "AVG RT", 2.3) in got
     assert len(got) == 6
+
+
+def test_one_labelled_line_or_mixed_units_are_no_records():
+    from extract.results.formats import extract_results
+
+    one = "We restarted the broker and it took 45 sec\n"
+    mixed = "   load catalog  4.25 sec\n  rebuild index  61.5 MB/s\n"
+    for text in (one, mixed):
+        assert not [t for t in extract_results(text) if t.format == "records"]
+
+
+def test_rows_of_an_aligned_table_stay_the_table_readers():
+    from extract.results.formats import extract_results
+
+    text = "case      before       after\ncopy/1    640.2 MiB/s  1.2 GiB/s\ncopy/2    512.0 MiB/s  0.9 GiB/s\n"
+    assert {t.format for t in extract_results(text)} == {"ascii-table"}

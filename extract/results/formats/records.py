@@ -19,6 +19,10 @@ In a mail flattened onto one line (a line over 120 characters that is not a reco
 itself), a run of three or more pairs with only filler between them is a block of its
 own, split into rows where its first key comes again.
 
+A line may also be `label <number> <unit>` with no `:` or `=` (the unit a time or a
+rate, ending the line): its metric is the unit's kind (`time`, `throughput`). A block
+of such lines alone counts when it has two or more, all in one unit.
+
 Rows: one per line. label = the line's own label, else the heading above the
 block; variant = `line N` when several lines repeat the same keys (a series of
 samples) and no line has a label of its own; metric = the key; unit as written.
@@ -42,7 +46,9 @@ INFO = FormatInfo(
     signature="`Send TPS: 240 Max RT: 292`, `before: 7806` / `after: 6033`, "
     "`name: 46.4 GB/hour`, `p99=12.5ms`",
     priority=35,
-    trigger=r"[\w)\]%][ \t]*[:=：][ \t]*[-+~]?\d",
+    # a pair, or a line that ends with a number and a unit of time or rate (the
+    # trigger test checks that both together are necessary for a row)
+    trigger=r"[\w)\]%][ \t]*[:=：][ \t]*[-+~]?\d|(?m:\d[ \t]*[A-Za-zµμ/]+[ \t]*\r?$)",
 )
 
 _NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
@@ -103,6 +109,34 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     return head, found
 
 
+# `label <number> <unit>` with no `:` or `=`: the name, then blank space or ` - `
+# before a number and its unit, which end the line (`   1 element  3.97 sec`,
+# `Insert in 0.8.0 - 5.7 min`). The key group is empty: the label is the line's head.
+# Such lines count only as a run of two or more in one unit (one alone is a sentence).
+_LABELLED = re.compile(
+    rf"^[ \t]*(?P<head>[^\s|:=][^|:=\n]{{0,80}}?)(?:[ \t]+[-–][ \t]+|[ \t]+)"
+    rf"(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})[ \t]*$"
+)
+
+
+_HEAD_VALUE = re.compile(rf"[ \t]{{2,}}[-+~]?\d|\d[ \t]*(?:{_UNIT})(?![\w/])")
+_UNIT_KIND = {"s": "time", "1/s": "throughput", "B/s": "throughput"}
+
+
+def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
+    """(label, [its one value]) for a `label  <number> <unit>` line whose unit is a
+    time or a rate."""
+    m = _LABELLED.match(line)
+    if m is None or not re.search(r"[A-Za-z]", m.group("head")):
+        return None
+    # a value in the head makes the line a row of an aligned table, the table readers'
+    if _HEAD_VALUE.search(m.group("head")):
+        return None
+    if to_si(1.0, m.group("unit"))[1] not in ("s", "1/s", "B/s"):
+        return None
+    return m.group("head").strip(), [m]
+
+
 def _flat_runs(line: str) -> list[list[list[re.Match]]]:
     """In a line that is not a record (a mail flattened onto one line), the runs of
     three or more pairs with only filler between them, each split into rows where
@@ -141,6 +175,11 @@ def parse(text: str) -> list[ResultTable]:
 
     def close() -> None:
         nonlocal block, floor
+        labelled = [pairs[0] for _, _, pairs in block if not pairs[0].group("key")]
+        if labelled and len(labelled) == len(block):
+            units = {m.group("unit") for m in labelled}
+            if len(labelled) < 2 or len(units) > 1:
+                block = []
         if block:
             table = _table(text, block, offsets, lines, floor)
             if table is not None:
@@ -155,7 +194,7 @@ def parse(text: str) -> list[ResultTable]:
             if gap > 2:
                 close()
             continue
-        got = _pairs(line)
+        got = _pairs(line) or _labelled(line)
         if got is None:
             close()
             gap = 0
@@ -210,7 +249,8 @@ def _table(text, block, offsets, lines, floor) -> ResultTable | None:
         variant = f"line {n}" if series else None
         ms = []
         for key, written, value, unit in kept:
-            m = measure(key, written, value, unit, label=label, variant=variant)
+            metric = key or _UNIT_KIND.get(to_si(1.0, unit)[1], "value")
+            m = measure(metric, written, value, unit, label=label, variant=variant)
             if m is not None:
                 ms.append(m)
         table.add_row([head, *(f"{k}: {w}{' ' + u if u else ''}" for k, w, _, u in kept)], ms)
