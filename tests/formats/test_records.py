@@ -143,5 +143,9 @@ def test_one_labelled_line_or_mixed_units_are_no_records():
 def test_rows_of_an_aligned_table_stay_the_table_readers():
     from extract.results.formats import extract_results
 
-    text = "case      before       after\ncopy/1    640.2 MiB/s  1.2 GiB/s\ncopy/2    512.0 MiB/s  0.9 GiB/s\n"
+    text = (
+        "case      before       after\n"
+        "copy/1    640.2 MiB/s  1.2 GiB/s\n"
+        "copy/2    512.0 MiB/s  0.9 GiB/s\n"
+    )
     assert {t.format for t in extract_results(text)} == {"ascii-table"}
