@@ -15,13 +15,21 @@ msg_key rule (stable across runs, unique): `<list>/<YYYY-MM>/<Message-ID>`; a
 Message-ID seen again in the same archive gets `#2`, `#3`, ... in archive order; a
 message without Message-ID uses `sha256:<first 16 hex digits of its raw bytes>`
 instead (with the same `#n` rule for identical copies). The month keeps keys of
-different archives apart without any shared state between workers.
+different archives apart without any shared state between workers: only the file at
+`raw/<domain>/<list>/<YYYY-MM>.mbox.gz` is that month's archive and has that key.
+Any other archive file (`2020-01.old.mbox.gz` beside it, a copy in a deeper folder
+that maps to the same list and month) puts its own place in the key instead of the
+month, percent-encoded as one segment: its name without `.mbox.gz` when it sits in
+the list's folder (`<list>/2020-01.old/<Message-ID>`), else its whole relative path
+(`<list>/raw%2Fcopy%2F...%2F2020-01.mbox.gz/<Message-ID>`). So keys are unique
+across archives too.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -34,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind, permalink
@@ -190,7 +199,9 @@ class ArchiveRows:
 
 
 def archive_identity(path: Path, data_dir: Path) -> tuple[str, str, str]:
-    """(relative path, list address, month) from DATA_DIR/raw/<domain>/<list>/<YYYY-MM>.mbox.gz."""
+    """(relative path, list address, month) from DATA_DIR/raw/<domain>/<list>/<YYYY-MM>.mbox.gz.
+    The month is the file name's first dot-separated part, so several files may map
+    to one list and month; `_key_scope` keeps their message keys apart."""
     try:
         rel = path.resolve().relative_to(data_dir.resolve()).as_posix()
     except ValueError:
@@ -429,7 +440,7 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
             stage = "classify"
             verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
         stage = "store"
-        key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys)
+        key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
         message = {
             "msg_key": key,
             "list": list_address,
@@ -441,6 +452,7 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
             "refs": pm.refs,
             "sent_at": pm.sent_at.isoformat() if pm.sent_at else None,
             "date_source": pm.date_source,
+            "notes": pm.notes,
             "from_name": pm.from_name,
             "from_address": pm.from_address,
             "subject": pm.subject,
@@ -528,9 +540,38 @@ def _bounded(text: str, offset: int) -> str:
     return text[:MAX_STORED_CHARS] + f"\n[... {more} more characters: see the archive at {offset}]"
 
 
-def _msg_key(list_address, month, message_id, data, seen_keys) -> str:
+# The one place of a month's archive: raw/<domain>/<list>/<YYYY-MM>.mbox.gz.
+_CANONICAL_ARCHIVE = re.compile(r"raw/([^/]+)/([^/]+)/(\d{4}-\d{2})\.mbox\.gz")
+_ARCHIVE_SUFFIX = ".mbox.gz"
+
+
+@functools.lru_cache(maxsize=256)
+def _key_scope(archive: str | None, list_address: str, month: str) -> str:
+    """The second segment of the keys of an archive's messages (see the module
+    docstring): the month for the month's own file (or when no archive path is
+    given), else the file's place, percent-encoded (so it has no `/` and differs from
+    every other file's, `quote` being one-to-one)."""
+    if archive is None:
+        return month
+    m = _CANONICAL_ARCHIVE.fullmatch(archive)
+    if m is not None and f"{m.group(2)}@{m.group(1)}" == list_address and m.group(3) == month:
+        return month
+    parts = archive.split("/")
+    if (
+        len(parts) == 4
+        and parts[0] == "raw"
+        and f"{parts[2]}@{parts[1]}" == list_address
+        and parts[3].endswith(_ARCHIVE_SUFFIX)
+    ):
+        # beside the month's file: its name is unique in that folder
+        return quote(parts[3][: -len(_ARCHIVE_SUFFIX)], safe="")
+    # (a name has no `/`, so the form above never has a %2F; this one always has)
+    return quote(archive, safe="")
+
+
+def _msg_key(list_address, month, message_id, data, seen_keys, archive=None) -> str:
     ident = message_id or "sha256:" + hashlib.sha256(data).hexdigest()[:16]
-    base = f"{list_address}/{month}/{ident}"
+    base = f"{list_address}/{_key_scope(archive, list_address, month)}/{ident}"
     n = seen_keys.get(base, 0) + 1
     seen_keys[base] = n
     return base if n == 1 else f"{base}#{n}"

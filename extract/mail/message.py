@@ -26,6 +26,12 @@ HTML-only bodies are rendered to text with beautifulsoup4: block elements become
 lines, `<pre>` blocks stay verbatim, and tables become Markdown-style pipe rows
 (`| a | b |`, with a `|---|` row after the header) so the table parsers can read
 them.
+
+Hostile mail is read as far as it can be, never an exception: MIME parts nested
+deeper than `MAX_MIME_DEPTH` are not split further (the raw text of the deepest part
+read is a last-resort body), HTML elements nested deeper than `MAX_HTML_DEPTH` give
+their text without layout, and dates outside `DATE_YEARS` are not used. Each such
+step is said in `ParsedMessage.notes`.
 """
 
 from __future__ import annotations
@@ -37,13 +43,19 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
+from email.feedparser import FeedParser
 from email.message import Message
-from email.parser import BytesParser
 from email.policy import compat32
 
 from bs4 import BeautifulSoup, Comment, Doctype, NavigableString, Tag
 
-_BYTES_PARSER = BytesParser(policy=compat32)
+# Deeper MIME nesting or HTML nesting is read best-effort (see the module docstring):
+# email's feedparser and the HTML renderer recurse once a level, and a message nested
+# a thousand levels deep would otherwise end in a RecursionError.
+MAX_MIME_DEPTH = 50
+MAX_HTML_DEPTH = 100
+# The years a date may have to be used as `sent_at` (else NULL, with a note).
+DATE_YEARS = (1900, 2100)
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _FOLD = re.compile(r"\r?\n[ \t]*")
 _WS = re.compile(r"\s+")
@@ -82,6 +94,7 @@ class ParsedMessage:
     attachments: list[str] = field(default_factory=list)  # "name (type)"
     headers: dict[str, str] = field(default_factory=dict)  # KEPT_HEADERS, lower-cased names
     parser: str = "stdlib"  # which reader read it: plain, multipart, stdlib, mail-parser
+    notes: list[str] = field(default_factory=list)  # what was read best-effort, and why
 
 
 # ---------------------------------------------------------------- decoding helpers
@@ -150,10 +163,14 @@ def _all_ids(value: str | None) -> list[str]:
     return _ANGLE_ID.findall(value) if value else []
 
 
-def parse_date(header: str | None, envelope_line: str) -> tuple[datetime | None, str | None]:
+def parse_date(
+    header: str | None, envelope_line: str, notes: list[str] | None = None
+) -> tuple[datetime | None, str | None]:
     """The Date header by the standard parser (or, for ISO 8601 forms such as
     `2017-04-24` that it rejects, `datetime.fromisoformat`), else by dateparser (odd
-    forms, other languages), else the envelope line's ctime. Naive times are UTC."""
+    forms, other languages), else the envelope line's ctime. Naive times are UTC.
+    Dates outside `DATE_YEARS` are not used; why a date was not used is added to
+    `notes` when given."""
     if header:
         dt = _rfc5322_or_iso(header)
         if dt is not None:
@@ -161,12 +178,17 @@ def parse_date(header: str | None, envelope_line: str) -> tuple[datetime | None,
         dt = _dateparser(header)
         if dt is not None:
             return dt, "dateparser"
-    dt = _envelope_date(envelope_line)
+        if notes is not None:
+            notes.append(
+                f"Date header {header[:80]!r} not used: unreadable or outside years "
+                f"{DATE_YEARS[0]}-{DATE_YEARS[1]}"
+            )
+    dt = _envelope_date(envelope_line, notes)
     return (dt, "envelope") if dt is not None else (None, None)
 
 
 _ENVELOPE_DATE = re.compile(
-    r"([A-Z][a-z]{2}) +([A-Z][a-z]{2}) +(\d{1,2}) +(\d{1,2}):(\d{2}):(\d{2}) +(\d{4})"
+    r"([A-Z][a-z]{2}) +([A-Z][a-z]{2}) +(\d{1,2}) +(\d{1,2}):(\d{2}):(\d{2}) +(\d{4,})"
 )
 _DAYS = frozenset(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"))
 _MONTHS = {
@@ -177,13 +199,21 @@ _MONTHS = {
 }
 
 
-def _envelope_date(envelope_line: str) -> datetime | None:
+def _envelope_date(envelope_line: str, notes: list[str] | None = None) -> datetime | None:
     """The ctime of an envelope line (`From x  Thu Jan  1 00:00:00 1970`) in UTC, read
-    as strptime's `%a %b %d %H:%M:%S %Y` reads it (strptime costs 60 us a call)."""
+    as strptime's `%a %b %d %H:%M:%S %Y` reads it (strptime costs 60 us a call); None
+    (and a note) for a year outside `DATE_YEARS` (`0000`, `99999`) or no such date."""
     m = _ENVELOPE_DATE.search(envelope_line or "")
     if m is None or m.group(1) not in _DAYS or m.group(2) not in _MONTHS:
         return None
     day, hour, minute, second, year = map(int, m.group(3, 4, 5, 6, 7))
+    if not DATE_YEARS[0] <= year <= DATE_YEARS[1]:
+        if notes is not None:
+            notes.append(
+                f"envelope date not used: year {m.group(7)[:12]} outside "
+                f"{DATE_YEARS[0]}-{DATE_YEARS[1]}"
+            )
+        return None
     try:
         return datetime(year, _MONTHS[m.group(2)], day, hour, minute, second, tzinfo=UTC)
     except ValueError:
@@ -202,7 +232,7 @@ _RFC5322_DATE = re.compile(
 
 
 def _plausible(dt: datetime | None) -> datetime | None:
-    if dt is None or not 1900 <= dt.year <= 2100:
+    if dt is None or not DATE_YEARS[0] <= dt.year <= DATE_YEARS[1]:
         return None
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
@@ -275,20 +305,34 @@ _SKIP = frozenset(["script", "style", "head", "title", "meta"])
 
 def html_to_text(html: str) -> str:
     """Readable text of an HTML body, tables as pipe rows, `<pre>` verbatim."""
+    return _html_text(html)[0]
+
+
+def _html_text(html: str) -> tuple[str, str | None]:
+    """(html_to_text's text, a note when elements nested deeper than MAX_HTML_DEPTH
+    were read without layout, else None)."""
     soup = BeautifulSoup(html, "lxml")
     out: list[str] = []
     pres: list[str] = []
-    _render(soup, out, pres)
+    deep: list[bool] = []
+    _render(soup, out, pres, 0, deep)
     text = re.sub(r"[ \t]*\n[ \t]*", "\n", "".join(out))
     text = re.sub(r"\n{3,}", "\n\n", text).strip()
     # <pre> blocks were kept aside so that their indentation survives the cleanup above.
-    return _PRE_MARK.sub(lambda m: pres[int(m.group(1))], text)
+    text = _PRE_MARK.sub(lambda m: pres[int(m.group(1))], text)
+    note = None
+    if deep:
+        note = f"HTML nested deeper than {MAX_HTML_DEPTH} elements: the text below read flat"
+    return text, note
 
 
 _PRE_MARK = re.compile("\x00(\\d+)\x00")
 
 
-def _render(node: Tag, out: list[str], pres: list[str]) -> None:
+def _render(node: Tag, out: list[str], pres: list[str], depth: int, deep: list[bool]) -> None:
+    """Renders the children of `node`, which sits `depth` elements deep. Below
+    MAX_HTML_DEPTH an element gives its text in one run (bs4's get_text walks without
+    recursion), and `deep` says so."""
     for child in node.children:
         if isinstance(child, (Comment, Doctype)):
             continue
@@ -300,35 +344,39 @@ def _render(node: Tag, out: list[str], pres: list[str]) -> None:
         name = child.name
         if name in _SKIP:
             continue
-        if name == "br":
+        if depth >= MAX_HTML_DEPTH:
+            if not deep:
+                deep.append(True)
+            out.append(" " + _WS.sub(" ", child.get_text(" ").replace("\x00", "")) + " ")
+        elif name == "br":
             out.append("\n")
         elif name == "pre":
             pres.append(child.get_text().strip("\n"))
             out.append(f"\n\x00{len(pres) - 1}\x00\n")
         elif name == "table":
-            out.append("\n" + _table_rows(child) + "\n")
+            out.append("\n" + _table_rows(child, depth + 1, deep) + "\n")
         elif name in _BLOCK:
             out.append("\n")
-            _render(child, out, pres)
+            _render(child, out, pres, depth + 1, deep)
             out.append("\n")
         else:
-            _render(child, out, pres)
+            _render(child, out, pres, depth + 1, deep)
 
 
-def _cell_text(cell: Tag) -> str:
+def _cell_text(cell: Tag, depth: int, deep: list[bool]) -> str:
     parts: list[str] = []
     pres: list[str] = []
-    _render(cell, parts, pres)
+    _render(cell, parts, pres, depth, deep)
     text = _PRE_MARK.sub(lambda m: pres[int(m.group(1))], "".join(parts))
     return _WS.sub(" ", text).strip().replace("|", "\\|")
 
 
-def _table_rows(table: Tag) -> str:
+def _table_rows(table: Tag, depth: int, deep: list[bool]) -> str:
     lines = []
     for i, tr in enumerate(table.find_all("tr")):
         if tr.find_parent("table") is not table:
             continue  # rows of nested tables are rendered inside their cell
-        cells = [_cell_text(c) for c in tr.find_all(["td", "th"], recursive=False)]
+        cells = [_cell_text(c, depth + 2, deep) for c in tr.find_all(["td", "th"], recursive=False)]
         if not cells:
             continue
         lines.append("| " + " | ".join(cells) + " |")
@@ -372,13 +420,41 @@ def _headers_of(msg: Message) -> dict[str, str]:
     return out
 
 
+class _CappedMessage(Message):
+    """compat32's Message, but a part the parser found nested deeper than
+    MAX_MIME_DEPTH (`too_deep`) is a leaf to it: its raw text is its payload."""
+
+    too_deep = False
+
+    def get_content_maintype(self) -> str:
+        # (the feedparser asks this to decide whether to parse a part's sub-parts)
+        return "application" if self.too_deep else super().get_content_maintype()
+
+
+class _CappedFeedParser(FeedParser):
+    """email's feedparser, which recurses once a MIME level (a RecursionError at a
+    few hundred levels), with the parts below MAX_MIME_DEPTH left unsplit."""
+
+    def _new_message(self) -> None:
+        super()._new_message()
+        if len(getattr(self, "_msgstack", ())) > MAX_MIME_DEPTH:
+            self._cur.too_deep = True
+
+
+def _parse_bytes(data: bytes) -> Message:
+    """BytesParser(policy=compat32).parsebytes(data), with MIME depth capped."""
+    parser = _CappedFeedParser(_CappedMessage, policy=compat32)
+    parser.feed(data.decode("ascii", "surrogateescape"))
+    return parser.close()
+
+
 def _parse_stdlib(data: bytes, envelope_line: str) -> ParsedMessage:
-    msg = _BYTES_PARSER.parsebytes(data)
+    msg = _parse_bytes(data)
     headers = _headers_of(msg)
     if not headers:
         raise ParseError("no headers: the message does not start with a header block")
     pm = _common_fields(headers, envelope_line)
-    pm.text, pm.content_type, pm.attachments = _body_of(msg)
+    pm.text, pm.content_type, pm.attachments = _body_of(msg, pm.notes)
     return pm
 
 
@@ -557,7 +633,8 @@ def _parse_multipart(data: bytes, envelope_line: str) -> ParsedMessage | None:
     charset = _param(params, "charset")  # get_content_charset
     pm.text = decode_bytes(payload, charset.lower() if charset else None)
     if pm.content_type == "text/html":
-        pm.text = html_to_text(pm.text)
+        pm.text, note = _html_text(pm.text)
+        pm.notes += [note] if note else []
     pm.text = pm.text.replace("\r\n", "\n")
     return pm
 
@@ -602,7 +679,7 @@ def _common_fields(headers: dict[str, str], envelope_line: str) -> ParsedMessage
         if not pm.from_name and not pm.from_address:
             pm.from_name = sender
     date_header = decode_header_value(headers.get("date"))
-    pm.sent_at, pm.date_source = parse_date(date_header, envelope_line)
+    pm.sent_at, pm.date_source = parse_date(date_header, envelope_line, pm.notes)
     pm.headers = {k: decode_header_value(headers[k]) or "" for k in KEPT_HEADERS if k in headers}
     return pm
 
@@ -620,15 +697,22 @@ def _first_candidate(candidates: dict):
     return next((candidates[r] for r in ("plain", "html", "other") if r in candidates), None)
 
 
-def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
+def _body_of(msg: Message, notes: list[str]) -> tuple[str, str | None, list[str]]:
     """(text, its MIME type, attachments): the first text/plain part that is not an
-    attachment, else the first text/html rendered to text, else other text/*."""
+    attachment, else the first text/html rendered to text, else other text/*. What
+    was read best-effort is added to `notes`."""
     candidates: dict[str, Message] = {}
     attachments: list[str] = []
     for part in msg.walk():
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
+        if getattr(part, "too_deep", False) and ctype.startswith(("multipart/", "message/")):
+            note = (
+                f"MIME parts nested deeper than {MAX_MIME_DEPTH} levels: not split, "
+                "their raw text read at most as a last resort"
+            )
+            notes += [] if note in notes else [note]
         if ctype.startswith("multipart/"):
             # A multipart whose boundary the parser could not find: its raw payload
             # is the only text there is, so keep it rather than lose it.
@@ -656,7 +740,8 @@ def _body_of(msg: Message) -> tuple[str, str | None, list[str]]:
     text = decode_bytes(payload, chosen.get_content_charset())
     ctype = chosen.get_content_type()
     if ctype == "text/html":
-        text = html_to_text(text)
+        text, note = _html_text(text)
+        notes += [note] if note else []
     return text.replace("\r\n", "\n"), ctype, attachments
 
 
@@ -672,7 +757,9 @@ def _parse_mailparser(data: bytes, envelope_line: str) -> ParsedMessage:
     if mp.text_plain:
         pm.text, pm.content_type = "\n".join(mp.text_plain), "text/plain"
     elif mp.text_html:
-        pm.text, pm.content_type = html_to_text("\n".join(mp.text_html)), "text/html"
+        pm.text, note = _html_text("\n".join(mp.text_html))
+        pm.content_type = "text/html"
+        pm.notes += [note] if note else []
     pm.attachments = [
         f"{a.get('filename') or '(unnamed)'} ({a.get('mail_content_type')})" for a in mp.attachments
     ]
