@@ -230,6 +230,8 @@ _UNIT_SYNONYMS = [
     (r"^(?:minutes?|mins?)$", "min"),
     (r"^(?:hours?|hrs?)$", "h"),
     (r"^(?:percent|pct)$", "%"),
+    # a factor, however the change is worded: `x`, `×`, `times`, `x faster`, `x slower`
+    (r"^(?:x|×|times)(?:faster|slower|better|worse|speedup)?$", "x"),
 ]
 
 

@@ -326,3 +326,8 @@ def test_transforms_do_what_archives_do():
     assert t.html_round_trip("a < b\nc") == "a < b\nc"
     quoted = t.quoted_reply("5 ms\n\n6 ms")
     assert "wrote:\n> 5 ms\n>\n> 6 ms" in quoted
+
+
+def test_a_factor_is_one_unit_however_the_change_is_worded():
+    for unit in ("x", "×", "times", "x faster", "x slower"):
+        assert norm_unit(unit) == "x", unit
