@@ -165,3 +165,26 @@ def test_stays_linear_on_pathological_input(text):
     start = time.perf_counter()
     by_name("markdown-table").parse(text)
     assert time.perf_counter() - start < 5.0
+
+
+def test_a_header_and_rows_broken_by_a_hard_wrap_are_joined_by_their_cell_count():
+    from extract.dev.transforms import wrapped_72
+
+    table = (
+        "| Benchmark scenario for the write path | Baseline (ms) | Contender (ms) | Diff (ms) |\n"
+        "|---|---:|---:|---:|\n"
+        "| bulk load of the partitioned fact table with eight writers | 636.4 | 618.4 | -18.0 |\n"
+        "| single-row upserts against the primary key index, one writer | 20.3 | 19.8 | -0.5 |\n"
+    )
+    wrapped = wrapped_72(table).replace("\r\n", "\n")
+    assert max(map(len, wrapped.split("\n"))) <= 72 and wrapped.count("\n") > table.count("\n")
+    whole = sorted((m.metric, m.value, m.unit) for m in _measurements(table))
+    assert whole and sorted((m.metric, m.value, m.unit) for m in _measurements(wrapped)) == whole
+
+
+def _measurements(text):
+    from extract.results.formats import extract_results
+
+    return [
+        m for t in extract_results(text) if t.format == "markdown-table" for m in t.measurements
+    ]

@@ -55,6 +55,15 @@ _SEP_INLINE = re.compile(
 _CELL_BAR = re.compile(r"(?<!\\)\|")
 
 
+def _long_line_above(view: str, line_start: int) -> bool:
+    """The line above is 60 characters or more: a gateway's hard wrap may have cut
+    the header there, leaving its last cell alone on this line."""
+    if line_start == 0:
+        return False
+    above_start = view.rfind("\n", 0, line_start - 1) + 1
+    return line_start - 1 - above_start >= 60 and "|" in view[above_start : line_start - 1]
+
+
 def _split_row(line: str) -> list[str]:
     s = line.strip().lstrip(">").strip()
     if s.startswith("|"):
@@ -75,10 +84,24 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             continue
         head_start = view.rfind("\n", 0, head_end) + 1
         header_line = view[head_start:head_end]
-        if "|" not in header_line:
+        if "|" not in header_line and not _long_line_above(view, head_start):
             continue
         ncol = len(_split_row(sep.group(0)))
         header = _split_row(header_line)
+        # a header a gateway hard-wrapped: the lines above go with it while it has
+        # fewer cells than the rule has columns
+        for _ in range(3):
+            if len(header) >= ncol or head_start == 0:
+                break
+            above_start = view.rfind("\n", 0, head_start - 1) + 1
+            above = view[above_start : head_start - 1]
+            if not above.strip():
+                break
+            joined = _split_row(above.rstrip() + " " + header_line.lstrip())
+            if len(joined) > ncol:
+                break
+            header_line = above.rstrip() + " " + header_line.lstrip()
+            header, head_start = joined, above_start
         if len(header) != ncol:
             continue
         rows, pos, end = [], sep.end(), sep.end()
@@ -88,7 +111,17 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             line = view[pos:nl].strip("\n")
             if "|" not in line or not line.strip():
                 break
-            rows.append(_split_row(line))
+            cells = _split_row(line)
+            # a row broken by a hard wrap: the next lines complete its cells
+            while len(cells) < ncol and nl < len(view):
+                nxt_end = view.find("\n", nl + 1)
+                nxt_end = len(view) if nxt_end == -1 else nxt_end
+                nxt = view[nl + 1 : nxt_end]
+                longer = _split_row(line.rstrip() + " " + nxt.lstrip())
+                if not nxt.strip() or len(longer) > ncol:
+                    break
+                line, cells, nl = line.rstrip() + " " + nxt.lstrip(), longer, nxt_end
+            rows.append(cells)
             end = nl
             pos = nl
         if rows:
