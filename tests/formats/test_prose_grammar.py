@@ -57,3 +57,23 @@ def test_a_markdown_heading_in_a_flattened_mail_ends_the_sentence():
         "## How was this patch tested? Built before and after."
     )
     assert values(text) == [(10.0, "min"), (2.0, "min")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A full checkout over the LAN takes ~3:20 on that machine.", [(200.0, "s")]),
+        ("Turning off the scanner brought it down to 2:40.", [(160.0, "s")]),
+        ("The nightly build took 1:02:03 yesterday.", [(3723.0, "s")]),
+    ],
+)
+def test_a_duration_written_as_a_clock_is_read_in_seconds(text, expected):
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The sync takes place at 10:30 UTC.", "It took until 10:30 am.", "Could it take 3:20?"],
+)
+def test_times_of_day_and_questions_are_no_durations(text):
+    assert values(text) == []

@@ -68,7 +68,7 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|{_RATE_NAMES})|吞吐",
+    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|{_RATE_NAMES}|\d:[0-5]\d)|吞吐",
     # One part per ASCII digit: a regex that starts with a literal is searched much
     # faster than one that starts with `\d`. Other digits only when the text has one.
     trigger_parts=(
@@ -77,6 +77,7 @@ INFO = FormatInfo(
         (r"(?-i:factor of\s)", ("factor of",), ()),
         (rf"(?-i:{_RATE_NAMES})", ("TPS", "QPS", "RPS", "tps", "qps", "rps", "hroughput"), ()),
         (r"吞吐", ("吞吐",), ()),
+        (r"(?-i:\d:[0-5]\d)", (":",), ()),
     ),
 )
 
@@ -245,6 +246,15 @@ _RATE_LED = re.compile(
     # it only goes on with the sentence (`38k on one broker`, `18000 now`)
     r"(?(suf)|(?!\s?(?!(?:on|in|at|with|after|before|and|now|for|from|per|during|when|while"
     r"|which|that|but|or|vs|than|of|to|here|there|again|too)\b)[A-Za-z])))"
+)
+# A duration written as a clock, with no unit, after a verb that times something:
+# `takes ~3:20`, `brought it down to 2:40` (m:ss, or h:mm:ss; stored in seconds). A
+# time of day (`at 10:30`, `10:30 am`, `UTC`) is none.
+_CLOCK_TIME = re.compile(
+    r"(?i)\b(?:takes?|took|taking|lasts?|lasted|down to|went to|goes to|reduced to"
+    r"|brought (?:it |this |that )?(?:down )?to)\s+"
+    r"(?P<q>~|about |around |roughly |approximately )?"
+    r"(?P<n>\d{1,2}:[0-5]\d(?::[0-5]\d)?)(?![\d:]|\s*(?:am|pm|a\.m|p\.m|utc|gmt|[+-]\d{2}))"
 )
 _RATE_LED_PIECES = re.compile(r"(?i)tps|qps|rps|throughput|吞吐")
 _MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8}
@@ -532,7 +542,8 @@ def parse(text: str) -> list[ResultTable]:
         # without one, only `factor of N` can give a measurement.
         has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
         rate_led = _RATE_LED_PIECES.search(sentence) is not None
-        if not has_unit and not rate_led and "factor of" not in sentence:
+        clock = ":" in sentence and _CLOCK_TIME.search(sentence) is not None
+        if not has_unit and not rate_led and not clock and "factor of" not in sentence:
             continue
         if not (has_unit or _DIGIT.search(sentence)) or _BOOKKEEPING.search(sentence):
             continue
@@ -569,6 +580,24 @@ def parse(text: str) -> list[ResultTable]:
                 label=_label(sentence, m.start()),
             )
             if meas and not any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+                found.append((m, meas))
+        for m in _CLOCK_TIME.finditer(sentence) if clock else ():
+            if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+                continue
+            clause = _clause_before(sentence, m.start("n"))
+            if sentence.rstrip().endswith(("?", "？")) or (
+                _may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause)
+            ):
+                continue
+            value = parse_number(m.group("n"))
+            meas = measure(
+                "time",
+                (m.group("q") or "") + m.group("n"),
+                value,
+                "s",
+                label=_label(sentence, m.start()) or _line_before(text, lo),
+            )
+            if meas:
                 found.append((m, meas))
         for m in _RATE_LED.finditer(sentence) if rate_led else ():
             if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
