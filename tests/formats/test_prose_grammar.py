@@ -77,3 +77,18 @@ def test_a_duration_written_as_a_clock_is_read_in_seconds(text, expected):
 )
 def test_times_of_day_and_questions_are_no_durations(text):
     assert values(text) == []
+
+
+def test_the_old_and_new_lines_of_a_prose_diff_are_read_with_their_side():
+    text = (
+        "README.md:\n```diff\n"
+        "-With the new planner the full suite now runs in 640 seconds instead of 900 seconds.\n"
+        "+With the new planner the full suite now runs in 590 seconds instead of 900 seconds.\n"
+        '+    printf("%-35s %16s %12s\\n", name, "12s", "10s");\n'
+        "```\n"
+    )
+    from extract.results.formats import extract_results
+
+    got = {(m.variant, m.value) for t in extract_results(text) for m in t.measurements}
+    assert ("[-]", 640.0) in got and ("[+]", 590.0) in got
+    assert not any(v == 12.0 or v == 10.0 for _, v in got)  # code lines are not prose

@@ -13,6 +13,9 @@ for units that also name settings, sits near a performance word:
 Never: dates, versions, ids, CLI args, config values (`timeout of 30 s`, `set to`,
 `=`), expectations (`should be 30% faster`, `up to`, `as much as`, questions).
 
+The `-` and `+` lines of a ```diff fence (a change to a README or a doc) are read as
+sentences too, their measurements' variant `[-]` (old text) or `[+]` (new).
+
 Measurements: value = the number as written (`320k` → 320000, `~2` → 2, a range
 `2-5` → its lower bound; `written` keeps the text, qualifier included), unit as
 written (`sec`, `minutes`, `rows/sec`, `x`, `%`; clock times become `s`); metric =
@@ -531,9 +534,38 @@ def _sentences(text: str):
         yield cut, hi
 
 
+# A unified diff of prose in a ```diff fence (a README or doc change in a review):
+# its `-` and `+` lines are the old and the new text.
+_DIFF_FENCE = re.compile(r"```diff[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_WORD_RUN = re.compile(r"[A-Za-z]{2,}")
+_DIFF_LINE = re.compile(r"^([-+])(?![-+]{2})([^\n]*[A-Za-z][^\n]*)$", re.M)
+
+
+def _diff_prose_lines(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, `[-]` or `[+]`) of the removed and added lines of diff fences."""
+    if "```diff" not in text:
+        return []
+    return [
+        (line.start(2), line.end(2), f"[{line.group(1)}]")
+        for fence in _DIFF_FENCE.finditer(text)
+        for line in _DIFF_LINE.finditer(text, fence.start(1), fence.end(1))
+        if _is_prose(line.group(2))
+    ]
+
+
+def _is_prose(line: str) -> bool:
+    """A line of text, not of code: five words or more, and almost only letters,
+    digits, blanks and sentence punctuation (code is full of `(){};=%"`)."""
+    if len(_WORD_RUN.findall(line)) < 5:
+        return False
+    code = sum(line.count(c) for c in '(){}[];=%"<>\\')
+    return code <= max(2, len(line) // 40)
+
+
 def parse(text: str) -> list[ResultTable]:
     tables = []
-    for lo, hi in _sentences(text):
+    spans = [(lo, hi, None) for lo, hi in _sentences(text)] + _diff_prose_lines(text)
+    for lo, hi, mark in sorted(spans):
         # Flattened quote markers (`as much > as 30%`) are not words.
         sentence = text[lo:hi]
         if ">" in sentence:
@@ -635,6 +667,7 @@ def parse(text: str) -> list[ResultTable]:
             span=(lo, lo + found[-1][0].end()),
             columns=["label", "value", "unit"],
             caption=" ".join(sentence.split())[:200],
+            variant=mark,
         )
         for _, meas in found:
             table.add_row([meas.label or "", meas.written or "", meas.unit or ""], [meas])
