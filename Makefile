@@ -7,7 +7,7 @@ WORKERS ?=
 BENCH_MB ?= 200
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-fast lint format demo crawl extract report sql export eval fit bench browser clean
+.PHONY: install test test-fast lint format demo crawl extract report sql export eval fit fuzz bench browser clean
 
 install: $(STAMP)
 
@@ -64,8 +64,12 @@ eval: install
 fit: install
 	$(BIN)/python -m extract.dev.fit --write $(ARGS)
 
+# Mutated archives through the real pipeline: crashes, hangs over 10 s, lost messages.
+fuzz: install
+	$(BIN)/python -m extract.dev.fuzz --archives $(or $(FUZZ_ARCHIVES),2000) --seed $(or $(FUZZ_SEED),0) --out .fuzz/summary.json $(ARGS)
+
 bench: install
 	$(BIN)/python -m extract.dev.bench --size-mb $(BENCH_MB)
 
 clean:
-	rm -rf .pytest_cache .ruff_cache .bench tests/artifacts
+	rm -rf .pytest_cache .ruff_cache .bench .fuzz .hypothesis tests/artifacts

@@ -43,3 +43,11 @@ def test_broken_json_and_huge_objects_give_nothing():
     assert extract_results('{"latency_ms": 5.5, "ops_per_sec": ') == []
     big = "{" + ", ".join(f'"k{i}_ms": {i}' for i in range(3000)) + "}"
     assert [t for t in extract_results(big) if t.format == "json"] == []
+
+
+def test_an_integer_past_any_double_is_no_measurement_and_no_error():
+    text = '{"benchmark": "consume", "throughput": 900.1, "latency_ms": 4.2, "ops": %s}\n' % (
+        "9" * 400
+    )
+    got = [(m.metric, m.value) for t in extract_results(text, strict=True) for m in t.measurements]
+    assert ("throughput", 900.1) in got and all(m != "ops" for m, _ in got)

@@ -88,7 +88,10 @@ def _leaves(obj, path: tuple[str, ...] = ()):
         for i, v in enumerate(obj):
             yield from _leaves(v, (*path, str(i)))
     elif isinstance(obj, int | float) and not isinstance(obj, bool):
-        yield path, float(obj)
+        try:
+            yield path, float(obj)
+        except OverflowError:  # an integer past any double: no measurement
+            return
 
 
 def _name_of(obj) -> str | None:

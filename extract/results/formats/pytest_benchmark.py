@@ -47,10 +47,11 @@ _HEADER = re.compile(
     rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:\s+{_COLS}(?:\s*\([^()\n]*\))?)+)"
 )
 _BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
-_ONE = r"(?:\d+;\d+|[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?(?:\s*\([^()\s]*\))?)"
-_VALUE = re.compile(
-    r"(?P<out>\d+;\d+)|(?P<num>[-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)(?:\s*\((?P<ratio>[^()]*)\))?"
-)
+# (a number is digits with an optional fraction, or a bare fraction: one way to read
+# each digit run, so a long run cannot make the row pattern backtrack for minutes)
+_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+_ONE = rf"(?:\d+;\d+|{_NUM}(?:\s*\([^()\s]*\))?)"
+_VALUE = re.compile(rf"(?P<out>\d+;\d+)|(?P<num>{_NUM})(?:\s*\((?P<ratio>[^()]*)\))?")
 _JUNK = re.compile(r"[\s=-]*")
 _TIME_COLS = {"min", "max", "mean", "stddev", "median", "iqr"}
 
