@@ -92,3 +92,15 @@ def test_the_old_and_new_lines_of_a_prose_diff_are_read_with_their_side():
     got = {(m.variant, m.value) for t in extract_results(text) for m in t.measurements}
     assert ("[-]", 640.0) in got and ("[+]", 590.0) in got
     assert not any(v == 12.0 or v == 10.0 for _, v in got)  # code lines are not prose
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The pipelines run 2x to 3x slower on the new SDK.", [(2.0, "x")]),
+        ("The build went from 27000~28000ms to 9000ms.", [(27000.0, "ms"), (9000.0, "ms")]),
+        ("A lookup took 240 nano seconds in the profiler.", [(240.0, "nano seconds")]),
+    ],
+)
+def test_ranges_with_to_or_a_tilde_and_units_in_two_words(text, expected):
+    assert values(text) == expected

@@ -42,7 +42,7 @@ _AFTER_DIGIT = (
     r"/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
     r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions)"
     r" per sec(?:ond)?"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?"
+    r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
     r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)(?![\w/]))"
 )
 _NUMBER_UNIT = r"\d" + _AFTER_DIGIT
@@ -113,7 +113,8 @@ _BEFORE_PIPE = re.compile(r"\|(?<=[^\S\n]\|)")
 _BEFORE_HEADING = re.compile(r"#(?<=[^\S\n]#)(?=#{1,5}[ \t])")
 
 _DURATION = (
-    r"ns|nanoseconds?|us|µs|μs|microseconds?|ms|msecs?|millis(?:econds?)?|s|secs?|seconds?"
+    r"ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?|millis(?:econds?)?|milli seconds?"
+    r"|s|secs?|seconds?"
     r"|mins?|minutes?|h|hrs?|hours?"
 )
 _RATE = (
@@ -129,7 +130,7 @@ _CANDIDATE = re.compile(
     r"|less than|under|only|just)\s*)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
     r"|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
-    r"(?P<range>\s?[-–]\s?\d+(?:\.\d+)?)?"
+    r"(?P<range>\s?[-–~]\s?\d+(?:\.\d+)?|[xX×]?\s(?:to|or)\s\d+(?:\.\d+)?(?=\s?[xX×%]))?"
     r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b))?"
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?![\w])|times(?=\s+(?:faster|slower|better|more|less))"
     rf"|(?:{_RATE})(?![\w/])|(?:{_DURATION})(?![\w/])))"
