@@ -9,7 +9,6 @@ import time
 import pytest
 
 from extract.results.formats import by_name
-from tests.conftest import seed
 from tests.formats.damage import (
     DAMAGE,
     check_damaged,
@@ -94,9 +93,3 @@ def test_never_raises_and_stays_linear():
 def test_shared_sample(directory, name):
     """A real third-party sample (../shared/formats): its listed rows are found."""
     check_shared_sample(directory, name)
-
-
-@pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
-def test_seeds_give_no_benchmark_js_rows(prefix):
-    """Ported from tests/test_formats_c.py::test_seeds_give_no_rows_from_my_formats."""
-    assert [r for r in rows(seed(prefix)) if r[0] == "benchmark-js"] == []

@@ -172,20 +172,3 @@ def test_linear_on_long_flattened_lines():
     start = time.perf_counter()
     by_name("gnu-time").parse(text)
     assert time.perf_counter() - start < 2.0
-
-
-MINE = ["gnu-time", "bash-time", "hyperfine", "sql-timing", "log-timing", "pytest-benchmark",
-        "benchmark-js", "coverage-report"]  # fmt: skip
-
-
-@pytest.mark.parametrize("name", MINE)
-def test_cut_fixtures_give_spans_inside_the_text(name):
-    """Ported from tests/test_formats_c.py::test_parse_survives_odd_and_truncated_input:
-    a fixture cut anywhere parses without raising, its spans inside the piece."""
-    parse = by_name(name).parse
-    for case in own_cases(name):
-        text = text_of(case)
-        for cut in range(0, len(text), max(1, len(text) // 7)):
-            for piece in (text[:cut], text[cut:]):
-                for table in parse(piece):
-                    assert 0 <= table.span[0] <= table.span[1] <= len(piece), case

@@ -118,3 +118,65 @@ def test_the_cleaner_and_the_classifier_are_linear_too(name):
 
     with time_limit(10, f"clean_body + classify on {name!r}"):
         classify(clean_body(DEGENERATE[name], "github"), [])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fixtures_cut_anywhere_parse_with_spans_inside_the_piece(name):
+    """A fixture cut at any of nine points (an archive or a mail truncated mid-output)
+    parses without raising, every table's span inside the piece it was read from."""
+    from tests.formats.golden import text_of
+
+    parse = next(m for m in PARSERS if m.INFO.name == name).parse
+    for case in cases(name):
+        text = text_of(case)
+        for cut in range(0, len(text), max(1, len(text) // 9)):
+            for piece in (text[:cut], text[cut:]):
+                for table in parse(piece):
+                    assert 0 <= table.span[0] <= table.span[1] <= len(piece), (case, cut)
+
+
+# What the user's seeds hold, by format (their golden rows are checked in test_seeds.py):
+# no other format may find anything in them.
+SEED_FORMATS = {
+    "000": {"jmh", "markdown-table", "prose"},
+    "001": {"bash-time", "prose"},
+    "002": {"hbase-pe"},
+    "003": {"gnu-time"},
+    "004": {"jira-table"},
+}
+
+
+@pytest.mark.parametrize("prefix", sorted(SEED_FORMATS))
+def test_no_format_finds_rows_in_a_seed_that_holds_none_of_its_output(prefix):
+    from extract.results.formats import extract_results
+
+    found = {t.format for t in extract_results(seed(prefix)) if t.measurements}
+    assert found <= SEED_FORMATS[prefix], found - SEED_FORMATS[prefix]
+
+
+# The readers of sentences and records may find numbers in mail that reports none (the
+# classifier weighs them); every other format stays silent on the labelled negatives.
+MAY_READ_NEGATIVES = {"prose", "records"}
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("corpus", ["dev", "dev2"])
+def test_formats_are_silent_on_the_labelled_negatives(corpus):
+    import json
+
+    from extract.results.formats import extract_results
+    from tests.conftest import shared_path
+
+    root = shared_path("corpus", corpus)
+    loud = []
+    for line in (root / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        if label["is_benchmark"]:
+            continue
+        text = (root / f"{label['id']}.txt").read_text(encoding="utf-8").split("\n\n", 1)[-1]
+        loud += [
+            (label["id"], t.format)
+            for t in extract_results(text)
+            if t.measurements and t.format not in MAY_READ_NEGATIVES
+        ]
+    assert not loud
