@@ -563,6 +563,18 @@ def _is_prose(line: str) -> bool:
     return code <= max(2, len(line) // 40)
 
 
+def _unclaimed_and_stated(sentence: str, m: re.Match, found) -> bool:
+    """The number of `m` (group `n`) is not already part of a measurement of the
+    sentence, and the sentence states it: no question, no expectation before it."""
+    if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+        return False
+    clause = _clause_before(sentence, m.start("n"))
+    return not (
+        sentence.rstrip().endswith(("?", "？"))
+        or (_may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause))
+    )
+
+
 def parse(text: str) -> list[ResultTable]:
     tables = []
     spans = [(lo, hi, None) for lo, hi in _sentences(text)] + _diff_prose_lines(text)
@@ -615,12 +627,7 @@ def parse(text: str) -> list[ResultTable]:
             if meas and not any(f[0].start() <= m.start("n") < f[0].end() for f in found):
                 found.append((m, meas))
         for m in _CLOCK_TIME.finditer(sentence) if clock else ():
-            if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
-                continue
-            clause = _clause_before(sentence, m.start("n"))
-            if sentence.rstrip().endswith(("?", "？")) or (
-                _may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause)
-            ):
+            if not _unclaimed_and_stated(sentence, m, found):
                 continue
             value = parse_number(m.group("n"))
             meas = measure(
@@ -633,14 +640,8 @@ def parse(text: str) -> list[ResultTable]:
             if meas:
                 found.append((m, meas))
         for m in _RATE_LED.finditer(sentence) if rate_led else ():
-            if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
-                continue
-            link = m.group("link")
-            clause = _clause_before(sentence, m.start("n"))
-            if (
-                _SETTING_BEFORE.search(link)
-                or sentence.rstrip().endswith(("?", "？"))
-                or (_may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause))
+            if _SETTING_BEFORE.search(m.group("link")) or not _unclaimed_and_stated(
+                sentence, m, found
             ):
                 continue
             suffix = m.group("cjk") or m.group("suf") or ""
