@@ -184,22 +184,52 @@ def rejoin_wrapped_rows(text: str) -> str:
             continue
         out.append(line)
         i += 1
-    return "\n".join(out)
+    return "\n".join(_rejoin_row_tails(out))
+
+
+def _rejoin_row_tails(lines: list[str]) -> list[str]:
+    """The tail of a `| a | b |` row that a wrap broke at a cell boundary: the row
+    closes with `|`, and the next line, which goes on with more cells (`c | d |`), does
+    not open with one as every row of the table does."""
+    out: list[str] = []
+    for line in lines:
+        s = line.strip()
+        prev = out[-1].strip() if out else ""
+        if (
+            s
+            and not s.startswith("|")
+            and s.endswith("|")
+            and prev.startswith("|")
+            and prev.endswith("|")
+        ):
+            out[-1] = out[-1].rstrip() + " " + s
+            continue
+        out.append(line)
+    return out
 
 
 _DIGIT_RUN = re.compile(r"\d+")
 
 
+def wrap_width(lines: list[str]) -> int:
+    """The column a hard wrap broke the lines at: the longest line that a wrapper
+    could have broken (one with a space inside it). A line with no space in it (a URL,
+    a dashed rule, a long identifier) passes through every wrapper unbroken, so its
+    length says nothing of the width."""
+    return max((len(x.rstrip()) for x in lines if " " in x.strip()), default=0)
+
+
 def unwrap_hard_wrapped(text: str) -> str:
     """Lines of a message that a gateway hard-wrapped joined again. A message is
-    hard-wrapped when no line is longer than 80 columns and some come close to
-    the longest, W; a line was broken by the wrap when the first word of the next
-    line would not have fitted after it (the rule every wrapper follows) and the
-    next line starts at the margin while the broken one was indented or long. Outside
-    rows of numbers, a line that goes on with a capital is left alone (it may start a
-    sentence)."""
+    hard-wrapped when no breakable line is longer than 80 columns and some come close
+    to the longest, W (`wrap_width`); a line was broken by the wrap when the first word
+    of the next line would not have fitted after it (the rule every wrapper follows)
+    and the next line starts at the margin while the broken one was indented or long.
+    Outside rows of numbers, a line that goes on with a capital is left alone (it may
+    start a sentence). Table rows the wrap split into a line of names and a line of
+    values are joined by `rejoin_split_rows`."""
     lines = text.split("\n")
-    width = max(map(len, lines), default=0)
+    width = wrap_width(lines)
     if not 60 <= width <= 80 or len(lines) < 3:
         return text
     out: list[str] = []
@@ -211,22 +241,106 @@ def unwrap_hard_wrapped(text: str) -> str:
             i += 1
         out.append(line)
         i += 1
-    return "\n".join(out)
+    return "\n".join(rejoin_split_rows(out, width))
+
+
+# A cell of values: a number with its unit glued on or alone (`1.0X`, `36`, `12.5ms`,
+# `±`, `ops/s`), as the value part of a table row is written.
+_VALUE_CELL = re.compile(
+    r"[-+~]?(?:\d[\d.,]*(?:[eE][-+]?\d+)?[A-Za-zµμ%/()]{0,10}|[±?]|\(?[±\d.%]+\)?)"
+    r"|[A-Za-zµμ]{1,6}/[A-Za-z]{1,4}|[a-zµμ]{1,3}|%|[xX]"
+)
+_RULE_LINE = re.compile(r"^[\s=+|:-]*-{3,}[\s=+|:-]*$|^[\s=+|:]*={3,}[\s=+|:]*$")
+_CELL_GAP = re.compile(r"\s{2,}")
+
+
+def _is_values(line: str) -> bool:
+    """Every word of the line is a value or a unit, and it starts with a number."""
+    words = line.split()
+    if not words or not re.match(r"[-+~]?\d", words[0]):
+        return False
+    return all(_VALUE_CELL.fullmatch(w) for w in words)
+
+
+def _n_cells(line: str) -> int:
+    return len(_CELL_GAP.split(line.strip()))
+
+
+def rejoin_split_rows(lines: list[str], width: int) -> list[str]:
+    """Rows of an aligned table that a hard wrap split in two joined again. A wrapper
+    drops the run of blanks where it breaks, so the line cannot be measured against
+    the width; the table's rhythm shows it instead: a line with a name followed by a
+    line of values only (`-row-based deserialization   171` / `219   70   5.9  1.0X`,
+    `Compile Step - 1 parse` / `1ms`), at least twice in one block. Each such pair
+    becomes one row, its parts two blanks apart (a column gap). Then the header above
+    such rows, when it too was split (a long line followed by a line of names), is
+    joined when that gives it as many cells as the rows have."""
+    out = list(lines)
+    pairs = [
+        i
+        for i in range(len(out) - 1)
+        if out[i].strip()
+        and re.search(r"[A-Za-z]", out[i])
+        and not _is_values(out[i])
+        and not _RULE_LINE.match(out[i])
+        and _is_values(out[i + 1])
+        and not out[i + 1][0].isspace()
+    ]
+    if len(pairs) < 2:
+        return out
+    # pairs in one block: no blank line between them, and at most a few rows apart
+    blocks: list[list[int]] = []
+    for i in pairs:
+        if blocks and i - blocks[-1][-1] <= 4 and all(x.strip() for x in out[blocks[-1][-1] : i]):
+            blocks[-1].append(i)
+        else:
+            blocks.append([i])
+    for block in reversed(blocks):
+        if len(block) < 2:
+            continue
+        counts = [_n_cells(out[i].rstrip() + "  " + out[i + 1].strip()) for i in block]
+        for i in reversed(block):
+            out[i : i + 2] = [out[i].rstrip() + "  " + out[i + 1].strip()]
+        _rejoin_header(out, block[0], max(set(counts), key=counts.count), width)
+    return out
+
+
+def _rejoin_header(out: list[str], first_row: int, n_cells: int, width: int) -> None:
+    j = first_row - 1
+    while j >= 0 and _RULE_LINE.match(out[j]):
+        j -= 1
+    if j < 1 or not out[j].strip() or not out[j - 1].strip():
+        return
+    head, rest = out[j - 1].rstrip(), out[j].strip()
+    if len(head) < width - 30 or _is_values(rest):
+        return
+    for sep in (" ", "  "):
+        if _n_cells(head + sep + rest) == n_cells:
+            out[j - 1 : j + 1] = [head + sep + rest]
+            return
 
 
 def _broken_here(line: str, nxt: str, width: int) -> bool:
-    if not line.strip() or not nxt.strip() or nxt[0].isspace():
+    if not line.strip() or not nxt.strip() or nxt[0].isspace() or _RULE_LINE.match(line):
         return False
-    if len(line) < width - 20 or nxt.startswith(("|", ">", "#", "`", "- ", "* ", "+ ")):
+    # (inside a run of `|` cells a capital starts a cell, not a sentence; in a table
+    # written without the outer pipes, a line that opens with one goes on a row)
+    cells = "|" in line and "|" in nxt
+    opens_row = nxt.startswith("|") and not (cells and not line.lstrip().startswith("|"))
+    if len(line) < width - 20 or opens_row or nxt.startswith((">", "#", "`", "- ", "* ", "+ ")):
         return False
     # a capitalised word after the break may start a sentence or a row: the sentence
     # splitter and the table readers need that line break (outside rows of numbers,
     # any capital)
-    if nxt[0].isupper() and (len(nxt) < 2 or nxt[1].islower()):
+    if not cells and nxt[0].isupper() and (len(nxt) < 2 or nxt[1].islower()):
         return False
-    if len(_DIGIT_RUN.findall(line)) < 2 and not (nxt[0].islower() or nxt[0] in "([{"):
+    if (
+        not cells
+        and len(_DIGIT_RUN.findall(line)) < 2
+        and not (nxt[0].islower() or nxt[0] in "([{")
+    ):
         return False
     first = nxt.split(None, 1)[0]
     return len(line.rstrip()) + 1 + len(first) > width and (
-        line[0].isspace() or len(nxt) < len(line) * 0.6
+        line[0].isspace() or len(nxt) < len(line) * 0.6 or (cells and len(line) <= width)
     )

@@ -3,7 +3,11 @@ columns are joined again; sentences and short lines are left alone."""
 
 from __future__ import annotations
 
+import re
+
 from extract.mail.clean import clean_body, rejoin_wrapped_rows, unwrap_hard_wrapped
+
+_CELLS = re.compile(r"\s{2,}")
 
 
 def test_a_pipe_row_broken_by_the_wrap_is_joined():
@@ -47,8 +51,74 @@ def test_sentences_and_mail_with_long_lines_are_left_alone():
         "- and a bullet follows it.\n"
     )
     assert unwrap_hard_wrapped(para) == para
-    long = "x" * 120 + "\n" + _wrap(ROWS)
+    long = "a line of prose that no wrapper broke, " * 3 + "\n" + _wrap(ROWS)
     assert unwrap_hard_wrapped(long) == long
+
+
+def test_a_line_with_no_space_in_it_does_not_hide_the_wrap():
+    # a URL or a dashed rule passes every wrapper unbroken: it says nothing of the width
+    for long in ("https://example.org/" + "x" * 100, "-" * 118):
+        joined = unwrap_hard_wrapped(long + "\n" + _wrap(ROWS)).split("\n")
+        assert [" ".join(x.split()) for x in joined[1:]] == [" ".join(r.split()) for r in ROWS]
+
+
+def _textwrap(lines, width=72):
+    # as textwrap (and most gateways) do: the blanks at the break are dropped
+    import textwrap
+
+    return "\n".join(
+        w for line in lines for w in (textwrap.wrap(line, width, break_long_words=False) or [""])
+    )
+
+
+def test_a_wide_aligned_table_split_into_names_and_values_is_joined():
+    def row(*cells):
+        return cells[0].ljust(48) + "".join(c.rjust(15) for c in cells[1:])
+
+    table = [
+        row("Scan of one million rows:", "Best Time(ms)", "Avg Time(ms)", "Stdev(ms)", "Rate(M/s)"),
+        "-" * 108,
+        row("vectorised reader, dictionary pages", "179", "220", "36", "5.6"),
+        row("row-at-a-time reader", "171", "219", "70", "5.9"),
+        row("row-at-a-time reader, filter pushed down", "140", "178", "63", "7.2"),
+    ]
+    text = _textwrap(["A run on the new build:", *table, "", "Done."])
+    lines = unwrap_hard_wrapped(text).split("\n")
+    rows = [x for x in lines if "reader" in x]
+    assert len(rows) == 3
+    assert all(len(_CELLS.split(r.strip())) == 5 for r in rows)
+    head = next(x for x in lines if "Best Time" in x)
+    assert len(_CELLS.split(head.strip())) == 5 and "Rate(M/s)" in head
+
+
+def test_name_lines_each_followed_by_their_value_are_one_row_each():
+    steps = [f"Stage {n} of the query plan, {name}" + " " * 50 + f"{ms}ms" for n, name, ms in
+             ((1, "parse", 1), (2, "analyse", 6), (3, "optimise", 142))]  # fmt: skip
+    intro = "We now measure every stage of the compile and print a summary of it. " * 2
+    lines = unwrap_hard_wrapped(_textwrap([intro, "", *steps, "end"])).split("\n")
+    assert [x.split()[-1] for x in lines[-4:-1]] == ["1ms", "6ms", "142ms"]
+    # one name then one number in a wrapped message is left as it is: it may be prose
+    one = _textwrap(["We measured it twice on the cluster and then once more on a laptop", "42 ms"])
+    assert unwrap_hard_wrapped(one + "\n" + _wrap(ROWS)).split("\n")[:2] == one.split("\n")
+
+
+def test_the_tail_of_a_pipe_row_broken_at_a_cell_boundary_goes_back_on_its_row():
+    text = "| name | a | b |\nc |\n| --- | --- | --- |\n--- |\n| q1 | 1.5 | 2.5 |\n3.5 |\n"
+    assert rejoin_wrapped_rows(text).split("\n")[:3] == [
+        "| name | a | b | c |",
+        "| --- | --- | --- | --- |",
+        "| q1 | 1.5 | 2.5 | 3.5 |",
+    ]
+
+
+def test_cells_of_a_flattened_jira_table_wrapped_at_72_columns_are_joined():
+    flat = (
+        "I ran the patch against the old image and here is what it gives on the NN. "
+        "|| ||Full Path Image||Local Name Image|| % Improvement || | Image Size | 3.07GB "
+        "| 2.27GB | -26% | | Load Time | 72sec | 60sec | -17% | A very nice result."
+    )
+    out = unwrap_hard_wrapped(_textwrap([flat, "", "second paragraph of the note."]))
+    assert "|| % Improvement || | Image Size | 3.07GB | 2.27GB | -26% | | Load Time |" in out
 
 
 def test_clean_body_undoes_the_wrap():
