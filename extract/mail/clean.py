@@ -143,6 +143,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if "|" in body:
         body = rejoin_wrapped_rows(body)
     body = unwrap_hard_wrapped(body)
+    if "`" in body or "{" in body:
+        body = reline_flattened(body)
     body = _BLANK_RUNS.sub("\n\n", body)
     return body.strip()
 
@@ -344,3 +346,99 @@ def _broken_here(line: str, nxt: str, width: int) -> bool:
     return len(line.rstrip()) + 1 + len(first) > width and (
         line[0].isspace() or len(nxt) < len(line) * 0.6 or (cells and len(line) <= width)
     )
+
+
+# A code fence inside a line: Markdown's ``` (with its info string) and JIRA's
+# {code...} / {noformat}, with the blank before it (a flattened mail has one).
+_INLINE_FENCE = re.compile(r" (```+[\w+-]*|~~~+|\{code(?::[^}\s]*)?\}|\{noformat\})(?= |$)")
+# Where a line began in output that a flattening joined: a log line's date and time
+# (`2019-10-14 18:07:32`, `23/06/26 01:00:30`), or a shell prompt.
+_LINE_START = re.compile(
+    r" (?=(?:\d{4}-\d\d-\d\d|\d\d/\d\d/\d\d(?:\d\d)?)[ T]\d\d:\d\d:\d\d|\$ \w"
+    r"|\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\] )"
+)
+_FLAT_LINE = 300
+# A linking verb before a capitalised name that ends a lead-in (`... is Before patch:`).
+_LEAD_IN_LINK = re.compile(
+    r"(?:(?<=\bis)|(?<=\bare)|(?<=\bwas)|(?<=\bwere)) +(?=[A-Z][^.!?]{0,60}:$)"
+)
+# The boundary before the last sentence of a text (`... as follows. Before the fix:`).
+_LAST_SENTENCE = re.compile(r"(?<=[.!?:])\s+(?=[^\s.!?][^.!?]{0,100}$)")
+
+
+def reline_flattened(text: str) -> str:
+    """Line breaks put back where a mail flattened onto one line (every run of blanks
+    made one space, as GitBox did) certainly had them: around its code fences, which
+    stand on lines of their own, and inside a fenced block before each log timestamp
+    or shell prompt. Blocks then read as blocks (with the heading before them), and
+    the parsers' one-line readers see one block at a time. Only long lines are
+    touched: a line of ordinary length was not flattened."""
+    if not any(len(line) > _FLAT_LINE for line in text.split("\n")):
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= _FLAT_LINE or not _INLINE_FENCE.search(line):
+            out.append(line)
+            continue
+        parts = _INLINE_FENCE.split(" " + line)
+        # parts: text, fence, block, fence, text, ...
+        inside = False
+        for n, part in enumerate(parts):
+            if n % 2:
+                out.append(part)
+                inside = not inside
+                continue
+            part = part.strip()
+            if not part:
+                continue
+            if inside:
+                pieces = [y for x in _LINE_START.split(part) for y in _split_repeats(x)]
+            elif n + 1 < len(parts) and part.endswith(":"):
+                # the sentence that leads into the block (`Before the fix:`) was a
+                # line of its own (other text before a block is left to the
+                # parsers' reading of a heading at the end of a line)
+                pieces = _LAST_SENTENCE.split(part)
+                # (`The latest result is Before patch:` was two lines)
+                pieces[-1:] = _LEAD_IN_LINK.split(pieces[-1], maxsplit=1)
+            else:
+                pieces = [part]
+            out.extend(x for x in pieces if x.strip())
+    return "\n".join(x.strip() for x in out)
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _split_repeats(line: str) -> list[str]:
+    """A flattened block of records printed one a line (`Time to access example at
+    i=0% : 5.3us Time to access example at i=10% : 4.0us ...`) split before each
+    record again: the records start with the same two words, the first capitalised,
+    which come back after a number: three records, or two that open the block."""
+    words = _WORD.findall(line)
+    # (the rows of a table have their own markup, which the table readers follow)
+    if len(words) < 9 or any(c in line for c in "|│┃"):
+        return [line]
+
+    def opening(k: int) -> tuple[str, str]:
+        # a record's first two words, or its key alone when a value follows it
+        nxt = words[k + 1] if k + 1 < len(words) else ""
+        return words[k], "" if any(c.isdigit() for c in nxt) else nxt
+
+    starts: dict[tuple[str, str], list[int]] = {}
+    for k in range(1, len(words) - 1):
+        w = words[k]
+        # (`GiB/sec`, `MB`, `KB` after a number are its unit, not a new record)
+        unit = "/" in w or (len(w) <= 3 and w.isalpha())
+        if w[0].isupper() and not unit and any(c.isdigit() for c in words[k - 1]):
+            starts.setdefault(opening(k), []).append(k)
+    if not starts:
+        return [line]
+    # the words the block starts with, when they come back, else the commonest pair
+    first = opening(0)
+    key, best = max(starts.items(), key=lambda kv: (len(kv[1]) + (kv[0] == first), kv[0] == first))
+    # (three records, or two when the block starts with the first)
+    if len(best) + 2 * (key == first) < 3:
+        return [line]
+    cuts = [0, *best, len(words)]
+    pieces = [" ".join(words[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
+    return [p for p in pieces if p]
