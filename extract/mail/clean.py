@@ -140,9 +140,12 @@ def clean_body(text: str, kind: str | None = None) -> str:
         # (the pattern starts with a line break, so the regex engine jumps from line
         # to line instead of trying every character: 4x faster than `^...$\n?`)
         body = _QUOTED_LINE.sub("", "\n" + body)[1:]
+    bars = "|" in body or "│" in body or "┃" in body
     if "|" in body:
-        body = rejoin_wrapped_rows(body)
+        body = rejoin_wrapped_rows(body, tails=False)
     body = unwrap_hard_wrapped(body)
+    if bars:  # (after the unwrap, whose width the joined tails would hide)
+        body = "\n".join(_rejoin_row_tails(body.split("\n")))
     if "`" in body or "{" in body:
         body = reline_flattened(body)
     body = _BLANK_RUNS.sub("\n\n", body)
@@ -154,11 +157,12 @@ def clean_body(text: str, kind: str | None = None) -> str:
 _OPEN_ROW = re.compile(r"^[ \t]*\|[^\n]*[^|\s][ \t]*$")
 
 
-def rejoin_wrapped_rows(text: str) -> str:
+def rejoin_wrapped_rows(text: str, *, tails: bool = True) -> str:
     """Table rows broken by a hard wrap (at 72-80 columns) joined again: a line that
     opens with `|` and does not end with one, followed by non-blank lines that do not
     open a row, up to the line that closes it with `|`. Rows that never close (tables
-    written without the outer pipes) are left as they are."""
+    written without the outer pipes) are left as they are. With `tails`, also the
+    tails of rows broken at a cell boundary (`_rejoin_row_tails`)."""
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -186,23 +190,26 @@ def rejoin_wrapped_rows(text: str) -> str:
             continue
         out.append(line)
         i += 1
-    return "\n".join(_rejoin_row_tails(out))
+    return "\n".join(_rejoin_row_tails(out) if tails else out)
+
+
+_BARS = ("|", "│", "┃")
 
 
 def _rejoin_row_tails(lines: list[str]) -> list[str]:
-    """The tail of a `| a | b |` row that a wrap broke at a cell boundary: the row
-    closes with `|`, and the next line, which goes on with more cells (`c | d |`), does
-    not open with one as every row of the table does."""
+    """The tail of a `| a | b |` row (or a box-drawn `│ a │ b │` one) that a wrap broke
+    at a cell boundary: the row closes with a bar, and the next line, which goes on
+    with more cells (`c | d |`), does not open with one as every row of the table does."""
     out: list[str] = []
     for line in lines:
         s = line.strip()
         prev = out[-1].strip() if out else ""
         if (
             s
-            and not s.startswith("|")
-            and s.endswith("|")
-            and prev.startswith("|")
-            and prev.endswith("|")
+            and not s.startswith(_BARS)
+            and s.endswith(_BARS)
+            and prev.startswith(_BARS)
+            and prev.endswith(_BARS)
         ):
             out[-1] = out[-1].rstrip() + " " + s
             continue
@@ -238,6 +245,17 @@ def unwrap_hard_wrapped(text: str) -> str:
     i = 0
     while i < len(lines):
         line = lines[i]
+        # a rule of dash groups under aligned columns, its last group on the next line
+        if (
+            i + 1 < len(lines)
+            and _RULE_LINE.match(line)
+            and " " in line.strip()
+            and len(line) >= width - 30
+            and _RULE_LINE.match(lines[i + 1])
+            and not lines[i + 1][0].isspace()
+        ):
+            line = line.rstrip() + "  " + lines[i + 1].strip()
+            i += 1
         while i + 1 < len(lines) and _broken_here(line, lines[i + 1], width):
             line = line.rstrip() + " " + lines[i + 1].strip()
             i += 1
@@ -249,8 +267,8 @@ def unwrap_hard_wrapped(text: str) -> str:
 # A cell of values: a number with its unit glued on or alone (`1.0X`, `36`, `12.5ms`,
 # `±`, `ops/s`), as the value part of a table row is written.
 _VALUE_CELL = re.compile(
-    r"[-+~]?(?:\d[\d.,]*(?:[eE][-+]?\d+)?[A-Za-zµμ%/()]{0,10}|[±?]|\(?[±\d.%]+\)?)"
-    r"|[A-Za-zµμ]{1,6}/[A-Za-z]{1,4}|[a-zµμ]{1,3}|%|[xX]"
+    r"[-+~]?(?:\d[\d.,]*(?:[eE][-+]?\d+)?(?:±\d[\d.,]*)?[A-Za-zµμ%/()]{0,10}|[±?]"
+    r"|\(?[±\d.%]+\)?)|(?:[A-Za-zµμ]{1,6}|\?)/[A-Za-z]{1,4}|[a-zµμ]{1,3}|%|[xX]"
 )
 _RULE_LINE = re.compile(r"^[\s=+|:-]*-{3,}[\s=+|:-]*$|^[\s=+|:]*={3,}[\s=+|:]*$")
 _CELL_GAP = re.compile(r"\s{2,}")
@@ -259,7 +277,8 @@ _CELL_GAP = re.compile(r"\s{2,}")
 def _is_values(line: str) -> bool:
     """Every word of the line is a value or a unit, and it starts with a number."""
     words = line.split()
-    if not words or not re.match(r"[-+~]?\d", words[0]):
+    # (`?` stands for a value a tool could not give: critcmp's `? ?/sec`)
+    if not words or not re.match(r"[-+~]?\d|\?$", words[0]):
         return False
     return all(_VALUE_CELL.fullmatch(w) for w in words)
 
@@ -327,7 +346,7 @@ def _broken_here(line: str, nxt: str, width: int) -> bool:
         return False
     # (inside a run of `|` cells a capital starts a cell, not a sentence; in a table
     # written without the outer pipes, a line that opens with one goes on a row)
-    cells = "|" in line and "|" in nxt
+    cells = any(b in line for b in _BARS) and any(b in nxt for b in _BARS)
     opens_row = nxt.startswith("|") and not (cells and not line.lstrip().startswith("|"))
     if len(line) < width - 20 or opens_row or nxt.startswith((">", "#", "`", "- ", "* ", "+ ")):
         return False

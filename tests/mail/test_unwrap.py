@@ -123,3 +123,23 @@ def test_cells_of_a_flattened_jira_table_wrapped_at_72_columns_are_joined():
 
 def test_clean_body_undoes_the_wrap():
     assert clean_body(_wrap(ROWS)).count("\n") == 1
+
+
+def test_box_drawn_rows_and_dash_rules_broken_by_the_wrap_are_joined():
+    intro = "The comparison of the two branches on the same machine, run one after the other."
+    box = [
+        "┃ Query     ┃                  main ┃         feature-branch ┃        Change ┃",
+        "│ Q1        │ 45.99 / 46.51 ±0.63 ms │ 45.53 / 47.29 ±1.41 ms │     no change │",
+        "│ Q2        │ 24.60 / 25.52 ±0.87 ms │ 20.97 / 21.18 ±0.20 ms │ +1.21x faster │",
+    ]
+    out = clean_body(_textwrap([intro, "", *box])).split("\n")
+    assert [" ".join(x.split()) for x in out[2:]] == [" ".join(b.split()) for b in box]
+    rule = "-----".ljust(51) + "-" * 6 + "  " + "-" * 34
+    groups = [
+        rule,
+        "kernel one".ljust(51) + "1.00    301.7±1.10µs  ? ?/sec    1.00    301.5±1.04µs",
+    ]
+    joined = unwrap_hard_wrapped(_textwrap([intro, *groups, groups[1].replace("one", "two")]))
+    assert joined.split("\n")[1].split() == rule.split()
+    # a row whose values a tool could not give (`? ?/sec`) is still a row of values
+    assert len(joined.split("\n")) == 4
