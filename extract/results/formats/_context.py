@@ -101,6 +101,33 @@ def block_heading(text: str, pos: int, floor: int = 0) -> str | None:
     return heading
 
 
+# A shell command: an optional prompt, a program (a word or a path), then arguments
+# of which at least one is an option (`-t 20`, `--bytes-per-write=1024`).
+_COMMAND = re.compile(
+    r"^\s*(?:[$#>%]\s+)?(?P<cmd>[\w./-]*[A-Za-z][\w./-]*(?:\s+[\w./=:-]+)*?\s+--?[A-Za-z][^\n]*)$"
+)
+
+
+def command_above(text: str, pos: int, floor: int = 0) -> str | None:
+    """The shell command on the line just above `pos`, or above a blank line there
+    (`ozone freon hsync-generator -t 20 ...`), which names the output that follows when
+    the tool printed no name of its own; None when that line is not a command or lies
+    before `floor`."""
+    start = _line_start(text, pos)
+    for _ in range(2):  # (a blank line may separate the command from its output)
+        if start <= floor:
+            return None
+        prev_start = _line_start(text, start - 1)
+        if prev_start < floor:
+            return None
+        line = text[prev_start : start - 1]
+        if line.strip():
+            m = _COMMAND.match(line)
+            return m.group("cmd").strip()[:200] if m else None
+        start = prev_start
+    return None
+
+
 def measure(
     metric: str,
     written: str,

@@ -11,7 +11,8 @@ HBase tools, Kafka/Pulsar load generators, many JMX-less Java benchmarks): retur
                   mean = 6.21 milliseconds
                   99% <= 53.12 milliseconds
 
-Rows: label = the metric name on the line above the block (else the heading above
+Rows: label = the metric name on the line above the block (else the command that
+printed it, on the line above, else the heading above
 it); metric = the key as printed (`count`, `mean rate`, `1-minute rate`,
 `5-minute rate`, `15-minute rate`, `min`, `max`, `mean`, `stddev`, `median`, `75%`,
 `95%`, `98%`, `99%`, `99.9%`, `value`); unit as printed (`calls/second`,
@@ -43,7 +44,7 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import block_heading, command_above, measure
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -231,7 +232,8 @@ def _console(text: str) -> list[ResultTable]:
         sections = [s for s in _SECTION.finditer(text, floor, head_pos)]
         variant = sections[-1].group("s") if sections else None
         if label is None:
-            label = block_heading(text, start, floor)
+            # no metric name: the command that printed the report names it, else the heading
+            label = command_above(text, start, floor) or block_heading(text, start, floor)
         table = ResultTable(
             format=INFO.name,
             span=(head_pos if name and name.end() == start else start, group[-1].end()),

@@ -4,8 +4,9 @@ consumer CSV block.
 Producer (`kafka-producer-perf-test.sh`, `ProducerPerformance`): lines
 `N records sent, X records/sec (Y MB/sec), Z ms avg latency, W [ms ]max latency[, a ms
 50th, b ms 95th, c ms 99th, d ms 99.9th].` The line with percentiles is the final
-summary (label `summary`); the others are interval samples (label `interval N`,
-counted within the block). Metrics `records_sent` (records), `throughput`
+summary (label `summary`; `summary, run N` when a block holds several runs'
+summaries); the others are interval samples (label `interval N`, counted within the
+block). Metrics `records_sent` (records), `throughput`
 (records/sec and MB/sec, as printed), `avg_latency`, `max_latency`, `p50_latency`,
 `p95_latency`, `p99_latency`, `p99.9_latency` (ms).
 
@@ -145,9 +146,13 @@ def _producer(text: str) -> list[ResultTable]:
             variant=block_heading(text, start, floor),
         )
         interval = 0
+        # several summaries in one block are several runs of the test, one after the other
+        runs = sum(1 for m in group if m.group("p50"))
+        run = 0
         for i, m in enumerate(group):
             if m.group("p50"):
-                label = "summary"
+                run += 1
+                label = f"summary, run {run}" if runs > 1 else "summary"
             else:
                 interval += 1
                 label = f"interval {interval}"
