@@ -24,6 +24,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -288,6 +289,7 @@ class ArchiveServer:
         self.request_times: list[float] = []  # time.monotonic() of each entry in requests
         self._fault_counts: Counter[tuple[str, str]] = Counter()
         self._lock = threading.Lock()
+        self.connections: set[socket.socket] = set()  # open client connections
         self._httpd = ThreadingHTTPServer((host, port), _make_handler(self))
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -306,8 +308,13 @@ class ArchiveServer:
         return self
 
     def stop(self) -> None:
+        """Stop listening and hang up on every client: a crawl then meets an archive that
+        is gone (connection refused), not kept-alive connections that still answer."""
         self._httpd.shutdown()
         self._httpd.server_close()
+        for connection in list(self.connections):
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
 
     def serve_forever(self) -> None:
         self._httpd.serve_forever()
@@ -497,9 +504,14 @@ def _make_handler(server: ArchiveServer) -> type[BaseHTTPRequestHandler]:
             pass  # requests are kept in server.requests instead
 
         def handle(self):
-            # A client that hangs up (a cancelled download, a killed crawl) is not an error.
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                super().handle()
+            server.connections.add(self.connection)
+            # A client that hangs up (a cancelled download, a killed crawl) is not an error,
+            # nor is a connection the stopped server hung up on.
+            try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError, OSError):
+                    super().handle()
+            finally:
+                server.connections.discard(self.connection)
 
         def do_GET(self):  # noqa: N802 - stdlib name
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):

@@ -22,7 +22,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
-from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.misc import build_from_crawler, load_object
 from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
@@ -64,6 +64,13 @@ def origin(url: str) -> tuple[str, str, int] | None:
     return parts.scheme.lower(), parts.hostname.lower(), port
 
 
+def fail_fast_exceptions(settings) -> tuple[type[BaseException], ...]:
+    """RETRY_FAIL_FAST_EXCEPTIONS as classes: errors (DNS, connection refused) that no
+    quick retry cures, so they are retried at most RETRY_FAIL_FAST_TIMES times."""
+    paths = settings.getlist("RETRY_FAIL_FAST_EXCEPTIONS")
+    return tuple(load_object(path) for path in paths if path)  # `-s …=` gives [""]
+
+
 def retry_after_seconds(value: bytes | str | None, default: float, ceiling: float) -> float:
     """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
     if isinstance(value, bytes):
@@ -96,6 +103,15 @@ class RetryAfterMiddleware(RetryMiddleware):
         # also a server that drips a byte at a time); this bounds all attempts together.
         self.total_timeout = settings.getfloat("REQUEST_TOTAL_TIMEOUT", 0)
         self.download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180)
+        self.fail_fast = fail_fast_exceptions(settings)
+        self.fail_fast_times = settings.getint("RETRY_FAIL_FAST_TIMES", 0)
+
+    def process_exception(self, request, exception, spider=None):
+        fail_fast = self.fail_fast and isinstance(exception, self.fail_fast)
+        if fail_fast and request.meta.get("retry_times", 0) >= self.fail_fast_times:
+            self.crawler.stats.inc_value("retry/fail_fast")
+            return None  # straight to the errback: no 5 retries against a dead host
+        return super().process_exception(request, exception)
 
     def _remaining(self, request) -> float:
         """Seconds left of the request's REQUEST_TOTAL_TIMEOUT (inf when there is none)."""
@@ -195,6 +211,8 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         self.retry_delay = settings.getfloat("ROBOTSTXT_RETRY_DELAY", 60)
         self.max_wait = settings.getfloat("RETRY_AFTER_MAX", 900)
         self.max_size = settings.getint("API_MAXSIZE", 0) or settings.getint("DOWNLOAD_MAXSIZE")
+        self.fail_fast = fail_fast_exceptions(settings)
+        self.fail_fast_times = settings.getint("RETRY_FAIL_FAST_TIMES", 0)
         self.crawl_delays: dict[str, float] = {}
         crawler.signals.connect(self._robots_parsed, signal=signals.robots_parsed)
 
@@ -205,6 +223,7 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         if delay:
             netloc = urlparse_cached(request).netloc
             self.crawl_delays[netloc] = float(delay)
+            self._stats.max_value("archive/crawl_delay", float(delay))  # for the plan
             logger.info("robots.txt of %s asks for Crawl-delay: %s s", netloc, delay)
 
     async def robot_parser(self, request):
@@ -230,9 +249,15 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         reason = "not asked"
         tries = 0
         wait = 0.0
+        fail_fast = False  # the last failure was DNS or connection refused
         for attempt in range(self.retry_times + 1):
-            if attempt:
+            if attempt and fail_fast:
+                if attempt > self.fail_fast_times:
+                    break
+                wait = 1.0  # a host that is not there: no minutes of back-off
+            elif attempt:
                 wait = max(wait, min(self.retry_delay * 2 ** (attempt - 1), self.max_wait))
+            if attempt:
                 logger.warning(
                     "robots.txt of %s unreachable (%s): asking again in %.1f s",
                     netloc,
@@ -261,7 +286,9 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
             except Exception as exc:  # noqa: BLE001 - any failure makes it unreachable
                 reason = str(exc) if isinstance(exc, IgnoreRequest) else type(exc).__name__
                 reason = reason or type(exc).__name__
+                fail_fast = bool(self.fail_fast) and isinstance(exc, self.fail_fast)
                 continue
+            fail_fast = False
             status = response.status
             self._stats.inc_value("robotstxt/response_count")
             self._stats.inc_value(f"robotstxt/response_status_count/{status}")

@@ -86,9 +86,14 @@ class ArchiveWriter:
 
     @classmethod
     def from_crawler(cls, crawler):
-        return cls(crawler.settings.get("DATA_DIR", "data"), crawler.stats)
+        writer = cls(crawler.settings.get("DATA_DIR", "data"), crawler.stats)
+        writer.crawler = crawler
+        return writer
 
     def open_spider(self, spider=None):
+        crawler = getattr(self, "crawler", None)
+        if getattr(crawler and crawler.spider, "plan_only", False):
+            return  # the dry run changes nothing on disk
         removed = remove_stale_partials(self.staging, self.data_dir / "raw")
         if removed:
             logger.info("removed %d partial file(s) left by an interrupted crawl", removed)

@@ -52,6 +52,18 @@ RETRY_AFTER_MAX = 900  # never wait longer than this for one Retry-After
 # A request's attempts and Retry-After waits together stop after this many seconds
 # (DOWNLOAD_TIMEOUT bounds each attempt: connection, headers and whole body); 0: no limit.
 REQUEST_TOTAL_TIMEOUT = 1800
+# A host that does not resolve or refuses connections will not change its mind in the
+# seconds retries take: these are retried only RETRY_FAIL_FAST_TIMES times (robots.txt
+# included, 1 s apart), and after ARCHIVE_UNREACHABLE_AFTER such failures in a row the
+# crawl stops (exit 3). An empty list retries them like any other error.
+RETRY_FAIL_FAST_EXCEPTIONS = [
+    "scrapy.exceptions.CannotResolveHostError",
+    "scrapy.exceptions.DownloadConnectionRefusedError",
+    "twisted.internet.error.DNSLookupError",
+    "twisted.internet.error.ConnectionRefusedError",
+]
+RETRY_FAIL_FAST_TIMES = 0
+ARCHIVE_UNREACHABLE_AFTER = 3
 DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.SameOriginOnly": 50,  # no request, no redirect off ARCHIVE_URL
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
@@ -80,6 +92,15 @@ MONTH_GRACE_HOURS = 24
 ARCHIVE_CLOCK_MAX_SKEW = 86400
 
 ITEM_PIPELINES = {"crawler.pipelines.ArchiveWriter": 300}
+# `scrapy crawl` with the spider's exit status (crawler/commands/crawl.py).
+COMMANDS_MODULE = "crawler.commands"
+
+# The dry run (`-a plan=1`) estimates a month's bytes from its message count: the
+# average of the list's months already stored in DATA_DIR, else of all stored months,
+# else this (real ASF exports: commit mail about 10 KB a message, list mail 5-6 KB).
+PLAN_BYTES_PER_MESSAGE = 8000
+# The transfer rate the estimate assumes for mbox downloads (bytes per second).
+PLAN_BYTES_PER_SECOND = 1_000_000
 
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 FEED_EXPORT_ENCODING = "utf-8"

@@ -8,20 +8,26 @@ week slices. Yields MonthArchive items (crawler/items.py) that crawler.pipelines
 No answer is trusted: names must match whole, months after the current one are never
 asked for, the archive's clock counts only when plausible; crawler.middlewares bounds
 sizes (inflated too), time per request, redirects (same origin only) and robots.txt errors.
+
+`-a plan=1` reads preferences and stats only and prints what a crawl would fetch
+(crawler.plan). The summary goes to stdout; `exit_code` (EXIT_* below) is what
+crawler/commands/crawl.py makes `scrapy crawl` exit with.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import math
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import scrapy
-from scrapy.exceptions import IgnoreRequest
+from scrapy.exceptions import CloseSpider, IgnoreRequest
 from scrapy.spidermiddlewares.httperror import HttpError
 
 from crawler.archive import (
@@ -40,8 +46,30 @@ from crawler.archive import (
     week_slices,
 )
 from crawler.items import MonthArchive
-from crawler.middlewares import AlreadyStored, DecompressedTooLarge, OutOfTime
-from crawler.pipelines import read_sidecar
+from crawler.middlewares import (
+    AlreadyStored,
+    DecompressedTooLarge,
+    OutOfTime,
+    fail_fast_exceptions,
+)
+from crawler.pipelines import read_sidecar, write_atomic
+from crawler.plan import Plan, parse_flag
+
+# Exit statuses of `scrapy crawl asf-lists` (crawler/commands/crawl.py).
+EXIT_OK = 0  # every wanted month stored (or nothing to do)
+EXIT_FAILED = 1  # some months or lists failed after the retries; a rerun fetches them
+EXIT_USAGE = 2  # bad argument or setting, a JOBDIR of other arguments, no list matched
+EXIT_UNREACHABLE = 3  # nothing could be read: the archive is unreachable or refuses
+EXIT_INTERRUPTED = 130  # stopped early (Ctrl-C); the same command resumes
+KNOWN_ARGUMENTS = ("lists", "since", "until", "plan")
+JOB_ARGUMENTS_FILE = "asf-lists.arguments.json"  # in JOBDIR
+
+
+def _bad(logger, message: str):
+    logger.error("bad argument: %s", message)
+    # SystemExit, not an exception: Scrapy would log the latter as an asyncio "Task
+    # exception was never retrieved" traceback after our line.
+    raise SystemExit(EXIT_USAGE)
 
 
 def _describe(failure) -> str:
@@ -56,10 +84,20 @@ def _describe(failure) -> str:
 class AsfListsSpider(scrapy.Spider):
     name = "asf-lists"
 
-    def __init__(self, lists: str | None = None, since=None, until=None, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, lists: str | None = None, since=None, until=None, plan=None, **unknown):
+        super().__init__()
         # Checked here, before any request: bad arguments stop the crawl with a clear error.
+        # An unknown name is never ignored: `-a list=…` would crawl the default scope.
+        for name, value in unknown.items():
+            close = difflib.get_close_matches(name, KNOWN_ARGUMENTS, n=1, cutoff=0.75)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            _bad(
+                self.logger,
+                f"unknown argument -a {name}={value}{hint}; "
+                f"known arguments: {', '.join(KNOWN_ARGUMENTS)}",
+            )
         try:
+            self.plan_only = parse_flag(plan, "plan")
             self.patterns = parse_patterns(lists)
             self.since = month_key(*parse_month(since, "since")) if since else None
             self.until = month_key(*parse_month(until, "until")) if until else None
@@ -71,14 +109,17 @@ class AsfListsSpider(scrapy.Spider):
                 if value and value > current:
                     raise ArgumentError(f"{label}={value} is after the current month {current}")
         except ArgumentError as exc:
-            self.logger.error("bad argument: %s", exc)
-            # SystemExit, not the exception itself: Scrapy would log the latter as an
-            # asyncio "Task exception was never retrieved" traceback after our line.
-            raise SystemExit(1) from exc
+            _bad(self.logger, str(exc))
         self.clock_offset = 0.0  # seconds the archive's clock is behind ours (never ahead)
         self._clock_warned = False
         self.why_nothing: list[str] = []
         self.handled: set[tuple[str, str, str]] = set()  # (list, domain, month) done this run
+        self.exit_code = EXIT_OK
+        self.lists_unread = False  # the list of lists could not be read: nothing was
+        self.no_list_matched = False
+        self.unreachable: str | None = None  # why the crawl stopped: archive unreachable
+        self._unreachable_streak = 0
+        self.plan: Plan | None = None
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -89,13 +130,64 @@ class AsfListsSpider(scrapy.Spider):
             spider.logger.error(
                 "bad setting: ARCHIVE_URL=%r is not an http(s) URL", spider.archive_url
             )
-            raise SystemExit(1)  # (see __init__)
+            raise SystemExit(EXIT_USAGE)  # (see _bad)
         spider.data_dir = Path(settings.get("DATA_DIR", "data"))
         spider.month_maxsize = settings.getint("MONTH_MAXSIZE", 0)
         spider.grace = timedelta(hours=settings.getfloat("MONTH_GRACE_HOURS", 24))
         spider.api_maxsize = settings.getint("API_MAXSIZE", 0)
         spider.clock_max_skew = settings.getfloat("ARCHIVE_CLOCK_MAX_SKEW", 86400)
+        spider.fail_fast = fail_fast_exceptions(settings)
+        spider.unreachable_after = settings.getint("ARCHIVE_UNREACHABLE_AFTER", 3)
+        spider.log_summary = bool(settings.get("LOG_FILE"))  # else stdout is enough
+        spider.job_file = None
+        if settings.get("JOBDIR"):
+            if spider.plan_only:
+                _bad(spider.logger, "plan=1 fetches no archive: run it without JOBDIR")
+            spider.job_file = Path(settings["JOBDIR"]) / JOB_ARGUMENTS_FILE
+            spider._check_job_arguments()
+        if spider.plan_only:
+            spider.plan = Plan(spider.data_dir, settings)
         return spider
+
+    # --- JOBDIR -----------------------------------------------------------------------
+    def _job_arguments(self) -> dict:
+        """What a resumed job must share with the run that queued its requests."""
+        return {
+            "lists": ",".join(self.patterns),
+            "since": self.since,
+            "until": self.until,
+            "ARCHIVE_URL": self.archive_url,
+            "DATA_DIR": str(self.data_dir.resolve()),
+        }
+
+    def _check_job_arguments(self) -> None:
+        """A JOBDIR replays the queue of the run that started it: refused when that run
+        had other arguments (unless it finished, leaving nothing to replay)."""
+        wanted = self._job_arguments()
+        try:
+            stored = json.loads(self.job_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            stored = None
+        except (OSError, ValueError) as exc:
+            where = f"JOBDIR={self.job_file.parent}: {self.job_file.name}"
+            _bad(self.logger, f"{where} unreadable ({exc}); delete that JOBDIR to start afresh")
+        if isinstance(stored, dict) and not stored.get("finished"):
+            before = stored.get("arguments") or {}
+            changed = [k for k in wanted if before.get(k) != wanted[k]]
+            if changed:
+                was = ", ".join(f"{k}={before.get(k)}" for k in changed)
+                now = ", ".join(f"{k}={wanted[k]}" for k in changed)
+                _bad(
+                    self.logger,
+                    f"JOBDIR={self.job_file.parent} holds a stopped crawl started with "
+                    f"{was} (now {now}): resume it with the same arguments, or use "
+                    f"another JOBDIR (or delete that one) to start afresh",
+                )
+        self._write_job_file(finished=False)
+
+    def _write_job_file(self, finished: bool) -> None:
+        record = {"arguments": self._job_arguments(), "finished": finished}
+        write_atomic(self.job_file, (json.dumps(record, indent=2) + "\n").encode())
 
     # --- helpers ----------------------------------------------------------------------
     def _count(self, key: str, n: int = 1) -> None:
@@ -124,10 +216,28 @@ class AsfListsSpider(scrapy.Spider):
     def _is_complete(self, month: str, fetched: datetime) -> bool:
         return fetched >= month_bounds(month)[1] + self.grace
 
+    def _reached(self) -> None:
+        self._unreachable_streak = 0
+
+    def _fails_fast(self, failure) -> bool:
+        """A DNS or connection-refused failure (not retried: crawler.middlewares)."""
+        return bool(self.fail_fast and failure.check(*self.fail_fast))
+
+    def _note_unreachable(self, failure) -> None:
+        """After ARCHIVE_UNREACHABLE_AFTER fail-fast failures in a row the crawl stops
+        instead of failing every remaining month one by one."""
+        if self.unreachable or not self._fails_fast(failure):
+            return  # (requests in flight when the crawl stopped still fail after it)
+        self._unreachable_streak += 1
+        if self.unreachable_after and self._unreachable_streak >= self.unreachable_after:
+            self.unreachable = f"{self._unreachable_streak} requests in a row: {_describe(failure)}"
+            raise CloseSpider("archive_unreachable")
+
     # --- lists ------------------------------------------------------------------------
     async def start(self):
         self.logger.info(
-            "crawling %s into %s/raw (lists=%s, since=%s, until=%s)",
+            "%s %s into %s/raw (lists=%s, since=%s, until=%s)",
+            "planning (dry run) a crawl of" if self.plan else "crawling",
             self.archive_url,
             self.data_dir,
             ",".join(self.patterns),
@@ -146,15 +256,18 @@ class AsfListsSpider(scrapy.Spider):
         self.logger.error(
             "cannot read the lists from %s: %s", failure.request.url, _describe(failure)
         )
+        self.lists_unread = True
         self.why_nothing.append(f"the list of lists could not be read ({_describe(failure)})")
 
     def parse_preferences(self, response):
+        self._reached()
         try:
             lists = json.loads(response.text)["lists"]
             if not isinstance(lists, dict):
                 raise TypeError("'lists' is not an object")
         except (ValueError, KeyError, TypeError) as exc:
             self.logger.error("unexpected answer from %s: %s", response.url, exc)
+            self.lists_unread = True
             self.why_nothing.append("the archive's list of lists was not understood")
             return
         addresses = {}
@@ -177,7 +290,10 @@ class AsfListsSpider(scrapy.Spider):
         self.crawler.stats.set_value("archive/patterns_unmatched", unmatched)
         self.logger.info("%d of %d lists match %s", len(matched), len(addresses), self.patterns)
         if not matched:
+            self.no_list_matched = True
             self.why_nothing.append(f"no list matches lists={','.join(self.patterns)}")
+        if self.plan:
+            self.plan.lists_available = len(addresses)
         for address in matched:
             name, domain = addresses[address]
             yield scrapy.Request(
@@ -195,8 +311,10 @@ class AsfListsSpider(scrapy.Spider):
             "cannot read the months of %s: %s", failure.request.url, _describe(failure)
         )
         self._count("lists_failed")
+        self._note_unreachable(failure)
 
     def parse_stats(self, response, name: str, domain: str):
+        self._reached()
         try:
             stats = json.loads(response.text)
             months = stats.get("active_months") or {}
@@ -212,6 +330,7 @@ class AsfListsSpider(scrapy.Spider):
         self._use_archive_clock(server_now)
         current = month_of(min(self._now(), datetime.now(UTC)))
         wanted = []
+        counts = {}  # month → messages the archive says it holds
         for raw_key, count in sorted(months.items()):
             try:
                 key = month_key(*parse_month(raw_key))
@@ -237,6 +356,7 @@ class AsfListsSpider(scrapy.Spider):
                 self._count("months_skipped")
                 continue
             wanted.append(key)
+            counts[key] = count
         self.logger.info(
             "%s@%s: %d active months, %d to fetch (current month %s)",
             name,
@@ -245,6 +365,10 @@ class AsfListsSpider(scrapy.Spider):
             len(wanted),
             month_of(self._now()),
         )
+        if self.plan:  # the dry run: count what would be fetched, fetch nothing
+            latency = response.meta.get("download_latency")
+            self.plan.add_list(name, domain, counts, latency)
+            return
         for key in wanted:
             yield self._month_request(name, domain, key)
 
@@ -285,6 +409,7 @@ class AsfListsSpider(scrapy.Spider):
         return self._now(before=float(response.meta.get("download_latency") or 0.0))
 
     def parse_month(self, response):
+        self._reached()
         name, domain, key = response.meta["archive"]
         if response.body and not response.body.startswith(b"From "):
             self.logger.warning("%s@%s %s: the answer is not an mbox", name, domain, key)
@@ -308,6 +433,13 @@ class AsfListsSpider(scrapy.Spider):
         # too large once inflated or out of time; a request ignored for another reason
         # (forbidden by robots.txt, an off-host redirect) is not to be insisted on.
         worth_slicing = failure.check(HttpError, DecompressedTooLarge, OutOfTime)
+        if self._fails_fast(failure):  # week slices would not fare better
+            name, domain, key = failure.request.meta["archive"]
+            self.handled.add((name, domain, key))
+            self.logger.error("%s@%s %s not fetched: %s", name, domain, key, reason)
+            self._count("months_failed")
+            self._note_unreachable(failure)
+            return
         if failure.check(IgnoreRequest) and not worth_slicing:
             name, domain, key = failure.request.meta["archive"]
             if failure.check(AlreadyStored):  # a replayed duplicate (JOBDIR resume)
@@ -341,6 +473,7 @@ class AsfListsSpider(scrapy.Spider):
         )
 
     def parse_slice(self, response):
+        self._reached()
         name, domain, key = response.meta["archive"]
         index = response.meta["slice"]
         if response.body and not response.body.startswith(b"From "):
@@ -391,14 +524,71 @@ class AsfListsSpider(scrapy.Spider):
             _describe(failure),
         )
         self._count("months_failed")
+        self._note_unreachable(failure)
 
     # --- summary ----------------------------------------------------------------------
+    def _say(self, line: str) -> None:
+        """A summary line: on stdout (the log is stderr), and in LOG_FILE if there is one."""
+        print(line, file=sys.stdout, flush=True)
+        if self.log_summary:
+            self.logger.info("%s", line)
+
+    def _exit_status(self, reason: str, failed: int) -> tuple[int, str]:
+        """(exit status, why) from how the run ended; (0, "") when all went well."""
+        if reason == "shutdown":
+            return EXIT_INTERRUPTED, "the crawl was stopped early; the same command resumes it"
+        if self.unreachable:
+            return EXIT_UNREACHABLE, f"the archive became unreachable ({self.unreachable})"
+        if self.lists_unread:
+            why = "; ".join(self.why_nothing)
+            return EXIT_UNREACHABLE, f"nothing could be read from {self.archive_url}: {why}"
+        if self.no_list_matched:
+            return EXIT_USAGE, f"no list matches lists={','.join(self.patterns)}"
+        if failed:
+            return EXIT_FAILED, f"{failed} month(s) or list(s) failed; a rerun fetches them"
+        if reason != "finished":
+            return EXIT_FAILED, f"the crawl stopped early ({reason})"
+        errors = self.crawler.stats.get_value("log_count/ERROR", 0)
+        if errors:
+            return EXIT_FAILED, f"{errors} error(s) logged"
+        return EXIT_OK, ""
+
     def closed(self, reason):
+        stats = self.crawler.stats
+        failed = stats.get_value("archive/months_failed", 0)
+        failed += stats.get_value("archive/lists_failed", 0)
+        self.exit_code, why = self._exit_status(reason, failed)
+        if self.job_file is not None and reason == "finished":
+            self._write_job_file(finished=True)  # nothing left to replay: any arguments
+        if self.plan:
+            for line in self.plan.report(self._plan_settings()):
+                self._say(line)
+        else:
+            self._summary(reason)
+        if self.exit_code:
+            self.logger.error("exit status %d: %s", self.exit_code, why)
+
+    def _plan_settings(self) -> dict:
+        stats = self.crawler.stats
+        return {
+            "archive_url": self.archive_url,
+            "patterns": self.patterns,
+            "since": self.since,
+            "until": self.until,
+            "crawl_delay": stats.get_value("archive/crawl_delay", 0.0),
+            "skipped": stats.get_value("archive/months_skipped", 0),
+            "out_of_range": stats.get_value("archive/months_out_of_range", 0),
+            "lists_failed": stats.get_value("archive/lists_failed", 0),
+            "exit": self.exit_code,
+        }
+
+    def _summary(self, reason: str) -> None:
         stats = self.crawler.stats
         counts = {
             k: stats.get_value(f"archive/{k}", 0)
             for k in (
                 "lists_matched",
+                "lists_failed",
                 "months_fetched",
                 "months_unchanged",
                 "months_skipped",
@@ -409,17 +599,16 @@ class AsfListsSpider(scrapy.Spider):
                 "bytes",
             )
         }
-        self.logger.info(
-            "summary: lists matched %(lists_matched)d; months fetched %(months_fetched)d, "
-            "unchanged %(months_unchanged)d, skipped (complete on disk) %(months_skipped)d, "
-            "failed %(months_failed)d, out of range %(months_out_of_range)d; "
-            "week-sliced %(months_sliced)d; unsafe names rejected %(names_rejected)d; "
-            "bytes written %(bytes)d",
-            counts,
+        self._say(
+            "summary: lists matched {lists_matched}; months fetched {months_fetched}, "
+            "unchanged {months_unchanged}, skipped (complete on disk) {months_skipped}, "
+            "failed {months_failed}, out of range {months_out_of_range}; "
+            "week-sliced {months_sliced}; unsafe names rejected {names_rejected}; "
+            "bytes written {bytes}".format(**counts)
         )
         unmatched = stats.get_value("archive/patterns_unmatched") or []
         if unmatched:
-            self.logger.info("summary: patterns that matched no list: %s", ", ".join(unmatched))
+            self._say(f"summary: patterns that matched no list: {', '.join(unmatched)}")
         if counts["months_fetched"] == 0:
             why = list(self.why_nothing)
             if counts["months_skipped"] and not counts["months_failed"]:
@@ -427,7 +616,8 @@ class AsfListsSpider(scrapy.Spider):
             if counts["months_unchanged"]:
                 why.append("the open month(s) had not changed")
             if counts["lists_matched"] and not any(
-                counts[k] for k in ("months_skipped", "months_unchanged", "months_failed")
+                counts[k]
+                for k in ("months_skipped", "months_unchanged", "months_failed", "lists_failed")
             ):
                 why.append(
                     f"no active month of the matched lists lies in "
@@ -435,7 +625,24 @@ class AsfListsSpider(scrapy.Spider):
                 )
             if counts["months_failed"]:
                 why.append(f"{counts['months_failed']} month(s) failed (see errors above)")
+            if counts["lists_failed"]:
+                why.append(f"the months of {counts['lists_failed']} list(s) could not be read")
+            if self.unreachable:
+                why.append(f"the archive became unreachable ({self.unreachable})")
             if reason != "finished":
                 why.append(f"the crawl stopped early ({reason})")
             because = "; ".join(dict.fromkeys(why)) or reason  # each reason once
-            self.logger.info("summary: fetched nothing because %s", because)
+            self._say(f"summary: fetched nothing because {because}")
+        fields = {
+            "lists": counts["lists_matched"],
+            "lists_failed": counts["lists_failed"],
+            "fetched": counts["months_fetched"],
+            "unchanged": counts["months_unchanged"],
+            "skipped": counts["months_skipped"],
+            "failed": counts["months_failed"],
+            "out_of_range": counts["months_out_of_range"],
+            "sliced": counts["months_sliced"],
+            "bytes": counts["bytes"],
+            "exit": self.exit_code,
+        }
+        self._say(" ".join(f"{k}={v}" for k, v in fields.items()))

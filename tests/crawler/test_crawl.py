@@ -64,6 +64,7 @@ def crawl(url: str, data_dir: Path, *args: str, timeout: float = 120):
         timeout=timeout,
     )
     result.log = result.stderr  # Scrapy logs to stderr
+    result.out = result.stdout  # the summary (or the plan)
     return result
 
 
@@ -134,7 +135,7 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
         first = crawl(server.url, data, "-a", f"lists={patterns}", *TRUST_NOW)
         assert first.returncode == 0, first.log
         assert "pattern 'nothing@*' matches no list" in first.log
-        assert "patterns that matched no list: nothing@*" in first.log
+        assert "patterns that matched no list: nothing@*" in first.out
         files = stored(data)
         assert set(files) == {
             "ponymail.apache.org/commits/2016-06",
@@ -154,7 +155,12 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
         )
         assert sidecar(data, "ponymail.apache.org/users/2019-09")["complete"] is True
         assert sidecar(data, "ponymail.apache.org/users/2022-01")["complete"] is False
-        assert "lists matched 2; months fetched 3" in first.log
+        assert "lists matched 2; months fetched 3" in first.out
+        assert first.out.splitlines()[-1] == (
+            "lists=2 lists_failed=0 fetched=3 unchanged=0 skipped=0 failed=0 out_of_range=0 "
+            f"sliced=0 bytes={sum(map(len, files.values()))} exit=0"
+        )
+        assert "summary:" not in first.log  # stdout only (no LOG_FILE)
 
         # Second run, archive unchanged: no closed month is requested again, and the
         # open month is fetched but left as it is.
@@ -167,8 +173,8 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
             "/api/mbox.lua?list=users&domain=ponymail.apache.org&d=2022-01"
         ]
         assert "users@ponymail.apache.org 2022-01 unchanged" in second.log
-        assert "months fetched 0, unchanged 1, skipped (complete on disk) 2" in second.log
-        assert "fetched nothing because" in second.log
+        assert "months fetched 0, unchanged 1, skipped (complete on disk) 2" in second.out
+        assert "fetched nothing because" in second.out
         assert (open_month.stat().st_ino, open_month.stat().st_mtime_ns) == (
             before.st_ino,
             before.st_mtime_ns,
@@ -205,7 +211,7 @@ def test_default_patterns_and_month_range(root, tmp_path):
             "demo.apache.org/issues/2016-06",
         }
         assert all("d=2016-06" in path for path in server.requested("mbox"))
-        assert "lists matched 2" in result.log and "out of range 2" in result.log
+        assert "lists matched 2" in result.out and "out of range 2" in result.out
 
 
 @pytest.mark.parametrize(
@@ -224,7 +230,7 @@ def test_default_patterns_and_month_range(root, tmp_path):
 def test_bad_months_fail_clearly_before_any_request(root, tmp_path, args, message):
     with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
         result = crawl(server.url, tmp_path / "data", *args)
-        assert result.returncode != 0
+        assert result.returncode == 2  # a usage error, as Scrapy's own
         assert message in result.log
         assert "Traceback" not in result.log  # the one clear line, no stack dump
         assert server.requests == []
@@ -234,8 +240,9 @@ def test_bad_months_fail_clearly_before_any_request(root, tmp_path, args, messag
 def test_a_run_that_fetches_nothing_says_why(root, tmp_path):
     with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
         result = crawl(server.url, tmp_path / "data", "-a", "lists=nothing@*,dev@*")
-        assert result.returncode == 0, result.log
-        assert "fetched nothing because no list matches lists=nothing@*,dev@*" in result.log
+        assert result.returncode == 2, result.log  # a scope that holds nothing: a usage error
+        assert "fetched nothing because no list matches lists=nothing@*,dev@*" in result.out
+        assert "exit status 2: no list matches lists=nothing@*,dev@*" in result.log
         assert server.requested("mbox") == [] and server.requested("stats") == []
 
 
@@ -345,7 +352,7 @@ def test_hostile_list_names_are_rejected(root, tmp_path):
         assert "skipping unsafe or malformed domain name '../../tmp'" in result.log
         assert "skipping unsafe list name 'issues\\n'" in result.log
         assert "skipping unsafe or malformed domain name 'apache.org\\n'" in result.log
-        assert "unsafe names rejected 9" in result.log
+        assert "unsafe names rejected 9" in result.out
         requested = " ".join(server.requested("stats") + server.requested("mbox"))
         assert "evil" not in requested and "tmp" not in requested
     assert {p.name for p in (data / "raw").iterdir()} == {"ponymail.apache.org", "demo.apache.org"}
@@ -356,11 +363,11 @@ def test_robots_txt_is_obeyed(root, tmp_path):
     with ArchiveServer(root, now=NOW, crawl_delay=1, disallow="/api/mbox") as server:
         start = time.monotonic()
         result = crawl(server.url, tmp_path / "data", "-a", "lists=issues@demo.apache.org")
-        assert result.returncode == 0, result.log
+        assert result.returncode == 1, result.log  # the months were refused: failed
         assert server.requested("mbox") == []
         assert "robots.txt of 127.0.0.1" in result.log and "Crawl-delay: 1" in result.log
         assert (
-            "fetched nothing because requests were refused (Forbidden by robots.txt)" in result.log
+            "fetched nothing because requests were refused (Forbidden by robots.txt)" in result.out
         )
         # robots.txt, preferences, stats: with Crawl-delay 1, the last one waits a second.
         assert time.monotonic() - start >= 1.0
@@ -438,12 +445,22 @@ def test_jobdir_resumes_a_stopped_crawl(root, tmp_path):
         assert (
             "shutting down gracefully" in log.lower() or "closing spider (shutdown)" in log.lower()
         )
+        assert process.returncode == 130  # stopped early: not a finished crawl
         assert (job / "requests.queue").exists()
         first = stored(data)
         assert 1 <= len(first) < 15
         port = int(server.url.rsplit(":", 1)[1])
     # Same address as before: the resumed run replays the stopped run's queued requests.
     with ArchiveServer(root, now=NOW, crawl_delay=0, port=port) as server:
+        # Other arguments would replay the old queue under a new scope: refused up front.
+        other = crawl(server.url, data, *args, "-a", "since=2015-06")
+        assert other.returncode == 2, other.log
+        assert (
+            f"JOBDIR={job} holds a stopped crawl started with since=None (now since=2015-06)"
+            in other.log
+        )
+        assert "use another JOBDIR (or delete that one)" in other.log
+        assert server.requests == [] and "Traceback" not in other.log
         result = crawl(server.url, data, *args)
         assert result.returncode == 0, result.log
         fetched = server.requested("mbox")
@@ -451,6 +468,13 @@ def test_jobdir_resumes_a_stopped_crawl(root, tmp_path):
     assert len(set(fetched)) == len(fetched) == 15 - len(first)  # none twice, none again
     assert "Connection refused" not in result.log
     assert_no_partial_files(data)
+    # A finished job leaves nothing to replay: a new scope may reuse its JOBDIR.
+    with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
+        again = crawl(server.url, data, *args, "-a", "since=2016-01")
+        assert again.returncode == 0, again.log
+        assert "skipped (complete on disk) 3" in again.out
+    arguments = json.loads((job / "asf-lists.arguments.json").read_text())
+    assert arguments["arguments"]["since"] == "2016-01" and arguments["finished"] is True
     shutil.rmtree(job)
 
 
@@ -459,10 +483,11 @@ def test_an_unreachable_archive_is_reported(tmp_path):
         url = server.url  # a port that nothing listens on once the server is gone
     # Unreachable, robots.txt included: RFC 9309 disallows all (no asking again here).
     result = crawl(url, tmp_path / "data", "-s", "RETRY_TIMES=0", "-s", "ROBOTSTXT_RETRY_TIMES=0")
-    assert result.returncode == 0, result.log
+    assert result.returncode == 3, result.log
     assert "unreachable (DownloadConnectionRefusedError) after 1 tries" in result.log
     assert "cannot read the lists from" in result.log
-    assert "fetched nothing because the list of lists could not be read" in result.log
+    assert "fetched nothing because the list of lists could not be read" in result.out
+    assert f"exit status 3: nothing could be read from {url}" in result.log
 
 
 def test_retry_after_values():
@@ -496,10 +521,10 @@ def test_off_host_redirects_are_refused(root, tmp_path):
         faults = Faults(redirect_to=other.url)
         with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
             result = crawl(server.url, data, *JUNE)
-            assert result.returncode == 0, result.log
+            assert result.returncode == 1, result.log  # the month failed
             month = f"{server.url}/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06"
             assert f"refused redirect from {month} to {other.url}/api/mbox?" in result.log
-            assert "not fetched: refused redirect" in result.log and "failed 1," in result.log
+            assert "not fetched: refused redirect" in result.log and "failed 1," in result.out
         assert other.requests == []  # the other host is never even asked
     assert stored(data) == {} if (data / "raw").exists() else True
     # A redirect on the archive's own scheme, host and port is followed.
@@ -523,7 +548,7 @@ def test_robots_txt_errors_follow_rfc_9309(root, tmp_path, status, failures, fet
     with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
         start = time.monotonic()
         result = crawl(server.url, data, *JUNE, *args)
-        assert result.returncode == 0, result.log
+        assert result.returncode == (0 if fetched else 3), result.log  # 3: nothing readable
         robots = [s for p, s in server.requests if p == "/robots.txt"]
         netloc = server.url.removeprefix("http://")
         if not fetched:  # 5xx every time: asked 3 times with back-off, then disallow all
@@ -533,7 +558,7 @@ def test_robots_txt_errors_follow_rfc_9309(root, tmp_path, status, failures, fet
             assert "assuming everything is disallowed (RFC 9309)" in result.log
             assert (
                 "fetched nothing because the list of lists could not be read "
-                f"(robots.txt unreachable (HTTP {status}): all disallowed)" in result.log
+                f"(robots.txt unreachable (HTTP {status}): all disallowed)" in result.out
             )
             assert [p for p, _ in server.requests if p != "/robots.txt"] == []
             assert not (data / "raw").exists() or stored(data) == {}
@@ -548,7 +573,7 @@ def test_gzip_bomb_is_cut_at_api_maxsize(root, tmp_path):
     faults = Faults(gzip_bomb=512 * 1024**2)
     with ArchiveServer(root, now=NOW, crawl_delay=0, faults=faults) as server:
         result = crawl(server.url, tmp_path / "data", *JUNE)
-        assert result.returncode == 0, result.log
+        assert result.returncode == 1, result.log  # the list's months could not be read
         assert f"inflated past {64 * 1024**2} B" in result.log
         assert "cannot read the months of" in result.log
         assert server.requested("mbox") == []
