@@ -197,6 +197,10 @@ def _is_index_column(header: str, cells: list[str]) -> bool:
     return not header.strip() and all(_DIGITS.fullmatch(c.strip() or "x") for c in cells)
 
 
+def _is_section(cells: list[str]) -> bool:
+    return bool(cells) and bool(cells[0].strip()) and not any(c.strip() for c in cells[1:])
+
+
 def grid_measurements(
     header_levels: list[list[str]],
     rows: list[list[str]],
@@ -274,8 +278,18 @@ def grid_measurements(
     first_value = min(value_cols)
     candidates = [i for i in range(first_value) if i not in value_cols]
     name_cols = [i for i in candidates if not _is_index_column(header[i], cols[i])] or candidates
+    # Section rows, as spreadsheets pasted into mail write them: a name in the first
+    # cell and nothing else (`PR change |  |`) names the rows below it; a header of
+    # that shape (`Baseline |  |`) names the first section, and its columns have no
+    # names of their own.
+    section = None
+    if ncol >= 2 and _is_section(header):
+        section, header[0] = header[0], ""
     out: list[Measurement] = []
     for r, row in enumerate(rows):
+        if ncol >= 2 and _is_section(row) and read_cell(row[0]) is None:
+            section = row[0].strip()
+            continue
         names = [(header[i], row[i]) for i in name_cols if row[i].strip()]
         if len(names) > 1:
             label = ", ".join(f"{h}={v}" if h else v for h, v in names)
@@ -300,7 +314,12 @@ def grid_measurements(
                 unit = cell.unit or col_units[r] or col_unit or said_unit
                 if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
                     unit = "s"
-                variant = " / ".join(g for g in groups if g != caption) or None
+                variant = (
+                    " / ".join(
+                        [*(g for g in groups if g != caption), *([section] if section else [])]
+                    )
+                    or None
+                )
                 m_label = label
             out.append(Measurement(metric, cell.value, unit, m_label, variant, cell.written, row=r))
             if cell.err is not None:

@@ -88,6 +88,11 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             continue
         ncol = len(_split_row(sep.group(0)))
         header = _split_row(header_line)
+        # a table without outer pipes (pasted from a spreadsheet) ends a row whose
+        # last cell is empty with a bar: `Baseline |   |` has three cells
+        bare = not sep.group(0).strip().lstrip(">").strip().startswith("|")
+        if bare and len(header) == ncol - 1 and header_line.rstrip().endswith("|"):
+            header.append("")
         # a header a gateway hard-wrapped: the lines above go with it while it has
         # fewer cells than the rule has columns
         for _ in range(3):
