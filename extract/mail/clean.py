@@ -341,9 +341,24 @@ def _rejoin_header(out: list[str], first_row: int, n_cells: int, width: int) -> 
             return
 
 
+_OPTION = re.compile(r"\s--?[A-Za-z]")
+
+
 def _broken_here(line: str, nxt: str, width: int) -> bool:
     if not line.strip() or not nxt.strip() or nxt[0].isspace() or _RULE_LINE.match(line):
         return False
+    # a word longer than the width (a long name, a URL) stands alone on its line; the
+    # cells of its table row follow on the next
+    if len(line.rstrip()) > width and " " not in line.strip() and nxt.startswith("|"):
+        return True
+    # a command's options go on after the break (`tool run -t 20` / `--path=/x -n 5`)
+    if (
+        nxt.startswith("-")
+        and nxt[1:2] in ("-", *"abcdefghijklmnopqrstuvwxyz")
+        and _OPTION.search(line)
+    ):
+        first = nxt.split(None, 1)[0]
+        return len(line.rstrip()) + 1 + len(first) > width
     # (inside a run of `|` cells a capital starts a cell, not a sentence; in a table
     # written without the outer pipes, a line that opens with one goes on a row)
     cells = any(b in line for b in _BARS) and any(b in nxt for b in _BARS)

@@ -143,3 +143,16 @@ def test_box_drawn_rows_and_dash_rules_broken_by_the_wrap_are_joined():
     assert joined.split("\n")[1].split() == rule.split()
     # a row whose values a tool could not give (`? ?/sec`) is still a row of values
     assert len(joined.split("\n")) == 4
+
+
+def test_a_command_and_a_long_table_name_go_on_after_the_break():
+    intro = "Sample usage of the new load generator on the test cluster, and its output."
+    cmd = "bin/load-tool write-generator -t 20 --bytes-per-write=1024 --path=/vol1/bucket1/p -n 500"
+    name = "org.example.benchmark.NetworkThroughputBenchmarkExecutor.networkSkewedThroughput"
+    text = _textwrap([intro, cmd, "", "Case |  |", "-- | --", f"{name} | 51977.13 |"])
+    lines = unwrap_hard_wrapped(text).split("\n")
+    assert cmd in lines
+    assert f"{name} | 51977.13 |" in lines
+    # a bullet after a long line is not an option of a command
+    bullets = _textwrap([intro + " It is run with -t 20 threads at most.", "- first point"])
+    assert unwrap_hard_wrapped(bullets).split("\n")[-1] == "- first point"
