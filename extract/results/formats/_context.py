@@ -66,7 +66,12 @@ def block_heading(text: str, pos: int, floor: int = 0) -> str | None:
         start = floor
     before_on_line = text[start:pos]
     if before_on_line.strip():
-        return inline_heading(before_on_line, between_blocks=start == floor > 0)
+        inline = inline_heading(before_on_line, between_blocks=start == floor > 0)
+        # a block that starts inside the first line of a code block (after a tool's
+        # prefix, in a flattened mail) is named by the heading above the fence
+        above = text[_line_start(text, start - 1) : start - 1] if start > floor else ""
+        if inline is not None or not _FENCE.match(above):
+            return inline
     # Walk up over blank lines, fences and rules.
     end = start
     for _ in range(6):
