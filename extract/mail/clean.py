@@ -146,7 +146,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
     body = unwrap_hard_wrapped(body)
     if bars:  # (after the unwrap, whose width the joined tails would hide)
         body = "\n".join(_rejoin_row_tails(body.split("\n")))
-    if "`" in body or "{" in body:
+    if "`" in body or "{" in body or ", " in body:
         body = reline_flattened(body)
     body = _BLANK_RUNS.sub("\n\n", body)
     return body.strip()
@@ -400,6 +400,70 @@ _LEAD_IN_LINK = re.compile(
 _LAST_SENTENCE = re.compile(r"(?<=[.!?:])\s+(?=[^\s.!?][^.!?]{0,100}$)")
 
 
+_CSV_NUMBER = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?%?")
+_LEAD_NUMBER = re.compile(r"([-+]?\d[\d.]*(?:[eE][-+]?\d+)?%?) (\S.*)")
+# where the first header cell begins in the text before it (after a sentence or `:`)
+_CSV_HEAD = re.compile(r"(?:.*[.:!?]\s|^)(?P<cell>[^.:!?]{1,40})$")
+
+
+def _reline_csv(line: str) -> str:
+    """A comma-separated table that flattening ran into one line (`Name, Min, Max P95
+    topology-0, 0.03, 0.36, 0.09 Next sentence`) put back on lines: where a cell
+    holds two words with a space between and the cells after it are numbers, the
+    first word ends the header (or a row) and the second starts the next row. The
+    header has as many cells as each row: a label and its numbers."""
+    pieces = line.split(", ")
+    if len(pieces) < 6:
+        return line
+    for j in range(2, len(pieces) - 2):
+        head, _, label = pieces[j].rpartition(" ")
+        m = 0
+        while j + 1 + m < len(pieces) and _CSV_NUMBER.fullmatch(pieces[j + 1 + m]):
+            m += 1
+        last = _LEAD_NUMBER.fullmatch(pieces[j + 1 + m]) if j + 1 + m < len(pieces) else None
+        width = m + (1 if last else 0)  # numbers in the first row
+        if not head or width < 2 or j - width < 0:
+            continue
+        first = _CSV_HEAD.match(pieces[j - width])
+        names = [first.group("cell").strip()] if first else []
+        names += [*pieces[j - width + 1 : j], head]
+        if not first or any(_CSV_NUMBER.fullmatch(x) for x in names):
+            continue
+        prefix = pieces[j - width][: first.start("cell")]
+        rows, k = [], j + 1
+        rest = ""
+        while True:
+            nums = pieces[k : k + width]
+            if len(nums) < width:
+                break
+            tail = _LEAD_NUMBER.fullmatch(nums[-1])
+            if not all(_CSV_NUMBER.fullmatch(x) for x in nums[:-1]) or not (
+                tail or _CSV_NUMBER.fullmatch(nums[-1])
+            ):
+                break
+            rows.append([label, *nums[:-1], tail.group(1) if tail else nums[-1]])
+            k += width
+            if not tail:
+                rest = ", ".join(pieces[k:])
+                break
+            nxt = tail.group(2)
+            if (
+                all(_CSV_NUMBER.fullmatch(x) for x in pieces[k : k + width - 1])
+                and len(pieces[k : k + width]) == width
+                and " " not in nxt.strip()
+            ):
+                label = nxt
+                continue
+            rest = ", ".join([nxt, *pieces[k:]])
+            break
+        if not rows:
+            continue
+        table = "\n".join(", ".join(r) for r in [names, *rows])
+        before = ", ".join([*pieces[: j - width], prefix]) if j - width else prefix
+        return "\n".join(x for x in (before.rstrip(", ").strip(), table, _reline_csv(rest)) if x)
+    return line
+
+
 def reline_flattened(text: str) -> str:
     """Line breaks put back where a mail flattened onto one line (every run of blanks
     made one space, as GitBox did) certainly had them: around its code fences, which
@@ -410,7 +474,11 @@ def reline_flattened(text: str) -> str:
     if not any(len(line) > _FLAT_LINE for line in text.split("\n")):
         return text
     out = []
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    if ", " in text:
+        lines = [_reline_csv(x) if len(x) > _FLAT_LINE else x for x in lines]
+        lines = "\n".join(lines).split("\n")
+    for line in lines:
         if len(line) <= _FLAT_LINE or not _INLINE_FENCE.search(line):
             out.append(line)
             continue

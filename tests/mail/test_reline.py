@@ -66,3 +66,16 @@ def test_clean_body_relines_a_flattened_mail():
 def test_a_lead_in_that_names_the_block_after_a_linking_verb_is_its_own_line():
     text = _flat(f"{NOTE}\nThe latest result is\nBefore patch:\n```\nx 1\n```")
     assert reline_flattened(text).split("\n")[:3] == [NOTE, "The latest result is", "Before patch:"]
+
+
+def test_a_comma_separated_table_run_into_one_line_gets_its_lines_back():
+    csv = "Case, Min, Max, Mean\nscan-0, 0.031, 0.362, 0.099\nscan-1, 0.040, 0.236, 0.082"
+    text = _flat(
+        f"{NOTE} The query benchmark before the change:\n{csv}\nAs we can see, it is better."
+    )
+    lines = reline_flattened(text).split("\n")
+    assert lines[1:4] == csv.split("\n")
+    assert lines[-1] == "As we can see, it is better."
+    # a list of words and numbers in a sentence is no table
+    words = _flat(f"{NOTE} We tried sizes 1, 2, 4, 8 and then 16, 32, 64 on each node.")
+    assert reline_flattened(words) == words
