@@ -56,7 +56,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
+from extract.results import prefilter
 from extract.results.formats import ResultTable
+from extract.results.prefilter import Needs
 from extract.results.units import to_si
 
 # The features' weights and the threshold are fitted on the labelled corpora by
@@ -758,18 +760,72 @@ def _diff_rows_are_results(body: str, tables: list[ResultTable]) -> bool:
 
 
 def classify(
-    body: str, tables: list[ResultTable], *, subject: str | None = None, kind: str | None = None
+    body: str,
+    tables: list[ResultTable],
+    *,
+    subject: str | None = None,
+    kind: str | None = None,
+    plain: bool = False,
 ) -> Verdict:
+    """`plain=True`: every feature is computed, no early exit (the same verdict)."""
     try:
-        return _classify(body or "", tables or [], subject or "", kind)
+        return _classify(body or "", tables or [], subject or "", kind, plain)
     except Exception as exc:  # a classifier bug must not lose the message
         return Verdict(False, 0.0, [f"classifier error: {type(exc).__name__}: {exc}"])
 
 
-def _classify(body: str, tables: list[ResultTable], subject: str, kind: str | None) -> Verdict:
+# ---------------------------------------------------------------- prefilter
+# What the whole-text checks of `features` cannot match without (lower case: found
+# case-insensitively), declared to the prefilter, whose one scan of a message serves
+# the format triggers too. A new check gated on `name in hits` declares its name here.
+for _name, _keys in (
+    ("ci", _CI_KEYS),
+    ("maven", _MAVEN_KEYS),
+    ("release", _RELEASE_KEYS),
+    ("stack", _STACK_KEYS),
+    ("image", _IMAGE_KEYS),
+    ("talk", _TALK_KEYS),
+):
+    prefilter.declare(f"classify:{_name}", Needs(lower=_keys))
+
+
+# ---------------------------------------------------------------- early exit
+# The features all decided before `features` calls `_stops_early` (the CI and Maven
+# checks among them: the text is read without their lines): when one of them has
+# not fired by then, it will not. Any other weighted feature
+# (a hard negative, or a feature not listed here) counts as still possible, with
+# its weight if positive and a value of at most 1. A new feature computed before
+# `_stops_early` is called should be listed (or early exits only get rarer).
+EARLY_FEATURES = frozenset({
+    "tool", "weak_tool", "more_tools", "perf_table", "more_perf_tables", "plain_table",
+    "prose_compared", "prose_one", "text_compared", "text_many", "text_measured",
+    "numeric_block", "results_cue", "ci", "maven", "maven_alone", "note",
+})  # fmt: skip
+EARLY_EXIT_REASON = "no positive evidence can reach the threshold"
+
+
+def _weight(name: str, value: float) -> float:
+    return WEIGHTS.get(name.split(":", 1)[0], 0.0) * value
+
+
+def _stops_early(out: dict[str, tuple[float, str | None]]) -> str | None:
+    """The reason to stop before the hard negatives, when even with every feature
+    still to come at its best the sum cannot reach `THRESHOLD`; else None."""
+    fired = {name.split(":", 1)[0] for name in out}
+    best = sum(_weight(name, value) for name, (value, _) in out.items())
+    best += sum(max(0.0, w) for name, w in WEIGHTS.items() if name not in EARLY_FEATURES | fired)
+    if best >= THRESHOLD:
+        return None
+    return f"{EARLY_EXIT_REASON} (at most {best:+.1f} < {THRESHOLD:.1f}); negatives not checked"
+
+
+def _classify(
+    body: str, tables: list[ResultTable], subject: str, kind: str | None, plain: bool = False
+) -> Verdict:
     total = 0.0
     reasons: list[str] = []
-    for name, (value, reason) in features(body, tables, subject, kind).items():
+    found = features(body, tables, subject, kind, early_exit=not plain)
+    for name, (value, reason) in found.items():
         weight = WEIGHTS.get(name.split(":", 1)[0], 0.0) * value
         total += weight
         reasons.append(f"{reason} ({weight:+.1f})")
@@ -783,15 +839,27 @@ _STRENGTH = {"prose_compared": 3, "text_compared": 3, "text_many": 2, "prose_one
 
 
 def features(
-    body: str, tables: list[ResultTable], subject: str = "", kind: str | None = None
+    body: str,
+    tables: list[ResultTable],
+    subject: str = "",
+    kind: str | None = None,
+    *,
+    early_exit: bool = False,
 ) -> dict[str, tuple[float, str | None]]:
     """The classifier's features of one message: name -> (value, reason). The
     verdict weighs each by `WEIGHTS[name]` (the part of the name before a `:`);
-    `note:` entries weigh nothing and only explain (`talks about performance`)."""
+    `note:` entries weigh nothing and only explain (`talks about performance`).
+    `early_exit=True` (the verdict's path): the whole-text checks are skipped where
+    the prefilter's scan finds none of their literals, and when the positive
+    evidence cannot reach the threshold, the hard negatives are not computed and a
+    `note:` says so. Otherwise every check runs (the same features, slower)."""
     text = _strip_quotes(body)
     low = text.lower()
     folded = low if text.isascii() else _fold(text)
     out: dict[str, tuple[float, str | None]] = {}
+
+    # (the whole-text checks' literals, from the message's one prefilter scan)
+    hits = prefilter.scan(text) if early_exit else prefilter.EVERYTHING
 
     def add(name: str, value: float, reason: str) -> None:
         out[name] = (value, reason)
@@ -801,8 +869,8 @@ def features(
 
     positive = False
     # (both needed twice: to drop the bookkeeping lines, and as hard negatives)
-    ci = _CI.search(text) if _mentions(low, _CI_KEYS) else None
-    maven = _mentions(low, _MAVEN_KEYS) and _MAVEN.search(text)
+    ci = _CI.search(text) if "classify:ci" in hits else None
+    maven = "classify:maven" in hits and _MAVEN.search(text)
 
     # -- what the format parsers found
     tool_seen: set[str] = set()
@@ -885,7 +953,7 @@ def features(
     elif prose:
         add(prose[0], 1.0, prose[1])
         positive = True
-    elif _mentions(low, _TALK_KEYS) and _BENCH_TALK.search(text):
+    elif "classify:talk" in hits and _BENCH_TALK.search(text):
         note("talks about performance, no numbers")
 
     # -- hard negatives
@@ -894,12 +962,16 @@ def features(
     if maven:
         # its own numbers are already left out; it only weighs when nothing else speaks
         add("maven_alone" if not positive else "maven", 1.0, "Maven build/test summary")
+    # (the features above are all decided: `EARLY_FEATURES`)
+    if early_exit and (stop := _stops_early(out)):
+        note(stop)
+        return out
     # three kinds of evidence need a hash or a signature among them
     if _RELEASE[0].search(subject) or (
-        _mentions(low, _RELEASE_KEYS) and _release_evidence(subject + "\n" + text)
+        "classify:release" in hits and _release_evidence(subject + "\n" + text)
     ):
         add("release", 1.0, "release vote (checksums/signatures)")
-    stack = len(_STACK_LINE.findall(text)) if _mentions(low, _STACK_KEYS) else 0
+    stack = len(_STACK_LINE.findall(text)) if "classify:stack" in hits else 0
     if stack >= 3:
         add("stack", 1.0, f"stack trace ({stack} lines)")
     # (both patterns need a line starting with +/-, @@, diff, index)
@@ -922,8 +994,8 @@ def features(
             add("dump", 1.0, "log or config dump")
     if (
         not positive
-        and (_mentions(low, _IMAGE_KEYS) and _IMAGE.search(text))
-        and (_mentions(folded, _TALK_KEYS) and _BENCH_TALK.search(text))
+        and ("classify:image" in hits and _IMAGE.search(text))
+        and ("classify:talk" in hits and _BENCH_TALK.search(text))
     ):
         note("results only as images/links")
     return out

@@ -16,8 +16,8 @@ import pytest
 from extract.mail.clean import clean_body
 from extract.mail.mbox import iter_messages
 from extract.mail.message import parse_message
-from extract.results.formats import PARSERS, may_match
-from extract.results.formats._needles import NeedleScan
+from extract.results import prefilter
+from extract.results.formats import _PARTS, PARSERS, may_match
 from tests.conftest import SEEDS, SHARED
 from tests.formats.golden import FIXTURES
 from tests.mail import mboxes
@@ -115,37 +115,62 @@ def test_lower_needles_find_every_case_insensitive_match():
         assert not odd, f"{c!r} also matches {odd} case-insensitively"
 
 
-def test_needle_scan_finds_exactly_the_needles_in_the_text():
-    from extract.results.formats import _SCAN
-    from extract.results.formats._needles import NeedleScan
-
+def _samples() -> list[str]:
     needles = sorted(
         {n for mod in PARSERS for n in mod.INFO.needles}
         | {n for mod in PARSERS for _, ns, _ in mod.INFO.trigger_parts for n in ns}
     )
-    samples = list(texts()) + [
+    return list(texts()) + [
         "",
         " ".join(needles),
         "".join(needles),
         "x".join(reversed(needles)),
         "Test in Test in  Query OKQuery OK ±│ Time(ms)Time: 1",
+        "TIME: 12 MS\nMB/S 3\n",
+        "\u0130te\u0280ations: 5 \u212aB/s ſec",  # letters re.I takes for ASCII ones
     ]
-    for t in samples:
-        assert _SCAN.found(t) == {n for n in needles if n in t}
-    scan = NeedleScan(["abXcd", "Xc", "bX", "aX", "X", "zz", "Yz"])
-    assert scan.found("abXcd aXc zz") == {"abXcd", "Xc", "bX", "aX", "X", "zz"}
-    assert scan.found("Xz") == {"X"}
 
 
-def test_needle_scan_finds_one_character_needles_outside_ascii():
-    scan = NeedleScan(["±", "٣", "│", "ab", "a"])
-    assert scan.found("ab ±٣") == {"±", "٣", "ab", "a"}
-    assert scan.found("a│b") == {"│", "a"}
-    assert scan.found("ab a") == {"ab", "a"}
+def _sources(info) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    return list(info.trigger_parts) or [(info.trigger, info.needles, info.lower_needles)]
 
 
-def test_needle_scan_groups_needles_that_start_alike():
-    scan = NeedleScan(["rate=", "rate<", "rate ", "sys", "sysbench", "abab", "abc"])
-    assert len(scan._prefixed) == 2  # rate..., sys...; not abab/abc: "ab" recurs in "abab"
-    assert scan.found("x rate< rate=sysbench") == {"rate<", "rate=", "sys", "sysbench"}
-    assert scan.found("ababc rate") == {"abab", "abc"}
+@pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
+def test_prefilter_finds_every_needle_of_a_format(parser):
+    """The one scan says a part's needles are there whenever one of them is in the
+    text (or, for a lower needle, in `text.lower()`); exactly then, in ASCII text."""
+    for (_, name, _), (_, needles, lower) in zip(
+        _PARTS[parser.INFO.name], _sources(parser.INFO), strict=True
+    ):
+        if name is None:
+            assert not needles and not lower
+            continue
+        for t in _samples():
+            there = any(n in t for n in needles) or any(n in t.lower() for n in lower)
+            hit = name in prefilter.scan(t)
+            assert hit >= there, (name, t[:120])
+            if t.isascii():
+                assert hit == there, (name, t[:120])
+
+
+@pytest.mark.parametrize("parser", PARSERS, ids=lambda mod: mod.INFO.name)
+def test_prefilter_runs_a_trigger_where_python_finds_it(parser):
+    """A trigger part that Hyperscan compiles is judged by the scan alone in ASCII
+    text: wherever Python's regex matches it, the scan must say so."""
+    for (regex, _, name), _ in zip(_PARTS[parser.INFO.name], _sources(parser.INFO), strict=True):
+        if name is None:
+            continue
+        for t in _samples():
+            hits = prefilter.scan(t)
+            if regex.search(t):
+                assert name in hits, (name, t[:120])
+            elif hits.decides(name):
+                assert name not in hits, (name, t[:120])
+
+
+def test_most_triggers_run_in_the_scan():
+    """Lookarounds keep a few triggers in Python; the others cost nothing extra."""
+    hits = prefilter.scan("an ASCII text")
+    names = [name for parts in _PARTS.values() for _, _, name in parts if name is not None]
+    assert sum(map(hits.decides, names)) > len(names) / 2
+    assert not any(map(prefilter.scan("ein Text, nicht ASCII: ä").decides, names))

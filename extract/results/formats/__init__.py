@@ -11,8 +11,9 @@ import logging
 import re
 from types import ModuleType
 
-from extract.results.formats._needles import NeedleScan
+from extract.results import prefilter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.prefilter import Needs
 
 __all__ = [
     "FormatInfo",
@@ -82,45 +83,55 @@ PARSERS: list[ModuleType] = sorted(
 )
 
 
-_TRIGGERS = {
-    mod.INFO.name: re.compile(mod.INFO.trigger, re.I) if mod.INFO.trigger else None
-    for mod in PARSERS
-}
+# A part of a trigger: (regex or None for "always", the prefilter's name for its
+# needles or None, the prefilter's name for the regex itself or None). Both names
+# are declared to the prefilter (`extract.results.prefilter`), whose one scan of a
+# text then says whether the needles are there and, in an ASCII text, whether the
+# regex matches (when Hyperscan can compile it: `hits.decides`; else Python's `re`
+# is asked).
+Part = tuple[re.Pattern | None, str | None, str | None]
 
-# A part of a trigger: (regex or None for "always", needles, lower needles).
-Part = tuple[re.Pattern | None, frozenset[str], tuple[str, ...]]
 
-
-def _parts(info: FormatInfo) -> tuple[Part, ...]:
+def _declare_parts(info: FormatInfo) -> tuple[Part, ...]:
     """The format's trigger as parts, one of which must match: `INFO.trigger_parts`,
-    else the whole trigger with the format's needles."""
-    if info.trigger_parts:
-        return tuple(
-            (re.compile(source, re.I), frozenset(needles), tuple(lower))
-            for source, needles, lower in info.trigger_parts
-        )
-    return ((_TRIGGERS[info.name], frozenset(info.needles), info.lower_needles),)
+    else the whole trigger with the format's needles; each declared to the prefilter."""
+    sources = info.trigger_parts or ((info.trigger, info.needles, info.lower_needles),)
+    parts = []
+    for k, (source, needles, lower) in enumerate(sources):
+        needles_name = regex_name = None
+        if needles or lower:
+            needles_name = f"format:{info.name}:{k}:needles"
+            prefilter.declare(needles_name, Needs(literals=tuple(needles), lower=tuple(lower)))
+        if source:
+            regex_name = f"format:{info.name}:{k}:trigger"
+            prefilter.declare(regex_name, Needs(patterns=(source,), caseless=True))
+        parts.append((re.compile(source, re.I) if source else None, needles_name, regex_name))
+    return tuple(parts)
 
 
 # (module, trigger parts) in run order, read once.
-_CHECKS = [(mod, _parts(mod.INFO)) for mod in PARSERS]
+_CHECKS = [(mod, _declare_parts(mod.INFO)) for mod in PARSERS]
 _PARTS = {mod.INFO.name: parts for mod, parts in _CHECKS}
-_SCAN = NeedleScan(n for _, parts in _CHECKS for _, needles, _ in parts for n in needles)
 
 
-def _part_may_match(part: Part, text: str) -> bool:
-    regex, needles, lower_needles = part
-    if (needles or lower_needles) and not (
-        any(n in text for n in needles) or any(n in text.lower() for n in lower_needles)
-    ):
-        return False
-    return regex is None or regex.search(text) is not None
+def _can_run(parts: tuple[Part, ...], text: str, hits: prefilter.Hits) -> bool:
+    """Whether one of the trigger's parts matches `text` (`hits` = its scan)."""
+    for regex, needles, trigger in parts:
+        if needles is not None and needles not in hits:
+            continue
+        if regex is None:
+            return True
+        if trigger is not None and hits.decides(trigger):
+            if trigger in hits:
+                return True
+        elif regex.search(text) is not None:
+            return True
+    return False
 
 
 def may_match(mod: ModuleType, text: str) -> bool:
-    """False when the module's trigger says it cannot find anything in `text`.
-    The needles are checked first: they are necessary for the trigger, and cheap."""
-    return any(_part_may_match(part, text) for part in _PARTS[mod.INFO.name])
+    """False when the module's trigger says it cannot find anything in `text`."""
+    return _can_run(_PARTS[mod.INFO.name], text, prefilter.scan(text))
 
 
 def by_name(name: str) -> ModuleType:
@@ -137,33 +148,26 @@ def _mask(text: str, span: tuple[int, int]) -> str:
     return text[:start] + blank + text[end:]
 
 
-def extract_results(text: str, *, strict: bool = False) -> list[ResultTable]:
+def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> list[ResultTable]:
     """Every result table in `text`, in text order. Noise recognisers run first and
     their spans are removed; then result parsers run from specific to generic, and
     a span claimed by one parser is not seen by the ones after it.
+
+    A parser runs only where its trigger can match (one prefilter scan per text,
+    again after a span is removed); `plain=True` runs every parser everywhere, which
+    must give the same tables (a test compares them).
 
     A parser that raises is skipped (and logged), so one parser's bug costs only its
     own tables, never the message; `strict=True` (the tests) re-raises instead."""
     found: list[ResultTable] = []
     work = text
-    found_needles = None  # _SCAN.found(work), once a format with needles asks
-    lower = None  # work.lower(), once a format with lower needles asks
+    hits = None  # prefilter.scan(work), once a parser is asked about
     for mod, parts in _CHECKS:
-        for trigger, needles, lower_needles in parts:
-            if needles or lower_needles:
-                if needles and found_needles is None:
-                    found_needles = _SCAN.found(work)
-                if not needles or needles.isdisjoint(found_needles):
-                    if not lower_needles:
-                        continue
-                    if lower is None:
-                        lower = work.lower()
-                    if not any(n in lower for n in lower_needles):
-                        continue
-            if trigger is None or trigger.search(work) is not None:
-                break
-        else:
-            continue
+        if not plain:
+            if hits is None:
+                hits = prefilter.scan(work)
+            if not _can_run(parts, work, hits):
+                continue
         try:
             tables = mod.parse(work)
         except Exception:
@@ -173,7 +177,7 @@ def extract_results(text: str, *, strict: bool = False) -> list[ResultTable]:
             continue
         for table in tables:
             work = _mask(work, table.span)
-            found_needles = lower = None
+            hits = None
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)
     found = _drop_prose_repeats(found)

@@ -36,6 +36,13 @@ from extract.results.formats._grid import (
 )
 from extract.results.formats.base import FormatInfo, ResultTable
 
+# (for the trigger; line breaks as `str.splitlines` has them, written as characters:
+# the prefilter's Hyperscan reads no `\u` escapes)
+_BREAK = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_ROW_LINE = rf"(?:^|[{_BREAK}])[ \t]*[|│┃║][^{_BREAK}]*[|│┃║][ \t]*(?:$|[{_BREAK}])"
+_GAP = r"\S(?:[^\S\n]{2}|[^\S \n])[^\S\n]*\S"
+_TWO_GAPS = rf"{_GAP}[^{_BREAK}]*[{_BREAK}](?s:.)*?{_GAP}"
+
 INFO = FormatInfo(
     name="ascii-table",
     description="'+---+' boxes, box-drawing tables and whitespace-aligned columns",
@@ -45,6 +52,11 @@ INFO = FormatInfo(
     ),
     priority=40,
     kind="result",
+    # A box: a row line (`| a | b |`); or whitespace columns: two lines (as
+    # `str.splitlines` parts them) with a gap of two blanks, or of a blank other than
+    # a space, between two words.
+    trigger=_ROW_LINE + "|" + _TWO_GAPS,
+    trigger_parts=((_ROW_LINE, (), ()), (_TWO_GAPS, (), ())),
 )
 
 _RULE = re.compile(r"^[ \t]*[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯:\s]*$")

@@ -36,6 +36,11 @@ INFO = FormatInfo(
     signature="a header line of names and data lines of numbers, all split by the same "
     "`,`, TAB or `;` into the same number (3+) of cells",
     priority=40,
+    # a header and the line under it, each with two of one delimiter or more (the
+    # classes exclude what follows them: no backtracking, also in a long line)
+    trigger=r"(?m:^[^\n,]*,[^\n,]*,[^\n]*\n[^\n,]*,[^\n,]*,"
+    r"|^[^\n\t]*\t[^\n\t]*\t[^\n]*\n[^\n\t]*\t[^\n\t]*\t"
+    r"|^[^\n;]*;[^\n;]*;[^\n]*\n[^\n;]*;[^\n;]*;)",
 )
 
 _DELIMITERS = ("\t", ",", ";")

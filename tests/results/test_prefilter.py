@@ -1,0 +1,160 @@
+"""The prefilter and the classifier's early exit only save time: every fixture and
+every labelled corpus message gives the same verdict, tables and measurements with
+them as on the plain path, where every parser and every feature runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.dev.eval import corpus_kind, read_message
+from extract.mail.clean import clean_body
+from extract.pipeline import extraction_text
+from extract.results import classify as C
+from extract.results import prefilter
+from extract.results.classify import EARLY_EXIT_REASON, classify
+from extract.results.formats import extract_results
+from extract.results.prefilter import Needs
+from extract.results.weights import THRESHOLD, WEIGHTS
+from tests.conftest import REPO, SHARED
+
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+def _fixture_texts() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(p for p in FIXTURES.rglob("*") if p.is_file()):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        out.append((str(path.relative_to(FIXTURES)), text))
+    return out
+
+
+def _same_both_ways(body: str, subject: str | None = None, kind: str | None = None) -> bool:
+    """Asserts that both paths agree on `body`; True when the fast one exited early."""
+    fast_tables = extract_results(body, strict=True)
+    plain_tables = extract_results(body, strict=True, plain=True)
+    assert repr(fast_tables) == repr(plain_tables)
+    fast = classify(body, fast_tables, subject=subject, kind=kind)
+    plain = classify(body, plain_tables, subject=subject, kind=kind, plain=True)
+    assert fast.is_benchmark == plain.is_benchmark, (fast.reasons, plain.reasons)
+    early = any(EARLY_EXIT_REASON in r for r in fast.reasons)
+    if not early:
+        assert (fast.score, fast.reasons) == (plain.score, plain.reasons)
+    assert not any(EARLY_EXIT_REASON in r for r in plain.reasons)
+    return early
+
+
+def test_fixtures_give_the_same_results_with_and_without_the_prefilter():
+    early = 0
+    for name, text in _fixture_texts():
+        for body in (text, extraction_text(clean_body(text))):
+            try:
+                early += _same_both_ways(body)
+            except AssertionError as exc:
+                raise AssertionError(f"{name}: {exc}") from exc
+    assert early, "no fixture exits early: the early exit does not work"
+
+
+@pytest.mark.shared
+def test_corpus_gives_the_same_results_with_and_without_the_prefilter():
+    paths = sorted((SHARED / "corpus").glob("*/*.txt"))
+    assert paths
+    early = 0
+    for path in paths:
+        msg = read_message(path)
+        kind = corpus_kind(msg)
+        body = extraction_text(clean_body(msg.body, kind))
+        try:
+            early += _same_both_ways(body, msg.headers.get("Subject"), kind)
+        except AssertionError as exc:
+            raise AssertionError(f"{path.name}: {exc}") from exc
+    assert early
+
+
+def test_an_ordinary_message_is_rejected_before_the_negatives():
+    text = (
+        "Thanks for the review. I pushed a new commit that fixes the typo in the\n"
+        "docs and rebased on master (see HIVE-1234, merged on 2024-05-01).\n"
+    )
+    verdict = classify(text, extract_results(text))
+    assert not verdict.is_benchmark
+    assert any(EARLY_EXIT_REASON in r for r in verdict.reasons)
+    plain = classify(text, extract_results(text, plain=True), plain=True)
+    assert not plain.is_benchmark
+    assert not any(EARLY_EXIT_REASON in r for r in plain.reasons)
+
+
+def test_the_early_exit_bound_comes_from_the_weights():
+    """It stops when the features found, plus every later feature's positive
+    weight, stay under the threshold; a feature strong enough alone never stops it."""
+    late = sum(max(0.0, w) for n, w in WEIGHTS.items() if n not in C.EARLY_FEATURES)
+    for name, weight in WEIGHTS.items():
+        if name not in C.EARLY_FEATURES or name == "note":
+            continue
+        stop = C._stops_early({name: (1.0, "x")})
+        assert (stop is not None) == (weight + late < THRESHOLD), name
+    assert C._stops_early({}) is not None if late < THRESHOLD else C._stops_early({}) is None
+
+
+def test_a_benchmark_message_is_not_cut_short():
+    text = "Before the patch the load took 27 sec, after it 9 sec (3x faster).\n"
+    verdict = classify(text, extract_results(text))
+    assert verdict.is_benchmark
+    assert not any(EARLY_EXIT_REASON in r for r in verdict.reasons)
+
+
+# ---------------------------------------------------------------- the scan itself
+
+
+def test_declared_needs_decide_what_may_run():
+    prefilter.declare("test:literal", Needs(literals=("Score",)))
+    prefilter.declare("test:lower", Needs(lower=("ops/s", "iterations")))
+    prefilter.declare("test:pattern", Needs(patterns=(r"\d+\s*ms\b",), caseless=True))
+    prefilter.declare("test:nothing", Needs())
+    try:
+        hits = prefilter.scan("a Score of 12 MS")
+        assert "test:literal" in hits and "test:pattern" in hits
+        assert "test:lower" not in hits
+        assert "test:nothing" in hits and "test:never-declared" in hits
+        assert "test:literal" not in prefilter.scan("a score of 12")
+        assert "test:lower" in prefilter.scan("5 OPS/S")
+        # letters re.I takes for ASCII ones: İ for i, K (Kelvin) for k
+        assert "test:lower" in prefilter.scan("\u0130TERAT\u0130ONS")
+        assert "test:pattern" not in prefilter.scan("12 msg")
+        # outside ASCII a pattern cannot be trusted (Unicode \d, \s): it passes
+        assert "test:pattern" in prefilter.scan("naïve")
+        assert "test:pattern" in prefilter.scan("x\x1cy")  # Python's \s takes \x1c
+        assert "test:pattern" in prefilter.EVERYTHING
+        assert prefilter.scan("12 ms").decides("test:pattern")
+    finally:
+        for name in ("test:literal", "test:lower", "test:pattern", "test:nothing"):
+            prefilter.declare(name, Needs())
+
+
+def test_a_pattern_hyperscan_cannot_compile_always_passes():
+    prefilter.declare("test:lookbehind", Needs(patterns=(r"(?<=a)b",)))
+    try:
+        hits = prefilter.scan("nothing here")
+        assert "test:lookbehind" in hits and not hits.decides("test:lookbehind")
+    finally:
+        prefilter.declare("test:lookbehind", Needs())
+    assert not prefilter.compiles(r"a++")
+    assert prefilter.compiles(r"\d[ \t]*ms")
+
+
+def test_the_compiled_scan_is_kept_for_the_next_process(tmp_path, monkeypatch):
+    """Compiling takes seconds: a second process reads the database from the cache
+    file, and a damaged file is compiled again."""
+    monkeypatch.setattr(prefilter, "CACHE_DIR", tmp_path)
+    declared = {"test:a": Needs(literals=("Score",)), "test:b": Needs(patterns=(r"\d\s*ms\b",))}
+    first = prefilter._Compiled(declared)
+    (path,) = tmp_path.iterdir()
+    second = prefilter._Compiled(declared)
+    for compiled in (first, second):
+        hits = compiled.scan("Score 12 ms")
+        assert "test:a" in hits and "test:b" in hits and hits.decides("test:b")
+        assert "test:b" not in compiled.scan("Score 12 msg")
+    path.write_bytes(b"damaged")
+    assert "test:a" not in prefilter._Compiled(declared).scan("score")
