@@ -5,40 +5,66 @@ tables come from `extract.db.schema`:
 
 - `benchmark_messages`: one row per message that reports benchmark numbers, with its
   project, the number of tables and measurements, and its links.
-- `comparisons`: before/after pairs from one message, with their ratio (rule below).
+- `comparisons`: before/after pairs from one message, with their ratio, direction,
+  change and noise (below).
 - `by_project`: per project (from the list's domain): lists, messages, benchmark
   messages, their share, tables, measurements, first and last benchmark date.
 - `by_list`: the same per list.
 
-The comparison rule, for measurements of one message with the same label and metric:
-1. variants: when they differ, each variant is compared with the baseline, which is the
-   first variant named like a baseline (before, old, baseline, base, without, master,
-   trunk, main, original, unpatched, vanilla, current, reference), else the first variant
-   in the text. This covers before/after tables and multi-variant runs.
-2. columns: within one table row with no variant, a column named like a baseline is
-   compared with the columns named like a change (after, new, patch, patched, with,
-   fix, optimized, proposed, pr, branch) in the same row, e.g. `| query | before | after |`.
-Metrics that describe a run (Cnt, Error, samples, Stdev(ms), Relative, ...) are not compared.
-Values are compared in SI units when both have them, else only when written in the
-same unit. `ratio` = after / before; `better` says whether the change is an
-improvement when the unit tells the direction (time: lower, rates: higher).
+`comparisons` (columns stable; `claims` and the report build on them): one row per pair
+of measurements of the same quantity in one message, one from each side of a
+comparison the message makes. Which measurement is on which side, and what
+identifies its quantity, is decided when the extractor writes it
+(`extract.db.comparisons`: the measurement columns `side`, `side_name`, `params`,
+`quantity`, `quantity_key`, `noise`); this view pairs each `before` with each `after`
+of the same `quantity_key`. Repeated runs of one side are averaged and their spread is
+noise. Columns:
+
+- `msg_key`, `table_id` (of the after value; NULL in prose), `label` (NULL when the
+  labels are the sides: rows `| master | ... |` / `| this PR | ... |`, settings), `params`
+  (@Param values, column groups: `size=100 / GCS`), `metric` (the quantity compared,
+  `QPS` for `QPS baseline` / `QPS my_modified_version`);
+- `before`, `after`: the sides as named (`Before patch`, `baseline`, `No changes`);
+  `before_value`, `after_value`: the numbers as written, in `unit` (a before written in
+  another unit is converted into it); `unit`, `unit_si`;
+- `ratio` = after / before (in SI when known), `change_pct` = 100 × (ratio − 1);
+- `direction`: `lower` or `higher`, which is better: from the unit (times lower, rates
+  higher), else the metric's words, then the label's (latency, CPU, memory lower;
+  throughput higher);
+  NULL when unknown;
+- `noise`: the stated relative error of both sides added (Error, ±, StdDev, interval
+  columns), or the spread of repeated runs; NULL when none is stated;
+- `change`: `within noise` when the values are equal or |ratio − 1| <= noise, else
+  `improvement` or `regression` by the direction; NULL when the direction is unknown;
+- `comparison`: `<before> vs <after>`; `rule`: `format`, `variants`, `columns`, `rows`
+  or `stated change` (a change whose before is not written: criterion's `change:`,
+  before_value derived from it);
+- `better`: kept for older queries: true for an improvement, false for a regression.
 """
 
 from __future__ import annotations
 
 import duckdb
 
-# Words (whole words, case-insensitive) that name the baseline or the changed run.
-BASELINE_WORDS = (
-    "before|old|baseline|base|without|master|trunk|main|original|unpatched|vanilla|"
-    "current|reference|ref"
+# Which way is better, from the unit and then the metric's words: times lower, rates
+# higher; memory and CPU shares lower. Unknown stays NULL.
+_LOWER_WORDS = (
+    r"latenc|time|duration|elapsed|wall|cpu|\bgc\b|pause|memory|alloc|footprint|heap|"
+    r"overhead|\bcost|\brt\b|\bp\d+|size|miss|lag|resident|\brss\b"
 )
-CHANGE_WORDS = "after|new|patch|patched|with|fix|fixed|optimi[sz]ed|proposed|pr|branch"
-# Metrics that describe a run rather than measure it (JMH's Cnt and Error columns, ...):
-# never compared.
-NOT_COMPARED = (
-    r"^\s*(cnt|count|samples|iterations|iters|n|error|err|±|\+/-|std\s?dev|stdev|sd|relative)"
-    r"\s*(\(.*\))?\s*$"
+_HIGHER_WORDS = r"throughput|qps|tps|ops|\brate\b|speed|bandwidth|iops|hit"
+_DIRECTION = f"""
+    WHEN unit_si = 's' THEN 'lower'
+    WHEN unit_si IN ('1/s', 'B/s') THEN 'higher'
+    WHEN regexp_matches(lower(coalesce(metric, '')), '{_LOWER_WORDS}') THEN 'lower'
+    WHEN regexp_matches(lower(coalesce(metric, '')), '{_HIGHER_WORDS}') THEN 'higher'
+    WHEN regexp_matches(lower(coalesce(label, '')), '{_LOWER_WORDS}') THEN 'lower'
+    WHEN regexp_matches(lower(coalesce(label, '')), '{_HIGHER_WORDS}') THEN 'higher'
+"""
+
+_RUN_SUFFIX = (
+    r"(^|[\s,;:(/-]+)([Rr]un|[Ii]teration|[Ii]ter|[Tt]rial|[Aa]ttempt|[Rr]ound|[Tt]ry|[Pp]ass)"
+    r"\s*#?\d+\)?\s*$"
 )
 
 VIEW_NAMES = ("benchmark_messages", "comparisons", "by_project", "by_list")
@@ -57,8 +83,6 @@ def _project(col: str) -> str:
 
 def statements() -> list[str]:
     """The CREATE OR REPLACE VIEW statements, in dependency order."""
-    baseline = f"'(^|[^a-z])({BASELINE_WORDS})([^a-z]|$)'"
-    change = f"'(^|[^a-z])({CHANGE_WORDS})([^a-z]|$)'"
     counts = """
         SELECT m.msg_key, coalesce(t.n, 0) AS n_tables, coalesce(x.n, 0) AS n_measurements
         FROM messages m
@@ -77,69 +101,79 @@ def statements() -> list[str]:
     comparisons = f"""
         CREATE OR REPLACE VIEW comparisons AS
         WITH m AS (
-            SELECT *,
-                   coalesce(unit_si, unit, '') AS unit_key,
-                   coalesce(value_si, value) AS cmp_value,
-                   regexp_matches(lower(coalesce(variant, '')), {baseline}) AS variant_is_base,
-                   regexp_matches(lower(coalesce(metric, '')), {baseline}) AS metric_is_base,
-                   regexp_matches(lower(coalesce(metric, '')), {change}) AS metric_is_change
-            FROM measurements
-            WHERE NOT regexp_matches(lower(coalesce(metric, '')), '{NOT_COMPARED}')
+            SELECT *, coalesce(value_si, value) AS v
+            FROM measurements WHERE quantity_key IS NOT NULL AND value IS NOT NULL
         ),
-        -- rule 1: one value per (message, label, metric, unit, variant): the first written
+        -- one value per side; repeated runs of one side are averaged, their spread is noise
         runs AS (
-            SELECT msg_key, coalesce(label, '') AS label_key, metric, unit_key, variant,
-                   arg_min(cmp_value, ordinal) AS cmp_value, arg_min(value, ordinal) AS value,
-                   arg_min(unit, ordinal) AS unit, arg_min(unit_si, ordinal) AS unit_si,
-                   arg_min(table_id, ordinal) AS table_id, min(ordinal) AS first_ordinal,
-                   bool_or(variant_is_base) AS is_base
-            FROM m WHERE variant IS NOT NULL
-            GROUP BY ALL
+            SELECT msg_key, quantity_key, side, side_name,
+                   arg_min(table_id, ordinal) AS table_id,
+                   -- repeated runs (`summary, run 2`): the label without the run number
+                   CASE WHEN count(*) = 1 THEN arg_min(label, ordinal)
+                        ELSE nullif(regexp_replace(arg_min(label, ordinal), '{_RUN_SUFFIX}', ''),
+                                    '') END AS label,
+                   arg_min(params, ordinal) AS params, arg_min(quantity, ordinal) AS quantity,
+                   avg(v) AS v, avg(value) AS value, arg_min(unit, ordinal) AS unit,
+                   count(DISTINCT coalesce(unit, '')) AS n_units,
+                   arg_min(unit_si, ordinal) AS unit_si, min(ordinal) AS ordinal,
+                   max(noise) AS noise,
+                   CASE WHEN count(*) > 1 AND avg(v) <> 0
+                        THEN (max(v) - min(v)) / 2 / abs(avg(v)) END AS spread
+            FROM m GROUP BY msg_key, quantity_key, side, side_name
         ),
-        baseline AS (
-            SELECT msg_key, label_key, metric, unit_key,
-                   arg_min(variant, (NOT is_base, first_ordinal)) AS base_variant
-            FROM runs GROUP BY ALL HAVING count(*) >= 2
+        pairs AS (
+            SELECT a.msg_key, a.table_id,
+                   -- rows named like the sides, labels that list the settings: the label
+                   -- holds the side (the other settings are the params)
+                   CASE WHEN a.quantity_key NOT LIKE 'rows|%'
+                         AND a.quantity_key NOT LIKE 'settings|%'
+                        THEN coalesce(a.label, b.label) END AS label, a.params,
+                   a.quantity AS metric, b.side_name AS before, a.side_name AS after,
+                   CASE WHEN b.unit IS NOT DISTINCT FROM a.unit AND b.n_units = 1 THEN b.value
+                        WHEN a.v <> 0 THEN b.v * a.value / a.v END AS before_value,
+                   a.value AS after_value, a.unit, a.unit_si, b.v AS bv, a.v AS av,
+                   CASE WHEN coalesce(b.noise, b.spread, a.noise, a.spread) IS NOT NULL
+                        THEN coalesce(b.noise, b.spread, 0) + coalesce(a.noise, a.spread, 0)
+                        END AS noise,
+                   split_part(a.quantity_key, '|', 1) AS rule, a.ordinal
+            FROM runs b JOIN runs a
+              ON a.msg_key = b.msg_key AND a.quantity_key = b.quantity_key
+             AND b.side = 'before' AND a.side = 'after'
         ),
-        by_variant AS (
-            SELECT b.msg_key, a.table_id, nullif(b.label_key, '') AS label, b.metric,
-                   a.unit, a.unit_si, b.variant AS before, a.variant AS after,
-                   b.value AS before_value, a.value AS after_value,
-                   b.cmp_value AS before_cmp, a.cmp_value AS after_cmp, 'variants' AS rule,
-                   a.first_ordinal AS ordinal
-            FROM baseline s
-            JOIN runs b ON b.msg_key = s.msg_key AND b.label_key = s.label_key
-                 AND b.metric IS NOT DISTINCT FROM s.metric AND b.unit_key = s.unit_key
-                 AND b.variant = s.base_variant
-            JOIN runs a ON a.msg_key = s.msg_key AND a.label_key = s.label_key
-                 AND a.metric IS NOT DISTINCT FROM s.metric AND a.unit_key = s.unit_key
-                 AND a.variant <> s.base_variant AND NOT a.is_base
+        -- a stated change (criterion's `change:`) of a value whose before is not written
+        stated AS (
+            SELECT a.msg_key, a.table_id, a.label, a.params, a.quantity AS metric,
+                   'baseline' AS before, a.side_name AS after,
+                   a.value / (1 + c.value / 100) AS before_value, a.value AS after_value,
+                   a.unit, a.unit_si, a.v / (1 + c.value / 100) AS bv, a.v AS av,
+                   c.noise, 'stated change' AS rule, a.ordinal
+            FROM runs c JOIN runs a
+              ON a.msg_key = c.msg_key AND a.quantity_key = c.quantity_key
+             AND c.side = 'change' AND a.side = 'after' AND c.value > -100
+            WHERE NOT EXISTS (SELECT 1 FROM runs b WHERE b.msg_key = a.msg_key
+                              AND b.quantity_key = a.quantity_key AND b.side = 'before')
         ),
-        -- rule 2: before/after columns of one row (variant absent)
-        by_column AS (
-            SELECT b.msg_key, b.table_id, b.label, b.metric || ' → ' || a.metric AS metric,
-                   a.unit, a.unit_si, b.metric AS before, a.metric AS after,
-                   b.value AS before_value, a.value AS after_value,
-                   b.cmp_value AS before_cmp, a.cmp_value AS after_cmp, 'columns' AS rule,
-                   a.ordinal
-            FROM m b JOIN m a
-              ON a.msg_key = b.msg_key AND a.table_id = b.table_id
-             AND a.label IS NOT DISTINCT FROM b.label AND a.unit_key = b.unit_key
-             AND b.variant IS NULL AND a.variant IS NULL
-             AND b.metric_is_base AND a.metric_is_change AND NOT a.metric_is_base
-             -- same row: the measurements of one row are written next to each other
-             AND abs(a.ordinal - b.ordinal) < 8
-        ),
-        pairs AS (SELECT * FROM by_variant UNION ALL SELECT * FROM by_column)
-        SELECT msg_key, table_id, label, metric, before, after, before_value, after_value,
-               unit, unit_si,
-               CASE WHEN before_cmp <> 0 THEN after_cmp / before_cmp END AS ratio,
-               CASE WHEN before_cmp <> 0 THEN round(100 * (after_cmp / before_cmp - 1), 2)
-                    END AS change_pct,
-               CASE WHEN unit_si = 's' THEN after_cmp < before_cmp
-                    WHEN unit_si IN ('1/s', 'B/s') THEN after_cmp > before_cmp END AS better,
-               rule
-        FROM pairs
+        judged AS (
+            SELECT *,
+                   CASE WHEN bv <> 0 THEN av / bv END AS ratio,
+                   CASE {_DIRECTION} END AS direction
+            FROM (SELECT * FROM pairs UNION ALL SELECT * FROM stated)
+        )
+        SELECT msg_key, table_id, label, params, metric, before, after, before_value,
+               after_value, unit, unit_si, ratio,
+               round(100 * (ratio - 1), 2) AS change_pct, direction,
+               CASE WHEN av = bv THEN 'within noise'
+                    WHEN ratio IS NULL THEN NULL
+                    WHEN abs(ratio - 1) <= coalesce(noise, 0) THEN 'within noise'
+                    WHEN direction = 'lower' AND ratio < 1 THEN 'improvement'
+                    WHEN direction = 'lower' THEN 'regression'
+                    WHEN direction = 'higher' AND ratio > 1 THEN 'improvement'
+                    WHEN direction = 'higher' THEN 'regression' END AS change,
+               round(noise, 6) AS noise, before || ' vs ' || after AS comparison, rule,
+               CASE WHEN ratio IS NULL OR abs(ratio - 1) <= coalesce(noise, 0) THEN NULL
+                    WHEN direction = 'lower' THEN ratio < 1
+                    WHEN direction = 'higher' THEN ratio > 1 END AS better
+        FROM judged
         ORDER BY msg_key, ordinal
     """
     by_list = f"""
@@ -175,5 +209,7 @@ def statements() -> list[str]:
 
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
     """(Re)create every view; the tables of `extract.db.schema` must exist."""
-    for sql in statements():
+    from extract.db import findings  # (its views read these; it imports this module)
+
+    for sql in statements() + findings.statements():
         con.execute(sql)

@@ -129,9 +129,13 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
     # factors: 2.5x, 1.3x faster
     if re.fullmatch(r"[x×](?:faster|slower|speedup|speed-up|better|worse)?", key):
         return value, "1"
-    # event rates: ops/s, rows/sec, req/s, ops/ms, QPS, TPS
-    if key in ("qps", "tps", "rps", "ops", "hz", "1/s"):
+    # event rates: ops/s, rows/sec, req/s, ops/ms, QPS, TPS, IOPS
+    if key in ("qps", "tps", "rps", "ops", "hz", "1/s", "iops"):
         return value, "1/s"
+    # scaled operation rates: MOPS, Kops (without a time: ops are per second)
+    m = re.fullmatch(r"([kKMG])(?:ops|OPS|Ops|iops|IOPS)", raw.replace(" ", ""))
+    if m:
+        return value * _SUFFIX[m.group(1)], "1/s"
     for suffix, divisor in _RATE_DIVISOR.items():
         if key.endswith(suffix):
             head = key[: -len(suffix)]
@@ -140,4 +144,77 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
                 if head.startswith("k") and head[1:] not in _RATE_WORDS:
                     continue
                 return value * scale / divisor, "1/s"
+    # any things per time: `Batches per second`, `pk/s`, `q/s`, `#/sec`, `Kelem/s`,
+    # `M items/s`, `Mops/s`, `/ms` (a count of something per unit of time)
+    m = _THINGS_PER_TIME.fullmatch(raw)
+    if m and not _BYTE_WORD.fullmatch(m.group("what")) and m.group("what") != "m":  # m/s: metres
+        per = _TIME[m.group("per").lower()]
+        return value * _SUFFIX[m.group("scale") or ""] / per, "1/s"
+    # bytes per operation: Go's B/op, KB/op (memory allocated by one operation)
+    m = re.fullmatch(r"([kmgt]?i?b)/(?:op|ops|iter|call|row|msg)", key)
+    if m and m.group(1) in _BYTES:
+        return value * _BYTES[m.group(1)], "B"
+    # time per anything (`ms/avg`, `ns/elem`, `us/row`): a time; `m` is not a minute here
+    m = re.fullmatch(r"([a-zµμ]+)/([a-z]+)", key)
+    if m and m.group(1) in _TIME and m.group(1) != "m":
+        return value * _TIME[m.group(1)], "s"
+    return None, None
+
+
+_THINGS_PER_TIME = re.compile(
+    r"\s*(?P<scale>[kKMG](?=\s*[A-Za-z#]))?\s*(?P<what>[A-Za-z#][A-Za-z#_.-]*|)\s*"
+    r"(?:/|\bper\s+)\s*(?P<per>s|sec|secs|second|ms|msec|us|µs|min|minute|h|hr|hour)\s*",
+    re.I,
+)
+_BYTE_WORD = re.compile(r"[kmgt]?i?b(?:ytes?)?|bits?", re.I)
+# Counts and dimensionless numbers: not performance units (the classifier must not
+# count them as such), but their SI form is the plain number, unit `1`.
+_COUNTS = re.compile(
+    r"count|counts|#|n|x|times|records?|rows?|msgs?|messages?|ops|operations?|requests?|"
+    r"reqs?|queries|transactions?|txns?|events?|items?|files?|errors?|iterations?|iters?|"
+    r"runs?|samples?|rounds?|trials?|allocs?|allocations?|threads?|partitions?|pk|keys?|"
+    r"fraction|ratio|allocs?/op|allocations?/op",
+    re.I,
+)
+# A metric that names its unit or is a count, for numbers written without a unit:
+# `Average RT(ms)`, `Send TPS`, `iterations`, `p-value`.
+_METRIC_UNIT = re.compile(r"[(\[]\s*(?P<u>[^()\[\]]{1,12}?)\s*[)\]]\s*$")
+_METRIC_RATE = re.compile(r"\b(?:TPS|QPS|RPS|IOPS|ops/s|ops/sec)\b", re.I)
+_METRIC_COUNT = re.compile(
+    r"(?:^|[\s_.])(?:count|cnt|n|iterations?|iters?|runs?|samples?|rounds?|trials?|"
+    r"operations?|ops|errors?|failed|failures?|acks?|records?|requests?|messages?|"
+    r"p-?values?|pvalues?)$",
+    re.I,
+)
+
+
+def is_count_unit(unit: str | None) -> bool:
+    """`count`, `records`, `allocs/op`: a number of things, not a time, rate or size."""
+    if not unit or to_si(1.0, unit)[1] is not None:  # `ops`, `x`: a rate, a factor
+        return False
+    return _COUNTS.fullmatch(unit.strip()) is not None
+
+
+def measurement_si(value: float | None, unit: str | None, metric: str | None = None):
+    """(value_si, unit_si) of a stored measurement: `to_si`, and also counts and
+    dimensionless numbers (`count`, `allocs/op`, `fraction` → unit `1`), and for a
+    number written without a unit, the unit its metric names (`Average RT(ms)` → s,
+    `Send TPS` → 1/s, `iterations` or `p-value` → 1)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None, None
+    si = to_si(value, unit)
+    if si[1] is not None:
+        return si
+    if unit is not None and unit.strip():
+        return (value, "1") if is_count_unit(unit) else (None, None)
+    metric = (metric or "").strip()
+    m = _METRIC_UNIT.search(metric)
+    if m:
+        si = to_si(value, m.group("u"))
+        if si[1] is not None:
+            return si
+    if _METRIC_RATE.search(metric):
+        return value, "1/s"
+    if _METRIC_COUNT.search(metric):
+        return value, "1"
     return None, None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from extract.db import findings
 from extract.db.views import VIEW_NAMES, create_views
 from tests.outputs.report_db import make_db, measurement, message
 
@@ -33,7 +34,7 @@ def test_views_exist_and_can_be_recreated(tmp_path):
             "SELECT table_name FROM information_schema.tables WHERE table_type = 'VIEW'"
         ).fetchall()
     }
-    assert names == set(VIEW_NAMES)
+    assert names == set(VIEW_NAMES) | set(findings.VIEW_NAMES)
 
 
 def test_before_after_variants_pair_with_ratio_in_si_units(tmp_path):
@@ -46,7 +47,7 @@ def test_before_after_variants_pair_with_ratio_in_si_units(tmp_path):
     con = _con(tmp_path, [message("a")], measurements=ms)
     [(label, metric, before, after, bv, av, ratio, better, rule)] = _pairs(con, "a")
     assert (label, metric, before, after) == ("Foo.bar", "Score", "Before patch", "After patch")
-    assert (bv, av) == (1500, 1.2)  # as written
+    assert (bv, av) == (1.5, 1.2)  # in the after's unit (the before was written 1500 ms)
     assert ratio == pytest.approx(0.8)  # compared in seconds
     assert better is True and rule == "variants"
 
@@ -155,3 +156,48 @@ def test_run_descriptions_such_as_jmh_cnt_and_error_are_not_compared(tmp_path):
     ]  # fmt: skip
     con = _con(tmp_path, [message("a")], measurements=ms)
     assert con.execute("SELECT metric, ratio FROM comparisons").fetchall() == [("Score", 0.5)]
+
+
+COMPARISON_COLUMNS = [
+    "msg_key", "table_id", "label", "params", "metric", "before", "after", "before_value",
+    "after_value", "unit", "unit_si", "ratio", "change_pct", "direction", "change", "noise",
+    "comparison", "rule", "better",
+]  # fmt: skip
+
+
+def test_comparison_columns_are_the_documented_ones(tmp_path):
+    """`claims` and the report build on these names (extract/db/views.py docstring)."""
+    con = _con(tmp_path, [message("a")])
+    got = [r[0] for r in con.execute("DESCRIBE comparisons").fetchall()]
+    assert got == COMPARISON_COLUMNS
+
+
+def test_direction_change_and_noise(tmp_path):
+    ms = [
+        # a time, with its error: lower is better; 10 % less but ±(0.5 + 0.45) is noise
+        measurement("a", 0, label="t", variant="before", value=10.0, unit="s", value_si=10.0,
+                    unit_si="s"),
+        measurement("a", 1, label="t", variant="before", metric="Score error", value=0.5,
+                    unit="s", value_si=0.5, unit_si="s"),
+        measurement("a", 2, label="t", variant="after", value=9.0, unit="s", value_si=9.0,
+                    unit_si="s"),
+        measurement("a", 3, label="t", variant="after", metric="Score error", value=0.45,
+                    unit="s", value_si=0.45, unit_si="s"),
+        # a rate without an error: higher is better
+        measurement("a", 4, label="r", variant="before", value=100.0, unit="ops/s",
+                    value_si=100.0, unit_si="1/s"),
+        measurement("a", 5, label="r", variant="after", value=90.0, unit="ops/s",
+                    value_si=90.0, unit_si="1/s"),
+        # a unitless number of unknown meaning: the direction stays unknown
+        measurement("a", 6, label="u", variant="before", value=1.0),
+        measurement("a", 7, label="u", variant="after", value=2.0),
+    ]  # fmt: skip
+    con = _con(tmp_path, [message("a")], measurements=ms)
+    rows = con.execute(
+        "SELECT label, direction, change, noise, comparison, better FROM comparisons ORDER BY label"
+    ).fetchall()
+    assert rows == [
+        ("r", "higher", "regression", None, "before vs after", False),
+        ("t", "lower", "within noise", pytest.approx(0.1), "before vs after", None),
+        ("u", None, None, None, "before vs after", None),
+    ]

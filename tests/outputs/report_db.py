@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 
+from extract.db.comparisons import annotate_stored
 from extract.db.schema import columns, create_statements
 
 
@@ -59,6 +60,9 @@ def make_db(
             insert(con, "messages", **row)
         for row in tables:
             insert(con, "result_tables", **row)
+        measurements = [dict(row) for row in measurements]
+        if not any("side" in row for row in measurements):  # as the extractor fills them
+            annotate_stored(measurements)
         for row in measurements:
             insert(con, "measurements", **row)
     finally:

@@ -1,10 +1,15 @@
 """Numbers and units as written in mail, and their SI form."""
 
 import math
+from pathlib import Path
 
 import pytest
 
-from extract.results.units import parse_duration, parse_number, to_si
+from extract.pipeline import process_archive
+from extract.results.units import measurement_si, parse_duration, parse_number, to_si
+from tests.conftest import shared_path, write_mboxrd
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
 
 @pytest.mark.parametrize(
@@ -89,3 +94,89 @@ def test_rates_and_factors_normalise(unit, si):
 @pytest.mark.parametrize("unit", [None, "", "count", "widgets"])
 def test_to_si_unknown(unit):
     assert to_si(1.0, unit) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("unit", "si"),
+    [
+        ("Batches per second", (1.0, "1/s")),
+        ("/ms", (1e3, "1/s")),
+        ("q/s", (1.0, "1/s")),
+        ("per sec", (1.0, "1/s")),
+        ("#/sec", (1.0, "1/s")),
+        ("IOPS", (1.0, "1/s")),
+        ("pk/s", (1.0, "1/s")),
+        ("Kelem/s", (1e3, "1/s")),
+        ("M items/s", (1e6, "1/s")),
+        ("MOPS", (1e6, "1/s")),
+        ("B/op", (1.0, "B")),
+        ("KB/op", (1e3, "B")),
+        ("ms/avg", (1e-3, "s")),
+        ("G/s", (1e9, "1/s")),
+    ],
+)
+def test_more_rates_normalise(unit, si):
+    got = to_si(1.0, unit)
+    assert got[1] == si[1] and math.isclose(got[0], si[0])
+
+
+@pytest.mark.parametrize("unit", ["count", "records", "allocs/op", "fraction", "msg", "x"])
+def test_counts_and_factors_are_dimensionless_in_the_store(unit):
+    assert measurement_si(3.0, unit) == (3.0, "1")
+
+
+@pytest.mark.parametrize(
+    ("metric", "si"),
+    [
+        ("Average RT(ms)", (1e-3, "s")),
+        ("Send TPS", (1.0, "1/s")),
+        ("iterations", (1.0, "1")),
+        ("p-value", (1.0, "1")),
+        ("Mean", (None, None)),  # no unit written and none named: unknown
+    ],
+)
+def test_a_number_without_unit_takes_the_unit_its_metric_names(metric, si):
+    assert measurement_si(1.0, None, metric) == si
+
+
+def test_metres_per_second_are_not_a_rate_of_things():
+    assert to_si(1.0, "m/s") == (None, None)
+
+
+def _units_without_si(measurements) -> dict[str, int]:
+    missing: dict[str, int] = {}
+    for m in measurements:
+        if m.unit and measurement_si(1.0, m.unit, m.metric)[1] is None:
+            missing[m.unit] = missing.get(m.unit, 0) + 1
+    return missing
+
+
+def test_every_unit_of_the_demo_sample_normalises(tmp_path):
+    """The demo's messages extracted as the pipeline does (their mbox archives): every
+    unit written with a number has an SI form."""
+    for eml in sorted(SAMPLE.glob("*/*/*.eml")):
+        write_mboxrd(eml, tmp_path)
+    units, missing = set(), {}
+    for archive in sorted((tmp_path / "raw").rglob("*.mbox.gz")):
+        rows = process_archive(archive, tmp_path)
+        for m in rows.measurements:
+            if m["unit"]:
+                units.add(m["unit"])
+                if m["unit_si"] is None:
+                    missing[m["unit"]] = missing.get(m["unit"], 0) + 1
+    assert len(units) > 40  # the sample's formats write many units
+    assert missing == {}
+
+
+@pytest.mark.shared
+def test_every_unit_of_the_corpora_normalises():
+    from extract.dev.eval import read_message, run_message
+
+    missing: dict[str, int] = {}
+    files = sorted(shared_path("corpus").glob("*/*.txt"))
+    assert len(files) > 200
+    for path in files:
+        _, tables = run_message(read_message(path))
+        for unit, n in _units_without_si(m for t in tables for m in t.measurements).items():
+            missing[unit] = missing.get(unit, 0) + n
+    assert missing == {}

@@ -9,7 +9,8 @@ a Python-dict `counters` column).
 Measurements: label = benchmark (`UniqueInt64/5`), metrics `baseline` and `contender`
 with their unit (`570.247 MiB/sec` → unit `MiB/s`, `812.440M items/sec` → 812.44
 `M items/s`; a bare number, which archery prints for time units, has no unit),
-`change` in `%`; variant = the
+`change` in `%`; baseline and contender are the `before` and `after` sides of quantity
+`value` (`Measurement.side`); variant = the
 section (`Regressions`, `Non-regressions`) when there is one. Rows are read as a stream,
 so tables flattened onto one line (GitBox mail) read the same. The Google Benchmark
 console table archery prints before it is left to the google-benchmark format.
@@ -71,16 +72,17 @@ def parse(text: str) -> list[ResultTable]:
                      f"{m.group('c')} {m.group('cu') or ''}".strip(), m.group("ch"),
                      m.group("counters") or ""]
                 )  # fmt: skip
-                for metric, key, unit in (
-                    ("baseline", "b", norm_unit(m.group("bu"))),
-                    ("contender", "c", norm_unit(m.group("cu"))),
-                    ("change", "ch", "%"),
+                for metric, key, unit, side in (
+                    ("baseline", "b", norm_unit(m.group("bu")), "before"),
+                    ("contender", "c", norm_unit(m.group("cu")), "after"),
+                    ("change", "ch", "%", None),
                 ):
                     value = number(m.group(key))
                     if value is not None:
-                        table.measurements.append(
-                            Measurement(metric, value, unit, name, None, m.group(key), r)
-                        )
+                        meas = Measurement(metric, value, unit, name, None, m.group(key), r)
+                        if side:  # the two sides of the comparison (extract.db.comparisons)
+                            meas.side, meas.side_name, meas.quantity = side, metric, "value"
+                        table.measurements.append(meas)
                 pos = m.end()
                 table.span = (h.start(), pos)
             if table.rows:

@@ -18,6 +18,8 @@ written (`ms`, `MB/s`; v2 folds the SI prefix of time and byte units into the un
 `46.55n` sec/op → 46.55 `ns/op`, and applies it otherwise, `22.99k` queries/sec → 22990;
 a v2 unit such as `ms/avg` is read as unit `ms`, metric `avg`); and one `delta <metric>`
 per significant change (unit `%`, variant `new vs old`); `~` (no change) gives none.
+The runs are the sides of the comparison (`Measurement.side`: old / the first file is
+`before`), the `± 2%` their noise.
 """
 
 from __future__ import annotations
@@ -126,7 +128,12 @@ def _v1_tables(text: str) -> list[ResultTable]:
                 unit = _v1_unit(r[p + "u"] or "") or (
                     metric if "/" in metric and not metric.startswith("time") else None
                 )
-                table.measurements.append(Measurement(metric, _num(r[p]), unit, name, run, r[p], i))
+                meas = Measurement(metric, _num(r[p]), unit, name, run, r[p], i)
+                if run:  # old and new: the sides of the comparison (extract.db.comparisons)
+                    meas.side = "before" if run == "old" else "after"
+                    meas.side_name, meas.quantity = run, metric
+                    meas.noise = _spread(r[p + "v"])
+                table.measurements.append(meas)
             if h["m"]:
                 cells.append(r["delta"] + (f" ({r['stat']})" if r["stat"] else ""))
                 if r["delta"] != "~":
@@ -139,6 +146,13 @@ def _v1_tables(text: str) -> list[ResultTable]:
             table.rows.append(cells)
         tables.append(table)
     return tables
+
+
+def _spread(written: str | None) -> float | None:
+    """`2%` (the ± benchstat prints: the spread of the runs) as a fraction."""
+    if not written or not written.endswith("%"):
+        return None
+    return _num(written.rstrip("%")) / 100
 
 
 def _split_bars(line: str) -> list[str]:
@@ -248,7 +262,11 @@ def _v2_row(text: str, start: int, files: list[str], units: list[str]) -> tuple 
         stat = _STAT.fullmatch(unit)
         value, out_unit = _v2_value(c["v"], c["si"] or "", stat["u"] if stat else unit)
         metric = stat["stat"] if stat else unit
-        ms.append(Measurement(metric, value, out_unit, name, file, c.group(0).strip(), None))
+        meas = Measurement(metric, value, out_unit, name, file, c.group(0).strip(), None)
+        # the first file is the base the others are compared with (`vs base`)
+        meas.side, meas.side_name, meas.quantity = ("before" if k == 0 else "after"), file, metric
+        meas.noise = _spread(c["var"])
+        ms.append(meas)
         cell = c.group(0).strip()
         if k > 0:
             d = _V2_DELTA.match(text, pos)

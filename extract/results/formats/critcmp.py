@@ -10,7 +10,9 @@ read too.
 
 Measurements: label = benchmark name (may contain spaces), variant = baseline name,
 metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`),
-`throughput` when given (`MB/sec` spelled `MB/s`). Rows are read as a stream, so a
+`throughput` when given (`MB/sec` spelled `MB/s`); the first baseline's time and
+throughput are the `before` side, the others' the `after` (`Measurement.side`). Rows are
+read as a stream, so a
 table flattened onto one line (GitBox mail) reads the same.
 """
 
@@ -47,6 +49,18 @@ _CELL = (
 _ONE_CELL = re.compile(_CELL.format(i=""))
 
 
+def _sided(m: Measurement, column: int) -> Measurement:
+    """The first baseline is the one the others are compared with: `before`; each other
+    is an `after` (extract.db.comparisons). Ratios and stddevs are not sides."""
+    if m.metric in ("time", "throughput"):
+        m.side, m.side_name, m.quantity = (
+            ("before" if column == 0 else "after"),
+            m.variant,
+            m.metric,
+        )
+    return m
+
+
 def parse(text: str) -> list[ResultTable]:
     try:
         tables = []
@@ -73,12 +87,14 @@ def parse(text: str) -> list[ResultTable]:
                     ):
                         written = m.group(f"{key}{i}")
                         table.measurements.append(
-                            Measurement(metric, float(written), u, label, base, written, r)
+                            _sided(
+                                Measurement(metric, float(written), u, label, base, written, r), i
+                            )
                         )
                     if m.group(f"tp{i}"):
                         tp, tpu = m.group(f"tp{i}"), norm_unit(m.group(f"tpu{i}"))
                         table.measurements.append(
-                            Measurement("throughput", float(tp), tpu, label, base, tp, r)
+                            _sided(Measurement("throughput", float(tp), tpu, label, base, tp, r), i)
                         )
                 pos = m.end()
                 table.span = (h.start(), pos)

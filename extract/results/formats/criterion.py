@@ -17,6 +17,8 @@ Returns one ResultTable per block. Measurements, label = benchmark name: `time` 
 point estimate, unit as printed ns/µs/ms/s), `time_lower`, `time_upper`; `thrpt`,
 `thrpt_lower`, `thrpt_upper` (unit as printed, e.g. `MiB/s`, `Kelem/s`); `change`,
 `change_lower`, `change_upper` (unit `%`; for throughput changes `thrpt_change`...).
+With a change, the estimate is the `after` side of a comparison with the saved
+baseline and the change its `change` (`Measurement.side`).
 """
 
 from __future__ import annotations
@@ -113,6 +115,20 @@ def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Me
     return out
 
 
+def _sides(ms: list[Measurement]) -> None:
+    """A stated change is a comparison with the saved baseline, whose numbers the
+    output does not give: the estimate is the `after` of its quantity, the change its
+    `change` (extract.db.comparisons)."""
+    changed = {m.metric.removesuffix("_change") for m in ms if m.metric.endswith("change")}
+    changed = {"time" if q == "change" else q for q in changed}
+    for m in ms:
+        if m.metric in changed:
+            m.side, m.side_name, m.quantity = "after", "new", m.metric
+        elif m.metric in ("change", "thrpt_change"):
+            quantity = "time" if m.metric == "change" else "thrpt"
+            m.side, m.side_name, m.quantity = "change", "change", quantity
+
+
 _NOT_HEADING = re.compile(
     r"(?:Benchmarking |Found \d+ outliers|\d+ \([\d.]+%\) (?:high|low)|Running |Finished |"
     r"Compiling |Gnuplot |Warning: |Performance has|No change in|Change within)"
@@ -149,6 +165,7 @@ def parse(text: str) -> list[ResultTable]:
             ms += _interval(b, "c", "change", label, 0)
         if b["d1"]:
             ms += _interval(b, "d", "thrpt_change", label, 0)
+        _sides(ms)
         table.measurements = ms
         table.rows = [
             [

@@ -19,7 +19,8 @@ Returns one ResultTable per table. Measurements, label = benchmark name:
   `time_old`, `time_new`, `cpu_old`, `cpu_new` in the time unit of that benchmark's
   console row printed before the table (None when there is none); `OVERALL_GEOMEAN`
   gives only the changes (its times are seconds rounded to 0); `_pvalue` rows give
-  `time_pvalue`, `cpu_pvalue` (no unit).
+  `time_pvalue`, `cpu_pvalue` (no unit). `_old` / `_new` are the `before` / `after`
+  sides of quantities `time` and `cpu` (`Measurement.side`).
 - JSON / CSV: `time`, `cpu` (in `time_unit`), `iterations` (count), then every other
   number of the run under its own name: `bytes_per_second` (unit `B/s`),
   `items_per_second` (`/s`), user counters (unit ""); the `_cv` aggregate's
@@ -208,7 +209,12 @@ def _compare_tables(text: str) -> list[ResultTable]:
                 fields += [("time_old", "to", unit), ("time_new", "tn", unit),
                            ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
             for metric, key, u in fields:
-                table.measurements.append(_m(metric, r[key], u, name, i, r[key]))
+                meas = _m(metric, r[key], u, name, i, r[key])
+                quantity, _, run = metric.rpartition("_")
+                if run in ("old", "new"):  # the sides of the comparison (extract.db.comparisons)
+                    meas.side = "before" if run == "old" else "after"
+                    meas.side_name, meas.quantity = run, quantity
+                table.measurements.append(meas)
         tables.append(table)
     return tables
 

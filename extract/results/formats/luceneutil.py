@@ -27,6 +27,8 @@ Measurements: QPS rows: label = the task; metrics `QPS <baseline>` / `QPS <candi
 `p-value` (no unit). Latency rows: `P50 Base`, `P50 Cmp` (ms), `P50 Diff` (%), ... to
 `P100`. Indexer lines: metric `Indexer throughput`, unit `GB/hour`, label = the log
 file name before `:` when grepped (`trunk0`). Variant = the heading above the table.
+The sides of the comparison (`Measurement.side`): `QPS <baseline>` is the `before` of
+quantity `QPS`, `QPS <candidate>` its `after`; `P50 Base` / `P50 Cmp` those of `P50`.
 
 Rows are matched on the text itself, not line by line, so a mail flattened onto one
 line reads the same. Pure function; never raises.
@@ -134,13 +136,33 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _add(table: ResultTable, task: str, fields: list[tuple[str, str, str | None]]) -> None:
+def _add(
+    table: ResultTable,
+    task: str,
+    fields: list[tuple[str, str, str | None]],
+    sides: dict[str, tuple[str, str, str]] | None = None,
+) -> None:
+    """A row; `sides` maps a metric to its (side, side name, quantity): `QPS baseline`
+    is the `before` of `QPS`, `P50 Cmp` the `after` of `P50`."""
     index = len(table.rows)
     table.rows.append([task] + [written for _, written, _ in fields])
     for metric, written, unit in fields:
         m = measure(metric, written, parse_number(written), unit, label=task, row=index)
         if m:
+            if sides and metric in sides:
+                m.side, m.side_name, m.quantity = sides[metric]
             table.measurements.append(m)
+
+
+def _qps_sides(base: str, cand: str) -> dict[str, tuple[str, str, str]]:
+    return {f"QPS {base}": ("before", base, "QPS"), f"QPS {cand}": ("after", cand, "QPS")}
+
+
+_LAT_SIDES = {
+    f"{k} {s}": (side, s, k)
+    for k in _LAT_KEYS
+    for s, side in (("Base", "before"), ("Cmp", "after"))
+}
 
 
 def _qps_table(head: re.Match) -> ResultTable:
@@ -186,7 +208,7 @@ def _qps_text(text: str) -> list[ResultTable]:
             ]
             if p_value:
                 fields.append(("p-value", p_value.group("p"), None))
-            _add(table, row.group("task"), fields)
+            _add(table, row.group("task"), fields, _qps_sides(base, cand))
             table.span = (head.start(), pos)
         if table.rows:  # (the heading is looked for only then: it is not cheap)
             table.variant = block_heading(text, head.start(), floor)
@@ -224,7 +246,7 @@ def _qps_jira(text: str) -> list[ResultTable]:
             ]
             if row.group("p"):
                 fields.append(("p-value", row.group("p"), None))
-            _add(table, row.group("task").strip(), fields)
+            _add(table, row.group("task").strip(), fields, _qps_sides(base, cand))
             table.span = (head.start(), pos)
         if table.rows:  # (the heading is looked for only then: it is not cheap)
             table.variant = block_heading(text, head.start(), floor)
@@ -256,7 +278,7 @@ def _latency(text: str) -> list[ResultTable]:
                     (f"{key} Cmp", row.group(f"c{i}"), "ms"),
                     (f"{key} Diff", row.group(f"d{i}"), "%"),
                 ]
-            _add(table, row.group("task").strip(), fields)
+            _add(table, row.group("task").strip(), fields, _LAT_SIDES)
             table.span = (head.start(), pos)
         if table.rows:  # (the heading is looked for only then: it is not cheap)
             table.variant = block_heading(text, head.start(), floor)
