@@ -149,3 +149,88 @@ def test_rows_of_an_aligned_table_stay_the_table_readers():
         "copy/2    512.0 MiB/s  0.9 GiB/s\n"
     )
     assert {t.format for t in extract_results(text)} == {"ascii-table"}
+
+
+def test_the_arguments_of_a_call_in_a_flattened_line_are_code_not_records():
+    from extract.results.formats.records import parse
+
+    code = (
+        "def run_benchmark( + starting_point=1, num_runs=10, num_elements_step=300, verbose=True):"
+    )
+    line = "A change to the benchmark tool, which now takes these arguments: " * 2 + code
+    assert parse(line) == []
+    # the same pairs as written in a result line are records
+    run = "A run of the benchmark tool gave these figures at the end of it: " * 2
+    assert parse(run + "p50=12 ms, p99=30 ms, max=41 ms")
+
+
+def test_a_line_of_pipe_separated_cells_each_a_named_value_is_a_record():
+    from extract.results.formats.records import parse
+
+    text = (
+        "Old client / old server : small msgs in 57.8 secs | 1k msgs in 53.2 secs\n"
+        "New client / old server : small msgs in 51.4 secs | 1k msgs in 49.6 secs\n"
+    )
+    [table] = parse(text)
+    got = [(m.label, m.metric, m.value, m.unit) for m in table.measurements]
+    assert got[0] == ("Old client / old server", "small msgs", 57.8, "secs")
+    assert got[3] == ("New client / old server", "1k msgs", 49.6, "secs")
+    # cells that are not all named values (prose between bars) are no record
+    assert parse("We tried it | it took 5 secs | and then more\nsee above | it took 7 secs |") == []
+
+
+def test_label_dash_value_records_run_together_by_flattening_are_rows():
+    from extract.results.formats import extract_results
+
+    flat = (
+        "Timings of the three versions on the same data set, measured on one node: "
+        "Load in 1.2.0 - 5.7 min Load in 1.3.1 - 12 min Load in 1.4.0 - 5.2min "
+        "Using the default options and a cold cache each time."
+    )
+    rows = [
+        (m.label, m.value, m.unit)
+        for t in extract_results(flat)
+        if t.format == "records"
+        for m in t.measurements
+    ]
+    assert rows == [
+        ("Load in 1.2.0", 5.7, "min"),
+        ("Load in 1.3.1", 12.0, "min"),
+        ("Load in 1.4.0", 5.2, "min"),
+    ]
+    # two such records in a sentence are prose, not a run
+    assert not [
+        t
+        for t in extract_results(flat.replace("Load in 1.4.0 - 5.2min ", ""))
+        if t.format == "records"
+    ]
+
+
+def test_lines_of_named_value_cells_run_together_by_flattening_are_rows():
+    from extract.results.formats.records import parse
+
+    flat = (
+        "The same test on each pair of client and server, ten runs each, on one host: "
+        "Old client / old server : small msgs in 57.8 secs | 1k msgs in 53.2 secs "
+        "New client / old server : small msgs in 51.4 secs | 1k msgs in 49.6 secs "
+        "and that is all."
+    )
+    [table] = parse(flat)
+    got = [(m.label, m.metric, m.value) for m in table.measurements]
+    assert got == [
+        ("Old client / old server", "small msgs", 57.8),
+        ("Old client / old server", "1k msgs", 53.2),
+        ("New client / old server", "small msgs", 51.4),
+        ("New client / old server", "1k msgs", 49.6),
+    ]
+
+
+def test_a_host_and_port_inside_a_value_is_no_record():
+    from extract.results.formats.records import parse
+
+    got = [
+        (m.metric, m.value)
+        for t in parse("--producer-props bootstrap.servers=b1:9092 acks=1\np99=12.5 ms max=40 ms")
+        for m in t.measurements
+    ]
+    assert ("b1", 9092.0) not in got and ("p99", 12.5) in got

@@ -19,6 +19,9 @@ In a mail flattened onto one line (a line over 120 characters that is not a reco
 itself), a run of three or more pairs with only filler between them is a block of its
 own, split into rows where its first key comes again.
 
+A line of `|`-separated cells may hold one such value each, its name written around it
+(`Mina3 client : 10bytes msgs in 57.8 secs | 1k msgs in 53.2 secs`).
+
 A line may also be `label <number> <unit>` with no `:` or `=` (the unit a time or a
 rate, ending the line): its metric is the unit's kind (`time`, `throughput`). A block
 of such lines alone counts when it has two or more, all in one unit.
@@ -46,9 +49,18 @@ INFO = FormatInfo(
     signature="`Send TPS: 240 Max RT: 292`, `before: 7806` / `after: 6033`, "
     "`name: 46.4 GB/hour`, `p99=12.5ms`",
     priority=35,
-    # a pair, or a line that ends with a number and a unit of time or rate (the
-    # trigger test checks that both together are necessary for a row)
-    trigger=r"[\w)\]%][ \t]*[:=：][ \t]*[-+~]?\d|(?m:\d[ \t]*[A-Za-zµμ/]+[ \t]*\r?$)",
+    # a pair (a key whose last word has a letter, a number, then what may follow
+    # one: a unit, or no word character, `.`, `:`, `/`, `-`), or a line that ends
+    # with a number and a unit (`_UNIT`); the trigger test checks that both together
+    # are necessary for a row. (CJK written as characters: the prefilter's
+    # Hyperscan reads no `\u` escapes)
+    trigger=r"[A-Za-z一-鿿][\w.()%#/-]*[ \t]*[:=：][ \t]*~?[-+]?\d[\d,]*(?:\.\d+)?"
+    r"(?:[eE][-+]?\d+)?(?:[^\w.:/-]|[A-Za-zµμ%]|$)"
+    r"|(?m:\d[ \t]*(?:%|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
+    r"|ns|us|µs|μs|ms|s|secs?|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?|nanos(?:econds?)?|mins?|minutes?|h"
+    r"|hours?|qps|tps|rps|[kKM]?ops)[ \t]*\r?$)"
+    # or `label - 5.7 min` records run together in a flattened line
+    r"|[ \t][-–][ \t]+~?\d[\d,.]*[ \t]*[A-Za-zµμ]",
 )
 
 _NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
@@ -90,8 +102,14 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     """(the line's own label, its pairs) when the pairs make up the line."""
     if _TABLE_LINE.search(line):
         return None
-    # a key whose last word is a number is a clock time (`at 10:30`, `is 0:40 min`)
-    found = [m for m in _PAIR.finditer(line) if _NAME_WORD.search(m.group("key").split()[-1])]
+    # a key whose last word is a number is a clock time (`at 10:30`, `is 0:40 min`); a
+    # key glued to a `=` before it is part of a value (`servers=b1:9092`: a port)
+    found = [
+        m
+        for m in _PAIR.finditer(line)
+        if _NAME_WORD.search(m.group("key").split()[-1])
+        and line[max(0, m.start("key") - 1) : m.start("key")] != "="
+    ]
     if not found:
         return None
     # what lies between pairs must be short filler (spaces, commas, `|`, `;`)
@@ -137,6 +155,32 @@ def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
     return m.group("head").strip(), [m]
 
 
+# A line of `|`-separated cells, each a measured value with its name written around
+# it (`Mina3 client : 10bytes msgs in 57.8 secs | 1k msgs in 53.2 secs`): the text
+# before the first `:` is the line's label.
+_CELL_PAIR = re.compile(
+    rf"(?P<key>[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?)[ \t]*(?:[ \t]in|[ \t]took|:|=)[ \t]*"
+    rf"(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
+)
+
+
+def _cells(line: str) -> tuple[str, list[re.Match]] | None:
+    """(label, one pair per cell) for a line of two or more `|` cells that are each a
+    name and a value with its unit, the label before a `:` that opens the line."""
+    if line.count("|") < 1 or _TABLE_LINE.search(line):
+        return None
+    head, sep, rest = line.partition(" : ") if " : " in line else line.partition(":")
+    if not sep or len(head) > 60:
+        head, rest = "", line
+    found = []
+    for cell in rest.split("|"):
+        m = _CELL_PAIR.fullmatch(cell.strip())
+        if m is None or not _unit_known(m.group("unit")):
+            return None
+        found.append(m)
+    return (head.strip(), found) if len(found) >= 2 else None
+
+
 def _flat_runs(line: str) -> list[list[list[re.Match]]]:
     """In a line that is not a record (a mail flattened onto one line), the runs of
     three or more pairs with only filler between them, each split into rows where
@@ -150,7 +194,8 @@ def _flat_runs(line: str) -> list[list[list[re.Match]]]:
             runs.append([m])
     out = []
     for run in runs:
-        if len(run) < 3:
+        # (`f(start=1, runs=10, step=300)`: the arguments of a call are code)
+        if len(run) < 3 or line[: run[0].start("key")].rstrip(" \t+").endswith(("(", "[", "{")):
             continue
         first = run[0].group("key").strip()
         rows: list[list[re.Match]] = []
@@ -160,6 +205,50 @@ def _flat_runs(line: str) -> list[list[list[re.Match]]]:
             rows[-1].append(m)
         out.append(rows)
     return out
+
+
+# `Insert in 0.8.0 - 5.7 min Insert in 0.10.1 - 12 min ...`: `label - value unit`
+# lines that flattening ran together (a capitalised head, ` - `, a number and a unit).
+_FLAT_LABELLED = re.compile(
+    rf"(?P<head>[A-Z][^\s|:=-][^|:=\n]{{0,60}}?)[ \t]+[-–][ \t]+"
+    rf"(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
+)
+
+
+_CELL_TEXT = (
+    rf"[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?[ \t]*(?:[ \t]in|[ \t]took|:|=)"
+    rf"[ \t]*~?{_NUMBER}[ \t]*(?:{_UNIT})"
+)
+# `Old client : small msgs in 57.8 secs | 1k msgs in 53.2 secs New client : ...`
+_FLAT_CELLS = re.compile(
+    rf"(?P<head>[A-Z][^|:\n]{{0,60}}?)[ \t]?:[ \t]?"
+    rf"(?P<cells>{_CELL_TEXT}(?:[ \t]*\|[ \t]*{_CELL_TEXT})+)"
+)
+
+
+def _flat_cells(line: str) -> list[tuple[str, list[re.Match]]]:
+    """Lines of `|`-separated named values (`_cells`) that flattening ran together,
+    when two or more follow one another."""
+    found = []
+    for m in _FLAT_CELLS.finditer(line):
+        pairs = [_CELL_PAIR.fullmatch(c.strip()) for c in m.group("cells").split("|")]
+        if all(p is not None and _unit_known(p.group("unit")) for p in pairs):
+            found.append((m.group("head").strip(), pairs))
+    return found if len(found) >= 2 else []
+
+
+def _flat_labelled(line: str) -> list[list[re.Match]]:
+    """Runs of three or more `label - value unit` records one after the other in a
+    flattened line, each in a unit of time or rate."""
+    runs: list[list[re.Match]] = []
+    for m in _FLAT_LABELLED.finditer(line):
+        if to_si(1.0, m.group("unit"))[1] not in ("s", "1/s", "B/s"):
+            continue
+        if runs and not line[runs[-1][-1].end() : m.start()].strip():
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return [run for run in runs if len(run) >= 3]
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -194,13 +283,20 @@ def parse(text: str) -> list[ResultTable]:
             if gap > 2:
                 close()
             continue
-        got = _pairs(line) or _labelled(line)
+        got = _pairs(line) or _labelled(line) or _cells(line)
         if got is None:
             close()
             gap = 0
             if len(line) > 120:  # flattened mail: its records run inside one long line
                 for rows in _flat_runs(line):
                     block = [(i, "", pairs) for pairs in rows]
+                    close()
+                cells = _flat_cells(line)
+                if cells:
+                    block = [(i, head, pairs) for head, pairs in cells]
+                    close()
+                for run in _flat_labelled(line):
+                    block = [(i, m.group("head").strip(), [m]) for m in run]
                     close()
             continue
         gap = 0
