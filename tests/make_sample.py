@@ -255,6 +255,22 @@ def jira_mail(fields: dict[str, str], text: str, moment: datetime, stem: str):
             f"            Reporter: {name}\n\n\n"
         )
         body = intro + fields_block + text.rstrip("\n") + "\n\n\n\n"
+    elif action in ("Resolved", "Closed"):
+        # a change notification: the changed fields, then the comment made with it
+        link = (
+            f"\n     [ https://issues.apache.org/jira/browse/{key}?page=com.atlassian.jira."
+            "plugin.system.issuetabpanels:all-tabpanel ]\n\n"
+        )
+        said = f"{name} {action.lower()} {key}."
+        versions = [v.strip() for v in fields.get("Fix-Version", "").split(",") if v.strip()]
+        changed = f"       Resolution: {fields.get('Resolution', 'Fixed')}\n"
+        if versions:
+            changed += f"    Fix Version/s: {versions[0]}\n"
+            changed += "".join(f"                   {v}\n" for v in versions[1:])
+        if action == "Closed":
+            changed += "           Status: Closed  (was: Resolved)\n"
+        body = link + said + "\n" + "-" * len(said) + "\n" + changed + "\n"
+        body += text.rstrip("\n") + "\n\n" + issue_block + "\n\n"
     else:
         link = (
             f"\n    [ https://issues.apache.org/jira/browse/{key}?page=com.atlassian.jira."
