@@ -1,0 +1,123 @@
+"""The hive-partitioned Parquet dataset of `make export` (extract/outputs/parquet.py):
+every table reads back with `read_parquet('.../**/*.parquet', hive_partitioning = true)`
+to the same rows as the database (SQL EXCEPT ALL both ways), partitioned by the list's
+domain and the year, child rows in their message's partition; a rerun replaces it, a
+failed one leaves the old dataset as it was and no temporary directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from extract.db.store import Store
+from extract.outputs.export import main as export_main
+from extract.outputs.parquet import DATASET, write_dataset
+from extract.runner import run
+from tests.mail.mboxes import write_archive
+from tests.test_extract_cli import BROKEN, sample_as_archives
+
+
+def read_back(con, dataset: Path, table: str) -> str:
+    glob = str(dataset / table / "**" / "*.parquet").replace("'", "''")
+    return f"read_parquet('{glob}', hive_partitioning = true)"
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("parquet")
+    sample_as_archives(data_dir)
+    for name, (data, _, _) in BROKEN.items():  # errors rows
+        write_archive(data_dir, f"{name}@fixtures.apache.org", "2016-06", data)
+    run(data_dir, workers=2)
+    assert export_main(["--data-dir", str(data_dir)]) == 0
+    return data_dir / "asf.duckdb", data_dir / "export" / "dataset"
+
+
+@pytest.mark.parametrize("table", sorted(DATASET))
+def test_every_table_reads_back_to_the_same_rows(exported, table):
+    db, dataset = exported
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        parquet = f"(SELECT * EXCLUDE (domain, year) FROM {read_back(con, dataset, table)})"
+        (n,) = con.execute(f"SELECT count(*) FROM {table}").fetchone()
+        assert n > 0
+        assert con.execute(f"SELECT count(*) FROM {parquet}").fetchone() == (n,)
+        for a, b in ((table, parquet), (parquet, table)):
+            assert con.execute(
+                f"SELECT count(*) FROM (SELECT * FROM {a} EXCEPT ALL SELECT * FROM {b})"
+            ).fetchone() == (0,)
+    finally:
+        con.close()
+
+
+def test_partitions_are_the_domain_and_the_year(exported):
+    db, dataset = exported
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        messages = read_back(con, dataset, "messages")
+        # The partition values are the list's domain and the year of sent_at (UTC).
+        assert con.execute(
+            f"SELECT count(*) FROM {messages} "
+            "WHERE domain IS DISTINCT FROM split_part(list, '@', 2) "
+            "OR year IS DISTINCT FROM year(sent_at AT TIME ZONE 'UTC')"
+        ).fetchone() == (0,)
+        assert con.execute(f"SELECT count(DISTINCT domain) > 10 FROM {messages}").fetchone()[0]
+        # A message's tables and measurements sit in its partition.
+        for child in ("result_tables", "measurements"):
+            assert (
+                con.execute(
+                    f"SELECT count(*), count(*) FILTER (c.domain = m.domain AND c.year = m.year) "
+                    f"FROM {read_back(con, dataset, child)} c JOIN {messages} m USING (msg_key)"
+                ).fetchone()
+                == con.execute(f"SELECT count(*), count(*) FROM {child}").fetchone()
+            )
+        errors = read_back(con, dataset, "errors")
+        assert con.execute(f"SELECT DISTINCT domain, year FROM {errors}").fetchall() == [
+            ("fixtures.apache.org", 2016)
+        ]
+    finally:
+        con.close()
+    files = sorted(p.relative_to(dataset).parts[:3] for p in dataset.glob("**/*.parquet"))
+    assert ("messages", "domain=kudu.apache.org", "year=2017") in files
+    assert all(d.startswith("domain=") and y.startswith("year=") for _, d, y in files)
+
+
+def test_an_empty_database_gives_an_empty_readable_dataset(tmp_path):
+    Store(tmp_path / "asf.duckdb").close()
+    con = duckdb.connect(str(tmp_path / "asf.duckdb"))
+    try:
+        written = write_dataset(con, tmp_path / "dataset")
+        assert [n for _, n in written] == [0] * len(DATASET)
+        for table in DATASET:
+            cols = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+            rel = read_back(con, tmp_path / "dataset", table)
+            assert con.execute(f"SELECT count(*) FROM {rel}").fetchone() == (0,)
+            got = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {rel}").fetchall()]
+            assert sorted(got) == sorted([*cols, "domain", "year"])
+    finally:
+        con.close()
+
+
+def test_a_rerun_replaces_the_dataset_and_a_failed_one_keeps_it(tmp_path):
+    sample_as_archives(tmp_path)
+    run(tmp_path, workers=1)
+    db, dataset = tmp_path / "asf.duckdb", tmp_path / "dataset"
+    con = duckdb.connect(str(db))
+    try:
+        write_dataset(con, dataset)
+        stale = dataset / "messages" / "domain=gone.apache.org"
+        stale.mkdir()
+        write_dataset(con, dataset)  # replaced whole: nothing of the old one stays
+        assert not stale.exists()
+        before = sorted(p.read_bytes() for p in dataset.glob("**/*.parquet"))
+        # A table that cannot be partitioned (a column named like a partition) fails
+        # the export after the first tables were written.
+        con.execute("ALTER TABLE errors ADD COLUMN domain VARCHAR")
+        with pytest.raises(ValueError, match="errors has a column named domain"):
+            write_dataset(con, dataset)
+    finally:
+        con.close()
+    assert sorted(p.read_bytes() for p in dataset.glob("**/*.parquet")) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".dataset")) == []
