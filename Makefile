@@ -4,10 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 DATA_DIR ?= data
 WORKERS ?=
+SCHEDULER ?=
 BENCH_MB ?= 200
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-fast lint format demo crawl extract report sql export eval fit fuzz bench browser clean
+.PHONY: install test test-fast lint format demo crawl extract report sql export eval fit fuzz bench browser clean plan
 
 install: $(STAMP)
 
@@ -17,6 +18,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The Dask extra, for `make extract SCHEDULER=local:N|ADDRESS` (not in the default install).
+.PHONY: install-cluster
+install-cluster: $(VENV)/.installed-cluster
+
+$(VENV)/.installed-cluster: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	touch $@
 
 # Debian's Chromium and ChromeDriver for the report's browser test.
 browser:
@@ -45,8 +54,13 @@ demo: install
 crawl: install
 	$(BIN)/scrapy crawl asf-lists -s DATA_DIR=$(DATA_DIR) $(ARGS)
 
+# The crawl's dry run: reads the list of lists and each list's months, fetches no archive;
+# prints per list the months and messages to fetch, the estimated bytes and time.
+plan: install
+	$(BIN)/scrapy crawl asf-lists -a plan=1 -s DATA_DIR=$(DATA_DIR) $(ARGS)
+
 extract: install
-	$(BIN)/python -m extract --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(ARGS)
+	$(BIN)/python -m extract --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(ARGS)
 
 report: install
 	$(BIN)/python -m extract.outputs.report --data-dir $(DATA_DIR) $(ARGS)

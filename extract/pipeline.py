@@ -44,13 +44,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from extract.db.comparisons import annotate
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind, permalink
 from extract.mail.mbox import ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_message
+from extract.results import prefilter
 from extract.results.classify import classify
 from extract.results.formats import extract_results
-from extract.results.units import to_si
+from extract.results.units import measurement_si
 
 # Only this much of a body goes to the format parsers and the classifier: result
 # posts are far shorter, and a 10 MB log pasted into a mail must not stall a run.
@@ -228,6 +230,8 @@ def archive_chunks(
     memory stays flat however big the archive is. Every chunk carries the same
     `archive` dict; its counts are final once the last chunk has been yielded."""
     path, data_dir = Path(path), Path(data_dir)
+    if results:  # (compiled, or read from its cache, outside any message's time budget)
+        prefilter.warm()
     rel, list_address, month = archive_identity(path, data_dir)
     archive = {
         "path": rel,
@@ -579,6 +583,7 @@ def _msg_key(list_address, month, message_id, data, seen_keys, archive=None) -> 
 
 def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
     table_rows, measurement_rows = [], []
+    sources = []  # (table ordinal, Measurement) of each measurement row
     ordinal = 0
     for t_ord, table in enumerate(tables):
         table_id = f"{key}#{t_ord}"
@@ -597,7 +602,7 @@ def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
             }
         )
         for m in table.measurements:
-            value_si, unit_si = to_si(m.value, m.unit)
+            value_si, unit_si = measurement_si(m.value, m.unit, m.metric)
             measurement_rows.append(
                 {
                     "msg_key": key,
@@ -613,7 +618,9 @@ def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
                     "unit_si": unit_si,
                 }
             )
+            sources.append((t_ord, m))
             ordinal += 1
+    annotate(measurement_rows, sources)  # the sides the comparisons view pairs
     return table_rows, measurement_rows
 
 

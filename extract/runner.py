@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -72,6 +74,71 @@ class RunError(Exception):
     """The run could not start: no data dir, no archives, the database is locked."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C (SIGINT): the batches committed before it are kept."""
+
+    def __init__(self, committed: int, total: int, full: bool):
+        self.committed, self.total, self.full = committed, total, full
+        if full:
+            text = "interrupted: --full rebuild dropped, the database is as it was before"
+        else:
+            text = (
+                f"interrupted: {committed} of {total} archives committed; "
+                "the next run does the rest"
+            )
+        super().__init__(text)
+
+
+class DiskFull(Exception):
+    """No space left on the device under `path`: the run stopped, the batches committed
+    before are kept (an interrupted --full keeps the old database)."""
+
+    def __init__(self, path: Path, needed: int | None):
+        self.path, self.needed = path, needed
+        super().__init__(path, needed)
+
+    def __str__(self) -> str:
+        # The free space is measured when the message is shown: after the run removed
+        # its staged files.
+        free = _free_bytes(self.path)
+        need = f"the rest needs about {_mb(self.needed)}" if self.needed else "more space needed"
+        have = f", {_mb(free)} free now" if free is not None else ""
+        return (
+            f"disk full under {self.path}: {need}{have}; free space (or use another "
+            "DATA_DIR/--db) and run again: what was committed is kept"
+        )
+
+
+# The database takes about this many bytes per compressed archive byte (the demo: 3.2;
+# bodies and full text are stored, and the columns compress less than gzip does).
+DB_BYTES_PER_ARCHIVE_BYTE = 3
+
+
+def _mb(n: int | None) -> str:
+    return f"{(n or 0) / 1e6:,.0f} MB" if (n or 0) >= 1e6 else f"{(n or 0) / 1e3:,.0f} kB"
+
+
+def _free_bytes(path: Path) -> int | None:
+    for p in (path, *path.parents):
+        with contextlib.suppress(OSError):
+            return shutil.disk_usage(p).free
+    return None
+
+
+def _is_disk_full(exc: BaseException | None) -> bool:
+    """Whether ENOSPC is behind `exc` (an OSError, or DuckDB's text for it), anywhere in
+    its chain of causes."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+            return True
+        if "No space left on device" in str(exc) or "[Errno 28]" in str(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 @dataclass(slots=True)
 class RunSummary:
     archives: int  # archives found under raw/
@@ -94,9 +161,11 @@ def run(
     full: bool = False,
     messages_only: bool = False,
     progress_stream: TextIO | None = None,
+    scheduler: str | None = None,
 ) -> RunSummary:
     """Extract every archive under `data_dir`/raw into `db` (default
-    `data_dir`/asf.duckdb) with `workers` processes (default: the machine's cores).
+    `data_dir`/asf.duckdb) with `workers` processes (default: the machine's cores),
+    or on the Dask cluster at `scheduler` (`local:N`, an address; see `extract.cluster`).
     Raises `RunError` when the run cannot start."""
     data_dir = Path(data_dir)
     workers = workers or os.cpu_count() or 1
@@ -111,19 +180,65 @@ def run(
             "(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz; run `make crawl` first)"
         )
     db_path = Path(db) if db else data_dir / "asf.duckdb"
-    # Always a pool, even for one archive: only a worker process may take SIGALRM for
-    # the message budget, and a worker that hangs or dies cannot take the run along.
-    pool = _Pool(workers)
+    if scheduler:
+        from extract.cluster import Cluster  # Dask is an optional extra: imported only here
+
+        pool = Cluster(scheduler, data_dir, workers)
+    else:
+        # Always a pool, even for one archive: only a worker process may take SIGALRM for
+        # the message budget, and a worker that hangs or dies cannot take the run along.
+        if not messages_only:  # (compiled once here, forked workers inherit it)
+            from extract.results import prefilter
+
+            prefilter.warm()
+        pool = _Pool(workers)
     try:
         return _extract(
             data_dir, db_path, archives, pool, workers, full, messages_only, progress_stream
         )
+    except (KeyboardInterrupt, Interrupted, DiskFull):
+        if kill := getattr(pool, "kill", None):
+            kill()
+        raise
     finally:
         pool.shutdown()
 
 
 def find_archives(data_dir: Path) -> list[Path]:
     return sorted(p for p in (data_dir / "raw").glob("**/*.mbox.gz") if p.is_file())
+
+
+def unreadable_dirs(data_dir: Path) -> list[tuple[str, str]]:
+    """(path relative to DATA_DIR with a trailing '/', reason) of every directory under
+    raw/ that cannot be listed: the glob skips them silently, their archives would be
+    missing without a word."""
+    found = []
+
+    def note(exc: OSError) -> None:
+        rel = os.path.relpath(exc.filename, data_dir) if exc.filename else "raw"
+        found.append((rel.rstrip("/") + "/", f"directory not readable: {exc.strerror or exc}"))
+
+    for _ in os.walk(data_dir / "raw", onerror=note):
+        pass
+    return sorted(found)
+
+
+# The first bytes of a gzip file; a plain mbox starts with its envelope line.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def not_an_archive(path: Path) -> str | None:
+    """Why `path` (named .mbox.gz) cannot be an archive, or None: neither gzip nor a
+    plain mbox (an HTML error page saved under the name, say). The reader would take it
+    for mail and record every message as 'no headers', hiding the real reason."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return None  # the worker records why it cannot be read
+    if not head or head.startswith(GZIP_MAGIC) or head.startswith(b"From "):
+        return None
+    return f"not a gzip file: it starts with {head[:16]!r}"
 
 
 def _worker_pool(n: int) -> ProcessPoolExecutor:
@@ -148,6 +263,9 @@ def _worker_init(parent: int) -> None:
     """In each worker: exit when the parent (the run) dies, however it dies (a
     `kill -9` leaves no one to stop the workers), and take the message budget."""
     _die_with_parent(parent)
+    # Ctrl-C reaches the whole process group: the run stops the workers itself, without
+    # a traceback from each of them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     enable_message_budget()
 
 
@@ -184,10 +302,22 @@ class _Pool:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = _worker_pool(self.n)  # spawned: DuckDB's threads run now
 
+    def staged(self, todo, data_dir, stage_dir, results) -> Iterator[StagedArchive]:
+        return _staged(todo, data_dir, stage_dir, self, self.n, results)
+
     def shutdown(self) -> None:
         # Not waiting for the workers to exit (half a second): the interpreter
         # joins them before it exits.
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def kill(self) -> None:
+        """Stop the workers now (Ctrl-C, disk full): the interpreter would otherwise
+        wait at exit for the archives they are on. Their staged files go with the
+        run's staging directory."""
+        for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, AttributeError):
+                proc.kill()
+        self.shutdown()
 
 
 def _single_threaded() -> bool:
@@ -212,10 +342,16 @@ def _extract(
     try:
         store = Store(db_path, full=full, staging=data_dir / ".staging")
     except (duckdb.Error, OSError) as exc:  # e.g. another process holds the database's lock
+        if _is_disk_full(exc):
+            need = sum(_size(p) for p in archives) * 2 * DB_BYTES_PER_ARCHIVE_BYTE
+            raise DiskFull(db_path.parent, need) from None
         raise RunError(f"cannot open {db_path}: {exc}") from exc
     unstored: list[str] = []
     complete = False
+    todo: list[Path] = []
+    failing = True  # until the body completes: a close error must not hide the first one
     try:
+        store.set_directory_errors(unreadable_dirs(data_dir))
         known = store.known_archives()
         results = not messages_only
         todo = []
@@ -231,7 +367,8 @@ def _extract(
             ):
                 todo.append(path)
         progress = Progress(len(todo), progress_stream)
-        staged = _staged(todo, data_dir, store.tmp_dir, pool, workers, results)
+        todo = _record_non_archives(todo, data_dir, store, progress, results)
+        staged = pool.staged(todo, data_dir, store.tmp_dir, results)
         _load_in_batches(staged, store, progress, unstored, results)
         progress.finish()
         n_stored, n_err = store.con.execute(
@@ -239,8 +376,24 @@ def _extract(
         ).fetchone()
         # A --full rebuild that lost archives keeps the old database.
         complete = not (full and unstored)
+        failing = False
+    except KeyboardInterrupt:
+        raise Interrupted(store.committed, len(todo), full) from None
+    except Exception as exc:
+        if _is_disk_full(exc):
+            left = max(sum(_size(p) for p in todo) - store.committed_bytes, 0)
+            # Twice the growth: a batch is in the staging files and the WAL before the
+            # checkpoint writes it into the database.
+            raise DiskFull(db_path.parent, 2 * left * DB_BYTES_PER_ARCHIVE_BYTE) from None
+        raise
     finally:
-        store.close(complete=complete)
+        try:
+            store.close(complete=complete)
+        except Exception as exc:
+            if not failing:
+                if _is_disk_full(exc):  # the last checkpoint
+                    raise DiskFull(db_path.parent, None) from None
+                raise
     extra = {"unstored": len(unstored)} if unstored else {}
     if full and unstored:
         extra["kept_old_db"] = "yes"
@@ -262,6 +415,29 @@ def _extract(
         line=line,
         unstored=unstored,
     )
+
+
+def _record_non_archives(
+    todo: list[Path], data_dir: Path, store: Store, progress: Progress, results: bool
+) -> list[Path]:
+    """Record the files of `todo` that cannot be archives as archive-level `errors` rows
+    saying why (`not_an_archive`); return the others."""
+    rest = []
+    for path in todo:
+        reason = not_an_archive(path)
+        if reason is None:
+            rest.append(path)
+            continue
+        store.replace([failed_archive(archive_identity(path, data_dir), "read", reason, results)])
+        progress.update(messages=0, errors=1, size=_size(path))
+    return rest
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _sha(path: Path) -> str | None:
@@ -356,7 +532,9 @@ def _load_in_batches(
             loading = None
             try:
                 future.result()
-            except Exception:
+            except Exception as exc:
+                if _is_disk_full(exc):  # one by one would fail the same way
+                    raise
                 loaded = _load_one_by_one(loaded, store, unstored, results)
             for s in loaded:
                 a = s.archive
@@ -370,6 +548,8 @@ def _load_in_batches(
 
     try:
         for s in staged:
+            if _failed_for_space(s):  # stop at once: every later archive would fail too
+                raise OSError(errno.ENOSPC, "No space left on device", str(store.tmp_dir))
             batch.append(s)
             batch_messages += s.archive["n_messages"]
             if loading is not None and loading[0].done():
@@ -390,6 +570,18 @@ def _load_in_batches(
         loader.shutdown(wait=True)
 
 
+def _failed_for_space(s: StagedArchive) -> bool:
+    """Whether a worker could not stage this archive for want of space (its only row
+    is an archive-level error saying so; the file is a line)."""
+    if s.archive.get("sha256") is not None or set(s.files) != {"errors"}:
+        return False
+    try:
+        with open(s.files["errors"], encoding="utf-8", errors="replace") as f:
+            return "[Errno 28]" in f.read(4096)
+    except OSError:
+        return False
+
+
 def _load_one_by_one(
     loaded: list[StagedArchive], store: Store, unstored: list[str], results: bool
 ) -> list[StagedArchive]:
@@ -402,6 +594,8 @@ def _load_one_by_one(
             out.append(s)
             continue
         except Exception as exc:
+            if _is_disk_full(exc):
+                raise
             reason = f"archive not stored: {type(exc).__name__}: {exc}"
         finally:
             store.discard([s])

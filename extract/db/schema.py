@@ -68,10 +68,16 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("written", "VARCHAR", "the number exactly as written"),
         ("unit", "VARCHAR", "as written: ms/op, s, us, %, rows/s"),
         ("value_si", "DOUBLE", "value in unit_si, where the unit is known"),
-        ("unit_si", "VARCHAR", "s, B, B/s, 1/s or 1 (fractions for %)"),
+        ("unit_si", "VARCHAR", "s, B, B/s, 1/s or 1 (fractions for %, counts, factors)"),
+        ("params", "VARCHAR", "what identifies the quantity besides the label: @Param values, column groups (size=100 / GCS)"),
+        ("side", "VARCHAR", "before or after: its side of a comparison the message makes; change: a stated change; NULL: not compared"),
+        ("side_name", "VARCHAR", "the side as the text names it: Before patch, baseline, No changes"),
+        ("quantity", "VARCHAR", "what is compared: the metric without the side's name (QPS for 'QPS baseline')"),
+        ("quantity_key", "VARCHAR", "<rule>|...: equal for the numbers of one quantity in one comparison; the comparisons view pairs a before and an after of one key"),
+        ("noise", "DOUBLE", "the stated error of the number relative to it (0.05 = ±5 %): its row's Error, ±, StdDev or interval"),
     ],
     "errors": [
-        ("archive", "VARCHAR", "raw archive path, relative to DATA_DIR"),
+        ("archive", "VARCHAR", "raw archive path, relative to DATA_DIR; a directory (ending in /) that could not be listed"),
         ("position", "INTEGER", "0-based index of the message in the archive; NULL for the whole archive"),
         ("message_id", "VARCHAR", "Message-ID, when it could be read"),
         ("stage", "VARCHAR", "read, parse, clean, classify, extract or store"),
@@ -100,6 +106,20 @@ def create_statements() -> list[str]:
         + ", ".join(f'"{col}" {typ}' for col, typ, _ in cols)
         + ")"
         for name, cols in TABLES.items()
+    ]
+
+
+def comment_statements() -> list[str]:
+    """COMMENT ON COLUMN for every column, from its meaning, so any DuckDB client
+    (`duckdb_columns()`, DBeaver, a notebook) shows what a column holds."""
+
+    def quoted(text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+
+    return [
+        f'COMMENT ON COLUMN "{name}"."{col}" IS {quoted(meaning)}'
+        for name, cols in TABLES.items()
+        for col, _, meaning in cols
     ]
 
 

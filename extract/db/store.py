@@ -1,5 +1,7 @@
 """The only module that writes the DuckDB database. `Store(db_path)` creates the
-tables of extract/db/schema.py (adding columns that an older database lacks), tells
+tables of extract/db/schema.py (adding columns that an older database lacks), their
+`COMMENT ON`s and the views of extract/db/views.py, stored in the file so that
+read-only clients see them, tells
 which archives are already extracted (`known_archives()`: path → sha256 and whether
 results were looked for), and `load(staged)` / `replace(rows)` swap in the rows of
 a batch of archives: for each archive, delete its old rows and load the
@@ -34,7 +36,8 @@ from pathlib import Path
 
 import duckdb
 
-from extract.db.schema import TABLES, columns, create_statements
+from extract.db.schema import TABLES, columns, comment_statements, create_statements
+from extract.db.views import create_views
 from extract.pipeline import (
     ROW_TABLES,
     ArchiveRows,
@@ -58,6 +61,8 @@ class Store:
         self.db_path = Path(db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         self.full = full
+        self.committed = 0  # archives whose rows this Store committed
+        self.committed_bytes = 0  # and their compressed size
         self._old: duckdb.DuckDBPyConnection | None = None
         self.con = duckdb.connect(str(self.db_path))  # fails when another process holds it
         if full:
@@ -76,12 +81,29 @@ class Store:
             # what an interrupted one left.
             for leftover in (self.new_path, _wal(self.new_path)):
                 leftover.unlink(missing_ok=True)
+        try:
+            self._setup(memory_limit, staging)
+        except BaseException:  # e.g. the disk is full: close, and drop a half-made .new
+            self.con.close()
+            if self._old is not None:
+                self._old.close()
+                self._old = None
+                for leftover in (self.new_path, _wal(self.new_path)):
+                    leftover.unlink(missing_ok=True)
+            raise
+
+    def _setup(self, memory_limit: str, staging: str | Path | None) -> None:
         # Bounded memory for big batches: DuckDB spills instead of growing.
         self.con.execute(f"SET memory_limit = '{memory_limit}'")
         self.con.execute("SET preserve_insertion_order = false")
         for stmt in create_statements():
             self.con.execute(stmt)
         self._add_new_columns()
+        # Stored in the file, so that read-only clients (our tools, notebooks, the
+        # duckdb CLI) see the views and the column meanings without writing.
+        for stmt in comment_statements():
+            self.con.execute(stmt)
+        create_views(self.con)
         self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
         root = Path(staging) if staging is not None else self.db_path.parent / ".staging"
         remove_stale_staging(root)
@@ -156,6 +178,8 @@ class Store:
                     if files:
                         con.execute(_insert_sql(table), [[str(f) for f in files]])
                 con.execute("COMMIT")
+                self.committed += len(staged)
+                self.committed_bytes += sum(s.archive.get("size") or 0 for s in staged)
             except BaseException:
                 with contextlib.suppress(duckdb.Error):
                     con.execute("ROLLBACK")
@@ -164,6 +188,28 @@ class Store:
             for file in self.tmp_dir.glob("batch.*.ndjson"):
                 file.unlink(missing_ok=True)
         self.discard(staged)
+
+    def set_directory_errors(self, dirs: list[tuple[str, str]]) -> None:
+        """Replace the `errors` rows of unreadable directories under raw/ (archive: the
+        directory with a trailing '/', position NULL, stage read) with `dirs`:
+        (path, reason) pairs. A directory readable again loses its row."""
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(
+                "DELETE FROM errors WHERE archive LIKE '%/' AND position IS NULL AND stage = 'read'"
+            )
+            for path, reason in dirs:
+                con.execute(
+                    "INSERT INTO errors (archive, position, message_id, stage, reason) "
+                    "VALUES (?, NULL, NULL, 'read', ?)",
+                    [path, reason],
+                )
+            con.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.execute("ROLLBACK")
+            raise
 
     def discard(self, staged: Iterable[StagedArchive]) -> None:
         """Remove the staged files of these archives."""
@@ -203,6 +249,7 @@ class Store:
     def close(self, *, complete: bool = True) -> None:
         """Checkpoint and close; with `full=True` the new database replaces the old one
         when `complete` (else it is removed and the old one stays as it was)."""
+        swapped = False
         try:
             try:
                 self.con.execute("CHECKPOINT")
@@ -215,11 +262,12 @@ class Store:
                     # The old database's WAL would be replayed onto the new one.
                     _wal(self.db_path).unlink(missing_ok=True)
                     os.replace(self.new_path, self.db_path)
+                    swapped = True
         finally:
             if self._old is not None:  # an error above
                 self._old.close()
                 self._old = None
-            if self.full and not complete:
+            if self.full and not swapped:  # interrupted, or the checkpoint failed
                 self.new_path.unlink(missing_ok=True)
                 _wal(self.new_path).unlink(missing_ok=True)
             shutil.rmtree(self.tmp_dir, ignore_errors=True)

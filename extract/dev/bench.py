@@ -189,6 +189,51 @@ summary = extract.run(work, db=db, workers=int(workers), full=True,
 print(summary.line)
 """
 
+# The same run on a Dask LocalCluster (extract/cluster.py), then its Parquet dataset.
+OURS_DASK = r"""
+import sys
+import duckdb
+import extract
+from extract.outputs.parquet import write_dataset
+work, db, scheduler, dataset = sys.argv[1:]
+summary = extract.run(work, db=db, full=True, scheduler=scheduler)
+print(summary.line)
+con = duckdb.connect(db)
+write_dataset(con, dataset)
+con.close()
+"""
+
+
+def bench_dask(work: Path, workers: int, n_bytes: int, results: dict, report) -> None:
+    """The Dask path with `workers` local worker processes, next to the built-in pool
+    of as many (its overhead), and the size of the hive-partitioned Parquet dataset of
+    its database; skipped when Dask (the cluster extra) is not installed."""
+    import importlib.util
+
+    name = f"extract, Dask local:{workers}"
+    if importlib.util.find_spec("distributed") is None:
+        print(f"{name}: skipped, Dask is not installed (make install-cluster)")
+        return
+    db, dataset = work / "dask.duckdb", work / "dataset"
+    cmd = [sys.executable, "-c", OURS_DASK, str(work), str(db), f"local:{workers}", str(dataset)]
+    seconds, peak, proc = measure(cmd, cwd=REPO)
+    if proc.returncode:
+        print(f"{name} failed:\n{proc.stderr[-2000:]}", file=sys.stderr)
+        return
+    fields = dict(kv.split("=", 1) for kv in proc.stdout.split() if "=" in kv)
+    n, run_s = int(fields["messages"]), float(fields["seconds"])
+    report(name, seconds, peak, n)
+    line = f"{'':<34} {n / run_s:,.0f} msg/s once the cluster is up ({run_s:.1f} s)"
+    pool = results.get(f"extract, {workers} worker(s)")
+    if pool:
+        line += f"; overhead against the pool: {seconds / pool[0] - 1:+.0%} wall"
+    print(line)
+    size = sum(p.stat().st_size for p in dataset.glob("**/*.parquet"))
+    print(f"{'':<34} Parquet dataset {size / 1e6:,.1f} MB = {size / n_bytes:.2f} MB per MB of mbox")
+    db.unlink(missing_ok=True)
+    shutil.rmtree(dataset, ignore_errors=True)
+
+
 BASELINE = r"""
 import gzip, mailbox, shutil, sys, tempfile
 n = 0
@@ -242,6 +287,57 @@ def stage_breakdown(sample: list[bytes]) -> dict[str, float]:
         for stage, dt in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
             spent[stage] += dt
     return {stage: 1000 * dt / len(sample) for stage, dt in spent.items()}
+
+
+def _ordinary(sample: list[bytes]) -> list[tuple[str, str | None, str]]:
+    """(text, subject, kind) of the messages of `sample` that the pipeline rejects
+    outright: no table with measurements, not a benchmark."""
+    from extract.mail.clean import clean_body
+    from extract.mail.kinds import message_kind
+    from extract.mail.message import parse_message
+    from extract.pipeline import extraction_text
+    from extract.results.classify import classify
+    from extract.results.formats import extract_results
+
+    out = []
+    for raw in sample:
+        try:
+            pm = parse_message(raw)
+        except Exception:
+            continue
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        body = extraction_text(clean_body(pm.text, kind.kind))
+        tables = extract_results(body)
+        if any(t.measurements for t in tables):
+            continue
+        if not classify(body, tables, subject=pm.subject, kind=kind.kind).is_benchmark:
+            out.append((body, pm.subject, kind.kind))
+    return out
+
+
+def reject_cost(ordinary: list[tuple[str, str | None, str]], plain: bool = False) -> float:
+    """Microseconds per message to find no results in an ordinary message and reject
+    it (format parsers and classifier). `plain=True`: without the prefilter and the
+    early exit, every parser and feature run (what they save)."""
+    from extract.results.classify import classify
+    from extract.results.formats import extract_results
+
+    kw = {"plain": True} if plain else {}
+    best = float("inf")
+    for _ in range(3):  # the best of three: other jobs on the machine only add
+        t = time.perf_counter()
+        for body, subject, kind in ordinary:
+            classify(body, extract_results(body, **kw), subject=subject, kind=kind, **kw)
+        best = min(best, time.perf_counter() - t)
+    return 1e6 * best / max(1, len(ordinary))
+
+
+def _has_plain_path() -> bool:
+    import inspect
+
+    from extract.results.formats import extract_results
+
+    return "plain" in inspect.signature(extract_results).parameters
 
 
 OURS_PARSE_ONLY = r"""
@@ -327,9 +423,16 @@ def main(argv: list[str] | None = None) -> int:
             if proc.returncode:
                 print(proc.stderr[-2000:], file=sys.stderr)
                 return 1
-            fields = dict(kv.split("=", 1) for kv in proc.stdout.split())
+            # (the summary line's `key=value` fields; anything else printed is not one)
+            fields = dict(kv.split("=", 1) for kv in proc.stdout.split() if "=" in kv)
             report(name, seconds, peak, int(fields["messages"]))
+            db_size = sum(p.stat().st_size for p in work.glob(db.name + "*"))
+            print(
+                f"{'':<34} database {db_size / 1e6:,.1f} MB = "
+                f"{db_size / n_bytes:.2f} MB per MB of mbox"
+            )
             db.unlink(missing_ok=True)
+        bench_dask(work, args.workers, n_bytes, results, report)
         for name, script in (
             ("ours: read+parse+clean only", OURS_PARSE_ONLY),
             ("baseline: stdlib mailbox", BASELINE),
@@ -363,6 +466,14 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "ms per message by stage (1 process, the message mix): "
             + ", ".join(f"{k} {v:.2f}" for k, v in per_stage.items())
+        )
+        ordinary = _ordinary(sample)
+        cost = f"{reject_cost(ordinary):.0f} µs"
+        if _has_plain_path():
+            cost += f" ({reject_cost(ordinary, plain=True):.0f} µs with every parser and feature)"
+        print(
+            f"rejecting an ordinary message (formats + classifier, {len(ordinary)} of the "
+            f"mix's messages with no results): {cost}"
         )
         print("ratios (messages/s):")
         rate = {name: n / seconds for name, (seconds, _, n) in results.items() if n}

@@ -2,8 +2,9 @@
 every table and view of the database to DIR/export/<name>.parquet and <name>.csv.
 
 `export(con, out_dir, formats)` returns the written files with their row counts.
-DuckDB's COPY does the writing; files are written to a temporary name first, so an
-export that fails half-way never leaves a partial file under the final name.
+The database is opened read-only (`extract.outputs.connect`), so an export runs beside
+any other reader. DuckDB's COPY does the writing; files are written to a temporary name
+first, so an export that fails half-way never leaves a partial file under the final name.
 
 CSV files are for spreadsheets, which run a cell starting with `=`, `+`, `-`, `@`
 (or a tab or carriage return) as a formula: such text cells get a leading `'` (the
@@ -20,7 +21,9 @@ from pathlib import Path
 
 import duckdb
 
-from extract.db.views import create_views
+from extract.outputs import bench_formats
+from extract.outputs.connect import DatabaseUnavailable, open_database, stale_hint
+from extract.outputs.parquet import write_dataset
 
 FORMATS = {"parquet": "(FORMAT parquet, COMPRESSION zstd)", "csv": "(FORMAT csv, HEADER true)"}
 # The first characters that make a spreadsheet read a cell as a formula (OWASP).
@@ -94,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
         default="parquet,csv",
         help="comma-separated: parquet, csv (default: both)",
     )
+    parser.add_argument(
+        "--no-dataset",
+        action="store_true",
+        help="leave out OUT/dataset, the tables as hive-partitioned Parquet "
+        "(extract/outputs/parquet.py)",
+    )
     args = parser.parse_args(argv)
     db = args.db or args.data_dir / "asf.duckdb"
     out = args.out or args.data_dir / "export"
@@ -101,21 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
         parser.error(f"unknown format {', '.join(unknown)}; use parquet and/or csv")
-    if not db.exists():
-        print(
-            f"export: no database at {db}: run `make extract` (or `make demo`) first",
-            file=sys.stderr,
-        )
-        return 1
     try:
-        con = duckdb.connect(str(db))
+        con = open_database(db)  # read-only: an export never blocks another reader
         try:
-            create_views(con)
             written = export(con, out, formats)
+            if not args.no_dataset:
+                written += write_dataset(con, out / "dataset")
+            written += bench_formats.write_all(con, out)  # BMF JSON and Otava CSV
         finally:
             con.close()
-    except duckdb.Error as exc:
-        print(f"export: {exc}", file=sys.stderr)
+    except (DatabaseUnavailable, duckdb.Error) as exc:
+        print(f"export: {exc}{stale_hint(exc)}", file=sys.stderr)
         return 1
     for path, n in written:
         print(f"{path}  {n} rows")

@@ -1,23 +1,34 @@
-"""`python -m extract.outputs.sql --data-dir DIR [--db FILE] [-c SQL]`: an SQL prompt.
+"""`python -m extract.outputs.sql --data-dir DIR [--db FILE] [-c SQL] [--write]
+[--format table|csv|json|markdown] [--width N] [--max-rows N]`: an SQL prompt.
 
-Interactive (readline history and editing) or one-shot with `-c`. Statements end with
-`;` and may span lines; results print as a text table. Dot commands: `.tables`,
-`.schema [NAME]`, `.help`, `.quit`. `format_table(names, rows)` returns the text table.
+Read-only unless `--write`, so it never blocks another command and cannot change the
+database by mistake. Interactive (readline history and editing) or one-shot with `-c`,
+which prints the result of every statement it is given. Statements end with `;` and
+may span lines; Ctrl-C stops a running statement and returns to the prompt. Dot
+commands: `.tables`, `.schema [NAME]`, `.help`, `.quit`. `format_table(names, rows)`
+returns the text table, `format_result` any of the formats.
+
+Exit status of `-c`: 0 done, 1 an SQL error or no database, 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
+import io
+import json
 import sys
+import threading
 from pathlib import Path
 
 import duckdb
 
-from extract.db.views import create_views
+from extract.outputs.connect import DatabaseUnavailable, open_database
 
 MAX_CELL = 60  # wider cells are cut, so a row stays on a line
 MAX_ROWS = 200  # the prompt prints this many rows and says how many more there were
+FORMATS = ("table", "csv", "json", "markdown")
 
 HELP = """Statements end with ';'. Dot commands:
   .tables          tables and views
@@ -26,18 +37,21 @@ HELP = """Statements end with ';'. Dot commands:
   .quit            leave (or Ctrl-D)"""
 
 
-def _cell(value: object) -> str:
+def _cell(value: object, width: int = MAX_CELL) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, float):
         return f"{value:.6g}"
     text = str(value).replace("\n", "\\n")
-    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+    return text if not width or len(text) <= width else text[: width - 1] + "…"
 
 
-def format_table(names: list[str], rows: list[tuple], *, more: int = 0) -> str:
-    """Rows as an aligned text table, numbers right-aligned."""
-    cells = [[_cell(v) for v in row] for row in rows]
+def format_table(
+    names: list[str], rows: list[tuple], *, more: int = 0, width: int = MAX_CELL
+) -> str:
+    """Rows as an aligned text table, numbers right-aligned; cells cut at `width`
+    characters (0: never)."""
+    cells = [[_cell(v, width) for v in row] for row in rows]
     numeric = [
         all(isinstance(row[i], int | float) or row[i] is None for row in rows) and bool(rows)
         for i in range(len(names))
@@ -57,36 +71,117 @@ def format_table(names: list[str], rows: list[tuple], *, more: int = 0) -> str:
     return "\n".join(out)
 
 
-def run(con: duckdb.DuckDBPyConnection, sql: str, *, max_rows: int = MAX_ROWS) -> str:
-    """Run one statement or dot command and return what to print."""
+def format_result(
+    names: list[str], rows: list[tuple], fmt: str = "table", *, more: int = 0, width: int = 0
+) -> str:
+    """One result in `fmt`: table (aligned text), csv, json (an array of objects) or
+    markdown. Only the table says how many rows were not shown."""
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows(rows)
+        return buf.getvalue().rstrip("\n")
+    if fmt == "json":
+        objects = [dict(zip(names, row, strict=True)) for row in rows]
+        return json.dumps(objects, ensure_ascii=False, default=str, indent=1)
+    if fmt == "markdown":
+
+        def md(value: object) -> str:
+            return _cell(value, width).replace("|", "\\|")
+
+        out = ["| " + " | ".join(md(n) for n in names) + " |", "|" + "---|" * len(names)]
+        out += ["| " + " | ".join(md(v) for v in row) + " |" for row in rows]
+        return "\n".join(out)
+    return format_table(names, rows, more=more, width=width)
+
+
+def _dot_command(con: duckdb.DuckDBPyConnection, cmd: str) -> duckdb.DuckDBPyConnection | str:
+    word, _, arg = cmd.partition(" ")
+    arg = arg.strip().rstrip(";")
+    if word == ".tables":
+        return con.execute(
+            "SELECT table_name, table_type FROM information_schema.tables "
+            "WHERE table_schema = 'main' ORDER BY table_type, table_name"
+        )
+    if word == ".schema":
+        return con.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = 'main' AND (? = '' OR table_name = ?) "
+            "ORDER BY table_name, ordinal_position",
+            [arg, arg],
+        )
+    if word == ".help":
+        return HELP
+    return f"unknown command {word}; .help lists them"
+
+
+def run(
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    *,
+    max_rows: int | None = MAX_ROWS,
+    fmt: str = "table",
+    width: int = MAX_CELL,
+) -> str:
+    """Run a dot command, or every statement of `sql`, and return what to print: each
+    statement's result, one after the other."""
     cmd = sql.strip()
     if cmd.startswith("."):
-        word, _, arg = cmd.partition(" ")
-        arg = arg.strip().rstrip(";")
-        if word == ".tables":
-            cur = con.execute(
-                "SELECT table_name, table_type FROM information_schema.tables "
-                "WHERE table_schema = 'main' ORDER BY table_type, table_name"
-            )
-        elif word == ".schema":
-            cur = con.execute(
-                "SELECT table_name, column_name, data_type FROM information_schema.columns "
-                "WHERE table_schema = 'main' AND (? = '' OR table_name = ?) "
-                "ORDER BY table_name, ordinal_position",
-                [arg, arg],
-            )
-        elif word == ".help":
-            return HELP
-        else:
-            return f"unknown command {word}; .help lists them"
+        cur = _dot_command(con, cmd)
+        results = [cur]
     else:
-        cur = con.execute(cmd)
-    if cur.description is None:
-        return "ok"
-    names = [d[0] for d in cur.description]
-    rows = cur.fetchmany(max_rows)
-    more = len(cur.fetchall())
-    return format_table(names, rows, more=more)
+        results = (con.execute(stmt) for stmt in con.extract_statements(cmd))
+    out = []
+    for cur in results:
+        if isinstance(cur, str):
+            out.append(cur)
+        elif cur.description is None:
+            out.append("ok")
+        else:
+            names = [d[0] for d in cur.description]
+            if max_rows is None:
+                rows, more = cur.fetchall(), 0
+            else:
+                rows = cur.fetchmany(max_rows)
+                more = len(cur.fetchall())
+            out.append(format_result(names, rows, fmt, more=more, width=width))
+    return "\n\n".join(out)
+
+
+def run_interruptibly(con: duckdb.DuckDBPyConnection, sql: str, **kw) -> str:
+    """`run`, which Ctrl-C cancels: the statement runs in a thread while this one
+    waits, so that SIGINT reaches Python and `con.interrupt()` stops DuckDB (a
+    statement blocked in DuckDB never sees Python's KeyboardInterrupt). Raises
+    KeyboardInterrupt once the statement has stopped."""
+    box: dict = {}
+    # An Event, not Thread.join: a join that Ctrl-C interrupts can return early on the
+    # next call (Python before 3.13), while DuckDB is still stopping the statement.
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["out"] = run(con, sql, **kw)
+        except duckdb.InterruptException:
+            box["interrupted"] = True
+        except BaseException as exc:  # handed to the waiting thread
+            box["exc"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=work, name="sql", daemon=True)
+    thread.start()
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        con.interrupt()
+        done.wait()
+        raise
+    if "interrupted" in box:
+        raise KeyboardInterrupt
+    if "exc" in box:
+        raise box.pop("exc")
+    return box["out"]
 
 
 def complete_statement(buffer: str) -> bool:
@@ -95,7 +190,7 @@ def complete_statement(buffer: str) -> bool:
     return text.startswith(".") or text.endswith(";")
 
 
-def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
+def repl(con: duckdb.DuckDBPyConnection, db: Path, **kw) -> None:
     readline = None
     history = Path.home() / ".asf_sql_history"
     if sys.stdin.isatty():  # history only for people typing, not for piped scripts
@@ -106,7 +201,11 @@ def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
                 readline.read_history_file(history)
         except ImportError:
             readline = None
-    print(f"connected to {db}. Statements end with ';'. .tables, .schema, .help, .quit")
+    mode = "read-write" if kw.pop("write", False) else "read-only"
+    print(
+        f"connected to {db} ({mode}). Statements end with ';'. "
+        ".tables, .schema, .help, .quit; Ctrl-C stops a query"
+    )
     buffer = ""
     while True:
         try:
@@ -114,7 +213,7 @@ def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
         except EOFError:
             print()
             break
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # drops what was typed, as a shell does
             print()
             buffer = ""
             continue
@@ -125,11 +224,10 @@ def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
         if stmt in (".quit", ".exit", ".q"):
             break
         try:
-            print(run(con, stmt))
+            print(run_interruptibly(con, stmt, **kw))
         except duckdb.Error as exc:
             print(f"error: {exc}")
-        except KeyboardInterrupt:  # Ctrl-C stops a long query, not the prompt
-            con.interrupt()
+        except KeyboardInterrupt:
             print("interrupted")
     if readline is not None:
         with contextlib.suppress(OSError):
@@ -138,34 +236,59 @@ def repl(con: duckdb.DuckDBPyConnection, db: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m extract.outputs.sql", description="SQL prompt on the database."
+        prog="python -m extract.outputs.sql",
+        description="SQL prompt on the database (read-only unless --write).",
     )
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="default: data")
     parser.add_argument("--db", type=Path, help="database file (default: DATA_DIR/asf.duckdb)")
-    parser.add_argument("-c", "--command", help="run this SQL (or dot command), print, exit")
-    parser.add_argument("--max-rows", type=int, default=MAX_ROWS, help="rows printed per result")
+    parser.add_argument(
+        "-c", "--command", help="run these statements (or a dot command), print each, exit"
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="table", help="how results print (default: table)"
+    )
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=MAX_CELL,
+        help=f"cut cells wider than this many characters, 0: never (default: {MAX_CELL})",
+    )
+    parser.add_argument(
+        "--max-rows",
+        type=int,
+        help=f"rows printed per result (default: {MAX_ROWS} for table and markdown, "
+        "all for csv and json)",
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="open read-write (takes the lock: no other command can open the database)",
+    )
     args = parser.parse_args(argv)
+    if args.width < 0:
+        parser.error("--width must be 0 or more")
+    max_rows = args.max_rows
+    if max_rows is None and args.format in ("table", "markdown"):
+        max_rows = MAX_ROWS
     db = args.db or args.data_dir / "asf.duckdb"
-    if not db.exists():
-        print(
-            f"sql: no database at {db}: run `make extract` (or `make demo`) first", file=sys.stderr
-        )
-        return 1
     try:
-        con = duckdb.connect(str(db))
-        create_views(con)
-    except duckdb.Error as exc:
-        print(f"sql: cannot open {db}: {exc}", file=sys.stderr)
+        con = open_database(db, write=args.write)
+    except DatabaseUnavailable as exc:
+        print(f"sql: {exc}", file=sys.stderr)
         return 1
+    kw = {"max_rows": max_rows, "fmt": args.format, "width": args.width}
     try:
         if args.command is not None:
             try:
-                print(run(con, args.command, max_rows=args.max_rows))
+                print(run_interruptibly(con, args.command, **kw))
             except duckdb.Error as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 1
+            except KeyboardInterrupt:
+                print("sql: interrupted", file=sys.stderr)
+                return 130
         else:
-            repl(con, db)
+            repl(con, db, write=args.write, **kw)
     finally:
         con.close()
     return 0

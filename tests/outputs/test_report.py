@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+import duckdb
 import pytest
 
 from extract.outputs.report import build_report, links, svg
 from extract.outputs.report.__main__ import main as report_main
-from tests.outputs.report_db import make_db, measurement, message
+from tests.outputs.report_db import insert, make_db, measurement, message
 
 HOSTILE = "<script>alert('x')</script><img src=x onerror=alert(1)>"
 
@@ -109,3 +110,177 @@ def test_report_of_a_database_without_benchmarks_says_so(tmp_path):
     assert summary.n_messages == 0
     assert index.count("no data") == 2  # per-year and formats charts; the list chart has a bar
     assert re.search(r'<table id="messages".*<tbody>\s*</tbody>', index, re.S)
+
+
+def test_report_counts_recorded_errors_and_lists_them_escaped(tmp_path):
+    db = make_db(tmp_path / "asf.duckdb", [message("a")])
+    con = duckdb.connect(str(db))
+    hostile = "<script>alert('x')</script>"
+    for i in range(3):
+        insert(
+            con,
+            "errors",
+            archive=f"raw/x.apache.org/dev/2020-0{i + 1}.mbox.gz",
+            position=i,
+            message_id=f"{hostile}@mid",
+            stage="parse",
+            reason=f"no headers: the message does not start with a header block {hostile}",
+        )
+    insert(con, "errors", archive="raw/<b>locked</b>/", stage="read",
+           reason="directory not readable: Permission denied")  # fmt: skip
+    con.close()
+    build_report(db, tmp_path / "report")
+    index = (tmp_path / "report" / "index.html").read_text()
+    card = re.search(r'<div class="card"><b><a href="errors.html">(\d+)</a></b>', index)
+    assert card and card.group(1) == "4"
+    errors = (tmp_path / "report" / "errors.html").read_text()
+    assert "<script>alert" not in errors and "<b>locked" not in errors
+    assert errors.count("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;@mid") == 3
+    assert "raw/&lt;b&gt;locked&lt;/b&gt;/" in errors
+    kinds = re.findall(r"<tr><td>(\w+)</td><td>([^<]*)</td><td class='num'>(\d+)</td>", errors)
+    assert kinds == [("parse", "no headers", "3"), ("read", "directory not readable", "1")]
+
+    # An empty errors table says so.
+    build_report(make_db(tmp_path / "clean.duckdb", [message("a")]), tmp_path / "clean")
+    assert "No errors were recorded" in (tmp_path / "clean" / "errors.html").read_text()
+
+
+# ------------------------------------------------------------------ report polish (issue 13)
+
+
+def _pair(key: str, ordinal: int, label: str, before: float, after: float, **fields) -> list:
+    """A before/after pair of one label, as the extractor stores it."""
+    common = {"label": label, "unit": "ms", "unit_si": "s", **fields}
+    return [
+        measurement(key, ordinal, variant="before", value=before, value_si=before / 1e3,
+                    **common),
+        measurement(key, ordinal + 1, variant="after", value=after, value_si=after / 1e3,
+                    **common),
+    ]  # fmt: skip
+
+
+def _polish_db(tmp_path):
+    msgs = [
+        message("gitbox", from_name="GitBox", from_address="git@apache.org", actor="alice-dev",
+                kind="github", subject="queries"),
+        message("jira", from_name="Bo Chen (Jira)", from_address="jira@apache.org",
+                actor="Bo Chen", kind="jira", sent_at=datetime(2020, 2, 1, tzinfo=UTC)),
+        message("plain", from_name="Carla Diaz", sent_at=datetime(2020, 3, 1, tzinfo=UTC)),
+    ]  # fmt: skip
+    tables = [
+        {"table_id": "gitbox#0", "msg_key": "gitbox", "ordinal": 0, "format": "markdown-table",
+         "columns": ["query", "Mode", "before (ms)", "after (ms)"],
+         "rows": [["q10", "avgt", "9714.47", "8000.5"], ["q2", "avgt", "-3.25 %", "12 ms/op"],
+                  ["a long label that may wrap", "avgt", "1,234,567", "1e-05"]],
+         "source": "| query | ..."},
+    ]  # fmt: skip
+    ms = []
+    for i, label in enumerate(["q10", "q2", "q1", "q1b"]):  # stored in text order's disorder
+        ms += _pair("gitbox", 2 * i, label, 100 + i, 50 + i, table_id="gitbox#0")
+    return make_db(tmp_path / "asf.duckdb", msgs, tables, ms)
+
+
+def test_report_sorts_labels_in_natural_order(tmp_path):
+    from extract.outputs.report import pages
+
+    labels = ["q10", "q2", "q1", "Q3", None, "q01", "x" + "9" * 5000]
+    assert sorted(labels, key=pages.natural_key) == [
+        None, "q1", "q01", "q2", "Q3", "q10", "x" + "9" * 5000,
+    ]  # fmt: skip
+    db = _polish_db(tmp_path)
+    build_report(db, tmp_path / "report")
+    page = (tmp_path / "report" / "messages" / links.page_name("gitbox")).read_text()
+    table = re.search(r'<table class="data comparisons">.*?</table>', page, re.S).group(0)
+    labels = re.findall(r"<tr><td class='label' title='([^']*)'>", table)
+    assert labels == ["q1", "q1b", "q2", "q10"]
+    chart = re.search(r'<svg class="chart comparison".*?</svg>', page, re.S).group(0)
+    charted = re.findall(r'<g class="label"><title>(q[^<]*) / Score</title>', chart)
+    assert charted == labels
+    # the index's sorting compares text in natural order too
+    index = (tmp_path / "report" / "index.html").read_text()
+    assert "localeCompare(y, undefined, {numeric: true})" in index
+
+
+def test_report_shows_the_actor_as_sender(tmp_path):
+    db = _polish_db(tmp_path)
+    build_report(db, tmp_path / "report")
+    index = (tmp_path / "report" / "index.html").read_text()
+    senders = dict(
+        (subject, sender)
+        for sender, subject in re.findall(
+            r'<td data-v="[^"]*" title="[^"]*">([^<]*)</td><td data-v="([^"]*)" title="[^"]*">'
+            r'<a class="page"',
+            index,
+        )
+    )
+    assert senders == {"queries": "alice-dev", "subject of jira": "Bo Chen",
+                       "subject of plain": "Carla Diaz"}  # fmt: skip
+    assert 'title="GitBox &lt;git@apache.org&gt;"' in index  # the gateway, on hover
+    page = (tmp_path / "report" / "messages" / links.page_name("gitbox")).read_text()
+    shown = re.search(r"<dt>from</dt><dd>(.*?)</dd>", page).group(1)
+    assert shown.startswith("alice-dev ") and "GitBox" in shown  # gateway after the actor
+    page = (tmp_path / "report" / "messages" / links.page_name("jira")).read_text()
+    assert re.search(r"<dt>from</dt><dd>(.*?)</dd>", page).group(1) == "Bo Chen"
+
+
+def test_message_page_shows_msg_key_and_a_ready_sql_snippet(tmp_path):
+    import html
+
+    key = "o'brien<b>@x; DROP TABLE messages; --"
+    ms = _pair(key, 0, "q1", 10, 5) + _pair(key, 2, "q2", 20, 10)
+    db = make_db(tmp_path / "asf.duckdb", [message(key), message("other")], (),
+                 ms + _pair("other", 0, "q1", 1, 2))  # fmt: skip
+    build_report(db, tmp_path / "report")
+    page = (tmp_path / "report" / "messages" / links.page_name(key)).read_text()
+    assert "<b>@x" not in page  # escaped for HTML
+    assert f'<code class="msg-key">{html.escape(key)}</code>' in page
+    snippet = html.unescape(re.search(r'<pre class="sql">(.*?)</pre>', page, re.S).group(1))
+    assert "msg_key = 'o''brien<b>@x; DROP TABLE messages; --'" in snippet
+    con = duckdb.connect(str(db), read_only=True)
+    try:  # the snippet runs as it is and selects exactly this message's rows
+        results = [con.execute(stmt).fetchall() for stmt in snippet.split(";\n")]
+    finally:
+        con.close()
+    assert len(results[0]) == 4 and {r[0] for r in results[0]} == {key}
+    assert len(results[1]) == 2
+
+
+def test_numbers_and_headers_never_break_inside_a_token(tmp_path):
+    from extract.outputs.report import pages
+
+    db = _polish_db(tmp_path)
+    build_report(db, tmp_path / "report")
+    page = (tmp_path / "report" / "messages" / links.page_name("gitbox")).read_text()
+    result = re.search(r'<table class="data result-table">.*?</table>', page, re.S).group(0)
+    for number in ("9714.47", "8000.5", "-3.25 %", "12 ms/op", "1,234,567", "1e-05"):
+        assert f"<td class='num'>{number}</td>" in result
+    assert "<td>q10</td>" in result and "<td>a long label that may wrap</td>" in result
+    # no rule for tables lets a cell break inside a word (only code, e.g. the msg_key, may)
+    rules = re.findall(r"([^{}]+)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", pages.CSS, flags=re.S))
+    for selector, decl in rules:
+        if re.search(r"\b(table|th|td)\b", selector):
+            assert "anywhere" not in decl and "break-all" not in decl, selector
+    assert any("anywhere" in decl for _, decl in rules)  # (the rules were found)
+    css = pages.CSS
+    nowrap = re.search(r"([^{}]*)\{ white-space: nowrap; \}", css).group(1)
+    assert {"table.data th", "table.data td.num"} <= {s.strip() for s in nowrap.split(",")}
+    # the comparisons' numbers are numeric cells too
+    table = re.search(r'<table class="data comparisons">.*?</table>', page, re.S).group(0)
+    assert re.findall(r"<td class='num ratio'>([^<]*)</td>", table)[0] == "×0.51"  # q1: 52/102
+
+
+def test_chart_labels_keep_the_metric_and_show_the_full_label(tmp_path):
+    long_label = "TeraGen 1TB with a very long benchmark name indeed / GCS / Mean Inference Time"
+    chart = svg.pair_bars([(long_label, "before", 2, "after", 1, "×0.5")], title="t")
+    full, shown = re.search(r'<g class="label"><title>([^<]*)</title><text[^>]*>([^<]*)</text>',
+                            chart).groups()  # fmt: skip
+    assert full == long_label
+    assert shown != long_label and shown.endswith(" / Mean Inference Time") and "…" in shown
+    long_list = "common-issues-and-more-issues@hadoop-and-friends.apache.org"
+    bars = svg.hbar_chart([(long_list, 1, "100%")], title="t")
+    full, shown = re.search(r'<g class="label"><title>([^<]*)</title><text[^>]*>([^<]*)</text>',
+                            bars).groups()  # fmt: skip
+    assert full == long_list and shown.endswith("…") and long_list.startswith(shown[:-1])
+    # a short label is shown whole
+    assert "<text" in svg.pair_bars([("q1 / Score", "b", 1, "a", 2, "")], title="t")
+    assert ">q1 / Score</text>" in svg.pair_bars([("q1 / Score", "b", 1, "a", 2, "")], title="t")

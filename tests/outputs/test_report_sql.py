@@ -19,9 +19,11 @@ def _db(tmp_path):
     msgs = [message("a", list="issues@kudu.apache.org"), message("b", is_benchmark=False)]
     ms = [
         measurement("a", 0, label="x", variant="before", value=4.0, unit="s", value_si=4.0,
-                    unit_si="s"),
+                    unit_si="s", side="before", side_name="before", quantity="Score",
+                    quantity_key="variants|x|Score"),
         measurement("a", 1, label="x", variant="after", value=1.0, unit="s", value_si=1.0,
-                    unit_si="s"),
+                    unit_si="s", side="after", side_name="after", quantity="Score",
+                    quantity_key="variants|x|Score"),
     ]  # fmt: skip
     tables = [{"table_id": "a#0", "msg_key": "a", "ordinal": 0, "format": "jmh",
                "columns": ["Benchmark", "Score"], "rows": [["x", "4.0"]]}]  # fmt: skip
@@ -90,3 +92,36 @@ def test_export_writes_every_table_and_view_as_parquet_and_csv(tmp_path, capsys)
     assert not list(out.glob(".*.tmp"))
     assert f"{out / 'messages.parquet'}  2 rows" in capsys.readouterr().out
     assert db.exists()
+
+
+def test_sql_prints_every_statement_in_each_format(tmp_path):
+    import csv
+    import io
+    import json
+
+    db = _db(tmp_path)
+    two = "SELECT msg_key FROM messages ORDER BY 1; SELECT 'a|b' AS pipe, 2.5 AS x"
+    table = _sql("--db", str(db), "-c", two)
+    assert table.returncode == 0, table.stderr
+    first, second = table.stdout.strip().split("\n\n")
+    assert first.splitlines()[2:] == ["a", "b", "(2 rows)"]
+    assert second.splitlines()[2].split() == ["a|b", "|", "2.5"]
+
+    as_csv = _sql("--db", str(db), "--format", "csv", "-c", two)
+    first, second = as_csv.stdout.strip().split("\n\n")
+    assert list(csv.reader(io.StringIO(first))) == [["msg_key"], ["a"], ["b"]]
+    assert list(csv.reader(io.StringIO(second))) == [["pipe", "x"], ["a|b", "2.5"]]
+
+    as_json = _sql("--db", str(db), "--format", "json", "-c", "SELECT msg_key, sent_at "
+                   "FROM messages ORDER BY 1")  # fmt: skip
+    rows = json.loads(as_json.stdout)
+    assert [r["msg_key"] for r in rows] == ["a", "b"] and rows[0]["sent_at"].startswith("2020")
+
+    md = _sql("--db", str(db), "--format", "markdown", "-c", "SELECT 'a|b' AS pipe")
+    assert md.stdout.splitlines() == ["| pipe |", "|---|", "| a\\|b |"]
+
+    wide = "SELECT repeat('x', 100) AS long"
+    cut = _sql("--db", str(db), "--width", "10", "-c", wide).stdout.splitlines()[2]
+    assert cut == "x" * 9 + "…"
+    whole = _sql("--db", str(db), "--width", "0", "-c", wide).stdout.splitlines()[2]
+    assert whole == "x" * 100

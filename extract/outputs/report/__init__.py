@@ -1,5 +1,7 @@
-"""The static HTML report: `build_report(db, out_dir)` writes `out_dir/index.html` and
-one page per benchmark message under `out_dir/messages/`, and returns a `ReportSummary`.
+"""The static HTML report: `build_report(db, out_dir)` writes `out_dir/index.html`, one
+page per benchmark message under `out_dir/messages/` and `out_dir/errors.html` (what
+the extraction recorded in `errors`), and returns a `ReportSummary`. The database is
+opened read-only.
 
 The site is self-contained (inline CSS, JS and SVG charts, no network), so it opens
 from disk. Queries live here (I/O edge); the markup is built by `pages` and `svg`.
@@ -16,8 +18,8 @@ from pathlib import Path
 
 import duckdb
 
-from extract.db.views import create_views
-from extract.outputs.report import links, pages
+from extract.outputs.connect import open_database
+from extract.outputs.report import findings, links, pages
 
 TOP_PROJECTS = 7  # the per-year chart stacks this many projects, then "other"
 
@@ -42,7 +44,13 @@ def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None)
 
 
 def _sender(row: dict) -> str:
-    return row.get("from_name") or row.get("from_address") or ""
+    """Who wrote it: the actor (the JIRA commenter, the GitHub user) when the message
+    names one, since gateway mail comes "from" GitBox, ASF GitHub Bot or Jira."""
+    return (row.get("actor") or "").strip() or row.get("from_name") or row.get("from_address") or ""
+
+
+# the messages' actor, which benchmark_messages does not carry
+ACTOR = "(SELECT m.actor FROM messages m WHERE m.msg_key = benchmark_messages.msg_key) AS actor"
 
 
 def overview(con: duckdb.DuckDBPyConnection) -> dict:
@@ -55,7 +63,8 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
                   (SELECT coalesce(sum(n_tables), 0) FROM benchmark_messages) AS tables,
                   (SELECT coalesce(sum(n_measurements), 0) FROM benchmark_messages)
                       AS measurements,
-                  (SELECT count(DISTINCT project) FROM benchmark_messages) AS projects""",
+                  (SELECT count(DISTINCT project) FROM benchmark_messages) AS projects,
+                  (SELECT count(*) FROM errors) AS errors""",
     )[0]
     per_year = con.execute(
         f"""SELECT coalesce(project, '') AS project,
@@ -94,7 +103,8 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
         con,
         f"""SELECT msg_key, list, {SENT_AT} AS sent_at,
                    strftime(({SENT_AT}) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S') AS sent_iso,
-                   from_name, from_address, subject, issue_key, repo, pr_number, permalink,
+                   from_name, from_address, {ACTOR}, subject, issue_key, repo, pr_number,
+                   permalink,
                    list_filter(coalesce(formats, []), lambda f: f IS NOT NULL) AS formats,
                    coalesce(n_measurements, 0) AS n_measurements
             FROM benchmark_messages ORDER BY 3 DESC NULLS LAST, msg_key""",
@@ -119,6 +129,28 @@ def overview(con: duckdb.DuckDBPyConnection) -> dict:
         "messages": messages,
         "built": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def recorded_errors(
+    con: duckdb.DuckDBPyConnection, limit: int = pages.MAX_ERRORS_LISTED
+) -> tuple[list[dict], list[dict], int]:
+    """What the errors page shows: counts per stage and reason's first words, the
+    first `limit` errors (by archive), and how many there are."""
+    (total,) = con.execute("SELECT count(*) FROM errors").fetchone()
+    kinds = _dicts(
+        con,
+        r"""SELECT coalesce(stage, '') AS stage,
+                  coalesce(regexp_extract(reason, '^[^:(\[]*'), '') AS kind,
+                  count(*) AS n, count(DISTINCT archive) AS archives
+           FROM errors GROUP BY ALL ORDER BY n DESC, stage, kind""",
+    )
+    rows = _dicts(
+        con,
+        """SELECT archive, position, message_id, stage, reason FROM errors
+           ORDER BY archive, position NULLS FIRST LIMIT ?""",
+        [limit],
+    )
+    return kinds, rows, total
 
 
 def _grouped(cur: duckdb.DuckDBPyConnection, sql: str):
@@ -177,8 +209,8 @@ def _message_pages(con: duckdb.DuckDBPyConnection):
     )
     for key, group in _grouped(
         con.cursor(),
-        f"""SELECT msg_key, list, {SENT_AT} AS sent_at, from_name, from_address, subject,
-                   kind, issue_key, repo, pr_number, url, permalink,
+        f"""SELECT msg_key, list, {SENT_AT} AS sent_at, from_name, from_address, {ACTOR},
+                   subject, kind, issue_key, repo, pr_number, url, permalink,
                    list_filter(coalesce(formats, []), lambda f: f IS NOT NULL) AS formats,
                    coalesce(n_measurements, 0) AS n_measurements, body
             FROM benchmark_messages ORDER BY msg_key""",
@@ -209,19 +241,18 @@ def build_report(
     """Write the report for the database `db` into `out_dir` (the index shows
     `page_rows` benchmark messages at a time)."""
     db, out_dir = Path(db), Path(out_dir)
-    if not db.exists():
-        raise FileNotFoundError(f"no database at {db}: run `make extract` (or `make demo`) first")
+    con = open_database(db)  # read-only: the report never blocks another reader
     msg_dir = out_dir / "messages"
-    msg_dir.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db))
     try:
-        create_views(con)
+        msg_dir.mkdir(parents=True, exist_ok=True)
         data = overview(con)
         data["db_name"] = db.name
         written = set()
         for name, html in _message_pages(con):
             _write(msg_dir / name, html)
             written.add(name)
+        _write(out_dir / "errors.html", pages.errors_page(*recorded_errors(con)))
+        data["findings_links"] = findings.write_pages(con, out_dir, _write)
     finally:
         con.close()
     stale = [p for p in msg_dir.iterdir() if _PAGE_FILE.fullmatch(p.name) and p.name not in written]

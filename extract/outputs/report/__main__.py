@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 
+from extract.outputs.connect import DatabaseUnavailable, stale_hint
 from extract.outputs.report import build_report
 
 
@@ -25,8 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or args.data_dir / "report"
     try:
         summary = build_report(db, out)
-    except (FileNotFoundError, duckdb.Error) as exc:
-        print(f"report: {exc}", file=sys.stderr)
+    except (DatabaseUnavailable, OSError, duckdb.Error) as exc:
+        print(f"report: {exc}{stale_hint(exc)}", file=sys.stderr)
         return 1
     print(f"report: {summary.index} ({summary.n_messages} message pages)")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from datetime import UTC, datetime
 from html import escape
 
@@ -30,10 +31,16 @@ a { color: var(--accent); } .muted { color: var(--muted); }
 svg.chart { display: block; max-width: 100%; height: auto; font-family: inherit; }
 table.data { border-collapse: collapse; width: 100%; }
 table#projects { width: auto; min-width: 40%; }
+/* A cell wraps between words only: a number or header never breaks inside ("9714.47",
+   "Mode"); a word too long for its cell is cut with an ellipsis (the full text is in
+   its title tooltip), or the table scrolls sideways in its .scroll box. */
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 8px;
-       text-align: left; vertical-align: top; overflow-wrap: anywhere; }
-table.data td.date { white-space: nowrap; }
-#messages { table-layout: fixed; }
+       text-align: left; vertical-align: top; overflow-wrap: normal; word-break: normal; }
+table.data th, table.data td.num, table.data td.date { white-space: nowrap; }
+.scroll { overflow-x: auto; max-width: 100%; }
+#messages { table-layout: fixed; min-width: 72em; }
+#messages td { overflow: hidden; text-overflow: ellipsis; }
+table.data td.label { max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
 #messages th:nth-child(1) { width: 7.5em; } #messages th:nth-child(2) { width: 16em; }
 #messages th:nth-child(3) { width: 10em; } #messages th:nth-child(4) { width: 10em; }
 #messages th:nth-child(6) { width: 10em; } #messages th:nth-child(7) { width: 9.5em; }
@@ -44,7 +51,7 @@ table.data th[aria-sort=ascending]::after { content: " ▲"; }
 table.data th[aria-sort=descending]::after { content: " ▼"; }
 #search { font: inherit; padding: 6px 10px; width: min(480px, 100%); margin: 4px 0 8px; }
 .two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; }
-@media (max-width: 900px) { .two { grid-template-columns: 1fr; } }
+@media (max-width: 900px) { .two { grid-template-columns: minmax(0, 1fr); } }
 pre.source { white-space: pre-wrap; word-break: break-word; background: #f6f8fa;
        border: 1px solid var(--line); padding: 10px; font-size: 12px; max-height: 80vh;
        overflow: auto; }
@@ -52,12 +59,16 @@ pre.source { white-space: pre-wrap; word-break: break-word; background: #f6f8fa;
 .tag { display: inline-block; background: #eef3f8; border-radius: 3px; padding: 0 5px;
        margin: 1px 2px 1px 0; font-size: 12px; }
 .better { color: #007a4d; } .worse { color: #b3261e; }
-dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
-dl.meta dt { color: var(--muted); } dl.meta dd { margin: 0; }
+dl.meta { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 12px; }
+code.msg-key { overflow-wrap: anywhere; } /* identifiers, not numbers: may break */
+dl.meta dt { color: var(--muted); } dl.meta dd { margin: 0; min-width: 0; }
+pre.sql { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; margin: 0;
+       border: 1px solid var(--line); padding: 6px 10px; font-size: 12px; }
 """
 
 # Search filters rows on every word typed; header clicks sort by data-v (numbers
-# numerically). Written against the DOM only: no data from mail is in the script.
+# numerically, text in natural order: q2 before q10). Written against the DOM only: no
+# data from mail is in the script.
 JS = """
 (function () {
   var table = document.getElementById('messages');
@@ -99,7 +110,8 @@ JS = """
       rows.sort(function (a, b) {
         var x = a.cells[col].getAttribute('data-v') || '';
         var y = b.cells[col].getAttribute('data-v') || '';
-        var d = numeric ? (parseFloat(x) || 0) - (parseFloat(y) || 0) : x.localeCompare(y);
+        var d = numeric ? (parseFloat(x) || 0) - (parseFloat(y) || 0)
+                        : x.localeCompare(y, undefined, {numeric: true});
         return asc ? d : -d;
       });
       rows.forEach(function (row) { body.appendChild(row); });
@@ -114,6 +126,7 @@ JS = """
 PAGE_ROWS = 500  # the index shows this many benchmark messages, then more on request
 MAX_LISTS_CHARTED = 40  # the lists chart shows this many lists, largest share first
 MAX_PAIRS_CHARTED = 30  # a message page charts this many before/after pairs (all in the table)
+MAX_ERRORS_LISTED = 2000  # the errors page lists this many errors (and counts them all)
 
 
 def _n(count: int, noun: str) -> str:
@@ -123,6 +136,31 @@ def _n(count: int, noun: str) -> str:
 def esc(value: object) -> str:
     """Text from anywhere (mail included) as HTML text or attribute value."""
     return "" if value is None else escape(str(value), quote=True)
+
+
+_DIGITS = re.compile(r"([0-9]+)")
+
+
+def natural_key(value: object) -> tuple:
+    """Sort key for labels in natural order: q1, q2, q10 (not q1, q10, q2); None first.
+    Digit runs compare by value without int() (so a 5,000-digit run is fine)."""
+    if value is None:
+        return ()
+    key = []
+    for part in _DIGITS.split(str(value)):
+        if not part:
+            continue
+        if part[0].isascii() and part[0].isdigit():
+            digits = part.lstrip("0") or "0"
+            key.append((0, len(digits), digits, len(part)))
+        else:
+            key.append((1, 0, part.casefold(), 0))
+    return tuple(key)
+
+
+def sql_literal(value: str) -> str:
+    """A SQL string literal: single quotes doubled (the page escapes it for HTML too)."""
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def _hash(source: str) -> str:
@@ -149,6 +187,13 @@ def _a(url: str | None, text: str, css_class: str = "") -> str:
         return ""
     cls = f' class="{css_class}"' if css_class else ""
     return f'<a{cls} href="{esc(url)}" rel="noopener noreferrer">{esc(text)}</a>'
+
+
+def sender_title(msg: dict) -> str:
+    """The sender's tooltip: the mail's own From, which for gateway mail ("GitBox",
+    "ASF GitHub Bot") differs from the actor shown."""
+    name, address = msg.get("from_name") or "", msg.get("from_address") or ""
+    return f"{name} <{address}>" if name and address else name or address
 
 
 def day(value: datetime | None) -> str:
@@ -190,6 +235,11 @@ def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
             ("measurements", t["measurements"]),
             ("projects with benchmarks", t["projects"]),
         )
+    )
+    n_errors = t.get("errors") or 0
+    cards += (
+        f'<div class="card"><b><a href="errors.html">{esc(svg.fmt(n_errors))}</a></b>'
+        f"{'error' if n_errors == 1 else 'errors'} recorded</div>"
     )
     years = data["years"]
     per_year = svg.stacked_columns(
@@ -233,10 +283,11 @@ def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
         rows.append(
             ("<tr hidden>" if i >= page_rows else "<tr>")  # (until the script runs)
             + f'<td class="date" data-v="{esc(msg["sent_iso"])}">{esc(day(msg["sent_at"]))}</td>'
-            f'<td data-v="{esc(msg["list"])}">{esc(msg["list"])}</td>'
-            f'<td data-v="{esc(issue)}">{issue_links(msg)}</td>'
-            f'<td data-v="{esc(msg["sender"])}">{esc(msg["sender"])}</td>'
-            f'<td data-v="{esc(msg["subject"])}"><a class="page" '
+            f'<td data-v="{esc(msg["list"])}" title="{esc(msg["list"])}">{esc(msg["list"])}</td>'
+            f'<td data-v="{esc(issue)}" title="{esc(issue)}">{issue_links(msg)}</td>'
+            f'<td data-v="{esc(msg["sender"])}" title="{esc(sender_title(msg))}">'
+            f"{esc(msg['sender'])}</td>"
+            f'<td data-v="{esc(msg["subject"])}" title="{esc(msg["subject"])}"><a class="page" '
             f'href="messages/{esc(msg["page"])}">{esc(msg["subject"] or "(no subject)")}</a></td>'
             f'<td data-v="{esc(" ".join(msg["formats"]))}">{formats_cell}</td>'
             f'<td class="num" data-v="{msg["n_measurements"]}">{msg["n_measurements"]}</td>'
@@ -254,6 +305,7 @@ def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
 <h1>Benchmark results on Apache mailing lists</h1>
 <p class="muted">Built {esc(data["built"])} from {esc(data["db_name"])}.</p>
 <div class="cards">{cards}</div>
+{data.get("findings_links", "")}
 <h2>Overview</h2>
 <div class="charts">
 <figure><figcaption>Benchmark messages per project per year</figcaption>{per_year}</figure>
@@ -262,25 +314,82 @@ def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
 {lists_note}</figcaption>{lists_chart}</figure>
 </div>
 <h2>Projects</h2>
-<table id="projects" class="data"><thead><tr><th>project</th><th class="num">lists</th>
+<div class="scroll"><table id="projects" class="data"><thead><tr><th>project</th>
+<th class="num">lists</th>
 <th class="num">messages</th><th class="num">benchmark messages</th><th class="num">share</th>
-<th class="num">measurements</th></tr></thead><tbody>{projects}</tbody></table>
+<th class="num">measurements</th></tr></thead><tbody>{projects}</tbody></table></div>
 <h2>Benchmark messages</h2>
 <label>Search <input id="search" type="search" placeholder="project, issue, sender, format…"
 autocomplete="off"></label> <span id="count" class="muted"></span>
-<table id="messages" class="data" data-page="{page_rows}"><thead>{head}</thead><tbody>
+<div class="scroll"><table id="messages" class="data" data-page="{page_rows}"><thead>{head}</thead>
+<tbody>
 {"".join(rows)}
-</tbody></table>
+</tbody></table></div>
 <p><button id="more" type="button" hidden>Show {page_rows} more</button></p>
 """
     return page("Benchmark results on Apache mailing lists", body, script=True)
 
 
+def errors_page(kinds: list[dict], rows: list[dict], total: int) -> str:
+    """What the extraction could not read or store (the `errors` table): counts by
+    stage and kind, then the errors themselves (their text comes from mail and paths:
+    escaped)."""
+    if not total:
+        body = "<p>No errors were recorded: every message and archive was read and stored.</p>"
+    else:
+        summary = "".join(
+            f"<tr><td>{esc(k['stage'])}</td><td>{esc(k['kind'])}</td>"
+            f"<td class='num'>{k['n']}</td><td class='num'>{k['archives']}</td></tr>"
+            for k in kinds
+        )
+        listed = "".join(
+            f"<tr><td>{esc(r['archive'])}</td>"
+            f"<td class='num'>{esc('' if r['position'] is None else r['position'])}</td>"
+            f"<td>{esc(r['message_id'])}</td><td>{esc(r['stage'])}</td>"
+            f"<td>{esc(r['reason'])}</td></tr>"
+            for r in rows
+        )
+        more = (
+            f'<p class="muted">The first {len(rows)} of {total} errors by archive; '
+            "all of them are in the <code>errors</code> table (<code>make sql</code>).</p>"
+            if len(rows) < total
+            else ""
+        )
+        body = f"""
+<p>{_n(total, "error")} recorded. A message in <code>errors</code> was not stored; an
+archive-level error (no position) stopped its whole archive, which the next
+<code>make extract</code> tries again.</p>
+<h2>By stage and kind</h2>
+<div class="scroll"><table class="data"><thead><tr><th>stage</th><th>kind</th>
+<th class="num">errors</th><th class="num">archives</th></tr></thead><tbody>{summary}</tbody>
+</table></div>
+<h2>Errors</h2>{more}
+<div class="scroll"><table class="data"><thead><tr><th>archive</th><th class="num">position</th>
+<th>Message-ID</th><th>stage</th><th>reason</th></tr></thead><tbody>{listed}</tbody></table></div>
+"""
+    return page(
+        "Errors recorded by the extraction",
+        f'<h1>Errors recorded by the extraction</h1>\n<p><a href="index.html">← the report</a></p>'
+        f"\n{body}",
+    )
+
+
+# A cell that is a number, maybe signed, with a unit or % ("9714.47", "-3.2 %", "12 ms/op").
+_NUMBER_CELL = re.compile(
+    r"[-+\u2212~≈<>]?\s?[0-9][0-9.,'_]*(?:[eE][-+]?[0-9]+)?(?:\s?[%×A-Za-zµμ/]{1,12})?"
+)
+
+
+def _cell(cell: object) -> str:
+    text = "" if cell is None else str(cell)
+    if len(text) <= 40 and _NUMBER_CELL.fullmatch(text.strip()):
+        return f"<td class='num'>{esc(text)}</td>"
+    return f"<td>{esc(text)}</td>"
+
+
 def _result_table(table: dict) -> str:
     head = "".join(f"<th>{esc(c)}</th>" for c in table["columns"])
-    body = "".join(
-        "<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in row) + "</tr>" for row in table["rows"]
-    )
+    body = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in table["rows"])
     title = " · ".join(
         esc(x) for x in (table["format"], table.get("caption"), table.get("variant")) if x
     )
@@ -297,12 +406,76 @@ def _ratio_text(ratio: float | None) -> str:
     return "" if ratio is None else f"×{ratio:.3g}"
 
 
+_CHANGE_CLASS = {"improvement": "better", "regression": "worse", "within noise": "muted"}
+
+
+def _noise_text(noise: float | None) -> str:
+    return "" if noise is None else f"±{100 * noise:.2g}%"
+
+
+def pair_order(row: dict) -> tuple:
+    """Pairs in natural order of table, label, parameters, metric and sides (q2 before
+    q10), which SQL's ORDER BY on text does not give."""
+    return tuple(
+        natural_key(row.get(k))
+        for k in ("table_id", "label", "params", "metric", "before", "after")
+    )
+
+
+def _label_cell(value: object) -> str:
+    """A label that may be cut (with an ellipsis) to fit: the full text is its tooltip."""
+    return f"<td class='label' title='{esc(value)}'>{esc(value)}</td>"
+
+
+def comparisons_table(rows: list[dict]) -> str:
+    """Before/after pairs (rows of the `comparisons` view) as a table: per pair its
+    sides, ratio, change, noise, which way is better and the verdict. The message pages
+    and the findings pages both show pairs with it."""
+    lines = []
+    for r in sorted(rows, key=pair_order):
+        verdict = r.get("change")
+        verdict_cell = (
+            f'<span class="{_CHANGE_CLASS.get(verdict, "")}">{esc(verdict)}</span>'
+            if verdict
+            else '<span class="muted">unknown</span>'
+        )
+        pct = r.get("change_pct")
+        change = "" if pct is None else f"{pct:+.1f}%"
+        direction = {"lower": "lower", "higher": "higher"}.get(r.get("direction"), "")
+        lines.append(
+            f"<tr>{_label_cell(r['label'])}{_label_cell(r.get('params'))}"
+            f"{_label_cell(r['metric'])}"
+            f"{_label_cell(r['before'])}<td class='num'>{esc(svg.fmt(r['before_value']))}</td>"
+            f"{_label_cell(r['after'])}<td class='num'>{esc(svg.fmt(r['after_value']))}</td>"
+            f"<td>{esc(r['unit'])}</td><td class='num ratio'>{esc(_ratio_text(r['ratio']))}</td>"
+            f"<td class='num pct'>{esc(change)}</td>"
+            f"<td class='num noise'>{esc(_noise_text(r.get('noise')))}</td>"
+            f"<td class='direction'>{esc(direction)}</td>"
+            f"<td class='change'>{verdict_cell}</td></tr>"
+        )
+    return (
+        '<div class="scroll"><table class="data comparisons"><thead><tr>'
+        "<th>label</th><th>params</th><th>metric</th><th>before</th><th class='num'>value</th>"
+        "<th>after</th><th class='num'>value</th><th>unit</th><th class='num'>ratio</th>"
+        "<th class='num'>change</th><th class='num'>noise</th><th>better when</th>"
+        "<th>verdict</th></tr></thead><tbody>"
+        + "".join(lines)
+        + "</tbody></table></div>"
+        + '<p class="muted">Noise: the stated error (Error, ±, StdDev) or the spread of '
+        "repeated runs of both sides; a change within it is <em>within noise</em>. "
+        "Better when: lower (times) or higher (rates) is better, from the unit and "
+        "metric.</p>"
+    )
+
+
 def _comparisons(rows: list[dict]) -> str:
+    """The message's before/after pairs: a chart, then the table."""
     if not rows:
         return ""
+    rows = sorted(rows, key=pair_order)
     pairs = [
         (
-            " / ".join(x for x in (r["label"], r["metric"]) if x) or "value",
+            " / ".join(x for x in (r["label"], r.get("params"), r["metric"]) if x) or "value",
             r["before"] or "",
             r["before_value"],
             r["after"] or "",
@@ -314,27 +487,25 @@ def _comparisons(rows: list[dict]) -> str:
     chart = svg.pair_bars(pairs, title="Before and after", css_class="comparison")
     if len(rows) > MAX_PAIRS_CHARTED:
         chart += f'<p class="muted">The first {MAX_PAIRS_CHARTED} of {len(rows)} pairs.</p>'
+    return "<h2>Before / after</h2>" + chart + comparisons_table(rows)
 
-    lines = []
-    for r in rows:
-        verdict = {True: ("better", "better"), False: ("worse", "worse")}.get(r["better"])
-        verdict_cell = f'<span class="{verdict[0]}">{verdict[1]}</span>' if verdict else ""
-        change = "" if r["change_pct"] is None else f"{r['change_pct']:+.1f}%"
-        lines.append(
-            f"<tr><td>{esc(r['label'])}</td><td>{esc(r['metric'])}</td>"
-            f"<td>{esc(r['before'])}</td><td class='num'>{esc(svg.fmt(r['before_value']))}</td>"
-            f"<td>{esc(r['after'])}</td><td class='num'>{esc(svg.fmt(r['after_value']))}</td>"
-            f"<td>{esc(r['unit'])}</td><td class='num ratio'>{esc(_ratio_text(r['ratio']))}</td>"
-            f"<td class='num'>{esc(change)}</td><td>{verdict_cell}</td></tr>"
-        )
+
+def sql_snippet(msg_key: str) -> str:
+    """Queries for this message's rows, ready to paste into `make sql`."""
+    key = sql_literal(msg_key)
     return (
-        "<h2>Before / after</h2>" + chart + '<table class="data comparisons"><thead><tr>'
-        "<th>label</th><th>metric</th><th>before</th><th class='num'>value</th><th>after</th>"
-        "<th class='num'>value</th><th>unit</th><th class='num'>ratio</th>"
-        "<th class='num'>change</th><th></th></tr></thead><tbody>"
-        + "".join(lines)
-        + "</tbody></table>"
+        f"SELECT * FROM measurements WHERE msg_key = {key};\n"
+        f"SELECT * FROM comparisons WHERE msg_key = {key};"
     )
+
+
+def _from(msg: dict) -> str:
+    """The sender: the actor (JIRA commenter, GitHub user) when known; the mail's own
+    From when it differs, as for gateway mail ("GitBox"), after it."""
+    shown, mail = msg["sender"], sender_title(msg)
+    if not mail or mail == shown or (msg.get("from_name") or "").startswith(shown + " ("):
+        return esc(shown)
+    return f'{esc(shown)} <span class="muted">(mail from {esc(mail)})</span>'
 
 
 def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
@@ -350,11 +521,13 @@ def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
         for k, v in (
             ("date", esc(day(msg["sent_at"]))),
             ("list", esc(msg["list"])),
-            ("from", esc(msg["sender"])),
+            ("from", _from(msg)),
             ("kind", esc(msg.get("kind"))),
             ("formats", esc(", ".join(msg["formats"]))),
             ("measurements", esc(msg["n_measurements"])),
             ("links", " · ".join(x for x in link_items if x)),
+            ("msg_key", f'<code class="msg-key">{esc(msg["msg_key"])}</code>'),
+            ("in SQL", f'<pre class="sql">{esc(sql_snippet(msg["msg_key"]))}</pre>'),
         )
     )
     results = "".join(_result_table(t) for t in tables) or '<p class="muted">No tables.</p>'

@@ -1,0 +1,80 @@
+"""How the tools that read the database open it: `open_database(db)`.
+
+Read-only by default. DuckDB lets any number of processes open a file read-only at
+once, but no writer beside them, so a reader that took the write lock (an open
+`make sql` prompt, say) would block every other command. The views are stored in the
+file by the extractor (`extract.db.store`). A database that lacks them (written by an
+older version, or made without the store) gets them once: opened read-write for the
+moment it takes to create them, when no other process has it open.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from extract.db.views import VIEW_NAMES, create_views
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be opened: missing, or held by a writer."""
+
+
+def _connect(db: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(db), read_only=read_only)
+    except duckdb.Error as exc:
+        hint = ""
+        if "lock" in str(exc).lower():
+            hint = (
+                " (another process writes it, e.g. `make extract`: try again when it is done)"
+                if read_only
+                else " (it lacks the views, and another process has it open: "
+                "run `make extract` once when it is free)"
+            )
+        raise DatabaseUnavailable(f"cannot open {db}: {exc}{hint}") from exc
+
+
+def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection:
+    """A connection to `db` with the views; read-only unless `write`."""
+    if not db.exists():
+        raise DatabaseUnavailable(f"no database at {db}: run `make extract` (or `make demo`) first")
+    con = _connect(db, read_only=not write)
+    try:
+        if write:
+            create_views(con)
+        elif missing_views(con):
+            con.close()
+            con = _connect(db, read_only=False)
+            create_views(con)
+            con.close()
+            con = _connect(db, read_only=True)
+    except duckdb.Error as exc:
+        con.close()
+        raise DatabaseUnavailable(f"{db}: cannot create the views: {exc}") from exc
+    return con
+
+
+def missing_views(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The views of `extract.db.views` and `extract.db.findings` that the database does
+    not have."""
+    from extract.db.findings import VIEW_NAMES as FINDINGS_VIEWS
+
+    have = {
+        name
+        for (name,) in con.execute(
+            "SELECT view_name FROM duckdb_views() WHERE NOT internal"
+        ).fetchall()
+    }
+    return [v for v in (*VIEW_NAMES, *FINDINGS_VIEWS) if v not in have]
+
+
+def stale_hint(exc: Exception) -> str:
+    """What to say after an error that a database older than the code explains."""
+    if isinstance(exc, duckdb.BinderException | duckdb.CatalogException):
+        return (
+            " (a database written by an older version lacks what this code reads: "
+            "`make extract` brings it up to date)"
+        )
+    return ""
