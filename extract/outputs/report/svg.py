@@ -81,7 +81,35 @@ def _svg(width: int, height: int, title: str, body: list[str], css_class: str) -
 
 
 def _clip(text: str, n: int) -> str:
+    """At most n characters; a cut label ends with a visible ellipsis."""
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _fit(text: str, n: int, sep: str = " / ") -> str:
+    """A "label / params / metric" label in at most n characters that keeps its last
+    part (the metric) whole where it can: the earlier parts are cut first."""
+    if len(text) <= n or sep not in text:
+        return _clip(text, n)
+    head, tail = text.rsplit(sep, 1)
+    room = n - len(sep) - len(tail)
+    if room < 4:  # a metric too long to keep whole
+        return _clip(text, n)
+    return _clip(head, room) + sep + tail
+
+
+def _chars(space: float, font_size: int) -> int:
+    """How many characters fit in `space` pixels: a wide average glyph (0.62 em), so
+    a label ends inside the chart rather than past its edge."""
+    return max(4, int(space / (0.62 * font_size)))
+
+
+def _label(x: float, y: float, full: str, shown: str, attrs: str = "") -> str:
+    """A text with its full wording as a tooltip (an SVG <title>), so a cut label can
+    still be read."""
+    return (
+        f'<g class="label"><title>{escape(full)}</title>'
+        f'<text x="{x}" y="{y}"{attrs}>{escape(shown)}</text></g>'
+    )
 
 
 def hbar_chart(
@@ -107,9 +135,14 @@ def hbar_chart(
         w = max(1.0, bar_space * _share(size, top_value))
         body.append(
             f'<g class="bar"><title>{escape(label)}: {escape(note)}</title>'
-            f'<text x="{label_width - 6}" y="{y + 15}" text-anchor="end" font-size="12">'
-            f"{escape(_clip(label, 36))}</text>"
-            f'<rect x="{label_width}" y="{y + 3}" width="{w:.1f}" height="{row - 6}" '
+            + _label(
+                label_width - 6,
+                y + 15,
+                label,
+                _clip(label, _chars(label_width - 6, 12)),
+                ' text-anchor="end" font-size="12"',
+            )
+            + f'<rect x="{label_width}" y="{y + 3}" width="{w:.1f}" height="{row - 6}" '
             f'fill="{PALETTE[0]}"/>'
             f'<text x="{label_width + w + 6:.1f}" y="{y + 15}" font-size="12">{escape(note)}</text>'
             "</g>"
@@ -171,8 +204,9 @@ def stacked_columns(
         lx = width - legend_w
         body.append(
             f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{colour}"/>'
-            f'<text x="{lx + 16}" y="{ly + 11}" font-size="12">{escape(_clip(name, 20))}</text>'
-        )
+            + _label(lx + 16, ly + 11, name, _clip(name, _chars(legend_w - 20, 12)),
+                     ' font-size="12"')
+        )  # fmt: skip
     if not categories:
         body.append(f'<text x="{left + 10}" y="{top + 20}" font-size="12">no data</text>')
     return _svg(width, height, title, body, css_class)
@@ -188,7 +222,7 @@ def pair_bars(
     """Before/after bars, one group per (label, before name, before value, after name,
     after value, ratio text); each group is scaled to its own larger value, since the
     pairs of one message can have different units."""
-    label_w, group_h, bar_h = 200, 46, 16
+    label_w, group_h, bar_h = 260, 46, 16
     height = 8 + group_h * max(len(pairs), 1)
     bar_space = width - label_w - 190  # room for "name value" after the bar
     body = []
@@ -197,9 +231,14 @@ def pair_bars(
         label, b_name, a_name, ratio = map(_text, (label, b_name, a_name, ratio))
         top_value = max(_magnitude(b_val), _magnitude(a_val)) or 1
         body.append(
-            f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">'
-            f"{escape(_clip(label, 30))}</text>"
-            f'<text x="{label_w - 6}" y="{y + 32}" text-anchor="end" font-size="11" '
+            _label(
+                label_w - 6,
+                y + 14,
+                label,
+                _fit(label, _chars(label_w - 6, 12)),
+                ' text-anchor="end" font-size="12"',
+            )
+            + f'<text x="{label_w - 6}" y="{y + 32}" text-anchor="end" font-size="11" '
             f'fill="#555">{escape(ratio)}</text>'
         )
         for k, (name, val, colour) in enumerate(
@@ -210,8 +249,13 @@ def pair_bars(
             body.append(
                 f'<rect class="bar" x="{label_w}" y="{by}" width="{w:.1f}" height="{bar_h}" '
                 f'fill="{colour}"><title>{escape(name)}: {fmt(val)}</title></rect>'
-                f'<text x="{label_w + w + 4:.1f}" y="{by + 12}" font-size="11">'
-                f"{escape(_clip(name, 14))} {fmt(val)}</text>"
+                + _label(
+                    f"{label_w + w + 4:.1f}",
+                    by + 12,
+                    f"{name} {fmt(val)}",
+                    f"{_clip(name, 14)} {fmt(val)}",
+                    ' font-size="11"',
+                )
             )
     if not pairs:
         body.append('<text x="10" y="20" font-size="12">no data</text>')
