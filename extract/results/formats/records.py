@@ -98,18 +98,23 @@ def _unit_known(unit: str | None) -> bool:
     return bool(unit) and (to_si(1.0, unit)[1] is not None or bool(_RATE.search(unit)))
 
 
-def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
-    """(the line's own label, its pairs) when the pairs make up the line."""
-    if _TABLE_LINE.search(line):
-        return None
-    # a key whose last word is a number is a clock time (`at 10:30`, `is 0:40 min`); a
-    # key glued to a `=` before it is part of a value (`servers=b1:9092`: a port)
-    found = [
+def _named_pairs(line: str) -> list[re.Match]:
+    """The pairs of a line whose key names something: a key whose last word is a
+    number is a clock time (`at 10:30`, `is 0:40 min`), and a key glued to a `=`
+    before it is part of a value (`servers=b1:9092`: a host and its port)."""
+    return [
         m
         for m in _PAIR.finditer(line)
         if _NAME_WORD.search(m.group("key").split()[-1])
         and line[max(0, m.start("key") - 1) : m.start("key")] != "="
     ]
+
+
+def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
+    """(the line's own label, its pairs) when the pairs make up the line."""
+    if _TABLE_LINE.search(line):
+        return None
+    found = _named_pairs(line)
     if not found:
         return None
     # what lies between pairs must be short filler (spaces, commas, `|`, `;`)
@@ -185,7 +190,7 @@ def _flat_runs(line: str) -> list[list[list[re.Match]]]:
     """In a line that is not a record (a mail flattened onto one line), the runs of
     three or more pairs with only filler between them, each split into rows where
     its first key comes again (a series of samples printed one per line)."""
-    found = [m for m in _PAIR.finditer(line) if _NAME_WORD.search(m.group("key").split()[-1])]
+    found = _named_pairs(line)
     runs: list[list[re.Match]] = []
     for m in found:
         if runs and not line[runs[-1][-1].end() : m.start("key")].strip(" \t,;|`"):
