@@ -172,11 +172,13 @@ _SAID_UNIT = re.compile(
 )
 
 
-# A unit named on its own, not after a number: `(ops/ms)`, `in ops/sec`, `unit: ms`.
+# A unit named on its own, not after a number (`50k tuples/s` is a rate of a setting):
+# `(ops/ms)`, `in ops/sec`, `unit: ms`.
 # Rates are `<things>/<time>`; a bare time unit counts only in parentheses or after
 # `in`/`unit`.
 _UNIT_ALONE = re.compile(
-    r"(?<![\d.\w/])(?<!\d )(?P<rate>[A-Za-z]{1,12}/(?:s|sec|second|ms|us|min|op|iter))(?![\w/])"
+    r"(?<![\d.\w/])(?<!\d )(?<!\d[kKMG] )"
+    r"(?P<rate>[A-Za-z]{1,12}/(?:s|sec|second|ms|us|min|op|iter))(?![\w/])"
     r"|(?:\(|\b(?:in|units?:?|measured in)\s+)(?P<time>ns|us|µs|ms|s|sec|seconds|milliseconds"
     r"|microseconds|minutes|min)\b(?!\s*\d)"
 )

@@ -10,7 +10,8 @@ numbers); in every data line each cell after the first is a number (the first ma
 be a name). Rows: label = the first cell (`topology-0`; a number there is a setting
 and is labelled with its column's name: `threads 8`); metric =
 the column's name; unit = the one the header names (`Time (ms)`, `latency[us]`,
-`throughput, ops/s`), else none. A table that names no unit and no measure
+`throughput, ops/s`), else the one unit the heading above states (`latencies in ms`),
+else none. A table that names no unit and no measure
 (`host,cores,memory_gb`: an inventory) is claimed but gives no measurements.
 Variant = the heading above the table.
 
@@ -26,7 +27,7 @@ from itertools import accumulate, compress, count, repeat
 from operator import add
 
 from extract.results.formats._context import block_heading, measure
-from extract.results.formats._grid import MEASURE_WORDS, header_unit
+from extract.results.formats._grid import MEASURE_WORDS, _said_unit, header_unit
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -157,6 +158,8 @@ def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
             rows=data,
             variant=heading,
         )
+        # no unit in the header: the one the sentence above states (`latencies in ms`)
+        said = None if any(header_unit(c)[1] for c in header[1:]) else _said_unit(heading or "")
         for r, cells in enumerate(data if measured else ()):
             # the first column is the row's key: a name, or a setting (threads, size)
             label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
@@ -165,7 +168,7 @@ def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
                     column,
                     written,
                     _number(written),
-                    header_unit(column)[1],
+                    header_unit(column)[1] or said,
                     label=label,
                     row=r,
                 )
