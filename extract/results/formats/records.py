@@ -88,6 +88,7 @@ _TIME_SETTING = re.compile(
     r"|grace period|poll|linger)s?\b"
 )
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_DIGIT = re.compile(r"\d")
 _RATE = re.compile(r"[A-Za-z]+/(?:s|sec|second|ms|us|min|minute|h|hour)$", re.I)
 _NAME_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _TABLE_LINE = re.compile(r"^\s*[|+]|\|\s*$|^\s*[{\[\"]")
@@ -288,11 +289,13 @@ def parse(text: str) -> list[ResultTable]:
             if gap > 2:
                 close()
             continue
-        got = _pairs(line) or _labelled(line) or _cells(line)
+        # (every reader below needs a digit: most lines of ordinary mail have none)
+        got = (_pairs(line) or _labelled(line) or _cells(line)) if _DIGIT.search(line) else None
         if got is None:
             close()
             gap = 0
-            if len(line) > 120:  # flattened mail: its records run inside one long line
+            # flattened mail: its records run inside one long line
+            if len(line) > 120 and _DIGIT.search(line):
                 for rows in _flat_runs(line):
                     block = [(i, "", pairs) for pairs in rows]
                     close()
