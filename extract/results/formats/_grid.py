@@ -15,8 +15,13 @@ import re
 from extract.results.formats.base import Measurement, heading_before
 from extract.results.units import parse_duration, parse_number, to_si
 
-# A number as written in a cell: 1,430 / -0.347 / 3.49E8 / .5 / 1_000 (not dates, versions).
-NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# A number as written in a cell: 1,430 / 749 631 / -0.347 / 3.49E8 / .5 / 1_000 (not
+# dates, versions). Thousands grouped by spaces (SI style, also thin and no-break spaces).
+NUM = (
+    r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+)?"
+    r"(?:\.\d+)?(?:[eE][-+]?\d+)?"
+)
+_SPACED_THOUSANDS = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
 _UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
 # value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±
 _CELL = re.compile(
@@ -82,7 +87,9 @@ def number(written: str, *, decimal_comma: bool = False) -> float | None:
     """parse_number, tolerant of the unicode minus; None for text."""
     if written is None:
         return None
-    return parse_number(written.replace("−", "-"), decimal_comma=decimal_comma)
+    return parse_number(
+        _SPACED_THOUSANDS.sub("", written.replace("−", "-")), decimal_comma=decimal_comma
+    )
 
 
 class Cell:
