@@ -17,6 +17,7 @@ import duckdb
 import pytest
 
 from tests.conftest import write_mboxrd
+from tests.seed_facts import SEED_002_SUMMARY, SEED_002_TIMINGS
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data" / "sample"
@@ -153,36 +154,7 @@ def test_seed_001_four_runs_labelled_by_their_heading(db):
 
 def test_seed_002_before_and_after_pe_summaries(db):
     key = seed_key(db, "002")
-    timings = {
-        "Before patch": [
-            141302,
-            141522,
-            140684,
-            138496,
-            140165,
-            141211,
-            141792,
-            141077,
-            141257,
-            137735,
-        ],
-        "After patch": [
-            140656,
-            140635,
-            139256,
-            140225,
-            141125,
-            140199,
-            140405,
-            142181,
-            140379,
-            140557,
-        ],
-    }
-    summary = {
-        "Before patch": {"min": 137735, "max": 141792, "avg": 140524, "tps": 7117},
-        "After patch": {"min": 139256, "max": 142181, "avg": 140561, "tps": 7114},
-    }
+    timings, summary = SEED_002_TIMINGS, SEED_002_SUMMARY
     for variant in timings:
         rows = measurements(db, key, "m.variant = ? AND t.format = 'hbase-pe'", [variant])
         assert [r[3] for r in rows if "timing" in r[2].lower()] == timings[variant]
@@ -190,7 +162,7 @@ def test_seed_002_before_and_after_pe_summaries(db):
             hits = [r for r in rows if word in r[2].lower() and "dur" in r[2].lower()]
             assert [(r[3], r[5]) for r in hits] == [(summary[variant][word], "ms")], (variant, word)
         latency = [r for r in rows if "latency" in r[2].lower()]
-        assert [(r[3], r[5]) for r in latency] == [(1403, "us")]
+        assert [(r[3], r[5]) for r in latency] == [(summary[variant]["latency"], "us")]
         rate = [r for r in rows if r[7] == "1/s"]
         assert [r[3] for r in rate] == [summary[variant]["tps"]]
 

@@ -24,6 +24,7 @@ from extract.db.views import create_views
 from extract.pipeline import _result_rows, process_archive
 from extract.results.formats import extract_results
 from tests.conftest import shared_path, write_mboxrd
+from tests.seed_facts import SEED_002_SUMMARY, SEED_002_TIMINGS
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample"
@@ -399,27 +400,15 @@ def test_seed_002_before_against_after_pe(seeds):
     got = _seed_pairs(
         seeds, "issues@hbase.apache.org", "label, metric, before, after, before_value, after_value"
     )
-    clients_before = [
-        141302,
-        141522,
-        140684,
-        138496,
-        140165,
-        141211,
-        141792,
-        141077,
-        141257,
-        137735,
-    ]
-    clients_after = [140656, 140635, 139256, 140225, 141125, 140199, 140405, 142181, 140379, 140557]
+    before, after = SEED_002_TIMINGS["Before patch"], SEED_002_TIMINGS["After patch"]
     want = {
         (f"RandomReadTest client {i}", "timing", "Before patch", "After patch", float(b), float(a))
-        for i, (b, a) in enumerate(zip(clients_before, clients_after, strict=True))
+        for i, (b, a) in enumerate(zip(before, after, strict=True))
     }
-    for metric, b, a in (("duration_min", 137735, 139256), ("duration_max", 141792, 142181),
-                         ("duration_avg", 140524, 140561), ("avg_latency", 1403, 1403),
-                         ("avg_tps", 7117, 7114)):  # fmt: skip
-        want.add(("RandomReadTest", metric, "Before patch", "After patch", float(b), float(a)))
+    sb, sa = SEED_002_SUMMARY["Before patch"], SEED_002_SUMMARY["After patch"]
+    for metric, key in (("duration_min", "min"), ("duration_max", "max"), ("duration_avg", "avg"),
+                        ("avg_latency", "latency"), ("avg_tps", "tps")):  # fmt: skip
+        want.add(("RandomReadTest", metric, "Before patch", "After patch", sb[key], sa[key]))
     assert set(got) == want and len(got) == 15
 
 
