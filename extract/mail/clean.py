@@ -142,10 +142,10 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _QUOTED_LINE.sub("", "\n" + body)[1:]
     bars = "|" in body or "│" in body or "┃" in body
     if "|" in body:
-        body = rejoin_wrapped_rows(body, tails=False)
+        body = rejoin_wrapped_rows(body)
     body = unwrap_hard_wrapped(body)
     if bars:  # (after the unwrap, whose width the joined tails would hide)
-        body = "\n".join(_rejoin_row_tails(body.split("\n")))
+        body = rejoin_row_tails(body)
     if "`" in body or "{" in body or ", " in body:
         body = reline_flattened(body)
     body = _BLANK_RUNS.sub("\n\n", body)
@@ -157,12 +157,12 @@ def clean_body(text: str, kind: str | None = None) -> str:
 _OPEN_ROW = re.compile(r"^[ \t]*\|[^\n]*[^|\s][ \t]*$")
 
 
-def rejoin_wrapped_rows(text: str, *, tails: bool = True) -> str:
+def rejoin_wrapped_rows(text: str) -> str:
     """Table rows broken by a hard wrap (at 72-80 columns) joined again: a line that
     opens with `|` and does not end with one, followed by non-blank lines that do not
     open a row, up to the line that closes it with `|`. Rows that never close (tables
-    written without the outer pipes) are left as they are. With `tails`, also the
-    tails of rows broken at a cell boundary (`_rejoin_row_tails`)."""
+    written without the outer pipes) are left as they are. (Rows broken at a cell
+    boundary: `rejoin_row_tails`.)"""
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -190,18 +190,18 @@ def rejoin_wrapped_rows(text: str, *, tails: bool = True) -> str:
             continue
         out.append(line)
         i += 1
-    return "\n".join(_rejoin_row_tails(out) if tails else out)
+    return "\n".join(out)
 
 
 _BARS = ("|", "│", "┃")
 
 
-def _rejoin_row_tails(lines: list[str]) -> list[str]:
+def rejoin_row_tails(text: str) -> str:
     """The tail of a `| a | b |` row (or a box-drawn `│ a │ b │` one) that a wrap broke
     at a cell boundary: the row closes with a bar, and the next line, which goes on
     with more cells (`c | d |`), does not open with one as every row of the table does."""
     out: list[str] = []
-    for line in lines:
+    for line in text.split("\n"):
         s = line.strip()
         prev = out[-1].strip() if out else ""
         if (
@@ -214,7 +214,7 @@ def _rejoin_row_tails(lines: list[str]) -> list[str]:
             out[-1] = out[-1].rstrip() + " " + s
             continue
         out.append(line)
-    return out
+    return "\n".join(out)
 
 
 _DIGIT_RUN = re.compile(r"\d+")

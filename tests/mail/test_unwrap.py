@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
-from extract.mail.clean import clean_body, rejoin_wrapped_rows, unwrap_hard_wrapped
+from extract.mail.clean import (
+    clean_body,
+    rejoin_row_tails,
+    rejoin_wrapped_rows,
+    unwrap_hard_wrapped,
+)
 
 _CELLS = re.compile(r"\s{2,}")
 
@@ -104,7 +109,7 @@ def test_name_lines_each_followed_by_their_value_are_one_row_each():
 
 def test_the_tail_of_a_pipe_row_broken_at_a_cell_boundary_goes_back_on_its_row():
     text = "| name | a | b |\nc |\n| --- | --- | --- |\n--- |\n| q1 | 1.5 | 2.5 |\n3.5 |\n"
-    assert rejoin_wrapped_rows(text).split("\n")[:3] == [
+    assert rejoin_row_tails(text).split("\n")[:3] == [
         "| name | a | b | c |",
         "| --- | --- | --- | --- |",
         "| q1 | 1.5 | 2.5 | 3.5 |",
