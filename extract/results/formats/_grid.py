@@ -191,7 +191,7 @@ _UNIT_ALONE = re.compile(
 )
 
 
-def _said_unit(context: str) -> str | None:
+def said_unit(context: str) -> str | None:
     """The one unit the lines before a table state, if exactly one: a rate said in
     words (`Batches per second.`) or a unit named alone (`Throughput (ops/ms):`)."""
     found = {m.group(1) for m in _SAID_UNIT.finditer(context)}
@@ -250,11 +250,9 @@ def grid_measurements(
         has_unit |= set(numeric_cols)
     row_units = [header_unit(r[0])[1] if r else None for r in rows]
     # `Batches per second.` said once above a table whose cells carry no unit
-    said_unit = (
-        None if has_unit or any(row_units) else _said_unit(f"{caption or ''} {context or ''}")
-    )
+    stated = None if has_unit or any(row_units) else said_unit(f"{caption or ''} {context or ''}")
     context = " ".join([caption or "", context or "", *(" ".join(lv) for lv in levels)])
-    any_unit = bool(has_unit) or any(row_units) or bool(said_unit)
+    any_unit = bool(has_unit) or any(row_units) or bool(stated)
     explicit_time = any(
         (hdr[i][1] and to_si(1.0, hdr[i][1])[1] == "s")
         or any(p and p.unit and to_si(1.0, p.unit)[1] == "s" for p in parsed[i])
@@ -320,7 +318,7 @@ def grid_measurements(
                 m_label = caption or col_name or label
             else:
                 metric = col_name or f"column {i + 1}"
-                unit = cell.unit or col_units[r] or col_unit or said_unit
+                unit = cell.unit or col_units[r] or col_unit or stated
                 if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
                     unit = "s"
                 variant = (

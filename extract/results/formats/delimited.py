@@ -27,7 +27,7 @@ from itertools import accumulate, compress, count, repeat
 from operator import add
 
 from extract.results.formats._context import block_heading, measure
-from extract.results.formats._grid import MEASURE_WORDS, _said_unit, header_unit
+from extract.results.formats._grid import MEASURE_WORDS, header_unit, said_unit
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -159,7 +159,7 @@ def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
             variant=heading,
         )
         # no unit in the header: the one the sentence above states (`latencies in ms`)
-        said = None if any(header_unit(c)[1] for c in header[1:]) else _said_unit(heading or "")
+        said = None if any(header_unit(c)[1] for c in header[1:]) else said_unit(heading or "")
         for r, cells in enumerate(data if measured else ()):
             # the first column is the row's key: a name, or a setting (threads, size)
             label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
