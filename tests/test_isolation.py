@@ -273,13 +273,13 @@ def running(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has exited
 
 
-def kill_at_random(data_dir: Path, rng: random.Random, *args: str) -> bool:
-    """Start a run, kill -9 the run alone (not its workers) at a random point, and
-    check that its workers exit by themselves; returns whether the run was killed
-    (it may have finished first)."""
+def kill_at_random(data_dir: Path, rng: random.Random, span: float, *args: str) -> bool:
+    """Start a run, kill -9 the run alone (not its workers) at a random point of the
+    first `span` seconds, and check that its workers exit by themselves; returns
+    whether the run was killed (it may have finished first)."""
     proc = extract(data_dir, "--workers", "3", *args)
     try:
-        deadline = time.monotonic() + rng.uniform(0.3, 3.0)
+        deadline = time.monotonic() + rng.uniform(0.15, 0.75) * span
         workers: set[int] = set()
         while time.monotonic() < deadline and proc.poll() is None:
             workers |= set(children(proc.pid))
@@ -321,20 +321,24 @@ def test_kill_9_at_random_points_leaves_no_debris_and_a_rerun_completes(tmp_path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(p.read_bytes())
     temp_before = asf_load_dirs()
+    started = time.monotonic()
     assert finish(extract(reference, "--workers", "2"))[0] == 0
+    # Kill points are fractions of a whole run's time, so that the first kill lands
+    # mid-run on a fast idle machine as on a loaded one.
+    span = time.monotonic() - started
     clean = snapshot(reference / "asf.duckdb")
 
     db = data / "asf.duckdb"
     # killed normal runs; each rerun starts where the last left off
-    assert kill_at_random(data, rng), "the first run ended before it could be killed"
-    kill_at_random(data, rng)
+    assert kill_at_random(data, rng, span), "the first run ended before it could be killed"
+    kill_at_random(data, rng, span)
     assert finish(extract(data, "--workers", "3"))[0] == 0
     assert_no_debris(data)
     assert snapshot(db) == clean
     count_invariant(db)
 
     # A killed --full run leaves the old database as it was.
-    kill_at_random(data, rng, "--full")
+    kill_at_random(data, rng, span, "--full")
     assert snapshot(db) == clean
     assert finish(extract(data, "--workers", "2", "--full"))[0] == 0
     assert_no_debris(data)
