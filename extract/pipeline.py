@@ -45,6 +45,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from extract.db.comparisons import annotate
+from extract.db.schema import text_parts
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind, permalink
 from extract.mail.mbox import ArchiveReadError, read_mbox
@@ -445,6 +446,9 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
             verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
         stage = "store"
         key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
+        # the text is stored once: what of it is not the body (extract/db/schema.py)
+        stored_body = _bounded(body, raw.offset)
+        text_rest, text_map = text_parts(_bounded(pm.text, raw.offset), stored_body)
         message = {
             "msg_key": key,
             "list": list_address,
@@ -479,8 +483,9 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
             "formats": sorted({t.format for t in tables})
             if verdict and verdict.is_benchmark
             else [],
-            "body": _bounded(body, raw.offset),
-            "text": _bounded(pm.text, raw.offset),
+            "body": stored_body,
+            "text_rest": text_rest,
+            "text_map": text_map,
         }
         tables_rows, measurement_rows = (
             _result_rows(key, sample, tables) if verdict and verdict.is_benchmark else ([], [])

@@ -2,11 +2,23 @@
 from here (`python -m extract.db.schema --markdown`), tests and the report rely on it.
 
 Each table is a list of (column, DuckDB type, meaning).
+
+Text is stored once. A message's `body` (its own text) is most of its decoded `text`:
+the text minus quoted replies, issue blocks and footers. So `messages.text` is a
+virtual column (DuckDB computes it when read, it takes no space): `text_parts(text,
+body)` keeps what of the text is not the body (`text_rest`) and where the body goes
+in it (`text_map`: where the body starts when the body is a part of the text, else
+for each line of the text the line of the body or of text_rest it is); `TEXT_SQL`
+puts them together again, exactly (`text_of` in Python). Readers select `text` as
+before; `text_rest` and `text_map` are storage, left out of exports (`public_select`).
+The long text columns (`COMPRESSED`) are stored with zstd where the database file's
+storage version has it (DuckDB >= 1.2 files); older files keep DuckDB's default.
 """
 
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
 
 # fmt: off
 TABLES: dict[str, list[tuple[str, str, str]]] = {
@@ -43,7 +55,9 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("benchmark_reasons", "VARCHAR[]", "the features that decided it, e.g. 'jmh table', 'quoted only'"),
         ("formats", "VARCHAR[]", "formats of the result tables found in the message's own text"),
         ("body", "VARCHAR", "the message's own text: no quoted replies, issue blocks, footers"),
-        ("text", "VARCHAR", "the full decoded text before cleaning (nothing is lost)"),
+        ("text_rest", "VARCHAR", "storage of `text` (read `text`): what of it is not the body; all of it when text_map is NULL; NULL when the text is the body"),
+        ("text_map", "INTEGER[]", "storage of `text` (read `text`): [0, n] when the body is in it after n characters of text_rest; else for each of its lines, the 1-based index of that line in the body's lines followed by text_rest's; NULL when text_rest (or the body) is the whole text"),
+        ("text", "VARCHAR", "the full decoded text before cleaning (nothing is lost); computed from body, text_rest and text_map, never stored twice"),
     ],
     "result_tables": [
         ("table_id", "VARCHAR", "msg_key + '#' + ordinal"),
@@ -99,14 +113,113 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
 # fmt: on
 
 
-def create_statements() -> list[str]:
-    """CREATE TABLE IF NOT EXISTS for every table."""
-    return [
-        f"CREATE TABLE IF NOT EXISTS {name} ("
-        + ", ".join(f'"{col}" {typ}' for col, typ, _ in cols)
+# `text` from its storage: the body when both are NULL, text_rest alone when there is
+# no map, NULL for an empty map; [0, n]: the body inside text_rest after its first n
+# characters; else the map's lines picked from the body's lines followed by text_rest's.
+TEXT_SQL = (
+    "CASE WHEN text_map IS NULL THEN coalesce(text_rest, body) WHEN len(text_map) = 0 THEN NULL "
+    "WHEN text_map[1] = 0 THEN left(text_rest, text_map[2]) || body "
+    "|| substr(text_rest, text_map[2] + 1) "
+    "ELSE array_to_string(list_select(list_concat(string_split(coalesce(body, ''), chr(10)), "
+    "string_split(coalesce(text_rest, ''), chr(10))), text_map), chr(10)) END"
+)
+# (table, column) -> the expression of a virtual column: computed when read, not stored
+GENERATED = {("messages", "text"): TEXT_SQL}
+# columns of long text, stored with zstd (DuckDB's default leaves long strings uncompressed)
+COMPRESSED = {("messages", "body"), ("messages", "text_rest")}
+# per table, the columns that are storage only: exports and datasets leave them out
+STORAGE_ONLY = {"messages": ("text_rest", "text_map")}
+# A map whose own lines are most of the text saves nothing: the text is kept whole.
+_WHOLE_SHARE = 0.8
+
+
+def _column_sql(table: str, col: str, typ: str, compress: bool) -> str:
+    if (table, col) in GENERATED:
+        return f'"{col}" {typ} GENERATED ALWAYS AS ({GENERATED[table, col]}) VIRTUAL'
+    if compress and (table, col) in COMPRESSED:
+        return f'"{col}" {typ} USING COMPRESSION zstd'
+    return f'"{col}" {typ}'
+
+
+def create_statement(table: str, *, name: str | None = None, compress: bool = True) -> str:
+    """CREATE TABLE IF NOT EXISTS for `table` (under `name`); `compress=False` for
+    database files whose storage version has no zstd for strings."""
+    return (
+        f'CREATE TABLE IF NOT EXISTS "{name or table}" ('
+        + ", ".join(_column_sql(table, col, typ, compress) for col, typ, _ in TABLES[table])
         + ")"
-        for name, cols in TABLES.items()
-    ]
+    )
+
+
+def create_statements(*, compress: bool = True) -> list[str]:
+    """CREATE TABLE IF NOT EXISTS for every table."""
+    return [create_statement(name, compress=compress) for name in TABLES]
+
+
+def public_select(table: str, have: set[str] | None = None) -> str:
+    """`SELECT` list of `table`'s columns for readers: every column but storage ones
+    (of those in `have`, the columns the database has, when given: an older file may
+    lack them)."""
+    hidden = [c for c in STORAGE_ONLY.get(table, ()) if have is None or c in have]
+    return f"* EXCLUDE ({', '.join(hidden)})" if hidden else "*"
+
+
+def text_parts(text: str | None, body: str | None) -> tuple[str | None, list[int] | None]:
+    """(text_rest, text_map) that store `text` beside `body`: see the module docstring.
+    When the body is a part of the text, text_rest is the text without it and the map
+    [0, where it starts]; else the body's lines are looked for in order through the
+    text's lines, and the text's lines between them are text_rest's. Reversible for
+    every text and body: `text_of(body, *text_parts(text, body)) == text`."""
+    if text == body:
+        return None, None
+    if text is None:
+        return None, []  # (an empty text still has one line)
+    if body is None:
+        return text, None
+    if body and (start := text.find(body)) >= 0:  # the body is a part of the text
+        return text[:start] + text[start + len(body) :], [0, start]
+    lines = text.split("\n")
+    at: dict[str, list[int]] = {}
+    for k, line in enumerate(lines):
+        at.setdefault(line, []).append(k)
+    body_lines = body.split("\n")
+    rest: list[str] = []
+    out: list[int] = []
+    next_rest = len(body_lines) + 1  # the map's index of text_rest's next line
+    i = 0  # the first line of the text not yet taken
+    for j, line in enumerate(body_lines, 1):
+        where = at.get(line)
+        if where is None:
+            continue  # a line of the body's own (cleaning rewrote it)
+        p = bisect_left(where, i) if where[0] < i else 0
+        if p == len(where):
+            continue
+        k = where[p]
+        if k > i:
+            out.extend(range(next_rest, next_rest + k - i))
+            rest.extend(lines[i:k])
+            next_rest += k - i
+        out.append(j)
+        i = k + 1
+    out.extend(range(next_rest, next_rest + len(lines) - i))
+    rest.extend(lines[i:])
+    rest_text = "\n".join(rest)
+    if len(rest_text) >= _WHOLE_SHARE * len(text):
+        return text, None
+    return rest_text, out
+
+
+def text_of(body: str | None, text_rest: str | None, text_map: list[int] | None) -> str | None:
+    """`text` from its storage, as TEXT_SQL computes it."""
+    if text_map is None:
+        return text_rest if text_rest is not None else body
+    if not text_map:
+        return None
+    if text_map[0] == 0:
+        start = text_map[1]
+        return (text_rest or "")[:start] + (body or "") + (text_rest or "")[start:]
+    lines = (body or "").split("\n") + (text_rest or "").split("\n")
+    return "\n".join(lines[k - 1] for k in text_map)
 
 
 def comment_statements() -> list[str]:
@@ -124,14 +237,18 @@ def comment_statements() -> list[str]:
 
 
 def columns(table: str) -> list[str]:
-    return [col for col, _, _ in TABLES[table]]
+    """The stored columns of `table`: those an INSERT gives (virtual ones are computed)."""
+    return [col for col, _, _ in TABLES[table] if (table, col) not in GENERATED]
 
 
 def markdown() -> str:
     out = []
     for name, cols in TABLES.items():
         out.append(f"#### `{name}`\n\n| column | type | meaning |\n|---|---|---|")
-        out += [f"| `{c}` | {t} | {m} |" for c, t, m in cols]
+        out += [
+            f"| `{c}` | {t}{' (virtual)' if (name, c) in GENERATED else ''} | {m} |"
+            for c, t, m in cols
+        ]
         out.append("")
     return "\n".join(out)
 

@@ -20,6 +20,11 @@ runner passes DATA_DIR/.staging), never in the system's temp dir; a `Store` remo
 the directories of runs whose owner process is gone (killed runs) when it opens, and
 its own when it closes.
 
+The schema is written in one transaction checkpointed at its commit, and a new file
+is made with it beside its path first (`_write_schema`, `_create_new`); a database of
+an older version is upgraded there, `messages` included (its text is now stored once:
+extract/db/schema.py), without --full.
+
 `full=True` builds the new database beside the old one (`<db>.new`) while the old one
 stays open (and locked) as it was; `close()` swaps the new one in with `os.replace`
 only once it is complete, so an interrupted `--full` leaves the old database as it was.
@@ -36,7 +41,13 @@ from pathlib import Path
 
 import duckdb
 
-from extract.db.schema import TABLES, columns, comment_statements, create_statements
+from extract.db.schema import (
+    GENERATED,
+    TABLES,
+    columns,
+    comment_statements,
+    create_statement,
+)
 from extract.db.views import create_views
 from extract.pipeline import (
     ROW_TABLES,
@@ -47,6 +58,10 @@ from extract.pipeline import (
 )
 
 LOADED_TABLES = (*ROW_TABLES, "archives")
+# DuckDB's built-in functions are loaded when first needed; a WAL replayed on opening
+# may need them before (see `_write_schema`), and DuckDB would then try to download
+# them, which fails offline: they are built in, never download.
+_CONFIG = {"autoinstall_known_extensions": False}
 
 
 class Store:
@@ -64,7 +79,10 @@ class Store:
         self.committed = 0  # archives whose rows this Store committed
         self.committed_bytes = 0  # and their compressed size
         self._old: duckdb.DuckDBPyConnection | None = None
-        self.con = duckdb.connect(str(self.db_path))  # fails when another process holds it
+        if not self.db_path.exists():
+            _create_new(self.db_path)
+        # (fails when another process holds it)
+        self.con = duckdb.connect(str(self.db_path), config=_CONFIG)
         if full:
             # The old database stays open, and so locked, until the new one replaces it.
             self._old, self.con = self.con, None
@@ -72,7 +90,8 @@ class Store:
                 new = self.new_path
                 for leftover in (new, _wal(new)):  # of an interrupted --full
                     leftover.unlink(missing_ok=True)
-                self.con = duckdb.connect(str(new))
+                _create_new(new)
+                self.con = duckdb.connect(str(new), config=_CONFIG)
             except BaseException:
                 self._old.close()
                 raise
@@ -96,14 +115,8 @@ class Store:
         # Bounded memory for big batches: DuckDB spills instead of growing.
         self.con.execute(f"SET memory_limit = '{memory_limit}'")
         self.con.execute("SET preserve_insertion_order = false")
-        for stmt in create_statements():
-            self.con.execute(stmt)
-        self._add_new_columns()
-        # Stored in the file, so that read-only clients (our tools, notebooks, the
-        # duckdb CLI) see the views and the column meanings without writing.
-        for stmt in comment_statements():
-            self.con.execute(stmt)
-        create_views(self.con)
+        self.zstd = _has_zstd(self.con)
+        _write_schema(self.con, self.zstd)
         self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
         root = Path(staging) if staging is not None else self.db_path.parent / ".staging"
         remove_stale_staging(root)
@@ -115,15 +128,6 @@ class Store:
     def new_path(self) -> Path:
         """Where `full=True` builds the new database."""
         return self.db_path.with_name(self.db_path.name + ".new")
-
-    def _add_new_columns(self) -> None:
-        """A database written by an older version gets the columns added since
-        (NULL in its old rows), so that an update never needs a --full rebuild."""
-        for table, cols in TABLES.items():
-            have = {r[0] for r in self.con.execute(f'DESCRIBE "{table}"').fetchall()}
-            for col, typ, _ in cols:
-                if col not in have:
-                    self.con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {typ}')
 
     def known_archives(self) -> dict[str, tuple[str, bool, str | None]]:
         """path -> (sha256, whether its benchmark results were looked for, the digest
@@ -279,6 +283,130 @@ class Store:
         self.close(complete=exc_type is None)
 
 
+# ------------------------------------------------------------------ the schema
+
+
+def _create_new(path: Path) -> None:
+    """A new database file at `path` with the schema in the file itself (checkpointed),
+    none of it in a WAL (see `_write_schema`): made beside `path` and linked into
+    place only where no file is yet (another process may have made one meanwhile)."""
+    for leftover in path.parent.glob(f"{path.name}.init-*"):  # of killed runs
+        if not _alive(leftover.name.rsplit("-", 2)[-2]):
+            leftover.unlink(missing_ok=True)
+    tmp = path.with_name(f"{path.name}.init-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        con = duckdb.connect(str(tmp), config=_CONFIG)
+        try:
+            _write_schema(con, _has_zstd(con))
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        with contextlib.suppress(OSError):  # (a file there already; no hard links here)
+            os.link(tmp, path)
+    finally:
+        for file in (tmp, _wal(tmp)):
+            file.unlink(missing_ok=True)
+
+
+def _write_schema(con: duckdb.DuckDBPyConnection, zstd: bool) -> None:
+    """Create what is missing of the tables (adding columns an older database lacks,
+    converting its messages), the column comments and the views, in ONE transaction
+    whose commit DuckDB checkpoints at once. A WAL that replays a schema change of
+    `messages` binds its virtual column with functions DuckDB loads only later (a
+    client with DuckDB's defaults then tries to download them, and fails offline), so
+    a WAL holds such a change only for the moment of that checkpoint, and a new file
+    none (`_create_new`); rows go through the WAL as usual."""
+    con.execute("SET checkpoint_threshold = '1B'")
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table in TABLES:
+            con.execute(create_statement(table, compress=zstd))
+        _add_new_columns(con)
+        _store_text_once(con, zstd)
+        # Stored in the file, so that read-only clients (our tools, notebooks, the
+        # duckdb CLI) see the views and the column meanings without writing.
+        _comment_columns(con)
+        create_views(con)
+        con.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(duckdb.Error):
+            con.execute("ROLLBACK")
+        raise
+    finally:
+        with contextlib.suppress(duckdb.Error):  # (the error above is the one to tell)
+            con.execute("RESET checkpoint_threshold")
+
+
+def _add_new_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """A database written by an older version gets the columns added since
+    (NULL in its old rows), so that an update never needs a --full rebuild."""
+    for table, cols in TABLES.items():
+        have = {r[0] for r in con.execute(f'DESCRIBE "{table}"').fetchall()}
+        for col, typ, _ in cols:
+            # (a virtual column cannot be added: `_store_text_once` rebuilds the table)
+            if col not in have and (table, col) not in GENERATED:
+                con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {typ}')
+
+
+def _comment_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """COMMENT ON every column whose stored meaning is not today's."""
+    have = dict(
+        ((table, col), comment)
+        for table, col, comment in con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() "
+            "WHERE database_name = current_database() AND schema_name = 'main'"
+        ).fetchall()
+    )
+    wanted = [(table, col, meaning) for table, cols in TABLES.items() for col, _, meaning in cols]
+    for (table, col, meaning), stmt in zip(wanted, comment_statements(), strict=True):
+        if have.get((table, col)) != meaning:
+            con.execute(stmt)
+
+
+def _has_zstd(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the file's storage version compresses strings with zstd (files of
+    DuckDB >= 1.2; an older file keeps its version, and DuckDB's default)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute("CREATE TABLE _zstd_probe (t VARCHAR USING COMPRESSION zstd)")
+        return True
+    except duckdb.Error:
+        return False
+    finally:
+        con.execute("ROLLBACK")
+
+
+def _store_text_once(con: duckdb.DuckDBPyConnection, zstd: bool) -> None:
+    """A `messages` table of an older version, where `text` was a stored copy,
+    becomes today's (extract/db/schema.py: `text` is computed from the body and
+    text_rest), in the setup's transaction: the old texts go to text_rest, NULL
+    where the text is the body. (Virtual columns cannot be added to a table, so it is
+    rebuilt; the next run re-extracts the rows with the code's digest anyway.)"""
+    (default,) = con.execute(
+        "SELECT max(column_default) FROM duckdb_columns() "
+        "WHERE database_name = current_database() AND schema_name = 'main' "
+        "AND table_name = 'messages' AND column_name = 'text'"
+    ).fetchone()
+    if default is not None:  # the virtual column's expression
+        return
+    have = {r[0] for r in con.execute('DESCRIBE "messages"').fetchall()}
+    old_text = "text" if "text" in have else "NULL::VARCHAR"
+    derived = {
+        "text_rest": f"CASE WHEN {old_text} IS NOT DISTINCT FROM body THEN NULL "
+        f"ELSE {old_text} END",
+        "text_map": f"CASE WHEN {old_text} IS NULL AND body IS NOT NULL THEN []::INTEGER[] END",
+    }
+    cols = columns("messages")
+    names = ", ".join(f'"{c}"' for c in cols)
+    select = ", ".join(derived.get(c, f'"{c}"') for c in cols)
+    # (the old table is renamed, not the new one: an ALTER of a table with a
+    # virtual column, replayed from a WAL, needs functions not loaded yet)
+    con.execute("ALTER TABLE messages RENAME TO _messages_old")
+    con.execute(create_statement("messages", compress=zstd))
+    con.execute(f"INSERT INTO messages ({names}) SELECT {select} FROM _messages_old")
+    con.execute("DROP TABLE _messages_old")
+
+
 def _wal(db: Path) -> Path:
     return db.with_name(db.name + ".wal")
 
@@ -336,7 +464,7 @@ def remove_stale_staging(root: Path) -> list[Path]:
 
 def _insert_sql(table: str) -> str:
     cols = columns(table)
-    types = ", ".join(f"'{c}': '{t}'" for c, t, _ in TABLES[table])
+    types = ", ".join(f"'{c}': '{t}'" for c, t, _ in TABLES[table] if c in cols)
     col_list = ", ".join(f'"{c}"' for c in cols)
     return (
         f'INSERT INTO "{table}" ({col_list}) SELECT {col_list} FROM read_json(?::VARCHAR[], '

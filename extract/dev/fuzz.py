@@ -617,7 +617,7 @@ def _worker(conn, data_dir: str) -> None:
             rows = process_archive(path, data_dir)
             slim = type(rows)(rows.archive, rows.messages, [], [], rows.errors)
             for m in slim.messages:
-                for key in ("text", "body", "raw"):
+                for key in ("text", "text_rest", "text_map", "body", "raw"):
                     m.pop(key, None)
             conn.send(("ok", slim))
         except BaseException:  # noqa: BLE001 — every escape is a finding

@@ -9,7 +9,9 @@ first, so an export that fails half-way never leaves a partial file under the fi
 CSV files are for spreadsheets, which run a cell starting with `=`, `+`, `-`, `@`
 (or a tab or carriage return) as a formula: such text cells get a leading `'` (the
 OWASP rule against CSV injection). Only text columns (VARCHAR): numbers, `-1.5`
-included, are written as they are. Parquet keeps every value as stored.
+included, are written as they are. Parquet keeps every value as stored. Columns that are
+storage only (`messages.text_rest`, `text_map`: see extract/db/schema.py) are left out;
+`messages.text` is written whole.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import duckdb
 
+from extract.db.schema import public_select
 from extract.outputs import bench_formats
 from extract.outputs.connect import DatabaseUnavailable, open_database, stale_hint
 from extract.outputs.parquet import write_dataset
@@ -56,7 +59,7 @@ def _csv_select(con: duckdb.DuckDBPyConnection, name: str) -> str:
     starts = ", ".join(_literal(c) for c in FORMULA_START)
     quote = _literal("'")
     cols = []
-    for col, typ, *_ in con.execute(f"DESCRIBE {_ident(name)}").fetchall():
+    for col, typ, *_ in con.execute(f"DESCRIBE {_select(con, name)}").fetchall():
         c = _ident(col)
         if typ == "VARCHAR":
             cols.append(
@@ -64,7 +67,14 @@ def _csv_select(con: duckdb.DuckDBPyConnection, name: str) -> str:
             )
         else:
             cols.append(c)
-    return f"SELECT {', '.join(cols)} FROM {_ident(name)}"
+    return f"SELECT {', '.join(cols)} FROM ({_select(con, name)})"
+
+
+def _select(con: duckdb.DuckDBPyConnection, name: str) -> str:
+    """The rows of `name` as readers see them: without storage-only columns (the
+    `text` of messages is whole; extract/db/schema.py)."""
+    have = {r[0] for r in con.execute(f"DESCRIBE {_ident(name)}").fetchall()}
+    return f"SELECT {public_select(name, have)} FROM {_ident(name)}"
 
 
 def export(
@@ -77,7 +87,7 @@ def export(
         for fmt in formats:
             path = out_dir / f"{name}.{fmt}"
             tmp = out_dir / f".{name}.{fmt}.tmp"
-            select = _csv_select(con, name) if fmt == "csv" else f"SELECT * FROM {_ident(name)}"
+            select = _csv_select(con, name) if fmt == "csv" else _select(con, name)
             con.execute(f"COPY ({select}) TO {_literal(str(tmp))} {FORMATS[fmt]}")
             os.replace(tmp, path)
             written.append((path, n))

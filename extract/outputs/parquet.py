@@ -9,7 +9,9 @@ PARTITION_BY (domain, year))`; `make export` calls it for DATA_DIR/export/datase
 The partition columns: `domain` is the list address's domain (`kudu.apache.org`);
 `year` is the year of `sent_at` in UTC for messages, the year of their message for
 `result_tables` and `measurements` (so a message and its rows sit in the same
-partition), and the year of the archive's month for `archives` and `errors`. A NULL
+partition), and the year of the archive's month for `archives` and `errors`. Columns
+that are storage only (`messages.text_rest`, `text_map`) are left out: `messages.text`
+is written whole. A NULL
 (a message without a date) is DuckDB's `__HIVE_DEFAULT_PARTITION__`, read back as NULL.
 Read it with, e.g.:
 
@@ -30,6 +32,8 @@ from pathlib import Path
 
 import duckdb
 
+from extract.db.schema import public_select
+
 PARTITION_COLUMNS = ("domain", "year")
 _DOMAIN = "nullif(split_part({list}, '@', 2), '')"
 _MONTH_YEAR = "try_cast(left({month}, 4) AS INTEGER)"
@@ -39,7 +43,7 @@ _MESSAGE_PARTS = (
 )
 # table -> the SELECT of its rows with their partition columns
 DATASET = {
-    "messages": f"SELECT *, {_DOMAIN.format(list='list')} AS domain, "
+    "messages": f"SELECT {{columns}}, {_DOMAIN.format(list='list')} AS domain, "
     "year(sent_at AT TIME ZONE 'UTC') AS year FROM messages",
     "result_tables": f"SELECT t.*, p.domain, p.year FROM result_tables t "
     f"LEFT JOIN ({_MESSAGE_PARTS}) p ON p.msg_key = t.msg_key",
@@ -72,6 +76,8 @@ def write_dataset(con: duckdb.DuckDBPyConnection, out_dir: Path) -> list[tuple[P
             have = {r[0] for r in con.execute(f'DESCRIBE "{table}"').fetchall()}
             if clash := have.intersection(PARTITION_COLUMNS):
                 raise ValueError(f"table {table} has a column named {', '.join(clash)}")
+            # (storage-only columns left out; an older file may not have them)
+            select = select.replace("{columns}", public_select(table, have))
             (n,) = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()
             target = tmp / table
             if n:
