@@ -2,22 +2,28 @@
 
 Archives are tasks. A Dask worker runs the same per-archive function as the local pool
 (`pipeline.stage_archive`), on the archive's absolute path, so every worker must see
-DATA_DIR at the same path (a shared file system); the run checks that, and that every
-worker runs the same extraction code, before it opens the database. The rows come back
-through Dask as the newline-delimited JSON the store bulk-loads, and this process stays
+DATA_DIR at the same path (a shared file system); on a running cluster the run checks
+that, and that every worker runs the same extraction code, before it opens the database.
+A worker that also sees the run's staging directory (DATA_DIR/.staging/..., the same
+one: its owner token matches) writes its newline-delimited JSON there, as the pool's
+workers do, and only the file names come back through Dask; one that does not sends
+the rows back through Dask. This process stays
 the single writer (`runner._load_in_batches`): same incremental rules, `errors` rows,
 kill-safety and progress as the local pool. A worker that dies mid-task is retried by
 Dask (`distributed.scheduler.allowed-failures`); an archive whose task fails for good
 becomes an archive-level `errors` row (stage `read`), as with the local pool.
 
 Inside a Dask worker the task runs in a thread, where SIGALRM (the per-message time
-budget, `pipeline.MESSAGE_BUDGET_SECONDS`) cannot reach it; so each worker thread hands
-its archives to a child process of its own (`python -m extract.cluster --child`), which
-has the budget and dies with the worker. Plain `subprocess`, because Dask's worker
+budget, `pipeline.MESSAGE_BUDGET_SECONDS`) cannot reach it; so each running task hands
+its archive to an idle child process of the worker's (`python -m extract.cluster
+--child`, one per worker thread, started with the worker), which has the budget and
+dies with the worker. Plain `subprocess`, because Dask's worker
 processes are daemonic and multiprocessing refuses them children.
 
 `ADDRESS`: `local:N` starts a `LocalCluster` of N single-threaded worker processes on
-this machine (`local`: `--workers` of them); `tcp://host:8786` (any address
+this machine (`local`: `--workers` of them), not waited for and not checked (same
+machine, same files), with Dask's own monitoring slowed down (`QUIET_LOCAL`);
+`tcp://host:8786` (any address
 `distributed.Client` takes) or a scheduler file (`*.json`) joins a running cluster.
 Dask is an optional extra (`pip install '.[cluster]'`, `make install-cluster`): this
 module is imported only when `--scheduler` is given.
@@ -37,25 +43,38 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from extract.pipeline import (
-    EXTRACTOR_VERSION,
-    StagedArchive,
-    archive_identity,
-    failed_archive,
-    stage_archive,
-    write_ndjson,
-)
-from extract.runner import RunError
+if TYPE_CHECKING:
+    from extract.pipeline import StagedArchive
+
+# The extractor's modules (and Dask's) are imported where they are used: a Dask worker
+# process only hands archives to its extraction processes, and need not spend a second
+# of a core importing the extractor too; those processes do not import Dask.
 
 # How long to wait for a scheduler to answer and for a first worker to join.
 CONNECT_SECONDS = 30
 # Re-read the cluster's size this often: workers may join or leave during a run.
 RESIZE_SECONDS = 5.0
 INSTALL_HINT = "pip install '.[cluster]' (or make install-cluster)"
+# Dask's monitoring of a LocalCluster's scheduler and workers, which takes cores that
+# would extract otherwise (measured idle: 2.5 s of CPU per 20 s for two workers, 0.3 s
+# so): the statistical profiler samples every thread every 10 ms (a task thread here
+# only waits for its extraction process), the event loops check their own health every
+# 20 ms, the system monitor polls every 0.5 s and a worker's memory every 0.1 s (still
+# checked, every second). A cluster the user runs keeps its own settings.
+QUIET_LOCAL = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.system-monitor.disk": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
 def _import_distributed():
+    from extract.runner import RunError
+
     try:
         import distributed
     except ImportError as exc:
@@ -66,6 +85,8 @@ def _import_distributed():
 def local_workers(scheduler: str, workers: int | None) -> int | None:
     """N of `local:N` (`local`: `workers`, else the machine's cores); None for an
     address of a running cluster. Raises RunError for a malformed `local:N`."""
+    from extract.runner import RunError
+
     if scheduler == "local":
         return workers or os.cpu_count() or 1
     if not scheduler.startswith("local:"):
@@ -81,24 +102,19 @@ class Cluster:
     place of the runner's local pool (`staged`, `shutdown`)."""
 
     def __init__(self, scheduler: str, data_dir: Path, workers: int | None = None):
+        from extract.runner import RunError
+
         distributed = _import_distributed()
         n_local = local_workers(scheduler, workers)
         self.cluster = None
         self.client = None
+        self._quiet = None
+        self.n_local = n_local or 0
         try:
             if n_local is not None:
-                # One thread a worker: the work is pure Python (the GIL), and the
-                # worker's thread only waits for its child process.
-                self.cluster = distributed.LocalCluster(
-                    n_workers=n_local,
-                    threads_per_worker=1,
-                    processes=True,
-                    # The scheduler's HTTP server on a free port: 8787 may be another
-                    # cluster's. (Its dashboard pages need bokeh, not in the extra.)
-                    dashboard_address=":0",
-                )
-                self.client = distributed.Client(self.cluster, set_as_default=False)
-            elif scheduler.endswith(".json"):
+                self._start_local(distributed, n_local)
+                return
+            if scheduler.endswith(".json"):
                 self.client = distributed.Client(
                     scheduler_file=scheduler, timeout=CONNECT_SECONDS, set_as_default=False
                 )
@@ -108,13 +124,17 @@ class Cluster:
                 )
             self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
             self._check_workers(Path(data_dir).resolve())
-            # Each worker starts its extraction process now, while this one hashes the
+            # Each worker starts its extraction processes now, while this one hashes the
             # archives and opens the database (not waited for).
             self._started = [
                 self.client.submit(
-                    _start_child, key=f"prestart-{uuid.uuid4().hex}", workers=[w], pure=False
+                    _start_children,
+                    n,
+                    key=f"prestart-{uuid.uuid4().hex}",
+                    workers=[w],
+                    pure=False,
                 )
-                for w in self.client.nthreads()
+                for w, n in self.client.nthreads().items()
             ]
         except BaseException as exc:
             self.shutdown()
@@ -122,9 +142,38 @@ class Cluster:
                 raise RunError(f"cannot use the Dask cluster at {scheduler}: {exc}") from exc
             raise
 
+    def _start_local(self, distributed, n: int) -> None:
+        """A LocalCluster of `n` single-threaded worker processes, not waited for: they
+        start (and start their extraction processes, `_prestart`) while this process
+        hashes the archives and opens the database, and the first archives wait on the
+        scheduler for the first worker. They run on this machine from this process's
+        files, so they see DATA_DIR and run this code: not checked (a check would wait
+        for every worker and make each import the extractor)."""
+        import dask
+
+        # Set until `shutdown`: read when the scheduler and the nannies start (these in
+        # the cluster's thread, after `scale` returns), which pass it on to their workers.
+        self._quiet = dask.config.set(QUIET_LOCAL)
+        # One thread a worker: the work is pure Python (the GIL), and the worker's
+        # thread only waits for its child process.
+        self.cluster = distributed.LocalCluster(
+            n_workers=0,
+            threads_per_worker=1,
+            processes=True,
+            # The scheduler's HTTP server on a free port: 8787 may be another cluster's.
+            # (Its dashboard pages need bokeh, not in the extra.)
+            dashboard_address=":0",
+        )
+        self.client = distributed.Client(self.cluster, set_as_default=False)
+        self.client.register_plugin(_prestart(distributed))
+        self.cluster.scale(n)
+
     def _check_workers(self, data_dir: Path) -> None:
         """Every worker sees DATA_DIR at this path and runs this extraction code (else
         its rows would be extracted again by every later run)."""
+        from extract.pipeline import EXTRACTOR_VERSION
+        from extract.runner import RunError
+
         answers = self.client.run(_worker_facts, str(data_dir))
         blind = sorted(w for w, (sees, _) in answers.items() if not sees)
         if blind:
@@ -140,16 +189,21 @@ class Cluster:
             )
 
     def threads(self) -> int:
-        return max(1, sum(self.client.nthreads().values()))
+        """Worker threads: those of the cluster, or of the LocalCluster still starting."""
+        return max(1, self.n_local, sum(self.client.nthreads().values()))
 
     def staged(
         self, todo: list[Path], data_dir: Path, stage_dir: Path, results: bool
     ) -> Iterator[StagedArchive]:
         """Staged archives as they are done, at most two per worker thread in flight
         (bounded memory here and on the workers)."""
+        from extract.pipeline import archive_identity, failed_archive
+
         distributed = _import_distributed()
         data_dir = Path(data_dir)
         root = str(data_dir.resolve())
+        stage = str(Path(stage_dir).resolve())
+        token = _read_token(stage)
         pending = iter(todo)
         in_flight: dict[str, Path] = {}
         done = distributed.as_completed(loop=self.client.loop)
@@ -162,6 +216,8 @@ class Cluster:
                     str(path.resolve()),
                     root,
                     results,
+                    stage,
+                    token,
                     key=f"extract-{path.name}-{uuid.uuid4().hex}",
                     pure=False,
                 )
@@ -169,20 +225,27 @@ class Cluster:
                 done.add(future)
 
         refill()
+        if self.n_local:  # (a LocalCluster whose workers cannot start: no waiting forever)
+            try:
+                self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            except TimeoutError as exc:
+                from extract.runner import RunError
+
+                raise RunError(f"no Dask worker started in {CONNECT_SECONDS} s") from exc
         try:
             for future in done:
                 path = in_flight.pop(future.key)
                 try:
-                    archive, blobs = future.result()
+                    archive, files = future.result()
                 except Exception as exc:  # failed for good (KilledWorker ...), or lost
                     reason = f"archive not processed: {type(exc).__name__}: {exc}"
                     rows = failed_archive(archive_identity(path, data_dir), "read", reason, results)
-                    archive, blobs = rows.archive, {"errors": _ndjson(rows.errors)}
+                    archive, files = rows.archive, {"errors": _ndjson(rows.errors)}
                 future.release()
                 if time.monotonic() - sized >= RESIZE_SECONDS:
                     limit, sized = 2 * self.threads(), time.monotonic()
                 refill()  # before the writer takes this one: the workers never wait for it
-                yield _write_staged(archive, blobs, stage_dir)
+                yield _write_staged(archive, files, stage_dir)
         finally:
             # The run stopped early (an error, Ctrl-C): nothing more to compute.
             with contextlib.suppress(Exception):
@@ -193,69 +256,153 @@ class Cluster:
             if part is not None:
                 with contextlib.suppress(Exception):
                     part.close()
+        if self._quiet is not None:
+            self._quiet.__exit__(None, None, None)
+            self._quiet = None
 
 
 def _ndjson(rows: list[dict]) -> bytes:
     import io
+
+    from extract.pipeline import write_ndjson
 
     buf = io.StringIO()
     write_ndjson(buf, rows)
     return buf.getvalue().encode("utf-8", "replace")
 
 
-def _write_staged(archive: dict, blobs: dict[str, bytes], stage_dir: Path) -> StagedArchive:
-    """A worker's rows as staged files of this run, for the store."""
-    files = {}
+def _write_staged(archive: dict, files: dict[str, str | bytes], stage_dir: Path) -> StagedArchive:
+    """A worker's rows as staged files of this run, for the store: the files it wrote
+    in the staging directory (their names), or its rows (bytes) written here."""
+    from extract.pipeline import StagedArchive
+
+    staged = {}
     stem = uuid.uuid4().hex
-    for table, data in blobs.items():
-        files[table] = str(Path(stage_dir) / f"dask-{stem}.{table}.ndjson")
-        Path(files[table]).write_bytes(data)
-    return StagedArchive(archive, files)
+    for table, data in files.items():
+        if isinstance(data, str):
+            staged[table] = data
+            continue
+        staged[table] = str(Path(stage_dir) / f"dask-{stem}.{table}.ndjson")
+        Path(staged[table]).write_bytes(data)
+    return StagedArchive(archive, staged)
+
+
+def _read_token(stage_dir: str) -> str | None:
+    """The staging directory's owner token (`db.store`): a worker whose directory of
+    that name holds the same one sees this very directory."""
+    try:
+        return (Path(stage_dir) / "owner").read_text("ascii", "replace")
+    except OSError:
+        return None
 
 
 # ---------------------------------------------------------------- on the workers
 
 
 def _worker_facts(data_dir: str) -> tuple[bool, str]:
+    from extract.pipeline import EXTRACTOR_VERSION
+
     return os.path.isdir(os.path.join(data_dir, "raw")), EXTRACTOR_VERSION
 
 
-_local = threading.local()
+# This worker process's extraction processes that no task uses now.
+_idle: list[_Child] = []
+_idle_lock = threading.Lock()
 
 
-def _start_child() -> None:
-    """This worker thread's extraction process, started ahead of its first archive."""
-    child = getattr(_local, "child", None)
-    if child is None or not child.alive():
-        _local.child = _Child()
+def _start_children(n: int, scratch: str | None = None) -> None:
+    """Start extraction processes ahead of the first archives (not waiting for them to
+    be ready), until this worker has `n` (one per thread) idle."""
+    with _idle_lock:
+        _idle[:] = [child for child in _idle if child.alive()]
+        while len(_idle) < n:
+            _idle.append(_Child(scratch))
 
 
-def stage_on_worker(path: str, data_dir: str, results: bool) -> tuple[dict, dict[str, bytes]]:
+def _prestart(distributed):
+    """A plugin that starts each worker's extraction processes as the worker starts
+    (made here: this module does not import Dask, which pickles the class whole)."""
+
+    class Prestart(distributed.WorkerPlugin):
+        name = "extract-prestart"
+
+        def setup(self, worker) -> None:
+            _start_children(worker.state.nthreads, worker.local_directory)
+
+        def teardown(self, worker) -> None:
+            _stop_children()
+
+    return Prestart()
+
+
+def _stop_children() -> None:
+    """Stop the idle extraction processes now: a worker that closes with them running
+    takes over a second longer to exit (measured)."""
+    with _idle_lock:
+        stopping, _idle[:] = list(_idle), []
+    for child in stopping:
+        child.close()
+
+
+def _take_child() -> _Child:
+    with _idle_lock:
+        while _idle:
+            child = _idle.pop()
+            if child.alive():
+                return child
+            child.close()
+    return _Child()
+
+
+def stage_on_worker(
+    path: str,
+    data_dir: str,
+    results: bool,
+    stage_dir: str | None = None,
+    token: str | None = None,
+) -> tuple[dict, dict[str, str | bytes]]:
     """The Dask task: one archive's `archives` row and its rows per table, as
-    newline-delimited JSON, staged by this worker thread's child process. A child that
-    dies on an archive makes it an archive-level `errors` row, as a dying worker of the
-    local pool does."""
-    _start_child()
-    child = _local.child
+    newline-delimited JSON, staged by an extraction process of this worker's (one per
+    task running): as files in the run's `stage_dir` (their names) when this worker
+    sees it (its owner `token` matches), else as bytes. A child that dies on an archive
+    makes it an archive-level `errors` row, as a dying worker of the local pool does."""
+    from extract.pipeline import archive_identity, failed_archive
+
+    child = _take_child()
+    into = stage_dir if stage_dir and token and _sees(stage_dir, token) else None
     try:
-        return child.call(path, data_dir, results)
+        answer = child.call(path, data_dir, results, into)
     except (EOFError, OSError, pickle.UnpicklingError) as exc:
         code = child.close()
-        _local.child = None
         reason = (
             f"archive not processed: the extraction process died (exit status {code}): "
             f"{type(exc).__name__}: {exc}"
         )
         rows = failed_archive(archive_identity(Path(path), Path(data_dir)), "read", reason, results)
         return rows.archive, {"errors": _ndjson(rows.errors)}
+    with _idle_lock:
+        _idle.append(child)
+    return answer
+
+
+_seen: dict[tuple[str, str], bool] = {}
+
+
+def _sees(stage_dir: str, token: str) -> bool:
+    """Whether this worker can write in the run's staging directory: it finds the
+    directory's owner token there (then it is the same directory), once per run."""
+    key = (stage_dir, token)
+    if key not in _seen:
+        _seen[key] = _read_token(stage_dir) == token and os.access(stage_dir, os.W_OK)
+    return _seen[key]
 
 
 class _Child:
-    """`python -m extract.cluster --child PID`: reads (path, data_dir, results) pickles
-    on stdin, answers `_stage_bytes` pickles on stdout."""
+    """`python -m extract.cluster --child PID`: reads (path, data_dir, results, into)
+    pickles on stdin, answers `_stage` pickles on stdout."""
 
-    def __init__(self):
-        self.stage_dir = tempfile.mkdtemp(prefix="extract-child-", dir=_scratch_dir())
+    def __init__(self, scratch: str | None = None):
+        self.stage_dir = tempfile.mkdtemp(prefix="extract-child-", dir=scratch or _scratch_dir())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "extract.cluster", "--child", str(os.getpid()), self.stage_dir],
             stdin=subprocess.PIPE,
@@ -266,8 +413,9 @@ class _Child:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def call(self, path: str, data_dir: str, results: bool):
-        pickle.dump((path, data_dir, results), self.proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+    def call(self, path: str, data_dir: str, results: bool, into: str | None = None):
+        request = (path, data_dir, results, into)
+        pickle.dump(request, self.proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
         self.proc.stdin.flush()
         return pickle.load(self.proc.stdout)
 
@@ -293,7 +441,14 @@ def _scratch_dir() -> str | None:
         return None
 
 
-def _stage_bytes(path: str, data_dir: str, results: bool, stage_dir: str):
+def _stage(path: str, data_dir: str, results: bool, stage_dir: str, into: str | None):
+    """The staged archive: its files in `into` (the run's staging directory), or, with
+    no `into`, their bytes (staged in this process's own `stage_dir`)."""
+    from extract.pipeline import stage_archive
+
+    if into is not None:
+        staged = stage_archive(path, data_dir, into, results, True)
+        return staged.archive, staged.files
     staged = stage_archive(path, data_dir, stage_dir, results, True)
     blobs = {}
     for table, file in staged.files.items():
@@ -326,11 +481,11 @@ def _child_main(parent: int, stage_dir: str) -> int:
     requests = sys.stdin.buffer
     while True:
         try:
-            path, data_dir, results = pickle.load(requests)
+            path, data_dir, results, into = pickle.load(requests)
         except EOFError:
             return 0
         pickle.dump(
-            _stage_bytes(path, data_dir, results, stage_dir),
+            _stage(path, data_dir, results, stage_dir, into),
             answers,
             protocol=pickle.HIGHEST_PROTOCOL,
         )

@@ -263,6 +263,42 @@ def test_a_message_that_stalls_a_parser_on_a_worker_becomes_an_errors_row(tmp_pa
     assert stored == (2,)
 
 
+@pytest.fixture
+def worker_thread_child():
+    """stage_on_worker run in this process, as in a Dask worker's thread: its child
+    extraction process is closed afterwards."""
+    from extract import cluster
+
+    yield cluster
+    cluster._stop_children()
+
+
+def test_a_worker_that_sees_the_staging_directory_writes_the_rows_there(
+    tmp_path, worker_thread_child
+):
+    cluster = worker_thread_child
+    data_dir = tmp_path / "data"
+    messages = [make_message(seed("000"), message_id=f"w{i}@x") for i in range(3)]
+    path = str(write_archive(data_dir, "w@p.apache.org", "2020-01", to_mbox(messages)))
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "owner").write_text("123 456", "ascii")  # the run's owner token
+    # The same directory (the token matches): files in it, only their names come back.
+    archive, files = cluster.stage_on_worker(path, str(data_dir), True, str(stage), "123 456")
+    assert {"messages", "result_tables", "measurements"} <= set(files)
+    assert all(isinstance(f, str) and Path(f).parent == stage for f in files.values())
+    written = {table: Path(f).read_bytes() for table, f in files.items()}
+    # Another directory of that name (another machine's): the rows come back as bytes,
+    # the same ones, and this process stages them.
+    again, blobs = cluster.stage_on_worker(path, str(data_dir), True, str(stage), "999 1")
+    assert blobs == written and again["n_messages"] == archive["n_messages"] == 3
+    staged = cluster._write_staged(again, blobs, stage)
+    assert {t: Path(f).read_bytes() for t, f in staged.files.items()} == written
+    # ... as when the run names no staging directory.
+    _, plain = cluster.stage_on_worker(path, str(data_dir), True)
+    assert plain == written
+
+
 @needs_dask
 def test_scheduler_errors_are_clear(tmp_path, monkeypatch, capsys):
     write_archive(tmp_path, "q@p.apache.org", "2020-01", SMALL[0])
