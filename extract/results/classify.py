@@ -664,6 +664,31 @@ def _digits_per_line(lines: list[str]) -> list[int]:
     return [len(d) for d in digits.split(b"\n")] if lines else []
 
 
+# Each ASCII character as `_word_starts` reads it: a letter or `_` (`_ROW_WORD`
+# starts with one), a character a word may go on with, anything else.
+_WORD_START_CLASSES = bytes(
+    ord("a") if chr(c).isalpha() or c == ord("_") else ord("c") if chr(c) in "0123456789.:/#-"
+    else ord("\n") if c == ord("\n") else ord(" ")
+    for c in range(128)
+) + bytes(128)  # fmt: skip
+
+
+def _word_starts(lines: list[str]) -> list[bytes] | None:
+    """Each line of an ASCII text with its characters reduced to `_WORD_START_CLASSES`,
+    where `a` after a blank (`_starts_at_least`) begins a `_ROW_WORD` match; None for
+    another text."""
+    joined = "\n".join(lines)
+    if not joined.isascii():
+        return None
+    return joined.encode("ascii").translate(_WORD_START_CLASSES).split(b"\n")
+
+
+def _starts_at_least(classes: bytes) -> int:
+    """At most `len(_ROW_WORD.findall(line))`: the letters after a character no word
+    goes on with (or at the start), where a match must begin."""
+    return classes.count(b" a") + classes.startswith(b"a")
+
+
 def _numeric_block(text: str) -> int:
     """Rows of numbers under header lines that name a performance quantity
     (`mb_sec  avg_latency`, `Metric Name, Min, Mean, P95`), all blocks together:
@@ -675,8 +700,12 @@ def _numeric_block(text: str) -> int:
     # A row has two numbers, so two digits: only such lines are looked at. Blank
     # lines go on a block; the line above a row (blanks skipped) is a row of the
     # same block, or else the header line of a new one.
+    starts = _word_starts(lines)
     for j, digits in enumerate(_digits_per_line(lines)):
         if digits < 2:
+            continue
+        # (each number has a digit: more words than digits, and the line is no row)
+        if starts is not None and _starts_at_least(starts[j]) > digits:
             continue
         line = lines[j]
         numbers = len(_ROW_NUMBER.findall(line))
@@ -787,6 +816,13 @@ for _name, _keys in (
     ("talk", _TALK_KEYS),
 ):
     prefilter.declare(f"classify:{_name}", Needs(lower=_keys))
+# Without one of these, `_text_evidence` finds no quantity (it looks for nothing else).
+# (None of them ends with `\Z`: they match in `body` wherever they do in `text`)
+prefilter.declare(
+    "classify:quantity", Needs(patterns=(_ABSOLUTE.pattern, _FACTOR.pattern, _PERCENT.pattern))
+)
+prefilter.declare("classify:named", Needs(patterns=(_NAMED_VALUE.pattern,), caseless=True))
+_QUANTITY_SCREENS = ("classify:quantity", "classify:named")
 
 
 # ---------------------------------------------------------------- early exit
@@ -804,6 +840,10 @@ EARLY_FEATURES = frozenset({
 EARLY_EXIT_REASON = "no positive evidence can reach the threshold"
 
 
+# (the best the features not in EARLY_FEATURES can add, in WEIGHTS' order)
+_LATE_WEIGHTS = [(name, max(0.0, w)) for name, w in WEIGHTS.items() if name not in EARLY_FEATURES]
+
+
 def _weight(name: str, value: float) -> float:
     return WEIGHTS.get(name.split(":", 1)[0], 0.0) * value
 
@@ -813,7 +853,7 @@ def _stops_early(out: dict[str, tuple[float, str | None]]) -> str | None:
     still to come at its best the sum cannot reach `THRESHOLD`; else None."""
     fired = {name.split(":", 1)[0] for name in out}
     best = sum(_weight(name, value) for name, (value, _) in out.items())
-    best += sum(max(0.0, w) for name, w in WEIGHTS.items() if name not in EARLY_FEATURES | fired)
+    best += sum(w for name, w in _LATE_WEIGHTS if name not in fired)
     if best >= THRESHOLD:
         return None
     return f"{EARLY_EXIT_REASON} (at most {best:+.1f} < {THRESHOLD:.1f}); negatives not checked"
@@ -858,8 +898,15 @@ def features(
     folded = low if text.isascii() else _fold(text)
     out: dict[str, tuple[float, str | None]] = {}
 
-    # (the whole-text checks' literals, from the message's one prefilter scan)
-    hits = prefilter.scan(text) if early_exit else prefilter.EVERYTHING
+    # (the whole-text checks' literals and patterns, from the message's one prefilter
+    # scan: of `body`, which the registry scanned last when it found nothing, when
+    # `text` is the start of `body`, up to a line break (its last one, or quoted
+    # lines after it): what is declared below matches in `body` wherever it does in
+    # `text`. Else of `text`)
+    if not early_exit:
+        hits = prefilter.EVERYTHING
+    else:
+        hits = prefilter.scan(body if body.startswith(text) else text)
 
     def add(name: str, value: float, reason: str) -> None:
         out[name] = (value, reason)
@@ -926,7 +973,10 @@ def features(
     )
     if has_digits:
         own_text = _without_noise_lines(text, bool(ci or maven))
-        ev = _text_evidence(own_text)
+        # (no quantity in the text: nothing to weigh. Where lines were left out,
+        # their neighbours may join into one)
+        may_quantify = own_text is not text or any(name in hits for name in _QUANTITY_SCREENS)
+        ev = _text_evidence(own_text) if may_quantify else TextEvidence()
         n = ev.absolute + ev.relative
         own: tuple[str, str] | None = None
         if ev.compared or ev.measured >= 2 or ev.parallel >= 2:

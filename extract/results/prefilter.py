@@ -15,10 +15,17 @@ DECLARES, next to its own definition, what it cannot do without:
   `caseless` is set. They see ASCII text only: a text with other characters
   passes them (Python's `\\d`, `\\s`, `\\w` and re.I are Unicode-wide, Hyperscan's
   here are not), as it does one holding the control characters \\x1c-\\x1f, which
-  Python's `\\s` takes for blanks.
+  Python's `\\s` takes for blanks; unless its other characters are only dashes,
+  quotes, emoji and the like that no declaration names: those are read as ASCII
+  stand-ins that every pattern treats alike (`_StandIns`).
 
 A user may run when one of its literals, lower literals or patterns is found (or
 always, when it declared nothing: a missing declaration only costs speed).
+A pattern Hyperscan cannot compile as written (a lookaround, a backreference) is
+compiled in its prefilter mode instead, which matches wherever the pattern does
+and maybe elsewhere too: where it finds nothing, the user still need not run;
+where it finds something, the user's own regex has to say (`Hits.decides` is
+False for such a user).
 `scan(text)` compiles all the declarations into one Hyperscan database (once, and
 again when a new declaration comes) and runs it over the text in one pass.
 
@@ -35,8 +42,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import tempfile
 import threading
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +87,19 @@ class Hits:
         ASCII and Hyperscan compiled them), not only that they may."""
         return name in self._decided
 
+    def among(self, names: frozenset[str]) -> frozenset[str]:
+        """The `names` that are in: `{n for n in names if n in hits}`, in two set
+        operations (for a caller that asks about many names)."""
+        ungated = _UNGATED.get((names, self._gated))
+        if ungated is None:
+            ungated = _UNGATED[names, self._gated] = names - self._gated
+        return (names & self._found) | ungated
+
+    @property
+    def decided(self) -> frozenset[str]:
+        """The names `decides` is true for."""
+        return self._decided
+
     def __contains__(self, name: str) -> bool:
         return name in self._found or name not in self._gated
 
@@ -85,9 +107,17 @@ class Hits:
         return f"Hits({sorted(self._found)})"
 
 
+# (the names a caller of `Hits.among` asks about that declared nothing, per compiled
+# set of declarations: the same every time)
+_UNGATED: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
+
+
 class _Everything(Hits):
     def __contains__(self, name: str) -> bool:
         return True
+
+    def among(self, names: frozenset[str]) -> frozenset[str]:
+        return names
 
 
 # The plain path: every user runs (what the prefilter must never change).
@@ -99,10 +129,25 @@ _LOCK = threading.Lock()
 # Python's re.IGNORECASE lets these match an ASCII letter; Hyperscan's caseless
 # matching is ASCII only, so a non-ASCII text is also scanned folded.
 _FOLD = str.maketrans({"İ": "i", "ı": "i", "ſ": "s", "K": "k"})
+
+
+def fold(text: str) -> str:
+    """`text.translate(_FOLD)`, in the time of four finds when none of them is there
+    (str.translate looks every character up)."""
+    for char, letter in (("İ", "i"), ("ı", "i"), ("ſ", "s"), ("K", "k")):
+        if char in text:
+            text = text.replace(char, letter)
+    return text
+
+
 # Characters Python's `\s` takes for blanks and Hyperscan's does not.
-_ODD_BLANKS = re.compile(r"[\x1c-\x1f]")
+# (four finds are much faster than a regex scanning for the class)
+_ODD_BLANKS = "\x1c\x1d\x1e\x1f"
 
 _SINGLE = hyperscan.HS_FLAG_SINGLEMATCH
+# How a name's patterns compiled: all as written (the scan decides), some only in
+# Hyperscan's prefilter mode (a miss decides, a hit may be one), or not at all.
+EXACT, SCREEN, NONE = "1", "2", "0"
 
 
 def declare(name: str, needs: Needs) -> None:
@@ -118,11 +163,13 @@ def needs_of(name: str) -> Needs:
     return _DECLARED.get(name, Needs())
 
 
-def compiles(pattern: str, *, caseless: bool = False) -> bool:
+def compiles(pattern: str, *, caseless: bool = False, screen: bool = False) -> bool:
     """Can Hyperscan compile `pattern` (it has no lookaround, possessive quantifier,
-    backreference, and cannot match an empty string)?"""
+    backreference, and cannot match an empty string)? `screen=True`: in its
+    prefilter mode, which takes those too (a superset of the pattern's matches)."""
+    flags = _flags(caseless) | (hyperscan.HS_FLAG_PREFILTER if screen else 0)
     try:
-        _database([(pattern.encode(), 0, _flags(caseless))])
+        _database([(pattern.encode(), 0, flags)])
     except hyperscan.error:
         return False
     return True
@@ -145,7 +192,7 @@ def _alternation(literals: Iterable[str]) -> str:
 CACHE_DIR = Path(
     os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "asf-bench-mail", "prefilter"
 )
-_FORMAT = 1  # bump when the file layout or the flags change
+_FORMAT = 2  # bump when the file layout or the flags change
 
 
 class _Compiled:
@@ -169,9 +216,23 @@ class _Compiled:
         compiled_ok, self.ascii, self.wide = loaded
         # names whose patterns all compiled: in ASCII text the scan decides them
         self.decided = frozenset(
-            name for (name, needs), ok in zip(items, compiled_ok, strict=True) if ok
+            name for (name, _), ok in zip(items, compiled_ok, strict=True) if ok == EXACT
         )
         self.with_patterns = frozenset(name for name, needs in items if needs.patterns)
+        # in ASCII text, names whose patterns the scan cannot rule out (nor in)
+        self.unscanned = self.with_patterns - {
+            name for (name, _), ok in zip(items, compiled_ok, strict=True) if ok != NONE
+        }
+        self._items = items
+        self._stand_ins: _StandIns | None = None
+
+    def as_ascii(self, text: str) -> str | None:
+        """`text` with its non-ASCII characters replaced by ASCII stand-ins that
+        every declared pattern and literal treats the same way (see `_StandIns`), or
+        None when one of them has none."""
+        if self._stand_ins is None:
+            self._stand_ins = _StandIns(self._items)
+        return self._stand_ins.apply(text)
 
     def scan(self, text: str) -> Hits:
         found: set[str] = set()
@@ -180,16 +241,111 @@ class _Compiled:
         def on_match(i: int, start: int, end: int, flags: int, context: object) -> None:
             found.add(names[i])
 
-        if text.isascii() and not _ODD_BLANKS.search(text):
+        if not text.isascii():
+            text = self.as_ascii(text) or text
+        if text.isascii() and not any(map(text.__contains__, _ODD_BLANKS)):
             if self.ascii is not None:
                 self.ascii.scan(text.encode("ascii"), match_event_handler=on_match)
             # (a name whose pattern did not compile passes)
-            return Hits(found | (self.with_patterns - self.decided), self.gated, self.decided)
+            return Hits(found | self.unscanned, self.gated, self.decided)
         # the text as written, then folded and lower-cased for the lower literals
-        data = (text + "\0" + text.translate(_FOLD).lower()).encode("utf-8", "surrogatepass")
+        data = (text + "\0" + fold(text).lower()).encode("utf-8", "surrogatepass")
         if self.wide is not None:
             self.wide.scan(data, match_event_handler=on_match)
         return Hits(found | self.with_patterns, self.gated)
+
+
+class _StandIns:
+    r"""ASCII stand-ins for the non-ASCII characters most mail has a few of (dashes,
+    quotes, arrows, emoji, no-break spaces), so that such a text is scanned as an
+    ASCII one, its patterns decided. A stand-in must be read as the character is by
+    every declared pattern (in Python's `re` and so in Hyperscan on ASCII text):
+
+    - a character that is neither a word character (`str.isalnum`, `_`) nor a
+      blank (`str.isspace`): `\d`, `\w`, `\s`, `\b`, `.` read it as any ASCII
+      control character that is no blank (`\x01`);
+    - a letter, or a number that is no decimal digit (`²`, `½`): as `_`, a word
+      character and no digit;
+    - a blank (no-break space, `\u2028`...): as a vertical tab, a form feed or a
+      carriage return, all `\s` and none a line break to `re`;
+    - each only where no pattern or literal names it, nor one of its other cases
+      (`×`, `│`, `：`, `µ`, `ß` as `SS` are named: a text with one is scanned the
+      wide way), nor the stand-in.
+
+    Decimal digits outside ASCII have no such stand-in."""
+
+    def __init__(self, items: list[tuple[str, Needs]]) -> None:
+        named: list[tuple[int, int]] = []  # code point ranges a declaration names
+        for _, needs in items:
+            for literal in (*needs.literals, *needs.lower):
+                named += [(ord(c), ord(c)) for c in literal]
+            for pattern in needs.patterns:
+                try:
+                    _named_in(re._parser.parse(pattern), named)
+                except Exception:  # (not Python's syntax: no stand-ins at all)
+                    named.append((0, sys.maxunicode))
+        merged: list[list[int]] = []
+        for lo, hi in sorted(named):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        self._starts = [lo for lo, _ in merged]
+        self._ends = [hi for _, hi in merged]
+        self.symbol = next((c for c in _SYMBOL_STAND_INS if not self._names(c)), None)
+        self.blank = next((c for c in _BLANK_STAND_INS if not self._names(c)), None)
+        self.letter = None if self._names("_") else "_"
+
+    def _names(self, char: str) -> bool:
+        code = ord(char)
+        i = bisect_right(self._starts, code) - 1
+        return i >= 0 and code <= self._ends[i]
+
+    def apply(self, text: str) -> str | None:
+        # (the non-ASCII characters: the UTF-8 bytes of `text` less its ASCII ones)
+        data = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+        for char in set(data.decode("utf-8", "surrogatepass")):
+            if char.isdecimal():
+                return None
+            if char.isalnum():
+                stand_in = self.letter
+            elif char.isspace():
+                stand_in = self.blank
+            else:
+                stand_in = self.symbol
+            # (re.I matches a letter with its other cases, and those of its cases)
+            cases = char + char.lower() + char.upper() + char.casefold()
+            cases += char.upper().lower() + char.lower().upper()
+            if stand_in is None or any(map(self._names, cases)):
+                return None
+            text = text.replace(char, stand_in)
+        return text
+
+
+_ASCII_BYTES = bytes(range(128))
+# (control characters that Python's `\s` and Hyperscan's take for no blank, and
+# blanks both take for one that `re` takes for no line break)
+_SYMBOL_STAND_INS = "".join(map(chr, [*range(0x01, 0x09), *range(0x0E, 0x1C)]))
+_BLANK_STAND_INS = "\v\f\r"
+
+
+def _named_in(parsed, named: list[tuple[int, int]]) -> None:
+    r"""Add to `named` the code points a parsed pattern names: its literals and the
+    ranges of its classes (\d, \w, \s are classes of their own, not named)."""
+    for op, av in parsed:
+        if op in (re._constants.LITERAL, re._constants.NOT_LITERAL):
+            named.append((av, av))
+        elif op == re._constants.RANGE:
+            named.append(av)
+        elif op == re._constants.IN:
+            _named_in(av, named)
+        else:
+            for x in av if isinstance(av, (tuple, list)) else (av,):
+                if isinstance(x, re._parser.SubPattern):
+                    _named_in(x, named)
+                elif isinstance(x, list) and x and isinstance(x[0], re._parser.SubPattern):
+                    for sub in x:
+                        _named_in(sub, named)
 
 
 def _build(items: list[tuple[str, Needs]]):
@@ -203,10 +359,18 @@ def _build(items: list[tuple[str, Needs]]):
         if needs.lower:
             rows.append((_alternation(needs.lower).encode(), i, _flags(True)))
         wide_rows += rows
-        patterns = [(p.encode(), i, _flags(needs.caseless)) for p in needs.patterns]
-        ok = all(compiles(p, caseless=needs.caseless) for p in needs.patterns)
-        compiled_ok.append(ok and bool(patterns))
-        ascii_rows += rows + (patterns if ok else [])
+        patterns = []
+        ok = EXACT if needs.patterns else NONE
+        for p in needs.patterns:
+            flags = _flags(needs.caseless)
+            if not compiles(p, caseless=needs.caseless):
+                flags |= hyperscan.HS_FLAG_PREFILTER
+                ok = SCREEN if ok == EXACT else ok
+                if not compiles(p, caseless=needs.caseless, screen=True):
+                    ok = NONE
+            patterns.append((p.encode(), i, flags))
+        compiled_ok.append(ok)
+        ascii_rows += rows + (patterns if ok != NONE else [])
     return compiled_ok, _database(ascii_rows), _database(wide_rows)
 
 
@@ -216,7 +380,9 @@ def _load(path: Path):
     try:
         data = path.read_bytes()
         head, a, w = data.split(b"\n", 1)[0], *_blobs(data.split(b"\n", 1)[1])
-        compiled_ok = [c == "1" for c in head.decode("ascii")]
+        compiled_ok = list(head.decode("ascii"))
+        if not set(compiled_ok) <= {EXACT, SCREEN, NONE}:
+            return None
         return compiled_ok, _loadb(a), _loadb(w)
     except Exception:  # (OSError, a damaged file: any error means "compile again")
         return None
@@ -240,7 +406,7 @@ def _blobs(rest: bytes) -> tuple[bytes, bytes]:
 def _save(path: Path, compiled_ok, ascii_db, wide_db) -> None:
     a = hyperscan.dumpb(ascii_db) if ascii_db is not None else b""
     w = hyperscan.dumpb(wide_db) if wide_db is not None else b""
-    head = "".join("1" if ok else "0" for ok in compiled_ok).encode("ascii")
+    head = "".join(compiled_ok).encode("ascii")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as f:

@@ -64,7 +64,7 @@ def test_needles_are_necessary_for_the_trigger(parser):
             for t in texts()
             if trigger.search(t)
             and not any(n in t for n in needles)
-            and not any(n in t.lower() for n in lower_needles)
+            and not any(n in t.translate(prefilter._FOLD).lower() for n in lower_needles)
         ]
         assert not missed, f"{info.name}: {source} matches without a needle: {missed[:3]}"
 
@@ -100,9 +100,10 @@ def _all_characters() -> str:
 
 
 def test_lower_needles_find_every_case_insensitive_match():
-    """A lower needle is looked for in `text.lower()`: every character the trigger's
-    case-insensitive match accepts for one of its letters must lower to that letter
-    (not so for `i` and `s`: `İ`, `ı`, `ſ`), or a needle would miss a match."""
+    """A lower needle is looked for case-insensitively by the prefilter, which reads
+    `İ`, `ı`, `ſ` and `K` as `i`, `s` and `k`: every character the trigger's
+    case-insensitive match accepts for one of its letters must come to that letter
+    so, or a needle would miss a match."""
     lower = [n for mod in PARSERS for n in mod.INFO.lower_needles]
     lower += [n for mod in PARSERS for _, _, ns in mod.INFO.trigger_parts for n in ns]
     chars = sorted({c for n in lower for c in n})
@@ -110,7 +111,9 @@ def test_lower_needles_find_every_case_insensitive_match():
     for c in chars:
         assert c == c.lower()
         odd = [
-            m.group() for m in re.finditer(re.escape(c), everything, re.I) if m.group().lower() != c
+            m.group()
+            for m in re.finditer(re.escape(c), everything, re.I)
+            if m.group().translate(prefilter._FOLD).lower() != c
         ]
         assert not odd, f"{c!r} also matches {odd} case-insensitively"
 
@@ -146,7 +149,9 @@ def test_prefilter_finds_every_needle_of_a_format(parser):
             assert not needles and not lower
             continue
         for t in _samples():
-            there = any(n in t for n in needles) or any(n in t.lower() for n in lower)
+            there = any(n in t for n in needles) or any(
+                n in t.translate(prefilter._FOLD).lower() for n in lower
+            )
             hit = name in prefilter.scan(t)
             assert hit >= there, (name, t[:120])
             if t.isascii():
@@ -174,3 +179,61 @@ def test_most_triggers_run_in_the_scan():
     names = [name for parts in _PARTS.values() for _, _, name in parts if name is not None]
     assert sum(map(hits.decides, names)) > len(names) / 2
     assert not any(map(prefilter.scan("ein Text, nicht ASCII: ä").decides, names))
+
+
+# ---------------------------------------------------------------- cheaper necessary conditions
+
+
+def test_a_time_of_day_alone_does_not_run_prose():
+    """Prose reads a clock (`3:20`) as a duration only after a verb that times
+    something (`took 3:20`): mail full of times of day and `https` links (the `tps`
+    of a rate name) does not run it; a timed clock and a named rate do."""
+    prose = next(mod for mod in PARSERS if mod.INFO.name == "prose")
+    ordinary = [
+        "On Tue, at 10:30, Alice wrote: see https://example.org/x for the notes.",
+        "Meeting moved to 14:00 UTC; the https://lists.example.org thread has it.",
+        "Logs from 2024-05-01 09:15:22 onwards, see http://example.org/https.",
+    ]
+    timed = [
+        "The import took 3:20 before the patch.",
+        "A full rebuild now TAKES ~1:05 here.",
+        "the run went from 4:10 down to 2:40",
+        "TPS reached 38k on one broker.",
+        "tps stabilised at about 10w",
+    ]
+    for text in ordinary:
+        for t in (text, text + " naïve"):  # the scan, and Python's regex (not ASCII)
+            assert not may_match(prose, t), t
+            assert prose.parse(t) == []
+    for text in timed:
+        for t in (text, text + " naïve"):
+            assert may_match(prose, t), t
+            assert prose.parse(t), t
+
+
+def test_record_pairs_are_found_without_trying_every_position():
+    """`records._pair_matches` finds exactly the pairs `_PAIR.finditer` does: on long
+    lines of prose (where trying every position costs milliseconds), on records,
+    and on random lines of the characters pairs are made of."""
+    from extract.results.formats import records
+
+    lines = [
+        "Send TPS:  240 Max RT:  292 AVG RT:2.8 Send Failed: 0",
+        "/logs/run0:Indexer: 46.44 GB/hour plain text",
+        "throughput=1520.4 ops/s p99=12.5ms, servers=b1:9092 at 10:30",
+        "one two three four five six seven: 5 and eight nine: 6, a.b(c)%#/-d = ~-3e5k",
+        "I'd like to propose reading the manifests in parallel while planning a scan, "
+        "which with 8 threads should be ~30% faster for tables with many manifests: "
+        "see https://example.org/issues/?jql=project=5 and the x=1 y = 2 notes " * 4,
+        "吞吐量: 5000 延迟：12ms, 单次执行: 70",
+        "",
+    ]
+    rnd = random.Random(7)
+    alphabet = "ab Z1 9:=：.\t-()%#/_~+,;x中é5 0"
+    lines += [
+        "".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 60))) for _ in range(20000)
+    ]
+    for line in lines:
+        want = [(m.span(), m.groupdict()) for m in records._PAIR.finditer(line)]
+        got = [(m.span(), m.groupdict()) for m in records._pair_matches(line)]
+        assert got == want, line

@@ -133,15 +133,37 @@ def test_declared_needs_decide_what_may_run():
             prefilter.declare(name, Needs())
 
 
-def test_a_pattern_hyperscan_cannot_compile_always_passes():
-    prefilter.declare("test:lookbehind", Needs(patterns=(r"(?<=a)b",)))
+def test_a_pattern_hyperscan_can_only_approximate_screens_the_text():
+    """A lookaround or an atomic group: Hyperscan's prefilter mode matches wherever
+    the pattern does (and maybe elsewhere), so a miss rules the user out, and a hit
+    leaves the question to the user's own regex."""
+    prefilter.declare("test:lookbehind", Needs(patterns=(r"(?<![a-z])tps",), caseless=True))
+    prefilter.declare("test:atomic", Needs(patterns=(r"\A(?>[\s\S]*?took)[\s\S]*?\d:\d\d",)))
     try:
-        hits = prefilter.scan("nothing here")
-        assert "test:lookbehind" in hits and not hits.decides("test:lookbehind")
+        for name, sure, maybe, neither in (
+            ("test:lookbehind", "a TPS of 5", "https://x", "no rate here"),
+            ("test:atomic", "it took 3:20", "took it\n1:05", "at 10:30 it took long"),
+        ):
+            assert name in prefilter.scan(sure) and not prefilter.scan(sure).decides(name)
+            assert name in prefilter.scan(maybe)  # (`https`: only the regex says no)
+            assert name not in prefilter.scan(neither)
+            assert name in prefilter.scan(neither + " é")  # (not ASCII: not scanned)
     finally:
         prefilter.declare("test:lookbehind", Needs())
+        prefilter.declare("test:atomic", Needs())
     assert not prefilter.compiles(r"a++")
+    assert prefilter.compiles(r"a++", screen=True)
+    assert not prefilter.compiles(r"a*", screen=True)  # (it matches an empty text)
     assert prefilter.compiles(r"\d[ \t]*ms")
+
+
+def test_a_pattern_hyperscan_cannot_compile_at_all_always_passes():
+    prefilter.declare("test:empty", Needs(patterns=(r"(?=x)",)))
+    try:
+        hits = prefilter.scan("nothing here")
+        assert "test:empty" in hits and not hits.decides("test:empty")
+    finally:
+        prefilter.declare("test:empty", Needs())
 
 
 def test_the_compiled_scan_is_kept_for_the_next_process(tmp_path, monkeypatch):
@@ -158,3 +180,31 @@ def test_the_compiled_scan_is_kept_for_the_next_process(tmp_path, monkeypatch):
         assert "test:b" not in compiled.scan("Score 12 msg")
     path.write_bytes(b"damaged")
     assert "test:a" not in prefilter._Compiled(declared).scan("score")
+
+
+def test_a_few_dashes_quotes_or_emoji_leave_a_text_decided_as_ascii():
+    """A text whose only non-ASCII characters are symbols no declaration names
+    (dashes, curly quotes, emoji) is scanned with ASCII stand-ins for them, and the
+    scan decides its patterns exactly as Python's regexes read the text itself."""
+    import random
+
+    from extract.results.formats import _PARTS
+
+    parts = [(regex, name) for ps in _PARTS.values() for regex, _, name in ps if name]
+    words = ["took", "12", "ms", "3.5", "x", "%", "TPS", "Time:", "a=5", " ", "  ", "\n", "|"]
+    words += ["10:30", "-", "+--+", "ops/s", "before", "after", "vs", "2x", "Mean", "\t", "_"]
+    symbols = ["\u2014", "\u201c", "\u2019", "\U0001f914", "\uf050", "\u00ab", "\u00b7"]
+    rnd = random.Random(11)
+    texts = ["said \u2014 it took 12 ms \u2019", "\u201cTPS\u201d: 5 \U0001f914"]
+    for _ in range(400):
+        texts.append("".join(rnd.choice(words + symbols) for _ in range(rnd.randint(1, 30))))
+    for t in texts:
+        hits = prefilter.scan(t)
+        for regex, name in parts:
+            if regex.search(t):
+                assert name in hits, (name, t)
+            elif hits.decides(name):
+                assert name not in hits, (name, t)
+    assert prefilter.scan(texts[0]).decides("format:records:0:trigger")
+    # a letter or a digit outside ASCII has no stand-in: Python's regexes say
+    assert not prefilter.scan("caf\u00e9 took 12 ms").decides("format:records:0:trigger")

@@ -87,8 +87,9 @@ PARSERS: list[ModuleType] = sorted(
 # needles or None, the prefilter's name for the regex itself or None). Both names
 # are declared to the prefilter (`extract.results.prefilter`), whose one scan of a
 # text then says whether the needles are there and, in an ASCII text, whether the
-# regex matches (when Hyperscan can compile it: `hits.decides`; else Python's `re`
-# is asked).
+# regex matches (when Hyperscan can compile it: `hits.decides`); one it can only
+# approximate (a lookaround) it rules out where the approximation finds nothing,
+# and else Python's `re` is asked.
 Part = tuple[re.Pattern | None, str | None, str | None]
 
 
@@ -112,19 +113,31 @@ def _declare_parts(info: FormatInfo) -> tuple[Part, ...]:
 # (module, trigger parts) in run order, read once.
 _CHECKS = [(mod, _declare_parts(mod.INFO)) for mod in PARSERS]
 _PARTS = {mod.INFO.name: parts for mod, parts in _CHECKS}
+# Every prefilter name of the parts, to ask the scan about them all at once.
+_NAMES = frozenset(
+    name for parts in _PARTS.values() for _, *names in parts for name in names if name
+)
 
 
 def _can_run(parts: tuple[Part, ...], text: str, hits: prefilter.Hits) -> bool:
     """Whether one of the trigger's parts matches `text` (`hits` = its scan)."""
+    return _runs(parts, text, hits.among(_NAMES), hits.decided)
+
+
+def _runs(parts: tuple[Part, ...], text: str, ok: frozenset[str], decided: frozenset[str]) -> bool:
+    """`_can_run`, given the names of `_NAMES` the scan lets in (`ok`) and those it
+    decides (plain set lookups: this runs for every parser on every message)."""
     for regex, needles, trigger in parts:
-        if needles is not None and needles not in hits:
+        if needles is not None and needles not in ok:
             continue
         if regex is None:
             return True
-        if trigger is not None and hits.decides(trigger):
-            if trigger in hits:
+        if trigger is not None:
+            if trigger not in ok:  # (the scan rules it out)
+                continue
+            if trigger in decided:
                 return True
-        elif regex.search(text) is not None:
+        if regex.search(text) is not None:  # (only the regex can say)
             return True
     return False
 
@@ -166,7 +179,8 @@ def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> 
         if not plain:
             if hits is None:
                 hits = prefilter.scan(work)
-            if not _can_run(parts, work, hits):
+                ok, decided = hits.among(_NAMES), hits.decided
+            if not _runs(parts, work, ok, decided):
                 continue
         try:
             tables = mod.parse(work)

@@ -36,8 +36,9 @@ class FormatInfo:
     # Cheaper still: plain substrings, one of which is in the text whenever `trigger`
     # matches (a necessary condition of the trigger regex itself, so checking them
     # first never changes what runs). `needles` are looked for as written,
-    # `lower_needles` (lowercase, for the trigger's case-insensitive parts) in
-    # `text.lower()`. Both empty = no pre-check, only the trigger.
+    # `lower_needles` (lowercase, for the trigger's case-insensitive parts)
+    # case-insensitively, as re.I finds them (`ſ` counts as `s`: see
+    # `extract.results.prefilter`). Both empty = no pre-check, only the trigger.
     needles: tuple[str, ...] = ()
     lower_needles: tuple[str, ...] = ()
     # Optional, instead of `needles`: the trigger as its top-level alternatives, each
