@@ -115,3 +115,24 @@ def test_stays_fast_on_pathological_input(text):
     start = time.perf_counter()
     by_name("html-table").parse(text)
     assert time.perf_counter() - start < 5.0
+
+
+def test_rows_outside_any_table_tag_are_a_slice_of_a_table():
+    """An excerpt that starts inside a table: its `<tr>` rows are read as one, the
+    first naming the columns when it holds no values."""
+    text = (
+        "rest of the report:\n<tr><td>query</td><td>before</td><td>after</td></tr>\n"
+        "<tr><td>scan</td><td>12.5 ms</td><td>10.25 ms</td></tr>\n"
+        "<tr><td>point</td><td>0.75 ms</td><td>0.5 ms</td></tr>\n"
+    )
+    got = [(r[1], r[3], r[4], r[5]) for r in rows(text)]
+    assert got == [
+        ("scan", "before", 12.5, "ms"),
+        ("scan", "after", 10.25, "ms"),
+        ("point", "before", 0.75, "ms"),
+        ("point", "after", 0.5, "ms"),
+    ]
+
+
+def test_a_single_row_outside_a_table_is_not_a_table():
+    assert rows("see <tr><td>scan</td><td>12.5 ms</td></tr> in the template") == []

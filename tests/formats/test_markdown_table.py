@@ -188,3 +188,60 @@ def _measurements(text):
     return [
         m for t in extract_results(text) if t.format == "markdown-table" for m in t.measurements
     ]
+
+
+SHEET = (
+    "Nightly numbers, ops/ms:\n\n"
+    "Baseline |   |  \n-- | -- | --\n"
+    "bench.Codec.encode | 5120.5 |  \n"
+    "bench.Codec.decode | 4410.25 | warm\n"
+    "bench.Codec.copy | 980.75 |  \n"
+    "Patched |   |  \n"
+    "bench.Codec.encode | 6002.5 |  \n"
+    "bench.Codec.decode | 4399.75 |  \n"
+)
+
+
+def test_flattened_spreadsheet_table_whose_last_column_is_mostly_empty():
+    """`Baseline | | -- | -- | --`: the bar before the rule ends a header whose last
+    cell is empty; a row with an empty last cell runs into the next row's name."""
+    got = {(m.label, m.variant, m.value) for m in values_of(flatten(SHEET))}
+    assert got == {(m.label, m.variant, m.value) for m in values_of(SHEET)}
+    assert ("bench.Codec.copy", "Baseline", 980.75) in got
+    assert ("bench.Codec.decode", "Patched", 4399.75) in got
+
+
+def values_of(text: str):
+    return [
+        m for t in extract_results(text) if t.format == "markdown-table" for m in t.measurements
+    ]
+
+
+def test_header_and_row_names_a_gateway_wrapped_before_their_bars():
+    """Hard wraps at 72 columns broke the header over several lines and put long row
+    names alone on a line, the rest of the row under it starting with a bar."""
+    text = (
+        "Throughput, higher is better:\n\n"
+        "Benchmark | Unit | [run\none](http://ci.example.org/job/bench/101/)\n| [run\n"
+        "two](http://ci.example.org/job/bench/102/)\n-- | -- | -- | --\n"
+        "org.example.bench.VeryLongBenchmarkClassName.someRatherLongMethodName\n"
+        "| ops/ms | 8123.5 | 8410.25 |\n"
+        "org.example.bench.Short.run | ops/ms | 912.5 | 930.75 |\n"
+    )
+    got = {(m.label, m.value, m.unit) for m in values_of(text)}
+    long_name = "org.example.bench.VeryLongBenchmarkClassName.someRatherLongMethodName"
+    assert (long_name, 8410.25, "ops/ms") in got
+    assert ("org.example.bench.Short.run", 930.75, "ops/ms") in got
+
+
+def test_flattened_row_whose_last_cell_is_empty_runs_into_a_name_like_its_own():
+    """The last column (`note`) is empty in most rows: the word after a row's last bar
+    begins as that row's name does, so it is the next row's name."""
+    text = (
+        "Scores, ops/ms: bench | ops/ms | note -- | -- | -- "
+        "org.example.Codec.encode | 5120.5 | org.example.Codec.decode | 4410.25 | warm "
+        "org.example.Codec.copy | 980.75 | done."
+    )
+    got = {(m.label, m.value) for m in values_of(text)}
+    assert ("org.example.Codec.decode", 4410.25) in got
+    assert ("org.example.Codec.copy", 980.75) in got

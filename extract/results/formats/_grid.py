@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import Measurement, heading_before
+from extract.results.formats.base import Measurement, ResultTable, heading_before
 from extract.results.units import parse_duration, parse_number, to_si
 
 # A number as written in a cell: 1,430 / 749 631 / -0.347 / 3.49E8 / .5 / 1_000 (not
@@ -35,6 +35,14 @@ _HEADER_UNIT = re.compile(
     re.I,
 )
 _COMMA_UNIT = re.compile(r"^(?P<name>[^,]+?)\s*,\s*(?P<unit>[^,\s]{1,10})\s*$")
+# A unit as the last part of a column name: `time_ms`, `latency-us` (snake or kebab
+# case, as CSV exports and scripts name columns), `Score ms/op`, `Throughput ops/s`.
+# Times only: `memory_gb`, `disk_tb` name a machine's sizes more often than results.
+_SUFFIX_UNIT = re.compile(
+    r"^(?P<name>[A-Za-z][\w.]*?)[_-](?P<unit>ns|us|µs|ms|s|sec|secs|seconds|min|"
+    r"pct)$"
+)
+_TRAILING_RATE = re.compile(r"^(?P<name>\S.*?)\s+(?P<unit>[A-Za-zµμ]{1,8}/[A-Za-zµμ]{1,4})$")
 
 _MAGNITUDE = {"k": 1e3, "m": 1e6}
 
@@ -52,6 +60,9 @@ MEASURE_WORDS = re.compile(
     r"contender|before|after|patch\w*|master|branch|main|improve\w*|regress\w*|diff\w*|"
     r"change|mean|median|avg|average|min|max|p\d\d|stddev|time\w*|duration|elapsed|"
     r"runtime|cpu|memory|mem|heap|gc|rate|result\w*|old|new|trunk|query|q\d+)\b"
+    # the same in Chinese: performance, time taken, latency, throughput, speed,
+    # benchmark, load test, test results, (milli)seconds, average, query
+    r"|性能|耗时|用时|延迟|时延|吞吐|速度|基准|压测|测试结果|毫秒|秒|平均|均值|查询"
 )
 
 
@@ -139,7 +150,8 @@ def read_cell(text: str) -> Cell | None:
 
 def header_unit(header: str) -> tuple[str, str | None]:
     """`Best Time(ms)` → (`Best Time`, `ms`); `Mean [s]` → (`Mean`, `s`);
-    `Name (time in us)` → (`Name`, `us`); `CPU, ms` → (`CPU`, `ms`)."""
+    `Name (time in us)` → (`Name`, `us`); `CPU, ms` → (`CPU`, `ms`);
+    `time_ms` → (`time`, `ms`); `Score ms/op` → (`Score`, `ms/op`)."""
     h = (header or "").strip()
     m = _HEADER_UNIT.match(h)
     if m:
@@ -151,6 +163,12 @@ def header_unit(header: str) -> tuple[str, str | None]:
     m = _COMMA_UNIT.match(h)
     if m and is_unit(m.group("unit")):
         return m.group("name").strip(), norm_unit(m.group("unit"))
+    m = _SUFFIX_UNIT.match(h) or _TRAILING_RATE.match(h)
+    if m and is_unit(m.group("unit")) and not re.search(r"(?i)(?:^.{0,2}|[_-]per)$", m["name"]):
+        unit = "%" if m.group("unit") == "pct" else m.group("unit")
+        return m.group("name").strip(), norm_unit(unit)
+    if _RATE_UNIT.fullmatch(h) or h in ("ms", "us", "µs", "ns", "sec"):
+        return h, norm_unit(h)  # a column named by its unit alone: `ops/s`
     return h, None
 
 
@@ -186,16 +204,48 @@ _SAID_UNIT = re.compile(
 _UNIT_ALONE = re.compile(
     r"(?<![\d.\w/])(?<!\d )(?<!\d[kKMG] )"
     r"(?P<rate>[A-Za-z]{1,12}/(?:s|sec|second|ms|us|min|op|iter))(?![\w/])"
-    r"|(?:\(|\b(?:in|units?:?|measured in)\s+)(?P<time>ns|us|µs|ms|s|sec|seconds|milliseconds"
+    r"|(?:[(（]|\b(?:in|units?:?|measured in)\s+|单位[:：]?\s*)"
+    r"(?P<time>ns|us|µs|ms|s|sec|seconds|milliseconds"
     r"|microseconds|minutes|min)\b(?!\s*\d)"
+    # a time per repetition said in words: `seconds per run`, `ms per query`
+    r"|(?<!\d )(?<!\d)\b(?P<per>seconds|secs|milliseconds|ms|microseconds|µs|minutes)(?= per "
+    r"(?:run|iteration|query|request|op|operation|call|batch|row)\b)"
 )
+
+
+# An abbreviation defined as a rate: `average tps (transactions per second)`.
+_SAID_ABBREVIATION = re.compile(
+    r"\b([A-Za-z]{2,8})\s+\((?:[a-z]+\s+)?[a-z]+\s+per\s+(second|sec|minute|min|hour)\)"
+)
+
+
+_RATE_ABBREVIATIONS = {
+    "tps",
+    "qps",
+    "rps",
+    "iops",
+    "fps",
+    "pps",
+    "eps",
+    "mps",
+    "bps",
+    "kbps",
+    "mbps",
+}
 
 
 def said_unit(context: str) -> str | None:
     """The one unit the lines before a table state, if exactly one: a rate said in
-    words (`Batches per second.`) or a unit named alone (`Throughput (ops/ms):`)."""
+    words (`Batches per second.`), a unit named alone (`Throughput (ops/ms):`), or
+    an abbreviation defined as a rate (`tps (transactions per second)`)."""
     found = {m.group(1) for m in _SAID_UNIT.finditer(context)}
-    found |= {m.group("rate") or m.group("time") for m in _UNIT_ALONE.finditer(context)}
+    found |= {m["rate"] or m["time"] or m["per"] for m in _UNIT_ALONE.finditer(context)}
+    for m in _SAID_ABBREVIATION.finditer(context):
+        # `tps`, `qps`, `iops` name the rate; `ops (operations per second)` its count
+        per = {"second": "s", "sec": "s", "minute": "min", "min": "min", "hour": "h"}
+        abbr = m.group(1)
+        rate = abbr.lower() in _RATE_ABBREVIATIONS
+        found.add(abbr if rate else f"{abbr}/{per[m.group(2)]}")
     return found.pop() if len(found) == 1 else None
 
 
@@ -217,10 +267,13 @@ def grid_measurements(
     caption: str | None = None,
     context: str | None = None,
     require_context: bool = True,
+    guess_time: bool = True,
 ) -> list[Measurement]:
     """Measurements of a table. `header_levels[-1]` names the columns; earlier levels
     are column groups (already expanded to one entry per column). Empty when the table
-    holds no measurements (no unit anywhere and no benchmark words in it)."""
+    holds no measurements (no unit anywhere and no benchmark words in it).
+    `guess_time=False`: no seconds for unit-less numbers under time words (where the
+    context is a long stretch of text, not the lines just above the table)."""
     if not rows:
         return []
     ncol = max(len(r) for r in rows)
@@ -258,7 +311,9 @@ def grid_measurements(
         or any(p and p.unit and to_si(1.0, p.unit)[1] == "s" for p in parsed[i])
         for i in numeric_cols
     )
-    default_time = not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
+    default_time = (
+        guess_time and not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
+    )
     if require_context and not (any_unit or default_time or MEASURE_WORDS.search(context)):
         return []
 
@@ -283,7 +338,9 @@ def grid_measurements(
     if not value_cols:
         return []
     first_value = min(value_cols)
-    candidates = [i for i in range(first_value) if i not in value_cols]
+    # (a `Unit` column gives units, not names)
+    unit_named = unit_col if any(col_units) else None
+    candidates = [i for i in range(first_value) if i not in value_cols and i != unit_named]
     name_cols = [i for i in candidates if not _is_index_column(header[i], cols[i])] or candidates
     # Section rows, as spreadsheets pasted into mail write them: a name in the first
     # cell and nothing else (`PR change |  |`) names the rows below it; a header of
@@ -473,6 +530,40 @@ def block_heading(text: str, pos: int) -> str | None:
         if len(prev) > 60 and not re.search(r"[:.!?]$", prev):
             return None
     return head
+
+
+def grid_table(
+    fmt: str,
+    text: str,
+    span: tuple[int, int],
+    header_levels: list[list[str]],
+    rows: list[list[str]],
+    *,
+    columns: list[str] | None = None,
+    caption: str | None = None,
+    context: str | None = None,
+    guess_time: bool = True,
+) -> ResultTable:
+    """The table of a grid found at `span` of `text`, named by the heading above it,
+    with its measurements (`grid_measurements`; `context`: the lines just above it,
+    unless given). `columns` default to the last header level."""
+    start = span[0]
+    table = ResultTable(
+        fmt,
+        span,
+        columns=list(header_levels[-1]) if columns is None else columns,
+        rows=rows,
+        caption=caption,
+        variant=block_heading(text, start),
+    )
+    table.measurements = grid_measurements(
+        header_levels,
+        rows,
+        caption=caption,
+        context=context_before(text, start) if context is None else context,
+        guess_time=guess_time,
+    )
+    return table
 
 
 def context_before(text: str, pos: int, *, lines: int = 3) -> str:

@@ -31,6 +31,8 @@ from extract.results.formats._grid import (
     context_before,
     dedupe,
     grid_measurements,
+    grid_table,
+    is_unit,
     line_caption,
     read_cell,
 )
@@ -43,34 +45,62 @@ _ROW_LINE = rf"(?:^|[{_BREAK}])[ \t]*[|│┃║][^{_BREAK}]*[|│┃║][ \t]*(
 _GAP = r"\S(?:[^\S\n]{2}|[^\S \n])[^\S\n]*\S"
 _TWO_GAPS = rf"{_GAP}[^{_BREAK}]*[{_BREAK}](?s:.)*?{_GAP}"
 
+# Two lines in a row with column bars, or a bar line over a rule with a junction
+# (psql's ` a | b ` over `---+---`, divan's tree under its header).
+_BARS = "|│┃║"
+_BAR_LINES = (
+    rf"(?:^|[{_BREAK}])[^{_BREAK}{_BARS}]*[{_BARS}][^{_BREAK}]*[{_BREAK}]"
+    rf"[^{_BREAK}{_BARS}+┼╋╪┿╬╇]*[{_BARS}+┼╋╪┿╬╇]"
+)
+
+_TWO_VALUES = r"\d\S*\s+(?:\S+\s+)?[*_`]*[-+−]?\.?\d"
+# A box's rule (also run into a line): box-drawing characters (U+2500-U+257F, written
+# out) or `+|-=:`, with three horizontals in a row.
+_BOX_CHARS = "".join(map(chr, range(0x2500, 0x2580)))
+_RULE_RUN = rf"[+|{_BOX_CHARS}][-=+:|{_BOX_CHARS}]*[-─━═]{{3}}"
+
 INFO = FormatInfo(
     name="ascii-table",
     description="'+---+' boxes, box-drawing tables and whitespace-aligned columns",
     signature=(
-        "'+----+----+' rules with '| a | b |' rows; box drawing '┌─┬─┐ │ a │'; "
+        "'+----+----+' rules with '| a | b |' rows; box drawing '┌─┬─┐ │ a │', also "
+        "without outer bars (psql ' a │ b '); divan's tree; "
         "whitespace-aligned columns under a header line (names 2+ spaces apart)"
     ),
     priority=40,
     kind="result",
-    # A box: a row line (`| a | b |`); or whitespace columns: two lines (as
-    # `str.splitlines` parts them) with a gap of two blanks, or of a blank other than
-    # a space, between two words.
-    trigger=_ROW_LINE + "|" + _TWO_GAPS,
-    trigger_parts=((_ROW_LINE, (), ()), (_TWO_GAPS, (), ())),
+    # A box: a row line (`| a | b |`) or two bar lines; or whitespace columns: two
+    # lines (as `str.splitlines` parts them) with a gap of two blanks, or of a blank
+    # other than a space, between two words.
+    # An aligned table run onto one line has two values in a row, maybe with a unit
+    # after the first (`38.4 s 29.9 s`).
+    trigger="|".join((_ROW_LINE, _BAR_LINES, _TWO_GAPS, _TWO_VALUES, _RULE_RUN)),
+    trigger_parts=(
+        (_ROW_LINE, (), ()),
+        (_BAR_LINES, (), ()),
+        (_TWO_GAPS, (), ()),
+        (_TWO_VALUES, (), ()),
+        (_RULE_RUN, (), ()),
+    ),
 )
 
-_RULE = re.compile(r"^[ \t]*[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯:\s]*$")
-_ROW = re.compile(r"^[ \t]*[|│┃║].*[|│┃║][ \t]*$")
+# A rule: box-drawing characters (U+2500-U+257F), `+-=:|` and blanks, with a run of
+# three horizontals: `+----+`, `|----+----|` (psql, org), `----+----` (psql without
+# a border), `├──┼──┤`, `╞══╪══╡`, `┡━━╇━━┩` (rich), `╶──┼──╴` (rich's minimal box).
+_RULE = re.compile(r"^[ \t]*(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f \t]*$")
+# A row: a line with a column bar in it, with or without outer bars (`| a | b |`,
+# `│ a │ b │`, psql's ` a │ b `, ` a | b `).
+_ROW = re.compile(r"[|│┃║]|[├╰└]─")
 _SPLIT = re.compile(r"[|│┃║]")
 _ROW_CHARS = "|│┃║"
-_RULE_STARTS = "+┌┏╒╔├┣╞╟┡└┗╘╚╭╰"
 # A cell: words joined by single spaces. Two cells are apart by any other whitespace.
 _TOKEN = re.compile(r"\S+(?: \S+)*")
 # The line has two cells or more (a run of whitespace other than one space inside it).
 _TWO_TOKENS = re.compile(r"\S(?:\s\s|[^\S ])\s*\S")
 _LETTER = re.compile(r"[A-Za-z]")
 _DIGIT = re.compile(r"\d")
-_DASH_RULE = re.compile(r"[ \t]*-{3,}[- \t]*")
+# (also rich's SIMPLE, SIMPLE_HEAVY and HORIZONTALS boxes: `─────`, `━━━━━` under the header)
+_DASH_RULE = re.compile(r"[ \t]*[-─━═]{3,}[-─━═ \t]*")
 
 # Where str.splitlines breaks a line besides "\n", and the whitespace other than " "
 # that `\s` matches (tests check both lists against Python). A "plain" text has none
@@ -83,12 +113,11 @@ _ODD = LINE_BREAKS + OTHER_SPACES
 # from the first gap to the line's end; and a rule line (`_RULE`), the first line or
 # one after a line break (a regex that starts with "\n" skips to line breaks).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_RULE_LINE = r" *[+┌┏╒╔├┣╞╟┡└┗╘╚╭╰][-=+─━═┬┳╤╦┼╋╪╬┴┻╧╩┐┓╕╗┤┫╡╢┩┘┛╛╝╮╯: ]*(?=\n|\Z)"
+_PLAIN_RULE_LINE = r" *(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)"
 _PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
 _PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
-_PLAIN_ROW_LINE = r" *[|│┃║][^\n]*[|│┃║] *(?=\n|\Z)"  # `_ROW`
-_PLAIN_ROW_FIRST = re.compile(_PLAIN_ROW_LINE)
-_PLAIN_ROW_NEXT = re.compile("\n" + _PLAIN_ROW_LINE)
+_PLAIN_ROW_FIRST = re.compile(r"[^\n]*(?:[|│┃║]|[├╰└]─)")  # `_ROW`
+_PLAIN_ROW_NEXT = re.compile(r"\n[^\n]*(?:[|│┃║]|[├╰└]─)")
 
 
 def _has_plain_rule(text: str) -> bool:
@@ -117,10 +146,8 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
 
 
 def _may_have_box(text: str, plain: bool) -> bool:
-    """A box has a rule line and two rows or more: without their characters, no box."""
-    if not any(c in text for c in _ROW_CHARS) or not any(c in text for c in _RULE_STARTS):
-        return False
-    return not plain or _has_plain_rule(text)
+    """A box, a tree or a table of bars has two lines with bars: without one, none."""
+    return any(c in text for c in _ROW_CHARS)
 
 
 def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int]:
@@ -128,7 +155,7 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
     whole text (that skip to line breaks), else line by line."""
     if not plain:
         return [
-            i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.match(x)
+            i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.search(x)
         ]
     found = set()
     if _PLAIN_RULE_FIRST.match(text) or _PLAIN_ROW_FIRST.match(text):
@@ -137,6 +164,168 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
     for pattern in (_PLAIN_RULE_NEXT, _PLAIN_ROW_NEXT):
         found.update(bisect_right(starts, m.start() + 1) - 1 for m in pattern.finditer(text))
     return sorted(found)
+
+
+def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
+    parts = _SPLIT.split(line.strip())
+    if outer_left and len(parts) > 1 and not parts[0].strip():
+        parts = parts[1:]
+    if outer_right and len(parts) > 1 and not parts[-1].strip():
+        parts = parts[:-1]
+    return [c.strip() for c in parts]
+
+
+def _numeric_free(cells: list[str]) -> bool:
+    return all(read_cell(c) is None for c in cells)
+
+
+def _join_cells(rows: list[list[str]]) -> list[str]:
+    """Lines of one wrapped row (a header or a cell written over two lines) as one."""
+    return [" ".join(c for c in col if c) for col in zip(*rows, strict=True)]
+
+
+def _box_rows(
+    block: list[str], kinds: list[str]
+) -> tuple[list[str], list[list[str]], int, int] | None:
+    """(header, rows, first line, last line) of the table in a block of rule and row
+    lines, or None. Outer bars are optional (psql's ` a │ b `, rich's minimal box);
+    prose lines with a bar at the block's ends are not the table's."""
+    row_lines = [x for x, k in zip(block, kinds, strict=True) if k == "row"]
+    if len(row_lines) < 2:
+        return None
+    stripped = [x.strip() for x in row_lines]
+    outer_left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    outer_right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    cells = [
+        _cells(x, outer_left, outer_right) if k == "row" else None
+        for x, k in zip(block, kinds, strict=True)
+    ]
+    counts = [len(c) for c in cells if c is not None]
+    ncol = max(set(counts), key=counts.count)
+    if ncol < 2:
+        return None
+
+    def foreign(k: int) -> bool:
+        x = block[k].strip()
+        return cells[k] is not None and (
+            len(cells[k]) != ncol
+            or (outer_left and x[:1] not in _ROW_CHARS)
+            or (outer_right and x[-1:] not in _ROW_CHARS)
+        )
+
+    lo, hi = 0, len(block)
+    while lo < hi and foreign(lo):
+        lo += 1
+    while hi > lo and foreign(hi - 1):
+        hi -= 1
+    inner = [c for c in cells[lo:hi] if c is not None]
+    if any(len(c) != ncol for c in inner) or "rule" not in kinds[lo:hi]:
+        return None
+    # segments of row lines between rules
+    segments: list[list[list[str]]] = [[]]
+    for c in cells[lo:hi]:
+        if c is None:
+            if segments[-1]:
+                segments.append([])
+        else:
+            segments[-1].append(c)
+    segments = [s for s in segments if s]
+    first = segments[0]
+    ruled_header = len(segments) > 1
+    header_rows = 1
+    # a header wrapped over lines: the lines under its first that hold no number
+    while (
+        header_rows < len(first) and _numeric_free(first[header_rows]) and not first[header_rows][0]
+    ):
+        header_rows += 1
+    if not (ruled_header and header_rows == len(first)) and header_rows > 1:
+        header_rows = 1
+    if ruled_header and len(first) == header_rows or _numeric_free(first[0]):
+        header = _join_cells(first[:header_rows])
+        data_lines = first[header_rows:] + [r for s in segments[1:] for r in s]
+    else:
+        header = []
+        data_lines = [r for s in segments for r in s]
+    # a data cell wrapped onto the next line: that line has no name and no number
+    rows: list[list[str]] = []
+    for r in data_lines:
+        if rows and not r[0] and any(r) and _numeric_free(r):
+            rows[-1] = _join_cells([rows[-1], r])
+        else:
+            rows.append(r)
+    if len(rows) + bool(header) < 2:
+        return None
+    return header, rows, lo, hi
+
+
+# A cell written left of a bar-less margin: `mean   2113.4` (a label, blanks, a number)
+_FUSED_LABEL = re.compile(r"^(?P<label>\S.*?)\s{2,}(?P<value>\S+(?: \S+)?)$")
+
+
+def _bare_pipe_rows(block: list[str]):
+    """A table of `a | b | c` lines with no rule (a spreadsheet or a script pasted
+    into mail, with or without outer bars): a header line of names, rows under it
+    with numbers, the same number of cells in each (the last row may be cut short).
+    A line of fewer names above the header, dividing it evenly, names column groups
+    (`RocksDB | MySQL` over four columns each). A row whose first cell is a label and
+    a number apart by blanks (`mean   2113.4`) has its label outside the bars.
+    Cells are parted by the bars, not by position: CJK text is twice as wide."""
+    stripped = [x.strip() for x in block]
+    if sum("||" in x for x in stripped) * 2 > len(stripped):
+        return None  # JIRA markup
+    outer_left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    outer_right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    cells = [_cells(x, outer_left, outer_right) for x in block]
+    h = next(
+        (
+            k
+            for k, c in enumerate(cells)
+            if len(c) >= 2
+            and sum(bool(x) for x in c) >= max(2, len(c) - 1)
+            and all(len(x) <= 40 for x in c)
+            and _numeric_free(c)
+            and k + 1 < len(cells)
+            and len(cells[k + 1]) == len(c)
+            and not _numeric_free(cells[k + 1])
+        ),
+        None,
+    )
+    if h is None:
+        return None
+    head = cells[h]
+    ncol = len(head)
+    body: list[list[str]] = []
+    end = h + 1
+    for k in range(h + 1, len(cells)):
+        row = cells[k]
+        short = k == len(cells) - 1 and 2 <= len(row) < ncol
+        if len(row) != ncol and not short:
+            break
+        if _numeric_free(row):
+            break
+        body.append(row + [""] * (ncol - len(row)))
+        end = k + 1
+    if len(body) < 2:
+        return None
+    levels = [head]
+    lo = h
+    if h > 0:
+        above = cells[h - 1]
+        if 2 <= len(above) < ncol and ncol % len(above) == 0 and _numeric_free(above):
+            span = ncol // len(above)
+            levels = [[g for g in above for _ in range(span)], head]
+            lo = h - 1
+    # labels written left of the bars, when the first column holds numbers
+    if read_cell(body[0][0]) is not None or not body[0][0]:
+        fused = [_FUSED_LABEL.match(r[0]) for r in body]
+        if any(f and read_cell(f["value"]) is not None for f in fused):
+            for r, f in zip(body, fused, strict=True):
+                label = ""
+                if f and read_cell(f["value"]) is not None:
+                    label, r[0] = f["label"], f["value"]
+                r.insert(0, label)
+            levels = [["", *lv] for lv in levels]
+    return levels, body, lo, end
 
 
 def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[ResultTable]:
@@ -150,38 +339,107 @@ def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[Re
             j += 1
         block = [line for _, line in lines[i:j]]
         kinds = ["rule" if _RULE.match(x) else "row" for x in block]
-        rows = [
-            [c.strip() for c in _SPLIT.split(x.strip())[1:-1]]
-            for x, k in zip(block, kinds, strict=True)
-            if k == "row"
-        ]
-        if (
-            "rule" in kinds
-            and len(rows) >= 2
-            and len({len(r) for r in rows}) == 1
-            and len(rows[0]) >= 2
-        ):
-            first_row = kinds.index("row")
-            has_header = first_row + 1 < len(kinds) and kinds[first_row + 1] == "rule"
-            header = rows[0] if has_header or all(read_cell(c) is None for c in rows[0]) else []
-            body = rows[1:] if header else rows
-            start = lines[i][0]
-            end = lines[j - 1][0] + len(lines[j - 1][1])
-            caption = line_caption(text, start)
-            table = ResultTable(
-                INFO.name,
-                (start, end),
-                columns=[clean_cell(h) for h in header],
-                rows=[[clean_cell(c) for c in r] for r in body],
-                caption=caption,
-                variant=block_heading(text, start),
+        levels = None
+        if "rule" in kinds or _TREE_BRANCH.search(" ".join(block)):
+            found = _tree_rows(block) or _box_rows(block, kinds)
+        else:
+            found = _bare_pipe_rows(block)
+            if found is not None:
+                levels, *found = found
+                found = [levels[-1], *found]
+        if found is None:
+            continue
+        header, body, lo, hi, *more = found
+        start = lines[i + lo][0]
+        end = lines[i + hi - 1][0] + len(lines[i + hi - 1][1])
+        caption = line_caption(text, start)
+        table = ResultTable(
+            INFO.name,
+            (start, end),
+            columns=[clean_cell(h) for h in header],
+            rows=[[clean_cell(c) for c in r] for r in body],
+            caption=caption,
+            variant=block_heading(text, start),
+        )
+        if header:
+            table.measurements = grid_measurements(
+                levels or [header], body, caption=caption, context=context_before(text, start)
             )
-            if header:
-                table.measurements = grid_measurements(
-                    [header], body, caption=caption, context=context_before(text, start)
-                )
-            tables.append(table)
+            notes = more[0] if more else {}
+            for m in table.measurements:
+                if m.row in notes:
+                    m.metric = f"{m.metric} ({notes[m.row]})"
+                if levels and m.label is None and m.row is not None:
+                    m.label = f"row {m.row + 1}"  # rows of numbers only: their place
+        tables.append(table)
     return tables
+
+
+# A tree of benchmark names in the first column (divan): `├─ read`, `│  ╰─ 4 KiB`.
+_TREE_BRANCH = re.compile(r"(?:^|\s)[├╰└]─")
+_TREE_PREFIX = re.compile(r"^([│ ]*)((?:[├╰└]─+) ?)?")
+_WIDE_GAP = re.compile(r"\s{2,}")
+_RATE = re.compile(r"/(?:s|sec)$")
+
+
+def _tree_rows(block: list[str]):
+    """A tree table (divan): a header `name  fastest │ slowest │ …` over rows whose
+    first column is a tree of names (`├─ read`, `│  ╰─ 4 KiB  1.2 µs │ …`), the
+    first value apart from the name by blanks only. A line under a row with a value
+    and no name (divan's throughput line) or a name without a branch (`max alloc:`)
+    is a second reading of the row above. Labels are the tree's paths (`read/4 KiB`)."""
+    if len(block) < 2 or _TREE_BRANCH.match(block[0].strip()):
+        return None
+    head = [c.strip() for c in block[0].split("│")]
+    first = _WIDE_GAP.split(head[0])
+    if len(first) != 2 or len(head) < 2 or not all(head[1:]):
+        return None
+    if not _TREE_PREFIX.match(block[1]).group(2):
+        return None
+    nval = len(head)
+    header = [first[0], first[1], *head[1:]]
+    path: list[str] = []
+    rows: list[list[str]] = []
+    notes: dict[int, str] = {}
+    waiting = False  # the last row has a name and no value yet (wrapped, or a group)
+    for line in block[1:]:
+        m = _TREE_PREFIX.match(line)
+        parts = [c.strip() for c in line[m.end() :].split("│")]
+        parts = (parts + [""] * nval)[:nval]
+        pieces = _WIDE_GAP.split(parts[0]) if parts[0] else []
+        branch = m.group(2)
+        if branch:
+            name = pieces[0] if pieces else ""
+            depth = len(m.group(1)) // 3
+            path = [*path[:depth], name]
+            values = [pieces[1] if len(pieces) > 1 else "", *parts[1:]]
+            rows.append(["/".join(path), *values])
+            waiting = not any(values)
+            continue
+        if not rows:
+            return None
+        if len(pieces) == 1 and read_cell(pieces[0]) is not None:
+            name, values = None, [pieces[0], *parts[1:]]
+        elif len(pieces) == 2:
+            name, values = pieces[0], [pieces[1], *parts[1:]]
+        else:
+            continue
+        if name is None and waiting:  # the values of a name the mail wrapped
+            rows[-1] = [rows[-1][0], *values]
+            waiting = False
+            continue
+        cells = [read_cell(v) for v in values]
+        if name is None:
+            unit = next((c.unit for c in cells if c and c.unit), None)
+            name = "throughput" if unit and _RATE.search(unit) else "second line"
+        notes[len(rows)] = name.rstrip(":")
+        rows.append(["/".join(path), *values])
+    # the groups' own lines have no values: their names are in the paths
+    kept = [k for k, r in enumerate(rows) if any(r[1:])]
+    if not kept:
+        return None
+    notes = {n: notes[k] for n, k in enumerate(kept) if k in notes}
+    return header, [rows[k] for k in kept], 0, len(block), notes
 
 
 def _tokens(line: str) -> list[tuple[int, int, str]]:
@@ -283,15 +541,297 @@ def _whitespace_tables(
             start = lines[i][0]
             end = lines[rows_at[-1]][0] + len(lines[rows_at[-1]][1])
             caption = line_caption(text, start)
-            table = ResultTable(
-                INFO.name, (start, end), columns=header, rows=body, caption=caption,
-                variant=block_heading(text, start),
-            )  # fmt: skip
-            table.measurements = grid_measurements(
-                [header], body, caption=caption, context=context_before(text, start)
+            tables.append(
+                grid_table(INFO.name, text, (start, end), [header], body, caption=caption)
             )
-            tables.append(table)
         next_i = j
+    return tables
+
+
+# ---------------------------------------------------------------- aligned tables run onto one line
+
+_WORD_TOKEN = re.compile(r"\S+")
+_PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_SENTENCE_END = re.compile(r"[.:;!?)]$")
+# A word of rule or markup characters only (`=====`, `---`, `+`, `##`): a rule line or
+# a diff mark run into the line, where a table's structure breaks.
+_MARKS_ONLY = re.compile(r"^[-=+#*~|_`:]+$")
+_FLAT_MIN_LINE = 80
+
+
+def _flat_cells(line: str) -> list[tuple[int, int, str, bool]]:
+    """A line's words as cells (start, end, text, is a value): a number and the unit
+    after it are one value (`38.4 s`), a unit after a word is part of it (`change %`)."""
+    toks = [(m.start(), m.end(), m.group(0)) for m in _WORD_TOKEN.finditer(line)]
+    out: list[tuple[int, int, str, bool]] = []
+    k = 0
+    while k < len(toks):
+        s, e, t = toks[k]
+        if not _DIGIT.search(t):
+            value = unitless = False  # read_cell reads nothing without a digit
+        elif _PLAIN_NUMBER.fullmatch(t):
+            value = unitless = True
+        else:
+            cell = read_cell(t)
+            value, unitless = cell is not None, cell is not None and not cell.unit
+        if unitless and k + 1 < len(toks):
+            nxt = toks[k + 1][2]
+            if not _DIGIT.search(nxt) and nxt not in ("x", "X", "#") and is_unit(nxt):
+                out.append((s, toks[k + 1][1], f"{t} {nxt}", True))
+                k += 2
+                continue
+        if not value and out and not out[-1][3] and t in ("%", "(%)", "[%]"):
+            ps, _, pt, _ = out[-1]
+            out[-1] = (ps, e, f"{pt} {t}", False)
+        else:
+            out.append((s, e, t, value))
+        k += 1
+    return out
+
+
+def _flat_rows(cells: list[tuple[int, int, str, bool]]):
+    """Tables in a run of cells: rows of a label (1-4 words) and K values (K >= 2,
+    the same in every row), two rows or more, under K column names. A row's extra
+    values (past K) begin the next row's label (`878 8 threads memory 7662 …`); a
+    label shorter than the first of its group keeps that one's leading words (the
+    blank cells of a first column that repeat the value above)."""
+    runs, k = [], 0
+    while k < len(cells):
+        if cells[k][3]:
+            j = k
+            while j < len(cells) and cells[j][3]:
+                j += 1
+            runs.append((k, j))
+            k = j
+        else:
+            k += 1
+    found = []
+    r = 0
+    while r < len(runs):
+        a, b = runs[r]
+        ncol = b - a
+        if ncol < 2 or a == 0:
+            r += 1
+            continue
+        rows = [(a, a + ncol)]  # value spans; labels before them
+        starts = [None]  # where each row's label starts (None: found below)
+        carry = a + ncol  # where the next label starts
+        q = r + 1
+        while q < len(runs):
+            c, d = runs[q]
+            gap = [x for x in cells[carry:c] if not x[3]]
+            if not 1 <= len(gap) <= 4 or any(_SENTENCE_END.search(x[2]) for x in gap[:-1]):
+                break
+            if any(_MARKS_ONLY.match(x[2]) for x in gap):
+                break
+            if d - c < ncol:
+                break
+            rows.append((c, c + ncol))
+            starts.append(carry)
+            carry = c + ncol
+            if d - c - ncol > 2:
+                break
+            q += 1
+        if len(rows) < 2:
+            r += 1
+            continue
+        lengths = [rows[n][0] - starts[n] for n in range(1, len(rows))]
+        first_len = min(max(lengths), 4)
+        first_start = rows[0][0] - first_len
+        # the first label is as long as the longest after it; names are before it
+        names_end = first_start
+        names = []
+        k = names_end - 1
+        if any(_MARKS_ONLY.match(x[2]) for x in cells[first_start : rows[0][0]]):
+            r = q
+            continue
+        while k >= 0 and len(names) < ncol + 1 and not cells[k][3]:
+            if len(names) >= ncol and _SENTENCE_END.search(cells[k][2]):
+                break
+            if _MARKS_ONLY.match(cells[k][2]):
+                if names:
+                    break
+                k -= 1  # the dashed rule under the header
+                continue
+            names.insert(0, cells[k][2])
+            k -= 1
+        if len(names) < ncol or any(_SENTENCE_END.search(x) for x in names[-ncol:]):
+            r = q
+            continue
+        label_name = names[0] if len(names) > ncol else ""
+        header = [label_name, *names[-ncol:]]
+        body, group = [], []
+        for n, (vs, ve) in enumerate(rows):
+            ls = first_start if n == 0 else starts[n]
+            words = [x[2] for x in cells[ls:vs]]
+            if not group or len(words) >= len(group):
+                group = words
+            else:
+                words = group[: len(group) - len(words)] + words
+            body.append([" ".join(words), *(x[2] for x in cells[vs:ve])])
+        found.append((header, body, cells[k + 1][0], cells[rows[-1][1] - 1][1]))
+        r = q
+    return found
+
+
+def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Lines, except that a paragraph a gateway hard-wrapped (every line but its last
+    60 characters or more, none with a gap of two blanks) is one line: its breaks
+    become blanks, so offsets stay those of the text."""
+    out: list[tuple[int, str]] = []
+    k = 0
+    while k < len(lines):
+        j = k
+        while (
+            j + 1 < len(lines)
+            and len(lines[j][1]) >= 60
+            and lines[j + 1][1].strip()
+            and "  " not in lines[j][1].strip()
+            and "  " not in lines[j + 1][1].strip()
+        ):
+            j += 1
+        if j == k:
+            out.append(lines[k])
+        else:
+            start, end = lines[k][0], lines[j][0] + len(lines[j][1])
+            joined = re.sub(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", " ", text[start:end])
+            out.append((start, joined))
+        k = j + 1
+    return out
+
+
+def _flat_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    tables = []
+    for pos, line in _paragraphs(text, lines):
+        if len(line) < _FLAT_MIN_LINE:
+            continue
+        for header, body, s, e in _flat_rows(_flat_cells(line)):
+            start, end = pos + s, pos + e
+            context = text[max(pos, start - 1500) : start]
+            table = grid_table(
+                INFO.name, text, (start, end), [header], body, context=context, guess_time=False
+            )
+            if table.measurements:
+                tables.append(table)
+    return tables
+
+
+# A rule of a box run into a line: `┡━━━━╇━━━━┩`, `+------+------+`, `╞════╪════╡`.
+_FLAT_RULE = re.compile(
+    r"(?<!\S)[+|\u2500-\u257f](?=[-=+:|\u2500-\u257f]*[-─━═]{3})[-=+:|\u2500-\u257f]*(?!\S)"
+)
+_HORIZONTAL = set("-─━═=:")
+
+
+def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    """Boxes with outer bars (rich, tabulate's grids, psql and mysql boxes,
+    prettytable) run onto one line: between the rules, rows `│ a │ b │` follow each
+    other; the rule's junctions give the number of columns, so a row ends where the
+    bars close it (`│ a │ b │ │ c │ d │`)."""
+    tables = []
+    for pos, line in lines:
+        if len(line) < _FLAT_MIN_LINE or not any(c in line for c in _ROW_CHARS):
+            continue
+        rules = list(_FLAT_RULE.finditer(line))
+        k = 0
+        while k < len(rules):
+            rule = rules[k].group(0)
+            ncol = sum(c not in _HORIZONTAL for c in rule[1:-1]) + 1
+            if ncol < 2:  # (a box of one column is a query's answer, as on its lines)
+                k += 1
+                continue
+            segments: list[list[list[str]]] = []
+            start, end, j = rules[k].start(), rules[k].end(), k
+            while True:
+                nxt = rules[j + 1].start() if j + 1 < len(rules) else len(line)
+                piece = line[rules[j].end() : nxt].strip()
+                rows = _flat_box_rows(piece, ncol)
+                if rows is None:
+                    break
+                segments.append(rows)
+                end = rules[j + 1].end() if j + 1 < len(rules) else len(line)
+                j += 1
+                if j >= len(rules):
+                    break
+            k = max(j, k + 1)
+            if len(segments) < 2 or not segments[0]:
+                continue
+            first = segments[0]
+            if all(_numeric_free(r) for r in first):
+                header, data = _join_cells(first), [r for s in segments[1:] for r in s]
+            else:
+                continue
+            if not data:
+                continue
+            span = (pos + start, pos + end)
+            context = text[max(pos, span[0] - 400) : span[0]]
+            table = ResultTable(
+                INFO.name,
+                span,
+                columns=[clean_cell(h) for h in header],
+                rows=[[clean_cell(c) for c in r] for r in data],
+                variant=block_heading(text, span[0]),
+            )
+            table.measurements = grid_measurements([header], data, context=context)
+            tables.append(table)
+    return tables
+
+
+def _flat_box_rows(piece: str, ncol: int) -> list[list[str]] | None:
+    """Rows of `│ a │ b │ │ c │ d │` (ncol cells each), None when it is not that."""
+    if not piece or piece[0] not in _ROW_CHARS or piece[-1] not in _ROW_CHARS:
+        return None
+    parts = _SPLIT.split(piece)[1:-1]
+    if (len(parts) + 1) % (ncol + 1):
+        return None
+    rows = []
+    for r in range(0, len(parts), ncol + 1):
+        rows.append([c.strip() for c in parts[r : r + ncol]])
+        if r + ncol < len(parts) and parts[r + ncol].strip():
+            return None  # not a boundary between two rows
+    return rows
+
+
+def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    """Columns apart by single blanks (typed by hand, or a tool's plain output):
+    a header line of N names (N >= 2), then two lines or more of N cells each
+    (a number and its unit are one cell: `12 ms`), with values in the same columns
+    in every row and at least one. Labels are one word (`put`, `small`)."""
+    tables = []
+    k = 0
+    while k < len(lines) - 2:
+        pos, line = lines[k]
+        if not (3 <= len(line) <= 200) or not line.strip() or not _LETTER.search(line):
+            k += 1
+            continue
+        head = _flat_cells(line)
+        ncol = len(head)
+        if not (2 <= ncol <= 12) or any(v for *_, v in head):
+            k += 1
+            continue
+        if any(_MARKS_ONLY.match(c[2]) or c[2].endswith((":", ".", ",")) for c in head):
+            k += 1
+            continue
+        body, shape, j = [], None, k + 1
+        while j < len(lines) and len(lines[j][1]) <= 200:
+            cells = _flat_cells(lines[j][1])
+            values = tuple(n for n, c in enumerate(cells) if c[3])
+            if len(cells) != ncol or not values or (shape is not None and values != shape):
+                break
+            shape = values
+            body.append([c[2] for c in cells])
+            j += 1
+        if len(body) >= 2:
+            start = pos
+            end = lines[j - 1][0] + len(lines[j - 1][1])
+            header = [c[2] for c in head]
+            caption = line_caption(text, start)
+            table = grid_table(INFO.name, text, (start, end), [header], body, caption=caption)
+            if table.measurements:
+                tables.append(table)
+                k = j
+                continue
+        k += 1
     return tables
 
 
@@ -302,7 +842,8 @@ def parse(text: str) -> list[ResultTable]:
         boxes = _may_have_box(text, plain)
         # a whitespace table has two lines with two cells or more
         columns = gaps is None or len(gaps) > 1
-        if not boxes and not columns:
+        # (a flattened table has a long line; one typed with single blanks, three lines)
+        if not boxes and not columns and len(text) < _FLAT_MIN_LINE and text.count("\n") < 2:
             return []
         lines = _lines(text, plain)
         tables = _box_tables(text, lines, plain) if boxes else []
@@ -311,6 +852,12 @@ def parse(text: str) -> list[ResultTable]:
         for t in whitespace:
             if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
                 tables.append(t)
+                claimed.append(t.span)
+        flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
+        for t in flat + _spaced_tables(text, lines):
+            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+                tables.append(t)
+                claimed.append(t.span)
         tables.sort(key=lambda t: t.span)
         dedupe(tables, text)
         return tables

@@ -15,12 +15,14 @@ else none. A table that names no unit and no measure
 (`host,cores,memory_gb`: an inventory) is claimed but gives no measurements.
 Variant = the heading above the table.
 
-Line breaks separate the records, so a mail flattened onto one line gives nothing
-here. Pure function; never raises.
+A table flattened onto one line (records apart by a blank only) is read from the
+header's names and the data's numbers (`benchmark,before_ms,after_ms readSmall,12.5,
+10.25 readLarge,…`). Pure function; never raises.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import re
 from itertools import accumulate, compress, count, repeat
@@ -41,7 +43,9 @@ INFO = FormatInfo(
     # classes exclude what follows them: no backtracking, also in a long line)
     trigger=r"(?m:^[^\n,]*,[^\n,]*,[^\n]*\n[^\n,]*,[^\n,]*,"
     r"|^[^\n\t]*\t[^\n\t]*\t[^\n]*\n[^\n\t]*\t[^\n\t]*\t"
-    r"|^[^\n;]*;[^\n;]*;[^\n]*\n[^\n;]*;[^\n;]*;)",
+    r"|^[^\n;]*;[^\n;]*;[^\n]*\n[^\n;]*;[^\n;]*;"
+    # or a table flattened onto one line: six of one delimiter on a line
+    r"|^(?:[^\n,]*,){6}|^(?:[^\n\t]*\t){6}|^(?:[^\n;]*;){6})",
 )
 
 _DELIMITERS = ("\t", ",", ";")
@@ -76,9 +80,13 @@ def _is_data(cells: list[str], width: int) -> bool:
 
 def parse(text: str) -> list[ResultTable]:
     try:
-        return _tables(text)
+        tables = _tables(text)
     except csv.Error:  # the csv module gave up on some line: the text is no CSV table
-        return []
+        tables = []
+    # (a parser bug must not lose the message; the other formats still run)
+    with contextlib.suppress(Exception):
+        tables += _flat_tables(text, [t.span for t in tables])
+    return sorted(tables, key=lambda t: t.span)
 
 
 def _tables(text: str) -> list[ResultTable]:
@@ -146,33 +154,142 @@ def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
         if not data:
             continue
         start = offsets[i] + len(header_line) - len(header_line.lstrip())
-        heading = block_heading(text, start, floor)
-        # plain data (an inventory of hosts and cores) names no unit and no measure
-        measured = any(header_unit(c)[1] for c in header[1:]) or bool(
-            MEASURE_WORDS.search(" ".join([*header, heading or ""]))
-        )
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, offsets[k - 1] + len(lines[k - 1].rstrip())),
-            columns=header,
-            rows=data,
-            variant=heading,
-        )
-        # no unit in the header: the one the sentence above states (`latencies in ms`)
-        said = None if any(header_unit(c)[1] for c in header[1:]) else said_unit(heading or "")
-        for r, cells in enumerate(data if measured else ()):
-            # the first column is the row's key: a name, or a setting (threads, size)
-            label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
-            for column, written in zip(header[1:], cells[1:], strict=True):
-                m = measure(
-                    column,
-                    written,
-                    _number(written),
-                    header_unit(column)[1] or said,
-                    label=label,
-                    row=r,
-                )
-                if m:
-                    table.measurements.append(m)
+        end = offsets[k - 1] + len(lines[k - 1].rstrip())
+        table = _build(text, header, data, (start, end), floor)
         return table
     return None
+
+
+def _build(
+    text: str, header: list[str], data: list[list[str]], span, floor, context: str = ""
+) -> ResultTable:
+    """The table of a header and its data lines, with its measurements. `context`:
+    the text before it on its line, when it was run onto one line."""
+    heading = block_heading(text, span[0], floor)
+    # plain data (an inventory of hosts and cores) names no unit and no measure
+    measured = any(header_unit(c)[1] for c in header[1:]) or bool(
+        MEASURE_WORDS.search(" ".join([*header, heading or ""]))
+    )
+    table = ResultTable(
+        format=INFO.name,
+        span=span,
+        columns=header,
+        rows=data,
+        variant=heading,
+    )
+    # no unit in the header: the one the sentence above states (`latencies in ms`)
+    said = (
+        None
+        if any(header_unit(c)[1] for c in header[1:])
+        else said_unit(heading or "") or (said_unit(context) if context else None)
+    )
+    for r, cells in enumerate(data if measured else ()):
+        # the first column is the row's key: a name, or a setting (threads, size)
+        label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
+        for column, written in zip(header[1:], cells[1:], strict=True):
+            m = measure(
+                column,
+                written,
+                _number(written),
+                header_unit(column)[1] or said,
+                label=label,
+                row=r,
+            )
+            if m:
+                table.measurements.append(m)
+    return table
+
+
+# ---------------------------------------------------------------- run onto one line
+
+_FLAT_LINE = 80
+_LAST_SENTENCE = re.compile(r"[.!?:]\s+")
+
+
+def _flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
+    """A table flattened onto one line (GitBox mail): the records follow each other,
+    so the piece between two delimiters where one record ends holds the last cell of
+    one and the first of the next (`after_ms readSmall`, `10.25 readLarge`). The
+    header's names and the data's numbers tell the records' width."""
+    tables = []
+    pos = 0
+    for line in text.split("\n"):
+        if len(line) >= _FLAT_LINE:
+            for delimiter in _DELIMITERS:
+                if 6 <= line.count(delimiter) <= 5000:
+                    for table in _flat_line(text, pos, line, delimiter):
+                        if not any(table.span[0] < e and s < table.span[1] for s, e in taken):
+                            tables.append(table)
+                            taken.append(table.span)
+        pos += len(line) + 1
+    return tables
+
+
+def _split_last(piece: str) -> tuple[str, str] | None:
+    """`after_ms readSmall` → (`after_ms`, `readSmall`): at the last blank."""
+    parts = piece.strip().rsplit(None, 1)
+    return (parts[0], parts[1]) if len(parts) == 2 else None
+
+
+def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTable]:
+    pieces = line.split(delimiter)
+    offsets = list(accumulate((len(p) + 1 for p in pieces), initial=0))
+    found: list[ResultTable] = []
+    k = 0
+    while k < len(pieces) - 5:
+        table = None
+        for width in range(3, 13):
+            table = _flat_at(text, pos, pieces, offsets, k, width)
+            if table is not None:
+                break
+        if table is None:
+            k += 1
+            continue
+        found.append(table)
+        k = next((n for n, o in enumerate(offsets) if pos + o >= table.span[1]), len(pieces))
+    return found
+
+
+def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
+    names = [p.strip() for p in pieces[k + 1 : k + width - 1]]
+    if k + width >= len(pieces) or not all(n and _NAME.fullmatch(n) for n in names):
+        return None
+    junction = _split_last(pieces[k + width - 1])
+    if junction is None or not _NAME.fullmatch(junction[0]):
+        return None
+    head = _LAST_SENTENCE.split(pieces[k])[-1].strip()
+    if len(head.split()) > 3:
+        head = head.split()[-1]
+    header = [head, *names, junction[0]]
+    if not _is_header(header):
+        return None
+    data: list[list[str]] = []
+    first, n = junction[1], k + width
+    end = None
+    while n + width - 2 < len(pieces):
+        middle = [p.strip() for p in pieces[n : n + width - 2]]
+        last_piece = pieces[n + width - 2].strip()
+        cut = _split_last(last_piece)
+        if _number(last_piece) is not None:
+            last, nxt = last_piece, None
+        elif cut and _number(cut[0]) is not None:
+            last, nxt = cut
+        else:
+            lead = last_piece.split(None, 1)
+            if not lead or _number(lead[0]) is None:
+                break
+            last, nxt = lead[0], None  # the table ends in this piece: prose follows
+        cells = [first, *middle, last]
+        if not _is_data(cells, width):
+            break
+        data.append(cells)
+        piece_start = pos + offsets[n + width - 2]
+        end = text.find(last, piece_start) + len(last)
+        if nxt is None:
+            break
+        first, n = nxt, n + width - 1
+    if len(data) < 2:
+        return None
+    start = pos + offsets[k] + pieces[k].rfind(head)
+    context = text[max(pos, start - 400) : start]
+    return _build(text, header, data, (start, end), pos, context)

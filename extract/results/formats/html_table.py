@@ -19,11 +19,9 @@ import warnings
 from bisect import bisect_left
 
 from extract.results.formats._grid import (
-    block_heading,
     clean_cell,
-    context_before,
     dedupe,
-    grid_measurements,
+    grid_table,
     line_caption,
     mask_tags,
     read_cell,
@@ -36,8 +34,9 @@ INFO = FormatInfo(
     signature="'<table>' ... '<tr><td>' ... '</table>' markup (incl. '<font color>', '<details>')",
     priority=30,
     kind="result",
-    trigger=r"<table\b",
-    lower_needles=("<table",),
+    # a table, or a slice of its rows (an excerpt that starts inside the table)
+    trigger=r"<table\b|<tr\b",
+    lower_needles=("<table", "<tr"),
 )
 
 _OPEN_TABLE = re.compile(r"<table\b", re.I)
@@ -67,6 +66,23 @@ def _table_spans(text: str) -> list[tuple[int, int]]:
         if last:
             spans.append((m.start(), last.end()))
     return spans
+
+
+_ROW_RUN = re.compile(
+    r"<tr\b(?:(?!</?tr\b|</?table\b).){0,5000}?</tr\s*>"
+    r"(?:\s*(?:</?(?:tbody|thead|tfoot)\b[^>]{0,100}>\s*)*<tr\b(?:(?!</?tr\b|</?table\b).){0,5000}?</tr\s*>)+",
+    re.I | re.S,
+)
+
+
+def _row_slices(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Runs of two `<tr>…</tr>` rows or more outside any `<table>`: a slice of a
+    table whose start the excerpt (or a quoting mail client) left out."""
+    if "<tr" not in text.lower():
+        return []
+    return [
+        m.span() for m in _ROW_RUN.finditer(text) if not any(s <= m.start() < e for s, e in taken)
+    ]
 
 
 def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
@@ -115,17 +131,23 @@ def _caption(text: str, start: int, soup) -> str | None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    if not _OPEN_TABLE.search(text):
+    lower = text.lower()
+    if "<table" not in lower and "<tr" not in lower:
         return []
     try:
         from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
 
         tables = []
         view = mask_tags(text)  # the lines before a table, read without their markup
-        for start, end in _table_spans(text):
+        spans = _table_spans(text) if _OPEN_TABLE.search(text) else []
+        slices = set(_row_slices(text, spans))
+        for start, end in sorted([*spans, *slices]):
+            markup = text[start:end]
+            if (start, end) in slices:
+                markup = f"<table>{markup}</table>"
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
-                soup = BeautifulSoup(text[start:end], "html.parser")
+                soup = BeautifulSoup(markup, "html.parser")
             table_el = soup.find("table")
             if table_el is None:
                 continue
@@ -138,18 +160,17 @@ def parse(text: str) -> list[ResultTable]:
                 " / ".join(dict.fromkeys(x for x in col if x)) for col in zip(*padded, strict=True)
             ]
             caption = _caption(text, start, soup)
-            table = ResultTable(
-                INFO.name,
-                (start, end),
-                columns=columns,
-                rows=body,
-                caption=caption,
-                variant=block_heading(view, start),
+            tables.append(
+                grid_table(
+                    INFO.name,
+                    view,
+                    (start, end),
+                    levels or [[""] * ncol],
+                    body,
+                    columns=columns,
+                    caption=caption,
+                )  # fmt: skip
             )
-            table.measurements = grid_measurements(
-                levels or [[""] * ncol], body, caption=caption, context=context_before(view, start)
-            )
-            tables.append(table)
         dedupe(tables, text)
         return tables
     except Exception:  # a parser bug must not lose the message; the other formats still run

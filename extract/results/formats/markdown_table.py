@@ -18,6 +18,7 @@ or benchmark words (plain data) are claimed but give no measurements.
 
 from __future__ import annotations
 
+import os
 import re
 
 from extract.results.formats._grid import (
@@ -56,12 +57,20 @@ _CELL_BAR = re.compile(r"(?<!\\)\|")
 
 
 def _long_line_above(view: str, line_start: int) -> bool:
-    """The line above is 60 characters or more: a gateway's hard wrap may have cut
-    the header there, leaving its last cell alone on this line."""
+    """The line above has a bar and is 60 characters or more, or this line is one
+    long word: a gateway's hard wrap may have cut the header there, leaving its last
+    cell alone on this line."""
     if line_start == 0:
         return False
     above_start = view.rfind("\n", 0, line_start - 1) + 1
-    return line_start - 1 - above_start >= 60 and "|" in view[above_start : line_start - 1]
+    if "|" not in view[above_start : line_start - 1]:
+        return False
+    if line_start - 1 - above_start >= 60:
+        return True
+    # one word too long to fit after the line above (a link): the wrap moved it down
+    line_end = view.find("\n", line_start)
+    word = view[line_start : line_end if line_end >= 0 else len(view)].strip()
+    return len(word) >= 20 and " " not in word
 
 
 def _split_row(line: str) -> list[str]:
@@ -95,7 +104,7 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             header.append("")
         # a header a gateway hard-wrapped: the lines above go with it while it has
         # fewer cells than the rule has columns
-        for _ in range(3):
+        for _ in range(4 * ncol):
             if len(header) >= ncol or head_start == 0:
                 break
             above_start = view.rfind("\n", 0, head_start - 1) + 1
@@ -114,6 +123,12 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             nl = view.find("\n", pos + 1)
             nl = len(view) if nl == -1 else nl
             line = view[pos:nl].strip("\n")
+            if line.strip() and "|" not in line and nl < len(view):
+                # a gateway's wrap before the first bar: the name alone on its line
+                nxt_end = view.find("\n", nl + 1)
+                nxt_end = len(view) if nxt_end == -1 else nxt_end
+                if view[nl + 1 : nxt_end].lstrip().startswith("|"):
+                    line, nl = line.rstrip() + " " + view[nl + 1 : nxt_end].lstrip(), nxt_end
             if "|" not in line or not line.strip():
                 break
             cells = _split_row(line)
@@ -150,6 +165,20 @@ def _split_junction(piece: str) -> tuple[str, str]:
     return (parts[0], parts[1]) if len(parts) == 2 else (piece.strip(), "")
 
 
+def _empty_last_cell(piece: str, header: list[str], rows: list[list[str]], first: str) -> bool:
+    """Whether a single word between a row's last bar and the next row's first is
+    the next row's first cell (its own last cell empty), not its last cell: so when
+    it is not a value and the last column has no name (a spreadsheet's empty column),
+    it begins as this row's first cell does (`org.example.bench.…`), or the last
+    column has held only values so far."""
+    if " " in piece or read_cell(piece) is not None:
+        return False
+    if not header[-1] or len(os.path.commonprefix([piece, first])) >= 6:
+        return True
+    lasts = [r[-1] for r in rows if r[-1]]
+    return bool(lasts) and all(read_cell(c) is not None for c in lasts)
+
+
 def _header_start(before: str) -> int:
     """Where the first header cell begins in the text before a flattened table."""
     cut = max(
@@ -174,10 +203,27 @@ def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[lis
         ncol = len(re.findall(r":?-{2,}:?", sep.group(0)))
         outer = sep.group(0).lstrip().startswith("|")
         item = (_inline_outer if outer else _inline_bare)(view, sep, line_start, line_end, ncol)
+        if item is None and outer:
+            # `Baseline | | -- | -- | --`: the bar before the rule ends a header whose
+            # last cell is empty, in a table without outer bars
+            item = _inline_bare(view, _Span(sep.start() + 1, sep.end()), line_start, line_end, ncol)
         if item:
             found.append(item)
             covered = item[0][1]
     return found
+
+
+class _Span:
+    """A match's `start()` and `end()`, moved."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self._end = start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
 
 
 def _inline_outer(view, sep, line_start, line_end, ncol):
@@ -232,6 +278,10 @@ def _inline_bare(view, sep, line_start, line_end, ncol):
         cells = [carry] + [p.strip() for p in parts[idx : idx + ncol - 2]]
         idx += ncol - 2
         last, carry = _split_junction(parts[idx])
+        piece = parts[idx].strip()
+        more = idx + ncol - 1 < len(parts)
+        if more and piece and not carry and _empty_last_cell(piece, header, rows, cells[0]):
+            last, carry = "", piece
         idx += 1
         rows.append(cells + [last])
         if not carry:
