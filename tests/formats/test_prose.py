@@ -190,8 +190,9 @@ def test_prose_wide_digits_are_the_other_digits_of_re():
 
 
 _OLD_SENTENCE_END = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)"
-    r"|\s\|\s|\n(?=[A-Z#])|\s(?=#{2,6}[ \t])"
+    r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])|(?<=[!?])\s+(?=[a-z])|\n[ \t]*\n"
+    r"|\n(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)"
+    r"|\s\|\s|\n[ \t]*(?=[A-Z#])|\s(?=#{2,6}[ \t])"
 )
 
 
@@ -208,6 +209,7 @@ def _prose_samples() -> list[str]:
     words += ["12", "1,234", "3.5", "4:40", "2-5", "320k", "7 ", "0", "٣", "s", "sec", "min"]
     words += ["rows/sec", "times faster", "QPS", ".", "!", "?", "-", "/", "=", ":", "#", "|"]
     words += [" ", " ", "  ", "\n", "\n\n", "\t", "\xa0", "A", "The", "* ", "1) ", ">", "v"]
+    words += ["，", "到", "耗时", "万", "up", "to", "a bit", "something"]
     out = _texts()
     for _ in range(4000):
         out.append("".join(rnd.choice(words) for _ in range(rnd.randint(0, 30))))
@@ -245,7 +247,9 @@ def _old_label(sentence: str, pos: int) -> str | None:
     head = re.split(
         r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$", head.rstrip()
     )[0]
-    pieces = [p for p in re.split(r"[.;!?]\s|[;,]\s|\[", head) if re.search(r"[A-Za-z]", p)]
+    pieces = [
+        p for p in re.split(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]", head) if re.search(r"[A-Za-z]", p)
+    ]
     words = pieces[-1].split() if pieces else []
     return " ".join(words[-10:]).strip(" `*:-(") or None
 

@@ -104,3 +104,445 @@ def test_the_old_and_new_lines_of_a_prose_diff_are_read_with_their_side():
 )
 def test_ranges_with_to_or_a_tilde_and_units_in_two_words(text, expected):
     assert values(text) == expected
+
+
+def written_values(text: str) -> list[tuple[str | None, float, str | None]]:
+    return [
+        (m.written, m.value, m.unit)
+        for t in extract_results(text)
+        if t.format == "prose"
+        for m in t.measurements
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the `x` written first
+        ("The new index gives up to x10 times throughput on mixed loads.", [("up to x10", 10.0)]),
+        ("Batching made the writer ×4 faster.", [("×4", 4.0)]),
+        # `up to` before a factor or a change: the best result seen
+        ("The cache speeds up the scan phase by up to 30% on big groups.", [("up to 30%", 30.0)]),
+        ("We saw up to 17x) on the idle cluster, as the gains were large.", [("up to 17x", 17.0)]),
+        # loose bounds: `a bit over`, `slightly more than`
+        ("There is a bit over 3x increase in cold startup time.", [("a bit over 3x", 3.0)]),
+        ("It was slightly more than 2x faster.", [("slightly more than 2x", 2.0)]),
+        # a factor of a timed quantity named after `in`
+        (
+            "We got 3x in cold startup time and 2x in regular startup time.",
+            [("3x", 3.0), ("2x", 2.0)],
+        ),
+        # a factor of more time or a longer run
+        ("The jobs take 2x to 3x more time to run on the new SDK.", [("2x to 3x", 2.0)]),
+    ],
+)
+def test_factors_and_changes_however_they_are_bounded(text, expected):
+    assert [(w, v) for w, v, _ in written_values(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run the cluster on x86 machines with x64 JVMs.",
+        "Is the new writer x4 faster?",
+        "The pool grows up to 30 s of backlog.",  # `up to` a duration is a bound
+        "We allow up to 100 MB/s per client.",
+        "It should be up to 3x faster once merged.",  # a hope, not a result
+        "We saw x2 in the logs.",  # no speed word
+    ],
+)
+def test_bounds_settings_hopes_and_names_are_no_factors(text):
+    assert written_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # two durations set against each other need no verb
+        ("it was `9120ms` vs `2204ms` (with the flag off)", [(9120.0, "ms"), (2204.0, "ms")]),
+        ("Cold it is 41 s versus 12 s when warm.", [(41.0, "s"), (12.0, "s")]),
+        # the time of a counted amount of work
+        ("The client sends 2 million small messages in 48 seconds.", [(48.0, "seconds")]),
+        ("We loaded 10k rows in 3.5 s on one node.", [(3.5, "s")]),
+        # one duration written in two units
+        ("The read step took 1 min 5 sec against 3 sec before.", [(65.0, "s"), (3.0, "sec")]),
+        ("The build took 2 hours and 10 minutes.", [(7800.0, "s")]),
+    ],
+)
+def test_durations_compared_counted_or_in_two_units(text, expected):
+    assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Meet me in 10 minutes, vs the usual slot.",
+        "The job runs every 10 minutes.",
+        "Keep 10k rows in 30 s windows.",  # a window is a setting
+    ],
+)
+def test_durations_without_a_comparison_or_work_stay_out(text):
+    assert written_values(text) == []
+
+
+def test_a_timing_against_a_clock_after_vs():
+    text = "A full checkout takes ~3:20 on the laptop\nvs. ~0:13 on the server."
+    assert [(v, u) for _, v, u in written_values(text)] == [(200.0, "s"), (13.0, "s")]
+    assert written_values("The call is at 9:30 vs. the old slot.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The lock manager is responsible for 30% of the time in these tests.", 30.0),
+        ("The parser spends 42% of its time in tokenising.", 42.0),
+    ],
+)
+def test_a_measured_share_of_the_time(text, expected):
+    got = [(m.value, m.metric) for t in extract_results(text) for m in t.measurements]
+    assert got == [(expected, "share of time")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["90% of the time it just works.", "Half the team, 50% of the time, works remotely."],
+)
+def test_of_the_time_without_a_cost_is_no_share(text):
+    assert written_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("On disk the new format is 35% smaller than the old one.", [(35.0, "%")]),
+        ("压测结果：写入延迟降低了40%。", [(40.0, "%")]),
+        ("优化后耗时20ms左右。", [(20.0, "ms")]),
+        ("性能瓶颈在磁盘，util飙到93%", [(93.0, "%")]),
+    ],
+)
+def test_size_changes_and_numbers_against_cjk_letters(text, expected):
+    assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+def test_a_number_glued_to_a_latin_word_stays_out():
+    assert written_values("See run5ms and abc20% in the ids; v2x faster.") == []
+
+
+def test_a_cjk_sentence_breaks_its_label_at_its_commas():
+    text = "今天压测了新集群，broker 一个节点，TPS打到2.5万，瓶颈在磁盘。"
+    labels = [m.label for t in extract_results(text) for m in t.measurements]
+    assert labels == ["broker 一个节点"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The query now takes 3,5 s instead of 12,25 s.", [(3.5, "s"), (12.25, "s")]),
+        ("With the fix it is 1,5x faster.", [(1.5, "x")]),
+        ("The export takes 1,250 ms on the old disk.", [(1250.0, "ms")]),  # thousands
+    ],
+)
+def test_decimal_commas_and_thousands_commas(text, expected):
+    assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Caching the parse tree saves 40 s per build.", [(40.0, "s")]),
+        ("The new layout cut 2 minutes off the nightly job.", [(2.0, "minutes")]),
+    ],
+)
+def test_time_saved_or_cut_is_measured(text, expected):
+    assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Write throughput increased by 3x with the new batching.", [("3x", 3.0)]),
+        ("It sped the scan up by ~2x on wide tables.", [("~2x", 2.0)]),
+        ("Load time is down 60%.", [("60%", 60.0)]),
+        ("Tail latency is up by 12% since the upgrade.", [("12%", 12.0)]),
+        (
+            "On my laptop it processes 3 million rows per second.",
+            [("3 million rows per second", 3e6)],
+        ),
+    ],
+)
+def test_changes_by_a_factor_or_a_direction_and_magnitude_words(text, expected):
+    assert [(w, v) for w, v, _ in written_values(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pick up 60% of the tickets next sprint.",  # no change of a measured quantity
+        "Divide the pool by 3x the core count.",  # no change verb before `by`
+        "Code coverage is up 5% this month.",  # coverage is no performance
+    ],
+)
+def test_directions_and_factors_without_a_measured_change(text):
+    assert written_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The suite finishes in 4m30s instead of 7m10s.", [(270.0, "s"), (430.0, "s")]),
+        # (a bare `35m` is kept as written, in minutes)
+        ("The job took 1h 20m before and 35m after.", [(4800.0, "s"), (35.0, "min")]),
+        ("The nightly build took 2h5m10s.", [(7510.0, "s")]),
+    ],
+)
+def test_durations_in_glued_units(text, expected):
+    assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+def test_a_bare_m_is_no_minute_without_a_glued_duration():
+    assert written_values("The run loaded 35m rows in total.") == []
+
+
+def test_a_sentence_opening_with_a_pronoun_keeps_the_one_before_as_context():
+    text = (
+        "I reran the checkout-latency benchmark on the old branch. Any ideas?\n\n"
+        "It was `812ms` vs `301ms` with the cache on."
+    )
+    (table,) = [t for t in extract_results(text) if t.format == "prose"]
+    assert "checkout-latency benchmark" in table.caption
+    assert table.caption.endswith("with the cache on.")
+    # a sentence that names its own subject keeps its own caption
+    text = "I reran the checkout-latency benchmark.\n\nThe cold start took 812 ms."
+    (table,) = [t for t in extract_results(text) if t.format == "prose"]
+    assert table.caption == "The cold start took 812 ms."
+
+
+def test_a_question_is_no_context():
+    text = "Did the checkout-latency benchmark change?\n\nIt took 812 ms vs 301 ms."
+    (table,) = [t for t in extract_results(text) if t.format == "prose"]
+    assert "benchmark" not in table.caption
+
+
+def test_within_a_share_of_a_reference_is_a_result():
+    got = written_values("With the fix, performance is within 15% of the unchecked reads.")
+    assert got == [("15%", 15.0, "%")]
+    assert written_values("Keep the error within 5% of the budget.") == []
+
+
+def test_a_hard_wrapped_sentence_goes_on_across_a_capitalised_line():
+    text = (
+        "We are seeing the nightly pipelines taking 2x to 3x more time to run in\n"
+        "Apache Foo SDK 2.50 compared to Apache Foo SDK 2.44.\n"
+    )
+    (table,) = [t for t in extract_results(text) if t.format == "prose"]
+    assert "2.44" in table.caption
+    # short lines, or lines ending in a number or a URL, end where they end
+    text = (
+        "I feel like checkout, with a 2x performance drop seen in our recent tests, is bad\n"
+        "https://example.org/archive/2010-12/0161.shtml\n"
+        "Do we need to be faster than 1.6 to do a release?\n"
+    )
+    assert [w for w, _, _ in written_values(text)] == ["2x"]
+
+
+def test_an_indented_capitalised_line_starts_a_sentence():
+    text = (
+        "   checkout, with a 2x performance drop which I saw in recent tests, is bad\n"
+        "   https://example.org/archive/0161.shtml\n"
+        "   Do we need to be faster than before?\n"
+    )
+    assert [w for w, _, _ in written_values(text)] == ["2x"]
+
+
+def test_an_indented_diff_fence_reads_its_own_lines():
+    text = (
+        "   README.md:\n   ```diff\n"
+        "   -With the new planner the full suite now runs in 640 seconds on one node.\n"
+        "   +With the new planner the full suite now runs in 590 seconds on one node.\n"
+        "   ```\n"
+    )
+    got = {(m.variant, m.value) for t in extract_results(text) for m in t.measurements}
+    assert got == {("[-]", 640.0), ("[+]", 590.0)}
+
+
+def test_a_diff_line_wrapped_by_the_mailer_goes_on_in_the_next_line():
+    text = (
+        "README.md:\n```diff\n"
+        "-With the new planner the full suite now runs in 640 seconds, down from\n"
+        "900 seconds.\n"
+        "+With the new planner the full suite now runs in 590 seconds, down from\n"
+        "900 seconds.\n"
+        " The rest of the page is unchanged and has 12 s in it as context.\n"
+        "```\n"
+    )
+    got = sorted((m.variant, m.value) for t in extract_results(text) for m in t.measurements)
+    assert got == [("[+]", 590.0), ("[+]", 900.0), ("[-]", 640.0), ("[-]", 900.0)]
+
+
+def test_a_diff_hunk_flattened_onto_one_line_reads_its_own_lines():
+    text = (
+        "README.md:\n```diff\n"
+        "@@ -3,2 +3,2 @@ The suite runs on one node with 8 cores. -With the new planner the "
+        "full suite now runs in 640 seconds on one node. +With the new planner the full "
+        "suite now runs in 590 seconds on one node.\n```\n"
+    )
+    got = {(m.variant, m.value) for t in extract_results(text) for m in t.measurements}
+    assert got == {("[-]", 640.0), ("[+]", 590.0)}
+    # a hyphen inside a sentence is no diff mark
+    inline = text.replace(". -With", ", -With").replace(". +With", ", +With")
+    got = {m.variant for t in extract_results(inline) for m in t.measurements}
+    assert not got & {"[-]", "[+]"}
+
+
+def test_a_question_ends_before_a_lowercase_sentence():
+    text = "Should we see improvements already? it was 9120ms vs 2204ms with the flag off"
+    assert [w for w, _, _ in written_values(text)] == ["9120ms", "2204ms"]
+
+
+def test_a_long_line_ending_in_a_comma_goes_on_below_a_capital():
+    text = (
+        "we see throughput increased about 17%, heap allocation decreased about 95%,\n"
+        "Young\ngeneration size decreased about 81.7% with the pooled buffers.\n"
+    )
+    (table,) = [t for t in extract_results(text) if t.format == "prose"]
+    assert [m.value for m in table.measurements] == [17.0, 95.0, 81.7]
+
+
+def test_a_rate_name_does_not_reach_across_a_cjk_clause_or_to_a_list_number():
+    assert values("压测结果：QPS下降了相当数值；2、RT上升。") == []
+    assert values("QPS下降 2、RT上升") == []
+    assert values("压测结果：TPS打到3.8万；RT上升。") == [(38000.0, "TPS")]
+
+
+def test_the_rate_of_a_machine_part_in_a_hardware_list_is_a_spec():
+    text = "Hardware: 64 cores, 256G memory, 8 HDD, network bandwidth 25GB/s"
+    assert written_values(text) == []
+    # a measured bandwidth, outside such a list, stays a result
+    assert [w for w, _, _ in written_values("The scan reached a disk bandwidth of 1.2GB/s.")] == [
+        "1.2GB/s"
+    ]
+
+
+def test_bare_minutes_set_against_each_other_in_a_sentence_about_time():
+    text = "The E2E job got faster.\n\nMost of it comes from the compile time, ~6m down to ~3m."
+    got = [
+        (t.format, m.value, m.unit, m.variant)
+        for t in extract_results(text)
+        for m in t.measurements
+    ]
+    assert got == [("prose", 6.0, "min", "before"), ("prose", 3.0, "min", "after")]
+    assert written_values("We moved 6m rows to 3m rows.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The vendor claims up to 10x faster scans.",
+        "In theory this gives 3x faster reads.",
+        "The new driver promises 40% lower latency.",
+    ],
+)
+def test_claims_and_figures_in_theory_are_no_results(text):
+    assert written_values(text) == []
+
+
+def test_promising_is_no_promise():
+    text = "The result looks promising: the build takes ~10 minutes after the change."
+    assert [w for w, _, _ in written_values(text)] == ["~10 minutes"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If it takes more than 10 s, the watchdog kills it.",
+        "In the worst case it is 10x slower, in theory.",
+        "It might be 2x faster, maybe more.",
+        "Downloads are up 20% this month.",  # a direction, but of no performance
+        "The cluster was down 30% of the time last week.",  # uptime, not a change
+    ],
+)
+def test_conditions_trailing_hedges_and_directions_of_other_things(text):
+    assert written_values(text) == []
+
+
+def test_a_result_after_a_condition_is_stated():
+    text = "If you enable the flag, the scan took 3 s instead of 9 s."
+    assert [w for w, _, _ in written_values(text)] == ["3 s", "9 s"]
+
+
+def test_a_number_after_a_digit_and_a_comma_is_an_item_of_a_list():
+    assert written_values("The run with params 1000,1ms took long.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GC pauses are now around 50 ms, down from 300 ms.",
+        "Startup takes 3.2s now (was 5.1s).",
+        "The suite finishes in 4m30s instead of 7m10s.",
+    ],
+)
+def test_a_new_value_then_the_old_one_it_replaced(text):
+    got = [(m.variant, m.label) for t in extract_results(text) for m in t.measurements]
+    assert [v for v, _ in got] == ["after", "before"]
+    assert got[0][1] == got[1][1]
+
+
+def test_values_set_against_each_other_by_vs_keep_no_side():
+    got = [
+        m.variant for t in extract_results("It is 230ms vs 410ms on trunk.") for m in t.measurements
+    ]
+    assert got == [None, None]
+
+
+def test_the_side_named_before_each_number():
+    got = [
+        (m.value, m.variant)
+        for t in extract_results("without patch 12.3s, with patch 8.1s")
+        for m in t.measurements
+    ]
+    assert got == [(12.3, "before"), (8.1, "after")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The average is 123.4 ms (stddev 2.1 ms).", [(123.4, "ms"), (2.1, "ms")]),
+        ("We got 120k writes/s on the new disks.", [(120000.0, "writes/s")]),
+    ],
+)
+def test_statistics_of_timings_and_more_things_per_second(text, expected):
+    assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("处理耗时从120ms降到了45ms。", [(120.0, "before"), (45.0, "after")]),
+        ("吞吐从 1.2万 提升到 3.5万。", [(12000.0, "before"), (35000.0, "after")]),
+        ("TPS went from 38k to 52k on two brokers.", [(38000.0, "before"), (52000.0, "after")]),
+    ],
+)
+def test_from_a_to_b_in_chinese_and_after_a_rate_name(text, expected):
+    got = [(m.value, m.variant) for t in extract_results(text) for m in t.measurements]
+    assert got == expected
+
+
+def test_a_rate_name_then_a_value_of_another_unit_is_not_its_second_value():
+    assert values("The QPS is 18000 to 5 ms.") == [(18000.0, "QPS")]
+
+
+def test_a_number_after_a_comparison_sign_is_a_bound():
+    assert written_values("Our p99 is hard to keep < 2ms on that hardware.") == []
+    assert written_values("The p99 is now 1.8ms on that hardware.") == [("1.8ms", 1.8, "ms")]
+
+
+def test_a_second_clock_timing_joined_by_and():
+    text = "The option brought the times down to 1:20 and 0:10 respectively."
+    assert [v for _, v, _ in written_values(text)] == [80.0, 10.0]
+    assert written_values("We meet at 9:00 and 10:30 tomorrow.") == []
+
+
+def test_a_statistic_named_far_before_a_timing_does_not_make_it_one():
+    text = "OPS: Operations Per Second, computed as 1 / Mean\n1 passed, 3 deselected in 0.28s\n"
+    assert written_values(text) == []

@@ -238,3 +238,157 @@ def test_a_host_and_port_inside_a_value_is_no_record():
         for m in t.measurements
     ]
     assert ("b1", 9092.0) not in got and ("p99", 12.5) in got
+
+
+def test_markdown_around_a_key_and_more_values_after_its_pair():
+    text = (
+        "Results:\n"
+        "- `main`: 4.10 us/op, 51 allocs/op, 3.2 KB/op\n"
+        "- **patched**: 3.05 us/op, 40 allocs/op, 2.6 KB/op\n"
+    )
+    got = [(r[1], r[3], r[4], r[5]) for r in rows(text)]
+    assert got == [
+        ("main", "time", 4.10, "us/op"),
+        ("main", "allocs/op", 51.0, "allocs/op"),
+        ("main", "KB/op", 3.2, "KB/op"),
+        ("patched", "time", 3.05, "us/op"),
+        ("patched", "allocs/op", 40.0, "allocs/op"),
+        ("patched", "KB/op", 2.6, "KB/op"),
+    ]
+
+
+def test_more_values_that_go_on_as_a_sentence_are_not_a_list():
+    """`x: 5 ms, 3 ms of which in GC and the rest waiting`: the words after the values
+    make the line a sentence; only its own pair counts."""
+    got = rows("pause: 5 ms, 3 ms of which went to the collector and the rest to waiting\n")
+    assert all(r[4] != 3.0 for r in got)
+
+
+def test_a_profile_breakdown_gives_the_share_of_each_function():
+    text = (
+        "Most of the 80 s went to:\n"
+        "41% os_file_rename / RenameFileW\n"
+        "13.5% os_file_open / OpenFileW\n"
+        "- 6% in io.buffer.PoolArena.allocate()\n"
+    )
+    got = [(r[1], r[3], r[4], r[5]) for r in rows(text)]
+    assert got == [
+        ("os_file_rename / RenameFileW", "share", 41.0, "%"),
+        ("os_file_open / OpenFileW", "share", 13.5, "%"),
+        ("io.buffer.PoolArena.allocate()", "share", 6.0, "%"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Survey results:\n30% of users\n70% of admins\n",  # no code names
+        "Only one line:\n41% os_file_rename\n",  # one line alone is a sentence
+        "Odd:\n140% foo_bar\n150% baz_qux\n",  # over 100% is no share
+    ],
+)
+def test_lines_that_are_no_profile_give_no_shares(text):
+    assert [r for r in rows(text) if r[5] == "%"] == []
+
+
+def test_records_in_a_flattened_line_leave_the_sentences_around_them_to_prose():
+    text = (
+        "Hello all. I was able to push 2 million small messages in 61 seconds with the new "
+        "codec, which is a nice result. Old client : small msgs in 57.8 secs | 1k msgs in "
+        "53.2 secs New client : small msgs in 41.5 secs | 1k msgs in 40.9 secs Thanks."
+    )
+    got = {(t.format, m.value) for t in extract_results(text) for m in t.measurements}
+    assert ("prose", 61.0) in got
+    assert {("records", 57.8), ("records", 41.5)} <= got
+    prose_spans = [t.span for t in extract_results(text) if t.format == "prose"]
+    records_spans = [t.span for t in extract_results(text) if t.format == "records"]
+    assert records_spans and records_spans[0][0] > text.index("nice result")
+    assert prose_spans and prose_spans[0][1] <= records_spans[0][0]
+
+
+def test_a_wrapped_sentence_ending_in_a_pair_is_no_record():
+    """A hard-wrapped sentence whose last line reads `part, key : 14 minutes`: the
+    comma before the key says the line goes on from the one above."""
+    text = (
+        "Tuning the collector options such as the young generation size, parallel\n"
+        "collection, initial heap size : 14 minutes\n"
+    )
+    assert rows(text) == []
+    got = [(t.format, m.value) for t in extract_results(text) for m in t.measurements]
+    assert got == [("prose", 14.0)]
+
+
+def test_a_full_stop_after_a_unit_ends_the_sentence_not_the_unit():
+    got = [(r[3], r[4], r[5]) for r in rows("Before: 12000 msg/s. After: 18500 msg/s.\n")]
+    assert got == [("Before", 12000.0, "msg/s"), ("After", 18500.0, "msg/s")]
+    # a dot followed by more of the token is still no end: `v: 1.2.3` is a version
+    assert rows("engine: 2.4.1\nparser: 1.0.9\n") == []
+
+
+def test_a_row_of_named_cells_wrapped_onto_two_lines():
+    text = (
+        "Numbers for 1M messages:\n\n"
+        "   Old client : small msgs in 57.8 secs | 1k msgs in 53.2\n"
+        "   secs | 10k msgs in 66.1 secs\n"
+        "   New client : small msgs in 41.5 secs | 1k msgs in 40.9\n"
+        "   secs | 10k msgs in 49.0 secs\n"
+    )
+    got = [(r[1], r[3], r[4]) for r in rows(text)]
+    assert ("Old client", "10k msgs", 66.1) in got and ("New client", "1k msgs", 40.9) in got
+    assert len(got) == 6
+    assert [t.format for t in extract_results(text)] == ["records"]  # nothing left to prose
+
+
+def test_a_run_of_pairs_in_a_long_line_takes_no_label_from_the_line_itself():
+    text = (
+        "Status after 50 sec: 1000000 operations; 17966 current ops/sec; a long line of log "
+        "output [READ: Count=2764, Max=8487, Min=125, Avg=547.82] [CLEANUP: Count=20, "
+        "Max=1013, Min=0, Avg=71.4]"
+    )
+    labels = {
+        m.label for t in extract_results(text) if t.format == "records" for m in t.measurements
+    }
+    assert not any(label and "CLEANUP" in label and "Count" in label for label in labels)
+
+
+def test_a_factor_is_a_unit_of_a_record_but_a_size_is_no_factor():
+    assert [(r[3], r[4], r[5]) for r in rows("speedup: 1.8x\nsaving: 35%\n")] == [
+        ("speedup", 1.8, "x"),
+        ("saving", 35.0, "%"),
+    ]
+    assert rows("resolution: 1920x1080\ndepth: 24bit\n") == []
+
+
+def test_named_value_lists_and_profile_shares_in_a_flattened_line():
+    text = (
+        "Here are the numbers from my laptop for the change, run a few times each: "
+        "- `main`: 4.10 us/op, 51 allocs/op - **patched**: 3.05 us/op, 40 allocs/op - "
+        "and the time went to 41% os_file_rename / RenameFileW 13.5% os_file_open / "
+        "OpenFileW 6% io_buffer_alloc and the rest elsewhere."
+    )
+    got = {(r[1], r[3], r[4]) for r in rows(text)}
+    assert {("main", "time", 4.1), ("patched", "allocs/op", 40.0)} <= got
+    assert {
+        ("os_file_rename / RenameFileW", "share", 41.0),
+        ("io_buffer_alloc", "share", 6.0),
+    } <= got
+
+
+def test_label_value_unit_lines_run_together_in_a_flattened_line():
+    lines = [
+        "The load run printed these timings on the test machine, per batch size:",
+        "    1 batch     2.125 sec",
+        "   10 batches   3.5 sec",
+        "  100 batches   9.75 sec",
+        "Fixed cost per run 1.9",
+    ]
+    for text in ("\n".join(lines), " ".join(" ".join(lines).split())):
+        got = [(r[1], r[4], r[5]) for r in rows(text) if r[0] == "records"]
+        assert got == [
+            ("1 batch", 2.125, "sec"),
+            ("10 batches", 3.5, "sec"),
+            ("100 batches", 9.75, "sec"),
+        ]
+    # words between values that are a sentence are not labels
+    said = "It took 5 s at first. Then 6 s. Then after the fix 7 s, I think, and 8 s later."
+    assert not [r for r in rows(said + " " + said) if r[0] == "records"]

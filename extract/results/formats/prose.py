@@ -3,47 +3,77 @@
 Runs last (priority 90), on the text the table and tool parsers left unclaimed, and
 outside code fences. A number counts only when it carries a performance unit and,
 for units that also name settings, sits near a performance word:
-* durations (`27 sec`, `~3.5 minutes`, `0.4s`, `4:40 min` → 280 s) with a cue such
-  as took / takes / time / latency / faster / reduced / from ... to / `->`;
-* rates (`320k rows/sec`, `~6k/ms`, `7117 QPS`, `131 MB/s`): always performance;
-* ratios (`3x improvement`, `2-5x latency improvement`, `a factor of more than 5`)
-  followed or preceded by a speed word; unit `x`;
-* percentages (`4.2% performance degrade`, `improved throughput by 30%`) next to a
-  change word (improvement, faster, degradation, reduced, less cpu, ...).
-Never: dates, versions, ids, CLI args, config values (`timeout of 30 s`, `set to`,
-`=`), expectations (`should be 30% faster`, `up to`, `as much as`, questions).
+* durations (`27 sec`, `~3.5 minutes`, `0.4s`, `4:40 min` → 280 s, `1 min 5 sec` and
+  `4m30s` → seconds) with a cue such as took / takes / time / latency / faster /
+  reduced / saves / average / from ... to / `->`, set against another (`A vs B`), or
+  the time of a counted amount of work (`1 million messages in 75 seconds`);
+* rates (`320k rows/sec`, `~6k/ms`, `7117 QPS`, `131 MB/s`, `3 million rows per
+  second`): always performance, but for a machine part's in a hardware list;
+* ratios (`3x improvement`, `2-5x latency improvement`, `a factor of more than 5`,
+  `x10 times throughput`, `a bit over 2x in startup time`, `increased ... by 3x`,
+  `we saw up to 17x`) followed or preceded by a speed word; unit `x`;
+* percentages (`4.2% performance degrade`, `improved throughput by 30%`, `load time is
+  down 60%`, `40% smaller`, `within 15% of X`) next to a change word, and measured
+  shares of the time (`responsible for 30% of the time`).
+Numbers may touch CJK letters (`util飙到95%`, `耗时20ms左右`) and be written with a
+decimal comma (`3,5 s`). Never: dates, versions, ids, list items, CLI args, config
+values (`timeout of 30 s`, `set to`, `=`), bounds (`< 2ms`, `up to 30 s`),
+conditions (`if it takes more than 10 s`), expectations and claims (`should be 30%
+faster`, `claims up to 10x`, `10x, in theory`, `as much as`, questions).
 
 The `-` and `+` lines of a ```diff fence (a change to a README or a doc) are read as
-sentences too, their measurements' variant `[-]` (old text) or `[+]` (new).
+sentences too (with the lines a mailer wrapped out of them), their measurements'
+variant `[-]` (old text) or `[+]` (new).
+
+Sentences end at `.!?` before a capital (after `!?` also before a lowercase word), at
+blank lines, bullets, `|` and lines that start with a capital, unless the line before
+is a long one cut after a plain word or a comma (hard-wrapped mail).
 
 Measurements: value = the number as written (`320k` → 320000, `~2` → 2, a range
 `2-5` → its lower bound; `written` keeps the text, qualifier included), unit as
-written (`sec`, `minutes`, `rows/sec`, `x`, `%`; clock times become `s`); metric =
-the performance word nearest to the number (`build time`, `latency`,
-`improvement`) or the unit's kind (`time`, `throughput`, `speedup`, `change`);
-label = the clause before the number (`This reduces the ambari metrics build time`);
-variant = `before` / `after` for `from A to B`, `A -> B` and numbers followed by
-before / after / with(out) the patch.
+written (`sec`, `minutes`, `rows/sec`, `x`, `%`; clock times and glued durations
+become `s`); metric = the performance word nearest to the number (`build time`,
+`latency`, `improvement`) or the unit's kind (`time`, `throughput`, `speedup`,
+`change`, `share of time`); label = the clause before the number (`This reduces the
+ambari metrics build time`); caption = the sentence, after the end of the one before
+when it opens with a pronoun (`It was 14149ms vs 3169ms`); variant = `before` /
+`after` for `from A to B` (`从A降到B`), `A -> B`, `A, down from B`, `A (was B)`,
+`A instead of B`, numbers after `with(out) the patch` and numbers followed by before
+/ after / with(out) the patch.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from extract.results.formats._context import measure
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
+# Chinese, Japanese and Korean text writes numbers against its letters (`util飙到95%`,
+# `耗时20ms左右`): a letter of these scripts does not glue a number to a word.
+_CJK = "\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
+_NOT_GLUED = rf"(?!(?![{_CJK}])[\w/])"  # no word character or `/` follows (CJK may)
+# More things counted per unit of time (`120k writes/s`, `3k inserts/sec`).
+_RATE_THINGS = (
+    r"writes|reads|inserts|updates|deletes|puts|gets|lookups|commits|batches|tuples|keys"
+    r"|entries|items|elements|calls|invocations|hits|jobs|tasks|pages|packets|samples|spans"
+    r"|points|bytes|lines|tokens|images|frames"
+)
 # A number with a unit (the trigger's first part): a digit, then `_AFTER_DIGIT`.
 _AFTER_DIGIT = (
-    r"[kKM]?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμshlc])(?:%|percent\b|[xX]\b|×"
+    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμshlcwj])"
+    r"(?:%|percent\b|[xX]"
+    rf"(?!(?![{_CJK}])\w)|×"
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
-    r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b)"
-    r"/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
+    r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b"
+    rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
     r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions)"
     r" per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
-    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)(?![\w/]))"
+    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+    rf"{_NOT_GLUED})"
 )
 _NUMBER_UNIT = r"\d" + _AFTER_DIGIT
 # The decimal digits `\d` matches besides 0-9 (a test checks the list): ten from each
@@ -63,6 +93,14 @@ WIDE_DIGITS = "".join(
 
 # Rates named before their number (see `_RATE_LED`), as they are written.
 _RATE_NAMES = r"TPS|QPS|RPS|tps|qps|rps|[Tt]hroughput"
+# What a duration written as a clock (`_CLOCK_TIME`) needs: one of its verbs, then a
+# clock further on (the first verb only: `(?>...)`, so a text is read once), not
+# any clock at all (times of day are in most mail).
+_CLOCK_VERBS = ("tak", "took", "last", "down", "went", "goes", "reduced", "brought", "vs", "versus")
+_CLOCK_NEED = rf"\A(?>[\s\S]*?(?:{'|'.join(_CLOCK_VERBS)}))[\s\S]*?(?-i:\d:[0-5]\d)"
+
+# Two bare minutes set against each other (`~6m down to ~3m`, see `_BARE_MINUTES`).
+_BARE_PAIR = r"\dm (?:down to|up to|to|->|→|vs)"  # (so that each needs a needle below)
 
 INFO = FormatInfo(
     name="prose",
@@ -71,16 +109,25 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|{_RATE_NAMES}|\d:[0-5]\d)|吞吐",
+    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|(?<![A-Za-z])(?:{_RATE_NAMES})|[xX×]\d"
+    rf"|{_BARE_PAIR})|吞吐"
+    rf"|{_CLOCK_NEED}",
     # One part per ASCII digit: a regex that starts with a literal is searched much
     # faster than one that starts with `\d`. Other digits only when the text has one.
     trigger_parts=(
         *((rf"(?-i:{digit}{_AFTER_DIGIT})", (), ()) for digit in "0123456789"),
         (rf"(?-i:(?![0-9])\d{_AFTER_DIGIT})", tuple(WIDE_DIGITS), ()),
         (r"(?-i:factor of\s)", ("factor of",), ()),
-        (rf"(?-i:{_RATE_NAMES})", ("TPS", "QPS", "RPS", "tps", "qps", "rps", "hroughput"), ()),
+        # (`_RATE_LED`'s rate names: not the `tps` of `https`)
+        (
+            rf"(?-i:(?<![A-Za-z])(?:{_RATE_NAMES}))",
+            ("TPS", "QPS", "RPS", "tps", "qps", "rps", "hroughput"),
+            (),
+        ),
         (r"吞吐", ("吞吐",), ()),
-        (r"(?-i:\d:[0-5]\d)", (":",), ()),
+        (_CLOCK_NEED, (), _CLOCK_VERBS),
+        (r"(?-i:[xX×]\d)", ("x", "X", "×"), ()),
+        (rf"(?-i:{_BARE_PAIR})", ("m down to", "m up to", "m to", "m ->", "m →", "m vs"), ()),
     ),
 )
 
@@ -98,8 +145,8 @@ _FENCE_STARTS = ("```", "{code", "{noformat}", "<pre>")  # each alternative star
 # lookbehind, so that the regex engine skips to whitespace; the same matches as
 # `(?<=[.!?])\s+(?=...)|\n[ \t]*\n|\n(?=...)|\s\|\s|\n(?=[A-Z#])`.)
 _ENDS = (
-    r"(?:(?<=[.!?]\s)\s*(?=[A-Z`*(\[\"'])|(?<=\n)[ \t]*\n"
-    r"|(?<=\n)(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)|\|\s|(?<=\n)(?=[A-Z#])"
+    r"(?:(?<=[.!?]\s)\s*(?=[A-Z`*(\[\"'])|(?<=[!?]\s)\s*(?=[a-z])|(?<=\n)[ \t]*\n"
+    r"|(?<=\n)(?=[ \t]*(?:[-*•>#]|\d+[.)])\s)|\|\s|(?<=\n)[ \t]*(?=[A-Z#])"
     # a Markdown heading in a flattened mail (`... 2 min ## How was this tested?`)
     r"|(?=#{2,6}[ \t]))"
 )
@@ -119,26 +166,36 @@ _DURATION = (
 )
 _RATE = (
     r"(?:ops|op|rows|records|req|reqs|requests|queries|msgs?|messages|tx|txns?|transactions|events"
-    r"|files|docs|documents|i|it|iter|B|KB|MB|GB|KiB|MiB|GiB|kb|mb|gb)/(?:s|sec|second|ms|min)"
+    r"|files|docs|documents|i|it|iter|B|KB|MB|GB|KiB|MiB|GiB|kb|mb|gb"
+    rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)"
     r"|/(?:s|sec|ms)|(?:ops|op|operations?|lookups?|calls|queries|requests|rows|records|messages"
     r"|transactions) per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps"
 )
 _CANDIDATE = re.compile(
-    r"(?<![\w.\-/=:#@$+])"
+    rf"(?<![.\-/=:#@$+])(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
     r"(?P<q>(?:~|≈|about|around|approximately|approx\.?|roughly|nearly|almost|more than|over"
+    r"|(?:a bit|a little|slightly|just|well) (?:over|more than|under|less than)"
+    r"|(?:something|somewhere) (?:around|like)|up to"
     r"|less than|under|only|just)\s*)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
+    # a decimal comma (`3,5 s`, `1,25x`): one or two digits after it (`1000,1ms` is a list)
+    r"|\d{1,3},\d{1,2}(?![\d,])"
     r"|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
     r"(?P<range>\s?[-–~]\s?\d+(?:\.\d+)?|[xX×]?\s(?:to|or)\s\d+(?:\.\d+)?(?=\s?[xX×%]))?"
-    r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b))?"
-    rf"(?:\s?(?P<unit>%|percent\b|[xX×](?![\w])|times(?=\s+(?:faster|slower|better|more|less))"
-    rf"|(?:{_RATE})(?![\w/])|(?:{_DURATION})(?![\w/])))"
+    r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b)"
+    r"|\s(?:thousand|million|billion)(?=\s))?"
+    rf"(?:\s?(?P<unit>%|percent\b|[xX×](?!(?![{_CJK}])\w)"
+    r"|times(?=\s+(?:faster|slower|better|more|less))"
+    rf"|(?:{_RATE}){_NOT_GLUED}|(?:{_DURATION}){_NOT_GLUED}))"
 )
 # What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces).
 _QUALIFIERS = (
     "~", "≈", "about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
-    "almost", "more than", "over", "less than", "under", "only", "just",
+    "almost", "more than", "over", "less than", "under", "only", "just", "up to",
+    *(f"{a} {b}" for a in ("a bit", "a little", "slightly", "just", "well")
+      for b in ("over", "more than", "under", "less than")),
+    *(f"{a} {b}" for a in ("something", "somewhere") for b in ("around", "like")),
 )  # fmt: skip
 # By last character, longest first (so the earliest start is tried first).
 _QUALIFIERS_BY_LAST: dict[str, list[str]] = {}
@@ -150,6 +207,26 @@ _DIGITS = re.compile(r"\d\d*")
 _NUMBER_UNIT_RE = re.compile(_NUMBER_UNIT)
 _QUOTE_MARK = re.compile(r">(?<=\s>)(?=\s)")  # `(?<=\s)>(?=\s)`, found from its literal
 _DIGIT = re.compile(r"\d")
+# A factor written with its `x` first: `up to x10 times throughput`, `×4 faster`.
+_X_FIRST = re.compile(
+    r"(?<![\w.])(?P<q>(?:up to|about|around|~|over|more than|nearly|almost|roughly)\s*)?"
+    r"[xX×](?P<n>\d+(?:\.\d+)?)(?:\s*times)?(?![\w.%])"
+)
+_X_DIGIT = re.compile(r"[xX×]\d")
+# A duration in glued units, as `time` and CI logs print it: `4m30s`, `1h 20m`,
+# `2h5m10s`; a bare `35m` only in a sentence that has such a duration already.
+# `compile time ~6m down to ~3m`: two bare `Nm` set against each other in a sentence
+# about time are minutes.
+_BARE_MINUTES = re.compile(
+    r"(?i)\b(?:times?|took|takes|taking|duration|minutes)\b[^.;!?]{0,80}?(?<![\w.])~?\d+m\s*"
+    r"(?:down to|up to|to|->|→|vs\.?)\s*~?\d+m(?![\w/])"
+)
+_BARE_PAIR_RE = re.compile(_BARE_PAIR)
+_HMS = re.compile(
+    r"(?<![\w.])(?P<q>(?:~|about|around|roughly|under|over|almost|nearly)\s*)?"
+    r"(?P<n>(?P<h>\d+)h\s?(?P<hm>\d+)m(?:in)?(?:\s?(?P<hs>\d+(?:\.\d+)?)s)?"
+    r"|(?P<m>\d+)m\s?(?P<ms>\d+(?:\.\d+)?)s|(?P<bare>\d+)m)(?![\w/])"
+)
 _FACTOR = re.compile(
     r"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>\d+(?:\.\d+)?)"
 )
@@ -158,17 +235,60 @@ _PERF = re.compile(
     r"(?i)\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
     r"|latenc(?:y|ies)|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?|improve"
     r"\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup|start-up"
-    r"|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from)\b|->|→"
+    r"|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from"
+    r"|sav(?:e|es|ed|ing|ings)|cuts?|shav(?:e|es|ed|ing)|dropp?(?:s|ed|ing)?"
+    # the runs a timing compares
+    r"|with(?:out)? (?:the |this |my |a )?(?:patch|change|fix))\b|->|→"
+    # in Chinese: time taken, time used, latency, performance, raise, lower, speed-up
+    r"|耗时|用时|延迟|时延|性能|提升|降低|加速"
 )
 _SPEED_WORD = re.compile(
     r"(?i)^\W{0,3}(?:\w+\s+){0,2}(?:faster|slower|quicker|speed-?ups?|improve\w*|better|worse"
-    r"|latency|throughput|perf\w*|reduction|regression|degradation|gain|more throughput|less)\b"
+    r"|latency|throughput|perf\w*|reduction|regression|degradation|gains?|more throughput|less"
+    r"|increase[sd]?|decrease[sd]?|boost|longer|shorter|(?:more|less) (?:time|cpu))\b"
+    # `a bit over 2x in regular startup time`: the factor of a timed quantity
+    r"|^\W{0,3}(?:in|on|of)\s+(?:[\w-]+\s+){0,3}?(?:(?:build|startup|start-up|load(?:ing)?"
+    r"|run|execution|response|compile|query|wall|cpu)[ -]?times?|runtime|latency|throughput)\b"
 )
-_SPEED_BEFORE = re.compile(r"(?i)(?:speed-?up|improvement|gain|factor) (?:of|by)\s*$")
+# `we saw up to 17x`: a factor that was seen, in a sentence about gains (`_CHANGE_WORD`).
+_SEEN_BEFORE = re.compile(
+    r"(?i)\b(?:saw|seen|see|seeing|observed?|observing|measured|got|getting|achieved?|reached)\s*$"
+)
+_SPEED_BEFORE = re.compile(
+    r"(?i)(?:speed-?up|improvement|gain|factor) (?:of|by)\s*$"
+    # `increased write throughput by 3x`, `sped the scan up by ~2x`
+    r"|\b(?:improv|increas|reduc|decreas|boost|cut|drop|grow|grew|speed|sped|lower|rais)\w*"
+    r"\b[^.;!?]{0,40}?\bby\s*$"
+)
+# `load time is down 60%`, `up 12%`: a change stated by its direction.
+# What a change stated by its direction must be about (not `downloads are up 20%`).
+_PERF_NOUN = re.compile(
+    r"(?i)\b(?:time|times|latenc(?:y|ies)|throughput|perf\w*|cpu|qps|tps|speed|runtime|duration"
+    r"|memory|heap|gc|p\d\d)\b"
+)
+# (after a verb of being or going, or a measured noun: not the particle of `pick up`)
+_DIRECTION_BEFORE = re.compile(
+    r"(?i)(?:\b(?:is|are|was|were|been|went|goes|go|gone|got|now|time|latency|throughput|cpu"
+    r"|usage|qps|tps)|['’]s)\s+(?:down|up)\s*(?:by\s*)?$"
+)
 _CHANGE_WORD = re.compile(
     r"(?i)\b(?:improv\w*|faster|slower|speed\w*|degrad\w*|regress\w*|reduc\w*|decreas\w*|increas\w*"
     r"|drop\w*|gain\w*|overhead|less|fewer|more|better|worse|saving\w*|lower|higher|latency"
-    r"|throughput|cpu|slowdown|perf\w*)\b"
+    r"|throughput|cpu|slowdown|perf\w*|smaller|larger|shorter|longer)\b"
+    # the same in Chinese: performance, raise, lower, drop, reduce, add, optimise,
+    # time taken, latency, throughput, speed-up, bottleneck
+    r"|性能|提升|提高|降低|下降|减少|增加|优化|耗时|延迟|吞吐|加速|瓶颈"
+)
+# `responsible for 30% of the time`, `spends 40% of its time in GC`: a measured share of
+# the time (a profile), when a verb of cost comes before it (not `90% of the time it
+# works`).
+_TIME_SHARE_AFTER = re.compile(
+    r"(?i)\s*of (?:the |its |our |all )?(?:total |overall |whole |execution |cpu |run |wall )?"
+    r"(?:time|runtime|run time|cpu(?: time)?|samples)\b"
+)
+_COST_BEFORE = re.compile(
+    r"(?i)\b(?:spen[dt]\w*|responsible|accounts? for|accounted for|takes?|took|taking|consum\w*"
+    r"|dominat\w*|eats?|ate|uses?|used)\b"
 )
 _NOT_PERF_PERCENT = re.compile(
     r"(?i)\b(?:coverage|covered|complete|completed|done|progress|probability|chance|share|of users"
@@ -202,19 +322,23 @@ def _may_match(text: str, pieces: tuple[str, ...]) -> bool:
 # Nouns just after a number that make it a setting: `a 100 ms timeout`.
 _SETTING_AFTER = re.compile(
     r"(?i)\s*(?:\w+\s+)?(?:timeout|time-out|interval|delay|sleep|ttl|heartbeat|window|deadline"
-    r"|budget|limit|cap|threshold|backoff|retention|expiry|grace period)\b"
+    r"|budget|limit|cap|threshold|backoff|retention|expiry|grace period)s?\b"
 )
 _EXPECTATION = re.compile(
     r"(?i)\b(?:should|expect\w*|would|could|might|may|hope\w*|target\w*|goal|estimat\w*|assum\w*"
     # (`plan`, `planned`, not the query `planner`)
     r"|aim\w*|want|wish|plan(?:s|ned|ning)?|predict\w*|theoretical\w*|can we|need to|must|will"
-    r"|believe|think|guess|probably|likely|possibl\w*|potential\w*|ideally)\b"
+    r"|believe|think|guess|probably|likely|possibl\w*|potential\w*|ideally"
+    # someone else's figure, or one in theory: `claims up to 10x`, `in theory 3x`
+    # (the verbs: not `promising`, `a claim`)
+    r"|in theory|claim(?:s|ed)|promise[sd]|advertised|supposed to|maybe|perhaps|hopefully)\b"
 )
 _EXPECTATION_PIECES = (
     "should", "expect", "would", "could", "might", "may", "hope", "target", "goal",
     "estimat", "assum", "aim", "want", "wish", "plan", "predict", "theoretical", "can we",
     "need to", "must", "will", "believe", "think", "guess", "probably", "likely",
-    "possibl", "potential", "ideally",
+    "possibl", "potential", "ideally", "in theory", "claim", "promise", "advertised",
+    "supposed to", "maybe", "perhaps", "hopefully",
 )  # fmt: skip
 # Build tool bookkeeping (Maven's `Total time: 02:05 min`, cargo's `Finished ... target(s)
 # in 0.23s`) is not a benchmark.
@@ -239,12 +363,14 @@ _BEFORE_AFTER = re.compile(
 # magnitudes: k, and the CJK 万 (10^4) and 亿 (10^8) with their romanised w/W.
 _RATE_LED = re.compile(
     rf"(?P<kw>(?<![A-Za-z-])(?:{_RATE_NAMES})(?![A-Za-z])|吞吐量?)"
-    r"(?P<link>[^\d.!?;:\n]{0,24}?|\s*[:：]\s*)"
+    # (not across the end of a clause, CJK's `；。！？` included)
+    r"(?P<link>[^\d.!?;:\n；。！？]{0,24}?|\s*[:：]\s*)"
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
     r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)"
     # a CJK magnitude ends the number (`3.8万 after the fix`); else no unit may follow
     r"(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?"
-    r"(?![\d]|[.,]\d|\s?(?:%|[xX×/](?!\w)|[A-Za-zµ]+/|(?:ns|us|µs|ms|s|secs?|seconds?|mins?"
+    # (`2、` numbers an item of a list)
+    r"(?![\d]|[.,]\d|、|\s?(?:%|[xX×/](?!\w)|[A-Za-zµ]+/|(?:ns|us|µs|ms|s|secs?|seconds?|mins?"
     r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z])))"
     # a word after a bare number counts something else (`1 thread`, `20 JVMs`), unless
     # it only goes on with the sentence (`38k on one broker`, `18000 now`)
@@ -254,9 +380,16 @@ _RATE_LED = re.compile(
 # A duration written as a clock, with no unit, after a verb that times something:
 # `takes ~3:20`, `brought it down to 2:40` (m:ss, or h:mm:ss; stored in seconds). A
 # time of day (`at 10:30`, `10:30 am`, `UTC`) is none.
+# What a rate named before its number went to (`... 1.2万 提升到 3.5万`, `38k to 52k`).
+_RATE_LED_NEXT = re.compile(
+    r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|增长|上升|涨|降)?(?:到了?|至)"
+    r"|(?:->|→|to))\s*(?P<n>\d+(?:\.\d+)?)(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?)"
+    # (no unit may follow: `to 52k on two brokers` is one, `to 5 ms` another quantity)
+    r"(?![\d%]|[.,]\d|[A-Za-zµ/]|\s?(?:[xX×/]|[nµu]?s|ms|secs?|seconds?|mins?|[KMG]i?B)\b)"
+)
 _CLOCK_TIME = re.compile(
     r"(?i)\b(?:takes?|took|taking|lasts?|lasted|down to|went to|goes to|reduced to"
-    r"|brought (?:it |this |that )?(?:down )?to)\s+"
+    r"|brought (?:it |this |that )?(?:down )?to|(?P<vs>vs\.?|versus|and|or|then))\s+"
     r"(?P<q>~|about |around |roughly |approximately )?"
     r"(?P<n>\d{1,2}:[0-5]\d(?::[0-5]\d)?)(?![\d:]|\s*(?:am|pm|a\.m|p\.m|utc|gmt|[+-]\d{2}))"
 )
@@ -286,14 +419,19 @@ def _value(m: re.Match) -> tuple[float | None, str]:
             p * 60.0 ** (len(parts) - 2 - i) for i, p in enumerate(parts[1:])
         )
         return seconds, "s"
-    value = parse_number(re.sub(r"[ \u00a0\u202f]", "", n) + (m.group("suf") or ""))
+    if _DECIMAL_COMMA.fullmatch(n):
+        n = n.replace(",", ".")
+    suffix = (m.group("suf") or "").strip()
+    suffix = {"thousand": "k", "million": "M", "billion": "G"}.get(suffix, suffix)
+    value = parse_number(re.sub(r"[ \u00a0\u202f]", "", n) + suffix)
     if unit == "×":
         unit = "x"
     return value, unit
 
 
+_DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 _LINK_WORD = re.compile(r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$")
-_CLAUSE_BREAK = re.compile(r"[.;!?]\s|[;,]\s|\[")
+_CLAUSE_BREAK = re.compile(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]")
 _LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -380,10 +518,20 @@ def _line_before(text: str, pos: int) -> str | None:
     return " ".join(lines[-1].split()[-10:]).strip(" `*:-(") or None
 
 
-def _metric(sentence: str, start: int, end: int, kind: str, words=None) -> str:
-    """`words`: `_METRIC_WORDS.finditer(sentence)` as a list, when already found."""
+def _metric(sentence: str, start: int, end: int, kind: str, words=None, ends=None) -> str:
+    """`words`: `_METRIC_WORDS.finditer(sentence)` as a list, when already found, and
+    `ends` their ends (then only the words near the number are looked at: none
+    ending before `start - 80` or starting after `end + 60` can be in reach)."""
     best = None
-    for m in _METRIC_WORDS.finditer(sentence) if words is None else words:
+    if words is None:
+        near = _METRIC_WORDS.finditer(sentence)
+    elif ends is None:
+        near = words
+    else:
+        near = words[bisect.bisect_left(ends, start - 80) :]
+    for m in near:
+        if ends is not None and m.start() > end + 60:
+            break
         # a word before the number names it more often than one after it
         distance = start - m.end() if m.end() <= start else m.start() - end + 20
         if distance < 0 or distance > 80:
@@ -398,7 +546,7 @@ def _metric(sentence: str, start: int, end: int, kind: str, words=None) -> str:
 _DURATION_RE = re.compile(_DURATION)
 _SPACES = re.compile(r"\s+")
 _FROM_BEFORE = re.compile(r"(?i)\bfrom\s*$|->\s*$|→\s*$")
-_GLUED_AFTER = re.compile(r"(?:\s*=|:\d|/\d|\.\d|\w)")
+_GLUED_AFTER = re.compile(rf"(?:\s*=|:\d|/\d|\.\d|(?![{_CJK}])\w)")
 
 
 def _clause_before(sentence: str, start: int) -> str:
@@ -414,36 +562,165 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
     after = sentence[m.end() : m.end() + 40]
     clause = _clause_before(sentence, m.start())
     if (
-        _may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause)
-    ) or sentence.rstrip().endswith("?"):
+        (_may_match(clause, _EXPECTATION_PIECES) and _EXPECTATION.search(clause))
+        or sentence.rstrip().endswith("?")
+        or _HEDGE_AFTER.match(sentence, m.end())
+        or _CONDITION.search(clause)
+    ):
         return False
+    if kind == "percent" and _TIME_SHARE_AFTER.match(after) and _COST_BEFORE.search(before):
+        return True  # `accounts for 30% of the time` (`for` is no setting here)
     if (
         _may_match(before, _SETTING_PIECES)
         and _SETTING_BEFORE.search(before)
         and not _FROM_BEFORE.search(before)
+        and not (kind == "percent" and _WITHIN_OF.search(before) and _OF_AFTER.match(after))
     ):
         return False
     if _GLUED_AFTER.match(after):
         return False  # `30s=...`, `10:30`, part of an id or a path
+    if _BOUND_BEFORE.search(before):
+        return False  # `p99 < 2ms`: a bound, a target
     if _SETTING_AFTER.match(after):
         return False  # `a 100 ms timeout`, `5 s poll interval`
+    q = (m.group("q") or "").strip().lower()
+    if q == "up to" and kind not in ("ratio", "percent"):
+        return False  # `up to 30 s`, `up to 100 MB/s`: a bound; `up to 3x faster` a result
     if kind == "rate":
-        return True
+        # `Hardware: 176 cores, ..., network bandwidth 10GB/s`: the machine's spec
+        return not (
+            _SPEC_BEFORE.search(before)
+            and _SPEC_HEAD.search(sentence, max(0, m.start() - 150), m.start())
+        )
     if kind == "duration":
         window = sentence[max(0, m.start() - 120) : m.end() + 60]
-        return bool(_PERF.search(window)) or bool(re.search(r":\s*$", before))
+        return bool(
+            _PERF.search(window)
+            or re.search(r":\s*$", before)
+            or _VS_AFTER.match(after)
+            or _VS_BEFORE.search(before)
+            or _VOLUME_IN.search(before)
+            or _STAT_BEFORE.search(before)
+        )
     if kind == "ratio":
-        return bool(_SPEED_WORD.search(after) or _SPEED_BEFORE.search(before))
+        if _SPEED_WORD.search(after) or _SPEED_BEFORE.search(before):
+            return True
+        window = sentence[max(0, m.start() - 120) : m.end() + 60]
+        return bool(_SEEN_BEFORE.search(before) and _CHANGE_WORD.search(window))
     window = sentence[max(0, m.start() - 60) : m.end() + 40]
+    if (
+        _DIRECTION_BEFORE.search(before)
+        and _PERF_NOUN.search(window)
+        and not _NOT_PERF_PERCENT.search(window)
+        and not _TIME_SHARE_AFTER.match(after)  # `was down 30% of the time`: uptime
+    ):
+        return True
     return bool(_CHANGE_WORD.search(window)) and not _NOT_PERF_PERCENT.search(window)
 
 
-def _variants(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
+# A list of the machine's parts, and a rate of one of them in it: a spec, not a result.
+_SPEC_HEAD = re.compile(
+    r"(?i)\b(?:hardware|machines?|environment|specs?|specifications?|setup|testbed|test bed)\s*:"
+)
+_SPEC_BEFORE = re.compile(
+    r"(?i)\b(?:bandwidth|network|nic|link|ethernet|disks?|ssds?|hdds?|nvme)\b[^,;]{0,15}$"
+)
+# `performance is within 15% of non-checksummed reads`: a gap to a reference, measured.
+_WITHIN_OF = re.compile(r"(?i)\bwithin\s*$")
+_OF_AFTER = re.compile(r"\s+of\s")
+# A condition the number is in (`if it takes more than 10 s, ...`): up to its comma,
+# so `if you enable it, the scan took 3 s` still states a result.
+_CONDITION = re.compile(r"(?i)\b(?:if|unless|whenever)\b[^,]*$")
+_BOUND_BEFORE = re.compile(r"(?:(?<![-=<>])[<>]=?|[≤≥])\s*$")  # (not the arrows `->`, `=>`)
+# A hedge after the number, in its clause: `10x slower, in theory`, `2x, I guess`.
+_HEDGE_AFTER = re.compile(
+    r"(?i)[^.;!?\n]{0,60}?\b(?:in theory|theoretically|I guess|I think|I believe|I hope|maybe"
+    r"|perhaps|probably|hopefully|presumably)\b"
+)
+# A statistic of timings just before the number: `the average is 123.4 ms`, `p99: 8 ms`.
+_STAT_BEFORE = re.compile(
+    r"(?i)\b(?:average|avg|mean|median|stddev|std dev|p\d{2,3}|percentile)\b[^.;,\d\n]{0,20}$"
+)
+# `14149ms vs 3169ms`: a duration compared with another is measured.
+_VS_AFTER = re.compile(r"[\s`*)]*(?:vs\.?|versus)[\s`*(~]*\d")
+_VS_BEFORE = re.compile(r"(?i)\b(?:vs\.?|versus)[\s`*(~]*$")
+# `processed 1 million 10 byte messages in 75 seconds`: the time of a counted amount of
+# work (a number, at most three words, a noun of work items, `in`).
+_VOLUME_IN = re.compile(
+    r"(?i)\d[\d.,]*\s*(?:[kKM]|thousand|million|billion)?\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:messages|msgs|rows|records|requests|reqs|queries|docs|documents|files|events|entries"
+    r"|items|keys|objects|operations|ops|transactions|txns|iterations|calls|lookups|inserts"
+    r"|writes|reads|puts|gets|tuples|elements)\b[^.;!?\d]{0,30}?\bin\s*$"
+)
+
+
+# The seconds of the units a compound duration is written in (`1 min 5 sec`, `2h 30min`).
+_DURATION_SECONDS = (
+    (re.compile(r"h|hrs?|hours?"), 3600.0),
+    (re.compile(r"mins?|minutes?"), 60.0),
+    (re.compile(r"s|secs?|seconds?"), 1.0),
+    (re.compile(r"ms|msecs?|millis(?:econds?)?|milli seconds?"), 0.001),
+)
+
+
+def _seconds_per(unit: str | None) -> float | None:
+    for pattern, seconds in _DURATION_SECONDS:
+        if unit and pattern.fullmatch(unit):
+            return seconds
+    return None
+
+
+def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
+    """`1 min 5 sec`, `2 hours and 10 minutes`: one duration written in two units, the
+    larger first, becomes one measurement in seconds (its `written` the whole)."""
+    i = 0
+    while i + 1 < len(found):
+        (m, meas), (n, nxt) = found[i], found[i + 1]
+        big, small = _seconds_per(meas.unit), _seconds_per(nxt.unit)
+        between = sentence[m.end() : n.start()]
+        if (
+            big is not None
+            and small is not None
+            and small < big
+            and not (n.group("q") if "q" in n.re.groupindex else None)
+            and re.fullmatch(r"\s*(?:and\s+)?", between)
+            and meas.value is not None
+            and nxt.value is not None
+        ):
+            meas.value = meas.value * big + nxt.value * small
+            meas.unit = "s"
+            meas.written = sentence[m.start() : n.end()].strip()
+            found[i] = (m, meas)
+            del found[i + 1]
+            continue
+        i += 1
+
+
+# The side named just before a number: `without patch 12.3s, with patch 8.1s`.
+_SIDE_BEFORE = re.compile(
+    r"(?i)\bwith(out)? (?:the |this |my |a )?(?:patch|change|fix)(?:es)?(?: applied)?[\s:,=]*$"
+)
+_CJK_TO = re.compile(
+    r"\s*(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|减)?(?:到了?|至)\s*"
+)
+# Between a new value and the old one it replaced.
+_NEW_THEN_OLD = re.compile(
+    r"(?i)[\s`*]*(?:now)?[\s`*,;]*(?:\(\s*)?(?:(?:down|up) from|instead of|rather than"
+    r"|(?<=[(,])\s*(?:was|were|before:?|previously|formerly))[\s`*~:]*"
+)
+
+
+def _variants(
+    sentence: str, found: list[tuple[re.Match, Measurement]], mark: str | None = None
+) -> None:
     """`from A to B` / `A -> B`: A is before, B after; `X before`, `Y with the patch`."""
     for i, (m, meas) in enumerate(found):
         after = sentence[m.end() : m.end() + 30]
+        lead = _SIDE_BEFORE.search(sentence, max(0, m.start() - 30), m.start())
         word = _BEFORE_AFTER.match(after)
-        if word:
+        if lead and mark is None and (not word or re.match(r"\s*[,;]", after)):
+            meas.variant = "before" if lead.group(1) else "after"  # `without patch 12.3s`
+        elif word:
             w = word.group("w").lower()
             meas.variant = (
                 "before"
@@ -454,15 +731,28 @@ def _variants(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
             nxt = found[i + 1][0]
             between = sentence[m.end() : nxt.start()]
             lead = sentence[max(0, m.start() - 60) : m.start()]
-            if re.fullmatch(
-                r"[\s`*]*(?:->|→|=>|to|goes to|went to|before goes to)[\s`*~]*", between
-            ) or (
-                re.search(r"(?i)\bfrom\s*[`*~]*$", lead)
-                and re.fullmatch(r"[\s`*]*to[\s`*~]*", between)
+            if (
+                re.fullmatch(
+                    r"[\s`*]*(?:->|→|=>|to|down to|up to|goes to|went to|before goes to)[\s`*~]*",
+                    between,
+                )
+                or (
+                    re.search(r"(?i)\bfrom\s*[`*~]*$", lead)
+                    and re.fullmatch(r"[\s`*]*to[\s`*~]*", between)
+                )
+                or (
+                    # `从120ms降到了45ms`: from A (fell, rose) to B
+                    re.search(r"从\s*[`*~]*$", lead) and _CJK_TO.fullmatch(between)
+                )
             ):
                 meas.variant = meas.variant or "before"
                 found[i + 1][1].variant = "after"
                 found[i + 1][1].label = meas.label  # `B` of `from A to B` is A's quantity
+            elif mark is None and _NEW_THEN_OLD.fullmatch(between) and not found[i + 1][1].variant:
+                # `50 ms, down from 300 ms`, `3.2 s (was 5.1 s)`, `A instead of B`
+                meas.variant = meas.variant or "after"
+                found[i + 1][1].variant = "before"
+                found[i + 1][1].label = meas.label
 
 
 def _quoted(text: str) -> list[tuple[int, int]]:
@@ -530,28 +820,88 @@ def _sentences(text: str):
     for lo, hi in pieces:
         cut = lo
         for b in _ends(text, lo, hi):
+            if _wrapped_on(text, b):
+                continue
             yield cut, b.start()
             cut = b.end()
         yield cut, hi
+
+
+_WRAP_WIDTH = 55  # a line at least this long that stops mid-sentence was hard-wrapped
+
+
+def _wrapped_on(text: str, end: re.Match) -> bool:
+    """A line break before a capital (`... to run in\nApache Beam 2.50 ...`) that only
+    continues a hard-wrapped sentence: the line before it is long and stops after a
+    plain word or a comma, as a wrapped line does; not after a number, a URL or other
+    punctuation."""
+    if end.group().count("\n") != 1 or not end.group().startswith("\n"):
+        return False
+    nxt = text[end.end() : end.end() + 1]
+    if not nxt.isupper():
+        return False
+    start = text.rfind("\n", 0, end.start()) + 1
+    line = text[start : end.start()].strip()
+    return len(line) >= _WRAP_WIDTH and _WORD_AT_END.search(line) is not None
+
+
+# a plain word (not a URL or a number), or a comma after anything
+_WORD_AT_END = re.compile(r"(?:^|\s)[A-Za-z'’-]+$|,$")
 
 
 # A unified diff of prose in a ```diff fence (a README or doc change in a review):
 # its `-` and `+` lines are the old and the new text.
 _DIFF_FENCE = re.compile(r"```diff[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _WORD_RUN = re.compile(r"[A-Za-z]{2,}")
-_DIFF_LINE = re.compile(r"^([-+])(?![-+]{2})([^\n]*[A-Za-z][^\n]*)$", re.M)
+# (its lines indented as the fence is: a fence in an indented mail has them all so)
+_DIFF_LINE = re.compile(r"^([ \t]*)([-+])(?![-+]{2})([^\n]*[A-Za-z][^\n]*)$", re.M)
 
 
 def _diff_prose_lines(text: str) -> list[tuple[int, int, str]]:
     """(start, end, `[-]` or `[+]`) of the removed and added lines of diff fences."""
     if "```diff" not in text:
         return []
-    return [
-        (line.start(2), line.end(2), f"[{line.group(1)}]")
-        for fence in _DIFF_FENCE.finditer(text)
-        for line in _DIFF_LINE.finditer(text, fence.start(1), fence.end(1))
-        if _is_prose(line.group(2))
-    ]
+    out = []
+    for fence in _DIFF_FENCE.finditer(text):
+        head = text[text.rfind("\n", 0, fence.start()) + 1 : fence.start()]
+        indent = head if not head.strip() else ""
+        for line in _DIFF_LINE.finditer(text, fence.start(1), fence.end(1)):
+            if line.group(1) == indent and _is_prose(line.group(3)):
+                end = _wrapped_diff_end(text, line.end(3), fence.end(1), indent)
+                out.append((line.start(3), end, f"[{line.group(2)}]"))
+        out += _flat_hunk_lines(text, fence.start(1), fence.end(1))
+    return out
+
+
+# A hunk flattened onto its `@@ ... @@` line (a mail flattened onto one line): its
+# removed and added lines start with `-`/`+` and a capital, after a sentence's end.
+_FLAT_HUNK = re.compile(r"^[ \t]*@@[^@\n]*@@[^\n]+$", re.M)
+_FLAT_DIFF_MARK = re.compile(r"(?:(?<=[.!?:])|(?<=@@)) ([-+])(?=[A-Z])")
+
+
+def _flat_hunk_lines(text: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
+    out = []
+    for hunk in _FLAT_HUNK.finditer(text, lo, hi):
+        marks = list(_FLAT_DIFF_MARK.finditer(text, hunk.start(), hunk.end()))
+        for mark, after in zip(marks, [*marks[1:], None], strict=False):
+            start, end = mark.end(), after.start() if after else hunk.end()
+            if _is_prose(text[start:end]):
+                out.append((start, end, f"[{mark.group(1)}]"))
+    return out
+
+
+def _wrapped_diff_end(text: str, end: int, limit: int, indent: str) -> int:
+    """Where a diff line ends once the lines a mailer wrapped out of it are added: a
+    line of a diff starts with ` `, `-`, `+`, `@` or `\\`; one that does not goes on
+    from the line before."""
+    while end < limit:
+        nxt = text.find("\n", end + 1, limit)
+        line = text[end + 1 : nxt if nxt >= 0 else limit]
+        body = line[len(indent) :] if line.startswith(indent) else None
+        if not body or not body.strip() or body[0] in " -+@\\" or body.startswith("```"):
+            return end
+        end = end + 1 + len(line)
+    return end
 
 
 def _is_prose(line: str) -> bool:
@@ -563,10 +913,42 @@ def _is_prose(line: str) -> bool:
     return code <= max(2, len(line) // 40)
 
 
-def _unclaimed_and_stated(sentence: str, m: re.Match, found) -> bool:
+class _Found(list):
+    """A sentence's (match, measurement) pairs, with the matches indexed by the blocks
+    of 256 characters they touch: whether a position is claimed is looked up in its
+    block, not in every match (a flattened table is one sentence of thousands)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._blocks: dict[int, list[tuple[re.Match, Measurement]]] = {}
+
+    def append(self, item) -> None:
+        super().append(item)
+        m = item[0]
+        for b in range(m.start() >> 8, (max(m.end() - 1, m.start()) >> 8) + 1):
+            self._blocks.setdefault(b, []).append(item)
+
+    def covers(self, pos: int) -> bool:
+        return any(f[0].start() <= pos < f[0].end() for f in self._blocks.get(pos >> 8, ()))
+
+    def starting_in(self, lo: int, hi: int) -> list:
+        out = []
+        for b in range(lo >> 8, (max(hi - 1, lo) >> 8) + 1):
+            out += [f for f in self._blocks.get(b, ()) if lo <= f[0].start() < hi and f not in out]
+        return out
+
+    def discard(self, items: list) -> None:
+        for item in items:
+            self.remove(item)
+            m = item[0]
+            for b in range(m.start() >> 8, (max(m.end() - 1, m.start()) >> 8) + 1):
+                self._blocks[b].remove(item)
+
+
+def _unclaimed_and_stated(sentence: str, m: re.Match, found: _Found) -> bool:
     """The number of `m` (group `n`) is not already part of a measurement of the
     sentence, and the sentence states it: no question, no expectation before it."""
-    if any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+    if found.covers(m.start("n")):
         return False
     clause = _clause_before(sentence, m.start("n"))
     return not (
@@ -575,12 +957,42 @@ def _unclaimed_and_stated(sentence: str, m: re.Match, found) -> bool:
     )
 
 
+# A sentence that opens with a pronoun (`It was 14149ms vs 3169ms`, `We have detected a
+# regression of around 20%`) goes on from the one before, which names what it measures.
+_ANAPHOR = re.compile(
+    r"(?i)^[\W_]{0,3}(?:it|it's|this|that|these|those|they|we|i|which|here|there|so"
+    r"|with (?:this|these|that|those|it|them))\b"
+)
+
+
+def _statement(sentence: str, mark: str | None) -> str | None:
+    """The sentence, as context for the next one: not a question, not a diff line."""
+    words = " ".join(sentence.split())
+    if mark is not None or not words or words.endswith(("?", "？")):
+        return None
+    return words
+
+
+def _caption(sentence: str, context: str) -> str:
+    """The sentence; after the last 150 characters of the sentence before it when it
+    opens with a pronoun."""
+    words = " ".join(sentence.split())
+    if context and _ANAPHOR.match(words):
+        return f"{context[-150:]} {words}"[-350:]
+    return words[:200]
+
+
 def parse(text: str) -> list[ResultTable]:
     tables = []
     spans = [(lo, hi, None) for lo, hi in _sentences(text)] + _diff_prose_lines(text)
+    previous, previous_end = "", 0  # the last sentence that states something
     for lo, hi, mark in sorted(spans):
         # Flattened quote markers (`as much > as 30%`) are not words.
         sentence = text[lo:hi]
+        # (the sentence before, when near: not across a code block or a long quote)
+        context = previous if lo - previous_end <= 400 else ""
+        if (stated := _statement(sentence, mark)) is not None:
+            previous, previous_end = stated, hi
         if ">" in sentence:
             sentence = _QUOTE_MARK.sub(" ", sentence)
         # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
@@ -588,12 +1000,16 @@ def parse(text: str) -> list[ResultTable]:
         has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
         rate_led = _RATE_LED_PIECES.search(sentence) is not None
         clock = ":" in sentence and _CLOCK_TIME.search(sentence) is not None
-        if not has_unit and not rate_led and not clock and "factor of" not in sentence:
+        x_first = _X_DIGIT.search(sentence) is not None
+        glued = has_unit or (
+            _BARE_PAIR_RE.search(sentence) is not None and _BARE_MINUTES.search(sentence)
+        )
+        if not (glued or rate_led or clock or x_first or "factor of" in sentence):
             continue
         if not (has_unit or _DIGIT.search(sentence)) or _BOOKKEEPING.search(sentence):
             continue
-        found: list[tuple[re.Match, Measurement]] = []
-        words = None  # the metric words of the sentence, found once for all its numbers
+        found = _Found()
+        words = ends = None  # the metric words of the sentence (and their ends), found once
         for m in _candidates(sentence) if has_unit else ():
             kind = _unit_kind(m.group("unit"))
             if not _accept(sentence, m, kind):
@@ -604,8 +1020,12 @@ def parse(text: str) -> list[ResultTable]:
             written = m.group().strip()
             if words is None:
                 words = list(_METRIC_WORDS.finditer(sentence))
+                ends = [w.end() for w in words]
+            metric = _metric(sentence, m.start(), m.end(), kind, words, ends)
+            if kind == "percent" and _TIME_SHARE_AFTER.match(sentence, m.end()):
+                metric = "share of time"
             meas = measure(
-                _metric(sentence, m.start(), m.end(), kind, words),
+                metric,
                 written,
                 value,
                 unit,
@@ -624,11 +1044,65 @@ def parse(text: str) -> list[ResultTable]:
                 "x",
                 label=_label(sentence, m.start()),
             )
-            if meas and not any(f[0].start() <= m.start("n") < f[0].end() for f in found):
+            if meas and not found.covers(m.start("n")):
                 found.append((m, meas))
+        hms_seen = False
+        for m in _HMS.finditer(sentence) if glued else ():
+            if m.group("bare") and not (hms_seen or _BARE_MINUTES.search(sentence)):
+                continue
+            window = sentence[max(0, m.start() - 120) : m.end() + 60]
+            if not (_PERF.search(window) or _VS_AFTER.match(sentence, m.end())):
+                continue
+            inside = found.starting_in(m.start(), m.end())
+            found.discard(inside)
+            if not _unclaimed_and_stated(sentence, m, found):
+                for f in inside:
+                    found.append(f)
+                continue
+            if m.group("h"):
+                seconds = int(m.group("h")) * 3600.0 + int(m.group("hm")) * 60.0
+                seconds += float(m.group("hs") or 0)
+            elif m.group("m"):
+                seconds = int(m.group("m")) * 60.0 + float(m.group("ms"))
+            else:
+                seconds = 0.0
+            hms_seen = True
+            meas = measure(
+                "time",
+                m.group().strip(),
+                # (a bare `6m` is kept as written, in minutes)
+                float(m.group("bare")) if m.group("bare") else seconds,
+                "min" if m.group("bare") else "s",
+                label=_label(sentence, m.start()) or _line_before(text, lo),
+            )
+            if meas:
+                found.append((m, meas))
+        for m in _X_FIRST.finditer(sentence) if x_first else ():
+            before = sentence[max(0, m.start() - 45) : m.start()]
+            after = sentence[m.end() : m.end() + 40]
+            if not (_SPEED_WORD.search(after) or _SPEED_BEFORE.search(before)):
+                continue
+            if not _unclaimed_and_stated(sentence, m, found):
+                continue
+            meas = measure(
+                "speedup",
+                sentence[m.start() : m.end("n")].strip(),
+                parse_number(m.group("n")),
+                "x",
+                label=_label(sentence, m.start()),
+            )
+            if meas:
+                found.append((m, meas))
+        clocks, last_clock = 0, 0
         for m in _CLOCK_TIME.finditer(sentence) if clock else ():
             if not _unclaimed_and_stated(sentence, m, found):
                 continue
+            if m.group("vs") and not (clocks and m.start() - last_clock <= 30):
+                # `3:20 vs. 0:13`, `down to 1:20 and 0:10`: a second timing right after
+                # a first; `vs 10:30` or `and 10:30` alone is none
+                continue
+            clocks += 1
+            last_clock = m.end()
             value = parse_number(m.group("n"))
             meas = measure(
                 "time",
@@ -660,15 +1134,32 @@ def parse(text: str) -> list[ResultTable]:
             )
             if meas:
                 found.append((m, meas))
+                # `吞吐从 1.2万 提升到 3.5万`, `TPS went from 38k to 52k`: the value it went to
+                nxt = _RATE_LED_NEXT.match(sentence, m.end())
+                if nxt and not found.covers(nxt.start("n")):
+                    suffix = nxt.group("cjk") or nxt.group("suf") or ""
+                    value = parse_number(nxt.group("n"))
+                    meas = measure(
+                        meas.metric,
+                        nxt.group("n") + suffix,
+                        value * _MAGNITUDE.get(suffix, 1.0) if value is not None else None,
+                        meas.unit,
+                        label=meas.label,
+                    )
+                    if meas:
+                        found.append((nxt, meas))
+                        if re.search(r"(?i)从|\bfrom\b", m.group("link")):
+                            found[-2][1].variant, meas.variant = "before", "after"
         if not found:
             continue
         found.sort(key=lambda f: f[0].start())
-        _variants(sentence, found)
+        _join_compound_durations(sentence, found)
+        _variants(sentence, found, mark)  # (a diff line's side is its mark)
         table = ResultTable(
             format=INFO.name,
             span=(lo, lo + found[-1][0].end()),
             columns=["label", "value", "unit"],
-            caption=" ".join(sentence.split())[:200],
+            caption=_caption(sentence, context),
             variant=mark,
         )
         for _, meas in found:
