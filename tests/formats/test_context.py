@@ -18,3 +18,11 @@ def test_the_command_on_the_line_above_names_the_output():
     text = "```\n$ bin/load run-test -t 8 --size=4096\n\n  count = 5\n```"
     assert command_above(text, text.index("count")) == "bin/load run-test -t 8 --size=4096"
     assert command_above("Some words on the line above\ncount = 5", 29) is None
+
+
+def test_in_a_flattened_mail_the_command_after_the_fence_names_the_output():
+    text = "Output of the load tool: ``` $ bin/load run-test -t 8 --size=4096 count = 5 ```"
+    assert command_above(text, text.index("count")) == "bin/load run-test -t 8 --size=4096"
+    # a sentence that ends before the block is not a command
+    said = "We ran it twice. The numbers are below count = 5"
+    assert command_above(said, said.index("count")) is None

@@ -39,6 +39,24 @@ def test_flattened_onto_one_line_reads_the_same_fields():
     assert ("latency_ms", 5.5) in got
 
 
+def test_the_name_record_before_an_object_labels_it_on_its_line_or_the_line_above():
+    lines = (
+        "test_id: suite.bench.codec=zstd\nstatus: PASS\n"
+        '{"encode": {"records_per_sec": 5100.5, "mb_per_sec": 48.5}}\n'
+        "test_id: suite.bench.codec=lz4\nstatus: PASS\n"
+        '{"encode": {"records_per_sec": 7200.5, "mb_per_sec": 66.5}}\n'
+    )
+    for text in (lines, " ".join(lines.split())):  # as written, and flattened
+        got = [
+            (m.label, m.value)
+            for t in extract_results(text)
+            if t.format == "json"
+            for m in t.measurements
+            if m.metric == "encode records_per_sec"
+        ]
+        assert got == [("suite.bench.codec=zstd", 5100.5), ("suite.bench.codec=lz4", 7200.5)]
+
+
 def test_broken_json_and_huge_objects_give_nothing():
     assert extract_results('{"latency_ms": 5.5, "ops_per_sec": ') == []
     big = "{" + ", ".join(f'"k{i}_ms": {i}' for i in range(3000)) + "}"

@@ -14,13 +14,11 @@ from tests.formats.damage import DAMAGE, check_damaged, own_cases, rows
 from tests.formats.golden import cases, check, text_of
 
 NO_HEADING = ("format", "label", "metric", "value", "unit")
-# flattened: log records lose the heading above them; timing lines need their
-# line breaks (documented in the module)
+# flattened: log records lose the heading above them (documented in the module)
 FLAT_KEYS = {
     "log-timing--hive-perflogger": NO_HEADING,
     "log-timing--zkbenchmark": NO_HEADING,
 }
-NEEDS_LINE_BREAKS = {"log-timing--script-timing-lines"}
 
 
 @pytest.mark.parametrize("case", cases("log-timing"))
@@ -31,8 +29,6 @@ def test_fixture(case):
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 @pytest.mark.parametrize("case", own_cases("log-timing"))
 def test_fixture_survives_mail_damage(case, damage):
-    if damage == "flatten" and case in NEEDS_LINE_BREAKS:
-        pytest.skip("timing lines are read one per line")
     check_damaged(case, damage, FLAT_KEYS.get(case) if damage == "flatten" else None)
 
 
@@ -95,6 +91,30 @@ def test_timing_lines_need_two_and_no_settings():
         ("log-timing", "old run", "time", 12.5, "s"),
         ("log-timing", "new run", "time", 9.75, "s"),
     ]
+
+
+def test_timing_records_one_after_the_other_on_a_line_are_a_run():
+    # a flattened mail: the heading and a closing sentence share the line
+    flat = "Times of the run: load: 2.5 s index: 41 s merge: 7.25 s It was a cold cache."
+    assert [(r[0], r[1], r[3], r[4], r[5]) for r in rows(flat)] == [
+        ("log-timing", "load", "time", 2.5, "s"),
+        ("log-timing", "index", "time", 41.0, "s"),
+        ("log-timing", "merge", "time", 7.25, "s"),
+    ]
+    # one record inside a sentence is not a run, nor are settings side by side
+    assert by_name("log-timing").parse("It took: 5 s on the cold cache.") == []
+    assert by_name("log-timing").parse("connect timeout: 5 s retry interval: 2 s") == []
+
+
+def test_timings_in_the_cells_of_a_pipe_table_are_the_table_s():
+    row = "| First run: 9.5s end-to-end (1.6s job) | First run: 36.6s (28.3s) |\n"
+    assert by_name("log-timing").parse("| Plain | Split |\n| --- | --- |\n" + row) == []
+
+
+def test_the_same_label_over_and_over_is_a_log_not_timings():
+    pauses = "Threads were stopped: 0.0301 seconds\nThreads were stopped: 0.0046 seconds\n"
+    assert by_name("log-timing").parse(pauses) == []
+    assert by_name("log-timing").parse(pauses.replace("\n", " ")) == []
 
 
 def test_never_raises_and_stays_fast():

@@ -117,8 +117,14 @@ def command_above(text: str, pos: int, floor: int = 0) -> str | None:
     """The shell command on the line just above `pos`, or above a blank line there
     (`ozone freon hsync-generator -t 20 ...`), which names the output that follows when
     the tool printed no name of its own; None when that line is not a command or lies
-    before `floor`."""
+    before `floor`. In a mail flattened onto one line, the command is the clause just
+    before `pos`, after a code fence or the end of a sentence."""
     start = _line_start(text, pos)
+    if text[max(start, floor) : pos].strip():  # flattened: the command opens the fence
+        # the command is what follows the last fence or sentence on the line
+        clause = _CLAUSE_BREAK.split(text[max(start, floor) : pos])[-1]
+        m = _COMMAND.match(clause.rstrip())
+        return m.group("cmd").strip()[:200] if m else None
     for _ in range(2):  # (a blank line may separate the command from its output)
         if start <= floor:
             return None

@@ -13,7 +13,8 @@ Rows: one measurement per numeric field: metric = the field's path (`consumer
 records_per_sec`), unit from the field name's suffix where it names one (`_ms` →
 ms, `_sec`/`_seconds` → s, `_per_sec` → `/s` rates, `mb_per_sec` → MB/s, `_pct`
 → %), else none; label = a name field of the object (`name`, `benchmark`, `test`,
-`id`...) or of the `key: value` lines just above it (`test_id: ...`), variant = the
+`id`...) or of the `key: value` lines just above it (`test_id: ...`; in a flattened
+line, the last such record before it, its value one token), variant = the
 heading above the block. Fields that name settings or identifiers (port, threads,
 id, version, timestamp...) give no rows. Pure function; never raises.
 """
@@ -42,6 +43,12 @@ _DECODE = json.JSONDecoder()
 _NAME_KEYS = ("name", "benchmark", "bench", "test", "test_id", "testid", "case", "id", "label")
 _NAME_LINE = re.compile(
     r"(?im)^[ \t]*(?:test_?id|test|name|benchmark|case)[ \t]*[:=][ \t]*(?P<v>\S[^\n]{0,200})$"
+)
+# ... or, in a mail flattened onto one line, such a record inside the line: its value
+# is then one token (`test_id: kafkatest.benchmarks....compression_type=none status: PASS`).
+_NAME_IN_LINE = re.compile(
+    r"(?i)(?<![\w.-])(?:test_?id|test|name|benchmark|case)[ \t]*[:=][ \t]*"
+    r"(?P<v>[^\s{}\[\]\"]{3,200})"
 )
 _SETTING = re.compile(
     r"(?i)(?:^|[_.-])(?:port|pid|id|version|threads?|partitions?|replicas?|nodes?|workers?|seed|"
@@ -151,7 +158,10 @@ def parse(text: str) -> list[ResultTable]:
         if len(leaves) < 2 or not any(_PERF_KEY.search(p[-1]) or _unit(p[-1]) for p, _ in leaves):
             continue
         above = text[max(floor, start - 600) : m.start()]
-        names = list(_NAME_LINE.finditer(above))
+        own_line = above.rfind("\n") + 1  # (where the object's own line starts)
+        names = list(_NAME_LINE.finditer(above, 0, own_line))
+        if not names:
+            names = list(_NAME_IN_LINE.finditer(above, own_line))
         label = _name_of(obj) or (names[-1].group("v").strip() if names else None)
         heading = _section_heading(text, start, 0)
         table = ResultTable("json", (start, end), columns=[" ".join(p) for p, _ in leaves])

@@ -20,12 +20,14 @@ block or per run of log records.
 - Timing lines a script prints, two or more in a row, each wholly
   `<what was timed>: <number> <time unit>` (`TVM latency for batch 1 and seq length
   128: 732.59 ms`): label = the text before the colon, metric `time`, unit as printed.
-  Lines naming a setting (timeout, interval, delay, ...) are not timings.
+  Lines naming a setting (timeout, interval, delay, ...) are not timings, nor is one
+  label over and over (`Total time for which application threads were stopped: ...`
+  of a GC log): a run needs two different labels.
 
 Variant = the heading above the block (or above its code fence, for log records).
 Records are matched on the text itself, so a mail flattened onto one line reads
-the same, except timing lines, which need their line breaks. Pure function; never
-raises.
+the same; timing lines flattened onto one line are read when the line is made of
+nothing else. Pure function; never raises.
 """
 
 from __future__ import annotations
@@ -36,18 +38,21 @@ from extract.results.formats._context import block_heading, measure
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
-# Two lines `name: 12 ms` one under the other.
+# Two records `name: 12 ms` one under the other, or one after the other on a line
+# (a flattened mail).
 _TIMED_LINES = (
-    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\r?\n"
+    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*(?:\r?\n|[ \t])"
     r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
-    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*\r?$"
+    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)(?!\w)"
 )
 
 INFO = FormatInfo(
     name="log-timing",
-    description="timings in tool logs: Hive summaries and PerfLogger, zkbenchmark results",
+    description="timings in tool logs: Hive summaries and PerfLogger, zkbenchmark results, "
+    "runs of timing lines",
     signature="`Query Compilation Summary` / `Query Execution Summary` over a rule then "
-    "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`",
+    "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`; "
+    "two or more `<what>: 12.5 ms` records, one per line or one after the other",
     priority=16,
     trigger=rf"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{{10}}|</PERFLOG"
     rf"|finished, time elapsed|{_TIMED_LINES})",
@@ -85,11 +90,15 @@ _ZK = re.compile(
     rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{_N})\s+operations:\s*"
     rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{_N})"
 )
-_TIMING_LINE = re.compile(
-    rf"^[ \t]*(?P<label>[A-Za-z][^:\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
-    r"(?P<u>ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes)[ \t]*\r?$",
-    re.MULTILINE,
+_TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
+_TIMING_RECORD = (
+    rf"(?P<label>[A-Za-z][^:|\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
+    rf"(?P<u>{_TIME_UNITS})"
 )
+_TIMING_LINE = re.compile(rf"^[ \t]*{_TIMING_RECORD}[ \t]*\r?$", re.MULTILINE)
+# ... and the same records one after the other on a line (a flattened mail).
+_TIMING_IN_LINE = re.compile(rf"(?:^|(?<=[ \t])){_TIMING_RECORD}(?=[ \t\r]|$)", re.MULTILINE)
+_RECORD_END = re.compile(rf":[ \t]*{_N}[ \t]*(?:{_TIME_UNITS})[ \t]+$")
 # A line that states a setting, not something measured.
 _SETTING = re.compile(
     r"timeout|interval|delay|ttl|retention|period|wait|sleep|backoff|expir|limit|max\b|"
@@ -222,19 +231,33 @@ def _zkbenchmark(text: str) -> list[ResultTable]:
     return tables
 
 
+def _in_line_run(text: str, m: re.Match) -> bool:
+    """Whether a record has another one just after or just before it on its line."""
+    rest = text[m.end() : m.end() + 8]
+    nxt = m.end() + len(rest) - len(rest.lstrip(" \t"))
+    if nxt > m.end() and _TIMING_IN_LINE.match(text, nxt):
+        return True
+    return _RECORD_END.search(text, max(0, m.start() - 40), m.start()) is not None
+
+
 def _timing_lines(text: str) -> list[ResultTable]:
+    records = [m for m in _TIMING_LINE.finditer(text)]
+    records += [m for m in _TIMING_IN_LINE.finditer(text) if _in_line_run(text, m)]
+    records.sort(key=lambda m: m.start())
     runs: list[list[re.Match]] = []
-    for m in _TIMING_LINE.finditer(text):
-        if _SETTING.search(m.group("label")):
+    for m in records:
+        if _SETTING.search(m.group("label")) or (runs and m.start() < runs[-1][-1].end()):
             continue
-        if runs and text[runs[-1][-1].end() : m.start()] == "\n":
+        gap = text[runs[-1][-1].end() : m.start()] if runs else "-"
+        if gap in ("\n", "\r\n") or (gap.strip(" \t") == "" and "\n" not in gap):
             runs[-1].append(m)
         else:
             runs.append([m])
     tables = []
     floor = 0
     for run in runs:
-        if len(run) < 2:
+        # one label over and over is a log of the same event (GC pauses), not timings
+        if len({m.group("label").strip() for m in run}) < 2:
             continue
         start = run[0].start() + len(run[0].group(0)) - len(run[0].group(0).lstrip())
         table = ResultTable(
