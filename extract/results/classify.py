@@ -230,14 +230,20 @@ def _perf_unit(unit: str | None) -> bool:
 _PERF_HEADER = re.compile(
     r"time|latency|throughput|ops|qps|tps|duration|elapsed|speed|score|\bms\b|\bsec|\brate\b|"
     r"p\d\d|mean|median|\bavg|average|best|before|after|baseline|contender|improv|change|"
-    r"diff|runtime|\bcpu\b|wall|rows/s|mb/s|gb/s",
+    r"diff|runtime|\bcpu\b|wall|rows/s|mb/s|gb/s|"
+    # the same in Chinese and Japanese headers: time taken, time, latency, throughput,
+    # average, speed
+    r"耗时|时间|時間|延迟|延遲|时延|吞吐|平均|速度",
     re.I,
 )
 
 
 _BENCH_HEADING = re.compile(
     r"benchmark|throughput|latency|per second|/s(?:ec)?\b|\bops\b|qps|timings?|"
-    r"results?|performance|\bperf\b|elapsed|runtime|speed",
+    r"results?|performance|\bperf\b|elapsed|runtime|speed|"
+    # benchmark, performance, throughput, latency, time taken, per second, test
+    # results (Chinese, Japanese)
+    r"基准|基準|性能|吞吐|延迟|延遲|耗时|每秒|测试结果|測試結果|ベンチマーク",
     re.I,
 )
 

@@ -42,6 +42,26 @@ def test_the_fit_follows_the_data_and_keeps_the_prior_where_it_is_silent():
     assert model.weights[release] == pytest.approx(fit.PRIOR["release"], abs=1e-3)
 
 
+def test_a_plain_table_never_decides_alone_however_often_it_is_a_benchmark():
+    n = len(fit.NAMES)
+    plain = fit.NAMES.index("plain_table")
+    X, y = [], []
+    for i in range(60):  # plain tables that are benchmarks nine times in ten
+        row = [0.0] * n
+        row[plain] = 1.0
+        X.append(row)
+        y.append(int(i % 10 != 0))
+    for _ in range(20):
+        X.append([0.0] * n)
+        y.append(0)
+    model = fit.fit(X, y)
+    assert model.weights[plain] <= model.threshold - fit.ALONE_MARGIN + 0.02
+    assert model.predict([X[0]]) == [0]
+    # without the constraint the data would have it decide alone
+    unconstrained = fit.fit(X, y, never_alone=())
+    assert unconstrained.predict([X[0]]) == [1]
+
+
 @pytest.mark.shared
 def test_the_shipped_weights_are_the_fit_on_the_corpora():
     X, y, _, _ = fit.feature_rows()

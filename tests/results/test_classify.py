@@ -292,6 +292,26 @@ def test_a_unitless_table_under_a_benchmark_heading_is_a_performance_table():
 
 
 @pytest.mark.parametrize(
+    ("heading", "header"),
+    [
+        ("两种存储的写入性能对比如下：", ["Iter", "A", "B"]),  # "write performance compared"
+        ("测试结果：", ["Iter", "A", "B"]),  # "test results"
+        ("两种存储的对比：", ["轮次", "平均耗时", "B"]),  # header: "average time taken"
+    ],
+)
+def test_chinese_words_for_performance_make_a_unitless_table_a_performance_table(heading, header):
+    grid = f"| {' | '.join(header)} |\n|---:|---:|---:|\n| 1 | 4323 | 48.2 |\n"
+    text = f"{heading}\n\n{grid}"
+    t = table("markdown-table", text, grid, [(header[1], 4323, None)], header)
+    assert classify(text, [t]).is_benchmark
+    plain = f"集群布局：\n\n{grid.replace(header[1], 'A')}"  # "cluster layout"
+    t2 = table(
+        "markdown-table", plain, plain[plain.index("|") :], [("A", 4323, None)], ["轮次", "A", "B"]
+    )
+    assert not classify(plain, [t2]).is_benchmark
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "request.timeout.ms: 30000 ms\nlinger.ms: 5 ms\nbatch: 10 ms\n",
