@@ -16,7 +16,8 @@ When is a labelled number "found"? When one measurement of that message has
 
 - the same value: the expected value is read with `extract.results.units.parse_number`
   from its written form after dropping approximation words and signs of change
-  (`~6k`, `about 23`, `more than 5`, `within 15`, `≈`, `+1.26x faster` → 1.26);
+  (`~6k`, `about 23`, `more than 5`, `within 15`, `≈`, `a bit over 3`, `a factor of
+  5 or so`, `up to x10`, `+1.26x faster` → 1.26; thousands written apart, `20 000`);
   a range (`2-5`, `2-2.5`) or a pair (`29241 / 29279`) matches either number; a
   suffix (`320k`) matches the scaled (320000) or the bare (320) value; the sign
   is ignored (a change of `-0.012 %` may be stored as -0.012 or as 0.012 with a
@@ -180,9 +181,14 @@ def corpus_kind(msg: CorpusMessage) -> str:
 
 _QUALIFIERS = re.compile(
     r"^(?:~|≈|about|approx\.?|approximately|around|roughly|nearly|almost|over|under|"
-    r"more than|less than|at least|at most|up to|within|>=?|<=?|\s)+",
+    r"more than|less than|at least|at most|up to|within|>=?|<=?|"
+    r"(?:a bit|a little|just|slightly|something|somewhere|some)"
+    r"(?=\s+(?:over|under|around|about|more|less))|"
+    r"a factor of|by|x(?=\s*\d)|\s)+",
     re.I,
 )
+# a hedge after the number: `5 or so`, `20 or more`
+_AFTER_QUALIFIERS = re.compile(r"\s+or\s+(?:so|more|less)\b", re.I)
 _CHANGE_WORDS = re.compile(
     r"\s*(?:x|×)?\s*(?:faster|slower|better|worse|improvement|regression)?\s*$", re.I
 )
@@ -194,7 +200,7 @@ _NUMBER_TEXT = re.compile(r"[-+]?\d[\d,]*(?::\d\d)*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 def expected_values(written: str) -> list[float]:
     """The numbers a written expected value stands for (see the module docstring)."""
     s = written.strip()
-    s = _QUALIFIERS.sub("", s)
+    s = _AFTER_QUALIFIERS.sub("", _QUALIFIERS.sub("", s))
     s = _CHANGE_WORDS.sub("", s).strip()
     s = s.rstrip("%").strip()
     candidates = [s]
@@ -204,6 +210,8 @@ def expected_values(written: str) -> list[float]:
     values: list[float] = []
     for c in candidates:
         c = c.lstrip("+").strip()
+        if re.fullmatch(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?", c):
+            c = re.sub(r"[ \u00a0\u202f]", "", c)  # thousands written apart: `20 000`
         v = parse_number(c)
         if v is not None:
             values.append(abs(v))

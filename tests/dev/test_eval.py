@@ -42,6 +42,10 @@ REPO = Path(__file__).resolve().parents[2]
         ("-0.012", [0.012]),
         ("29241 / 29279", [29241.0, 29279.0]),
         ("3.49E8", [3.49e8]),
+        ("a bit over 3", [3.0]),
+        ("a factor of 5 or so", [5.0]),
+        ("something around 20 000", [20000.0]),
+        ("up to x10", [10.0]),
     ],
 )
 def test_expected_values_as_written(written, values):
