@@ -120,7 +120,7 @@ _COMPARE = re.compile(
 )
 _HEDGE = re.compile(
     r"\b(?:should|would|could|might|may|expect(?:ed|s)?|estimat\w*|target\w*|goal|aim|"
-    r"assum\w*|hope|theor\w*|potential(?:ly)?|up to|as much as|can it|if we|"
+    r"assum\w*|hope|theor\w*|potential(?:ly)?|can it|if we|"
     r"i (?:believe|think|guess)|don't think|will be|plan)\b|<\s*\d",
     re.I,
 )
@@ -515,7 +515,7 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _COMPARE: ("from", "->", "→", "=>", "vs", "versus", "before", "after", "compared", "baseline",
                "faster", "slower", "speed", "improv", "regress", "degrad", "than", "with"),
     _HEDGE: ("ould", "might", "may", "expect", "estimat", "target", "goal", "aim", "assum", "hope",
-             "theor", "potential", "up to", "as much as", "can it", "if we", "i believe",
+             "theor", "potential", "can it", "if we", "i believe",
              "i think", "i guess", "don't think", "will be", "plan", "<"),
     _SETTING: ("timeout", "time-out", "interval", "delay", "ttl", "retention", "expir",
                "heartbeat", "sleep", "period", "-x", "time spent", "estimate:", "worklog"),

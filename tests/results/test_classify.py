@@ -105,6 +105,17 @@ def test_estimates_and_targets_are_not_measurements(text):
     assert not classify(text, []).is_benchmark
 
 
+def test_up_to_is_a_maximum_seen_and_only_a_modal_makes_it_a_hope():
+    # `up to` and `as much as` bound what was measured; the hedge is in the verb
+    seen = (
+        "This brings up to 10x higher read throughput on mixed loads, "
+        "and up to 17x higher throughput on reads."
+    )
+    hoped = "We expect up to 2x faster scans with this design, and as much as 3x on wide rows."
+    assert classify(seen, extract_results(seen)).is_benchmark
+    assert not classify(hoped, extract_results(hoped)).is_benchmark
+
+
 YETUS = """:confetti_ball: **+1 overall**
 | Vote | Subsystem | Runtime |  Logfile | Comment |
 |:----:|----------:|--------:|:--------:|:-------:|
