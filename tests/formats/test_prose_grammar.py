@@ -546,3 +546,18 @@ def test_a_second_clock_timing_joined_by_and():
 def test_a_statistic_named_far_before_a_timing_does_not_make_it_one():
     text = "OPS: Operations Per Second, computed as 1 / Mean\n1 passed, 3 deselected in 0.28s\n"
     assert written_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        # the main clause hopes, the clause of reason states what was measured
+        ("Would be great to ship this,\nas there's a 3x increase in startup speed.", ["3x"]),
+        ("We should merge it, because it gives 3x higher throughput.", ["3x"]),
+        # a modal inside the clause of reason still hedges it
+        ("Would be great to ship this, as there should be a 3x faster startup.", []),
+        ("It would be 2x faster since it avoids a copy.", []),
+    ],
+)
+def test_a_clause_of_reason_states_what_the_hoping_main_clause_does_not(text, written):
+    assert [w for w, _, _ in written_values(text)] == written
