@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate, count
+from itertools import accumulate, count, islice
 from operator import add
 
 from extract.results.formats._grid import (
@@ -551,6 +551,8 @@ def _whitespace_tables(
 # ---------------------------------------------------------------- aligned tables run onto one line
 
 _WORD_TOKEN = re.compile(r"\S+")
+# (one match in each word that has a digit, none in the others)
+_DIGIT_RUN = re.compile(r"(?<!\S)\S*?\d")
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
 _SENTENCE_END = re.compile(r"[.:;!?)]$")
 # A word of rule or markup characters only (`=====`, `---`, `+`, `##`): a rule line or
@@ -705,6 +707,9 @@ def _flat_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
     for pos, line in _paragraphs(text, lines):
         if len(line) < _FLAT_MIN_LINE:
             continue
+        # (two rows of two values or more: four words with a digit, before any cells)
+        if sum(1 for _ in islice(_DIGIT_RUN.finditer(line), 4)) < 4:
+            continue
         for header, body, s, e in _flat_rows(_flat_cells(line)):
             start, end = pos + s, pos + e
             context = text[max(pos, start - 1500) : start]
@@ -802,6 +807,10 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
     while k < len(lines) - 2:
         pos, line = lines[k]
         if not (3 <= len(line) <= 200) or not line.strip() or not _LETTER.search(line):
+            k += 1
+            continue
+        # (the two rows under the header have values, so digits: before any cells)
+        if not (_DIGIT.search(lines[k + 1][1]) and _DIGIT.search(lines[k + 2][1])):
             k += 1
             continue
         head = _flat_cells(line)
