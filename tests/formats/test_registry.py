@@ -73,6 +73,8 @@ DEGENERATE |= {
     "html-cells": _up_to_cap("<table><tr><td>1</td></tr>"),
     "json-open": _up_to_cap('{"a_ms": 1, '),
     "plus-minus": _up_to_cap("1 ± 2 "),
+    "label-value-unit-runs": _up_to_cap("a 1 s b c 2 s d e f 3 s "),
+    "timing-records-in-a-line": _up_to_cap("step one: 1 ms "),
 }
 
 

@@ -436,8 +436,10 @@ def _flat_unit_rows(line: str) -> list[list[tuple[str, re.Match]]]:
         if runs and runs[-1][-1][1] is prev and _shape(runs[-1][-1][0]) == _shape(head):
             runs[-1].append((head, m))
             continue
-        words = line[: prev.start()].split()[-len(head.split()) :]
-        first = " ".join(words)
+        n = len(head.split())
+        window = line[max(0, prev.start() - 400) : prev.start()]  # (never the whole line)
+        words = window.split()
+        first = " ".join(words[-n:]) if len(words) > n or len(window) < 400 else ""
         if (
             _FLAT_HEAD.fullmatch(first)
             and _shape(first) == _shape(head)
