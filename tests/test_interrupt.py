@@ -38,7 +38,9 @@ def _many_archives(data_dir: Path, copies: int = 2) -> int:
 
 
 def _interrupt_extract(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    """Start an extraction, Ctrl-C it once it has opened the database."""
+    """Start an extraction, Ctrl-C it once it has loaded a first batch: the writer
+    removes a batch's staged files once it is committed, so a staged file seen and
+    then gone says one is in (a fixed delay says nothing on a slow or a fast machine)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "extract", "--data-dir", str(data_dir), "--workers", "2", *args],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -46,10 +48,14 @@ def _interrupt_extract(data_dir: Path, *args: str) -> subprocess.CompletedProces
     )  # fmt: skip
     staging = data_dir / ".staging"
     deadline = time.monotonic() + 120
-    while not (staging.is_dir() and any(staging.iterdir())) and proc.poll() is None:
-        assert time.monotonic() < deadline, "the run never started"
-        time.sleep(0.05)
-    time.sleep(0.5)  # some batches in
+    seen: set[Path] = set()
+    while proc.poll() is None:
+        assert time.monotonic() < deadline, "the run never loaded a batch"
+        now = {p for p in staging.glob("*/**/*") if p.is_file()} if staging.is_dir() else set()
+        if seen - now:
+            break
+        seen |= now
+        time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
