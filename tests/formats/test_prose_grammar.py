@@ -561,3 +561,17 @@ def test_a_statistic_named_far_before_a_timing_does_not_make_it_one():
 )
 def test_a_clause_of_reason_states_what_the_hoping_main_clause_does_not(text, written):
     assert [w for w, _, _ in written_values(text)] == written
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        # the load a workload was run at is its setting ...
+        ("The read topology at 40k tuples/s, as the consumer logged it:", []),
+        ("With 8 clients at 2000 req/s the p99 was 12 ms.", ["12 ms"]),
+        # ... a verb before `at` states a rate that was reached
+        ("Throughput peaked at 40k tuples/s after the patch.", ["40k tuples/s"]),
+    ],
+)
+def test_a_workload_at_a_rate_is_run_at_it_a_verb_at_a_rate_reaches_it(text, written):
+    assert [w for w, _, _ in written_values(text)] == written

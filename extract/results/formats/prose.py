@@ -572,6 +572,15 @@ def _clause_before(sentence: str, start: int) -> str:
     return clause
 
 
+# A workload named just before `at <rate>` is run at that rate: the rate is the load
+# it was given (`the topology at 50k tuples/s`, `with 8 clients at 2000 req/s`), where
+# a verb before `at` states one reached (`throughput peaked at 50k/s`).
+_LOAD_AT = re.compile(
+    r"(?i)\b(?:load|workload|topology|traffic|producers?|consumers?|clients?|threads?)"
+    r"\s+at\s*(?:about\s*|~\s*)?$"
+)
+
+
 def _accept(sentence: str, m: re.Match, kind: str) -> bool:
     before = _SPACES.sub(" ", sentence[max(0, m.start() - 45) : m.start()])
     after = sentence[m.end() : m.end() + 40]
@@ -592,6 +601,8 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
         and not (kind == "percent" and _WITHIN_OF.search(before) and _OF_AFTER.match(after))
     ):
         return False
+    if kind == "rate" and "at" in before and _LOAD_AT.search(before):
+        return False  # `the topology at 50k tuples/s`: the load it was run at
     if _GLUED_AFTER.match(after):
         return False  # `30s=...`, `10:30`, part of an id or a path
     if _BOUND_BEFORE.search(before):
