@@ -26,8 +26,8 @@ block or per run of log records.
 
 Variant = the heading above the block (or above its code fence, for log records).
 Records are matched on the text itself, so a mail flattened onto one line reads
-the same; timing lines flattened onto one line are read when the line is made of
-nothing else. Pure function; never raises.
+the same; timing lines flattened onto one line are read where two or more records
+stand one after the other in it. Pure function; never raises.
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ from extract.results.formats._context import block_heading, measure
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
+_TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
 # Two records `name: 12 ms` one under the other, or one after the other on a line
 # (a flattened mail).
 _TIMED_LINES = (
-    r":[ \t]*\d[\d.]*[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)[ \t]*(?:\r?\n|[ \t])"
-    r"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*"
-    r"[ \t]*(?:ns|us|µs|μs|ms|s|secs?|seconds|mins?|minutes)(?!\w)"
+    rf":[ \t]*\d[\d.]*[ \t]*(?:{_TIME_UNITS})[ \t]*(?:\r?\n|[ \t])"
+    rf"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*[ \t]*(?:{_TIME_UNITS})(?!\w)"
 )
 
 INFO = FormatInfo(
@@ -90,7 +90,6 @@ _ZK = re.compile(
     rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{_N})\s+operations:\s*"
     rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{_N})"
 )
-_TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
 _TIMING_RECORD = (
     rf"(?P<label>[A-Za-z][^:|\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
     rf"(?P<u>{_TIME_UNITS})"
@@ -241,15 +240,16 @@ def _in_line_run(text: str, m: re.Match) -> bool:
 
 
 def _timing_lines(text: str) -> list[ResultTable]:
-    records = [m for m in _TIMING_LINE.finditer(text)]
+    records = list(_TIMING_LINE.finditer(text))
     records += [m for m in _TIMING_IN_LINE.finditer(text) if _in_line_run(text, m)]
     records.sort(key=lambda m: m.start())
     runs: list[list[re.Match]] = []
     for m in records:
         if _SETTING.search(m.group("label")) or (runs and m.start() < runs[-1][-1].end()):
             continue
-        gap = text[runs[-1][-1].end() : m.start()] if runs else "-"
-        if gap in ("\n", "\r\n") or (gap.strip(" \t") == "" and "\n" not in gap):
+        # (the next line, or only blanks on the same line)
+        gap = text[runs[-1][-1].end() : m.start()] if runs else None
+        if gap in ("\n", "\r\n") or (gap is not None and not gap.strip(" \t")):
             runs[-1].append(m)
         else:
             runs.append([m])

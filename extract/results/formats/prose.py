@@ -564,12 +564,8 @@ def _clause_before(sentence: str, start: int) -> str:
     lo = max(0, start - 150)
     cut = max(sentence.rfind(c, lo, start) for c in ";()[]")
     clause = sentence[cut + 1 if cut >= 0 else lo : start]
-    low = clause.lower()
-    if "as" in low or "ince" in low or "ecause" in low or "that" in low:
-        reasons = list(_REASON_CLAUSE.finditer(clause))
-        if reasons:
-            clause = clause[reasons[-1].end() :]
-    return clause
+    reasons = list(_REASON_CLAUSE.finditer(clause))
+    return clause[reasons[-1].end() :] if reasons else clause
 
 
 # A workload named just before `at <rate>` is run at that rate: the rate is the load

@@ -256,6 +256,11 @@ _HEAD_VALUE = re.compile(rf"[ \t]{{2,}}[-+~]?\d|\d[ \t]*(?:{_UNIT})(?![\w/])")
 _UNIT_KIND = {"s": "time", "1/s": "throughput", "B/s": "throughput"}
 
 
+def _time_or_rate(unit: str) -> bool:
+    """A unit of time or of a rate (`_UNIT_KIND`): what a lone labelled value needs."""
+    return to_si(1.0, unit)[1] in _UNIT_KIND
+
+
 def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
     """(label, [its one value]) for a `label  <number> <unit>` line whose unit is a
     time or a rate."""
@@ -265,7 +270,7 @@ def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
     # a value in the head makes the line a row of an aligned table, the table readers'
     if _HEAD_VALUE.search(m.group("head")):
         return None
-    if to_si(1.0, m.group("unit"))[1] not in ("s", "1/s", "B/s"):
+    if not _time_or_rate(m.group("unit")):
         return None
     return m.group("head").strip(), [m]
 
@@ -404,11 +409,7 @@ def _flat_shares(line: str) -> list[list[re.Match]]:
 def _flat_labelled(line: str) -> list[list[re.Match]]:
     """Runs of three or more `label - value unit` records one after the other in a
     flattened line, each in a unit of time or rate."""
-    records = (
-        m
-        for m in _FLAT_LABELLED.finditer(line)
-        if to_si(1.0, m.group("unit"))[1] in ("s", "1/s", "B/s")
-    )
+    records = (m for m in _FLAT_LABELLED.finditer(line) if _time_or_rate(m.group("unit")))
     return _runs_of_three(line, records)
 
 
@@ -426,12 +427,11 @@ def _flat_unit_rows(line: str) -> list[list[tuple[str, re.Match]]]:
     labels of one shape (as many words, a digit first or not: a tool's rows are
     alike, a sentence's words are not); the first takes as many words before it as
     the second's label has."""
-    values = [m for m in _FLAT_VALUE.finditer(line) if to_si(1.0, m.group("unit"))[1] in _UNIT_KIND]
+    values = [m for m in _FLAT_VALUE.finditer(line) if _time_or_rate(m.group("unit"))]
     runs: list[list[tuple[str, re.Match]]] = []
     for prev, m in zip(values, values[1:], strict=False):
         head = line[prev.end() : m.start()].strip()
-        is_head = _FLAT_HEAD.fullmatch(head) and re.search(r"[A-Za-z]", head)
-        if not is_head or m.group("unit") != prev.group("unit"):
+        if not _is_flat_head(head) or m.group("unit") != prev.group("unit"):
             continue
         if runs and runs[-1][-1][1] is prev and _shape(runs[-1][-1][0]) == _shape(head):
             runs[-1].append((head, m))
@@ -440,15 +440,15 @@ def _flat_unit_rows(line: str) -> list[list[tuple[str, re.Match]]]:
         window = line[max(0, prev.start() - 400) : prev.start()]  # (never the whole line)
         words = window.split()
         first = " ".join(words[-n:]) if len(words) > n or len(window) < 400 else ""
-        if (
-            _FLAT_HEAD.fullmatch(first)
-            and _shape(first) == _shape(head)
-            and re.search("[A-Za-z]", first)
-        ):
+        if _is_flat_head(first) and _shape(first) == _shape(head):
             runs.append([(first, prev), (head, m)])
         else:
             runs.append([(head, m)])
     return [run for run in runs if len(run) >= 3]
+
+
+def _is_flat_head(words: str) -> bool:
+    return _FLAT_HEAD.fullmatch(words) is not None and re.search("[A-Za-z]", words) is not None
 
 
 def _shape(head: str) -> tuple[int, bool]:
@@ -553,7 +553,7 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
                 continue  # a source position, `at a.B.run(B.java:540)`, not a name
             words = _CAMEL.sub(" ", key)  # `threadId` names a thread id
             if _TIME_SETTING.search(words) or (
-                _SETTING.search(words) and not (unit and to_si(1.0, unit)[1] in ("s", "1/s", "B/s"))
+                _SETTING.search(words) and not (unit and _time_or_rate(unit))
             ):
                 continue
             written = p.group("num").lstrip("~")
