@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 MODULES = [
     "yetus",
+    "diffstat",
     "surefire",
     "coverage",
     "jmh",
