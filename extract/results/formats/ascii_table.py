@@ -797,6 +797,9 @@ def _flat_box_rows(piece: str, ncol: int) -> list[list[str]] | None:
     return rows
 
 
+_HEAD_STOP = re.compile(r"[:.,](?!\S)")
+
+
 def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
     """Columns apart by single blanks (typed by hand, or a tool's plain output):
     a header line of N names (N >= 2), then two lines or more of N cells each
@@ -811,6 +814,12 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
             continue
         # (the two rows under the header have values, so digits: before any cells)
         if not (_DIGIT.search(lines[k + 1][1]) and _DIGIT.search(lines[k + 2][1])):
+            k += 1
+            continue
+        # (a word that ends with `:`, `.` or `,` ends a header cell, which rules the line
+        # out below, or is a number, whose cell is a value, which does too: no need to
+        # read the cells of such a line, most lines of prose)
+        if _HEAD_STOP.search(line):
             k += 1
             continue
         head = _flat_cells(line)

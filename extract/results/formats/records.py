@@ -168,6 +168,20 @@ def _pair_matches(line: str) -> list[re.Match]:
     return out
 
 
+# What the line readers need: `_pairs` a separator and a number (`_SEP_NUM`), `_cells`
+# a `|`, `_share` a `%`, `_labelled` a number and a unit that end the line.
+_ENDS_WITH_UNIT = re.compile(rf"\d[ \t]*(?:{_UNIT})[ \t]*$")
+
+
+def _may_hold_a_record(line: str) -> bool:
+    return (
+        "|" in line
+        or "%" in line
+        or _SEP_NUM.search(line) is not None
+        or _ENDS_WITH_UNIT.search(line) is not None
+    )
+
+
 def _named_pairs(line: str) -> list[re.Match]:
     """The pairs of a line whose key names something: a key whose last word is a
     number is a clock time (`at 10:30`, `is 0:40 min`), and a key glued to a `=`
@@ -479,6 +493,8 @@ def parse(text: str) -> list[ResultTable]:
 
     def close(stretch: tuple[int, int] | None = None) -> None:
         nonlocal block, floor
+        if not block:
+            return
         labelled = [pairs[0] for _, _, pairs in block if not pairs[0].group("key")]
         if labelled and len(labelled) == len(block):
             units = {m.group("unit") for m in labelled}
@@ -501,10 +517,11 @@ def parse(text: str) -> list[ResultTable]:
             if gap > 2:
                 close()
             continue
-        # (every reader below needs a digit: most lines of ordinary mail have none)
+        # (every reader below needs a digit, and one of what `_may_hold_a_record`
+        # looks for: most lines of ordinary mail have neither)
         got = (
             (_pairs(line) or _labelled(line) or _cells(line) or _share(line))
-            if _DIGIT.search(line)
+            if _DIGIT.search(line) and _may_hold_a_record(line)
             else None
         )
         if got is None and "|" in line and i + 1 < len(lines) and lines[i + 1].strip():
