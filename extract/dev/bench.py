@@ -5,12 +5,19 @@ adds the format parsers and the classifier) with 1 worker and with all cores, of
 baseline (the standard library's `mailbox` reading every message and decoding its
 body) and of `perceval mbox` (GrimoireLab), all on the same archives, plus the ratios.
 
-The archives are built deterministically from a message mix, repeated in a fixed
-order with unique Message-IDs until the requested size: the demo sample the project
-wrote (data/sample/*.eml: the seeds, the demo messages of every format and kind, the
-hostile test message) and, when ../shared is there (or $SHARED_DIR; `--no-shared`
-leaves it out), the real peer archives of ../shared/mbox and the labelled corpus
-../shared/corpus/dev, read where they are. The mix is printed first; the archives are
+Everything is measured on two message mixes in turn (`--mix` picks one):
+
+- the bench mix: the demo sample the project wrote (data/sample/*.eml: the seeds, the
+  demo messages of every format and kind, the hostile test message) and, when
+  ../shared is there (or $SHARED_DIR; `--no-shared` leaves it out), the real peer
+  archives of ../shared/mbox and the labelled corpus ../shared/corpus/dev, read where
+  they are: about a third of it benchmark reports;
+- the check mix, built like the accuracy check's (`check_messages`): real messages
+  only, one in 20 a benchmark report (the labelled corpora's positives), the rest
+  the peer archives and the corpora's negatives.
+
+The archives are built deterministically from a mix, repeated in a fixed order with
+unique Message-IDs until the requested size. Each mix is printed first; the archives are
 monthly ones of about `--archive-mb` MB (`--archive-mb 0`: one archive). Every
 measured program runs in a child process; its peak memory is the largest sum of RSS
 over its process tree, sampled every 50 ms from /proc. Perceval is installed with pip into
@@ -82,6 +89,50 @@ def source_messages(use_shared: bool = True) -> tuple[list[bytes], str]:
     return own + extra, mix
 
 
+# The check's mix: real messages, one in `CHECK_EVERY` a benchmark report.
+CHECK_EVERY = 20
+
+
+def check_messages(shared: Path = SHARED) -> tuple[list[bytes], str]:
+    """A mix built like the accuracy check's: real list messages of ../shared (its
+    peer archives and the labelled corpora's negatives as the ordinary mail, the
+    corpora's positives as the reports), one message in `CHECK_EVERY` a report. Both
+    kinds are cycled until every report has been used once, so the list is long
+    (the archive builder repeats it); [] when ../shared is not there."""
+    import json
+
+    ordinary: list[bytes] = []
+    mbox = shared / "mbox"
+    for path in sorted(mbox.glob("**/*.mbox")):
+        if "fail" not in path.parts:
+            ordinary += [m.data for m in read_mbox(path)]
+    reports: list[bytes] = []
+    for corpus in sorted((shared / "corpus").glob("dev*")):
+        labels = corpus / "labels.jsonl"
+        if not labels.exists():
+            continue
+        for line in labels.read_text(encoding="utf-8").splitlines():
+            label = json.loads(line) if line.strip() else None
+            path = corpus / f"{label['id']}.txt" if label else None
+            if path is None or not path.exists():
+                continue
+            raw = f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes()
+            (reports if label.get("is_benchmark") else ordinary).append(raw)
+    if not ordinary or not reports:
+        return [], f"check mix: {shared} has no labelled corpus, skipped"
+    slots = max(len(reports), -(-len(ordinary) // (CHECK_EVERY - 1)))
+    mix: list[bytes] = []
+    for k in range(slots):
+        for j in range(CHECK_EVERY - 1):
+            mix.append(ordinary[(k * (CHECK_EVERY - 1) + j) % len(ordinary)])
+        mix.append(reports[k % len(reports)])
+    line = (
+        f"check mix: {len(ordinary)} ordinary and {len(reports)} benchmark messages of "
+        f"{shared}, one message in {CHECK_EVERY} a report"
+    )
+    return mix, line
+
+
 def _mboxrd(raw: bytes) -> bytes:
     out = []
     for line in raw.replace(b"\r\n", b"\n").splitlines(keepends=True):
@@ -106,7 +157,7 @@ def build_archives(
 
 
 def _fill(sources, paths, out_dir, target, per_archive) -> tuple[int, int]:
-    total = n = copy = month = current_size = 0
+    total = n = month = current_size = 0
     current = None
     while total < target:
         for raw in sources:
@@ -128,13 +179,12 @@ def _fill(sources, paths, out_dir, target, per_archive) -> tuple[int, int]:
                 paths.append(path)
                 current_size = 0
                 month += 1
-            unique = _MID.sub(rb"\1\2.c%d>" % copy, raw, count=1)
+            unique = _MID.sub(rb"\1\2.c%d>" % n, raw, count=1)
             chunk = b"From MAILER-DAEMON Thu Jan  1 00:00:00 1970\n" + _mboxrd(unique) + b"\n"
             current.write(chunk)
             current_size += len(chunk)
             total += len(chunk)
             n += 1
-        copy += 1
     if current is not None:
         current.close()
     return total, n
@@ -430,13 +480,15 @@ def ensure_perceval() -> Path | None:
     print("installing perceval into .bench/perceval-venv ...", file=sys.stderr)
     try:
         subprocess.run([sys.executable, "-m", "venv", str(PERCEVAL_VENV)], check=True)
+        # (pip's output only when it fails: a local index makes it warn per package)
         subprocess.run(
             [str(PERCEVAL_VENV / "bin" / "pip"), "install", "-q", "perceval"],
             check=True,
-            stdout=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
         )
     except subprocess.CalledProcessError as exc:
-        print(f"perceval not installed: {exc}", file=sys.stderr)
+        print(f"perceval not installed: {exc}\n{exc.stderr or ''}", file=sys.stderr)
         return None
     return exe if exe.exists() else None
 
@@ -451,10 +503,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-shared", action="store_true", help="only the sample's messages, not ../shared's"
     )
+    ap.add_argument(
+        "--mix",
+        choices=("bench", "check", "both"),
+        default="both",
+        help="the bench mix (sample + ../shared), the check's (1 in 20 a report), or both",
+    )
     args = ap.parse_args(argv)
-    sources, mix = source_messages(use_shared=not args.no_shared)
-    print(mix)
+    mixes = []
+    if args.mix in ("bench", "both"):
+        mixes.append(("bench mix", *source_messages(use_shared=not args.no_shared)))
+    if args.mix in ("check", "both"):
+        check, line = check_messages() if not args.no_shared else ([], "check mix: --no-shared")
+        if check:
+            mixes.append(("check mix", check, line))
+        else:
+            print(line)
+    for title, sources, line in mixes:
+        print(f"== {title}\n{line}")
+        if code := bench_mix(sources, args):
+            return code
+    return 0
 
+
+def bench_mix(sources: list[bytes], args) -> int:
+    """Every measurement of one message mix, on one archive built from it."""
     work = Path(tempfile.mkdtemp(prefix="bench-", dir=REPO / ".bench" if args.keep else None))
     try:
         t = time.perf_counter()
@@ -519,8 +592,8 @@ def main(argv: list[str] | None = None) -> int:
             n = out_file.read_bytes().count(b"\n") if out_file.exists() else 0
             report("perceval mbox", seconds, peak, n)
 
-        sample = list(sources)
-        sample = (sample * 2)[: max(len(sample), 500)]
+        # (500 messages at least, 1,000 at most: the check mix's list is long)
+        sample = (list(sources) * 2)[: max(min(len(sources), 1000), 500)]
         stage_breakdown(sample)  # warm up: imports, regex compilation, dateparser data
         per_stage = stage_breakdown(sample)
         print(
