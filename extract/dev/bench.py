@@ -60,6 +60,14 @@ def own_messages() -> list[bytes]:
 def shared_messages(shared: Path = SHARED) -> list[bytes]:
     """The third-party messages of ../shared (peer archives, the dev corpus), read
     where they are; [] when ../shared is not there."""
+    msgs = _peer_messages(shared)
+    for path in sorted((shared / "corpus" / "dev").glob("*.txt")):
+        msgs.append(_corpus_message(path))
+    return msgs
+
+
+def _peer_messages(shared: Path) -> list[bytes]:
+    """The messages of ../shared's peer archives and exports (not the ones made to fail)."""
     msgs: list[bytes] = []
     mbox = shared / "mbox"
     for path in sorted(mbox.glob("**/*.mbox")):
@@ -68,11 +76,13 @@ def shared_messages(shared: Path = SHARED) -> list[bytes]:
     for path in sorted(mbox.glob("**/*.eml")):
         raw = path.read_bytes()
         msgs.append(raw.split(b"\n", 1)[1] if raw.startswith(b"From ") else raw)
-    # Corpus files start with "Key: value" lines (Subject, From, Date...) and a blank
-    # line: they are messages already.
-    for path in sorted((shared / "corpus" / "dev").glob("*.txt")):
-        msgs.append(f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes())
     return msgs
+
+
+def _corpus_message(path: Path) -> bytes:
+    # Corpus files start with "Key: value" lines (Subject, From, Date...) and a blank
+    # line: they are messages already, given a Message-ID.
+    return f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes()
 
 
 def source_messages(use_shared: bool = True) -> tuple[list[bytes], str]:
@@ -101,11 +111,7 @@ def check_messages(shared: Path = SHARED) -> tuple[list[bytes], str]:
     (the archive builder repeats it); [] when ../shared is not there."""
     import json
 
-    ordinary: list[bytes] = []
-    mbox = shared / "mbox"
-    for path in sorted(mbox.glob("**/*.mbox")):
-        if "fail" not in path.parts:
-            ordinary += [m.data for m in read_mbox(path)]
+    ordinary = _peer_messages(shared)
     reports: list[bytes] = []
     for corpus in sorted((shared / "corpus").glob("dev*")):
         labels = corpus / "labels.jsonl"
@@ -116,8 +122,7 @@ def check_messages(shared: Path = SHARED) -> tuple[list[bytes], str]:
             path = corpus / f"{label['id']}.txt" if label else None
             if path is None or not path.exists():
                 continue
-            raw = f"Message-ID: <{path.stem}@corpus.invalid>\n".encode() + path.read_bytes()
-            (reports if label.get("is_benchmark") else ordinary).append(raw)
+            (reports if label.get("is_benchmark") else ordinary).append(_corpus_message(path))
     if not ordinary or not reports:
         return [], f"check mix: {shared} has no labelled corpus, skipped"
     slots = max(len(reports), -(-len(ordinary) // (CHECK_EVERY - 1)))
