@@ -208,3 +208,14 @@ def test_a_few_dashes_quotes_or_emoji_leave_a_text_decided_as_ascii():
     assert prefilter.scan(texts[0]).decides("format:records:0:trigger")
     # a letter or a digit outside ASCII has no stand-in: Python's regexes say
     assert not prefilter.scan("caf\u00e9 took 12 ms").decides("format:records:0:trigger")
+
+
+def test_a_screened_pattern_is_found_among_all_the_declarations():
+    """A pattern compiled in Hyperscan's prefilter mode (an atomic group) that
+    matches must be reported by the scan of the whole database too: with
+    HS_FLAG_SINGLEMATCH this text's prose trigger was missed."""
+    from extract.results.formats import _PARTS
+
+    regex, _, name = _PARTS["prose"][14]
+    text = ":ovs% TPSMeanops/sSzabo  1210:30"
+    assert regex.search(text) and name in prefilter.scan(text)
