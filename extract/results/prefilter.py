@@ -17,7 +17,9 @@ DECLARES, next to its own definition, what it cannot do without:
   here are not), as it does one holding the control characters \\x1c-\\x1f, which
   Python's `\\s` takes for blanks; unless its other characters are only dashes,
   quotes, emoji and the like that no declaration names: those are read as ASCII
-  stand-ins that every pattern treats alike (`_StandIns`).
+  stand-ins that every pattern treats alike (`_StandIns`). Letters no declaration
+  names (`á`, `ő` in a sign-off) are read as `_`, which may let a pattern through
+  but never rules one out wrongly: such a scan decides nothing, Python's regex does.
 
 A user may run when one of its literals, lower literals or patterns is found (or
 always, when it declared nothing: a missing declaration only costs speed).
@@ -227,15 +229,16 @@ class _Compiled:
             name for (name, _), ok in zip(items, compiled_ok, strict=True) if ok != NONE
         }
         self._items = items
-        self._stand_ins: _StandIns | None = None
+        self._stand_ins: tuple[_StandIns, _StandIns] | None = None
 
-    def as_ascii(self, text: str) -> str | None:
+    def as_ascii(self, text: str, *, superset: bool = False) -> str | None:
         """`text` with its non-ASCII characters replaced by ASCII stand-ins that
         every declared pattern and literal treats the same way (see `_StandIns`), or
-        None when one of them has none."""
+        None when one of them has none. `superset=True`: stand-ins that may let a
+        pattern match where the character would not, never the other way round."""
         if self._stand_ins is None:
-            self._stand_ins = _StandIns(self._items)
-        return self._stand_ins.apply(text)
+            self._stand_ins = (_StandIns(self._items), _StandIns(self._items, superset=True))
+        return self._stand_ins[superset].apply(text)
 
     def scan(self, text: str) -> Hits:
         found: set[str] = set()
@@ -244,13 +247,17 @@ class _Compiled:
         def on_match(i: int, start: int, end: int, flags: int, context: object) -> None:
             found.add(names[i])
 
+        decided = self.decided
         if not text.isascii():
-            text = self.as_ascii(text) or text
+            ascii_text = self.as_ascii(text)
+            if ascii_text is None:  # (scanned for what it may match, decided by `re`)
+                ascii_text, decided = self.as_ascii(text, superset=True), frozenset()
+            text = ascii_text or text
         if text.isascii() and not any(map(text.__contains__, _ODD_BLANKS)):
             if self.ascii is not None:
                 self.ascii.scan(text.encode("ascii"), match_event_handler=on_match)
             # (a name whose pattern did not compile passes)
-            return Hits(found | self.unscanned, self.gated, self.decided)
+            return Hits(found | self.unscanned, self.gated, decided)
         # the text as written, then folded and lower-cased for the lower literals
         data = (text + "\0" + fold(text).lower()).encode("utf-8", "surrogatepass")
         if self.wide is not None:
@@ -275,34 +282,37 @@ class _StandIns:
       (`×`, `│`, `：`, `µ`, `ß` as `SS` are named: a text with one is scanned the
       wide way), nor the stand-in.
 
-    Decimal digits outside ASCII have no such stand-in."""
+    Decimal digits outside ASCII have no such stand-in.
 
-    def __init__(self, items: list[tuple[str, Needs]]) -> None:
+    `superset=True` (for a text where some character has none of those: a letter
+    when a pattern names `_`, as most letters are named): the stand-in need only not
+    be named in a negated class (`[^_]`) or a negative lookaround (`(?!_)`). A
+    pattern that names it (`[A-Za-z_]`) may then match the stand-in where it would
+    not match the character; nothing matches the character that does not match the
+    stand-in. Such a scan rules patterns out, and Python's `re` decides the rest."""
+
+    def __init__(self, items: list[tuple[str, Needs]], *, superset: bool = False) -> None:
         named: list[tuple[int, int]] = []  # code point ranges a declaration names
+        negated: list[tuple[int, int]] = []  # ... in a negated class or literal
         for _, needs in items:
             for literal in (*needs.literals, *needs.lower):
                 named += [(ord(c), ord(c)) for c in literal]
             for pattern in needs.patterns:
                 try:
-                    _named_in(re._parser.parse(pattern), named)
+                    _named_in(re._parser.parse(pattern), named, negated)
                 except Exception:  # (not Python's syntax: no stand-ins at all)
                     named.append((0, sys.maxunicode))
-        merged: list[list[int]] = []
-        for lo, hi in sorted(named):
-            if merged and lo <= merged[-1][1] + 1:
-                merged[-1][1] = max(merged[-1][1], hi)
-            else:
-                merged.append([lo, hi])
-        self._starts = [lo for lo, _ in merged]
-        self._ends = [hi for _, hi in merged]
-        self.symbol = next((c for c in _SYMBOL_STAND_INS if not self._names(c)), None)
-        self.blank = next((c for c in _BLANK_STAND_INS if not self._names(c)), None)
-        self.letter = None if self._names("_") else "_"
+                    negated.append((0, sys.maxunicode))
+        self._named = _Ranges(named + negated)
+        blocked = _Ranges(negated) if superset else self._named
+        # (re.I matches a stand-in with its other cases)
+        free = [c for c in _LETTER_STAND_INS if not any(map(blocked.has, c + c.swapcase()))]
+        self.letter = free[0] if free and (superset or free[0] == "_") else None
+        self.symbol = next((c for c in _SYMBOL_STAND_INS if not blocked.has(c)), None)
+        self.blank = next((c for c in _BLANK_STAND_INS if not blocked.has(c)), None)
 
     def _names(self, char: str) -> bool:
-        code = ord(char)
-        i = bisect_right(self._starts, code) - 1
-        return i >= 0 and code <= self._ends[i]
+        return self._named.has(char)
 
     def apply(self, text: str) -> str | None:
         # (the non-ASCII characters: the UTF-8 bytes of `text` less its ASCII ones)
@@ -325,30 +335,60 @@ class _StandIns:
         return text
 
 
+class _Ranges:
+    """A set of code points, as sorted disjoint ranges."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for lo, hi in sorted(ranges):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        self._starts = [lo for lo, _ in merged]
+        self._ends = [hi for _, hi in merged]
+
+    def has(self, char: str) -> bool:
+        code = ord(char)
+        i = bisect_right(self._starts, code) - 1
+        return i >= 0 and code <= self._ends[i]
+
+
 _ASCII_BYTES = bytes(range(128))
 # (control characters that Python's `\s` and Hyperscan's take for no blank, and
 # blanks both take for one that `re` takes for no line break)
 _SYMBOL_STAND_INS = "".join(map(chr, [*range(0x01, 0x09), *range(0x0E, 0x1C)]))
 _BLANK_STAND_INS = "\v\f\r"
+# (`_` first: the exact stand-ins take only it)
+_LETTER_STAND_INS = "_" + "".join(map(chr, range(ord("a"), ord("z") + 1)))
 
 
-def _named_in(parsed, named: list[tuple[int, int]]) -> None:
+def _named_in(parsed, named: list[tuple[int, int]], negated: list[tuple[int, int]]) -> None:
     r"""Add to `named` the code points a parsed pattern names: its literals and the
-    ranges of its classes (\d, \w, \s are classes of their own, not named)."""
+    ranges of its classes (\d, \w, \s are classes of their own, not named); to
+    `negated` instead those of negated classes (`[^_]`), negated literals and
+    negative lookarounds (`(?!_)`, `(?<!_)`)."""
     for op, av in parsed:
-        if op in (re._constants.LITERAL, re._constants.NOT_LITERAL):
+        if op == re._constants.LITERAL:
             named.append((av, av))
+        elif op == re._constants.NOT_LITERAL:
+            negated.append((av, av))
         elif op == re._constants.RANGE:
             named.append(av)
         elif op == re._constants.IN:
-            _named_in(av, named)
+            if av and av[0][0] == re._constants.NEGATE:
+                _named_in(av, negated, negated)
+            else:
+                _named_in(av, named, negated)
+        elif op == re._constants.ASSERT_NOT:  # (what `(?!x)` names, it rules out)
+            _named_in(av[1], negated, negated)
         else:
             for x in av if isinstance(av, (tuple, list)) else (av,):
                 if isinstance(x, re._parser.SubPattern):
-                    _named_in(x, named)
+                    _named_in(x, named, negated)
                 elif isinstance(x, list) and x and isinstance(x[0], re._parser.SubPattern):
                     for sub in x:
-                        _named_in(sub, named)
+                        _named_in(sub, named, negated)
 
 
 def _build(items: list[tuple[str, Needs]]):

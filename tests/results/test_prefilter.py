@@ -123,8 +123,11 @@ def test_declared_needs_decide_what_may_run():
         # letters re.I takes for ASCII ones: İ for i, K (Kelvin) for k
         assert "test:lower" in prefilter.scan("\u0130TERAT\u0130ONS")
         assert "test:pattern" not in prefilter.scan("12 msg")
-        # outside ASCII a pattern cannot be trusted (Unicode \d, \s): it passes
-        assert "test:pattern" in prefilter.scan("naïve")
+        # a digit outside ASCII is one to Python's \d: a pattern passes it untried
+        assert "test:pattern" in prefilter.scan("\u0663 ms")
+        # a letter outside ASCII is scanned as `_`: it may rule a pattern out, never in
+        assert "test:pattern" not in prefilter.scan("naïve")
+        assert not prefilter.scan("na\u00efve 12 ms").decides("test:pattern")
         assert "test:pattern" in prefilter.scan("x\x1cy")  # Python's \s takes \x1c
         assert "test:pattern" in prefilter.EVERYTHING
         assert prefilter.scan("12 ms").decides("test:pattern")
@@ -147,7 +150,7 @@ def test_a_pattern_hyperscan_can_only_approximate_screens_the_text():
             assert name in prefilter.scan(sure) and not prefilter.scan(sure).decides(name)
             assert name in prefilter.scan(maybe)  # (`https`: only the regex says no)
             assert name not in prefilter.scan(neither)
-            assert name in prefilter.scan(neither + " é")  # (not ASCII: not scanned)
+            assert name in prefilter.scan(neither + " \u0663")  # (not scanned)
     finally:
         prefilter.declare("test:lookbehind", Needs())
         prefilter.declare("test:atomic", Needs())
@@ -180,6 +183,46 @@ def test_the_compiled_scan_is_kept_for_the_next_process(tmp_path, monkeypatch):
         assert "test:b" not in compiled.scan("Score 12 msg")
     path.write_bytes(b"damaged")
     assert "test:a" not in prefilter._Compiled(declared).scan("score")
+
+
+def test_letters_outside_ascii_rule_patterns_out_and_never_in():
+    """A text with letters no declaration names (`á`, `ő`, `ñ`: names in sign-offs)
+    is scanned with `_` for them, which some patterns name (`[A-Za-z_]`): the scan
+    may let a trigger through where Python's regex finds nothing (its regex then
+    says), but never rules one out that the regex finds, and decides none."""
+    import random
+
+    from extract.results.formats import _PARTS
+
+    parts = [(regex, name) for ps in _PARTS.values() for regex, _, name in ps if name]
+    words = ["took", "12", "ms", "3.5", "x", "%", "TPS", "Time:", "a=5", " ", "  ", "\n", "|"]
+    words += ["10:30", "-", "+--+", "ops/s", "before", "after", "vs", "2x", "Mean", "\t", "_"]
+    letters = [
+        "\u00e1",
+        "\u0151",
+        "\u00f1",
+        "\u00e9",
+        "\u0160",
+        "K\u00f6ln",
+        "Szab\u00f3",
+        "\u2014",
+    ]
+    rnd = random.Random(7)
+    texts = ["Signed-off-by: Krisztián Szűcs", "Ő took 12 ms, 3x faster than before"]
+    for _ in range(400):
+        texts.append("".join(rnd.choice(words + letters) for _ in range(rnd.randint(1, 30))))
+    ruled_out = 0
+    for t in texts:
+        hits = prefilter.scan(t)
+        if any(c.isalpha() and not c.isascii() for c in t):
+            assert not any(hits.decides(name) for _, name in parts), t
+        for regex, name in parts:
+            if regex.search(t):
+                assert name in hits, (name, t)
+            else:
+                ruled_out += name not in hits
+    assert ruled_out > len(texts) * len(parts) / 2  # (the wide way rules none out)
+    assert "format:records:0:trigger" not in prefilter.scan(texts[0])
 
 
 def test_a_few_dashes_quotes_or_emoji_leave_a_text_decided_as_ascii():
