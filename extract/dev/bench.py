@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import re
 import shutil
@@ -109,8 +110,6 @@ def check_messages(shared: Path = SHARED) -> tuple[list[bytes], str]:
     corpora's positives as the reports), one message in `CHECK_EVERY` a report. Both
     kinds are cycled until every report has been used once, so the list is long
     (the archive builder repeats it); [] when ../shared is not there."""
-    import json
-
     ordinary = _peer_messages(shared)
     reports: list[bytes] = []
     for corpus in sorted((shared / "corpus").glob("dev*")):

@@ -306,8 +306,10 @@ class _StandIns:
         self._named = _Ranges(named + negated)
         blocked = _Ranges(negated) if superset else self._named
         # (re.I matches a stand-in with its other cases)
-        free = [c for c in _LETTER_STAND_INS if not any(map(blocked.has, c + c.swapcase()))]
-        self.letter = free[0] if free and (superset or free[0] == "_") else None
+        letters = _LETTER_STAND_INS if superset else "_"
+        self.letter = next(
+            (c for c in letters if not any(map(blocked.has, c + c.swapcase()))), None
+        )
         self.symbol = next((c for c in _SYMBOL_STAND_INS if not blocked.has(c)), None)
         self.blank = next((c for c in _BLANK_STAND_INS if not blocked.has(c)), None)
 
@@ -359,7 +361,7 @@ _ASCII_BYTES = bytes(range(128))
 # blanks both take for one that `re` takes for no line break)
 _SYMBOL_STAND_INS = "".join(map(chr, [*range(0x01, 0x09), *range(0x0E, 0x1C)]))
 _BLANK_STAND_INS = "\v\f\r"
-# (`_` first: the exact stand-ins take only it)
+# (`_` first: the exact stand-ins take only it, as every pattern names the letters)
 _LETTER_STAND_INS = "_" + "".join(map(chr, range(ord("a"), ord("z") + 1)))
 
 

@@ -102,6 +102,4 @@ def _lines_above(text: str, line_start: int, reach: int, start: int) -> int:
 
 
 def parse(text: str) -> list[ResultTable]:
-    if "changed" not in text:
-        return []
     return [ResultTable(format=INFO.name, span=span) for span in _spans(text)]
