@@ -155,6 +155,9 @@ def clean_body(text: str, kind: str | None = None) -> str:
 # A table row (`| a | 1.5 |`, JIRA's `|| a || b ||`) that a mail gateway's hard wrap
 # broke: it opens with a pipe but does not close with one, and the next line goes on.
 _OPEN_ROW = re.compile(r"^[ \t]*\|[^\n]*[^|\s][ \t]*$")
+# (what a join needs: an open row, then a line that is not blank and opens no row;
+# a line break first, for the regex engine to go from line to line: see clean_body)
+_OPEN_ROW_GOING_ON = re.compile(r"\n[ \t]*\|[^\n]*[^|\s][ \t]*\n[^\S\n]*[^|\s]")
 
 
 def rejoin_wrapped_rows(text: str) -> str:
@@ -163,6 +166,8 @@ def rejoin_wrapped_rows(text: str) -> str:
     open a row, up to the line that closes it with `|`. Rows that never close (tables
     written without the outer pipes) are left as they are. (Rows broken at a cell
     boundary: `rejoin_row_tails`.)"""
+    if _OPEN_ROW_GOING_ON.search("\n" + text) is None:
+        return text
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -194,12 +199,19 @@ def rejoin_wrapped_rows(text: str) -> str:
 
 
 _BARS = ("|", "│", "┃")
+# (what a join needs: a line that opens and closes with a bar, then one that closes
+# with a bar but does not open with one; line breaks first, as in _OPEN_ROW_GOING_ON)
+_ROW_THEN_TAIL = re.compile(
+    r"\n[^\S\n]*[|│┃](?:[^\n]*[|│┃])?[^\S\n]*\n[^\S\n]*[^|│┃\s][^\n]*[|│┃][^\S\n]*(?:\n|\Z)"
+)
 
 
 def rejoin_row_tails(text: str) -> str:
     """The tail of a `| a | b |` row (or a box-drawn `│ a │ b │` one) that a wrap broke
     at a cell boundary: the row closes with a bar, and the next line, which goes on
     with more cells (`c | d |`), does not open with one as every row of the table does."""
+    if _ROW_THEN_TAIL.search("\n" + text) is None:
+        return text
     out: list[str] = []
     for line in text.split("\n"):
         s = line.strip()
@@ -283,6 +295,12 @@ def _is_values(line: str) -> bool:
     return all(_VALUE_CELL.fullmatch(w) for w in words)
 
 
+def _opens_values(line: str) -> bool:
+    """Whether the line starts as `_is_values` needs: with a digit, a sign or `?`."""
+    first = line[:1]
+    return first.isdecimal() or (first != "" and first in "-+~?")
+
+
 def _n_cells(line: str) -> int:
     return len(_CELL_GAP.split(line.strip()))
 
@@ -297,15 +315,16 @@ def rejoin_split_rows(lines: list[str], width: int) -> list[str]:
     such rows, when it too was split (a long line followed by a line of names), is
     joined when that gives it as many cells as the rows have."""
     out = list(lines)
+    # (a line of values opens with a digit, a sign or `?`: the cheap test first)
     pairs = [
         i
         for i in range(len(out) - 1)
-        if out[i].strip()
+        if _opens_values(out[i + 1])
+        and out[i].strip()
         and re.search(r"[A-Za-z]", out[i])
         and not _is_values(out[i])
         and not _RULE_LINE.match(out[i])
         and _is_values(out[i + 1])
-        and not out[i + 1][0].isspace()
     ]
     if len(pairs) < 2:
         return out

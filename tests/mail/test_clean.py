@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extract.mail import clean
 from extract.mail.clean import clean_body
 from tests.conftest import seed
 
@@ -72,3 +77,47 @@ def test_modern_gitbox_footer_and_header():
 def test_empty_and_plain_text():
     assert clean_body("") == ""
     assert clean_body("just text\n") == "just text"
+
+
+# ------------------------------------------------- the joins' necessary conditions
+
+# Line fragments of wrapped and box-drawn rows, blanks, values and prose.
+_ROW_PIECES = [
+    "| a | b |",
+    "| name | 1.5 ms",
+    "3 |",
+    "c | d |",
+    "│ x │ 2 │",
+    "y │",
+    "┃ z ┃",
+    "|",
+    "",
+    "  ",
+    "\f| a",
+    "| a\f",
+    "\u00a0| v |",
+    "| v |\u00a0",
+    "|| h || i ||",
+    "then the rest",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_ROW_PIECES), min_size=1, max_size=10))
+def test_the_row_joins_skip_only_texts_they_would_leave_alone(pieces):
+    """`rejoin_wrapped_rows` and `rejoin_row_tails` first look for the two lines
+    a join needs (one regex over the text); where there are none they return the
+    text untouched. With that check made to pass always, they must give the same."""
+    text = "\n".join(pieces)
+    quick = (clean.rejoin_wrapped_rows(text), clean.rejoin_row_tails(text))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(clean, "_OPEN_ROW_GOING_ON", re.compile(""))
+        m.setattr(clean, "_ROW_THEN_TAIL", re.compile(""))
+        assert quick == (clean.rejoin_wrapped_rows(text), clean.rejoin_row_tails(text))
+
+
+def test_the_row_joins_still_join():
+    assert clean.rejoin_wrapped_rows("| a | 1.5\nms |\n") == "| a | 1.5 ms |\n"
+    assert clean.rejoin_row_tails("| a | b |\nc | d |") == "| a | b | c | d |"
+    assert clean.rejoin_row_tails("│ a │\nb │") == "│ a │ b │"
+    assert clean.rejoin_row_tails("| a | b |\n| c | d |") == "| a | b |\n| c | d |"
