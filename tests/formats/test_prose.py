@@ -324,3 +324,28 @@ def test_prose_repeats_no_number_of_the_table_fixtures(case):
 
 def test_cli_option_named_like_a_rate_is_no_measurement():
     assert rows("Options: --num-records 1000 --throughput 50000") == []
+
+
+@pytest.mark.parametrize(
+    "text, runs",
+    [
+        ("TPS went up", True),
+        ("the TPS went up", True),
+        ("(qps) rose", True),
+        ("throughput\nrose", True),
+        ("Throughput rose", True),
+        ("see https://x.test/a", False),  # (the `tps` of `https`)
+        ("STPS and xqps", False),
+    ],
+)
+def test_a_rate_name_runs_prose_unless_a_letter_comes_before(text, runs):
+    """The trigger for rates named before their number (`TPS went from 10 to 12`):
+    a rate name not glued to a letter before it. Written with a class, not a
+    lookbehind, it is decided by the prefilter's scan, not by Python's regex."""
+    from extract.results import prefilter
+    from extract.results.formats import _PARTS
+
+    regex, _, name = next(p for p in _PARTS["prose"] if "hroughput" in p[0].pattern)
+    assert (regex.search(text) is not None) is runs
+    hits = prefilter.scan(text)
+    assert hits.decides(name) and (name in hits) is runs

@@ -109,7 +109,7 @@ INFO = FormatInfo(
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
     kind="result",
-    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|(?<![A-Za-z])(?:{_RATE_NAMES})|[xX×]\d"
+    trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|(?:^|[^A-Za-z])(?:{_RATE_NAMES})|[xX×]\d"
     rf"|{_BARE_PAIR})|吞吐"
     rf"|{_CLOCK_NEED}",
     # One part per ASCII digit: a regex that starts with a literal is searched much
@@ -118,9 +118,10 @@ INFO = FormatInfo(
         *((rf"(?-i:{digit}{_AFTER_DIGIT})", (), ()) for digit in "0123456789"),
         (rf"(?-i:(?![0-9])\d{_AFTER_DIGIT})", tuple(WIDE_DIGITS), ()),
         (r"(?-i:factor of\s)", ("factor of",), ()),
-        # (`_RATE_LED`'s rate names: not the `tps` of `https`)
+        # (`_RATE_LED`'s rate names: not the `tps` of `https`. The letter before is
+        # ruled out by a class, not a lookbehind, so that the prefilter decides it)
         (
-            rf"(?-i:(?<![A-Za-z])(?:{_RATE_NAMES}))",
+            rf"(?-i:(?:^|[^A-Za-z])(?:{_RATE_NAMES}))",
             ("TPS", "QPS", "RPS", "tps", "qps", "rps", "hroughput"),
             (),
         ),
