@@ -262,3 +262,24 @@ def test_a_screened_pattern_is_found_among_all_the_declarations():
     regex, _, name = _PARTS["prose"][14]
     text = ":ovs% TPSMeanops/sSzabo  1210:30"
     assert regex.search(text) and name in prefilter.scan(text)
+
+
+def test_a_commit_with_a_diffstat_is_scanned_twice_not_three_times(monkeypatch):
+    """The registry scans the body, then the body less the diffstat it removed; the
+    classifier's scan of the body is then the one kept from before."""
+    text = (
+        "Speed up the reader\n\n"
+        "Reads each line once.\n\n"
+        " extract/reader.py | 12 +++++++-----\n"
+        " tests/test_reader.py | 30 ++++++++++++++++++++++++++++++\n"
+        " 2 files changed, 37 insertions(+), 5 deletions(-)\n"
+    )
+    compiled = prefilter._compiled()
+    scanned: list[str] = []
+    real = type(compiled).scan
+    monkeypatch.setattr(type(compiled), "scan", lambda self, t: scanned.append(t) or real(self, t))
+    prefilter._forget()
+    tables = extract_results(text)
+    classify(text, tables, subject="Speed up the reader", kind="commit")
+    assert len(scanned) == 2 and scanned[0] == text and scanned[1] != text
+    assert "files changed" not in scanned[1]  # (the diffstat was masked)
