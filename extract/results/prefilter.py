@@ -503,7 +503,7 @@ def scan(text: str) -> Hits:
     global _recent
     recent = _recent
     for seen, hits in recent:
-        if seen is text or seen == text:
+        if seen == text:  # (str equality checks identity first)
             return hits
     hits = _compiled().scan(text)
     _recent = ((text, hits), *recent[:1])
