@@ -239,7 +239,11 @@ class _Compiled:
         None when one of them has none. `superset=True`: stand-ins that may let a
         pattern match where the character would not, never the other way round."""
         if self._stand_ins is None:
-            self._stand_ins = (_StandIns(self._items), _StandIns(self._items, superset=True))
+            named, negated = _named_ranges(self._items)
+            self._stand_ins = (
+                _StandIns(named, negated),
+                _StandIns(named, negated, superset=True),
+            )
         return self._stand_ins[superset].apply(text)
 
     def scan(self, text: str) -> Hits:
@@ -293,18 +297,14 @@ class _StandIns:
     not match the character; nothing matches the character that does not match the
     stand-in. Such a scan rules patterns out, and Python's `re` decides the rest."""
 
-    def __init__(self, items: list[tuple[str, Needs]], *, superset: bool = False) -> None:
-        named: list[tuple[int, int]] = []  # code point ranges a declaration names
-        negated: list[tuple[int, int]] = []  # ... in a negated class or literal
-        for _, needs in items:
-            for literal in (*needs.literals, *needs.lower):
-                named += [(ord(c), ord(c)) for c in literal]
-            for pattern in needs.patterns:
-                try:
-                    _named_in(re._parser.parse(pattern), named, negated)
-                except Exception:  # (not Python's syntax: no stand-ins at all)
-                    named.append((0, sys.maxunicode))
-                    negated.append((0, sys.maxunicode))
+    def __init__(
+        self,
+        named: list[tuple[int, int]],
+        negated: list[tuple[int, int]],
+        *,
+        superset: bool = False,
+    ) -> None:
+        # (`named`, `negated`: the declarations' code points, from `_named_ranges`)
         self._named = _Ranges(named + negated)
         blocked = _Ranges(negated) if superset else self._named
         # (re.I matches a stand-in with its other cases)
@@ -314,9 +314,6 @@ class _StandIns:
         )
         self.symbol = next((c for c in _SYMBOL_STAND_INS if not blocked.has(c)), None)
         self.blank = next((c for c in _BLANK_STAND_INS if not blocked.has(c)), None)
-
-    def _names(self, char: str) -> bool:
-        return self._named.has(char)
 
     def apply(self, text: str) -> str | None:
         # (the non-ASCII characters: the UTF-8 bytes of `text` less its ASCII ones)
@@ -333,10 +330,27 @@ class _StandIns:
             # (re.I matches a letter with its other cases, and those of its cases)
             cases = char + char.lower() + char.upper() + char.casefold()
             cases += char.upper().lower() + char.lower().upper()
-            if stand_in is None or any(map(self._names, cases)):
+            if stand_in is None or any(map(self._named.has, cases)):
                 return None
             text = text.replace(char, stand_in)
         return text
+
+
+def _named_ranges(items: list[tuple[str, Needs]]) -> tuple[list, list]:
+    """The code point ranges the declarations name, and those they name in a negated
+    class or literal or a negative lookaround (see `_named_in`)."""
+    named: list[tuple[int, int]] = []
+    negated: list[tuple[int, int]] = []
+    for _, needs in items:
+        for literal in (*needs.literals, *needs.lower):
+            named += [(ord(c), ord(c)) for c in literal]
+        for pattern in needs.patterns:
+            try:
+                _named_in(re._parser.parse(pattern), named, negated)
+            except Exception:  # (not Python's syntax: no stand-ins at all)
+                named.append((0, sys.maxunicode))
+                negated.append((0, sys.maxunicode))
+    return named, negated
 
 
 class _Ranges:
