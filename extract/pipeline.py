@@ -51,18 +51,9 @@ from extract.mail.kinds import message_kind, permalink
 from extract.mail.mbox import ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_message
 from extract.results import prefilter
-from extract.results.classify import classify
-from extract.results.formats import extract_results
+from extract.results.message import message_results
 from extract.results.units import measurement_si
 
-# Only this much of a body goes to the format parsers and the classifier: result
-# posts are far shorter, and a 10 MB log pasted into a mail must not stall a run.
-MAX_EXTRACT_CHARS = 100_000
-# Runs of this many non-space characters (base64, hex dumps, a 10 MB line) are cut
-# short for the parsers: no table cell is that long, and regexes with nested
-# quantifiers take quadratic time or worse on them.
-# (only from a token's start: trying every position inside long tokens took 0.1 ms a message)
-_LONG_TOKEN = re.compile(r"(?<!\S)\S{1000,}")
 # Which code made an archive's rows: a digest of the stages that decide them (every
 # module of `mail`, `results` and `db`, and this one). A run re-extracts the archives
 # that other code extracted, so an upgrade never leaves stale results; the digest is
@@ -437,13 +428,16 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
         kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
         stage = "clean"
         body = clean_body(pm.text, kind.kind)
-        sample, tables, verdict = "", [], None  # --messages-only: no results looked for
+        found = None  # --messages-only: no results looked for
         if results:
-            stage = "extract"
-            sample = extraction_text(body)
-            tables = extract_results(sample)
-            stage = "classify"
-            verdict = classify(sample, tables, subject=pm.subject, kind=kind.kind)
+
+            def on_stage(name: str) -> None:
+                nonlocal stage
+                stage = name
+
+            found = message_results(body, subject=pm.subject, kind=kind.kind, on_stage=on_stage)
+        tables = found.tables if found else []
+        verdict = found.verdict if found else None
         stage = "store"
         key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
         # the text is stored once: what of it is not the body (extract/db/schema.py)
@@ -488,7 +482,9 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
             "text_map": text_map,
         }
         tables_rows, measurement_rows = (
-            _result_rows(key, sample, tables) if verdict and verdict.is_benchmark else ([], [])
+            _result_rows(key, found.sample, tables)
+            if verdict and verdict.is_benchmark
+            else ([], [])
         )
     except ParseError as exc:
         raise _MessageFailed(exc.message_id, "parse", exc.reason) from None
@@ -499,47 +495,6 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
     except Exception as exc:  # one bad message must not stop the archive
         raise _MessageFailed(message_id, stage, f"{type(exc).__name__}: {exc}") from None
     return message, tables_rows, measurement_rows
-
-
-# A file's section of a git diff (commit mail): from its `diff --git` line to the next.
-_DIFF_FILE = re.compile(r"^diff --git a/\S+ b/(\S+)[^\n]*\n", re.M)
-# Source code and markup: numbers in their hunks are code, not results. (Results
-# files, `*-results.txt`, `*.md`, `*.csv`, `*.json`, `*.log`, stay.)
-_CODE_FILE = re.compile(
-    r"\.(?:java|scala|kt|groovy|gradle|py|pyx|js|jsx|mjs|ts|tsx|go|rs|c|cc|cpp|cxx|h|hh|hpp"
-    r"|cs|rb|php|pl|lua|sh|bash|bat|cmd|ps1|css|scss|less|html?|xml|xsl|xsd|ya?ml|toml"
-    r"|properties|proto|thrift|avsc|sql|vue|svg|cmake|mk|r|m|swift|erl|ex|exs|clj|hs"
-    r"|png|jpe?g|gif|ico|jar|zip|gz)$|(?:^|/)(?:Makefile|Dockerfile|pom\.xml|BUILD)$",
-    re.I,
-)
-
-
-def _without_code_hunks(text: str) -> str:
-    """`text` with the hunks of source files in a git diff left out, each file's
-    `diff --git` line kept (so the classifier still sees a code diff): a commit of
-    40 kB of HTML or Java would otherwise cost the parsers and the classifier 10 ms
-    for numbers that are code. Hunks of other files (results, docs, data) stay."""
-    files = list(_DIFF_FILE.finditer(text))
-    if not files:
-        return text
-    out = [text[: files[0].start()]]
-    for f, nxt in zip(files, [*files[1:], None], strict=True):
-        end = nxt.start() if nxt else len(text)
-        out.append(
-            text[f.start() : f.end()] if _CODE_FILE.search(f.group(1)) else text[f.start() : end]
-        )
-    return "".join(out)
-
-
-def extraction_text(body: str) -> str:
-    """The part of a cleaned body that the format parsers and the classifier see."""
-    if "diff --git " in body:
-        body = _without_code_hunks(body)
-    sample = body[:MAX_EXTRACT_CHARS]
-    # (a token that long needs a line that long: a cheap test spares most bodies the scan)
-    if len(sample) < 1000 or max(map(len, sample.splitlines())) < 1000:
-        return sample
-    return _LONG_TOKEN.sub(lambda m: m.group(0)[:100] + " [...]", sample)
 
 
 def _bounded(text: str, offset: int) -> str:

@@ -332,9 +332,9 @@ def stage_breakdown(sample: list[bytes]) -> dict[str, float]:
     from extract.mail.clean import clean_body
     from extract.mail.kinds import message_kind
     from extract.mail.message import parse_message
-    from extract.pipeline import extraction_text
     from extract.results.classify import classify
     from extract.results.formats import extract_results
+    from extract.results.message import extraction_text
 
     spent = dict.fromkeys(("parse", "kind", "clean", "formats", "classify"), 0.0)
     for raw in sample:
@@ -363,9 +363,7 @@ def _ordinary(sample: list[bytes]) -> list[tuple[str, str | None, str]]:
     from extract.mail.clean import clean_body
     from extract.mail.kinds import message_kind
     from extract.mail.message import parse_message
-    from extract.pipeline import extraction_text
-    from extract.results.classify import classify
-    from extract.results.formats import extract_results
+    from extract.results.message import message_results
 
     out = []
     for raw in sample:
@@ -374,12 +372,11 @@ def _ordinary(sample: list[bytes]) -> list[tuple[str, str | None, str]]:
         except Exception:
             continue
         kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
-        body = extraction_text(clean_body(pm.text, kind.kind))
-        tables = extract_results(body)
-        if any(t.measurements for t in tables):
+        found = message_results(clean_body(pm.text, kind.kind), subject=pm.subject, kind=kind.kind)
+        if any(t.measurements for t in found.tables):
             continue
-        if not classify(body, tables, subject=pm.subject, kind=kind.kind).is_benchmark:
-            out.append((body, pm.subject, kind.kind))
+        if not found.verdict.is_benchmark:
+            out.append((found.sample, pm.subject, kind.kind))
     return out
 
 

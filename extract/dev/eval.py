@@ -7,7 +7,8 @@ The corpora are third-party mail and are read where they are: every set under
 `$CORPUS_DIR` (default `../shared/corpus` beside the repository), each a directory
 with `labels.jsonl` (`dev`, `dev2`, ...), or one directory named by `--corpus`.
 Each corpus file (`<set>/<id>.txt`: header block, blank line, body) goes through
-the pipeline's own path: `clean_body(body, kind)` → `extract_results` → `classify`.
+the pipeline's own path: `clean_body(body, kind)` → `message_results` (the readers and
+`classify`, as `extract.pipeline` calls them).
 The kind comes from the header block's Subject and From through `extract.mail.kinds`,
 as the pipeline does.
 Nothing here knows any corpus file: the corpus only measures.
@@ -59,8 +60,9 @@ from pathlib import Path
 from extract.dev.transforms import QUOTED, TRANSFORMS
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind
-from extract.results.classify import Verdict, classify
-from extract.results.formats import Measurement, ResultTable, extract_results
+from extract.results.classify import Verdict
+from extract.results.formats import Measurement, ResultTable
+from extract.results.message import message_results
 from extract.results.units import parse_number, to_si
 
 REPO = Path(__file__).resolve().parents[2]
@@ -355,10 +357,8 @@ def run_message(
     """The pipeline's path for one message body (after `transform`, if given)."""
     kind = corpus_kind(msg)
     raw = transform(msg.body) if transform else msg.body
-    body = clean_body(raw, kind)
-    tables = extract_results(body)
-    verdict = classify(body, tables, subject=msg.headers.get("Subject"), kind=kind)
-    return verdict, tables
+    found = message_results(clean_body(raw, kind), subject=msg.headers.get("Subject"), kind=kind)
+    return found.verdict, found.tables
 
 
 def _ratio(a: int, b: int) -> float:

@@ -21,7 +21,7 @@ from pathlib import Path
 from extract.dev.eval import corpus_kind, corpus_sets, read_labels, read_message, thread_of
 from extract.mail.clean import clean_body
 from extract.results.classify import features
-from extract.results.formats import extract_results
+from extract.results.message import message_results
 from extract.results.weights import WEIGHTS
 
 # The weights the features were designed with: the fit's starting point and prior.
@@ -57,8 +57,8 @@ def feature_rows(
         for ident, label in sorted(read_labels(corpus).items()):
             msg = read_message(corpus / f"{ident}.txt")
             kind = corpus_kind(msg)
-            body = clean_body(msg.body, kind)
-            found = features(body, extract_results(body), msg.headers.get("Subject", ""), kind)
+            results = message_results(clean_body(msg.body, kind), kind=kind)
+            found = features(results.sample, results.tables, msg.headers.get("Subject", ""), kind)
             row = dict.fromkeys(NAMES, 0.0)
             for name, (value, _) in found.items():
                 base = name.split(":", 1)[0]

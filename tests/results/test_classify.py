@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from extract.pipeline import MAX_EXTRACT_CHARS
 from extract.results.classify import THRESHOLD, Verdict, classify
 from extract.results.formats import Measurement, ResultTable, extract_results
+from extract.results.message import MAX_EXTRACT_CHARS
 
 
 def table(fmt: str, text: str, snippet: str, measurements, columns=()) -> ResultTable:
@@ -430,7 +430,7 @@ def test_code_hunks_of_a_commit_diff_are_not_read_but_results_files_are():
     """A commit mail's diff: the parsers and the classifier skip the hunks of source
     files (their numbers are code), keep each file's `diff --git` line (a code diff
     still counts against), and read the hunks of results files as before."""
-    from extract.pipeline import extraction_text
+    from extract.results.message import extraction_text
 
     java = "diff --git a/src/Bench.java b/src/Bench.java\n" + CODE_DIFF.split("\n", 1)[1]
     results = "diff --git a/benchmarks/TPCDS-results.txt b/benchmarks/TPCDS-results.txt\n"

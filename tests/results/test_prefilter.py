@@ -8,11 +8,11 @@ import pytest
 
 from extract.dev.eval import corpus_kind, read_message
 from extract.mail.clean import clean_body
-from extract.pipeline import extraction_text
 from extract.results import classify as C
 from extract.results import prefilter
 from extract.results.classify import EARLY_EXIT_REASON, classify
 from extract.results.formats import extract_results
+from extract.results.message import extraction_text
 from extract.results.prefilter import Needs
 from extract.results.weights import THRESHOLD, WEIGHTS
 from tests.conftest import REPO, SHARED

@@ -23,6 +23,7 @@ __all__ = [
     "PARSERS",
     "by_name",
     "extract_results",
+    "locate_numbers",
 ]
 
 log = logging.getLogger(__name__)
@@ -200,8 +201,54 @@ def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> 
         for m in table.measurements:
             if m.variant is None:
                 m.variant = table.variant
+        locate_numbers(text, table)
     found.sort(key=lambda t: t.span)
     return found
+
+
+def _is_digit_or_dot(ch: str) -> bool:
+    return ch.isdigit() or ch == "."
+
+
+def locate_numbers(text: str, table: ResultTable) -> None:
+    """Give each measurement of `table` that has none the `span` of its `written`
+    text inside the table's span: the first occurrence not taken by another of the
+    table's numbers, searched from where the previous one was found (readers emit a
+    row's numbers in text order), else from the table's start. An occurrence must
+    stand alone: no digit or dot right before it, no digit (or decimal point and
+    digit) right after it (`12` is not found inside `112` or `12.5`). A number that
+    cannot be found keeps None."""
+    start, end = table.span
+    taken = {m.span for m in table.measurements if m.span is not None}
+    cursor = start
+    for m in table.measurements:
+        if m.span is not None or not m.written:
+            continue
+        w = m.written
+        hit = _free_occurrence(text, w, cursor, end, taken)
+        if hit is None and cursor > start:
+            hit = _free_occurrence(text, w, start, end, taken)
+        if hit is not None:
+            m.span = (hit, hit + len(w))
+            taken.add(m.span)
+            cursor = hit + len(w)
+
+
+def _free_occurrence(text: str, w: str, lo: int, hi: int, taken: set) -> int | None:
+    i = text.find(w, lo, hi)
+    while i >= 0:
+        j = i + len(w)
+        before = text[i - 1] if i > 0 else ""
+        after = text[j : j + 2]
+        # (a digit after it, or a decimal point and a digit: `12` in `12.5`)
+        continues = after[:1].isdigit() or (after[:1] == "." and after[1:2].isdigit())
+        standalone = not (w[0].isdigit() and before and _is_digit_or_dot(before)) and not (
+            w[-1].isdigit() and continues
+        )
+        if standalone and (i, i + len(w)) not in taken:
+            return i
+        i = text.find(w, i + 1, hi)
+    return None
 
 
 def _drop_prose_repeats(tables: list[ResultTable]) -> list[ResultTable]:

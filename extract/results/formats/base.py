@@ -70,6 +70,9 @@ class Measurement:
     side_name: str | None = None
     quantity: str | None = None
     noise: float | None = None  # stated relative error written with it (`± 2%` → 0.02)
+    # [start, end) of `written` in the parsed text: where the number came from. A
+    # module may set it; the registry locates the rest (`formats.locate_numbers`).
+    span: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
