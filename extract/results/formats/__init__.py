@@ -212,29 +212,29 @@ def _is_digit_or_dot(ch: str) -> bool:
 
 def locate_numbers(text: str, table: ResultTable) -> None:
     """Give each measurement of `table` that has none the `span` of its `written`
-    text inside the table's span: the first occurrence not taken by another of the
-    table's numbers, searched from where the previous one was found (readers emit a
-    row's numbers in text order), else from the table's start. An occurrence must
-    stand alone: no digit or dot right before it, no digit (or decimal point and
-    digit) right after it (`12` is not found inside `112` or `12.5`). A number that
-    cannot be found keeps None."""
+    text inside the table's span: of the occurrences not taken by another of the
+    table's numbers, the one nearest to where the previous number was found (a
+    reader emits a row's numbers together, not always in text order: JMH's score
+    before its count), else the first. An occurrence must stand alone: no digit or
+    dot right before it, no digit (or decimal point and digit) right after it (`12`
+    is not found inside `112` or `12.5`). A number that cannot be found keeps None."""
     start, end = table.span
     taken = {m.span for m in table.measurements if m.span is not None}
-    cursor = start
+    near = start
     for m in table.measurements:
         if m.span is not None or not m.written:
             continue
         w = m.written
-        hit = _free_occurrence(text, w, cursor, end, taken)
-        if hit is None and cursor > start:
-            hit = _free_occurrence(text, w, start, end, taken)
-        if hit is not None:
+        hits = _free_occurrences(text, w, start, end, taken)
+        if hits:
+            hit = min(hits, key=lambda i: (abs(i - near), i))
             m.span = (hit, hit + len(w))
             taken.add(m.span)
-            cursor = hit + len(w)
+            near = hit
 
 
-def _free_occurrence(text: str, w: str, lo: int, hi: int, taken: set) -> int | None:
+def _free_occurrences(text: str, w: str, lo: int, hi: int, taken: set) -> list[int]:
+    out = []
     i = text.find(w, lo, hi)
     while i >= 0:
         j = i + len(w)
@@ -245,10 +245,10 @@ def _free_occurrence(text: str, w: str, lo: int, hi: int, taken: set) -> int | N
         standalone = not (w[0].isdigit() and before and _is_digit_or_dot(before)) and not (
             w[-1].isdigit() and continues
         )
-        if standalone and (i, i + len(w)) not in taken:
-            return i
+        if standalone and (i, j) not in taken:
+            out.append(i)
         i = text.find(w, i + 1, hi)
-    return None
+    return out
 
 
 def _drop_prose_repeats(tables: list[ResultTable]) -> list[ResultTable]:
