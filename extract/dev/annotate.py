@@ -19,7 +19,8 @@ message text) in `extract/dev/annotations/<set>.jsonl`, one message a line:
 Commands:
 
     show SET ID         the body with line numbers, then a draft: the extractor's
-                        measurements as entries to edit (JSON, one entry a line)
+                        measurements as entries to edit (JSON, one entry a line);
+                        `--stored`: the stored annotation instead
     put SET ID FILE     store the entries of FILE (a JSON list, `-` for stdin) for
                         the message; each entry is {"line": L, "written": W, "n": K,
                         "label", "metric", "unit", "variant"}: the K-th (1-based,
@@ -45,7 +46,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
-from extract.dev.eval import (
+from extract.dev.corpus import (
     CorpusMessage,
     corpus_kind,
     corpus_sets,
@@ -236,13 +237,29 @@ def draft(msg: CorpusMessage) -> list[Entry]:
     return out
 
 
-def show(name: str, ident: str, out=sys.stdout) -> None:
+def stored(name: str, msg: CorpusMessage) -> list[Entry] | None:
+    """The message's stored annotation as entries, or None when it has none."""
+    row = load(name).get(msg.id)
+    if row is None:
+        return None
+    return [
+        entry_at(msg.body, tuple(n["span"]), **{f: n.get(f) for f in FIELDS})
+        for n in row["numbers"]
+    ]
+
+
+def show(name: str, ident: str, out=sys.stdout, *, from_store: bool = False) -> None:
     msg = set_messages(name)[ident]
     for k, line in enumerate(msg.body.split("\n"), 1):
         print(f"{k:4d}| {line}", file=out)
-    print("\n--- draft (the extractor's measurements; edit, then `put`):", file=out)
+    entries = stored(name, msg) if from_store else None
+    if entries is None:
+        print("\n--- draft (the extractor's measurements; edit, then `put`):", file=out)
+        entries = draft(msg)
+    else:
+        row = load(name)[ident]
+        print(f"\n--- stored annotation (pass {row.get('pass', 1)}; edit, then `put`):", file=out)
     print("[", file=out)
-    entries = draft(msg)
     for k, e in enumerate(entries):
         comma = "," if k < len(entries) - 1 else ""
         print("  " + json.dumps(_entry_json(e), ensure_ascii=False) + comma, file=out)
@@ -314,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("show")
     p.add_argument("set")
     p.add_argument("id")
+    p.add_argument("--stored", action="store_true", help="the stored annotation, not a draft")
     p = sub.add_parser("put")
     p.add_argument("set")
     p.add_argument("id")
@@ -323,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("set", nargs="*")
     args = ap.parse_args(argv)
     if args.command == "show":
-        show(args.set, args.id)
+        show(args.set, args.id, from_store=args.stored)
     elif args.command == "put":
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         numbers = put(args.set, args.id, json.loads(text), args.passed)
