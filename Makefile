@@ -74,9 +74,12 @@ export: install
 eval: install
 	$(BIN)/python -m extract.dev.eval $(ARGS)
 
-# Refit the classifier's weights on the labelled corpora (../shared/corpus).
+# Refit on the labelled corpora (../shared/corpus) and the annotations
+# (extract/dev/annotations): the number model and the verdict (extract.dev.fit_judge),
+# and the readers-only classifier used before a first fit (extract.dev.fit).
 fit: install
 	$(BIN)/python -m extract.dev.fit --write $(ARGS)
+	$(BIN)/python -m extract.dev.fit_judge --write $(ARGS)
 
 # Mutated archives through the real pipeline: crashes, hangs over 10 s, lost messages.
 fuzz: install

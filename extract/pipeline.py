@@ -51,7 +51,7 @@ from extract.mail.kinds import message_kind, permalink
 from extract.mail.mbox import ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_message
 from extract.results import prefilter
-from extract.results.message import message_results
+from extract.results.message import MessageResults, message_results
 from extract.results.units import measurement_si
 
 # Which code made an archive's rows: a digest of the stages that decide them (every
@@ -482,9 +482,7 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
             "text_map": text_map,
         }
         tables_rows, measurement_rows = (
-            _result_rows(key, found.sample, tables)
-            if verdict and verdict.is_benchmark
-            else ([], [])
+            _result_rows(key, found, body) if verdict and verdict.is_benchmark else ([], [])
         )
     except ParseError as exc:
         raise _MessageFailed(exc.message_id, "parse", exc.reason) from None
@@ -541,33 +539,46 @@ def _msg_key(list_address, month, message_id, data, seen_keys, archive=None) -> 
     return base if n == 1 else f"{base}#{n}"
 
 
-def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
+def _result_rows(key: str, found: MessageResults, body: str) -> tuple[list[dict], list[dict]]:
+    """The rows of the tables and measurements the number model took. The comparison
+    columns are filled with every number the readers read in view (an error or a
+    count it refused still tells the noise of the number beside it), then only the
+    taken ones are kept."""
+    text = found.sample
+    kept = {id(m) for t in found.tables for m in t.measurements}
+    text_tables = [t for t in found.tables if t.format == "text"]
+    tables = sorted([*found.read, *text_tables], key=lambda t: t.span)
     table_rows, measurement_rows = [], []
     sources = []  # (table ordinal, Measurement) of each measurement row
-    ordinal = 0
-    for t_ord, table in enumerate(tables):
-        table_id = f"{key}#{t_ord}"
-        table_rows.append(
-            {
-                "table_id": table_id,
-                "msg_key": key,
-                "ordinal": t_ord,
-                "format": table.format,
-                "caption": table.caption,
-                "variant": table.variant,
-                "columns": [str(c) for c in table.columns],
-                "n_rows": len(table.rows),
-                "rows": [[str(c) for c in row] for row in table.rows],
-                "source": table.source(text),
-            }
-        )
+    stored = 0
+    for n, table in enumerate(tables):
+        if any(id(m) in kept for m in table.measurements):
+            t_ord, table_id = stored, f"{key}#{stored}"
+            stored += 1
+            table_rows.append(
+                {
+                    "table_id": table_id,
+                    "msg_key": key,
+                    "ordinal": t_ord,
+                    "format": table.format,
+                    "caption": table.caption,
+                    "variant": table.variant,
+                    "columns": [str(c) for c in table.columns],
+                    "n_rows": len(table.rows),
+                    "rows": [[str(c) for c in row] for row in table.rows],
+                    "source": table.source(text),
+                }
+            )
+        else:
+            t_ord, table_id = -1 - n, None  # (read, not stored: only its noise counts)
         for m in table.measurements:
             value_si, unit_si = measurement_si(m.value, m.unit, m.metric)
+            span = _body_span(found, m, body)
             measurement_rows.append(
                 {
                     "msg_key": key,
                     "table_id": None if table.format == "prose" else table_id,
-                    "ordinal": ordinal,
+                    "ordinal": len(measurement_rows),
                     "label": m.label,
                     "variant": m.variant if m.variant is not None else table.variant,
                     "metric": m.metric,
@@ -576,12 +587,40 @@ def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
                     "unit": m.unit,
                     "value_si": _finite(value_si),
                     "unit_si": unit_si,
+                    "error": _finite(m.error),
+                    "stdev": _finite(m.stdev),
+                    "samples": _finite(m.samples),
+                    "span_start": span[0] if span else None,
+                    "span_end": span[1] if span else None,
+                    "score": found.scores.get(id(m)),
                 }
             )
             sources.append((t_ord, m))
-            ordinal += 1
     annotate(measurement_rows, sources)  # the sides the comparisons view pairs
-    return table_rows, measurement_rows
+    out = []
+    for r, (_, m) in zip(measurement_rows, sources, strict=True):
+        if id(m) not in kept:
+            continue
+        if r["noise"] is None and r["error"] is not None and r["value"]:
+            r["noise"] = abs(r["error"] / r["value"])
+        r["ordinal"] = len(out)
+        out.append(r)
+    return table_rows, out
+
+
+def result_rows(key: str, body: str, **kw) -> tuple[list[dict], list[dict]]:
+    """The table and measurement rows the pipeline would store for a cleaned body
+    (whether or not it is judged a benchmark): for tests and tools."""
+    return _result_rows(key, message_results(body, **kw), body)
+
+
+def _body_span(found: MessageResults, m, body: str) -> tuple[int, int] | None:
+    """The measurement's span in the stored body, when the body holds its text there."""
+    if m.span is None or len(body) > MAX_STORED_CHARS:
+        return None
+    start = found.to_body(m.span[0])
+    end = start + (m.span[1] - m.span[0])
+    return (start, end) if body[start:end] == found.sample[m.span[0] : m.span[1]] else None
 
 
 def _finite(x: float | None) -> float | None:

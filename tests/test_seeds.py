@@ -107,9 +107,15 @@ def test_seed_000_jmh_rows(db):
         ("parallel", 640.862, "ms/op"),
         ("serial", 51697.322, "ms/op"),
     ]
-    errors = measurements(db, key, "t.format = 'jmh' AND m.metric ILIKE '%error%'")
-    assert sorted(r[3] for r in errors) == [113.354, 322.747]
-    assert {r[5] for r in errors} == {"ms/op"}
+    # the error and the count qualify their score: columns of it, not rows beside it
+    assert not measurements(db, key, "t.format = 'jmh' AND m.metric ILIKE '%error%'")
+    stats = db.execute(
+        "SELECT m.value, m.error, m.samples, round(m.noise, 4) FROM measurements m"
+        " JOIN result_tables t USING (table_id) WHERE m.msg_key = ? AND t.format = 'jmh'"
+        " AND m.metric = 'Score' ORDER BY m.value",
+        [key],
+    ).fetchall()
+    assert stats == [(640.862, 113.354, 5.0, 0.1769), (51697.322, 322.747, 5.0, 0.0062)]
     # mode and count, per row, from the stored table
     cells = db.execute(
         "SELECT r[list_position(columns, 'Mode')], r[list_position(columns, 'Cnt')]"

@@ -89,6 +89,12 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("quantity", "VARCHAR", "what is compared: the metric without the side's name (QPS for 'QPS baseline')"),
         ("quantity_key", "VARCHAR", "<rule>|...: equal for the numbers of one quantity in one comparison; the comparisons view pairs a before and an after of one key"),
         ("noise", "DOUBLE", "the stated error of the number relative to it (0.05 = ±5 %): its row's Error, ±, StdDev or interval"),
+        ("error", "DOUBLE", "the stated error of the number, in its unit: the ± after it, its row's Error or interval half-width"),
+        ("stdev", "DOUBLE", "the stated standard deviation of the number, in its unit (its row's StdDev, σ)"),
+        ("samples", "DOUBLE", "how many samples or iterations the number summarises (JMH Cnt, go's b.N, n)"),
+        ("span_start", "INTEGER", "where the number starts in the message's `body` (0-based character offset)"),
+        ("span_end", "INTEGER", "where it ends in `body` (exclusive): body[span_start:span_end] is `written`"),
+        ("score", "DOUBLE", "the number model's confidence that this is a measurement, 0..1"),
     ],
     "errors": [
         ("archive", "VARCHAR", "raw archive path, relative to DATA_DIR; a directory (ending in /) that could not be listed"),

@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from extract.dev.eval import corpus_kind, corpus_sets, read_labels, read_message, thread_of
+from extract.dev.corpus import corpus_kind, corpus_sets, read_labels, read_message, thread_of
 from extract.mail.clean import clean_body
 from extract.results.classify import features
 from extract.results.message import message_results
@@ -57,7 +57,8 @@ def feature_rows(
         for ident, label in sorted(read_labels(corpus).items()):
             msg = read_message(corpus / f"{ident}.txt")
             kind = corpus_kind(msg)
-            results = message_results(clean_body(msg.body, kind), kind=kind)
+            # (the readers' tables, unjudged: this verdict is the readers' own)
+            results = message_results(clean_body(msg.body, kind), kind=kind, models=(None, None))
             found = features(results.sample, results.tables, msg.headers.get("Subject", ""), kind)
             row = dict.fromkeys(NAMES, 0.0)
             for name, (value, _) in found.items():

@@ -9,13 +9,21 @@ the result tables found in it and the classifier's verdict.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from extract.results.classify import Verdict, classify
+from extract.results.describe import text_tables
+from extract.results.families import families
 from extract.results.formats import ResultTable, extract_results
+from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class
+from extract.results.judge import load_model as load_number_model
+from extract.results.verdict import MessageModel, decide
+from extract.results.verdict import load_model as load_verdict_model
 
 # Only this much of a body goes to the format parsers and the classifier: result
 # posts are far shorter, and a 10 MB log pasted into a mail must not stall a run.
@@ -126,6 +134,16 @@ class MessageResults:
     to_body: OffsetMap  # offsets in `sample` -> offsets in the body
     tables: list[ResultTable]
     verdict: Verdict
+    noise: list[ResultTable] = field(default_factory=list)  # what noise recognisers took
+    numbers: list[Candidate] = field(default_factory=list)  # every number, judged
+    read: list[ResultTable] = field(default_factory=list)  # the readers' tables, unjudged
+    scores: dict[int, float] = field(default_factory=dict)  # of each measurement, by id
+
+
+@functools.cache
+def fitted_models() -> tuple[NumberModel | None, MessageModel | None]:
+    """The number model and the verdict model as `make fit` wrote them."""
+    return load_number_model(), load_verdict_model()
 
 
 def message_results(
@@ -134,14 +152,100 @@ def message_results(
     subject: str | None = None,
     kind: str | None = None,
     on_stage: Callable[[str], None] | None = None,
+    models: tuple[NumberModel | None, MessageModel | None] | None = None,
 ) -> MessageResults:
     """The tables and the verdict of one cleaned message body. `on_stage` is told the
-    stage each step starts (`extract`, `classify`), for the pipeline's error rows."""
+    stage each step starts (`extract`, `classify`), for the pipeline's error rows.
+    `models` (number model, verdict model) replace the fitted ones (`make fit`)."""
     if on_stage:
         on_stage("extract")
     sample, to_body = extraction_sample(body)
-    tables = extract_results(sample)
+    noise: list[ResultTable] = []
+    read = extract_results(sample, noise=noise)
+    number_model, verdict_model = models if models is not None else fitted_models()
+    family = tuple(f"msg={name}" for name in families(sample, subject or ""))
+    cands = judge_numbers(sample, read, noise, kind=kind, message=family, model=number_model)
     if on_stage:
         on_stage("classify")
-    verdict = classify(sample, tables, subject=subject, kind=kind)
-    return MessageResults(sample, to_body, tables, verdict)
+    if number_model is not None and verdict_model is not None:
+        verdict = decide(sample, read, cands, subject=subject, kind=kind, model=verdict_model)
+    else:
+        verdict = classify(sample, read, subject=subject, kind=kind)
+    tables = taken(sample, read, cands) if number_model else read
+    by_start = {c.number.start: c for c in cands}
+    scores = {}
+    for t in tables:
+        for m in t.measurements:
+            c = by_start.get(m.span[0]) if m.span else None
+            if c is not None:
+                scores[id(m)] = round(c.score, 4)
+    return MessageResults(sample, to_body, tables, verdict, noise, cands, read, scores)
+
+
+def taken(sample: str, tables: list[ResultTable], cands: list[Candidate]) -> list[ResultTable]:
+    """The measurements the number model takes: the readers' where it takes their
+    number (a reader's measurement with no number of its own stays), and the numbers
+    no reader read, in tables of their own (`extract.results.describe`). A refused
+    number that states an error, a deviation or a sample count of a taken one in the
+    same row becomes that one's `error`, `stdev` or `samples`; an unread number that
+    repeats a taken one (a summary restating a table) is not taken twice."""
+    refused = {id(c.measurement) for c in cands if c.measurement and not c.taken}
+    kept = []
+    for t in tables:
+        measurements = [m for m in t.measurements if id(m) not in refused]
+        _attach_secondary(t.measurements, refused)
+        if measurements:
+            kept.append(dataclasses.replace(t, measurements=measurements))
+    again = {(round(m.value, 9), (m.unit or "").lower()) for t in kept for m in t.measurements}
+    unread = []
+    for c in cands:
+        if c.measurement is not None or c.noise or not c.taken:
+            continue
+        if (round(c.number.value, 9), c.number.unit.lower()) in again:
+            continue
+        unread.append(c)
+    _attach_unread_errors(cands)
+    errors = {
+        id(c): nxt.number.value
+        for c, nxt in zip(cands, cands[1:], strict=False)
+        if "after_plus_minus" in nxt.features and not nxt.taken
+    }
+    kept += text_tables(sample, unread, errors)
+    kept.sort(key=lambda t: t.span)
+    return kept
+
+
+def _attach_secondary(measurements: list, refused: set[int]) -> None:
+    by_row: dict[int, list] = {}
+    for m in measurements:
+        if m.row is not None:
+            by_row.setdefault(m.row, []).append(m)
+    for row in by_row.values():
+        results = [m for m in row if id(m) not in refused]
+        if not results:
+            continue
+        for m in row:
+            if id(m) not in refused:
+                continue
+            what = metric_class(m.metric)
+            if what == "count":
+                for r in results:
+                    r.samples = r.samples if r.samples is not None else m.value
+            elif what in ("error", "stdev"):
+                # the result it qualifies: the one in its unit, else the one before it
+                same = [r for r in results if (r.unit or "") == (m.unit or "")]
+                before = [r for r in results if row.index(r) < row.index(m)]
+                target = (same or before or results)[-1 if not same else 0]
+                if what == "error" and target.error is None:
+                    target.error = m.value
+                elif what == "stdev" and target.stdev is None:
+                    target.stdev = m.value
+
+
+def _attach_unread_errors(cands: list[Candidate]) -> None:
+    """`12.5 ± 0.3 ms` where no reader read the 0.3: it is the 12.5's error."""
+    for prev, c in zip(cands, cands[1:], strict=False):
+        if "after_plus_minus" in c.features and not c.taken:
+            m = prev.measurement
+            if m is not None and m.error is None and prev.taken:
+                m.error = c.number.value

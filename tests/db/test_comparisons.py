@@ -21,8 +21,7 @@ import pytest
 from extract.db.schema import columns, create_statements
 from extract.db.store import Store
 from extract.db.views import create_views
-from extract.pipeline import _result_rows, process_archive
-from extract.results.formats import extract_results
+from extract.pipeline import process_archive, result_rows
 from tests.conftest import shared_path, write_mboxrd
 from tests.seed_facts import SEED_002_SUMMARY, SEED_002_TIMINGS
 
@@ -49,7 +48,7 @@ def _load(db: Path, rows: list[dict]) -> duckdb.DuckDBPyConnection:
 def pairs_of(tmp_path: Path, text: str, cols: str = PAIR) -> list[tuple]:
     """The comparisons of one message text, ordered by label, params, metric, after."""
     tmp_path.mkdir(parents=True, exist_ok=True)
-    _, rows = _result_rows("msg", text, extract_results(text))
+    _, rows = result_rows("msg", text)
     con = _load(tmp_path / "pairs.duckdb", rows)
     try:
         return con.execute(
@@ -217,18 +216,18 @@ GOOGLE_COMPARE = """\
 Comparing old.json to new.json
 Benchmark        Time       CPU   Time Old   Time New    CPU Old    CPU New
 ---------------------------------------------------------------------------
-BM_Sort/1024  -0.2500   -0.2500       1000        750       1000        750
-BM_Sort/4096  +0.1000   +0.1000       4000       4400       4000       4400
+BM_Sort/1024  -0.2500   -0.2500       1012        759       1012        759
+BM_Sort/4096  +0.1000   +0.1000       4038       4442       4038       4442
 """
 
 
 def test_google_benchmark_compare_old_against_new(tmp_path):
     got = pairs_of(tmp_path, GOOGLE_COMPARE, PAIR + ", rule")
     assert got == [
-        ("BM_Sort/1024", None, "cpu", "old", "new", 1000.0, 750.0, "improvement", "format"),
-        ("BM_Sort/1024", None, "time", "old", "new", 1000.0, 750.0, "improvement", "format"),
-        ("BM_Sort/4096", None, "cpu", "old", "new", 4000.0, 4400.0, "regression", "format"),
-        ("BM_Sort/4096", None, "time", "old", "new", 4000.0, 4400.0, "regression", "format"),
+        ("BM_Sort/1024", None, "cpu", "old", "new", 1012.0, 759.0, "improvement", "format"),
+        ("BM_Sort/1024", None, "time", "old", "new", 1012.0, 759.0, "improvement", "format"),
+        ("BM_Sort/4096", None, "cpu", "old", "new", 4038.0, 4442.0, "regression", "format"),
+        ("BM_Sort/4096", None, "time", "old", "new", 4038.0, 4442.0, "regression", "format"),
     ]
 
 
@@ -329,7 +328,7 @@ def test_no_format_fixture_puts_an_error_column_on_a_side():
     sided = 0
     for path in fixtures:
         text = path.read_text(encoding="utf-8", errors="replace")
-        _, rows = _result_rows("k", text, extract_results(text))
+        _, rows = result_rows("k", text)
         json.dumps(rows, allow_nan=False)
         for r in rows:
             if r["side"] in ("before", "after"):
@@ -612,10 +611,12 @@ CORPUS = {
 
 
 def corpus_pairs(tmp_path: Path, name: str) -> list[tuple]:
-    from extract.dev.eval import read_message, run_message
+    from extract.dev.corpus import corpus_kind, read_message
+    from extract.mail.clean import clean_body
 
-    _, tables = run_message(read_message(shared_path("corpus", f"{name}.txt")))
-    _, rows = _result_rows(name, "", tables)
+    msg = read_message(shared_path("corpus", f"{name}.txt"))
+    kind = corpus_kind(msg)
+    _, rows = result_rows(name, clean_body(msg.body, kind), kind=kind)
     con = _load(tmp_path / "corpus.duckdb", rows)
     try:
         return con.execute(

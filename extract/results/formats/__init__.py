@@ -163,7 +163,9 @@ def _mask(text: str, span: tuple[int, int]) -> str:
     return text[:start] + blank + text[end:]
 
 
-def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> list[ResultTable]:
+def extract_results(
+    text: str, *, strict: bool = False, plain: bool = False, noise: list | None = None
+) -> list[ResultTable]:
     """Every result table in `text`, in text order. Noise recognisers run first and
     their spans are removed; then result parsers run from specific to generic, and
     a span claimed by one parser is not seen by the ones after it.
@@ -173,7 +175,9 @@ def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> 
     must give the same tables (a test compares them).
 
     A parser that raises is skipped (and logged), so one parser's bug costs only its
-    own tables, never the message; `strict=True` (the tests) re-raises instead."""
+    own tables, never the message; `strict=True` (the tests) re-raises instead.
+    `noise`, when given, receives the tables the noise recognisers found (CI reports,
+    build summaries: what the text says that is not a result)."""
     found: list[ResultTable] = []
     work = text
     hits = None  # prefilter.scan(work), once a parser is asked about
@@ -196,6 +200,8 @@ def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> 
             hits = None
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)
+            elif mod.INFO.kind == "noise" and noise is not None:
+                noise.append(table)
     found = _drop_prose_repeats(found)
     for table in found:
         for m in table.measurements:
@@ -206,49 +212,59 @@ def extract_results(text: str, *, strict: bool = False, plain: bool = False) -> 
     return found
 
 
-def _is_digit_or_dot(ch: str) -> bool:
-    return ch.isdigit() or ch == "."
-
-
 def locate_numbers(text: str, table: ResultTable) -> None:
     """Give each measurement of `table` that has none the `span` of its `written`
     text inside the table's span: of the occurrences not taken by another of the
     table's numbers, the one nearest to where the previous number was found (a
     reader emits a row's numbers together, not always in text order: JMH's score
-    before its count), else the first. An occurrence must stand alone: no digit or
-    dot right before it, no digit (or decimal point and digit) right after it (`12`
-    is not found inside `112` or `12.5`). A number that cannot be found keeps None."""
+    before its count), looking back at most `_LOOK_BACK` characters; else the first
+    free one in the table. An occurrence must stand alone: no digit or dot right
+    before it, no digit (or decimal point and digit) right after it (`12` is not
+    found inside `112` or `12.5`). A number that cannot be found keeps None.
+    (Searches start where the last one was found, so a table of one value repeated
+    thousands of times costs linear time, not quadratic.)"""
     start, end = table.span
-    taken = {m.span for m in table.measurements if m.span is not None}
+    taken = {m.span[0] for m in table.measurements if m.span is not None}
+    missing: set[str] = set()
     near = start
     for m in table.measurements:
-        if m.span is not None or not m.written:
-            continue
         w = m.written
-        hits = _free_occurrences(text, w, start, end, taken)
-        if hits:
-            hit = min(hits, key=lambda i: (abs(i - near), i))
-            m.span = (hit, hit + len(w))
-            taken.add(m.span)
-            near = hit
+        if m.span is not None or not w or w in missing:
+            continue
+        ahead = _free(text, w, near, end, taken, forward=True)
+        back = _free(text, w, max(start, near - _LOOK_BACK), near, taken, forward=False)
+        found = [h for h in (ahead, back) if h is not None]
+        hit = min(found, key=lambda i: (abs(i - near), i)) if found else None
+        if hit is None:
+            hit = _free(text, w, start, end, taken, forward=True)
+        if hit is None:
+            missing.add(w)
+            continue
+        m.span = (hit, hit + len(w))
+        taken.add(hit)
+        near = hit
 
 
-def _free_occurrences(text: str, w: str, lo: int, hi: int, taken: set) -> list[int]:
-    out = []
-    i = text.find(w, lo, hi)
+_LOOK_BACK = 400
+
+
+def _free(text: str, w: str, lo: int, hi: int, taken: set, *, forward: bool) -> int | None:
+    """The first (or last) free-standing, untaken occurrence of `w` in text[lo:hi]."""
+    glued_first, glued_last = w[0].isdigit(), w[-1].isdigit()
+    i = text.find(w, lo, hi) if forward else text.rfind(w, lo, hi)
     while i >= 0:
         j = i + len(w)
-        before = text[i - 1] if i > 0 else ""
-        after = text[j : j + 2]
-        # (a digit after it, or a decimal point and a digit: `12` in `12.5`)
-        continues = after[:1].isdigit() or (after[:1] == "." and after[1:2].isdigit())
-        standalone = not (w[0].isdigit() and before and _is_digit_or_dot(before)) and not (
-            w[-1].isdigit() and continues
-        )
-        if standalone and (i, j) not in taken:
-            out.append(i)
-        i = text.find(w, i + 1, hi)
-    return out
+        ok = i not in taken
+        if ok and glued_first and i > 0:
+            before = text[i - 1]
+            ok = not (before.isdigit() or before == ".")
+        if ok and glued_last and j < len(text):
+            after = text[j]
+            ok = not (after.isdigit() or (after == "." and text[j + 1 : j + 2].isdigit()))
+        if ok:
+            return i
+        i = text.find(w, i + 1, hi) if forward else text.rfind(w, lo, i)
+    return None
 
 
 def _drop_prose_repeats(tables: list[ResultTable]) -> list[ResultTable]:

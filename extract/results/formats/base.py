@@ -73,6 +73,13 @@ class Measurement:
     # [start, end) of `written` in the parsed text: where the number came from. A
     # module may set it; the registry locates the rest (`formats.locate_numbers`).
     span: tuple[int, int] | None = None
+    # Secondary statistics of this number (set when the numbers that state them are
+    # judged: `extract.results.message.taken`): its stated error (± / interval half
+    # width, in its unit), its standard deviation, and the number of samples or
+    # iterations behind it.
+    error: float | None = None
+    stdev: float | None = None
+    samples: float | None = None
 
 
 @dataclass(slots=True)

@@ -1,0 +1,620 @@
+"""Which numbers of a message are measurements: every number a candidate, a fitted
+model the judge.
+
+`judge_numbers(sample, tables, noise, kind)` takes every number of the text the
+readers saw (`extract.results.numbers`), links each to what the readers made of it
+(the measurement a tool module or a table reader read from it, the table whose span
+holds it, a noise recogniser's span), describes it by general features (its shape,
+its unit, the words around it, its line, the message's kind) and scores it with a
+logistic model fitted on annotated mail (`make fit`; the weights are plain data in
+`number_weights.py`). The readers' knowledge enters as features, never as the only
+way a number can be taken: a number in a log line, a `key=value`, a cut JSON
+fragment or a sentence nobody wrote a reader for can still be found, and a number a
+reader took (an iteration count, a setting) can still be turned down.
+
+A feature is a name (`unit=time`, `reader=jmh`, `left=hedge`, `unit=time&left=took`);
+a number's score is the logistic of the sum of its features' weights and the bias.
+`explain` lists a number's features with their weights, largest first.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from extract.results.formats import Measurement, ResultTable
+from extract.results.numbers import Number, numbers
+from extract.results.units import to_si
+
+# ---------------------------------------------------------------- what a number is
+
+# At most this many numbers of a message are judged: a report has tens or hundreds; a
+# message with more is a data dump, whose first numbers tell what it is (and judging
+# every number of a 100 kB dump would cost seconds).
+MAX_NUMBERS = 4000
+
+
+@dataclass(slots=True)
+class Candidate:
+    number: Number
+    measurement: Measurement | None = None  # what a reader read from this number
+    table: ResultTable | None = None  # that reader's table, or the table holding it
+    noise: bool = False  # inside a noise recogniser's span (a CI report, a build log)
+    features: list[str] = field(default_factory=list)
+    score: float = 0.0  # the model's probability that it is a measurement
+    taken: bool = False  # the score reaches the model's threshold
+
+
+# Formats that read any table or sentence (not a tool's own output).
+GENERIC = {
+    "jira-table": "table", "markdown-table": "table", "html-table": "table",
+    "ascii-table": "table", "delimited": "table", "records": "records", "json": "json",
+    "prose": "prose", "log-timing": "log",
+}  # fmt: skip
+
+
+def link(sample: str, tables: list[ResultTable], noise: list[ResultTable]) -> list[Candidate]:
+    """Every number of `sample` with what the readers made of it."""
+    cands = [Candidate(n) for n in numbers(sample, MAX_NUMBERS)]
+    starts = [c.number.start for c in cands]
+
+    def at(span: tuple[int, int]) -> list[Candidate]:
+        lo = bisect_right(starts, span[0] - 1)
+        lo = max(0, lo - 1)
+        out = []
+        for c in cands[lo:]:
+            if c.number.start >= span[1]:
+                break
+            if c.number.end > span[0]:
+                out.append(c)
+        return out
+
+    for t in noise:
+        for c in at(t.span):
+            c.noise = True
+    for t in tables:
+        for c in at(t.span):
+            if c.table is None:
+                c.table = t
+        for m in t.measurements:
+            if m.span is None:
+                continue
+            for c in at(m.span):
+                if c.measurement is None:
+                    c.measurement, c.table = m, t
+                    break
+    return cands
+
+
+# ---------------------------------------------------------------- features
+
+_TIME_UNITS = {"s", "1/s", "B", "B/s", "1"}
+
+
+def unit_class(unit: str) -> str:
+    """time, rate, bytes, byterate, percent, factor, count, word or none."""
+    if not unit:
+        return "none"
+    u = unit.strip()
+    low = u.lower()
+    if low in ("%", "percent", "pct", "‰"):
+        return "percent"
+    if low in ("x", "×", "times", "倍") or low.startswith("x") and low[1:] in ("faster", "slower"):
+        return "factor"
+    if u in ("秒", "毫秒", "微秒", "纳秒", "分钟", "小时"):
+        return "time"
+    si = to_si(1.0, u)[1]
+    if si == "s":
+        return "time"
+    if si == "1/s" or low in ("cps", "gflops", "tflops", "iops", "qps", "tps", "rps", "hz"):
+        return "rate"
+    if si == "B":
+        return "bytes"
+    if si == "B/s":
+        return "byterate"
+    if low.rstrip("s") in _COUNT_WORDS:
+        return "count"
+    return "word"
+
+
+_COUNT_WORDS = {
+    "row", "record", "file", "test", "thread", "core", "node", "partition", "message",
+    "request", "query", "item", "key", "iteration", "run", "time", "op", "operation",
+    "event", "task", "job", "client", "connection", "region", "table", "column", "byte",
+    "line", "page", "document", "doc", "entrie", "entry", "segment", "batch", "worker",
+    "instance", "replica", "user", "host", "server", "cpu", "vcpu", "gb", "commit", "pr",
+    "issue", "error", "failure", "sample", "round", "fork", "warmup", "step", "day",
+    "week", "month", "year", "char", "character", "digit", "bit",
+}  # fmt: skip
+
+# Word families read in the windows around a number: its words (lower-cased ASCII
+# tokens, `p99` included), words starting so (`improv` for improved, improvement),
+# word pairs, CJK words, and what the window before it ends with.
+_FAMILY_WORDS = {
+    "took": "took take takes taking spent spend spends elapsed duration wall runtime",
+    "time": "time times timing latency latencies lat response rt delay wait waits waiting",
+    "rate": "throughput qps tps rps iops ops bandwidth speed rate rates",
+    "change": "faster slower speedup better worse overhead",
+    "stat": "avg average mean median max min percentile total score best worst",
+    "compare": "vs versus compared from than before after baseline patch master with without"
+    " old new",
+    "hedge": "should would could goal might may must sla if timeout",
+    "setting": "thread threads client clients connection connections partition partitions"
+    " size row rows record records iteration iterations warmup fork forks node nodes core"
+    " cores cpu cpus vcpu vcpus instance instances replica replicas worker workers"
+    " concurrency parallelism heap xmx ram memory disk machine machines server servers"
+    " broker brokers region regions table tables column columns key keys user users count",
+    "version": "version ver release jdk java jre python scala go gcc ubuntu centos kernel"
+    " openjdk hotspot graalvm spark hadoop",
+    "id": "pr pull issue issues commit id pid tid port jira",
+    "date": "jan feb mar apr may jun jul aug sep oct nov dec january february march april"
+    " june july august september october november december mon tue wed thu fri sat sun",
+    "code": "line",
+}
+_WORD_FAMILIES: dict[str, list[str]] = {}
+for _family, _words in _FAMILY_WORDS.items():
+    for _w in _words.split():
+        _WORD_FAMILIES.setdefault(_w, []).append(_family)
+_PREFIXES = (
+    ("change", ("improv", "regress", "reduc", "increas", "decreas", "drop", "gain", "sav",
+                "boost", "degrad")),
+    ("hedge", ("expect", "target", "assum", "estimat", "hope", "aim", "want", "need",
+               "requir", "limit", "default", "configur", "setting", "threshold", "budget")),
+    ("setting", ("batch",)),
+)  # fmt: skip
+_PAIRS = {
+    ("run", "time"): "took", ("set", "to"): "hedge", ("at", "most"): "hedge",
+    ("at", "least"): "hedge", ("up", "to"): "hedge", ("less", "than"): "hedge",
+    ("more", "than"): "hedge", ("number", "of"): "setting", ("speed", "up"): "change",
+    ("time", "out"): "hedge", ("warm", "up"): "setting",
+}  # fmt: skip
+_CJK_WORDS = {
+    "耗时": "took", "用时": "took", "吞吐": "rate", "提升": "change", "下降": "change",
+    "降低": "change", "提高": "change", "年": "date", "月": "date", "日": "date",
+}  # fmt: skip
+_TOKEN = re.compile(r"[a-z][a-z0-9]*|[\u4e00-\u9fff]+")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# What the window before a number ends with (after blanks).
+_TAILS = (
+    ("id", re.compile(r"#$")),
+    ("hedge", re.compile(r"[<>]=?$")),
+    ("date", re.compile(r"(?:\d{4}[-/]\d\d[-/]|[-/]\d\d[-/])$")),
+    ("code", re.compile(r"\.(?:java|scala|py|cc|cpp|h|go|rs|js|ts|rb|kt):$|:$")),
+    ("version", re.compile(r"(?:^|[^a-z])(?:v|rc\d?)$")),
+)
+_RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
+
+
+class _Words:
+    """The words of a text, found once; the families in any window of it."""
+
+    def __init__(self, text: str):
+        low = text.translate(_ASCII_LOWER)
+        self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(low)]
+        self.starts = [t[0] for t in self.tokens]
+        self.low = low
+
+    def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
+        out: dict[str, None] = {}
+        k = bisect_right(self.starts, lo - 1)
+        prev = None
+        while k < len(self.tokens) and self.tokens[k][0] < hi:
+            start, end, word = self.tokens[k]
+            k += 1
+            if end > hi:
+                break
+            if word[0] >= "\u4e00":
+                for key, family in _CJK_WORDS.items():
+                    if key in word:
+                        out[family] = None
+                prev = None
+                continue
+            for family in _WORD_FAMILIES.get(word, ()):
+                out[family] = None
+            for family, prefixes in _PREFIXES:
+                if word.startswith(prefixes):
+                    out[family] = None
+            if prev is not None and (pair := _PAIRS.get((prev, word))):
+                out[pair] = None
+            if len(word) >= 2 and word[0] == "p" and word[1:].isdigit():
+                out["stat"] = None
+            prev = word
+        window = self.low[lo:hi]
+        if "->" in window or "→" in window or "=>" in window:
+            out["compare"] = None
+        if "@@" in window:
+            out["code"] = None
+        if tails:
+            tail = window.rstrip(" \t")
+            for family, rx in _TAILS:
+                if rx.search(tail):
+                    out[family] = None
+        return list(out)
+
+
+_LOG_LINE = re.compile(
+    r"^\s*(?:\[?\d{4}[-/]\d\d[-/]\d\d[ T]\d|\[?\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:"
+    r"|\S*\s*(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\b)"
+)
+_STACK_LINE = re.compile(r"^\s*(?:at [\w$.<>]+\(|Caused by:|\.\.\. \d+ more)")
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s")
+_CODE_LINE = re.compile(r"[;{}]\s*$|^\s*(?:import|public|private|def|return|for|if)\b")
+_CLI_LINE = re.compile(r"^\s*(?:\$|#|>)?\s*(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b")
+_KEY_BEFORE = re.compile(r"([A-Za-z_][\w .()/%-]{0,40}?)\s*[:=]\s*[\"']?$")
+_JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
+_TOKEN_BEFORE = re.compile(r"\S*$")
+_TOKEN_AFTER = re.compile(r"^\S*")
+# A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
+_PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
+_FENCE = re.compile(r"^\s*(?:```|~~~|\{code|\{noformat|<pre)", re.M)
+
+
+def features(
+    sample: str,
+    cands: list[Candidate],
+    *,
+    kind: str | None = None,
+    message: tuple[str, ...] = (),
+) -> None:
+    """Fill each candidate's `features` (see the module docstring). `message` are
+    message-level features every number shares (`msg=ci`, ...)."""
+    # (each line is looked at once, however many numbers it holds: a 100 kB line of
+    # numbers must cost linear time)
+    starts = [0, *(m.end() for m in _NEWLINE.finditer(sample))]
+    lines: dict[int, _Line] = {}
+    for c in cands:
+        k = bisect_right(starts, c.number.start) - 1
+        ls = starts[k]
+        line = lines.get(ls)
+        if line is None:
+            le = starts[k + 1] - 1 if k + 1 < len(starts) else len(sample)
+            line = lines[ls] = _Line(ls, le, _line_features(sample[ls:le]))
+        line.count += 1
+    fences = [m.start() for m in _FENCE.finditer(sample)]
+    words = _Words(sample)
+    for c in cands:
+        ls = starts[bisect_right(starts, c.number.start) - 1]
+        c.features = _features_of(sample, c, lines[ls], fences, words, kind, message)
+    _pair_units(sample, cands)
+
+
+# Words that set two numbers against each other (`12 to 9`, `14 minutes instead of 25`).
+_PAIRING = re.compile(
+    r"^[\s,;(]*(?:to|vs\.?|versus|->|→|=>|instead of|compared to|compared with|than|from"
+    r"|down to|up to|up from|down from|and|or|/)[\s(]*(?:about|~|≈|around)?[\s]*$",
+    re.I,
+)
+
+
+def _pair_units(sample: str, cands: list[Candidate]) -> None:
+    """Two numbers set against each other (`0:50 min -> 4:40 min`, `from 412 to
+    236 s`) are `paired`; one written without a unit, set against a neighbour that has
+    one (`14 minutes instead of 25`), is in that unit's kind: `paired_unit=<kind>`."""
+    for a, b in zip(cands, cands[1:], strict=False):
+        gap = sample[a.number.unit_end : b.number.start]
+        if len(gap) > 24 or "\n" in gap or not _PAIRING.match(gap):
+            continue
+        ua, ub = unit_class(a.number.unit), unit_class(b.number.unit)
+        if ua == ub or "none" in (ua, ub):
+            # (the two sides of one comparison: `0:50 min -> 4:40 min`)
+            a.features.append("paired")
+            b.features.append("paired")
+        if ua == "none" and ub not in ("none", "word", "count"):
+            a.features.append(f"paired_unit={ub}")
+        elif ub == "none" and ua not in ("none", "word", "count"):
+            b.features.append(f"paired_unit={ua}")
+
+
+_NEWLINE = re.compile(r"\n")
+
+
+@dataclass(slots=True)
+class _Line:
+    start: int
+    end: int
+    features: list[str]
+    count: int = 0  # numbers on it
+
+
+def _line_features(line: str) -> list[str]:
+    """What a line is, whichever of its numbers is looked at."""
+    f = []
+    if len(line) > 400:
+        f.append("long_line")
+    lead = line[:48]
+    if _LOG_LINE.match(lead):
+        f.append("line=log")
+    if _STACK_LINE.match(lead):
+        f.append("line=stack")
+    if line.lstrip().startswith(">"):
+        f.append("line=quote")
+    if _BULLET.match(lead):
+        f.append("line=bullet")
+    if line.count("|") >= 2 or line.count("\t") >= 2:
+        f.append("line=table")
+    if _CODE_LINE.search(line):
+        f.append("line=code")
+    if _CLI_LINE.match(lead):
+        f.append("line=cli")
+    if '":' in line:
+        f.append("line=json")
+    if "<" in line and ">" in line and "</" in line:
+        f.append("line=markup")
+    return f
+
+
+_CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*")
+_COLUMN_WORDS = (
+    ("error", re.compile(r"error|stddev|std ?dev|stdev|σ|±|\bci\b|p-?value|deviation", re.I)),
+    ("count", re.compile(r"\b(?:cnt|count|samples?|iterations?|iters?|n|runs?|rounds?"
+                         r"|forks?|threads?|clients?|#|size|rows|records|partitions?)\b", re.I)),
+    ("perf", re.compile(r"time|latency|throughput|ops|qps|tps|score|mean|avg|average|median|cpu"
+                        r"|p\d\d|max|min|rate|speed|elapsed|duration|bandwidth|/s\b|per sec"
+                        r"|\b(?:ms|us|µs|ns|sec|secs|s)\b|\((?:ms|us|µs|ns|s|sec)\)|diff|change"
+                        r"|delta|improvement|speedup|relative|before|after|baseline|%", re.I)),
+    ("name", re.compile(r"name|benchmark|query|test|case|task|workload|operation", re.I)),
+)  # fmt: skip
+
+
+def _cells(line: str) -> list[tuple[int, str]]:
+    """(start, text) of each cell of a table-like line (split at bars, tabs, 2+ blanks)."""
+    out, pos = [], 0
+    for m in _CELL_SPLIT.finditer(line):
+        if m.start() > pos:
+            out.append((pos, line[pos : m.start()]))
+        pos = m.end()
+    if pos < len(line):
+        out.append((pos, line[pos:]))
+    return out
+
+
+def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
+    """What the header above a table-like line says of the number's column: the
+    nearest of the 6 lines above that reads as a header (words, at most one number),
+    its cell in the same place (bar tables: the same cell index; aligned columns: the
+    header cell that overlaps the number, else the nearest one)."""
+    le = sample.find("\n", ls)
+    line = sample[ls : len(sample) if le < 0 else le]
+    barred = line.count("|") >= 2 or "│" in line
+    cells = _cells(line)
+    if len(cells) < 2:
+        return []
+    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
+    if index is None:
+        return []
+    out = ["row_label"] if index > 0 and not cells[0][1][:1].isdigit() else []
+    end = ls - 1
+    for _ in range(6):
+        if end <= 0:
+            break
+        start = sample.rfind("\n", 0, end) + 1
+        above = sample[start:end]
+        end = start - 1
+        if not above.strip() or set(above.strip()) <= set("-=+|:_ ─━┼┿╋"):
+            continue
+        head = _cells(above)
+        if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
+            continue
+        if barred:
+            if len(head) == len(cells) - 1:  # (no name above the row labels)
+                head = [(0, ""), *head]
+            if len(head) != len(cells):
+                return out
+            text = head[index][1]
+        else:
+            lo, hi = col, col + width
+            text = min(
+                head,
+                key=lambda h: (
+                    -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
+                    abs(h[0] + len(h[1]) - hi),
+                ),
+            )[1]
+        for name, rx in _COLUMN_WORDS:
+            if rx.search(text):
+                out.append(f"column={name}")
+                break
+        else:
+            out.append("column=other")
+        return out
+    return out
+
+
+def _digits_bucket(n: Number) -> str:
+    head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
+    d = sum(ch.isdigit() for ch in head)
+    return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
+
+
+def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message) -> list[str]:
+    n = c.number
+    f: list[str] = [f"shape={n.shape}", f"digits={_digits_bucket(n)}"]
+    v = abs(n.value)
+    if n.shape == "int" and not n.magnitude:
+        if v <= 10:
+            f.append("small_int")
+        if v >= 100 and v % 100 == 0:
+            f.append("round")
+        if v >= 8 and v <= 1 << 20 and (int(v) & (int(v) - 1)) == 0:
+            f.append("pow2")
+        if 1990 <= v <= 2035 and len(n.written.strip("+-")) == 4 and not n.unit:
+            f.append("year")
+    if n.written[:1] in "-−":
+        f.append("sign=-")
+    elif n.written[:1] == "+":
+        f.append("sign=+")
+    if n.magnitude:
+        f.append("magnitude")
+    if n.approx:
+        f.append("approx")
+    if n.range_with is not None:
+        f.append("range")
+
+    # the unit: the one glued to it, else the one the reader gave it
+    unit = unit_class(n.unit)
+    m = c.measurement
+    if unit == "none" and m is not None and m.unit:
+        unit = unit_class(m.unit)
+        f.append("unit_from_reader")
+    f.append(f"unit={unit}")
+
+    # what the readers made of it
+    if c.noise:
+        f.append("noise_span")
+    if m is not None:
+        fam = GENERIC.get(c.table.format, "tool")
+        f.append(f"reader={fam}")
+        f.append(f"format={c.table.format}")
+        f.append(f"metric={_metric_class(m.metric)}")
+        f.append(f"reader={fam}&unit={unit}")
+        if m.side in ("before", "after", "change"):
+            f.append("side")
+    elif c.table is not None:
+        fam = GENERIC.get(c.table.format, "tool")
+        f.append(f"in_table={fam}")
+    else:
+        f.append("reader=none")
+
+    # its line
+    ls, le = line.start, line.end
+    k = line.count
+    f.append("line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"))
+    f += line.features
+    if "line=bullet" in line.features:
+        lead = sample[ls : ls + 48]
+        if n.start - ls <= len(lead) - len(lead.lstrip()) + 3:
+            f.append("ordinal")
+    if k >= 2 and le - ls <= 400:
+        f += _column_features(sample, ls, n.start - ls, n.end - n.start)
+    if bisect_right(fences, n.start) % 2 == 1:
+        f.append("fenced")
+
+    # the token it stands in, and the words around it
+    tok_before = _TOKEN_BEFORE.search(sample, max(ls, n.start - 60), n.start).group()
+    tok_after = _TOKEN_AFTER.match(sample[n.unit_end : n.unit_end + 40]).group()
+    token = tok_before + tok_after
+    if "://" in token or (("/" in tok_before or "/" in tok_after) and unit in ("none", "word")):
+        f.append("in_path")
+    if tok_before.endswith(("=", ":")) and tok_before[:-1]:
+        f.append("glued_key")
+    if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
+        f.append("cli_arg")
+    if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
+        f.append("id_like")
+    if (
+        tok_before.endswith((".", ":"))
+        and n.shape in ("int",)
+        and tok_before.rstrip(".:").isalpha()
+    ):
+        f.append("after_word_dot")
+    left = sample[max(ls, n.start - 48) : n.start].lower().rstrip(" \t")
+    right = sample[n.unit_end : min(le, n.unit_end + 32)].lower()
+    # (each regex only where the window's last character lets it match)
+    tail = left.rstrip(" \t\"'")
+    if tail.endswith((":", "=", "：")):
+        if _KEY_BEFORE.search(left):
+            f.append("key_before")
+        if '"' in left and _JSON_KEY.search(sample[max(ls, n.start - 64) : n.start]):
+            f.append("json_key")
+    if tail.endswith(("(", "[")) and right.lstrip().startswith((")", "]")):
+        f.append("in_parens")
+    if tail.endswith(("±", "-", "%)", "σ")) and _PLUS_MINUS.search(left):
+        f.append("after_plus_minus")
+    lw = words.families(max(ls, n.start - 48), n.start, tails=True)
+    rw = [w for w in words.families(n.unit_end, min(le, n.unit_end + 32)) if w in _RIGHT_WORDS]
+    f += [f"left={w}" for w in lw]
+    f += [f"right={w}" for w in rw]
+    for w in lw:
+        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare"):
+            f.append(f"unit={unit}&left={w}")
+    for w in rw:
+        if w in ("change", "hedge", "compare"):
+            f.append(f"unit={unit}&right={w}")
+    if kind:
+        f.append(f"kind={kind}")
+    f += message
+    return f
+
+
+_METRIC_CLASSES = (
+    ("count", re.compile(r"\b(?:cnt|count|samples?|iterations?|iters?|n|runs?|rounds?|forks?"
+                         r"|threads?|#)\b|^n$", re.I)),
+    ("stdev", re.compile(r"stddev|std ?dev|stdev|σ|deviation", re.I)),
+    ("error", re.compile(r"error|±|\bci\b|p-?value|confidence|\bvar", re.I)),
+    ("perf", re.compile(r"time|latency|throughput|ops|qps|tps|score|mean|avg|average|median|cpu"
+                        r"|p\d\d|max|min|rate|speed|elapsed|real|user|sys|duration|bandwidth"
+                        r"|/s|per sec", re.I)),
+)  # fmt: skip
+
+
+def metric_class(metric: str | None) -> str:
+    """count, stdev, error, perf or other: what a reader's metric name says its numbers are."""
+    return _metric_class(metric)
+
+
+def _metric_class(metric: str | None) -> str:
+    for name, rx in _METRIC_CLASSES:
+        if metric and rx.search(metric):
+            return name
+    return "other"
+
+
+# ---------------------------------------------------------------- the model
+
+
+@dataclass(slots=True)
+class NumberModel:
+    weights: dict[str, float]
+    bias: float
+    threshold: float = 0.5
+    # The model for a message no reader read anything in (a format nobody wrote a
+    # reader for): fitted on the same mail described without the readers' work.
+    blind: NumberModel | None = None
+
+    def judge(self, cands: list[Candidate]) -> None:
+        """Score each candidate and decide which are taken."""
+        model = self
+        if self.blind is not None and not any(c.measurement for c in cands):
+            model = self.blind
+        for c in cands:
+            c.score = model.score(c.features)
+            c.taken = c.score >= model.threshold
+
+    def score(self, feats: list[str]) -> float:
+        z = self.bias + sum(self.weights.get(name, 0.0) for name in feats)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def explain(self, feats: list[str]) -> list[tuple[str, float]]:
+        pairs = [(name, self.weights.get(name, 0.0)) for name in feats]
+        return sorted((p for p in pairs if p[1]), key=lambda p: -abs(p[1]))
+
+
+def load_model() -> NumberModel | None:
+    """The fitted weights (`number_weights.py`), or None before the first fit."""
+    try:
+        from extract.results import number_weights
+    except ImportError:
+        return None
+    blind = NumberModel(
+        number_weights.BLIND_WEIGHTS, number_weights.BLIND_BIAS, number_weights.BLIND_THRESHOLD
+    )
+    return NumberModel(number_weights.WEIGHTS, number_weights.BIAS, number_weights.THRESHOLD, blind)
+
+
+def judge_numbers(
+    sample: str,
+    tables: list[ResultTable],
+    noise: list[ResultTable],
+    *,
+    kind: str | None = None,
+    message: tuple[str, ...] = (),
+    model: NumberModel | None = None,
+) -> list[Candidate]:
+    """Every number of `sample`, linked, described and scored."""
+    cands = link(sample, tables, noise)
+    features(sample, cands, kind=kind, message=message)
+    if model is not None:
+        model.judge(cands)
+    return cands

@@ -1,0 +1,232 @@
+"""Every number in a message's text, as a candidate measurement.
+
+`numbers(text)` lists each number people write, wherever it stands (a table cell, a
+log line, `key=value`, a JSON fragment, a sentence), with its span, its value and
+what is glued to it: the unit after it, a magnitude (`k`, `M`, `万`, `w`, `亿`), an
+approximation word before it (`~`, `about`, `约`), the other end of a range
+(`2-5x`). Whether a number is a measurement is not decided here: the readers and the
+fitted number model (`extract.results.judge`) decide that from its context.
+
+What is one number:
+* digits with one kind of grouping: `1,234,567`, `1'234`, `1 234` (thin or no-break
+  space), a decimal point or a decimal comma (`12,5` when the comma is the only
+  separator and not followed by three digits), an exponent (`3.49E8`);
+* a clock (`0:02.10`, `1:02:03`) and a glued duration (`1m30s`, `0m4.085s`,
+  `2h15m`), in seconds;
+* not a number: digits inside a word or an identifier (`x86`, `p99`, `v1.2`,
+  `3f2a9c`, `0x1F`), dotted versions and addresses (`1.2.3`, `10.0.0.1`); a comma
+  between digit groups that are not thousands (`1,30,1675.3`: CSV) separates numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+# A run of digits and single separators between digits; what precedes must not be
+# an ASCII letter, digit, `_` or `.` (CJK letters may touch a number: `耗时20ms`).
+_RUN = re.compile(r"(?<![A-Za-z0-9_.])(?:\d+(?:[.,:'\u2009\u202f\u00a0]\d+)*|\.\d+)")
+_EXPONENT = re.compile(r"[eE][-+]?\d{1,3}(?![0-9])")
+_DURATION = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d+)?h(?:\d+(?:\.\d+)?m(?!s))?(?:\d+(?:\.\d+)?s)?"
+    r"|\d+(?:\.\d+)?m(?!s)\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
+)
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
+_CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")
+_THOUSANDS = re.compile(r"\d{1,3}(?:([,'\u2009\u202f\u00a0])\d{3})(?:\1\d{3})*(?:\.\d+)?")
+_IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+# Magnitudes glued to a number: Latin letters only when no letter follows them
+# (`5M rows`, not `5ms`); CJK ones always.
+_MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千])")
+_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "mil": 1e6, "bn": 1e9}
+_SCALE.update({"w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8, "千": 1e3})
+# The unit after a number: one blank at most, then a unit-like token.
+_UNIT = re.compile(
+    r"[ \t]?(?:(?P<u>%|‰|×|°C|"
+    r"[A-Za-zµμ][A-Za-zµμ]{0,11}(?:/[A-Za-zµμ]{1,8}|[ \t]per[ \t](?:second|sec|s|minute|min"
+    r"|hour|h|ms|day)\b)?(?:\([A-Za-z%]{1,6}\))?"
+    r"|/(?:s|sec|ms|min|op|ops|iter))"
+    r"|(?P<cjk>毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
+)
+_RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?")
+# Approximation words that may stand right before a number (lower case; `a.endswith`).
+_APPROX_WORDS = (
+    "~", "≈", "∼", "about", "around", "approx", "approx.", "approximately", "roughly",
+    "nearly", "almost", "over", "under", "more than", "less than", "at least", "at most",
+    "up to", "约", "大约", "近",
+)  # fmt: skip
+_SIGN_AFTER = " \t\n([|:=,"
+_FROM = re.compile(r"\bfrom[ \t]*$|从[ \t]*$", re.I)
+
+
+@dataclass(slots=True)
+class Number:
+    start: int  # [start, end): the number as written, sign and magnitude included
+    end: int
+    written: str
+    value: float  # magnitudes applied; clocks and durations in seconds
+    unit: str = ""  # the unit glued or next to it, as written (`ms`, `%`, `x`, `ops/s`)
+    unit_end: int = 0  # where that unit ends (= end when there is none)
+    shape: str = "int"  # int, decimal, grouped, exponent, clock, duration
+    magnitude: str = ""  # k, M, 万, w ... when one is glued to it
+    approx: str = ""  # the approximation word before it (`~`, `about`)
+    range_with: int | None = None  # index of the other end of a range (`2-5`)
+
+
+def numbers(text: str, limit: int | None = None) -> list[Number]:
+    """Every number in `text`, in order (see the module docstring); the first `limit`."""
+    out: list[Number] = []
+    taken_until = 0
+    durations = {m.start(): m for m in _DURATION.finditer(text)} if _has_duration(text) else {}
+    for run in _RUN.finditer(text):
+        if limit is not None and len(out) >= limit:
+            del out[limit:]
+            break
+        if run.start() < taken_until:
+            continue
+        d = durations.get(run.start())
+        if d is not None:
+            seconds = sum(
+                float(v) * {"h": 3600.0, "m": 60.0, "s": 1.0}[u]
+                for v, u in _DURATION_PART.findall(d.group())
+            )
+            out.append(
+                Number(d.start(), d.end(), d.group(), seconds, "s", d.end(), shape="duration")
+            )
+            taken_until = d.end()
+            continue
+        found = _read_run(text, run.start(), run.group())
+        out.extend(found)
+        taken_until = max([run.end(), *(n.end for n in found)])
+    _link_ranges(text, out)
+    return out
+
+
+def _has_duration(text: str) -> bool:
+    # (a glued duration needs `h` or `m` right after a digit)
+    return any(d + u in text for d in "0123456789" for u in "hm")
+
+
+def _read_run(text: str, start: int, run: str) -> list[Number]:
+    """The numbers of one run of digits and separators."""
+    end = start + len(run)
+    nxt = text[end : end + 1]
+    # inside an identifier (`3f2a9c`, `0x1F`, `2nd1`): no number at all
+    if nxt and (nxt.isascii() and (nxt.isalpha() or nxt == "_")) and not _EXPONENT.match(text, end):
+        tail = _IDENTIFIER_TAIL.match(text, end)
+        if tail and any(ch.isdigit() for ch in tail.group()):
+            return []
+    if ":" in run:
+        if _CLOCK.fullmatch(run):
+            return [_finish(text, start, end, _clock_seconds(run), "clock")]
+        return _split(text, start, run, ":")
+    seps = {ch for ch in run if not ch.isdigit()}
+    if not seps:
+        return [_finish(text, start, end, float(run), "int")]
+    if seps == {"."}:
+        if run.count(".") > 1:  # a version or an address
+            return []
+        return [_finish(text, start, end, float(run), "decimal")]
+    if _THOUSANDS.fullmatch(run):
+        group = _THOUSANDS.fullmatch(run).group(1)
+        value = float(run.replace(group, ""))
+        return [_finish(text, start, end, value, "grouped")]
+    if seps == {","} and run.count(",") == 1:  # a decimal comma: `12,5`, `0,25`
+        return [_finish(text, start, end, float(run.replace(",", ".")), "decimal")]
+    for sep in (",", "'", "\u2009", "\u202f", "\u00a0", "."):
+        if sep in run and sep != "." or (sep == "." and run.count(".") > 1):
+            return _split(text, start, run, sep)
+    return []
+
+
+def _split(text: str, start: int, run: str, sep: str) -> list[Number]:
+    out, pos = [], start
+    for part in run.split(sep):
+        if part:
+            out.extend(_read_run(text, pos, part) if part != run else [])
+        pos += len(part) + 1
+    return out
+
+
+def _clock_seconds(run: str) -> float:
+    seconds = 0.0
+    for part in run.split(":"):
+        seconds = seconds * 60 + float(part)
+    return seconds
+
+
+def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number:
+    """A number with its sign, exponent, magnitude, unit and approximation word."""
+    if shape in ("int", "decimal"):
+        e = _EXPONENT.match(text, end)
+        if e is not None:
+            exponent = int(e.group()[1:])
+            value = value * 10.0**exponent if abs(exponent) < 300 else math.inf * (value > 0)
+            end, shape = e.end(), "exponent"
+    magnitude = ""
+    m = _MAGNITUDE.match(text, end)
+    if m is not None and shape != "clock":
+        magnitude = m.group()
+        value *= _SCALE[magnitude]
+        end = m.end()
+    if start and text[start - 1] in "-+−" and (start == 1 or text[start - 2] in _SIGN_AFTER):
+        start -= 1
+        if text[start] != "+":
+            value = -value
+    unit, unit_end = "", end
+    u = _UNIT.match(text, end)
+    if u is not None and (u.group("cjk") or _unit_like(u.group("u"))):
+        unit = (u.group("u") or u.group("cjk")).strip()
+        unit_end = u.end()
+    before = text[max(0, start - 16) : start].rstrip(" \t").lower()
+    approx = ""
+    if before.endswith(_APPROX_WORDS):
+        approx = next(w for w in _APPROX_WORDS if before.endswith(w))
+    if approx.isalpha() and before[-len(approx) - 1 : -len(approx)].isalpha():
+        approx = ""  # (`cover 5`: a word that ends like one)
+    return Number(
+        start,
+        end,
+        text[start:end],
+        value,
+        unit,
+        unit_end,
+        shape,
+        magnitude,
+        approx,
+    )
+
+
+# Words that follow numbers but are not their units (`5 of`, `2 and`, `3 is`).
+_NOT_UNITS = frozenset(
+    (
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have",
+        "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "so", "than", "that",
+        "the", "then", "this", "to", "was", "we", "were", "which", "will", "with",
+        "before", "after", "instead", "vs", "versus", "more", "less", "faster", "slower",
+        "better", "worse", "higher", "lower", "up", "down", "over", "under", "per", "each",
+        "all", "only", "about", "or", "when", "while", "where", "since", "until", "out",
+    )
+)  # fmt: skip
+
+
+def _unit_like(token: str | None) -> bool:
+    return bool(token) and token.lower() not in _NOT_UNITS
+
+
+def _link_ranges(text: str, out: list[Number]) -> None:
+    """`2-5x`, `2 to 5 s`, `10~20ms`: each end knows the other."""
+    for k in range(len(out) - 1):
+        a, b = out[k], out[k + 1]
+        if a.range_with is not None or a.unit_end != a.end and a.unit not in ("x", "%"):
+            continue
+        gap = text[a.end : b.start]
+        if (
+            gap
+            and _RANGE_JOIN.fullmatch(gap)
+            and not _FROM.search(text, max(0, a.start - 8), a.start)
+        ):
+            a.range_with, b.range_with = k + 1, k
+            if b.approx in ("~", "～"):
+                b.approx = ""

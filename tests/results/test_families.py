@@ -1,0 +1,169 @@
+"""The families of ordinary list traffic (`extract.results.families`), each on a message
+written here in that family's own way: the family is recognised, and the fitted verdict
+does not take the message for a benchmark report. Reports written in prose are taken."""
+
+import pytest
+
+from extract.results.families import families
+from extract.results.message import message_results
+
+CI_TRILLIAN = """Trillian test result (tid-4321)
+Environment: kvm-ol8 (x2), Advanced Networking with Mgmt server ol8
+Total time taken: 45612 seconds
+Marvin logs: https://ci.example.org/marvin/4321.zip
+Smoke tests completed. 112 look OK, 3 have errors, 0 did not run
+Only failed and skipped tests results shown below:
+Test | Result | Time (s) | Test File
+--- | --- | --- | ---
+test_01_secure_vm_migration | `Failure` | 410.52 | test_vm_life_cycle.py
+test_02_deploy_ha_vm | `Error` | 87.10 | test_host_ha.py
+"""
+
+CI_ACTIONS = """:white_check_mark: Build #1234 succeeded in 41m 12s
+Workflow run: https://github.com/example/foo/actions/runs/998877
+Tests: 2314 passed, 12 skipped, 0 failed (total time 38m 2s)
+Artifacts: coverage-report (14 MB), test-logs (2 MB)
+"""
+
+CI_JENKINS = """Build failed in Jenkins: Foo-trunk-Commit #8812
+See <https://ci.example.org/job/Foo-trunk-Commit/8812/display/redirect>
+Changes: [someone] FOO-1234. Speed up the block report (#5521)
+[INFO] Total time:  01:12 h
+[INFO] Finished at: 2024-03-11T04:05:06Z
+[ERROR] Tests run: 4512, Failures: 2, Errors: 0, Skipped: 31, Time elapsed: 3,412.8 s
+"""
+
+DEPENDENCY_BOT = """Bumps [netty-handler](https://github.com/netty/netty)
+from 4.1.94.Final to 4.1.100.Final.
+Commits: 3 commits, 12 files changed.
+Dependabot will resolve any conflicts with this PR as long as you don't alter it yourself.
+You can trigger a rebase of this PR by commenting `@dependabot rebase`.
+"""
+
+RELEASE_VOTE = """Hi all,
+
+Please vote on releasing the following candidate as Apache Foo 2.4.1.
+The vote is open for at least 72 hours and passes if a majority of at least 3 +1 PMC
+votes are cast.
+
+[ ] +1 Release this package as Apache Foo 2.4.1
+[ ] -1 Do not release this package because ...
+
+The release files, including signatures, digests, etc. can be found at:
+https://dist.example.org/repos/dist/dev/foo/2.4.1-rc2/
+The staging repository: https://repository.example.org/orgexamplefoo-1187
+KEYS: https://downloads.example.org/foo/KEYS
+"""
+
+RELEASE_CHECK = """+1 (binding)
+
+- checked sha512 and gpg signatures: OK
+- built from source on JDK 17 in 14 minutes, ran the unit tests (2 hours 5 minutes)
+- ran the quickstart: 3 of 3 examples pass
+"""
+
+BUG_OOM = """After upgrading to 3.2.0 the broker dies with an OutOfMemoryError after 8-9 hours
+under our normal load (about 2k msgs/s).
+JVM flags: -Xmx8g -Xms8g -XX:+UseG1GC -XX:MaxGCPauseMillis=200
+
+2024-05-02 03:14:07,123 ERROR [ReplicaFetcher-0] Uncaught exception
+java.lang.OutOfMemoryError: Java heap space
+    at java.base/java.util.Arrays.copyOf(Arrays.java:3537)
+    at org.example.foo.log.Segment.append(Segment.java:412)
+    at org.example.foo.log.Log.append(Log.java:1088)
+
+The GC log shows full GC pauses of 12-15 s before the crash. Any idea?
+"""
+
+CONFIG_DUMP = """Here is our broker config:
+
+num.io.threads=16
+num.network.threads=8
+socket.send.buffer.bytes=1048576
+log.segment.bytes=1073741824
+log.retention.hours=168
+replica.lag.time.max.ms=30000
+"""
+
+DESIGN_TALK = """I think the default of 30 seconds for the request timeout is too low for large
+clusters. We should make it configurable, and raise the maximum batch size to 16 MB.
+A limit of 1000 partitions per broker should stay a soft limit, not a hard one.
+"""
+
+BENCHMARK_REQUEST = """Thanks for the patch. Could you please share a stress test report before we
+merge? It would be great to see TPS, average and p99 latency, CPU and memory usage, with
+1, 4 and 16 producers, each run for at least 10 minutes.
+"""
+
+PR_TEMPLATE = """### What changes were proposed in this pull request?
+Use a cached thread pool for the metadata fetches.
+
+### Why are the changes needed?
+The fixed pool of 4 threads blocks under load.
+
+### How was this patch tested?
+Existing tests; ran the suite locally.
+
+- [x] I have added tests
+- [ ] I have updated the docs
+"""
+
+FAMILIES = [
+    ("ci", CI_TRILLIAN),
+    ("ci", CI_ACTIONS),
+    ("ci", CI_JENKINS),
+    ("ci", DEPENDENCY_BOT),
+    ("vote", RELEASE_VOTE),
+    ("vote", RELEASE_CHECK),
+    ("bug", BUG_OOM),
+    ("config", CONFIG_DUMP),
+    ("design", DESIGN_TALK),
+    ("request", BENCHMARK_REQUEST),
+    ("template", PR_TEMPLATE),
+]
+IDS = [
+    "ci-test-bot",
+    "ci-actions",
+    "ci-jenkins",
+    "ci-dependency-bot",
+    "vote",
+    "vote-check",
+    "bug-oom",
+    "config-dump",
+    "design-defaults",
+    "benchmark-request",
+    "pr-template",
+]
+
+
+@pytest.mark.parametrize(("family", "text"), FAMILIES, ids=IDS)
+def test_each_family_is_recognised(family, text):
+    assert family in families(text)
+
+
+@pytest.mark.parametrize(("family", "text"), FAMILIES, ids=IDS)
+def test_ordinary_traffic_is_not_a_benchmark_report(family, text):
+    found = message_results(text, kind="mail")
+    assert not found.verdict.is_benchmark, found.verdict
+
+
+REPORTS = [
+    (
+        "With the patch the full scan of the 1 TB table went from 412 s to 236 s (1.75x faster),\n"
+        "and the p99 read latency dropped from 38 ms to 21 ms.\n",
+        {412.0, 236.0, 1.75, 38.0, 21.0},
+    ),
+    (
+        "I ran the benchmark again on the new build: about 30k writes per second on one node,\n"
+        "up from ~21k before the change; the compaction took 14 minutes instead of 25.\n",
+        {30000.0, 14.0},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "values"), REPORTS, ids=["from-to", "rates"])
+def test_results_written_in_sentences_are_a_report(text, values):
+    found = message_results(text, kind="mail")
+    assert found.verdict.is_benchmark, found.verdict
+    taken = {m.value for t in found.tables for m in t.measurements}
+    assert values <= taken, taken

@@ -1,0 +1,66 @@
+"""Every number a candidate: what `extract.results.numbers` reads as one number."""
+
+import math
+
+import pytest
+
+from extract.results.numbers import numbers
+
+
+def read(text):
+    return [(n.written, n.value, n.unit) for n in numbers(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("took 1,234.5 ms", [("1,234.5", 1234.5, "ms")]),
+        ("12,5 s", [("12,5", 12.5, "s")]),  # a decimal comma
+        ("1'234'567 rows", [("1'234'567", 1234567.0, "rows")]),
+        ("3.49E8 ops", [("3.49E8", 3.49e8, "ops")]),
+        ("real 0m4.085s", [("0m4.085s", 4.085, "s")]),
+        ("2h15m", [("2h15m", 8100.0, "s")]),
+        ("0:02.10elapsed", [("0:02.10", 2.1, "elapsed")]),
+        ("about 3.8万 ops", [("3.8万", 38000.0, "ops")]),
+        ("22.8w", [("22.8w", 228000.0, "")]),
+        ("5M rows", [("5M", 5e6, "rows")]),
+        ("5MB", [("5", 5.0, "MB")]),
+        ("-12.1% and +3.5%", [("-12.1", -12.1, "%"), ("+3.5", 3.5, "%")]),
+        ("30k writes per second", [("30k", 30000.0, "writes per second")]),
+        ("耗时20ms左右", [("20", 20.0, "ms")]),
+    ],
+)
+def test_a_number_as_written(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["x86", "p99", "v1.2.3", "3f2a9c", "0x1F", "10.0.0.1", "Q15", "sha-abc123"]
+)
+def test_digits_inside_words_versions_and_addresses_are_not_numbers(text):
+    assert numbers(text) == []
+
+
+def test_a_csv_line_is_several_numbers():
+    assert [n.value for n in numbers("1,30,1675.3,13.6")] == [1.0, 30.0, 1675.3, 13.6]
+
+
+def test_ranges_know_their_other_end_and_from_to_is_not_a_range():
+    a, b = numbers("2-5x faster")
+    assert (a.range_with, b.range_with) == (1, 0) and b.unit == "x"
+    c, d = numbers("from 10 to 2 min")
+    assert c.range_with is None and d.range_with is None
+
+
+def test_approximations_and_signs():
+    (n,) = numbers("roughly ~6k/ms")
+    assert n.approx == "~" and n.value == 6000
+    (m,) = numbers("(−3)")
+    assert m.value == -3
+    (k,) = numbers("HBASE-1234")  # a dash after a letter is not a sign
+    assert k.value == 1234
+
+
+def test_huge_exponents_do_not_raise_and_limits_hold():
+    assert math.isinf(numbers("1e999")[0].value)
+    assert len(numbers("1 2 " * 1000, limit=10)) == 10
