@@ -44,13 +44,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from extract.db.comparisons import annotate
 from extract.db.schema import text_parts
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind, permalink
 from extract.mail.mbox import ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_message
 from extract.results import prefilter
+from extract.results.comparisons import annotate
 from extract.results.message import message_results
 from extract.results.units import measurement_si
 

@@ -15,7 +15,7 @@ tables come from `extract.db.schema`:
 of measurements of the same quantity in one message, one from each side of a
 comparison the message makes. Which measurement is on which side, and what
 identifies its quantity, is decided when the extractor writes it
-(`extract.db.comparisons`: the measurement columns `side`, `side_name`, `params`,
+(`extract.results.comparisons`: the measurement columns `side`, `side_name`, `params`,
 `quantity`, `quantity_key`, `noise`); this view pairs each `before` with each `after`
 of the same `quantity_key`. Repeated runs of one side are averaged and their spread is
 noise. Columns:

@@ -1,4 +1,4 @@
-"""Before/after pairs: `extract.db.comparisons` (which side each number is on) and the
+"""Before/after pairs: `extract.results.comparisons` (which side each number is on) and the
 `comparisons` view that pairs them, on real extraction and real DuckDB files.
 
 Texts go the pipeline's way: the format registry, the pipeline's measurement rows
