@@ -62,7 +62,7 @@ class Measurement:
     variant: str | None = None  # the run/setting: "Before patch", "GCS / No changes"
     written: str | None = None
     row: int | None = None  # index into ResultTable.rows, when it comes from a row
-    # Set by formats that are comparisons by construction (extract.db.comparisons):
+    # Set by formats that are comparisons by construction (extract.results.comparisons):
     # `side` "before" / "after" (or "change": a stated relative change from a before
     # the text does not give), `side_name` the side as the text names it ("baseline",
     # "my_modified_version"), `quantity` the metric without the side ("QPS").
