@@ -50,6 +50,10 @@ class FormatInfo:
     trigger_parts: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
+# The values of `Measurement.role`.
+ROLES = ("result", "count", "total", "setting", "warmup", "error")
+
+
 @dataclass(slots=True)
 class Measurement:
     """One number. `value` is the number as written (separators removed, clock
@@ -73,6 +77,11 @@ class Measurement:
     # [start, end) of `written` in the parsed text: where the number came from. A
     # module may set it; the registry locates the rest (`formats.locate_numbers`).
     span: tuple[int, int] | None = None
+    # What the number is, for comparisons (extract.results.comparisons): a `result`, or
+    # a number that describes the run and is never a side of a comparison: a `count`
+    # (iterations, samples, requests), a `total` (the whole run's time or bytes), a
+    # `setting` (duration or threads asked for), a `warmup` or an `error` (failures).
+    role: str = "result"
 
 
 @dataclass(slots=True)
