@@ -12,8 +12,9 @@ own (they read `messages`, `measurements` and the `comparisons` view).
 - `series`: one row per series_key: label, params, metric, unit, messages, measurements,
   first and last date, lists.
 - `claims`: one row per benchmark message that reports a comparison: its `ref` (the
-  JIRA key, else `repo#PR`), the pairs and how many improved, regressed or stayed within
-  noise, the best and worst pair (`speedup` = how many times better: before/after for
+  JIRA key, else `repo#PR`), the pairs and how many improved, regressed, stayed within
+  the stated noise or within the default threshold with no noise stated (a verdict
+  only past the noise), the best and worst pair (`speedup` = how many times better: before/after for
   lower-is-better, after/before for higher-is-better), and the message's own words
   (`claimed_words`: "3x faster", "20 % slower") with the factor they state.
 - `commit_links`: commit mail (and GitHub "merged" notifications) linked to the issue
@@ -146,6 +147,7 @@ def statements() -> list[str]:
                    count(*) FILTER (WHERE change = 'improvement') AS improvements,
                    count(*) FILTER (WHERE change = 'regression') AS regressions,
                    count(*) FILTER (WHERE change = 'within noise') AS within_noise,
+                   count(*) FILTER (WHERE change = 'no noise stated') AS no_noise_stated,
                    count(*) FILTER (WHERE noise IS NOT NULL) AS with_noise,
                    count(*) FILTER (WHERE noise IS NOT NULL
                                     AND change IN ('improvement', 'regression')) AS beyond_noise,
@@ -181,12 +183,15 @@ def statements() -> list[str]:
                coalesce(p.pairs, 0) AS pairs, coalesce(p.improvements, 0) AS improvements,
                coalesce(p.regressions, 0) AS regressions,
                coalesce(p.within_noise, 0) AS within_noise,
+               coalesce(p.no_noise_stated, 0) AS no_noise_stated,
                p.best_ratio, p.worst_ratio, p.best_speedup, p.worst_speedup,
                p.best_pair, p.worst_pair,
+               -- a verdict only beyond the noise (stated, else the default threshold)
                CASE WHEN p.improvements > 0 AND p.regressions > 0 THEN 'mixed'
                     WHEN p.improvements > 0 THEN 'improvement'
                     WHEN p.regressions > 0 THEN 'regression'
-                    WHEN p.within_noise > 0 THEN 'within noise' END AS direction,
+                    WHEN p.within_noise > 0 THEN 'within noise'
+                    WHEN p.no_noise_stated > 0 THEN 'no noise stated' END AS direction,
                p.with_noise > 0 AS noise_stated,
                -- NULL when no pair states its noise
                CASE WHEN p.with_noise > 0 THEN p.beyond_noise > 0 END AS outside_noise,

@@ -34,33 +34,49 @@ noise. Columns:
   NULL when unknown;
 - `noise`: the stated relative error of both sides added (Error, ±, StdDev, interval
   columns), or the spread of repeated runs; NULL when none is stated;
-- `change`: `within noise` when the values are equal or |ratio − 1| <= noise, else
-  `improvement` or `regression` by the direction; NULL when the direction is unknown;
-- `comparison`: `<before> vs <after>`; `rule`: `format`, `variants`, `columns`, `rows`
-  or `stated change` (a change whose before is not written: criterion's `change:`,
-  before_value derived from it);
-- `better`: kept for older queries: true for an improvement, false for a regression.
+- `change`: `improvement` or `regression` by the direction when |ratio − 1| exceeds
+  the `threshold`; inside it `within noise` (noise stated) or `no noise stated`; NULL
+  when the direction is unknown;
+- `comparison`: `<before> vs <after>`; `rule`: `format`, `variants`, `settings`,
+  `columns`, `rows` or `stated change` (a change whose before is not written:
+  criterion's `change:`, before_value derived from it);
+- `better`: kept for older queries: true for an improvement, false for a regression;
+- `threshold`: what a change must exceed to get a verdict: `noise`, else
+  `NOISE_DEFAULT` (5 %; `SET VARIABLE noise_default = 0.02` changes it in a session);
+- `speedup`: how many times better the after is (before/after for lower-is-better,
+  after/before for higher-is-better).
 """
 
 from __future__ import annotations
 
 import duckdb
 
-# Which way is better, from the unit and then the metric's words: times lower, rates
-# higher; memory and CPU shares lower. Unknown stays NULL.
-_LOWER_WORDS = (
-    r"latenc|time|duration|elapsed|wall|cpu|\bgc\b|pause|memory|alloc|footprint|heap|"
-    r"overhead|\bcost|\brt\b|\bp\d+|size|miss|lag|resident|\brss\b"
-)
-_HIGHER_WORDS = r"throughput|qps|tps|ops|\brate\b|speed|bandwidth|iops|hit"
-_DIRECTION = f"""
+from extract.results.claims import HIGHER_WORDS, LOWER_WORDS
+
+
+# Which way is better, from the unit and then the metric's words, then the label's:
+# times lower, rates higher; memory and CPU shares lower. Unknown stays NULL. (The same
+# words as `extract.results.comparisons.direction`, which matches claims to pairs.)
+def _direction(metric: str, label: str) -> str:
+    return f"""
     WHEN unit_si = 's' THEN 'lower'
     WHEN unit_si IN ('1/s', 'B/s') THEN 'higher'
-    WHEN regexp_matches(lower(coalesce(metric, '')), '{_LOWER_WORDS}') THEN 'lower'
-    WHEN regexp_matches(lower(coalesce(metric, '')), '{_HIGHER_WORDS}') THEN 'higher'
-    WHEN regexp_matches(lower(coalesce(label, '')), '{_LOWER_WORDS}') THEN 'lower'
-    WHEN regexp_matches(lower(coalesce(label, '')), '{_HIGHER_WORDS}') THEN 'higher'
+    WHEN regexp_matches(lower(coalesce({metric}, '')), '{LOWER_WORDS}') THEN 'lower'
+    WHEN regexp_matches(lower(coalesce({metric}, '')), '{HIGHER_WORDS}') THEN 'higher'
+    WHEN regexp_matches(lower(coalesce({label}, '')), '{LOWER_WORDS}') THEN 'lower'
+    WHEN regexp_matches(lower(coalesce({label}, '')), '{HIGHER_WORDS}') THEN 'higher'
 """
+
+
+# The noise a change must exceed to be called an improvement or a regression when the
+# message states none (no error, ±, stdev, interval, repeated runs): 5 %, as a fraction.
+# A setting: `SET VARIABLE noise_default = 0.02;` in `make sql` judges again with 2 %.
+NOISE_DEFAULT = 0.05
+
+
+def _noise_default() -> str:
+    return f"coalesce(TRY_CAST(getvariable('noise_default') AS DOUBLE), {NOISE_DEFAULT})"
+
 
 _RUN_SUFFIX = (
     r"(^|[\s,;:(/-]+)([Rr]un|[Ii]teration|[Ii]ter|[Tt]rial|[Aa]ttempt|[Rr]ound|[Tt]ry|[Pp]ass)"
@@ -127,7 +143,8 @@ def statements() -> list[str]:
                    -- holds the side (the other settings are the params)
                    CASE WHEN a.quantity_key NOT LIKE 'rows|%'
                          AND a.quantity_key NOT LIKE 'settings|%'
-                        THEN coalesce(a.label, b.label) END AS label, a.params,
+                        THEN coalesce(a.label, b.label) END AS label,
+                   coalesce(a.label, b.label) AS named, a.params,
                    a.quantity AS metric, b.side_name AS before, a.side_name AS after,
                    CASE WHEN b.unit IS NOT DISTINCT FROM a.unit AND b.n_units = 1 THEN b.value
                         WHEN a.v <> 0 THEN b.v * a.value / a.v END AS before_value,
@@ -142,8 +159,8 @@ def statements() -> list[str]:
         ),
         -- a stated change (criterion's `change:`) of a value whose before is not written
         stated AS (
-            SELECT a.msg_key, a.table_id, a.label, a.params, a.quantity AS metric,
-                   'baseline' AS before, a.side_name AS after,
+            SELECT a.msg_key, a.table_id, a.label, a.label AS named, a.params,
+                   a.quantity AS metric, 'baseline' AS before, a.side_name AS after,
                    a.value / (1 + c.value / 100) AS before_value, a.value AS after_value,
                    a.unit, a.unit_si, a.v / (1 + c.value / 100) AS bv, a.v AS av,
                    c.noise, 'stated change' AS rule, a.ordinal
@@ -156,24 +173,33 @@ def statements() -> list[str]:
         judged AS (
             SELECT *,
                    CASE WHEN bv <> 0 THEN av / bv END AS ratio,
-                   CASE {_DIRECTION} END AS direction
+                   CASE {_direction("metric", "named")} END AS direction,
+                   -- no verdict inside the noise: the stated one, else the default
+                   coalesce(noise, {_noise_default()}) AS threshold
             FROM (SELECT * FROM pairs UNION ALL SELECT * FROM stated)
+        ),
+        verdicts AS (
+            SELECT *,
+                   CASE WHEN ratio > 0 AND direction = 'lower' THEN 1 / ratio
+                        WHEN ratio > 0 AND direction = 'higher' THEN ratio END AS speedup,
+                   CASE WHEN ratio IS NULL AND av <> bv THEN NULL
+                        WHEN av = bv OR abs(ratio - 1) <= threshold
+                            THEN CASE WHEN noise IS NULL THEN 'no noise stated'
+                                      ELSE 'within noise' END
+                        WHEN direction = 'lower' AND ratio < 1 THEN 'improvement'
+                        WHEN direction = 'lower' THEN 'regression'
+                        WHEN direction = 'higher' AND ratio > 1 THEN 'improvement'
+                        WHEN direction = 'higher' THEN 'regression' END AS change
+            FROM judged
         )
         SELECT msg_key, table_id, label, params, metric, before, after, before_value,
                after_value, unit, unit_si, ratio,
-               round(100 * (ratio - 1), 2) AS change_pct, direction,
-               CASE WHEN av = bv THEN 'within noise'
-                    WHEN ratio IS NULL THEN NULL
-                    WHEN abs(ratio - 1) <= coalesce(noise, 0) THEN 'within noise'
-                    WHEN direction = 'lower' AND ratio < 1 THEN 'improvement'
-                    WHEN direction = 'lower' THEN 'regression'
-                    WHEN direction = 'higher' AND ratio > 1 THEN 'improvement'
-                    WHEN direction = 'higher' THEN 'regression' END AS change,
+               round(100 * (ratio - 1), 2) AS change_pct, direction, change,
                round(noise, 6) AS noise, before || ' vs ' || after AS comparison, rule,
-               CASE WHEN ratio IS NULL OR abs(ratio - 1) <= coalesce(noise, 0) THEN NULL
-                    WHEN direction = 'lower' THEN ratio < 1
-                    WHEN direction = 'higher' THEN ratio > 1 END AS better
-        FROM judged
+               CASE WHEN change = 'improvement' THEN true
+                    WHEN change = 'regression' THEN false END AS better,
+               round(threshold, 6) AS threshold, speedup
+        FROM verdicts
         ORDER BY msg_key, ordinal
     """
     by_list = f"""

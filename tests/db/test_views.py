@@ -161,7 +161,7 @@ def test_run_descriptions_such_as_jmh_cnt_and_error_are_not_compared(tmp_path):
 COMPARISON_COLUMNS = [
     "msg_key", "table_id", "label", "params", "metric", "before", "after", "before_value",
     "after_value", "unit", "unit_si", "ratio", "change_pct", "direction", "change", "noise",
-    "comparison", "rule", "better",
+    "comparison", "rule", "better", "threshold", "speedup",
 ]  # fmt: skip
 
 

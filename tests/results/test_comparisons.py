@@ -105,12 +105,13 @@ Term 2.000 1.500 -25.0% 3.000 3.000 0.0% 4.000 4.400 10.0% 5.000 5.000 0.0% 6.00
 
 def test_luceneutil_latency_base_against_cmp_per_percentile(tmp_path):
     got = pairs_of(tmp_path, LUCENE_LATENCY)
+    # no noise stated: no change inside the default threshold gets a verdict
     assert [(g[2], g[3], g[4], g[5], g[6], g[7]) for g in got] == [
-        ("P100", "Base", "Cmp", 6.0, 6.0, "within noise"),
+        ("P100", "Base", "Cmp", 6.0, 6.0, "no noise stated"),
         ("P50", "Base", "Cmp", 2.0, 1.5, "improvement"),
-        ("P90", "Base", "Cmp", 3.0, 3.0, "within noise"),
+        ("P90", "Base", "Cmp", 3.0, 3.0, "no noise stated"),
         ("P99", "Base", "Cmp", 4.0, 4.4, "regression"),
-        ("P999", "Base", "Cmp", 5.0, 5.0, "within noise"),
+        ("P999", "Base", "Cmp", 5.0, 5.0, "no noise stated"),
     ]
 
 
@@ -137,8 +138,9 @@ def test_archery_baseline_against_contender(tmp_path):
              "regression", 1.702 / 2.001, "format"),
             ("UniqueInt64/5", None, "value", "baseline", "contender", 6.442, 18.346,
              "improvement", 18.346 / 6.442, "format"),
+            # +1.9 %, no noise stated: inside the default threshold, no verdict
             ("UniqueString10bytes/1", None, "value", "baseline", "contender", 412.12, 420.007,
-             "improvement", 420.007 / 412.12, "format"),
+             "no noise stated", 420.007 / 412.12, "format"),
         ],
     )  # fmt: skip
 
@@ -207,8 +209,8 @@ def test_benchstat_old_against_new_with_the_spread_as_noise(tmp_path):
              0.03),
             ("Encode-8", None, "sec/op", "old.txt", "new.txt", 46.55, 44.10, "improvement",
              0.03),
-            ("geomean", None, "sec/op", "old.txt", "new.txt", 74.74, 72.59, "improvement",
-             None),
+            ("geomean", None, "sec/op", "old.txt", "new.txt", 74.74, 72.59,
+             "no noise stated", None),
         ],
     )  # fmt: skip
 
@@ -270,6 +272,31 @@ def test_prose_from_a_to_b_and_diff_lines(tmp_path):
     )
     [pair] = pairs_of(tmp_path / "diff", diff)
     assert pair[3:8] == ("[-]", "[+]", 12.0, 3.0, "improvement")
+
+
+# ---------------------------------------------------------------- no verdict inside the noise
+
+
+def test_no_verdict_inside_the_stated_noise_or_the_default_threshold(tmp_path):
+    text = (
+        "| query | before (ms) | ± | after (ms) | ± |\n|---|---|---|---|---|\n"
+        "| q1 | 100 | 10 | 90 | 10 |\n| q2 | 100 | 1 | 90 | 1 |\n\n"
+        "| query | before (ms) | after (ms) |\n|---|---|---|\n"
+        "| q3 | 100 | 97 |\n| q4 | 100 | 90 |\n| q5 | 100 | 100 |\n"
+    )
+    got = pairs_of(tmp_path, text, "label, change, noise, threshold")
+    assert got == [
+        ("q1", "within noise", 0.211111, 0.211111),  # -10 % inside ±10 % + ±11 %
+        ("q2", "improvement", 0.021111, 0.021111),
+        ("q3", "no noise stated", None, 0.05),  # -3 %, nothing stated: under 5 %
+        ("q4", "improvement", None, 0.05),
+        ("q5", "no noise stated", None, 0.05),
+    ]
+    with duckdb.connect(str(tmp_path / "pairs.duckdb")) as con:
+        con.execute("SET VARIABLE noise_default = 0.02")  # a session's own threshold
+        assert con.execute("SELECT change FROM comparisons WHERE label = 'q3'").fetchone() == (
+            "improvement",
+        )
 
 
 # ---------------------------------------------------------------- what is never compared
@@ -387,6 +414,8 @@ def test_seed_001_compares_the_four_runs_with_the_first(seeds):
     for run, (real, user, sys_) in runs.items():
         for metric, value in zip(("real", "user", "sys"), (real, user, sys_), strict=True):
             change = "improvement" if value < first[metric] else "regression"
+            if abs(value / first[metric] - 1) <= 0.05:  # no noise stated: no verdict
+                change = "no noise stated"
             want.add((base, run, metric, first[metric], value, change))
     assert set(got) == want and len(got) == 9
     # the author's 1.84x speed-up with 4 MM threads
@@ -521,19 +550,20 @@ CORPUS = {
         ("but `mvn clean install -pl sdks/java/core` went", None, "time", "before", "after",
          3.5, 2.0, "improvement"),
     ],
-    "dev/datafusion-0003": [  # `tpcds — base (merge-base)` and `tpcds — branch` tables
+    "dev/datafusion-0003": [  # `tpcds — base (merge-base)` and `tpcds — branch` tables; no
+        # noise stated, every change under 5 %: no verdict
         ("Avg memory", None, "Value", "tpcds — base (merge-base)", "tpcds — branch", 1.4, 1.4,
-         "within noise"),
+         "no noise stated"),
         ("CPU sys", None, "Value", "tpcds — base (merge-base)", "tpcds — branch", 5.5, 5.5,
-         "within noise"),
+         "no noise stated"),
         ("CPU user", None, "Value", "tpcds — base (merge-base)", "tpcds — branch", 196.1, 194.7,
-         "improvement"),
+         "no noise stated"),
         ("Peak memory", None, "Value", "tpcds — base (merge-base)", "tpcds — branch", 2.1, 2.0,
-         "improvement"),
+         "no noise stated"),
         ("Peak spill", None, "Value", "tpcds — base (merge-base)", "tpcds — branch", 0.0, 0.0,
-         "within noise"),
+         "no noise stated"),
         ("Wall time", None, "Value", "tpcds — base (merge-base)", "tpcds — branch", 50.0, 50.0,
-         "within noise"),
+         "no noise stated"),
     ],
     "dev/flink-0001": [
         ("DataSkewStreamNetworkThroughputBenchmarkExecutor.networkSkewedThroughput", None,
@@ -566,9 +596,10 @@ CORPUS = {
     ],
     "dev/spark-0003": [  # diff rows of a Spark benchmark table; Stdev(ms) is the noise
         ("q22a-v2.7", None, "Avg Time(ms)", "old", "new", 1888.0, 1938.0, "within noise"),
-        ("q22a-v2.7", None, "Best Time(ms)", "old", "new", 1853.0, 1930.0, "regression"),
-        ("q22a-v2.7", None, "Per Row(ns)", "old", "new", 156.6, 163.0, "regression"),
-        ("q22a-v2.7", None, "Rate(M/s)", "old", "new", 6.4, 6.1, "regression"),
+        # +4.2 %, +4.1 %, -4.7 % with no noise stated: no verdict
+        ("q22a-v2.7", None, "Best Time(ms)", "old", "new", 1853.0, 1930.0, "no noise stated"),
+        ("q22a-v2.7", None, "Per Row(ns)", "old", "new", 156.6, 163.0, "no noise stated"),
+        ("q22a-v2.7", None, "Rate(M/s)", "old", "new", 6.4, 6.1, "no noise stated"),
         ("q24-v2.7", None, "Avg Time(ms)", "old", "new", 254.0, 230.0, "within noise"),
         ("q24-v2.7", None, "Best Time(ms)", "old", "new", 212.0, 101.0, "improvement"),
         ("q24-v2.7", None, "Per Row(ns)", "old", "new", 63.5, 30.2, "improvement"),
@@ -591,19 +622,20 @@ CORPUS = {
         ("summary", None, "throughput", "Trunk", "Patch", (833144.487250 + 810927.409022) / 2,
          (826003.925171 + 825684.740355) / 2, "within noise"),
     ],
-    "dev2/lucene-0002": [  # Rally's Baseline / Contender columns; Diff is not compared
+    "dev2/lucene-0002": [  # Rally's Baseline / Contender columns; Diff is not
+        # compared; every change under 5 % and no noise stated: no verdict
         ("Cumulative indexing throttle time of primary shards", None, "value", "Baseline",
-         "Contender", 0.0, 0.0, "within noise"),
+         "Contender", 0.0, 0.0, "no noise stated"),
         ("Cumulative indexing time of primary shards", None, "value", "Baseline", "Contender",
-         636.355, 618.386, "improvement"),
+         636.355, 618.386, "no noise stated"),
         ("Max cumulative indexing time across primary shard", None, "value", "Baseline",
-         "Contender", 514.705, 498.092, "improvement"),
+         "Contender", 514.705, 498.092, "no noise stated"),
         ("Median cumulative indexing time across primary shard", None, "value", "Baseline",
-         "Contender", 20.3333, 19.8006, "improvement"),
+         "Contender", 20.3333, 19.8006, "no noise stated"),
         ("Min cumulative indexing throttle time across primary shard", None, "value",
-         "Baseline", "Contender", 0.0, 0.0, "within noise"),
+         "Baseline", "Contender", 0.0, 0.0, "no noise stated"),
         ("Min cumulative indexing time across primary shard", None, "value", "Baseline",
-         "Contender", 0.0, 0.0, "within noise"),
+         "Contender", 0.0, 0.0, "no noise stated"),
     ],
     "dev2/phoenix-0001": [
         ("Goes", None, "time", "before", "after", 7.5, 4.0, "improvement"),

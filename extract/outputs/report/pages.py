@@ -14,6 +14,7 @@ import re
 from datetime import UTC, datetime
 from html import escape
 
+from extract.db.views import NOISE_DEFAULT
 from extract.outputs.report import links, svg
 
 CSS = """
@@ -406,7 +407,12 @@ def _ratio_text(ratio: float | None) -> str:
     return "" if ratio is None else f"×{ratio:.3g}"
 
 
-_CHANGE_CLASS = {"improvement": "better", "regression": "worse", "within noise": "muted"}
+_CHANGE_CLASS = {
+    "improvement": "better",
+    "regression": "worse",
+    "within noise": "muted",
+    "no noise stated": "muted",
+}
 
 
 def _noise_text(noise: float | None) -> str:
@@ -462,9 +468,10 @@ def comparisons_table(rows: list[dict]) -> str:
         + "".join(lines)
         + "</tbody></table></div>"
         + '<p class="muted">Noise: the stated error (Error, ±, StdDev) or the spread of '
-        "repeated runs of both sides; a change within it is <em>within noise</em>. "
-        "Better when: lower (times) or higher (rates) is better, from the unit and "
-        "metric.</p>"
+        "repeated runs of both sides; a change within it is <em>within noise</em>. Where "
+        f"the message states none, a change within {100 * NOISE_DEFAULT:g} % gets no "
+        "verdict either (<em>no noise stated</em>). Better when: lower (times) or higher "
+        "(rates) is better, from the unit and metric.</p>"
     )
 
 
