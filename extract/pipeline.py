@@ -580,7 +580,7 @@ def _result_rows(key: str, text: str, tables) -> tuple[list[dict], list[dict]]:
             )
             sources.append((t_ord, m))
             ordinal += 1
-    annotate(measurement_rows, sources)  # the sides the comparisons view pairs
+    annotate(measurement_rows, sources, text)  # the sides the comparisons view pairs
     return table_rows, measurement_rows
 
 

@@ -89,6 +89,8 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("quantity", "VARCHAR", "what is compared: the metric without the side's name (QPS for 'QPS baseline')"),
         ("quantity_key", "VARCHAR", "<rule>|...: equal for the numbers of one quantity in one comparison; the comparisons view pairs a before and an after of one key"),
         ("noise", "DOUBLE", "the stated error of the number relative to it (0.05 = ±5 %): its row's Error, ±, StdDev or interval"),
+        ("claim_factor", "DOUBLE", "on an after number: the speed-up over its baseline that the message's words state for this pair (before: 4.81x slower is 4.81); on the number of a claim no pair carries (prose's 3x faster): that claim, read the same way"),
+        ("claim_words", "VARCHAR", "the words of that claim, as written (4.81x slower, 7% speedup)"),
     ],
     "errors": [
         ("archive", "VARCHAR", "raw archive path, relative to DATA_DIR; a directory (ending in /) that could not be listed"),

@@ -38,13 +38,17 @@ noise. Columns:
   the `threshold`; inside it `within noise` (noise stated) or `no noise stated`; NULL
   when the direction is unknown;
 - `comparison`: `<before> vs <after>`; `rule`: `format`, `variants`, `settings`,
-  `columns`, `rows` or `stated change` (a change whose before is not written:
-  criterion's `change:`, before_value derived from it);
+  `columns`, `rows`, `claims`, `reference` or `stated change` (a change whose before is
+  not written: criterion's `change:`, before_value derived from it);
 - `better`: kept for older queries: true for an improvement, false for a regression;
 - `threshold`: what a change must exceed to get a verdict: `noise`, else
   `NOISE_DEFAULT` (5 %; `SET VARIABLE noise_default = 0.02` changes it in a session);
 - `speedup`: how many times better the after is (before/after for lower-is-better,
-  after/before for higher-is-better).
+  after/before for higher-is-better);
+- `claimed_factor`, `claimed_words`: the speed-up the message's words state for this
+  pair ("before: 4.81x slower" is 4.81) and the words; `claim`: `agrees`,
+  `contradicts` (the numbers go the other way beyond the threshold) or `unconfirmed`
+  (they stay inside it while the words state more).
 """
 
 from __future__ import annotations
@@ -134,15 +138,19 @@ def statements() -> list[str]:
                    arg_min(unit_si, ordinal) AS unit_si, min(ordinal) AS ordinal,
                    max(noise) AS noise,
                    CASE WHEN count(*) > 1 AND avg(v) <> 0
-                        THEN (max(v) - min(v)) / 2 / abs(avg(v)) END AS spread
+                        THEN (max(v) - min(v)) / 2 / abs(avg(v)) END AS spread,
+                   any_value(claim_factor) AS claim_factor,
+                   any_value(claim_words) AS claim_words
             FROM m GROUP BY msg_key, quantity_key, side, side_name
         ),
         pairs AS (
             SELECT a.msg_key, a.table_id,
-                   -- rows named like the sides, labels that list the settings: the label
-                   -- holds the side (the other settings are the params)
+                   -- rows named like the sides, labels that list the settings, labels
+                   -- that are the sides: the label holds the side (the other settings
+                   -- are the params)
                    CASE WHEN a.quantity_key NOT LIKE 'rows|%'
                          AND a.quantity_key NOT LIKE 'settings|%'
+                         AND a.side_name IS DISTINCT FROM a.label
                         THEN coalesce(a.label, b.label) END AS label,
                    coalesce(a.label, b.label) AS named, a.params,
                    a.quantity AS metric, b.side_name AS before, a.side_name AS after,
@@ -152,6 +160,7 @@ def statements() -> list[str]:
                    CASE WHEN coalesce(b.noise, b.spread, a.noise, a.spread) IS NOT NULL
                         THEN coalesce(b.noise, b.spread, 0) + coalesce(a.noise, a.spread, 0)
                         END AS noise,
+                   a.claim_factor, a.claim_words,
                    split_part(a.quantity_key, '|', 1) AS rule, a.ordinal
             FROM runs b JOIN runs a
               ON a.msg_key = b.msg_key AND a.quantity_key = b.quantity_key
@@ -163,7 +172,7 @@ def statements() -> list[str]:
                    a.quantity AS metric, 'baseline' AS before, a.side_name AS after,
                    a.value / (1 + c.value / 100) AS before_value, a.value AS after_value,
                    a.unit, a.unit_si, a.v / (1 + c.value / 100) AS bv, a.v AS av,
-                   c.noise, 'stated change' AS rule, a.ordinal
+                   c.noise, a.claim_factor, a.claim_words, 'stated change' AS rule, a.ordinal
             FROM runs c JOIN runs a
               ON a.msg_key = c.msg_key AND a.quantity_key = c.quantity_key
              AND c.side = 'change' AND a.side = 'after' AND c.value > -100
@@ -198,7 +207,16 @@ def statements() -> list[str]:
                round(noise, 6) AS noise, before || ' vs ' || after AS comparison, rule,
                CASE WHEN change = 'improvement' THEN true
                     WHEN change = 'regression' THEN false END AS better,
-               round(threshold, 6) AS threshold, speedup
+               round(threshold, 6) AS threshold, speedup,
+               claim_factor AS claimed_factor, claim_words AS claimed_words,
+               -- the words against the numbers: the other way beyond the noise, a
+               -- change the numbers do not show beyond it, else agreeing
+               CASE WHEN claim_factor IS NULL OR claim_factor <= 0 OR change IS NULL THEN NULL
+                    WHEN (claim_factor > 1 AND change = 'regression')
+                      OR (claim_factor < 1 AND change = 'improvement') THEN 'contradicts'
+                    WHEN change IN ('within noise', 'no noise stated')
+                     AND abs(ln(claim_factor)) > threshold THEN 'unconfirmed'
+                    ELSE 'agrees' END AS claim
         FROM verdicts
         ORDER BY msg_key, ordinal
     """

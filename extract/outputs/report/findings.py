@@ -91,9 +91,21 @@ def _landed_cell(row: dict) -> str:
 
 
 def _words(row: dict) -> str:
-    return "".join(
+    words = "".join(
         f'<span class="tag">{pages.esc(w)}</span>' for w in row.get("claimed_words") or []
     )
+    check = row.get("claim_check")
+    if check:  # the words against the numbers of the pairs they are about
+        css = {"agrees": "better", "contradicts": "worse"}.get(check, "muted")
+        words += f' <span class="{css}">{pages.esc(_CHECK_TEXT.get(check, check))}</span>'
+    return words
+
+
+_CHECK_TEXT = {
+    "agrees": "the numbers agree",
+    "contradicts": "the numbers contradict it",
+    "unconfirmed": "within the noise of the numbers",
+}
 
 
 def _claim_rows(claims: list[dict], value_key: str, prefix: str) -> str:
@@ -135,8 +147,9 @@ def claims_page(speedups: list[dict], regressions: list[dict], n_claims: int) ->
 <p class="muted">{n_claims} messages report a comparison (the <code>claims</code> view). A
 claim's speed-up is its best before/after pair: before/after for times, after/before for
 rates. Only changes past the noise are listed: the noise the message states, else the
-default threshold ({_pct(NOISE_DEFAULT)}); "landed" follows the issue or PR to commits
-that name it and to its JIRA resolution (the <code>landed</code> view).</p>
+default threshold ({_pct(NOISE_DEFAULT)}). "In words" is what the message says, and
+whether its numbers agree; "landed" follows the issue or PR to commits that name it and
+to its JIRA resolution (the <code>landed</code> view).</p>
 <h2>Speed-ups</h2>
 <div class="scroll"><table class="data claims" id="speedups">{_CLAIM_HEAD.format(what="speed-up")}
 <tbody>{_claim_rows(speedups, "best_speedup", "")}</tbody></table></div>
