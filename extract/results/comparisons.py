@@ -223,7 +223,7 @@ def annotate(rows: list[dict], sources: list[tuple[int, Measurement]], text: str
     found = _stated(rows, runs + _label_runs(rows, roles), claims)
     _referenced(rows, runs, text)
     _restated(rows)
-    _attach_claims(rows, claims, found, text)
+    _attach_claims(rows, claims, found, text, [m.span for _, m in sources])
     _noise(rows, sources, roles)
 
 
@@ -774,7 +774,7 @@ def _digits(rows, pairs: list[_Pair]) -> float:
 
 
 def _attach_claims(rows, claims: list[StatedClaim], found: dict[int, tuple[str, str]],
-                   text: str) -> None:  # fmt: skip
+                   text: str, spans: list[tuple[int, int] | None]) -> None:  # fmt: skip
     """`claim_factor` and `claim_words` on the after numbers of the pairs each claim is
     about: the pair its sentence made, else the sides it names (by name or as baseline
     or change), the label on its line, or the only sides the message compares; of
@@ -831,19 +831,30 @@ def _attach_claims(rows, claims: list[StatedClaim], found: dict[int, tuple[str, 
     for ci, claim in enumerate(claims):
         if ci in attached or claim.speedup is None:
             continue
+        # the number inside the claim's words (its span), else one of its sentence
+        # written the same way
         sentence = text[claim.sentence[0] : claim.sentence[1]]
         number = re.search(r"\d+(?:\.\d+)?", claim.words)
-        if number is None:  # (快一倍: no number to find)
-            continue
-        for r in rows:
-            if (
-                r["side"] is None
-                and r["claim_factor"] is None
+        inside = [
+            i
+            for i, span in enumerate(spans)
+            if span
+            and span[0] < claim.span[1]
+            and claim.span[0] < span[1]
+            and rows[i]["side"] is None
+        ]
+        if not inside and number:
+            inside = [
+                i
+                for i, r in enumerate(rows)
+                if r["side"] is None
                 and r["value"] == claim.number
                 and (not r["label"] or r["label"] in sentence)
                 and number.group(0) in str(r["written"] or "")
-            ):
-                r["claim_factor"], r["claim_words"] = claim.speedup, claim.words
+            ]
+        for i in inside:
+            if rows[i]["claim_factor"] is None:
+                rows[i]["claim_factor"], rows[i]["claim_words"] = claim.speedup, claim.words
                 break
 
 
