@@ -44,13 +44,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from extract.db.comparisons import annotate
 from extract.db.schema import text_parts
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind, permalink
 from extract.mail.mbox import ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_message
 from extract.results import prefilter
+from extract.results.comparisons import annotate
+from extract.results.formats import ResultTable
 from extract.results.message import MessageResults, message_results
 from extract.results.units import measurement_si
 
@@ -546,8 +547,7 @@ def _result_rows(key: str, found: MessageResults, body: str) -> tuple[list[dict]
     taken ones are kept."""
     text = found.sample
     kept = {id(m) for t in found.tables for m in t.measurements}
-    text_tables = [t for t in found.tables if t.format == "text"]
-    tables = sorted([*found.read, *text_tables], key=lambda t: t.span)
+    tables = read_tables(found)
     table_rows, measurement_rows = [], []
     sources = []  # (table ordinal, Measurement) of each measurement row
     stored = 0
@@ -596,7 +596,7 @@ def _result_rows(key: str, found: MessageResults, body: str) -> tuple[list[dict]
                 }
             )
             sources.append((t_ord, m))
-    annotate(measurement_rows, sources)  # the sides the comparisons view pairs
+    annotate(measurement_rows, sources, text)  # the sides the comparisons view pairs
     out = []
     for r, (_, m) in zip(measurement_rows, sources, strict=True):
         if id(m) not in kept:
@@ -606,6 +606,13 @@ def _result_rows(key: str, found: MessageResults, body: str) -> tuple[list[dict]
         r["ordinal"] = len(out)
         out.append(r)
     return table_rows, out
+
+
+def read_tables(found: MessageResults) -> list[ResultTable]:
+    """Every table read in a message, in text order: the readers' (whole, before the
+    number model judged their numbers) and the model's own (`text`)."""
+    text_tables = [t for t in found.tables if t.format == "text"]
+    return sorted([*found.read, *text_tables], key=lambda t: t.span)
 
 
 def result_rows(key: str, body: str, **kw) -> tuple[list[dict], list[dict]]:

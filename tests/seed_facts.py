@@ -1,5 +1,5 @@
 """What the seeds say, read off their text once, for the tests that check what the
-extractor makes of them (`tests/test_seeds.py`, `tests/db/test_comparisons.py`)."""
+extractor makes of them (`tests/test_seeds.py`, `tests/results/test_comparisons.py`)."""
 
 # Seed 002 (HBASE PerformanceEvaluation, RandomReadTest with 10 clients): each client's
 # timing (ms) and the summary lines, before and after the patch.

@@ -12,10 +12,14 @@ own (they read `messages`, `measurements` and the `comparisons` view).
 - `series`: one row per series_key: label, params, metric, unit, messages, measurements,
   first and last date, lists.
 - `claims`: one row per benchmark message that reports a comparison: its `ref` (the
-  JIRA key, else `repo#PR`), the pairs and how many improved, regressed or stayed within
-  noise, the best and worst pair (`speedup` = how many times better: before/after for
-  lower-is-better, after/before for higher-is-better), and the message's own words
-  (`claimed_words`: "3x faster", "20 % slower") with the factor they state.
+  JIRA key, else `repo#PR`), the pairs and how many improved, regressed, stayed within
+  the stated noise or within the default threshold with no noise stated (a verdict
+  only past the noise), the best and worst pair (`speedup` = how many times better:
+  before/after for lower-is-better, after/before for higher-is-better), the message's
+  own words (`claimed_words`: "3x faster", "20 % slower") with the factor they state,
+  read as the change's speed-up over its baseline whichever side they describe
+  (`claimed_factor`: "before: 4.81x slower" is 4.81), and whether the numbers of the
+  pairs the words are about agree (`claim_check`).
 - `commit_links`: commit mail (and GitHub "merged" notifications) linked to the issue
   keys and pull requests they name: `KEY-1: ...` in the subject or message, `(#123)`,
   `Closes #123`, `This closes #123`, a github.com/apache/<repo>/pull/N link.
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 from extract.db import schema, views
 from extract.mail.kinds import _NOT_JIRA
+from extract.results.claims import CLAIM_PATTERN
 
 VIEW_NAMES = (
     "measurement_series",
@@ -46,15 +51,11 @@ VIEW_NAMES = (
 # `name=value` pairs in a variant or heading: the parameters of a run (JMH @Param
 # columns come out as `bufferSupplierStr=CREATE, bytes=RANDOM`).
 PARAM_PAIR = r"[A-Za-z_][A-Za-z0-9_.-]*=[^,;\s)\"`]+"
-# The message's own words: "3x faster", "2.5 times quicker", "20% slower", "30 % less".
-FASTER = r"faster|quicker|speed-?ups?|improvements?|better|gains?|more throughput"
-SLOWER = r"slower|worse|regressions?|degradations?|drops?"
-CLAIM_WORDS = (
-    # (hyperfine: "1.23 ± 0.02 times faster")
-    r"(?i)\b\d+(?:\.\d+)?(?:[ \t]*±[ \t]*\d+(?:\.\d+)?)?[ \t]*(?:x|×|times)[ \t]+"
-    r"(?:" + FASTER + "|" + SLOWER + r")\b"
-    r"|\b\d+(?:\.\d+)?[ \t]*%[ \t]+(?:" + FASTER + "|" + SLOWER + r"|less|more|higher|lower)\b"
-)
+# The message's own words: "3x faster", "2.5 times quicker", "20% slower", "30 % less",
+# "down by 30%", "提升了 30%" (`extract.results.claims`, which reads them).
+FASTER = r"faster|quicker|speed-?ups?|improvements?|better|gains?|boost|提升|提高|加速|快"
+SLOWER = r"slower|worse|regressions?|degradations?|slow-?downs?|penalty|drops?|慢"
+CLAIM_WORDS = CLAIM_PATTERN
 ISSUE_KEY = r"\b([A-Z][A-Z0-9_]{1,30}-[0-9]{1,7})\b"
 CLOSES = (
     r"(?i)\b(?:this\s+)?(?:closes|closed|close|fixes|fixed|fix|resolves|resolved|resolve)"
@@ -123,10 +124,11 @@ def statements() -> list[str]:
         GROUP BY series_key
         ORDER BY messages DESC, measurements DESC, series_key
     """
-    # The factor a claim states, as a speed-up: "3x faster" 3, "3x slower" 1/3,
-    # "20% faster" 1.2, "20% slower" 1/1.2; NULL when the words give no direction.
+    # The factor words state, as a speed-up, where the extractor tied them to no number
+    # (it reads them right, `measurements.claim_factor`): "3x faster" 3, "3x slower"
+    # 1/3, "20% faster" 1.2, "20% slower" 1/1.2; NULL when the words give no direction.
     claim_factor = f"""
-        CASE WHEN regexp_matches(w, '%') THEN
+        CASE WHEN regexp_matches(w, '[%％]') THEN
                  CASE WHEN regexp_matches(w, '(?i)({SLOWER})') THEN 1 / (1 + n / 100)
                       WHEN regexp_matches(w, '(?i)({FASTER})') THEN 1 + n / 100 END
              WHEN regexp_matches(w, '(?i)({SLOWER})') AND n > 0 THEN 1 / n
@@ -134,26 +136,29 @@ def statements() -> list[str]:
     """
     claims = f"""
         CREATE OR REPLACE VIEW claims AS
-        WITH pairs AS (
-            SELECT c.*,
-                   CASE WHEN c.ratio > 0 AND c.direction = 'lower' THEN 1 / c.ratio
-                        WHEN c.ratio > 0 AND c.direction = 'higher' THEN c.ratio END
-                       AS speedup
-            FROM comparisons c
-        ),
-        per_message AS (
+        WITH per_message AS (
             SELECT msg_key, count(*) AS pairs,
                    count(*) FILTER (WHERE change = 'improvement') AS improvements,
                    count(*) FILTER (WHERE change = 'regression') AS regressions,
                    count(*) FILTER (WHERE change = 'within noise') AS within_noise,
+                   count(*) FILTER (WHERE change = 'no noise stated') AS no_noise_stated,
                    count(*) FILTER (WHERE noise IS NOT NULL) AS with_noise,
                    count(*) FILTER (WHERE noise IS NOT NULL
                                     AND change IN ('improvement', 'regression')) AS beyond_noise,
+                   count(*) FILTER (WHERE claim = 'agrees') AS agree,
+                   count(*) FILTER (WHERE claim = 'contradicts') AS contradict,
+                   count(*) FILTER (WHERE claim = 'unconfirmed') AS unconfirmed,
                    max(speedup) AS best_speedup, min(speedup) AS worst_speedup,
                    arg_max(ratio, speedup) AS best_ratio, arg_min(ratio, speedup) AS worst_ratio,
                    arg_max(concat_ws(' / ', label, params, metric), speedup) AS best_pair,
                    arg_min(concat_ws(' / ', label, params, metric), speedup) AS worst_pair
-            FROM pairs GROUP BY msg_key
+            FROM comparisons GROUP BY msg_key
+        ),
+        -- the claims the extractor read, on the pairs they are about or on their own
+        -- numbers: the one farthest from "no change" speaks for the message
+        read AS (
+            SELECT msg_key, arg_max(claim_factor, abs(ln(claim_factor))) AS read_factor
+            FROM measurements WHERE claim_factor > 0 GROUP BY msg_key
         ),
         words AS (
             SELECT msg_key, regexp_extract_all(coalesce(body, ''), '{CLAIM_WORDS}')
@@ -165,10 +170,11 @@ def statements() -> list[str]:
                    TRY_CAST(regexp_extract(w, '[0-9]+(\\.[0-9]+)?') AS DOUBLE) AS n
             FROM (SELECT msg_key, unnest(claimed_words) AS w FROM words)
         ),
-        -- the claim farthest from "no change" speaks for the message
         said AS (
-            SELECT w.msg_key, w.claimed_words, f.claimed_factor
+            SELECT w.msg_key, w.claimed_words,
+                   coalesce(r.read_factor, f.claimed_factor) AS claimed_factor
             FROM words w
+            LEFT JOIN read r USING (msg_key)
             LEFT JOIN (
                 SELECT msg_key, arg_max(factor, abs(ln(factor))) AS claimed_factor
                 FROM (SELECT msg_key, {claim_factor} AS factor FROM stated)
@@ -181,16 +187,23 @@ def statements() -> list[str]:
                coalesce(p.pairs, 0) AS pairs, coalesce(p.improvements, 0) AS improvements,
                coalesce(p.regressions, 0) AS regressions,
                coalesce(p.within_noise, 0) AS within_noise,
+               coalesce(p.no_noise_stated, 0) AS no_noise_stated,
                p.best_ratio, p.worst_ratio, p.best_speedup, p.worst_speedup,
                p.best_pair, p.worst_pair,
+               -- a verdict only beyond the noise (stated, else the default threshold)
                CASE WHEN p.improvements > 0 AND p.regressions > 0 THEN 'mixed'
                     WHEN p.improvements > 0 THEN 'improvement'
                     WHEN p.regressions > 0 THEN 'regression'
-                    WHEN p.within_noise > 0 THEN 'within noise' END AS direction,
+                    WHEN p.within_noise > 0 THEN 'within noise'
+                    WHEN p.no_noise_stated > 0 THEN 'no noise stated' END AS direction,
                p.with_noise > 0 AS noise_stated,
                -- NULL when no pair states its noise
                CASE WHEN p.with_noise > 0 THEN p.beyond_noise > 0 END AS outside_noise,
-               s.claimed_words, s.claimed_factor
+               s.claimed_words, s.claimed_factor,
+               -- the words against the numbers of the pairs they are about
+               CASE WHEN p.contradict > 0 THEN 'contradicts'
+                    WHEN p.agree > 0 THEN 'agrees'
+                    WHEN p.unconfirmed > 0 THEN 'unconfirmed' END AS claim_check
         FROM benchmark_messages b
         LEFT JOIN per_message p USING (msg_key)
         LEFT JOIN said s USING (msg_key)

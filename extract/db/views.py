@@ -15,7 +15,7 @@ tables come from `extract.db.schema`:
 of measurements of the same quantity in one message, one from each side of a
 comparison the message makes. Which measurement is on which side, and what
 identifies its quantity, is decided when the extractor writes it
-(`extract.db.comparisons`: the measurement columns `side`, `side_name`, `params`,
+(`extract.results.comparisons`: the measurement columns `side`, `side_name`, `params`,
 `quantity`, `quantity_key`, `noise`); this view pairs each `before` with each `after`
 of the same `quantity_key`. Repeated runs of one side are averaged and their spread is
 noise. Columns:
@@ -34,33 +34,53 @@ noise. Columns:
   NULL when unknown;
 - `noise`: the stated relative error of both sides added (Error, ±, StdDev, interval
   columns), or the spread of repeated runs; NULL when none is stated;
-- `change`: `within noise` when the values are equal or |ratio − 1| <= noise, else
-  `improvement` or `regression` by the direction; NULL when the direction is unknown;
-- `comparison`: `<before> vs <after>`; `rule`: `format`, `variants`, `columns`, `rows`
-  or `stated change` (a change whose before is not written: criterion's `change:`,
-  before_value derived from it);
-- `better`: kept for older queries: true for an improvement, false for a regression.
+- `change`: `improvement` or `regression` by the direction when |ratio − 1| exceeds
+  the `threshold`; inside it `within noise` (noise stated) or `no noise stated`; NULL
+  when the direction is unknown;
+- `comparison`: `<before> vs <after>`; `rule`: `format`, `variants`, `settings`,
+  `columns`, `rows`, `claims`, `reference` or `stated change` (a change whose before is
+  not written: criterion's `change:`, before_value derived from it);
+- `better`: kept for older queries: true for an improvement, false for a regression;
+- `threshold`: what a change must exceed to get a verdict: `noise`, else
+  `NOISE_DEFAULT` (5 %; `SET VARIABLE noise_default = 0.02` changes it in a session);
+- `speedup`: how many times better the after is (before/after for lower-is-better,
+  after/before for higher-is-better);
+- `claimed_factor`, `claimed_words`: the speed-up the message's words state for this
+  pair ("before: 4.81x slower" is 4.81) and the words; `claim`: `agrees`,
+  `contradicts` (the numbers go the other way beyond the threshold) or `unconfirmed`
+  (they stay inside it while the words state more).
 """
 
 from __future__ import annotations
 
 import duckdb
 
-# Which way is better, from the unit and then the metric's words: times lower, rates
-# higher; memory and CPU shares lower. Unknown stays NULL.
-_LOWER_WORDS = (
-    r"latenc|time|duration|elapsed|wall|cpu|\bgc\b|pause|memory|alloc|footprint|heap|"
-    r"overhead|\bcost|\brt\b|\bp\d+|size|miss|lag|resident|\brss\b"
-)
-_HIGHER_WORDS = r"throughput|qps|tps|ops|\brate\b|speed|bandwidth|iops|hit"
-_DIRECTION = f"""
+from extract.results.claims import HIGHER_WORDS, LOWER_WORDS
+
+
+# Which way is better, from the unit and then the metric's words, then the label's:
+# times lower, rates higher; memory and CPU shares lower. Unknown stays NULL. (The same
+# words as `extract.results.comparisons.direction`, which matches claims to pairs.)
+def _direction(metric: str, label: str) -> str:
+    return f"""
     WHEN unit_si = 's' THEN 'lower'
     WHEN unit_si IN ('1/s', 'B/s') THEN 'higher'
-    WHEN regexp_matches(lower(coalesce(metric, '')), '{_LOWER_WORDS}') THEN 'lower'
-    WHEN regexp_matches(lower(coalesce(metric, '')), '{_HIGHER_WORDS}') THEN 'higher'
-    WHEN regexp_matches(lower(coalesce(label, '')), '{_LOWER_WORDS}') THEN 'lower'
-    WHEN regexp_matches(lower(coalesce(label, '')), '{_HIGHER_WORDS}') THEN 'higher'
+    WHEN regexp_matches(lower(coalesce({metric}, '')), '{LOWER_WORDS}') THEN 'lower'
+    WHEN regexp_matches(lower(coalesce({metric}, '')), '{HIGHER_WORDS}') THEN 'higher'
+    WHEN regexp_matches(lower(coalesce({label}, '')), '{LOWER_WORDS}') THEN 'lower'
+    WHEN regexp_matches(lower(coalesce({label}, '')), '{HIGHER_WORDS}') THEN 'higher'
 """
+
+
+# The noise a change must exceed to be called an improvement or a regression when the
+# message states none (no error, ±, stdev, interval, repeated runs): 5 %, as a fraction.
+# A setting: `SET VARIABLE noise_default = 0.02;` in `make sql` judges again with 2 %.
+NOISE_DEFAULT = 0.05
+
+
+def _noise_default() -> str:
+    return f"coalesce(TRY_CAST(getvariable('noise_default') AS DOUBLE), {NOISE_DEFAULT})"
+
 
 _RUN_SUFFIX = (
     r"(^|[\s,;:(/-]+)([Rr]un|[Ii]teration|[Ii]ter|[Tt]rial|[Aa]ttempt|[Rr]ound|[Tt]ry|[Pp]ass)"
@@ -118,16 +138,21 @@ def statements() -> list[str]:
                    arg_min(unit_si, ordinal) AS unit_si, min(ordinal) AS ordinal,
                    max(noise) AS noise,
                    CASE WHEN count(*) > 1 AND avg(v) <> 0
-                        THEN (max(v) - min(v)) / 2 / abs(avg(v)) END AS spread
+                        THEN (max(v) - min(v)) / 2 / abs(avg(v)) END AS spread,
+                   any_value(claim_factor) AS claim_factor,
+                   any_value(claim_words) AS claim_words
             FROM m GROUP BY msg_key, quantity_key, side, side_name
         ),
         pairs AS (
             SELECT a.msg_key, a.table_id,
-                   -- rows named like the sides, labels that list the settings: the label
-                   -- holds the side (the other settings are the params)
+                   -- rows named like the sides, labels that list the settings, labels
+                   -- that are the sides: the label holds the side (the other settings
+                   -- are the params)
                    CASE WHEN a.quantity_key NOT LIKE 'rows|%'
                          AND a.quantity_key NOT LIKE 'settings|%'
-                        THEN coalesce(a.label, b.label) END AS label, a.params,
+                         AND a.side_name IS DISTINCT FROM a.label
+                        THEN coalesce(a.label, b.label) END AS label,
+                   coalesce(a.label, b.label) AS named, a.params,
                    a.quantity AS metric, b.side_name AS before, a.side_name AS after,
                    CASE WHEN b.unit IS NOT DISTINCT FROM a.unit AND b.n_units = 1 THEN b.value
                         WHEN a.v <> 0 THEN b.v * a.value / a.v END AS before_value,
@@ -135,6 +160,7 @@ def statements() -> list[str]:
                    CASE WHEN coalesce(b.noise, b.spread, a.noise, a.spread) IS NOT NULL
                         THEN coalesce(b.noise, b.spread, 0) + coalesce(a.noise, a.spread, 0)
                         END AS noise,
+                   a.claim_factor, a.claim_words,
                    split_part(a.quantity_key, '|', 1) AS rule, a.ordinal
             FROM runs b JOIN runs a
               ON a.msg_key = b.msg_key AND a.quantity_key = b.quantity_key
@@ -142,11 +168,11 @@ def statements() -> list[str]:
         ),
         -- a stated change (criterion's `change:`) of a value whose before is not written
         stated AS (
-            SELECT a.msg_key, a.table_id, a.label, a.params, a.quantity AS metric,
-                   'baseline' AS before, a.side_name AS after,
+            SELECT a.msg_key, a.table_id, a.label, a.label AS named, a.params,
+                   a.quantity AS metric, 'baseline' AS before, a.side_name AS after,
                    a.value / (1 + c.value / 100) AS before_value, a.value AS after_value,
                    a.unit, a.unit_si, a.v / (1 + c.value / 100) AS bv, a.v AS av,
-                   c.noise, 'stated change' AS rule, a.ordinal
+                   c.noise, a.claim_factor, a.claim_words, 'stated change' AS rule, a.ordinal
             FROM runs c JOIN runs a
               ON a.msg_key = c.msg_key AND a.quantity_key = c.quantity_key
              AND c.side = 'change' AND a.side = 'after' AND c.value > -100
@@ -156,24 +182,42 @@ def statements() -> list[str]:
         judged AS (
             SELECT *,
                    CASE WHEN bv <> 0 THEN av / bv END AS ratio,
-                   CASE {_DIRECTION} END AS direction
+                   CASE {_direction("metric", "named")} END AS direction,
+                   -- no verdict inside the noise: the stated one, else the default
+                   coalesce(noise, {_noise_default()}) AS threshold
             FROM (SELECT * FROM pairs UNION ALL SELECT * FROM stated)
+        ),
+        verdicts AS (
+            SELECT *,
+                   CASE WHEN ratio > 0 AND direction = 'lower' THEN 1 / ratio
+                        WHEN ratio > 0 AND direction = 'higher' THEN ratio END AS speedup,
+                   CASE WHEN ratio IS NULL AND av <> bv THEN NULL
+                        WHEN av = bv OR abs(ratio - 1) <= threshold
+                            THEN CASE WHEN noise IS NULL THEN 'no noise stated'
+                                      ELSE 'within noise' END
+                        WHEN direction = 'lower' AND ratio < 1 THEN 'improvement'
+                        WHEN direction = 'lower' THEN 'regression'
+                        WHEN direction = 'higher' AND ratio > 1 THEN 'improvement'
+                        WHEN direction = 'higher' THEN 'regression' END AS change
+            FROM judged
         )
         SELECT msg_key, table_id, label, params, metric, before, after, before_value,
                after_value, unit, unit_si, ratio,
-               round(100 * (ratio - 1), 2) AS change_pct, direction,
-               CASE WHEN av = bv THEN 'within noise'
-                    WHEN ratio IS NULL THEN NULL
-                    WHEN abs(ratio - 1) <= coalesce(noise, 0) THEN 'within noise'
-                    WHEN direction = 'lower' AND ratio < 1 THEN 'improvement'
-                    WHEN direction = 'lower' THEN 'regression'
-                    WHEN direction = 'higher' AND ratio > 1 THEN 'improvement'
-                    WHEN direction = 'higher' THEN 'regression' END AS change,
+               round(100 * (ratio - 1), 2) AS change_pct, direction, change,
                round(noise, 6) AS noise, before || ' vs ' || after AS comparison, rule,
-               CASE WHEN ratio IS NULL OR abs(ratio - 1) <= coalesce(noise, 0) THEN NULL
-                    WHEN direction = 'lower' THEN ratio < 1
-                    WHEN direction = 'higher' THEN ratio > 1 END AS better
-        FROM judged
+               CASE WHEN change = 'improvement' THEN true
+                    WHEN change = 'regression' THEN false END AS better,
+               round(threshold, 6) AS threshold, speedup,
+               claim_factor AS claimed_factor, claim_words AS claimed_words,
+               -- the words against the numbers: the other way beyond the noise, a
+               -- change the numbers do not show beyond it, else agreeing
+               CASE WHEN claim_factor IS NULL OR claim_factor <= 0 OR change IS NULL THEN NULL
+                    WHEN (claim_factor > 1 AND change = 'regression')
+                      OR (claim_factor < 1 AND change = 'improvement') THEN 'contradicts'
+                    WHEN change IN ('within noise', 'no noise stated')
+                     AND abs(ln(claim_factor)) > threshold THEN 'unconfirmed'
+                    ELSE 'agrees' END AS claim
+        FROM verdicts
         ORDER BY msg_key, ordinal
     """
     by_list = f"""

@@ -468,6 +468,8 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append(f"reader={fam}")
         f.append(f"format={c.table.format}")
         f.append(f"metric={_metric_class(m.metric)}")
+        if m.role != "result":
+            f.append(f"role={m.role}")
         f.append(f"reader={fam}&unit={unit}")
         if m.side in ("before", "after", "change"):
             f.append("side")

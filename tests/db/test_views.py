@@ -66,16 +66,25 @@ def test_a_variant_named_like_a_baseline_is_the_baseline_even_when_written_secon
     assert better is True  # a rate: higher is better
 
 
-def test_multi_variant_results_compare_each_variant_with_the_first(tmp_path):
-    ms = [
-        measurement("a", i, label="write", variant=v, value=x, unit="s", value_si=x, unit_si="s")
-        for i, (v, x) in enumerate([("1 thread", 8.0), ("4 threads", 2.0), ("16 threads", 1.0)])
-    ]
-    con = _con(tmp_path, [message("a")], measurements=ms)
-    pairs = _pairs(con, "a")
-    assert [(p[2], p[3], p[6]) for p in pairs] == [
-        ("1 thread", "16 threads", pytest.approx(0.125)),
-        ("1 thread", "4 threads", pytest.approx(0.25)),
+def test_multi_variant_results_pair_only_against_a_named_baseline(tmp_path):
+    def runs(key, names):
+        return [
+            measurement(key, i, label="write", variant=v, value=x, unit="s", value_si=x,
+                        unit_si="s")
+            for i, (v, x) in enumerate(zip(names, (8.0, 2.0, 1.0), strict=True))
+        ]  # fmt: skip
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    # a table of variants is not ranked against its first row
+    con = _con(tmp_path / "a", [message("a")], measurements=runs("a", ["1", "4", "16"]))
+    assert _pairs(con, "a") == []
+    # one named as the baseline: each other against it
+    ms = runs("b", ["baseline", "4 threads", "16 threads"])
+    con = _con(tmp_path / "b", [message("b")], measurements=ms)
+    assert [(p[2], p[3], p[6]) for p in _pairs(con, "b")] == [
+        ("baseline", "16 threads", pytest.approx(0.125)),
+        ("baseline", "4 threads", pytest.approx(0.25)),
     ]
 
 
@@ -161,7 +170,8 @@ def test_run_descriptions_such_as_jmh_cnt_and_error_are_not_compared(tmp_path):
 COMPARISON_COLUMNS = [
     "msg_key", "table_id", "label", "params", "metric", "before", "after", "before_value",
     "after_value", "unit", "unit_si", "ratio", "change_pct", "direction", "change", "noise",
-    "comparison", "rule", "better",
+    "comparison", "rule", "better", "threshold", "speedup", "claimed_factor", "claimed_words",
+    "claim",
 ]  # fmt: skip
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from extract.db.comparisons import annotate_stored
 from extract.db.schema import columns, create_statements
+from extract.results.comparisons import annotate_stored
 
 
 def insert(con: duckdb.DuckDBPyConnection, table: str, **row) -> None:

@@ -189,7 +189,7 @@ def test_an_issue_page_shows_pairs_as_the_message_pages_do_and_the_actor(report)
     tables = re.findall(r'<table class="data comparisons">.*?</table>', page, re.S)
     assert len(tables) == 2  # one per claim
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", tables[0])
-    assert heads[-4:] == ["change", "noise", "better when", "verdict"]
+    assert heads[-5:] == ["change", "noise", "better when", "verdict", "in words"]
     cells = re.findall(r"<td class='(direction|change|noise|num pct|num noise)'>(.*?)</td>",
                        tables[0])  # fmt: skip
     kinds = {k for k, _ in cells}

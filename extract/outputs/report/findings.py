@@ -25,6 +25,7 @@ from pathlib import Path
 
 import duckdb
 
+from extract.db.views import NOISE_DEFAULT
 from extract.outputs.report import links, pages, svg
 
 TOP_CLAIMS = 25  # rows in each table of the claims page
@@ -58,6 +59,10 @@ def _has_views(con: duckdb.DuckDBPyConnection) -> bool:
 # ---------------------------------------------------------------- pure page functions
 
 
+def _pct(fraction: float) -> str:
+    return f"{100 * fraction:g} %"
+
+
 def _times(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return ""
@@ -86,9 +91,21 @@ def _landed_cell(row: dict) -> str:
 
 
 def _words(row: dict) -> str:
-    return "".join(
+    words = "".join(
         f'<span class="tag">{pages.esc(w)}</span>' for w in row.get("claimed_words") or []
     )
+    check = row.get("claim_check")
+    if check:  # the words against the numbers of the pairs they are about
+        css = {"agrees": "better", "contradicts": "worse"}.get(check, "muted")
+        words += f' <span class="{css}">{pages.esc(_CHECK_TEXT.get(check, check))}</span>'
+    return words
+
+
+_CHECK_TEXT = {
+    "agrees": "the numbers agree",
+    "contradicts": "the numbers contradict it",
+    "unconfirmed": "within the noise of the numbers",
+}
 
 
 def _claim_rows(claims: list[dict], value_key: str, prefix: str) -> str:
@@ -111,7 +128,7 @@ def _claim_rows(claims: list[dict], value_key: str, prefix: str) -> str:
 
 def _noise_text(c: dict) -> str:
     if c.get("outside_noise") is None:
-        return "no noise stated"
+        return "no noise stated (verdicts past the default threshold)"
     return "outside the stated noise" if c["outside_noise"] else "within the stated noise"
 
 
@@ -129,8 +146,10 @@ def claims_page(speedups: list[dict], regressions: list[dict], n_claims: int) ->
 <h1>Largest claimed speed-ups and regressions</h1>
 <p class="muted">{n_claims} messages report a comparison (the <code>claims</code> view). A
 claim's speed-up is its best before/after pair: before/after for times, after/before for
-rates; "landed" follows the issue or PR to commits that name it and to its JIRA
-resolution (the <code>landed</code> view).</p>
+rates. Only changes past the noise are listed: the noise the message states, else the
+default threshold ({_pct(NOISE_DEFAULT)}). "In words" is what the message says, and
+whether its numbers agree; "landed" follows the issue or PR to commits that name it and
+to its JIRA resolution (the <code>landed</code> view).</p>
 <h2>Speed-ups</h2>
 <div class="scroll"><table class="data claims" id="speedups">{_CLAIM_HEAD.format(what="speed-up")}
 <tbody>{_claim_rows(speedups, "best_speedup", "")}</tbody></table></div>
@@ -338,12 +357,13 @@ def write_pages(
     )
     for c in claims:
         c["page"] = links.page_name(c["msg_key"])
+    # only verdicts beyond the noise (stated, else the default threshold) are listed
     speedups = sorted(
-        (c for c in claims if c["best_speedup"] is not None and c["best_speedup"] > 1),
+        (c for c in claims if c["improvements"] and (c["best_speedup"] or 0) > 1),
         key=lambda c: -c["best_speedup"],
     )[:TOP_CLAIMS]
     regressions = sorted(
-        (c for c in claims if c["worst_speedup"] is not None and c["worst_speedup"] < 1),
+        (c for c in claims if c["regressions"] and (c["worst_speedup"] or 1) < 1),
         key=lambda c: c["worst_speedup"],
     )[:TOP_CLAIMS]
     write(base / "claims.html", claims_page(speedups, regressions, len(claims)))

@@ -14,6 +14,7 @@ import re
 from datetime import UTC, datetime
 from html import escape
 
+from extract.db.views import NOISE_DEFAULT
 from extract.outputs.report import links, svg
 
 CSS = """
@@ -406,7 +407,26 @@ def _ratio_text(ratio: float | None) -> str:
     return "" if ratio is None else f"×{ratio:.3g}"
 
 
-_CHANGE_CLASS = {"improvement": "better", "regression": "worse", "within noise": "muted"}
+_CHANGE_CLASS = {
+    "improvement": "better",
+    "regression": "worse",
+    "within noise": "muted",
+    "no noise stated": "muted",
+}
+_CLAIM_CLASS = {"agrees": "better", "contradicts": "worse", "unconfirmed": "muted"}
+
+
+def _claim_cell(row: dict) -> str:
+    """What the message's words state for a pair, and whether its numbers agree."""
+    factor = row.get("claimed_factor")
+    if factor is None:
+        return "<td class='claimed'></td>"
+    words = row.get("claimed_words") or ""
+    check = row.get("claim") or ""
+    return (
+        f"<td class='claimed' title='{esc(words)}'>{esc(_ratio_text(factor))} "
+        f'<span class="{_CLAIM_CLASS.get(check, "")}">{esc(check)}</span></td>'
+    )
 
 
 def _noise_text(noise: float | None) -> str:
@@ -451,20 +471,22 @@ def comparisons_table(rows: list[dict]) -> str:
             f"<td class='num pct'>{esc(change)}</td>"
             f"<td class='num noise'>{esc(_noise_text(r.get('noise')))}</td>"
             f"<td class='direction'>{esc(direction)}</td>"
-            f"<td class='change'>{verdict_cell}</td></tr>"
+            f"<td class='change'>{verdict_cell}</td>{_claim_cell(r)}</tr>"
         )
     return (
         '<div class="scroll"><table class="data comparisons"><thead><tr>'
         "<th>label</th><th>params</th><th>metric</th><th>before</th><th class='num'>value</th>"
         "<th>after</th><th class='num'>value</th><th>unit</th><th class='num'>ratio</th>"
         "<th class='num'>change</th><th class='num'>noise</th><th>better when</th>"
-        "<th>verdict</th></tr></thead><tbody>"
+        "<th>verdict</th><th>in words</th></tr></thead><tbody>"
         + "".join(lines)
         + "</tbody></table></div>"
         + '<p class="muted">Noise: the stated error (Error, ±, StdDev) or the spread of '
-        "repeated runs of both sides; a change within it is <em>within noise</em>. "
-        "Better when: lower (times) or higher (rates) is better, from the unit and "
-        "metric.</p>"
+        "repeated runs of both sides; a change within it is <em>within noise</em>. Where "
+        f"the message states none, a change within {100 * NOISE_DEFAULT:g} % gets no "
+        "verdict either (<em>no noise stated</em>). Better when: lower (times) or higher "
+        "(rates) is better, from the unit and metric. In words: the speed-up the "
+        "message's own words state for the pair, and whether the numbers agree.</p>"
     )
 
 

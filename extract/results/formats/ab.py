@@ -93,11 +93,17 @@ def _unit(key: str, m: re.Match) -> str:
     return "count"
 
 
+# The run's length and the bytes moved in all of it: totals, not results.
+_ROLE = dict.fromkeys(("time_taken", "total_transferred", "html_transferred", "total_body_sent"),
+                      "total")  # fmt: skip
+
+
 def _report(text: str, start: int, end: int, label: str | None) -> ResultTable | None:
     items: list[tuple[int, int, list[Measurement], list[str]]] = []
     for m in _KEYS.finditer(text, start, end):
         metric = _metric(m["key"], m["q"])
         meas = Measurement(metric, float(m["v"]), _unit(m["key"], m), label, None, m["v"])
+        meas.role = _ROLE.get(metric, "count" if meas.unit == "count" else "result")
         items.append((m.start(), m.end(), [meas], [m["key"], m["v"], meas.unit or ""]))
     for m in _SENT.finditer(text, start, end):
         meas = Measurement(f"transfer_rate_{m['k']}", float(m["v"]), "KB/sec", label, None, m["v"])

@@ -80,7 +80,7 @@ def parse(text: str) -> list[ResultTable]:
                     value = number(m.group(key))
                     if value is not None:
                         meas = Measurement(metric, value, unit, name, None, m.group(key), r)
-                        if side:  # the two sides of the comparison (extract.db.comparisons)
+                        if side:  # the two sides of the comparison (extract.results.comparisons)
                             meas.side, meas.side_name, meas.quantity = side, metric, "value"
                         table.measurements.append(meas)
                 pos = m.end()

@@ -50,6 +50,10 @@ class FormatInfo:
     trigger_parts: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
+# The values of `Measurement.role`.
+ROLES = ("result", "count", "total", "setting", "warmup", "error")
+
+
 @dataclass(slots=True)
 class Measurement:
     """One number. `value` is the number as written (separators removed, clock
@@ -62,7 +66,7 @@ class Measurement:
     variant: str | None = None  # the run/setting: "Before patch", "GCS / No changes"
     written: str | None = None
     row: int | None = None  # index into ResultTable.rows, when it comes from a row
-    # Set by formats that are comparisons by construction (extract.db.comparisons):
+    # Set by formats that are comparisons by construction (extract.results.comparisons):
     # `side` "before" / "after" (or "change": a stated relative change from a before
     # the text does not give), `side_name` the side as the text names it ("baseline",
     # "my_modified_version"), `quantity` the metric without the side ("QPS").
@@ -80,6 +84,11 @@ class Measurement:
     error: float | None = None
     stdev: float | None = None
     samples: float | None = None
+    # What the number is, for comparisons (extract.results.comparisons): a `result`, or
+    # a number that describes the run and is never a side of a comparison: a `count`
+    # (iterations, samples, requests), a `total` (the whole run's time or bytes), a
+    # `setting` (duration or threads asked for), a `warmup` or an `error` (failures).
+    role: str = "result"
 
 
 @dataclass(slots=True)

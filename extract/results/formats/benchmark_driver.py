@@ -67,6 +67,9 @@ _COMPARISON_ROW = re.compile(
     r"|same-ish: difference falls within error))?"
 )
 
+# Not results: the iterations run and the whole run's time (the rate is the result).
+_ROLE = {"iterations": "count", "time": "total"}
+
 
 # benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`): a header of
 # context names, rows with one value per context, and a Comparison per job.
@@ -105,7 +108,7 @@ def _executables(text: str) -> list[ResultTable]:
             for metric, written, unit, variant in fields:
                 m = measure(metric, written, parse_number(written), unit, label=label, row=index)
                 if m:
-                    m.variant = variant
+                    m.variant, m.role = variant, _ROLE.get(metric, "result")
                     table.measurements.append(m)
         if not table.rows:
             continue
@@ -197,6 +200,7 @@ def parse(text: str) -> list[ResultTable]:
                     continue
                 m = measure(metric, written, parse_number(written), unit, label=label, row=index)
                 if m:
+                    m.role = _ROLE.get(metric, "result")
                     table.measurements.append(m)
         if table.rows:
             table.span = (sec.start(), pos)

@@ -129,7 +129,7 @@ def _v1_tables(text: str) -> list[ResultTable]:
                     metric if "/" in metric and not metric.startswith("time") else None
                 )
                 meas = Measurement(metric, _num(r[p]), unit, name, run, r[p], i)
-                if run:  # old and new: the sides of the comparison (extract.db.comparisons)
+                if run:  # old and new: the sides of the comparison (extract.results.comparisons)
                     meas.side = "before" if run == "old" else "after"
                     meas.side_name, meas.quantity = run, metric
                     meas.noise = _spread(r[p + "v"])

@@ -51,7 +51,7 @@ _ONE_CELL = re.compile(_CELL.format(i=""))
 
 def _sided(m: Measurement, column: int) -> Measurement:
     """The first baseline is the one the others are compared with: `before`; each other
-    is an `after` (extract.db.comparisons). Ratios and stddevs are not sides."""
+    is an `after` (extract.results.comparisons). Ratios and stddevs are not sides."""
     if m.metric in ("time", "throughput"):
         m.side, m.side_name, m.quantity = (
             ("before" if column == 0 else "after"),

@@ -118,7 +118,7 @@ def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Me
 def _sides(ms: list[Measurement]) -> None:
     """A stated change is a comparison with the saved baseline, whose numbers the
     output does not give: the estimate is the `after` of its quantity, the change its
-    `change` (extract.db.comparisons)."""
+    `change` (extract.results.comparisons)."""
     changed = {m.metric.removesuffix("_change") for m in ms if m.metric.endswith("change")}
     changed = {"time" if q == "change" else q for q in changed}
     for m in ms:

@@ -211,7 +211,7 @@ def _compare_tables(text: str) -> list[ResultTable]:
             for metric, key, u in fields:
                 meas = _m(metric, r[key], u, name, i, r[key])
                 quantity, _, run = metric.rpartition("_")
-                if run in ("old", "new"):  # the sides of the comparison (extract.db.comparisons)
+                if run in ("old", "new"):  # the sides (extract.results.comparisons)
                     meas.side = "before" if run == "old" else "after"
                     meas.side_name, meas.quantity = run, quantity
                 table.measurements.append(meas)

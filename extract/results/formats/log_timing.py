@@ -202,6 +202,9 @@ def _perflog(text: str) -> list[ResultTable]:
     return tables
 
 
+_ZK_ROLE = {"time elapsed": "setting", "operations": "count"}
+
+
 def _zkbenchmark(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
@@ -224,6 +227,8 @@ def _zkbenchmark(text: str) -> list[ResultTable]:
             for metric, written, unit in fields:
                 m = measure(metric, written, parse_number(written), unit, label=op, row=i)
                 if m:
+                    # the run's set length and its operation count: the rate is the result
+                    m.role = _ZK_ROLE.get(metric, "result")
                     table.measurements.append(m)
         floor = table.span[1]
         tables.append(table)

@@ -146,6 +146,8 @@ def _parse(text: str) -> list[ResultTable]:
                 key, written, parse_number(written), unit, label=label, row=len(table.rows) - 1
             )
             if meas:
+                if key.startswith("Total MBytes"):  # the bytes the job moved, not a result
+                    meas.role = "total"
                 table.measurements.append(meas)
         table.variant = block_heading(text, header.start(), floor)
         floor = table.span[1]

@@ -96,9 +96,10 @@ def _report(text: str, start: int, end: int, url: str | None, floor: int = 0) ->
             pos = d.end()
     for m in _TOTALS.finditer(text, start, end):
         meas = [
-            Measurement("requests", float(m["n"]), "count", url, None, m["n"]),
-            Measurement("duration", float(m["dur"]), m["duru"], url, None, m["dur"]),
-            Measurement("read", float(m["read"]), m["readu"], url, None, m["read"]),
+            Measurement("requests", float(m["n"]), "count", url, None, m["n"], role="count"),
+            # the run's length (`-d30s`) and the bytes read in all of it: not results
+            Measurement("duration", float(m["dur"]), m["duru"], url, None, m["dur"], role="total"),
+            Measurement("read", float(m["read"]), m["readu"], url, None, m["read"], role="total"),
         ]
         items.append(
             (

@@ -1,0 +1,264 @@
+"""What a message says in words about a change: "4.81x slower", "an easy 7% speedup
+relative to the STL map", "latency down by 30 %", "性能提升 2 倍". `stated_claims(text)`
+returns them in text order; `references(text)` the runs a message names as what it
+compares with ("Compare the results to `hdfs dfs -text`").
+
+Each `StatedClaim` has:
+
+- `words`, `span`: the phrase as written and where it is;
+- `factor`: the speed-up the words give the thing they describe (the sentence's
+  subject) over what it is compared with: "3x faster" 3, "3x slower" 1/3, "20 %
+  faster" 1.2, "20 % slower" 1/1.2, "30 % less time" 1/0.7, "30 % less throughput"
+  0.7; None when the words give no direction ("30 % more" of nothing named);
+- `line`, `subject`, `object`: the text that names what is described (the phrase's
+  line before it, as in a table row; else its sentence before it, where what is named
+  last is closest) and what it is compared with (after `than`, `relative to`,
+  `compared to`, `over`, `vs`);
+- `subject_side`, `object_side`: `before` or `after` when that text names a baseline
+  ("before the patch", "master", "the old code") or the change ("this PR", "with the
+  patch", "after"), else None (the last mention in the subject, the first in the
+  object);
+- `speedup`: `factor` as the speed-up of the changed side over its baseline, whichever
+  side the words describe: "before: 4.81x slower" is a 4.81x speed-up, "master is 2x
+  faster than this PR" a 0.5x one. Words that name no side are taken as said of the
+  change.
+
+`extract.results.comparisons` ties them to the message's pairs; `CLAIM_PATTERN` (the
+phrases, RE2 syntax as well) is what the `claims` view lists as `claimed_words`.
+Pure functions; time linear in the text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+_NUM = r"\d+(?:\.\d+)?"
+_PM = r"(?:[ \t]*(?:±|\+/-)[ \t]*\d+(?:\.\d+)?)?"  # hyperfine: `1.23 ± 0.02 times faster`
+_TIMES = r"(?:x|×|times|-?fold)"
+_FASTER = r"faster|quicker|speed-?ups?|improvements?|better|gains?|boost"
+_SLOWER = r"slower|worse|regressions?|degradations?|slow-?downs?|penalty"
+_LESS = r"less|lower|fewer|smaller|shorter|reductions?|decreases?|drops?"
+_MORE = r"more|higher|larger|bigger|longer|increases?"
+_APPROX = r"(?:(?:about|around|roughly|nearly|almost|over|up[ \t]+to|~)[ \t]*)?"
+# A verb or noun, then `by`/`of` and the amount: "down by 30%", "improvement of 2x".
+_V_FASTER = r"improv(?:ed|es|ing|ement)|sped[ \t]+up|speeds?[ \t]+up|boost(?:ed|s)?|gain(?:ed|s)?"
+_V_SLOWER = r"regress(?:ed|es|ion)|degrad(?:ed|es|ation)|slow(?:ed|s)[ \t]+down"
+_V_LESS = r"reduc(?:ed|es|ing|tion)|decreas(?:ed|es|ing|e)|dropp?(?:ed|s)?|cut|down|fell|lowered"
+_V_MORE = r"increas(?:ed|es|ing|e)|up|grew|rose|raised"
+# CJK: 快 faster, 慢 slower, 提升/提高/加速 improved, 下降/降低/减少/缩短 down, 增加/增长 up.
+_C_FASTER = r"快|提升|提高|加速"
+_C_SLOWER = r"慢"
+_C_LESS = r"下降|降低|减少|缩短"
+_C_MORE = r"增加|增长"
+
+CLAIM_PATTERN = (
+    r"(?i)"
+    # `4.81x slower`, `7% speedup`, `1.23 ± 0.02 times faster`, `30 % less`
+    rf"\b(?P<n1>{_NUM}){_PM}[ \t]*(?P<u1>{_TIMES}|%)[ \t]*(?:\s+(?:an?|the)[ \t]+)?\s*"
+    rf"(?P<w1>{_FASTER}|{_SLOWER}|{_LESS}|{_MORE})\b"
+    # `down by 30%`, `improvement of 2x`
+    rf"|\b(?P<w2>{_V_FASTER}|{_V_SLOWER}|{_V_LESS}|{_V_MORE})[ \t]+(?:by|of)[ \t]+{_APPROX}"
+    rf"(?P<n2>{_NUM})[ \t]*(?P<u2>{_TIMES}|%)"
+    # `提升了 30%`, `快 2 倍`, `3倍的提升`
+    rf"|(?P<w3>{_C_FASTER}|{_C_SLOWER}|{_C_LESS}|{_C_MORE})了?[ \t]*(?:约|近|超过|大约)?[ \t]*"
+    rf"(?P<n3>{_NUM}|[一两二三四五六七八九十])[ \t]*(?P<u3>倍|%|％)"
+    rf"|(?P<n4>{_NUM})[ \t]*(?P<u4>倍)的?(?:性能)?(?P<w4>{_C_FASTER})"
+)
+_CLAIM = re.compile(CLAIM_PATTERN)
+_CJK_DIGITS = dict(zip("两二三四五六七八九十", (2, 2, 3, 4, 5, 6, 7, 8, 9, 10), strict=True))
+
+# Which way is better, by the words that name a quantity: times lower, rates higher.
+LOWER_WORDS = (
+    r"latenc|time|duration|elapsed|wall|cpu|\bgc\b|pause|memory|alloc|footprint|heap|"
+    r"overhead|\bcost|\brt\b|\bp\d+|size|miss|lag|resident|\brss\b"
+)
+HIGHER_WORDS = r"throughput|qps|tps|ops|\brate\b|speed|bandwidth|iops|hit"
+_LOWER = re.compile(rf"(?i){LOWER_WORDS}|耗时|延迟|时间|内存|开销")
+_HIGHER = re.compile(rf"(?i){HIGHER_WORDS}|performance|吞吐|性能|速度")
+
+# What a sentence says of a side: the baseline or the change, in words.
+_OF_CHANGE = r"(?:the|this|that|my|our|your|his|her)[ \t]+(?:patch|change|pr|fix|commit|branch)"
+_BASE_MENTION = re.compile(
+    rf"(?i)\b(?:(?:before|without|w/o)(?:[ \t]+{_OF_CHANGE})?|old|older|baseline|master|trunk|"
+    r"main|original|unpatched|vanilla|stock|upstream|previous(?:ly)?|current[ \t]+code)\b"
+    r"|改动前|优化前|之前"
+)
+_CHANGE_MENTION = re.compile(
+    rf"(?i)\b(?:after(?:[ \t]+{_OF_CHANGE})?|(?:with|using)[ \t]+{_OF_CHANGE}|{_OF_CHANGE}|"
+    r"new|patched|optimi[sz]ed|proposed|contender|candidate)\b|改动后|优化后|之后"
+)
+# Where a sentence ends: `.`, `!`, `?` before a space or the end, a blank line.
+_END = re.compile(r"[.!?。！？](?=\s|$)|\n[ \t]*\n|[。！？]")
+# What the subject is compared with: `than X`, `relative to X`, `compared to X`.
+_OBJECT = re.compile(
+    r"(?i)\b(?:than|relative[ \t]+to|compared[ \t]+(?:to|with)|over|vs\.?|versus|against)\s+"
+)
+_REACH = 300  # characters looked at around a phrase for its sentence
+SLACK = 0.05  # ln: how loosely people round what they state ("an easy 7 %" for 7.5 %)
+
+
+@dataclass(frozen=True)
+class StatedClaim:
+    words: str
+    span: tuple[int, int]
+    number: float  # as written: 4.81, 7
+    sentence: tuple[int, int]
+    factor: float | None
+    line: str  # the phrase's own line before it (a table row names its side there)
+    subject: str
+    object: str
+    subject_side: str | None
+    object_side: str | None
+    speedup: float | None
+    # how far (in ln) a measured speed-up may be from `factor` and still be what the
+    # words say: half the last written digit, and 0.05 for "an easy 7 %" rounding
+    tolerance: float
+
+
+def _factor(kind: str, n: float, unit: str, quantity: str | None) -> float | None:
+    """The speed-up the words give their subject; None without a direction."""
+    times = unit not in ("%", "％")
+    if times and n <= 0:
+        return None
+    if kind in ("faster", "slower"):
+        up = n if times else 1 + n / 100
+        return up if kind == "faster" else 1 / up
+    if quantity is None:  # "30 % less" of what?
+        return None
+    # "3x less memory", "30 % more throughput": the quantity itself changes
+    if times:
+        ratio = 1 / n if kind == "less" else n
+    elif kind == "less":
+        if n >= 100:
+            return None
+        ratio = 1 - n / 100
+    else:
+        ratio = 1 + n / 100
+    return ratio if quantity == "higher" else 1 / ratio
+
+
+def _kind(word: str) -> str:
+    word = word.lower()
+    for kind, pattern in (
+        ("faster", f"{_FASTER}|{_V_FASTER}|{_C_FASTER}"),
+        ("slower", f"{_SLOWER}|{_V_SLOWER}|{_C_SLOWER}"),
+        ("less", f"{_LESS}|{_V_LESS}|{_C_LESS}"),
+        ("more", f"{_MORE}|{_V_MORE}|{_C_MORE}"),
+    ):
+        if re.fullmatch(pattern, word):
+            return kind
+    return "more"
+
+
+def quantity_direction(text: str, *, last: bool = False) -> str | None:
+    """`lower` or `higher` is better, by the first (or last) quantity word in `text`."""
+    found = [(m.start(), "lower") for m in _LOWER.finditer(text)]
+    found += [(m.start(), "higher") for m in _HIGHER.finditer(text)]
+    if not found:
+        return None
+    found.sort()
+    return found[-1][1] if last else found[0][1]
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """[start, end) of the sentence around text[start:end]."""
+    lo = max(0, start - _REACH)
+    ends = [m.end() for m in _END.finditer(text, lo, start)]
+    first = ends[-1] if ends else lo
+    after = _END.search(text, end, min(len(text), end + _REACH))
+    return first, after.start() if after else min(len(text), end + _REACH)
+
+
+def side_named(text: str, *, last: bool) -> str | None:
+    """`before` or `after`: the baseline or the change as `text` names it in words (its
+    last mention, or its first); "before the patch" is one mention, of the baseline."""
+    found = [(m.start(), m.end(), "before") for m in _BASE_MENTION.finditer(text)]
+    found += [(m.start(), m.end(), "after") for m in _CHANGE_MENTION.finditer(text)]
+    found = [f for f in found if not any(g != f and g[0] <= f[0] and f[1] <= g[1] for g in found)]
+    if not found:
+        return None
+    found.sort()
+    return found[-1][2] if last else found[0][2]
+
+
+def orient(factor: float | None, subject_side: str | None, object_side: str | None):
+    """`factor` as the change's speed-up over the baseline."""
+    if factor is None:
+        return None
+    if subject_side == "before" or (subject_side is None and object_side == "after"):
+        return 1 / factor
+    return factor
+
+
+def _tolerance(written: str, unit: str) -> float:
+    n = float(written)
+    half = 0.5 * 10 ** -len(written.partition(".")[2])
+    if unit in ("%", "％"):
+        return math.log1p((half / 100) / (1 + n / 100)) + SLACK
+    return (math.log((n + half) / n) if n > 0 else 0.0) + SLACK
+
+
+def stated_claims(text: str) -> list[StatedClaim]:
+    claims = []
+    for m in _CLAIM.finditer(text):
+        n_text = m["n1"] or m["n2"] or m["n3"] or m["n4"]
+        unit = m["u1"] or m["u2"] or m["u3"] or m["u4"]
+        word = m["w1"] or m["w2"] or m["w3"] or m["w4"]
+        # 快一倍: faster by one fold, twice as fast
+        n_text = {"一": "2"}.get(n_text, str(_CJK_DIGITS.get(n_text, n_text)))
+        n = float(n_text)
+        if not math.isfinite(n):
+            continue
+        s_start, s_end = sentence_bounds(text, m.start(), m.end())
+        kind = _kind(word)
+        quantity = None
+        if kind in ("more", "less"):
+            # the quantity named after the words, else before them in the sentence
+            quantity = quantity_direction(text[m.end() : s_end]) or quantity_direction(
+                text[s_start : m.start()], last=True
+            )
+        factor = _factor(kind, n, unit, quantity)
+        subject = text[s_start : m.start()]
+        line = text[max(text.rfind("\n", 0, m.start()) + 1, s_start) : m.start()]
+        rest = text[m.end() : s_end]
+        obj = _OBJECT.search(rest)
+        object_text = rest[obj.end() : obj.end() + 120] if obj else ""
+        than = subject.rfind("比")  # A 比 B 快一倍: A is twice as fast as B
+        if than >= 0 and not object_text:
+            subject, object_text = subject[:than], subject[than + 1 :]
+            line = line[: max(0, len(line) - (len(text[s_start : m.start()]) - than))]
+        subject_side = side_named(line, last=True) or side_named(subject, last=True)
+        object_side = side_named(object_text, last=False) if object_text else None
+        claims.append(
+            StatedClaim(
+                words=m.group(0),
+                span=m.span(),
+                number=n,
+                sentence=(s_start, s_end),
+                factor=factor,
+                line=line,
+                subject=subject,
+                object=object_text,
+                subject_side=subject_side,
+                object_side=object_side,
+                speedup=orient(factor, subject_side, object_side),
+                tolerance=_tolerance(n_text, unit),
+            )
+        )
+    return claims
+
+
+# A sentence naming what the message compares with: "Compare the results to X",
+# "relative to X", "X is the baseline", "baseline: X".
+_REFERENCE = re.compile(
+    r"(?i)\b(?:compar(?:e[sd]?|ing)\b[^.\n]{0,40}?\b(?:to|with|against)|relative[ \t]+to|"
+    r"(?:baseline|reference)[ \t]*(?:is|=|:))\s+(?P<x>[^\n.;]{1,80})"
+    r"|(?P<y>[^\n.;:]{1,80}?)[ \t]+(?:is|as)[ \t]+(?:the|our)[ \t]+(?:baseline|reference)\b"
+)
+
+
+def references(text: str) -> list[tuple[tuple[int, int], str]]:
+    """(span, text) of each phrase that names what the message compares with."""
+    return [(m.span(), m["x"] or m["y"]) for m in _REFERENCE.finditer(text)]

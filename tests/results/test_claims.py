@@ -1,0 +1,108 @@
+"""What a message says in words about a change (`extract.results.claims`): the factor
+read as the change's speed-up over its baseline, whichever side the words describe."""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+import pytest
+
+from extract.results.claims import CLAIM_PATTERN, references, stated_claims
+
+
+def _one(text: str):
+    [claim] = stated_claims(text)
+    return claim
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "speedup"),
+    [
+        # said of the change, or of nothing named: as written
+        ("The patch makes it 3x faster.", "3x faster", 3.0),
+        ("It is now 2.5 times quicker.", "2.5 times quicker", 2.5),
+        ("With this PR the scan is 20% slower.", "20% slower", 1 / 1.2),
+        ("an easy 7%\nspeedup relative to the old map", "7%\nspeedup", 1.07),
+        # said of the baseline: the other way round
+        ("Before the patch it was 3x slower.", "3x slower", 3.0),
+        ("master is 2x faster than this PR.", "2x faster", 0.5),
+        ("old code: 4.81x  slower", "4.81x  slower", 4.81),
+        # compared with the change: the other way round too
+        ("It is 2x slower than with the patch.", "2x slower", 2.0),
+        # the quantity decides what less and more mean
+        ("The job takes 30% less time.", "30% less", 1 / 0.7),
+        ("We get 30% more throughput.", "30% more", 1.3),
+        ("The merge uses 50% fewer allocations.", "50% fewer", 2.0),
+        ("It needs 3x less memory.", "3x less", 3.0),
+        ("Latency went down by 40% after the change.", "down by 40%", 1 / 0.6),
+        ("That is about 22% more than the 28,950 tps of the last release.", "22% more", 1.22),
+        ("Throughput improved by 15%.", "improved by 15%", 1.15),
+        # hyperfine's summary, with its ±
+        ("'./a' ran\n    1.23 ± 0.02 times faster than './b'", "1.23 ± 0.02 times faster", 1.23),
+        # CJK
+        ("这个改动让性能提升了30%。", "提升了30%", 1.3),
+        ("查询延迟下降了20%。", "下降了20%", 1.25),
+        ("吞吐下降了20%。", "下降了20%", 0.8),
+        ("新版本快 2 倍。", "快 2 倍", 2.0),
+        ("rocksdb几乎比mysql快一倍。", "快一倍", 2.0),
+        ("带来了3倍的提升。", "3倍的提升", 3.0),
+    ],
+)
+def test_each_form_reads_as_the_changes_speedup(text, words, speedup):
+    claim = _one(text)
+    assert claim.words == words
+    assert claim.speedup == pytest.approx(speedup)
+
+
+def test_words_without_a_direction_give_no_factor():
+    claim = _one("The run took 30% more.")  # more of what?
+    assert claim.words == "30% more" and claim.factor is None and claim.speedup is None
+
+
+def test_subject_and_object_name_the_sides():
+    claim = _one("It seems dense_hash_map is an easy 7% speedup relative to the STL map.")
+    assert "dense_hash_map" in claim.subject and claim.object.startswith("the STL map")
+    row = _one("   Foo (after):  15.4 i/s\n   Foo (before):   3.2 i/s - 4.81x  slower\n")
+    # a table row names its side on its own line, the nearest mention
+    assert row.line.strip().startswith("Foo (before)") and row.subject_side == "before"
+    cjk = _one("rocksdb几乎比mysql快一倍。")
+    assert cjk.subject == "rocksdb几乎" and cjk.object == "mysql"
+
+
+def test_the_tolerance_follows_the_digits_written():
+    # "2x" may be 1.5 to 2.5; "2.00x" is 1.995 to 2.005 (plus the rounding slack)
+    assert _one("2x faster").tolerance > _one("2.00x faster").tolerance > 0.05
+
+
+def test_references_name_what_the_message_compares_with():
+    [(_, phrase)] = references('Compare the results to "hdfs dfs -text" since it is raw.')
+    assert phrase.startswith('"hdfs dfs -text"')
+    [(_, phrase)] = references("The old allocator is the baseline here.")
+    assert phrase == "The old allocator"
+
+
+def test_the_sql_pattern_finds_the_same_words():
+    """The `claims` view lists `claimed_words` with the same pattern, in DuckDB's RE2."""
+    text = (
+        "Before the patch it was 3x slower; latency went down by 40%.\n"
+        "性能提升了30%，快 2 倍。 Foo (before):  3.2 i/s - 4.81x  slower"
+    )
+    with duckdb.connect() as con:
+        [(found,)] = con.execute(
+            "SELECT regexp_extract_all(?, ?)", [text, CLAIM_PATTERN]
+        ).fetchall()
+    assert found == [m.group(0) for m in re.finditer(CLAIM_PATTERN, text)]
+    assert found == [c.words for c in stated_claims(text)]
+
+
+def test_time_is_linear_in_the_text():
+    import time
+
+    text = "The patch is 2x faster than before. " * 2000
+    start = time.perf_counter()
+    assert len(stated_claims(text)) == 2000
+    small = time.perf_counter() - start
+    start = time.perf_counter()
+    assert len(stated_claims(text * 4)) == 8000
+    assert time.perf_counter() - start < 12 * small + 0.5
