@@ -281,6 +281,76 @@ def label_found(expect: dict, table: ResultTable, m: Measurement) -> bool:
     return 2 * len(main & hay) >= len(main)
 
 
+@dataclass(slots=True)
+class SpanFigures:
+    """The annotated numbers of the positives (`extract/dev/annotations`), matched by
+    span: found (a stored measurement's span overlaps it, in a message judged a
+    report), found with its label (and half the words of the annotation's label in
+    the measurement's label, variant, metric, its table's caption and columns or its
+    row, as `label_found`), and the stored measurements that are no annotated number."""
+
+    annotated: int = 0
+    found: int = 0
+    labelled: int = 0
+    stored: int = 0
+    stored_right: int = 0
+    messages: int = 0
+
+    def line(self) -> str:
+        def share(a: int, b: int) -> str:
+            return f"{a}/{b} = {100 * a / b:.1f}%" if b else "n/a"
+
+        return (
+            f"{self.messages} annotated positives: numbers found"
+            f" {share(self.found, self.annotated)},"
+            f" with their label {share(self.labelled, self.annotated)}; stored measurements"
+            f" that are annotated numbers {share(self.stored_right, self.stored)}"
+        )
+
+
+def span_figures(names: list[str] | None = None) -> SpanFigures:
+    """`SpanFigures` of the annotated sets, through the pipeline's own path."""
+    from extract.dev.annotate import ToRaw, load, message_kind_of, set_messages
+
+    out = SpanFigures()
+    for name in names or ["seeds", *corpus_sets()]:
+        notes = load(name)
+        if not notes:
+            continue
+        msgs = set_messages(name)
+        for ident, row in notes.items():
+            msg = msgs.get(ident)
+            if msg is None:
+                continue
+            kind = message_kind_of(msg)
+            cleaned = clean_body(msg.body, kind)
+            found = message_results(cleaned, subject=msg.headers.get("Subject"), kind=kind)
+            to_raw = ToRaw(msg.body, cleaned)
+            spans = [tuple(n["span"]) for n in row["numbers"]]
+            out.messages += 1
+            out.annotated += len(spans)
+            if not found.verdict.is_benchmark:
+                continue
+            got, labelled = set(), set()
+            for t in found.tables:
+                for m in t.measurements:
+                    if m.span is None:
+                        continue
+                    out.stored += 1
+                    a, b = to_raw(found.to_body(m.span[0])), to_raw(found.to_body(m.span[1] - 1))
+                    if a is None or b is None:
+                        continue
+                    hits = [k for k, (s, e) in enumerate(spans) if a < e and b + 1 > s]
+                    out.stored_right += bool(hits)
+                    for k in hits:
+                        got.add(k)
+                        if label_found(row["numbers"][k], t, m):
+                            labelled.add(k)
+            out.found += len(got)
+            out.labelled += len(labelled)
+    return out
+
+
 def numbers_found(expect: dict, tables: list[ResultTable]) -> tuple[bool, bool]:
     """(the number is found, the number is found with its label)."""
     pairs = [(t, m) for t in tables for m in t.measurements]
@@ -569,18 +639,22 @@ def summarise_counts(reports: list[EvalReport], name: str) -> EvalReport:
     )  # fmt: skip
 
 
-def cross_validated(sets: dict[str, Path], folds: int = 5) -> dict | None:
-    """The classifier's precision and recall on held-out folds (`extract.dev.fit`),
-    or None where its dev-only dependencies are not installed."""
+def cross_validated(folds: int = 5) -> dict | None:
+    """The number model's and the verdict's figures on held-out folds
+    (`extract.dev.fit_judge`: every labelled set, the annotations, the peers' and the
+    sample's mail), or None where its dev-only dependencies are not installed."""
     try:
-        from extract.dev import fit
+        from extract.dev import fit_judge
+
+        fitted = fit_judge.run(folds, out=lambda *_: None)
     except ImportError:
         return None
-    try:
-        X, y, _, groups = fit.feature_rows(sets)
-        return {"folds": folds, **fit.cross_validate(X, y, groups, folds)}
-    except ImportError:
-        return None
+    return {
+        "folds": folds,
+        "numbers": fitted.numbers_cv,
+        "messages": fitted.messages_cv,
+        "examples": fitted.examples,
+    }
 
 
 def quoted_leaks(corpus: Path) -> tuple[int, int]:
@@ -650,12 +724,13 @@ def main(argv: list[str] | None = None) -> int:
             transformed.append(summarise_counts(parts, tname))
         q = [quoted_leaks(path) for path in sets.values()]
         quoted = (sum(a for a, _ in q), sum(b for _, b in q))
-    cv = cross_validated(sets)
+    cv = cross_validated() if not args.corpus else None
+    spans = span_figures() if not args.corpus else None
     if args.json:
         out = {
             "sets": [asdict(r) for r in reports],
             "all": asdict(every),
-            "cross_validated": cv,
+            "cross_validated": cv and {**cv, "numbers": asdict(cv["numbers"])},
             "transforms": [asdict(r) for r in transformed],
             "quoted_reply_leaks": quoted,
         }
@@ -667,13 +742,20 @@ def main(argv: list[str] | None = None) -> int:
     if len(reports) > 1:
         print("  " + headline(every))
     if cv:
+        n, m = cv["numbers"], cv["messages"]
         print(
-            f"  classifier, {cv['folds']}-fold cross-validated by thread (fit on the other"
-            f" folds): P {cv['precision']:.3f}  R {cv['recall']:.3f}"
-            f"  (in-sample P {every.precision:.3f}  R {every.recall:.3f})"
+            f"  cross-validated ({cv['folds']} folds by thread; models fitted on the other folds,"
+            f" {cv['examples']} messages with the peers' and the sample's):"
         )
+        print(
+            f"    messages: P {m['P']:.3f}  R {m['R']:.3f}  (threshold {m['threshold']};"
+            f" in-sample on these sets P {every.precision:.3f}  R {every.recall:.3f})"
+        )
+        print(f"    numbers of the annotated messages: {n.line()}")
     else:
-        print("  classifier, cross-validated: n/a (needs numpy and scipy: make install)")
+        print("  cross-validated: n/a (needs numpy and scipy: make install)")
+    if spans is not None:
+        print(f"  by span, in-sample: {spans.line()}")
     if transformed:
         print("the same mail, transformed (all sets):")
         for r in transformed:

@@ -372,11 +372,13 @@ def fit_messages(rows: list[dict[str, float]], y: list[int], c: float = 1.0) -> 
     return MessageModel({k: v for k, v in weights.items() if v}, round(float(theta[-1]), 4))
 
 
-def message_figures(exs, rows, models_by_fold, fold) -> dict:
+def message_figures(exs, rows, models_by_fold, fold, blind: bool = False) -> dict:
+    """Verdict figures of the originals (`blind`: of their reader-blind copies: how a
+    report in a format nobody wrote a reader for fares)."""
     tp = fp = fn = tn = 0
     wrong = []
     for e, row, k in zip(exs, rows, fold, strict=True):
-        if e.set.startswith("blind:"):
+        if e.set.startswith("blind:") != blind:
             continue
         p = models_by_fold[k].score(row) >= models_by_fold[k].threshold
         tp += p and e.positive
@@ -432,33 +434,37 @@ def write_verdict(model: MessageModel, path: Path = VERDICT_FILE) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m extract.dev.fit_judge")
-    ap.add_argument("--write", action="store_true", help="store the weights fitted on all")
-    ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--c", type=float, default=C)
-    ap.add_argument("--cm", type=float, default=1.0)
-    ap.add_argument("--no-blind", action="store_true", help="no reader-blind copies")
-    args = ap.parse_args(argv)
+@dataclass(slots=True)
+class Fitted:
+    model: NumberModel  # fitted on everything, its thresholds chosen on held-out folds
+    verdict: MessageModel
+    numbers_cv: Figures  # each fold's numbers judged by a model fitted on the others
+    messages_cv: dict
+    examples: int
+    positives: int
+
+
+def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = True, out=print):
+    """Fit both models and measure them, cross-validated by thread (see the module
+    docstring); `out` is told what it measured along the way."""
     exs = examples()
-    if not args.no_blind:
+    if blind_copies:
         exs += [blind(e) for e in exs]
     pos = [e for e in exs if e.positive]
-    print(
+    out(
         f"fit: {len(pos)} positives ({sum(e.for_numbers for e in pos)} annotated),"
         f" {len(exs) - len(pos)} negatives ({sum(e.set == 'peers' for e in exs)} from peers),"
         f" {sum(len(e.y) for e in exs if e.for_numbers)} numbers"
         f" ({sum(sum(e.y) for e in exs)} measurements)"
     )
-    cv, fold, fold_models, cuts = cross_validate(exs, args.folds, args.c)
-    print(f"  numbers, cross-validated ({args.folds} folds by thread, thresholds {cuts}):")
-    print(f"    {cv.line()}")
-    model = fit_on(exs, args.c)
+    cv, fold, fold_models, cuts = cross_validate(exs, folds, c, out)
+    out(f"  numbers, cross-validated ({folds} folds by thread, thresholds {cuts}):")
+    out(f"    {cv.line()}")
+    model = fit_on(exs, c)
     model.threshold = fold_models[0].threshold
     if model.blind is not None:
         model.blind.threshold = fold_models[0].blind.threshold
-    insample = score(exs, [model], [0] * len(exs))
-    print(f"  numbers, in-sample: {insample.line()}")
+    out(f"  numbers, in-sample: {score(exs, [model], [0] * len(exs)).line()}")
     # the verdict learns from numbers scored out of fold (as unseen mail is)
     rows = message_rows(exs, fold_models, fold)
     y = [int(e.positive) for e in exs]
@@ -466,9 +472,9 @@ def main(argv: list[str] | None = None) -> int:
         fit_messages(
             [r for r, f in zip(rows, fold, strict=True) if f != held],
             [v for v, f in zip(y, fold, strict=True) if f != held],
-            args.cm,
+            cm,
         )
-        for held in range(args.folds)
+        for held in range(folds)
     ]
     # the threshold: the lowest whose held-out precision reaches VERDICT_PRECISION (on
     # real lists most mail is ordinary; a report taken wrongly fills the views)
@@ -477,20 +483,41 @@ def main(argv: list[str] | None = None) -> int:
         for v in verdicts:
             v.threshold = t
         figures = message_figures(exs, rows, verdicts, fold)
-        print(f"    verdict at {t:.2f}: P {figures['P']:.3f} R {figures['R']:.3f}")
+        out(f"    verdict at {t:.2f}: P {figures['P']:.3f} R {figures['R']:.3f}")
         if figures["P"] >= VERDICT_PRECISION:
             cut = t
             break
     for v in verdicts:
         v.threshold = cut
     mcv = message_figures(exs, rows, verdicts, fold)
-    print(
+    mcv["threshold"] = cut
+    out(
         f"  messages, cross-validated (threshold {cut}): P {mcv['P']:.3f} R {mcv['R']:.3f}"
         f" (tp {mcv['tp']} fp {mcv['fp']} fn {mcv['fn']} tn {mcv['tn']})"
     )
-    print("    wrong: " + " ".join(mcv["wrong"]))
-    verdict = fit_messages(rows, y, args.cm)
+    out("    wrong: " + " ".join(mcv["wrong"]))
+    bcv = message_figures(exs, rows, verdicts, fold, blind=True)
+    mcv["blind"] = bcv
+    out(
+        f"  messages no reader knows (blind copies): P {bcv['P']:.3f} R {bcv['R']:.3f}"
+        f" (tp {bcv['tp']} fp {bcv['fp']} fn {bcv['fn']} tn {bcv['tn']})"
+    )
+    verdict = fit_messages(rows, y, cm)
     verdict.threshold = cut
+    originals = [e for e in exs if not e.set.startswith("blind:")]
+    return Fitted(model, verdict, cv, mcv, len(originals), sum(e.positive for e in originals))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m extract.dev.fit_judge")
+    ap.add_argument("--write", action="store_true", help="store the weights fitted on all")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--c", type=float, default=C)
+    ap.add_argument("--cm", type=float, default=1.0)
+    ap.add_argument("--no-blind", action="store_true", help="no reader-blind copies")
+    args = ap.parse_args(argv)
+    fitted = run(args.folds, args.c, args.cm, blind_copies=not args.no_blind)
+    model, verdict = fitted.model, fitted.verdict
     print(f"  verdict: {len(verdict.weights)} features; strongest:")
     for name, w in sorted(verdict.weights.items(), key=lambda kv: -abs(kv[1]))[:20]:
         print(f"    {w:+7.3f}  {name}")

@@ -505,6 +505,8 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append("cli_arg")
     if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
         f.append("id_like")
+    elif tok_before.endswith(("-", "_")) and any(ch.isalpha() for ch in tok_before):
+        f.append("dash_joined")  # (`ursa-i9-9960x`, `node_12`: a name's part)
     if (
         tok_before.endswith((".", ":"))
         and n.shape in ("int",)

@@ -96,7 +96,7 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
             )
             taken_until = d.end()
             continue
-        found = _read_run(text, run.start(), run.group())
+        found = [n for n in _read_run(text, run.start(), run.group()) if n is not None]
         out.extend(found)
         taken_until = max([run.end(), *(n.end for n in found)])
     _link_ranges(text, out)
@@ -144,7 +144,7 @@ def _split(text: str, start: int, run: str, sep: str) -> list[Number]:
     out, pos = [], start
     for part in run.split(sep):
         if part:
-            out.extend(_read_run(text, pos, part) if part != run else [])
+            out.extend(n for n in (_read_run(text, pos, part) if part != run else []) if n)
         pos += len(part) + 1
     return out
 
@@ -156,10 +156,13 @@ def _clock_seconds(run: str) -> float:
     return seconds
 
 
-def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number:
+def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number | None:
     """A number with its sign, exponent, magnitude, unit and approximation word."""
     if shape in ("int", "decimal"):
         e = _EXPONENT.match(text, end)
+        tail = _IDENTIFIER_TAIL.match(text, e.end()) if e is not None else None
+        if tail is not None and any(ch.isdigit() for ch in tail.group()):
+            return None  # (`9e1d0bb6e0`: a hash that starts like an exponent)
         if e is not None:
             exponent = int(e.group()[1:])
             value = value * 10.0**exponent if abs(exponent) < 300 else math.inf * (value > 0)
