@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import binascii
 import email.header
+import email.parser
 import email.utils
 import itertools
 import re
@@ -408,6 +409,22 @@ def parse_message(data: bytes, envelope_line: str = "") -> ParsedMessage:
         raise ParseError(
             f"stdlib: {first}; mail-parser: {type(exc).__name__}: {exc}"[:500]
         ) from exc
+
+
+# The most of a header block `parse_headers` reads (a real one is a few kB).
+_MAX_HEAD_BYTES = 1 << 20
+
+
+def parse_headers(data: bytes, envelope_line: str = "") -> ParsedMessage:
+    """The message's header fields only (Message-ID, sender, subject, date...), with
+    an empty text: what can be stored of a message whose body could not be read in
+    time. Reads at most the first megabyte, to the first blank line, as `email` does."""
+    end = _HEAD_END.search(data, 0, _MAX_HEAD_BYTES)
+    head = data[: end.start() + 1] if end else data[:_MAX_HEAD_BYTES]
+    msg = email.parser.BytesHeaderParser(policy=compat32).parsebytes(head)
+    pm = _common_fields(_headers_of(msg), envelope_line)
+    pm.notes.append("headers only: the body was not read")
+    return pm
 
 
 def _headers_of(msg: Message) -> dict[str, str]:
