@@ -50,7 +50,7 @@ from extract.db.comparisons import annotate
 from extract.db.schema import text_parts
 from extract.mail.clean import clean_body
 from extract.mail.kinds import Kind, message_kind, permalink
-from extract.mail.mbox import ArchiveReadError, read_mbox
+from extract.mail.mbox import MAX_MESSAGE_BYTES, ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_headers, parse_message
 from extract.results import prefilter
 from extract.results.message import message_results
@@ -259,7 +259,10 @@ def archive_chunks(
     try:
         for raw in read_mbox(path):
             n_messages += 1
-            _process_message(raw, rel, list_address, month, seen_keys, out, error, results)
+            if raw.skipped:
+                error(raw.position, _skipped_id(raw), "read", _skipped_reason(raw))
+            else:
+                _process_message(raw, rel, list_address, month, seen_keys, out, error, results)
             if len(out.messages) + len(out.errors) >= chunk_messages:
                 yield out
                 out = ArchiveRows(archive)
@@ -271,6 +274,21 @@ def archive_chunks(
     archive["n_messages"] = n_messages
     archive["n_errors"] = n_errors
     yield out
+
+
+def _skipped_reason(raw) -> str:
+    return (
+        f"message of {raw.skipped:,} bytes at offset {raw.offset:,} is over the cap of "
+        f"{MAX_MESSAGE_BYTES:,} bytes (MAX_MESSAGE_BYTES): skipped, not read"
+    )
+
+
+def _skipped_id(raw) -> str | None:
+    """The Message-ID of a message too big to read, from its first bytes."""
+    try:
+        return parse_headers(raw.data, raw.envelope_line).message_id
+    except Exception:
+        return None
 
 
 def process_archive(path: str | Path, data_dir: str | Path, *, results: bool = True) -> ArchiveRows:

@@ -26,6 +26,7 @@ than dropped.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import threading
@@ -40,6 +41,13 @@ _SEPARATOR = re.compile(rb"\n\r?\nFrom ")
 _MBOXRD_ESCAPED = re.compile(rb"^>(>*From )", re.M)
 _LEADING_BLANK_LINES = re.compile(rb"(?:\r?\n)+")
 _BLOCK = 1 << 20  # bytes read from the file at a time
+# A message larger than this (its data, uncompressed) is skipped to its end without
+# being held, and becomes an `errors` row with its size and offset: no list mail is
+# that big (the largest in the ASF archives are attachments of a few MB), and reading
+# one into memory costs five times its size. `MAX_MESSAGE_BYTES` in the environment
+# sets it.
+MAX_MESSAGE_BYTES = int(os.environ.get("MAX_MESSAGE_BYTES") or 64 << 20)
+_SKIPPED_HEAD = 1 << 16  # what is kept of a skipped message: its header fields
 _GZIP_INPUT = 1 << 16  # compressed bytes per decompress call (bounds a gzip bomb's output)
 
 
@@ -49,6 +57,9 @@ class RawMessage:
     offset: int  # byte offset of the envelope line in the uncompressed archive
     envelope_line: str  # without the line break; "" for text before any envelope
     data: bytes  # the message (headers and body), mboxrd escaping undone
+    # > 0: the message's size in bytes, over the cap: it was skipped, and `data` is
+    # only its first bytes
+    skipped: int = 0
 
 
 class ArchiveReadError(Exception):
@@ -91,10 +102,20 @@ def archive_blocks(path: str | Path) -> Iterator[bytes]:
             raise EOFError("compressed file ended before the end-of-stream marker was reached")
 
 
-def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
+def iter_messages(
+    blocks: Iterable[bytes], max_message_bytes: int | None = None
+) -> Iterator[RawMessage]:
     """Split an mbox byte stream, given as blocks cut anywhere (lines, file reads),
-    into messages (see the module docstring)."""
-    buf = b""
+    into messages (see the module docstring). A message whose data grows over
+    `max_message_bytes` (default `MAX_MESSAGE_BYTES`) is skipped to its end without
+    being held: it comes as a `RawMessage` with `skipped` = its size and only the
+    first `_SKIPPED_HEAD` bytes as `data` (enough for its header fields)."""
+    cap = MAX_MESSAGE_BYTES if max_message_bytes is None else max_message_bytes
+    # The current message is accumulated in a bytearray (appending to it and cutting
+    # its front are amortised O(1) a byte: `bytes + block` copied all that was read for
+    # every new block, and one big message took quadratic time) and only the new tail
+    # is searched.
+    buf = bytearray()
     base = 0  # stream offset of buf[0]
     start = 0  # where the current message's envelope line (or leading text) starts in buf
     data_start = -1  # where its data starts in buf; -1 before the first message
@@ -102,6 +123,19 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
     scan = 0  # separators before this point in buf have been handled
     pending = None  # where a next envelope line starts whose line break has not come yet
     position = 0
+    # a message over the cap: its offset, first bytes, and the bytes of it dropped
+    skip_offset, skip_head, dropped = -1, b"", 0
+
+    def message(end: int) -> RawMessage:
+        """The current message, its data ending at buf[end]."""
+        if skip_offset < 0 and end - data_start <= cap:
+            return RawMessage(position, base + start, envelope, _data(bytes(buf[data_start:end])))
+        if skip_offset < 0:  # (over the cap, whole in one block)
+            head = _data(bytes(buf[data_start : min(end, data_start + _SKIPPED_HEAD)]))
+            return RawMessage(position, base + start, envelope, head, skipped=end - data_start)
+        size = dropped + end - data_start
+        return RawMessage(position, skip_offset, envelope, skip_head, skipped=size)
+
     blocks = iter(blocks)
     eof = False
     while not eof:
@@ -113,14 +147,13 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
                 # the next envelope line began before the damage: the message before
                 # it is complete, the cut one is that envelope line's
                 line_start = pending
-                yield RawMessage(
-                    position, base + start, envelope, _data(buf[data_start:line_start])
-                )
+                yield message(line_start)
                 position += 1
-                envelope = _envelope(buf[line_start:])
+                skip_offset, skip_head, dropped = -1, b"", 0
+                envelope = _envelope(bytes(buf[line_start:]))
                 start, data_start = line_start, len(buf)
             if data_start >= 0:
-                partial = RawMessage(position, base + start, envelope, _data(buf[data_start:]))
+                partial = message(len(buf))
             else:
                 # cut in the first line: an envelope line or leading text
                 lead = _LEADING_BLANK_LINES.match(buf)
@@ -130,18 +163,18 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
                     partial = RawMessage(
                         position,
                         base + skip,
-                        _envelope(buf[skip:]) if first else "",
-                        b"" if first else _data(buf[skip:]),
+                        _envelope(bytes(buf[skip:])) if first else "",
+                        b"" if first else _data(bytes(buf[skip:])),
                     )
             raise ArchiveReadError(f"{type(exc).__name__}: {exc}", partial) from exc
         if block is None:
             eof = True
-        elif data_start < 0 and not buf:
-            buf = block
         else:
             # keep only the current message: earlier bytes are done with
             keep = start if data_start >= 0 else 0
-            buf = buf[keep:] + block
+            if keep:
+                del buf[:keep]
+            buf += block
             base += keep
             scan -= keep
             data_start -= keep if data_start >= 0 else 0
@@ -158,9 +191,12 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
             if buf.startswith(b"From ", skip):
                 end = buf.find(b"\n", skip)
                 if end < 0 and not eof:
+                    if len(buf) - skip > cap:  # a first "line" over the cap: a message
+                        start = data_start = skip
+                        scan = data_start - 1
                     continue
                 end = len(buf) if end < 0 else end + 1
-                envelope = _envelope(buf[skip:end])
+                envelope = _envelope(bytes(buf[skip:end]))
                 start, data_start = skip, end
             else:
                 start = data_start = skip
@@ -182,11 +218,26 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
                 scan, pending = m.start(), line_start
                 break
             end = len(buf) if end < 0 else end + 1
-            yield RawMessage(position, base + start, envelope, _data(buf[data_start:line_start]))
+            yield message(line_start)
             position += 1
-            envelope = _envelope(buf[line_start:end])
+            skip_offset, skip_head, dropped = -1, b"", 0
+            envelope = _envelope(bytes(buf[line_start:end]))
             start, data_start, scan = line_start, end, end - 1
-    yield RawMessage(position, base + start, envelope, _data(buf[data_start:]))
+        if data_start >= 0 and dropped + len(buf) - data_start > cap and not eof:
+            # over the cap: what is read of the message is dropped (all but what the
+            # next search needs), its size counted
+            cut = max(data_start, scan if pending is not None else len(buf) - 8)
+            if skip_offset < 0:
+                skip_offset = base + start
+                skip_head = _data(bytes(buf[data_start : min(cut, data_start + _SKIPPED_HEAD)]))
+            dropped += cut - data_start
+            del buf[:cut]
+            base += cut
+            scan -= cut
+            if pending is not None:
+                pending -= cut
+            start = data_start = 0
+    yield message(len(buf))
 
 
 def _envelope(line: bytes) -> str:
@@ -207,14 +258,14 @@ def _data(data: bytes) -> bytes:
     return data
 
 
-def read_mbox(path: str | Path) -> Iterator[RawMessage]:
+def read_mbox(path: str | Path, max_message_bytes: int | None = None) -> Iterator[RawMessage]:
     """Every message of the archive at `path`, in order (see `iter_messages`)."""
     try:
         with open(path, "rb"):
             pass
     except OSError as exc:
         raise ArchiveReadError(f"cannot open: {exc}") from exc
-    yield from iter_messages(prefetched(archive_blocks(path)))
+    yield from iter_messages(prefetched(archive_blocks(path)), max_message_bytes)
 
 
 _DONE = object()
