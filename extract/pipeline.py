@@ -267,10 +267,15 @@ def archive_chunks(
                 yield out
                 out = ArchiveRows(archive)
     except ArchiveReadError as exc:
-        if exc.partial is not None:
-            n_messages += 1
-            error(exc.partial.position, None, "read", f"message cut off: {exc.reason}")
-        error(None, None, "read", f"archive unreadable after {n_messages} messages: {exc.reason}")
+        if exc.complete:  # (a note: every message was read and kept)
+            reason = f"{exc.reason}: the data inflated to its end, all {n_messages} messages kept"
+            error(None, None, "read", reason)
+        else:
+            if exc.partial is not None:
+                n_messages += 1
+                error(exc.partial.position, None, "read", f"message cut off: {exc.reason}")
+            reason = f"archive unreadable after {n_messages} messages: {exc.reason}"
+            error(None, None, "read", reason)
     archive["n_messages"] = n_messages
     archive["n_errors"] = n_errors
     yield out
@@ -588,6 +593,8 @@ def _message_row(raw, rel, list_address, month, key, pm, kind, body, verdict, ta
         "text_rest": text_rest,
         "text_map": text_map,
     }
+
+
 def _bounded(text: str, offset: int) -> str:
     if len(text) <= MAX_STORED_CHARS:
         return text

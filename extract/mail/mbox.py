@@ -64,19 +64,24 @@ class RawMessage:
 
 class ArchiveReadError(Exception):
     """The archive could not be read to its end. `partial` is the message that
-    was being read when it broke (or None)."""
+    was being read when it broke (or None). With `complete`, every message was read
+    (raised after the last one): only the gzip trailer's check failed."""
 
-    def __init__(self, reason: str, partial: RawMessage | None = None):
+    def __init__(self, reason: str, partial: RawMessage | None = None, complete: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.partial = partial
+        self.complete = complete
 
 
 def archive_blocks(path: str | Path) -> Iterator[bytes]:
     """The archive's mbox bytes in blocks: gunzipped (every member) when the file
     starts with the gzip magic number, else the file itself (plain .mbox fixtures).
     A gzip stream that stops before its end raises EOFError after the last bytes
-    that could be decompressed; a corrupt one raises zlib.error."""
+    that could be decompressed; a corrupt one raises zlib.error after every byte that
+    decompresses before the first byte zlib refuses (see `_inflatable`); one whose
+    data inflated to its end but whose trailer (CRC-32, length) is wrong raises
+    `TrailerError` after all of it."""
     with open(path, "rb") as f:
         first = f.read(_GZIP_INPUT)
         if not first.startswith(_GZIP_MAGIC):
@@ -87,7 +92,20 @@ def archive_blocks(path: str | Path) -> Iterator[bytes]:
         decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
         pending = first
         while pending:
-            out = decompressor.decompress(pending)
+            saved = decompressor.copy()  # (a 32 KiB window: cheap beside inflating 64 KiB)
+            try:
+                out = decompressor.decompress(pending)
+            except zlib.error as exc:
+                good, refused = _inflatable(saved, pending)
+                if good:
+                    yield good
+                check = str(exc).rsplit(": ", 1)[-1]
+                if check in _TRAILER_CHECKS:
+                    # (the length follows the CRC; then the file must end, or pad)
+                    rest = pending[refused:] + f.read(_GZIP_INPUT)
+                    if not rest[_TRAILER_CHECKS[check] :].strip(b"\x00"):
+                        raise TrailerError(f"gzip trailer: {check}") from exc
+                raise
             if out:
                 yield out
             if decompressor.eof:
@@ -100,6 +118,33 @@ def archive_blocks(path: str | Path) -> Iterator[bytes]:
             pending = f.read(_GZIP_INPUT)
         if not decompressor.eof:
             raise EOFError("compressed file ended before the end-of-stream marker was reached")
+
+
+# zlib's messages for a gzip trailer that does not match the data, and how many bytes
+# of the trailer follow the one that failed
+_TRAILER_CHECKS = {"incorrect data check": 4, "incorrect length check": 0}
+
+
+class TrailerError(Exception):
+    """The gzip data inflated to its end, but its trailer (CRC-32 or length) is wrong."""
+
+
+def _inflatable(saved, piece: bytes) -> tuple[bytes, int]:
+    """(what `piece` inflates to up to the first byte zlib refuses, the length of the
+    shortest prefix of `piece` that it refuses), from the decompressor state `saved`
+    from before `piece`: the longest prefix that decompresses, found by bisection
+    (zlib reads its input in order, so a prefix fails exactly when it holds that byte)."""
+    good, bad = 0, len(piece)
+    out = b""
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        try:
+            attempt = saved.copy().decompress(piece[:middle])
+        except zlib.error:
+            bad = middle
+        else:
+            good, out = middle, attempt
+    return out, bad
 
 
 def iter_messages(
@@ -138,9 +183,12 @@ def iter_messages(
 
     blocks = iter(blocks)
     eof = False
+    trailer = None  # the data came whole but its gzip trailer is wrong: why
     while not eof:
         try:
             block = next(blocks, None)
+        except TrailerError as exc:
+            block, trailer = None, exc
         except (OSError, EOFError, zlib.error) as exc:
             partial = None
             if pending is not None:
@@ -238,6 +286,8 @@ def iter_messages(
                 pending -= cut
             start = data_start = 0
     yield message(len(buf))
+    if trailer is not None:
+        raise ArchiveReadError(str(trailer), complete=True) from trailer
 
 
 def _envelope(line: bytes) -> str:
