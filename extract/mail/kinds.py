@@ -184,7 +184,7 @@ def _jira(subject, bare, from_name, sender, head, headers) -> Kind | None:
     if who:
         k.actor = who.group("who").strip()
     elif from_name:
-        k.actor = re.sub(r"\s*\((?:JIRA|Jira)\)\s*$", "", from_name).strip() or None
+        k.actor = re.sub(r"(?<!\s)\s*+\((?:JIRA|Jira)\)\s*$", "", from_name).strip() or None
     return k
 
 
@@ -212,7 +212,7 @@ def _github(subject, bare, from_name, sender, head, headers) -> Kind | None:
         if k.pr_number is None and line.group("num"):
             k.pr_number = pr_number(line.group("num"))
     if k.actor is None and from_name:
-        k.actor = re.sub(r"\s*\(via GitHub\)\s*$", "", from_name).strip() or None
+        k.actor = re.sub(r"(?<!\s)\s*+\(via GitHub\)\s*$", "", from_name).strip() or None
     url = _search(_URL_LINE, "URL:", head)
     gh = _GITHUB_URL.search(url.group(1) if url else head)
     if gh:
