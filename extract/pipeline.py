@@ -9,7 +9,9 @@ and measurements are kept only for messages classified as benchmarks. With
 `results=False` the last two steps are skipped (`--messages-only`): the messages
 are stored with `is_benchmark` NULL, and the archive row says so. A failure in
 one message becomes an `errors` row (stage and reason) and the next message goes on;
-so for every archive, stored messages + messages in errors = messages in the archive.
+a message that runs out of its time budget is stored too, with what was computed
+before (headers, kind, body; no results), beside its `errors` row. So for every
+archive, every message is stored or in errors (or both): n_messages positions.
 
 msg_key rule (stable across runs, unique): `<list>/<YYYY-MM>/<Message-ID>`; a
 Message-ID seen again in the same archive gets `#2`, `#3`, ... in archive order; a
@@ -46,9 +48,9 @@ from urllib.parse import quote
 
 from extract.db.schema import text_parts
 from extract.mail.clean import clean_body
-from extract.mail.kinds import message_kind, permalink
-from extract.mail.mbox import ArchiveReadError, read_mbox
-from extract.mail.message import ParseError, parse_message
+from extract.mail.kinds import Kind, message_kind, permalink
+from extract.mail.mbox import MAX_MESSAGE_BYTES, ArchiveReadError, read_mbox
+from extract.mail.message import ParseError, parse_headers, parse_message
 from extract.results import prefilter
 from extract.results.comparisons import annotate
 from extract.results.formats import ResultTable
@@ -176,7 +178,7 @@ def _timeout_reason(exc: BaseException, stage: str) -> str:
             parser = module.rsplit(".", 1)[1]
         tb = tb.tb_next
     where = f"parser {parser}" if parser else f"stage {stage}"
-    return f"message took over {_budget:g} s (in {where}): not extracted"
+    return f"message took over {_budget:g} s (in {where})"
 
 
 # Stored `text` and `body` are cut here (with a note saying so) to keep every row
@@ -258,18 +260,41 @@ def archive_chunks(
     try:
         for raw in read_mbox(path):
             n_messages += 1
-            _process_message(raw, rel, list_address, month, seen_keys, out, error, results)
+            if raw.skipped:
+                error(raw.position, _skipped_id(raw), "read", _skipped_reason(raw))
+            else:
+                _process_message(raw, rel, list_address, month, seen_keys, out, error, results)
             if len(out.messages) + len(out.errors) >= chunk_messages:
                 yield out
                 out = ArchiveRows(archive)
     except ArchiveReadError as exc:
-        if exc.partial is not None:
-            n_messages += 1
-            error(exc.partial.position, None, "read", f"message cut off: {exc.reason}")
-        error(None, None, "read", f"archive unreadable after {n_messages} messages: {exc.reason}")
+        if exc.complete:  # (a note: every message was read and kept)
+            reason = f"{exc.reason}: the data inflated to its end, all {n_messages} messages kept"
+            error(None, None, "read", reason)
+        else:
+            if exc.partial is not None:
+                n_messages += 1
+                error(exc.partial.position, None, "read", f"message cut off: {exc.reason}")
+            reason = f"archive unreadable after {n_messages} messages: {exc.reason}"
+            error(None, None, "read", reason)
     archive["n_messages"] = n_messages
     archive["n_errors"] = n_errors
     yield out
+
+
+def _skipped_reason(raw) -> str:
+    return (
+        f"message of {raw.skipped:,} bytes at offset {raw.offset:,} is over the cap of "
+        f"{MAX_MESSAGE_BYTES:,} bytes (MAX_MESSAGE_BYTES): skipped, not read"
+    )
+
+
+def _skipped_id(raw) -> str | None:
+    """The Message-ID of a message too big to read, from its first bytes."""
+    try:
+        return parse_headers(raw.data, raw.envelope_line).message_id
+    except Exception:
+        return None
 
 
 def process_archive(path: str | Path, data_dir: str | Path, *, results: bool = True) -> ArchiveRows:
@@ -401,7 +426,12 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error, resul
             )
     except MessageTimeout as exc:
         stage = exc.args[0] if exc.args else "store"
-        error(raw.position, getattr(exc, "message_id", None), stage, _timeout_reason(exc, stage))
+        reason = _timeout_reason(exc, stage)
+        message, kept = _late_message(raw, rel, list_address, month, seen_keys, exc)
+        message_id = message["message_id"] if message else getattr(exc, "message_id", None)
+        error(raw.position, message_id, stage, f"{reason}: {kept}")
+        if message is not None:
+            out.messages.append(message)
         return
     except _MessageFailed as exc:
         error(raw.position, exc.message_id, exc.stage, exc.reason)
@@ -409,6 +439,25 @@ def _process_message(raw, rel, list_address, month, seen_keys, out, error, resul
     out.messages.append(message)
     out.result_tables += tables_rows
     out.measurements += measurement_rows
+
+
+def _late_message(raw, rel, list_address, month, seen_keys, exc) -> tuple[dict | None, str]:
+    """(the message row of a message that ran out of time, from what was computed
+    before: its headers, kind and body; what that is, said for its `errors` row). A
+    message stopped while it was parsed gets its header fields alone, read under a
+    budget of their own; when even those cannot be read it is not stored."""
+    pm, kind, body, key = getattr(exc, "computed", (None, None, None, None))
+    if pm is None:
+        try:
+            with _message_budget():
+                pm = parse_headers(raw.data, raw.envelope_line)
+        except (MessageTimeout, Exception):
+            return None, "not stored (its headers could not be read either)"
+    if key is None:
+        key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
+    row = _message_row(raw, rel, list_address, month, key, pm, kind, body, None, [])
+    kept = "headers" + (", kind" if kind else "") + (" and body" if body is not None else "")
+    return row, f"stored with its {kept}, without results"
 
 
 class _MessageFailed(Exception):
@@ -419,13 +468,13 @@ class _MessageFailed(Exception):
 
 def _message_rows(raw, rel, list_address, month, seen_keys, results):
     """(message row, table rows, measurement rows); raises _MessageFailed (or
-    MessageTimeout, with the stage as its argument and the message id in `message_id`)."""
+    MessageTimeout, with the stage as its argument, the message id in `message_id`
+    and what was computed before in `computed`: parsed message, kind, body, key)."""
     stage = "parse"
-    message_id = None
+    pm = kind = body = key = None
     try:
         pm = parse_message(raw.data, raw.envelope_line)
-        message_id = pm.message_id
-        stage = "parse"  # typing is part of reading the message
+        stage = "kind"
         kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
         stage = "clean"
         body = clean_body(pm.text, kind.kind)
@@ -441,47 +490,7 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
         verdict = found.verdict if found else None
         stage = "store"
         key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
-        # the text is stored once: what of it is not the body (extract/db/schema.py)
-        stored_body = _bounded(body, raw.offset)
-        text_rest, text_map = text_parts(_bounded(pm.text, raw.offset), stored_body)
-        message = {
-            "msg_key": key,
-            "list": list_address,
-            "archive": rel,
-            "position": raw.position,
-            "offset": raw.offset,
-            "message_id": pm.message_id,
-            "in_reply_to": pm.in_reply_to,
-            "refs": pm.refs,
-            "sent_at": pm.sent_at.isoformat() if pm.sent_at else None,
-            "date_source": pm.date_source,
-            "notes": pm.notes,
-            "from_name": pm.from_name,
-            "from_address": pm.from_address,
-            "subject": pm.subject,
-            "kind": kind.kind,
-            "action": kind.action,
-            "actor": kind.actor,
-            "issue_key": kind.issue_key,
-            "repo": kind.repo,
-            "pr_number": kind.pr_number,
-            "branch": kind.branch,
-            "commit_id": kind.commit_id,
-            "url": kind.url,
-            "permalink": permalink(list_address, pm.message_id, month),
-            "content_type": pm.content_type,
-            "attachments": pm.attachments,
-            "size": len(raw.data),
-            "is_benchmark": verdict.is_benchmark if verdict else None,
-            "benchmark_score": verdict.score if verdict else None,
-            "benchmark_reasons": list(verdict.reasons) if verdict else [],
-            "formats": sorted({t.format for t in tables})
-            if verdict and verdict.is_benchmark
-            else [],
-            "body": stored_body,
-            "text_rest": text_rest,
-            "text_map": text_map,
-        }
+        message = _message_row(raw, rel, list_address, month, key, pm, kind, body, verdict, tables)
         tables_rows, measurement_rows = (
             _result_rows(key, found, body) if verdict and verdict.is_benchmark else ([], [])
         )
@@ -489,11 +498,100 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
         raise _MessageFailed(exc.message_id, "parse", exc.reason) from None
     except MessageTimeout as exc:
         exc.args = (stage,)
-        exc.message_id = message_id
+        exc.message_id = pm.message_id if pm else None
+        exc.computed = (pm, kind, body, key)
         raise
     except Exception as exc:  # one bad message must not stop the archive
+        message_id = pm.message_id if pm else None
         raise _MessageFailed(message_id, stage, f"{type(exc).__name__}: {exc}") from None
     return message, tables_rows, measurement_rows
+
+
+def _message_rows(raw, rel, list_address, month, seen_keys, results):
+    """(message row, table rows, measurement rows); raises _MessageFailed (or
+    MessageTimeout, with the stage as its argument, the message id in `message_id`
+    and what was computed before in `computed`: parsed message, kind, body, key)."""
+    stage = "parse"
+    pm = kind = body = key = None
+    try:
+        pm = parse_message(raw.data, raw.envelope_line)
+        stage = "kind"
+        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        stage = "clean"
+        body = clean_body(pm.text, kind.kind)
+        found = None  # --messages-only: no results looked for
+        if results:
+
+            def on_stage(name: str) -> None:
+                nonlocal stage
+                stage = name
+
+            found = message_results(body, subject=pm.subject, kind=kind.kind, on_stage=on_stage)
+        tables = found.tables if found else []
+        verdict = found.verdict if found else None
+        stage = "store"
+        key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
+        message = _message_row(raw, rel, list_address, month, key, pm, kind, body, verdict, tables)
+        tables_rows, measurement_rows = (
+            _result_rows(key, found.sample, tables)
+            if verdict and verdict.is_benchmark
+            else ([], [])
+        )
+    except ParseError as exc:
+        raise _MessageFailed(exc.message_id, "parse", exc.reason) from None
+    except MessageTimeout as exc:
+        exc.args = (stage,)
+        exc.message_id = pm.message_id if pm else None
+        exc.computed = (pm, kind, body, key)
+        raise
+    except Exception as exc:  # one bad message must not stop the archive
+        message_id = pm.message_id if pm else None
+        raise _MessageFailed(message_id, stage, f"{type(exc).__name__}: {exc}") from None
+    return message, tables_rows, measurement_rows
+
+
+def _message_row(raw, rel, list_address, month, key, pm, kind, body, verdict, tables) -> dict:
+    """The `messages` row; `kind` and `body` are None when they were not computed."""
+    # the text is stored once: what of it is not the body (extract/db/schema.py)
+    stored_body = _bounded(body, raw.offset) if body is not None else None
+    text_rest, text_map = text_parts(_bounded(pm.text, raw.offset), stored_body)
+    k = kind or Kind(kind=None)
+    return {
+        "msg_key": key,
+        "list": list_address,
+        "archive": rel,
+        "position": raw.position,
+        "offset": raw.offset,
+        "message_id": pm.message_id,
+        "in_reply_to": pm.in_reply_to,
+        "refs": pm.refs,
+        "sent_at": pm.sent_at.isoformat() if pm.sent_at else None,
+        "date_source": pm.date_source,
+        "notes": pm.notes,
+        "from_name": pm.from_name,
+        "from_address": pm.from_address,
+        "subject": pm.subject,
+        "kind": k.kind,
+        "action": k.action,
+        "actor": k.actor,
+        "issue_key": k.issue_key,
+        "repo": k.repo,
+        "pr_number": k.pr_number,
+        "branch": k.branch,
+        "commit_id": k.commit_id,
+        "url": k.url,
+        "permalink": permalink(list_address, pm.message_id, month),
+        "content_type": pm.content_type,
+        "attachments": pm.attachments,
+        "size": len(raw.data),
+        "is_benchmark": verdict.is_benchmark if verdict else None,
+        "benchmark_score": verdict.score if verdict else None,
+        "benchmark_reasons": list(verdict.reasons) if verdict else [],
+        "formats": sorted({t.format for t in tables}) if verdict and verdict.is_benchmark else [],
+        "body": stored_body,
+        "text_rest": text_rest,
+        "text_map": text_map,
+    }
 
 
 def _bounded(text: str, offset: int) -> str:

@@ -119,6 +119,51 @@ def test_truncated_gzip_counts_the_prefix(tmp_path):
     assert fuzz.check_invariant(rows, expected + 2, damaged)
 
 
+def _zlib_says(gz: bytes) -> str:
+    import zlib
+
+    try:
+        zlib.decompress(gz, 16 + zlib.MAX_WBITS)
+    except zlib.error as exc:
+        return str(exc)
+    return "check passed"
+
+
+@pytest.mark.parametrize("where", ["middle", "trailer"])
+def test_a_damaged_gzip_loses_nothing_before_the_damage(tmp_path, where):
+    """Issue 27: the reader lost the whole 64 KiB input piece where zlib failed, and
+    every message of a file whose only damage was its trailer."""
+    import random
+
+    rng = random.Random(5)
+    body = lambda: " ".join(str(rng.randrange(10**9)) for _ in range(400))  # noqa: E731
+    msgs = [f"From: a@e.org\nMessage-ID: <m{i}@x>\n\n{body()}\n".encode() for i in range(80)]
+    gz = bytearray(gzip.compress(fuzz.to_mbox(msgs), mtime=0))
+    assert len(gz) > 2 * fuzz._GZIP_INPUT
+    if where == "middle":  # the first byte from 3/5 on that zlib refuses when flipped
+        at = len(gz) * 3 // 5  # (a flipped bit may well inflate to other text)
+        while "check" in _zlib_says(bytes(gz[:at]) + bytes([gz[at] ^ 0x08]) + gz[at + 1 :]):
+            at += 1
+        gz[at] ^= 0x08
+    else:
+        gz[-6] ^= 0x08
+    expected, damaged = fuzz.expected_count(bytes(gz))
+    assert damaged == (where == "middle") and expected > (80 if damaged else 79) * 3 // 5 - 2
+    rows = process_archive(_archive(tmp_path, b"", bytes(gz)), tmp_path)
+    assert fuzz.check_invariant(rows, expected, damaged) == []
+    if where == "trailer":
+        assert len(rows.messages) == expected == 80
+
+
+def test_a_slow_message_is_reported(tmp_path, monkeypatch):
+    path = _archive(tmp_path, fuzz.to_mbox(_messages(2)))
+    archive = fuzz.FuzzArchive("raw/example.org/dev/2020-01.mbox.gz", path, ["none"])
+    monkeypatch.setattr(fuzz, "MESSAGE_SECONDS", 0.2)
+    monkeypatch.setattr("extract.pipeline.clean_body", lambda *a: time.sleep(5))
+    slow = fuzz.check_archives([archive], tmp_path, workers=1)
+    assert slow.slow_messages == 2 and not slow.ok and slow.invariant_failures == 0
+
+
 def test_a_hang_and_a_crash_are_reported(tmp_path, monkeypatch):
     path = _archive(tmp_path, fuzz.to_mbox(_messages(2)))
     archive = fuzz.FuzzArchive("raw/example.org/dev/2020-01.mbox.gz", path, ["none"])

@@ -102,7 +102,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("archive", "VARCHAR", "raw archive path, relative to DATA_DIR; a directory (ending in /) that could not be listed"),
         ("position", "INTEGER", "0-based index of the message in the archive; NULL for the whole archive"),
         ("message_id", "VARCHAR", "Message-ID, when it could be read"),
-        ("stage", "VARCHAR", "read, parse, clean, classify, extract or store"),
+        ("stage", "VARCHAR", "read, parse, kind, clean, extract, classify or store"),
         ("reason", "VARCHAR", "what went wrong"),
     ],
     "archives": [
@@ -111,7 +111,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("month", "VARCHAR", "YYYY-MM"),
         ("sha256", "VARCHAR", "sha256 of the compressed file's bytes when extracted"),
         ("size", "BIGINT", "compressed size in bytes"),
-        ("n_messages", "INTEGER", "messages in the archive (stored + errors)"),
+        ("n_messages", "INTEGER", "messages in the archive (stored or in errors: a message over its time budget is both)"),
         ("n_errors", "INTEGER", "messages of this archive in errors"),
         ("extracted_at", "TIMESTAMPTZ", "when it was extracted"),
         ("results", "BOOLEAN", "benchmark results were looked for (false after --messages-only)"),

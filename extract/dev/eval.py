@@ -130,7 +130,7 @@ _QUALIFIERS = re.compile(
     re.I,
 )
 # a hedge after the number: `5 or so`, `20 or more`
-_AFTER_QUALIFIERS = re.compile(r"\s+or\s+(?:so|more|less)\b", re.I)
+_AFTER_QUALIFIERS = re.compile(r"(?<!\s)\s++or\s++(?:so|more|less)\b", re.I)
 _CHANGE_WORDS = re.compile(
     r"\s*(?:x|×)?\s*(?:faster|slower|better|worse|improvement|regression)?\s*$", re.I
 )

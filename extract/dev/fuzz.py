@@ -16,12 +16,14 @@ Every archive goes through `extract.pipeline.process_archive` in a worker proces
 (a hang is an archive over `HANG_SECONDS`; the worker is then killed), and is checked:
 
 - no exception escapes (a crash; a worker that dies is one too);
-- no hang;
-- the count invariant: stored messages + `errors` rows with a position ==
-  `n_messages` == `count_envelopes` (an independent, line-based mboxrd envelope
-  counter over the decompressible bytes), every position 0..n-1 exactly once.
-  For damaged gzip the count is taken over the prefix that decompresses, and the
-  reader may count one partial last message more or less.
+- no hang, and no message over `MESSAGE_SECONDS` (the worker's message budget is set to
+  it: a message over it is an `errors` row, counted as slow);
+- the count invariant: every position 0..n-1 stored or in `errors` (a message that ran
+  out of time is both), `n_messages` == `count_envelopes` (an independent, line-based
+  mboxrd envelope counter over the decompressible bytes). For damaged gzip the count is
+  taken over what decompresses before the first byte zlib refuses (found a byte at a
+  time), the message cut there included (it is an `errors` row); a wrong trailer after
+  data that inflated to its end loses nothing.
 
 At the end all archives are loaded with `extract.run` into a database. A summary is
 printed (and written as JSON to `--out`); exit status 0 when nothing crashed, hung or
@@ -55,15 +57,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
 HANG_SECONDS = 10.0
+MESSAGE_SECONDS = 2.0  # a message that takes longer is a finding
 _GZIP_INPUT = 1 << 16
 
 # ------------------------------------------------------------------ the independent counter
 
 
 def decompressible(data: bytes) -> tuple[bytes, bool]:
-    """(the bytes that can be decompressed, whether the stream was damaged). Plain
-    (non-gzip) data is returned as it is. Fed in 64 KiB input pieces, as a reader does:
-    output of a piece whose decompression fails is not counted."""
+    """(the bytes that decompress before the first byte zlib refuses, whether the
+    stream was damaged before its data's end). Plain (non-gzip) data is returned as it
+    is. Fed in 64 KiB input pieces; the piece where zlib fails is fed again a byte at a
+    time from a fresh start (independently of the reader's bisection), so its output up
+    to the refused byte counts. A wrong trailer (CRC-32, length) after data that
+    inflated to its end is no damage: every message is there."""
     if not data.startswith(b"\x1f\x8b"):
         return data, False
     out: list[bytes] = []
@@ -71,21 +77,35 @@ def decompressible(data: bytes) -> tuple[bytes, bool]:
     while pending:
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
         i = 0
+        done = b"".join(out)
         while True:
             piece = pending[i : i + _GZIP_INPUT]
             if not piece:
                 return b"".join(out), True  # ended before the end-of-stream marker
-            i += len(piece)
             try:
                 out.append(d.decompress(piece))
             except zlib.error:
-                return b"".join(out), True
+                inflated, damaged = _bytewise(pending[: i + len(piece)])
+                return done + inflated, damaged
+            i += len(piece)
             if d.eof:
                 break
         pending = d.unused_data + pending[i:]
         if not pending.strip(b"\x00"):
             break
     return b"".join(out), False
+
+
+def _bytewise(member: bytes) -> tuple[bytes, bool]:
+    """What one gzip member inflates to, a byte at a time, up to the byte zlib refuses."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = []
+    for k in range(len(member)):
+        try:
+            out.append(d.decompress(member[k : k + 1]))
+        except zlib.error as exc:
+            return b"".join(out), "check" not in str(exc)  # (a wrong trailer: no damage)
+    return b"".join(out), True
 
 
 def count_envelopes(mbox: bytes) -> int:
@@ -115,19 +135,19 @@ def expected_count(archive_bytes: bytes) -> tuple[int, bool]:
 
 
 def check_invariant(rows, expected: int, damaged: bool) -> list[str]:
-    """The count invariant's violations for one archive's rows (empty when it holds)."""
+    """The count invariant's violations for one archive's rows (empty when it holds):
+    every position 0..n-1 is stored or in errors (a message that ran out of time is
+    both), n = the independent count (of what decompresses, when damaged: the message
+    cut by the damage is one of them, as an errors row)."""
     problems = []
     n = rows.archive["n_messages"]
-    positioned = [e["position"] for e in rows.errors if e.get("position") is not None]
+    positioned = {e["position"] for e in rows.errors if e.get("position") is not None}
     stored = [m["position"] for m in rows.messages]
-    if len(stored) + len(positioned) != n:
-        problems.append(
-            f"stored {len(stored)} + errors with position {len(positioned)} != n_messages {n}"
-        )
-    if sorted(stored + positioned) != list(range(len(stored) + len(positioned))):
-        problems.append("positions are not 0..n-1 each once")
-    slack = 1 if damaged else 0
-    if abs(n - expected) > slack:
+    if len(set(stored)) != len(stored):
+        problems.append("a position stored twice")
+    if sorted(set(stored) | positioned) != list(range(n)):
+        problems.append(f"positions stored or in errors are not 0..n_messages-1 ({n})")
+    if n != expected:
         problems.append(f"n_messages {n} != independent envelope count {expected}")
     return problems
 
@@ -547,7 +567,34 @@ def g_members(rng, gz):
     return gz + gzip.compress(b"", mtime=0) + rng.choice([b"", b"\x00" * 512, b"junk"])
 
 
-GZIP_MUTATIONS = {"gzip-truncate": g_truncate, "gzip-corrupt": g_corrupt, "gzip-members": g_members}
+def g_flip_one(rng, gz):
+    """One bit flipped anywhere after the header: in the data or the trailer."""
+    b = bytearray(gz)
+    if len(b) > 10:
+        b[rng.randrange(10, len(b))] ^= 1 << rng.randrange(8)
+    return bytes(b)
+
+
+def g_trailer(rng, gz):
+    """The data intact, its CRC-32 or length wrong."""
+    b = bytearray(gz)
+    b[rng.randrange(max(0, len(b) - 8), len(b))] ^= 1 << rng.randrange(8)
+    return bytes(b)
+
+
+def g_damaged_member(rng, gz):
+    """A second member that breaks: the first one's messages are all there."""
+    return gz + g_flip_one(rng, gzip.compress(b"From x  Mon Jan  1 00:00:00 2001\n\nhi\n"))
+
+
+GZIP_MUTATIONS = {
+    "gzip-truncate": g_truncate,
+    "gzip-corrupt": g_corrupt,
+    "gzip-members": g_members,
+    "gzip-flip-one": g_flip_one,
+    "gzip-trailer": g_trailer,
+    "gzip-damaged-member": g_damaged_member,
+}
 
 
 @dataclass
@@ -607,7 +654,9 @@ def build_archives(data_dir: Path, n: int, seed: int, scale: int = 1 << 20) -> l
 
 
 def _worker(conn, data_dir: str) -> None:
-    from extract.pipeline import process_archive
+    from extract.pipeline import enable_message_budget, process_archive
+
+    enable_message_budget(MESSAGE_SECONDS)  # a message over it is an errors row: counted
 
     while True:
         path = conn.recv()
@@ -666,6 +715,7 @@ class Summary:
     messages: int = 0
     crashes: int = 0
     hangs: int = 0
+    slow_messages: int = 0  # messages over MESSAGE_SECONDS (their budget ran out)
     messages_lost: int = 0
     invariant_failures: int = 0
     slowest_seconds: float = 0.0
@@ -676,7 +726,13 @@ class Summary:
 
     @property
     def ok(self) -> bool:
-        return not (self.crashes or self.hangs or self.messages_lost or self.invariant_failures)
+        return not (
+            self.crashes
+            or self.hangs
+            or self.slow_messages
+            or self.messages_lost
+            or self.invariant_failures
+        )
 
 
 def check_archives(
@@ -706,11 +762,17 @@ def check_archives(
                 return
             rows = payload
             summary.messages += rows.archive["n_messages"]
+            slow = [e for e in rows.errors if e["reason"].startswith("message took over")]
+            if slow:
+                summary.slow_messages += len(slow)
+                detail = "; ".join(f"{e['position']}: {e['reason']}" for e in slow)
+                summary.failures.append({**fail, "kind": "slow", "detail": detail})
             problems = check_invariant(rows, expected, damaged)
             if problems:
                 summary.invariant_failures += 1
-                positioned = sum(e.get("position") is not None for e in rows.errors)
-                lost = max(0, expected - (damaged and 1) - len(rows.messages) - positioned)
+                accounted = {m["position"] for m in rows.messages}
+                accounted |= {e["position"] for e in rows.errors if e.get("position") is not None}
+                lost = max(0, expected - len(accounted))
                 summary.messages_lost += lost
                 summary.failures.append(
                     {**fail, "kind": "invariant", "lost": lost, "detail": "; ".join(problems)}
@@ -791,7 +853,8 @@ def fuzz(
 def report(summary: Summary) -> str:
     lines = [
         f"archives={summary.archives} messages={summary.messages} crashes={summary.crashes} "
-        f"hangs={summary.hangs} messages_lost={summary.messages_lost} "
+        f"hangs={summary.hangs} slow_messages={summary.slow_messages} "
+        f"messages_lost={summary.messages_lost} "
         f"invariant_failures={summary.invariant_failures} slowest={summary.slowest_seconds}s "
         f"seconds={summary.seconds}",
     ]

@@ -91,8 +91,10 @@ def _cut_boilerplate(text: str) -> str:
 _ATTRIBUTION = re.compile(r"(?i)(?:\bwrote|\bcommented|^quoting\b.*|写道)\s*[:：]\s*$")
 # Machine output in a quote: a clock time, or three numbers on the line (numbers in
 # links, hashes and code spans are not output: they are removed first).
-_OUTPUT_LINE = re.compile(r"\d\d:\d\d:\d\d|(?:\d[\d.,]*\D+){3}")
-_NOT_OUTPUT = re.compile(r"\]\([^)\s]*\)|\S+://\S+|`[^`\n]*`|\([0-9a-f]{7,40}\)|#\d+")
+# (a number tried from the start of its digits, a URL from the start of its word: from
+# every character, a long run of digits or of `|` took quadratic time)
+_OUTPUT_LINE = re.compile(r"\d\d:\d\d:\d\d|(?<!\d)(?:\d[\d.,]*\D+){3}")
+_NOT_OUTPUT = re.compile(r"\]\([^)\s]*\)|(?<!\S)\S*?://\S+|`[^`\n]*`|\([0-9a-f]{7,40}\)|#\d+")
 
 
 def unquote_own_output(body: str) -> str:

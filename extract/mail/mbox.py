@@ -26,6 +26,7 @@ than dropped.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import threading
@@ -40,6 +41,13 @@ _SEPARATOR = re.compile(rb"\n\r?\nFrom ")
 _MBOXRD_ESCAPED = re.compile(rb"^>(>*From )", re.M)
 _LEADING_BLANK_LINES = re.compile(rb"(?:\r?\n)+")
 _BLOCK = 1 << 20  # bytes read from the file at a time
+# A message larger than this (its data, uncompressed) is skipped to its end without
+# being held, and becomes an `errors` row with its size and offset: no list mail is
+# that big (the largest in the ASF archives are attachments of a few MB), and reading
+# one into memory costs five times its size. `MAX_MESSAGE_BYTES` in the environment
+# sets it.
+MAX_MESSAGE_BYTES = int(os.environ.get("MAX_MESSAGE_BYTES") or 64 << 20)
+_SKIPPED_HEAD = 1 << 16  # what is kept of a skipped message: its header fields
 _GZIP_INPUT = 1 << 16  # compressed bytes per decompress call (bounds a gzip bomb's output)
 
 
@@ -49,23 +57,31 @@ class RawMessage:
     offset: int  # byte offset of the envelope line in the uncompressed archive
     envelope_line: str  # without the line break; "" for text before any envelope
     data: bytes  # the message (headers and body), mboxrd escaping undone
+    # > 0: the message's size in bytes, over the cap: it was skipped, and `data` is
+    # only its first bytes
+    skipped: int = 0
 
 
 class ArchiveReadError(Exception):
     """The archive could not be read to its end. `partial` is the message that
-    was being read when it broke (or None)."""
+    was being read when it broke (or None). With `complete`, every message was read
+    (raised after the last one): only the gzip trailer's check failed."""
 
-    def __init__(self, reason: str, partial: RawMessage | None = None):
+    def __init__(self, reason: str, partial: RawMessage | None = None, complete: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.partial = partial
+        self.complete = complete
 
 
 def archive_blocks(path: str | Path) -> Iterator[bytes]:
     """The archive's mbox bytes in blocks: gunzipped (every member) when the file
     starts with the gzip magic number, else the file itself (plain .mbox fixtures).
     A gzip stream that stops before its end raises EOFError after the last bytes
-    that could be decompressed; a corrupt one raises zlib.error."""
+    that could be decompressed; a corrupt one raises zlib.error after every byte that
+    decompresses before the first byte zlib refuses (see `_inflatable`); one whose
+    data inflated to its end but whose trailer (CRC-32, length) is wrong raises
+    `TrailerError` after all of it."""
     with open(path, "rb") as f:
         first = f.read(_GZIP_INPUT)
         if not first.startswith(_GZIP_MAGIC):
@@ -76,7 +92,20 @@ def archive_blocks(path: str | Path) -> Iterator[bytes]:
         decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
         pending = first
         while pending:
-            out = decompressor.decompress(pending)
+            saved = decompressor.copy()  # (a 32 KiB window: cheap beside inflating 64 KiB)
+            try:
+                out = decompressor.decompress(pending)
+            except zlib.error as exc:
+                good, refused = _inflatable(saved, pending)
+                if good:
+                    yield good
+                check = str(exc).rsplit(": ", 1)[-1]
+                if check in _TRAILER_CHECKS:
+                    # (the length follows the CRC; then the file must end, or pad)
+                    rest = pending[refused:] + f.read(_GZIP_INPUT)
+                    if not rest[_TRAILER_CHECKS[check] :].strip(b"\x00"):
+                        raise TrailerError(f"gzip trailer: {check}") from exc
+                raise
             if out:
                 yield out
             if decompressor.eof:
@@ -91,10 +120,47 @@ def archive_blocks(path: str | Path) -> Iterator[bytes]:
             raise EOFError("compressed file ended before the end-of-stream marker was reached")
 
 
-def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
+# zlib's messages for a gzip trailer that does not match the data, and how many bytes
+# of the trailer follow the one that failed
+_TRAILER_CHECKS = {"incorrect data check": 4, "incorrect length check": 0}
+
+
+class TrailerError(Exception):
+    """The gzip data inflated to its end, but its trailer (CRC-32 or length) is wrong."""
+
+
+def _inflatable(saved, piece: bytes) -> tuple[bytes, int]:
+    """(what `piece` inflates to up to the first byte zlib refuses, the length of the
+    shortest prefix of `piece` that it refuses), from the decompressor state `saved`
+    from before `piece`: the longest prefix that decompresses, found by bisection
+    (zlib reads its input in order, so a prefix fails exactly when it holds that byte)."""
+    good, bad = 0, len(piece)
+    out = b""
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        try:
+            attempt = saved.copy().decompress(piece[:middle])
+        except zlib.error:
+            bad = middle
+        else:
+            good, out = middle, attempt
+    return out, bad
+
+
+def iter_messages(
+    blocks: Iterable[bytes], max_message_bytes: int | None = None
+) -> Iterator[RawMessage]:
     """Split an mbox byte stream, given as blocks cut anywhere (lines, file reads),
-    into messages (see the module docstring)."""
-    buf = b""
+    into messages (see the module docstring). A message whose data grows over
+    `max_message_bytes` (default `MAX_MESSAGE_BYTES`) is skipped to its end without
+    being held: it comes as a `RawMessage` with `skipped` = its size and only the
+    first `_SKIPPED_HEAD` bytes as `data` (enough for its header fields)."""
+    cap = MAX_MESSAGE_BYTES if max_message_bytes is None else max_message_bytes
+    # The current message is accumulated in a bytearray (appending to it and cutting
+    # its front are amortised O(1) a byte: `bytes + block` copied all that was read for
+    # every new block, and one big message took quadratic time) and only the new tail
+    # is searched.
+    buf = bytearray()
     base = 0  # stream offset of buf[0]
     start = 0  # where the current message's envelope line (or leading text) starts in buf
     data_start = -1  # where its data starts in buf; -1 before the first message
@@ -102,25 +168,40 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
     scan = 0  # separators before this point in buf have been handled
     pending = None  # where a next envelope line starts whose line break has not come yet
     position = 0
+    # a message over the cap: its offset, first bytes, and the bytes of it dropped
+    skip_offset, skip_head, dropped = -1, b"", 0
+
+    def message(end: int) -> RawMessage:
+        """The current message, its data ending at buf[end]."""
+        if skip_offset < 0 and end - data_start <= cap:
+            return RawMessage(position, base + start, envelope, _data(bytes(buf[data_start:end])))
+        if skip_offset < 0:  # (over the cap, whole in one block)
+            head = _data(bytes(buf[data_start : min(end, data_start + _SKIPPED_HEAD)]))
+            return RawMessage(position, base + start, envelope, head, skipped=end - data_start)
+        size = dropped + end - data_start
+        return RawMessage(position, skip_offset, envelope, skip_head, skipped=size)
+
     blocks = iter(blocks)
     eof = False
+    trailer = None  # the data came whole but its gzip trailer is wrong: why
     while not eof:
         try:
             block = next(blocks, None)
+        except TrailerError as exc:
+            block, trailer = None, exc
         except (OSError, EOFError, zlib.error) as exc:
             partial = None
             if pending is not None:
                 # the next envelope line began before the damage: the message before
                 # it is complete, the cut one is that envelope line's
                 line_start = pending
-                yield RawMessage(
-                    position, base + start, envelope, _data(buf[data_start:line_start])
-                )
+                yield message(line_start)
                 position += 1
-                envelope = _envelope(buf[line_start:])
+                skip_offset, skip_head, dropped = -1, b"", 0
+                envelope = _envelope(bytes(buf[line_start:]))
                 start, data_start = line_start, len(buf)
             if data_start >= 0:
-                partial = RawMessage(position, base + start, envelope, _data(buf[data_start:]))
+                partial = message(len(buf))
             else:
                 # cut in the first line: an envelope line or leading text
                 lead = _LEADING_BLANK_LINES.match(buf)
@@ -130,18 +211,18 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
                     partial = RawMessage(
                         position,
                         base + skip,
-                        _envelope(buf[skip:]) if first else "",
-                        b"" if first else _data(buf[skip:]),
+                        _envelope(bytes(buf[skip:])) if first else "",
+                        b"" if first else _data(bytes(buf[skip:])),
                     )
             raise ArchiveReadError(f"{type(exc).__name__}: {exc}", partial) from exc
         if block is None:
             eof = True
-        elif data_start < 0 and not buf:
-            buf = block
         else:
             # keep only the current message: earlier bytes are done with
             keep = start if data_start >= 0 else 0
-            buf = buf[keep:] + block
+            if keep:
+                del buf[:keep]
+            buf += block
             base += keep
             scan -= keep
             data_start -= keep if data_start >= 0 else 0
@@ -158,9 +239,12 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
             if buf.startswith(b"From ", skip):
                 end = buf.find(b"\n", skip)
                 if end < 0 and not eof:
+                    if len(buf) - skip > cap:  # a first "line" over the cap: a message
+                        start = data_start = skip
+                        scan = data_start - 1
                     continue
                 end = len(buf) if end < 0 else end + 1
-                envelope = _envelope(buf[skip:end])
+                envelope = _envelope(bytes(buf[skip:end]))
                 start, data_start = skip, end
             else:
                 start = data_start = skip
@@ -182,11 +266,28 @@ def iter_messages(blocks: Iterable[bytes]) -> Iterator[RawMessage]:
                 scan, pending = m.start(), line_start
                 break
             end = len(buf) if end < 0 else end + 1
-            yield RawMessage(position, base + start, envelope, _data(buf[data_start:line_start]))
+            yield message(line_start)
             position += 1
-            envelope = _envelope(buf[line_start:end])
+            skip_offset, skip_head, dropped = -1, b"", 0
+            envelope = _envelope(bytes(buf[line_start:end]))
             start, data_start, scan = line_start, end, end - 1
-    yield RawMessage(position, base + start, envelope, _data(buf[data_start:]))
+        if data_start >= 0 and dropped + len(buf) - data_start > cap and not eof:
+            # over the cap: what is read of the message is dropped (all but what the
+            # next search needs), its size counted
+            cut = max(data_start, scan if pending is not None else len(buf) - 8)
+            if skip_offset < 0:
+                skip_offset = base + start
+                skip_head = _data(bytes(buf[data_start : min(cut, data_start + _SKIPPED_HEAD)]))
+            dropped += cut - data_start
+            del buf[:cut]
+            base += cut
+            scan -= cut
+            if pending is not None:
+                pending -= cut
+            start = data_start = 0
+    yield message(len(buf))
+    if trailer is not None:
+        raise ArchiveReadError(str(trailer), complete=True) from trailer
 
 
 def _envelope(line: bytes) -> str:
@@ -207,14 +308,14 @@ def _data(data: bytes) -> bytes:
     return data
 
 
-def read_mbox(path: str | Path) -> Iterator[RawMessage]:
+def read_mbox(path: str | Path, max_message_bytes: int | None = None) -> Iterator[RawMessage]:
     """Every message of the archive at `path`, in order (see `iter_messages`)."""
     try:
         with open(path, "rb"):
             pass
     except OSError as exc:
         raise ArchiveReadError(f"cannot open: {exc}") from exc
-    yield from iter_messages(prefetched(archive_blocks(path)))
+    yield from iter_messages(prefetched(archive_blocks(path)), max_message_bytes)
 
 
 _DONE = object()

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import binascii
 import email.header
+import email.parser
 import email.utils
 import itertools
 import re
@@ -220,7 +221,7 @@ def _envelope_date(envelope_line: str, notes: list[str] | None = None) -> dateti
         return None
 
 
-_ISO_TZ = re.compile(r"\s*(?:Z|UTC|GMT)$", re.I)
+_ISO_TZ = re.compile(r"(?<!\s)\s*+(?:Z|UTC|GMT)$", re.I)
 _SLASHED_DATE = re.compile(r"(\d{4})/(\d\d)/(\d\d)\b")
 # The RFC 5322 form nearly every Date header has, `Thu, 10 Mar 2017 22:49:00 +0000`
 # (an optional zone comment after it), read with one regex; email.utils'
@@ -277,8 +278,19 @@ def _rfc5322_or_iso(text: str) -> datetime | None:
 _DATE_LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl"]
 
 
+def _without_comments(text: str) -> str:
+    r"""`re.sub(r"\([^)]*\)", " ", text)` in linear time (the regex scans to the end of
+    the text from every `(` that no `)` follows)."""
+    out, at = [], 0
+    while (left := text.find("(", at)) >= 0 and (right := text.find(")", left)) >= 0:
+        out += (text[at:left], " ")
+        at = right + 1
+    out.append(text[at:])
+    return "".join(out)
+
+
 def _dateparser(text: str) -> datetime | None:
-    cleaned = re.sub(r"\([^)]*\)", " ", text).strip()[:200]
+    cleaned = _without_comments(text).strip()[:200]
     if not any(c.isdigit() for c in cleaned):
         return None  # no digit, no date: `Date: unknown` costs dateparser ~2 ms to say so
     import dateparser  # slow to import and to warm up (0.2 s); only odd dates need it
@@ -316,7 +328,7 @@ def _html_text(html: str) -> tuple[str, str | None]:
     pres: list[str] = []
     deep: list[bool] = []
     _render(soup, out, pres, 0, deep)
-    text = re.sub(r"[ \t]*\n[ \t]*", "\n", "".join(out))
+    text = re.sub(r"(?<![ \t])[ \t]*+\n[ \t]*+", "\n", "".join(out))
     text = re.sub(r"\n{3,}", "\n\n", text).strip()
     # <pre> blocks were kept aside so that their indentation survives the cleanup above.
     text = _PRE_MARK.sub(lambda m: pres[int(m.group(1))], text)
@@ -408,6 +420,22 @@ def parse_message(data: bytes, envelope_line: str = "") -> ParsedMessage:
         raise ParseError(
             f"stdlib: {first}; mail-parser: {type(exc).__name__}: {exc}"[:500]
         ) from exc
+
+
+# The most of a header block `parse_headers` reads (a real one is a few kB).
+_MAX_HEAD_BYTES = 1 << 20
+
+
+def parse_headers(data: bytes, envelope_line: str = "") -> ParsedMessage:
+    """The message's header fields only (Message-ID, sender, subject, date...), with
+    an empty text: what can be stored of a message whose body could not be read in
+    time. Reads at most the first megabyte, to the first blank line, as `email` does."""
+    end = _HEAD_END.search(data, 0, _MAX_HEAD_BYTES)
+    head = data[: end.start() + 1] if end else data[:_MAX_HEAD_BYTES]
+    msg = email.parser.BytesHeaderParser(policy=compat32).parsebytes(head)
+    pm = _common_fields(_headers_of(msg), envelope_line)
+    pm.notes.append("headers only: the body was not read")
+    return pm
 
 
 def _headers_of(msg: Message) -> dict[str, str]:

@@ -99,7 +99,9 @@ _REPEAT = re.compile(
 )
 # `summary, run 2`, `q1 (run 3)`: a label that numbers a repeated run of its row
 _REPEAT_SUFFIX = re.compile(
-    r"(?i)(?:^|[\s,;:(/-]+)(?:run|iteration|iter|trial|attempt|round|try|pass)\s*#?\d+\)?\s*$"
+    # (a run of separators from its start only, possessive: linear in the label)
+    r"(?i)(?:^|(?<![\s,;:(/-])[\s,;:(/-]++)(?:run|iteration|iter|trial|attempt|round|try|pass)"
+    r"\s*+#?\d++\)?\s*+$"
 )
 
 

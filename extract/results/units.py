@@ -77,7 +77,7 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
 
 def parse_duration(text: str) -> float | None:
     """`1m2.5s`, `1h 2m`, `372m 23s`, `4.085s` → seconds; None if not a duration."""
-    parts = re.findall(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)(?![a-z])", text.strip())
+    parts = re.findall(r"(?<!\d)(\d+(?:\.\d+)?)\s*(ms|h|m|s)(?![a-z])", text.strip())
     if not parts or re.sub(r"[\d.\s]|ms|h|m|s", "", text.strip()):
         return None
     factor = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3}
@@ -162,8 +162,9 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
 
 
 _THINGS_PER_TIME = re.compile(
-    r"\s*(?P<scale>[kKMG](?=\s*[A-Za-z#]))?\s*(?P<what>[A-Za-z#][A-Za-z#_.-]*|)\s*"
-    r"(?:/|\bper\s+)\s*(?P<per>s|sec|secs|second|ms|msec|us|µs|min|minute|h|hr|hour)\s*",
+    # (the blanks possessive: four `\s*` in a row once shared a run of spaces, O(n^4))
+    r"\s*+(?P<scale>[kKMG](?=\s*[A-Za-z#]))?\s*+(?P<what>[A-Za-z#][A-Za-z#_.-]*|)\s*+"
+    r"(?:/|\bper(?=\s))\s*+(?P<per>s|sec|secs|second|ms|msec|us|µs|min|minute|h|hr|hour)\s*+",
     re.I,
 )
 _BYTE_WORD = re.compile(r"[kmgt]?i?b(?:ytes?)?|bits?", re.I)

@@ -526,3 +526,17 @@ SPACED_NOISE = {
 @pytest.mark.parametrize("name", sorted(SPACED_NOISE))
 def test_single_blank_lines_that_are_no_table(name):
     assert parsed(SPACED_NOISE[name]) == []
+
+
+# Issue 27: a line of blanks then `|` cost the rule pattern quadratic time (its leading
+# blanks were given back one by one, each time rescanning the line): 20 kB took 14 s.
+@pytest.mark.parametrize("blanks", [" ", "\t", " \t"])
+def test_a_long_line_of_blanks_before_a_bar_is_read_at_once(blanks):
+    import time
+
+    from extract.results.formats.ascii_table import parse
+
+    text = "a  b\n" + blanks * (99_000 // len(blanks)) + "|\n| x | 1 ms |\n"
+    started = time.perf_counter()
+    parse(text)
+    assert time.perf_counter() - started < 0.5

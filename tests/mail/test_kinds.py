@@ -286,3 +286,24 @@ def test_permalink():
     assert permalink("dev@kafka.apache.org", None, "2023-01") == (
         "https://lists.apache.org/list.html?dev@kafka.apache.org:2023-1"
     )
+
+
+# Issue 27: the JIRA actor pattern backtracked cubically across line breaks: a forged
+# JIRA mail of 4 kB of whitespace lines took 10 s (and was lost to the message budget).
+@pytest.mark.parametrize("filler", [" \n", "\n", " ", " \t\n", "a \n"])
+def test_a_forged_jira_mail_of_whitespace_lines_is_typed_at_once(filler):
+    import time
+
+    text = filler * (4000 // len(filler)) + "Ana Lopes commented on KUDU-1:\n"
+    started = time.perf_counter()
+    k = message_kind("[jira] [Commented] (KUDU-1) x", "Ana Lopes (Jira)", "jira@apache.org",
+                     text, {})  # fmt: skip
+    assert time.perf_counter() - started < 0.2
+    assert (k.kind, k.actor) == ("jira", "Ana Lopes")
+    # (the actor is read on its line, whatever blanks are around it)
+    text = "\n\n   Bo Chen   commented on KUDU-2:\n"
+    assert kind_of_text("[jira] [Commented] (KUDU-2) x", text).actor == "Bo Chen"
+
+
+def kind_of_text(subject: str, text: str):
+    return message_kind(subject, "x (Jira)", "jira@apache.org", text, {})

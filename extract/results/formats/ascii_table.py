@@ -87,7 +87,9 @@ INFO = FormatInfo(
 # A rule: box-drawing characters (U+2500-U+257F), `+-=:|` and blanks, with a run of
 # three horizontals: `+----+`, `|----+----|` (psql, org), `----+----` (psql without
 # a border), `├──┼──┤`, `╞══╪══╡`, `┡━━╇━━┩` (rich), `╶──┼──╴` (rich's minimal box).
-_RULE = re.compile(r"^[ \t]*(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f \t]*$")
+# (the leading blanks possessive: given back one by one, each rescanned the line for the
+# three horizontals, and 20 kB of blanks before a `|` took 14 s)
+_RULE = re.compile(r"^[ \t]*+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f \t]*$")
 # A row: a line with a column bar in it, with or without outer bars (`| a | b |`,
 # `│ a │ b │`, psql's ` a │ b `, ` a | b `).
 _ROW = re.compile(r"[|│┃║]|[├╰└]─")
@@ -113,7 +115,7 @@ _ODD = LINE_BREAKS + OTHER_SPACES
 # from the first gap to the line's end; and a rule line (`_RULE`), the first line or
 # one after a line break (a regex that starts with "\n" skips to line breaks).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_RULE_LINE = r" *(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)"
+_PLAIN_RULE_LINE = r" *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)"
 _PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
 _PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
 _PLAIN_ROW_FIRST = re.compile(r"[^\n]*(?:[|│┃║]|[├╰└]─)")  # `_ROW`
