@@ -507,49 +507,6 @@ def _message_rows(raw, rel, list_address, month, seen_keys, results):
     return message, tables_rows, measurement_rows
 
 
-def _message_rows(raw, rel, list_address, month, seen_keys, results):
-    """(message row, table rows, measurement rows); raises _MessageFailed (or
-    MessageTimeout, with the stage as its argument, the message id in `message_id`
-    and what was computed before in `computed`: parsed message, kind, body, key)."""
-    stage = "parse"
-    pm = kind = body = key = None
-    try:
-        pm = parse_message(raw.data, raw.envelope_line)
-        stage = "kind"
-        kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
-        stage = "clean"
-        body = clean_body(pm.text, kind.kind)
-        found = None  # --messages-only: no results looked for
-        if results:
-
-            def on_stage(name: str) -> None:
-                nonlocal stage
-                stage = name
-
-            found = message_results(body, subject=pm.subject, kind=kind.kind, on_stage=on_stage)
-        tables = found.tables if found else []
-        verdict = found.verdict if found else None
-        stage = "store"
-        key = _msg_key(list_address, month, pm.message_id, raw.data, seen_keys, rel)
-        message = _message_row(raw, rel, list_address, month, key, pm, kind, body, verdict, tables)
-        tables_rows, measurement_rows = (
-            _result_rows(key, found.sample, tables)
-            if verdict and verdict.is_benchmark
-            else ([], [])
-        )
-    except ParseError as exc:
-        raise _MessageFailed(exc.message_id, "parse", exc.reason) from None
-    except MessageTimeout as exc:
-        exc.args = (stage,)
-        exc.message_id = pm.message_id if pm else None
-        exc.computed = (pm, kind, body, key)
-        raise
-    except Exception as exc:  # one bad message must not stop the archive
-        message_id = pm.message_id if pm else None
-        raise _MessageFailed(message_id, stage, f"{type(exc).__name__}: {exc}") from None
-    return message, tables_rows, measurement_rows
-
-
 def _message_row(raw, rel, list_address, month, key, pm, kind, body, verdict, tables) -> dict:
     """The `messages` row; `kind` and `body` are None when they were not computed."""
     # the text is stored once: what of it is not the body (extract/db/schema.py)
