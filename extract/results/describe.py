@@ -22,31 +22,34 @@ import re
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._context import block_heading
-from extract.results.judge import Candidate, unit_class
+from extract.results.judge import Candidate, key_before, unit_class
 
-_JSON_KEY = re.compile(r"\"([^\"\n]{1,60})\"\s*:\s*\[?\s*$")
-_JSON_PARENT = re.compile(r"\"([^\"\n]{1,60})\"\s*:\s*\{[^{}]*$")
-_KEY = re.compile(
-    r"([A-Za-z_\u4e00-\u9fff][\w .()/%\-\u4e00-\u9fff]{0,48}?)\s*(?:[:=：])\s*[\"']?$"
-)
+_JSON_KEY = re.compile(r"\"([^\"\n]{1,60})\"[ \t]*+:[ \t]*+\[?[ \t]*+$")
+# (the object's body bounded: a window of many quotes and no brace is read linearly)
+_JSON_PARENT = re.compile(r"\"([^\"\n]{1,60})\"[ \t]*+:[ \t]*+\{[^{}]{0,400}+$")
 # Where a clause starts: a sentence end, a colon, a semicolon, a bullet, a line break,
 # an opening bracket, a conjunction that starts a new claim.
 _CLAUSE_START = re.compile(
-    r"(?:[.!?;:。；：]\s|\n|^|\(|\[|\||,\s(?:and|but|while|whereas)\s|\b(?:and|but)\s(?=\w+\s+(?:is|was|takes|took)))",
+    r"(?:[.!?;:。；：]\s|\n|^|\(|\[|\||,\s(?:and|but|while|whereas)\s"
+    r"|\b(?:and|but)\s(?=\w++\s++(?:is|was|takes|took)))",
 )
 # The first `key=number` of a line: the words before it name the whole line.
-_FIRST_PAIR = re.compile(r"[\w.()/%-]+\s*[:=]\s*[-+~]?\d|,")
+_FIRST_PAIR = re.compile(r"(?<![\w.()/%-])[\w.()/%-]++[ \t]*+[:=][ \t]*+[-+~]?\d|,")
 _LEAD_WORDS = re.compile(
     r"^(?:so|and|but|also|then|now|here|thus|hence|overall|that|which|while|with|in|on"
     r"|the|a|an|it|this|we|i)\b\s*",
     re.I,
 )
-_TAIL_WORDS = re.compile(
-    r"\s*\b(?:is|was|are|were|of|to|by|from|at|in|on|for|about|around|approximately|roughly"
-    r"|nearly|almost|over|under|only|just|than|like|be|been|becomes?|became|takes?|took"
-    r"|with|as)\s*$|\s*[~≈=:<>(]+\s*$",
-    re.I,
-)
+# Words a label does not end with (`the build takes`, `went from`), and marks.
+_TAIL_WORDS = frozenset(
+    (
+        "is", "was", "are", "were", "of", "to", "by", "from", "at", "in", "on", "for", "about",
+        "around", "approximately", "roughly", "nearly", "almost", "over", "under", "only",
+        "just", "than", "like", "be", "been", "become", "becomes", "became", "take", "takes",
+        "took", "with", "as",
+    )
+)  # fmt: skip
+_TAIL_MARKS = "~≈=:<>( \t"
 _PERF_METRIC = re.compile(
     r"(p\d{2,3}(?:\.\d+)?|latency|throughput|qps|tps|ops|bandwidth|build time|run ?time"
     r"|startup time|response time|execution time|query time|elapsed|duration|memory|heap"
@@ -61,8 +64,15 @@ def _clean(label: str) -> str:
     label = " ".join(label.split()).strip(" ,-*#`'\"")
     for _ in range(3):
         label = _LEAD_WORDS.sub("", label)
-        label = _TAIL_WORDS.sub("", label)
+        label = _without_tail_words(label)
     return label[-90:].strip(" ,-")
+
+
+def _without_tail_words(label: str) -> str:
+    words = label.rstrip(_TAIL_MARKS).split(" ")
+    while words and words[-1].lower() in _TAIL_WORDS:
+        words.pop()
+    return " ".join(words).rstrip(_TAIL_MARKS)
 
 
 def _nearest_metric(before: str, after: str) -> str:
@@ -98,10 +108,12 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         metric = m.group(1)
         label = metric if not parent else f"{parent.group(1)}.{metric}"
     if not label:
-        m = _KEY.search(before)
-        if m and len(m.group(1).split()) <= 8:
-            key = _clean(m.group(1))
-            head = _clean(_FIRST_PAIR.split(before[: m.start()], maxsplit=1)[0])
+        key = key_before(before)
+        if key and len(key.split()) <= 8:
+            head_end = before.rstrip(" \t\"'")[:-1].rstrip(" \t")
+            head_end = head_end[: len(head_end) - len(key)]
+            head = _clean(_FIRST_PAIR.split(head_end, maxsplit=1)[0])
+            key = _clean(key)
             metric, label = key, (head if 1 <= len(head.split()) <= 8 else key)
     if not label:
         starts = list(_CLAUSE_START.finditer(before))

@@ -27,7 +27,7 @@ import re
 _CI = re.compile(
     r"\+1 overall|-1 overall|hadoop qa|apache yetus|\byetus\b|jenkins|build (?:#\d+|failed"
     r"|succeeded|success|failure|is back to normal|unstable)|total time taken|tests? run:"
-    r"|tests? results?:|test(?:s)? (?:passed|failed)|\d+ (?:passed|failed|skipped)\b"
+    r"|tests? results?:|test(?:s)? (?:passed|failed)|(?<!\d)\d++ (?:passed|failed|skipped)\b"
     r"|github actions|workflow run|check run|codecov|coverage (?:increased|decreased|report)"
     r"|sonar(?:cloud|qube)?|quality gate|dependabot|renovate|\bbumps? \S+ from \S+ to"
     r"|trillian|test result \(|smoke ?test|ci (?:run|report|result)|\bci\b.{0,20}(?:passed"
@@ -41,13 +41,14 @@ _VOTE = re.compile(
     re.I,
 )
 _BUG = re.compile(
-    r"exception\b|^\s+at [\w$.]+\(|caused by:|traceback \(most recent|outofmemory|oom\b"
+    r"exception\b|^[ \t]++at [\w$.]++\(|caused by:|traceback \(most recent|outofmemory|oom\b"
     r"|-xx:|-xmx\d|-xms\d|jvm (?:flags|options|args)|steps to reproduce|stack ?trace"
     r"|heap dump|core dump|segfault|\bcrash|\bhang(?:s|ing)?\b|deadlock|npe\b",
     re.I | re.M,
 )
 _CONFIG_LINE = re.compile(
-    r"^\s*(?:<(?:property|name|value)>|[\w.\-]+\s*[=:]\s*\S+\s*$|- [\w.\-]+:\s)", re.M
+    r"^[ \t]*+(?:<(?:property|name|value)>|[\w.\-]++[ \t]*+[=:][ \t]*+\S++[ \t]*+$|- [\w.\-]++:\s)",
+    re.M,
 )
 _DESIGN = re.compile(
     r"\bdefault(?:s| value)?\b|\blimits?\b|\bmax(?:imum)?\b|configurable|\bshould\b"
@@ -64,7 +65,7 @@ _REQUEST = re.compile(
 )
 _TEMPLATE = re.compile(
     r"what changes were proposed|why are the changes needed|how was this patch tested"
-    r"|does this pr introduce|^#+ (?:description|motivation|checklist)\b|^\s*- \[[ x]\] ",
+    r"|does this pr introduce|^#++ (?:description|motivation|checklist)\b|^[ \t]*+- \[[ x]\] ",
     re.I | re.M,
 )
 

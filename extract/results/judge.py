@@ -234,21 +234,44 @@ class _Words:
         return list(out)
 
 
+# (possessive blanks and words: a line of blanks is read once, never backtracked)
 _LOG_LINE = re.compile(
-    r"^\s*(?:\[?\d{4}[-/]\d\d[-/]\d\d[ T]\d|\[?\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:"
-    r"|\S*\s*(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\b)"
+    r"^[ \t]*+(?:\[?\d{4}[-/]\d\d[-/]\d\d[ T]\d|\[?\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:"
+    r"|\S*+[ \t]*+(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\b)"
 )
-_STACK_LINE = re.compile(r"^\s*(?:at [\w$.<>]+\(|Caused by:|\.\.\. \d+ more)")
-_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s")
-_CODE_LINE = re.compile(r"[;{}]\s*$|^\s*(?:import|public|private|def|return|for|if)\b")
-_CLI_LINE = re.compile(r"^\s*(?:\$|#|>)?\s*(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b")
-_KEY_BEFORE = re.compile(r"([A-Za-z_][\w .()/%-]{0,40}?)\s*[:=]\s*[\"']?$")
+_STACK_LINE = re.compile(r"^[ \t]*+(?:at [\w$.<>]++\(|Caused by:|\.\.\. \d++ more)")
+_BULLET = re.compile(r"^[ \t]*+(?:[-*•+]|\d{1,2}[.)])\s")
+_CODE_LINE = re.compile(r"[;{}][ \t]*+$|^[ \t]*+(?:import|public|private|def|return|for|if)\b")
+_CLI_LINE = re.compile(
+    r"^[ \t]*+(?:[$#>][ \t]*+)?(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b"
+)
+_KEY_CHARS = frozenset(" .()/%-_")
+
+
+def key_before(window: str, reach: int = 48) -> str | None:
+    """The key of a `key: number` or `key=number` that `window` ends with (the number
+    left out): the words before the `:` or `=` (letters, digits, blanks and `.()/%-_`;
+    at most `reach` characters, starting with a letter), or None. (A walk back from the
+    end, not a regex: a regex searching for it tries every position of the window.)"""
+    tail = window.rstrip(" \t\"'")
+    if not tail or tail[-1] not in ":=：":
+        return None
+    head = tail[:-1].rstrip(" \t")
+    k = len(head)
+    while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in _KEY_CHARS):
+        k -= 1
+    key = head[k:]
+    while key and not (key[0].isalpha() or key[0] == "_"):
+        key = key[1:]
+    return key.strip() or None
+
+
 _JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
 _TOKEN_BEFORE = re.compile(r"\S*$")
 _TOKEN_AFTER = re.compile(r"^\S*")
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
-_FENCE = re.compile(r"^\s*(?:```|~~~|\{code|\{noformat|<pre)", re.M)
+_FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|<pre)", re.M)
 
 
 def features(
@@ -518,7 +541,7 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
     # (each regex only where the window's last character lets it match)
     tail = left.rstrip(" \t\"'")
     if tail.endswith((":", "=", "：")):
-        if _KEY_BEFORE.search(left):
+        if key_before(left) is not None:
             f.append("key_before")
         if '"' in left and _JSON_KEY.search(sample[max(ls, n.start - 64) : n.start]):
             f.append("json_key")

@@ -32,7 +32,7 @@ _DURATION = re.compile(
     r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d+)?h(?:\d+(?:\.\d+)?m(?!s))?(?:\d+(?:\.\d+)?s)?"
     r"|\d+(?:\.\d+)?m(?!s)\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
 )
-_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
+_DURATION_PART = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)([hms])")
 _CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:([,'\u2009\u202f\u00a0])\d{3})(?:\1\d{3})*(?:\.\d+)?")
 _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
