@@ -42,7 +42,7 @@ STAGES = {
     "kind": (pipeline, "message_kind", lambda subject, name, address, text, *_: text),
     "clean": (pipeline, "clean_body", lambda text, *_: text),
     "extract": (message, "extract_results", lambda text, *_: text),
-    "classify": (message, "classify", lambda text, *_: text),
+    "classify": (message, "decide", lambda text, *_: text),
 }
 
 

@@ -14,6 +14,8 @@ as the pipeline does.
 Nothing here knows any corpus file: the corpus only measures.
 
 When is a labelled number "found"? When one measurement of that message has
+(or states, as its `error`, `stdev` or `samples`: secondary statistics are columns of
+the number they qualify)
 
 - the same value: the expected value is read with `extract.results.units.parse_number`
   from its written form after dropping approximation words and signs of change
@@ -249,6 +251,13 @@ def number_found(expect: dict, measurements: list[Measurement]) -> bool:
         got = abs(m.value)
         if any(math.isclose(got, v, rel_tol=1e-9, abs_tol=1e-12) for v in values):
             return True
+    # an error, deviation or sample count is stored with the number it qualifies
+    for m in measurements:
+        for stat in (m.error, m.stdev, m.samples):
+            if stat is not None and any(
+                math.isclose(abs(stat), v, rel_tol=1e-9, abs_tol=1e-12) for v in values
+            ):
+                return True
     return False
 
 

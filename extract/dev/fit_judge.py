@@ -157,6 +157,8 @@ def blind(ex: Example) -> Example:
     r = ex.results
     family = tuple(f"msg={name}" for name in families(r.sample, ex.subject or ""))
     cands = judge_numbers(r.sample, [], r.noise, kind=ex.kind, message=family)
+    for c in cands:  # (described without the readers, it is its own blind description)
+        c.blind_features = c.features
     copy = dataclasses.replace(ex, set=f"blind:{ex.set}", feats=[c.features for c in cands])
     copy.results = MessageResults(r.sample, r.to_body, [], r.verdict, r.noise, cands, [])
     return copy
@@ -449,7 +451,12 @@ def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = T
     docstring); `out` is told what it measured along the way."""
     exs = examples()
     if blind_copies:
-        exs += [blind(e) for e in exs]
+        copies = [blind(e) for e in exs]
+        for e, b in zip(exs, copies, strict=True):
+            # (each original number also carries its blind description, as in the pipeline)
+            for cand, bc in zip(e.results.numbers, b.results.numbers, strict=True):
+                cand.blind_features = bc.features
+        exs += copies
     pos = [e for e in exs if e.positive]
     out(
         f"fit: {len(pos)} positives ({sum(e.for_numbers for e in pos)} annotated),"

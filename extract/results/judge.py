@@ -45,6 +45,10 @@ class Candidate:
     features: list[str] = field(default_factory=list)
     score: float = 0.0  # the model's probability that it is a measurement
     taken: bool = False  # the score reaches the model's threshold
+    # The same number described without the readers' work, and the blind model's score
+    blind_features: list[str] = field(default_factory=list)
+    blind_score: float = 0.0
+    blind_taken: bool = False
 
 
 # Formats that read any table or sentence (not a tool's own output).
@@ -146,8 +150,7 @@ _FAMILY_WORDS = {
     " cores cpu cpus vcpu vcpus instance instances replica replicas worker workers"
     " concurrency parallelism heap xmx ram memory disk machine machines server servers"
     " broker brokers region regions table tables column columns key keys user users count",
-    "version": "version ver release jdk java jre python scala go gcc ubuntu centos kernel"
-    " openjdk hotspot graalvm spark hadoop",
+    "version": "version ver release",
     "id": "pr pull issue issues commit id pid tid port jira",
     "date": "jan feb mar apr may jun jul aug sep oct nov dec january february march april"
     " june july august september october november december mon tue wed thu fri sat sun",
@@ -182,7 +185,14 @@ _TAILS = (
     ("hedge", re.compile(r"[<>]=?$")),
     ("date", re.compile(r"(?:\d{4}[-/]\d\d[-/]|[-/]\d\d[-/])$")),
     ("code", re.compile(r"\.(?:java|scala|py|cc|cpp|h|go|rs|js|ts|rb|kt):$|:$")),
-    ("version", re.compile(r"(?:^|[^a-z])(?:v|rc\d?)$")),
+    # (a product named right before the number: `JDK 17`, `Spark 3.5`, `kernel 5.10`)
+    (
+        "version",
+        re.compile(
+            r"(?:^|[^a-z])(?:v|rc\d?|jdk|java|jre|python|scala|go|gcc|ubuntu"
+            r"|centos|kernel|openjdk|hotspot|graalvm|spark|hadoop|linux|node)$"
+        ),
+    ),
 )
 _RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
 
@@ -455,11 +465,14 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
     n = c.number
     f: list[str] = [f"shape={n.shape}", f"digits={_digits_bucket(n)}"]
     v = abs(n.value)
+    # (a round number is a setting's mark, when nothing says it was measured: a time
+    # or a rate written round, `9000ms`, `3800 gflops`, is still a measurement)
+    plain = unit_class(n.unit) in ("none", "count", "word", "bytes")
     if n.shape == "int" and not n.magnitude:
         if v <= 10:
             f.append("small_int")
         if v >= 100 and v % 100 == 0:
-            f.append("round")
+            f.append("round" if plain else "round_measured")
         if v >= 8 and v <= 1 << 20 and (int(v) & (int(v) - 1)) == 0:
             f.append("pow2")
         if 1990 <= v <= 2035 and len(n.written.strip("+-")) == 4 and not n.unit:
@@ -572,7 +585,7 @@ _METRIC_CLASSES = (
     ("error", re.compile(r"error|±|\bci\b|p-?value|confidence|\bvar", re.I)),
     ("perf", re.compile(r"time|latency|throughput|ops|qps|tps|score|mean|avg|average|median|cpu"
                         r"|p\d\d|max|min|rate|speed|elapsed|real|user|sys|duration|bandwidth"
-                        r"|/s|per sec", re.I)),
+                        r"|/s|per sec|regress|improv|change|diff|delta|gain|pct", re.I)),
 )  # fmt: skip
 
 
@@ -601,13 +614,20 @@ class NumberModel:
     blind: NumberModel | None = None
 
     def judge(self, cands: list[Candidate]) -> None:
-        """Score each candidate and decide which are taken."""
-        model = self
-        if self.blind is not None and not any(c.measurement for c in cands):
-            model = self.blind
+        """Score each candidate and decide which are taken: by this model, unless it
+        takes no number a reader read (the readers did not know the message's format:
+        then the blind model decides, from the numbers' context alone)."""
         for c in cands:
-            c.score = model.score(c.features)
-            c.taken = c.score >= model.threshold
+            c.score = self.score(c.features)
+            c.taken = c.score >= self.threshold
+        if self.blind is None:
+            return
+        for c in cands:
+            c.blind_score = self.blind.score(c.blind_features)
+            c.blind_taken = c.blind_score >= self.blind.threshold
+        if not any(c.taken and c.measurement is not None for c in cands):
+            for c in cands:
+                c.score, c.taken = c.blind_score, c.blind_taken
 
     def score(self, feats: list[str]) -> float:
         z = self.bias + sum(self.weights.get(name, 0.0) for name in feats)
@@ -642,6 +662,11 @@ def judge_numbers(
     """Every number of `sample`, linked, described and scored."""
     cands = link(sample, tables, noise)
     features(sample, cands, kind=kind, message=message)
+    if model is not None and model.blind is not None:
+        blind = [Candidate(c.number, noise=c.noise) for c in cands]
+        features(sample, blind, kind=kind, message=message)
+        for c, b in zip(cands, blind, strict=True):
+            c.blind_features = b.features
     if model is not None:
         model.judge(cands)
     return cands

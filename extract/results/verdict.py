@@ -50,6 +50,9 @@ def message_features(
     out["numbers:best"] = scores[0] if scores else 0.0
     out["numbers:top3"] = sum(scores[:3]) / 3
     out["numbers:unread"] = math.log1p(sum(c.measurement is None for c in taken))
+    blind = sorted((c.blind_score for c in own), reverse=True)
+    out["numbers:blind_best"] = blind[0] if blind else 0.0
+    out["numbers:blind_taken"] = math.log1p(sum(c.blind_taken for c in own))
     out["numbers:perf_unit"] = math.log1p(
         sum(any(f in c.features for f in _UNIT_FEATURES) for c in taken)
     )
