@@ -3,11 +3,14 @@
 preferences → the lists (names validated, matched against `-a lists=` patterns) →
 stats?quick per list → its active months within `-a since` / `-a until` → mbox per month,
 skipping months already stored complete; a month that fails whole is fetched again in
-week slices. Yields MonthArchive items (crawler/items.py) that crawler.pipelines writes.
+week slices, kept on disk and joined from there. Each month is staged as gzip under
+DATA_DIR/.crawl-tmp (crawler.storage) and yielded as a MonthArchive item
+(crawler/items.py) that crawler.pipelines moves into raw/.
 
 No answer is trusted: names must match whole, months after the current one are never
 asked for, the archive's clock counts only when plausible; crawler.middlewares bounds
-sizes (inflated too), time per request, redirects (same origin only) and robots.txt errors.
+sizes (inflated too), time per request, redirects (same origin only), robots.txt errors
+and its Crawl-delay.
 
 `-a plan=1` reads preferences and stats only and prints what a crawl would fetch
 (crawler.plan). The summary goes to stdout; `exit_code` (EXIT_* below) is what
@@ -27,13 +30,15 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import scrapy
-from scrapy.exceptions import CloseSpider, IgnoreRequest
+from scrapy.exceptions import CloseSpider, DownloadCancelledError, IgnoreRequest
 from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.defer import CancelledError
 
 from crawler.archive import (
     ArgumentError,
     archive_path,
-    join_slices,
+    case_clashes,
+    list_folders,
     match_lists,
     month_bounds,
     month_in_range,
@@ -52,8 +57,18 @@ from crawler.middlewares import (
     OutOfTime,
     fail_fast_exceptions,
 )
-from crawler.pipelines import read_sidecar, write_atomic
 from crawler.plan import Plan, parse_flag
+from crawler.storage import (
+    STAGING_DIR,
+    SlicedMonthTooLarge,
+    Staged,
+    case_sensitive,
+    join_slice_files,
+    read_sidecar,
+    stage_body,
+    stage_slice,
+    write_atomic,
+)
 
 # Exit statuses of `scrapy crawl asf-lists` (crawler/commands/crawl.py).
 EXIT_OK = 0  # every wanted month stored (or nothing to do)
@@ -79,6 +94,12 @@ def _describe(failure) -> str:
     if failure.check(IgnoreRequest):
         return str(failure.value) or "ignored"
     return f"{failure.type.__name__}: {failure.value}"
+
+
+def _too_large(failure) -> bool:
+    """An answer given up on for its size: over its download_maxsize as sent
+    (DownloadCancelledError, CancelledError) or once inflated (DecompressedTooLarge)."""
+    return bool(failure.check(DownloadCancelledError, CancelledError, DecompressedTooLarge))
 
 
 class AsfListsSpider(scrapy.Spider):
@@ -120,6 +141,7 @@ class AsfListsSpider(scrapy.Spider):
         self.unreachable: str | None = None  # why the crawl stopped: archive unreachable
         self._unreachable_streak = 0
         self.plan: Plan | None = None
+        self.keep_case: set[tuple[str, str]] = set()  # lists whose folder keeps its case
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -132,7 +154,9 @@ class AsfListsSpider(scrapy.Spider):
             )
             raise SystemExit(EXIT_USAGE)  # (see _bad)
         spider.data_dir = Path(settings.get("DATA_DIR", "data"))
+        spider.staging = spider.data_dir / STAGING_DIR
         spider.month_maxsize = settings.getint("MONTH_MAXSIZE", 0)
+        spider.sliced_month_maxsize = settings.getint("SLICED_MONTH_MAXSIZE", 0)
         spider.grace = timedelta(hours=settings.getfloat("MONTH_GRACE_HOURS", 24))
         spider.api_maxsize = settings.getint("API_MAXSIZE", 0)
         spider.clock_max_skew = settings.getfloat("ARCHIVE_CLOCK_MAX_SKEW", 86400)
@@ -206,12 +230,18 @@ class AsfListsSpider(scrapy.Spider):
         """Our clock (or the archive's, if it is behind), `before` seconds ago."""
         return datetime.fromtimestamp(time.time() + self.clock_offset - before, UTC)
 
+    def _path(self, name: str, domain: str, key: str) -> Path:
+        """Where a month is stored, relative to DATA_DIR."""
+        return Path(archive_path(domain, name, key, keep_case=(name, domain) in self.keep_case))
+
     def month_done(self, name: str, domain: str, key: str) -> bool:
-        """Handled earlier in this run, or stored complete by an earlier one."""
+        """Handled earlier in this run, or stored complete by an earlier one as this very
+        list (a folder that lists differing only in case once shared holds the other
+        list's months)."""
         if (name, domain, key) in self.handled:
             return True
-        stored = read_sidecar(self.data_dir / archive_path(domain, name, key))
-        return bool(stored and stored.get("complete"))
+        stored = read_sidecar(self.data_dir / self._path(name, domain, key))
+        return bool(stored and stored.get("complete") and stored.get("list") == f"{name}@{domain}")
 
     def _is_complete(self, month: str, fetched: datetime) -> bool:
         return fetched >= month_bounds(month)[1] + self.grace
@@ -281,10 +311,11 @@ class AsfListsSpider(scrapy.Spider):
                     self.logger.warning("skipping unsafe list name %r on %s", name, domain)
                     self._count("names_rejected")
                     continue
-                addresses[f"{name}@{domain}".lower()] = (name, domain)
+                addresses[f"{name}@{domain}"] = (name, domain)
         matched, unmatched = match_lists(list(addresses), self.patterns)
         for pattern in unmatched:
             self.logger.warning("pattern %r matches no list on %s", pattern, self.archive_url)
+        matched = self._apart_by_case([addresses[a] for a in matched])
         self.crawler.stats.set_value("archive/lists_available", len(addresses))
         self.crawler.stats.set_value("archive/lists_matched", len(matched))
         self.crawler.stats.set_value("archive/patterns_unmatched", unmatched)
@@ -294,8 +325,7 @@ class AsfListsSpider(scrapy.Spider):
             self.why_nothing.append(f"no list matches lists={','.join(self.patterns)}")
         if self.plan:
             self.plan.lists_available = len(addresses)
-        for address in matched:
-            name, domain = addresses[address]
+        for name, domain in matched:
             yield scrapy.Request(
                 self._api("stats", "quick", list=name, domain=domain),
                 callback=self.parse_stats,
@@ -304,6 +334,39 @@ class AsfListsSpider(scrapy.Spider):
                 meta=self._api_meta(),
                 dont_filter=True,
             )
+
+    def _apart_by_case(self, matched: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Lists whose names differ only in case (`issues`, `Issues`) are kept apart, each
+        in a folder with its name's case (crawler.archive.list_folders), and a warning says
+        so. Where even that cannot keep them apart (a filesystem that ignores case), the
+        other list is reported as a failed list, never stored in the first one's folder."""
+        clashes = case_clashes(matched)
+        if not clashes:
+            return matched
+        self.keep_case.update(clashes)
+        sensitive = self.plan_only or case_sensitive(self.staging)
+        folders, refused = list_folders(matched, sensitive)
+        for member in sorted(clashes):
+            if member in folders:
+                self.logger.warning(
+                    "%s@%s differs only in case from %s: kept apart, in %s/",
+                    *member,
+                    ", ".join(clashes[member]),
+                    folders[member],
+                )
+        for (name, domain), owner, folder in refused:
+            self.logger.error(
+                "%s@%s not crawled: it would share %s/ with %s (the filesystem of DATA_DIR "
+                "does not tell names apart by case); crawl it into a DATA_DIR on a "
+                "case-sensitive filesystem",
+                name,
+                domain,
+                folder,
+                owner,
+            )
+            self._count("lists_failed")
+        self._count("lists_case_clash", len(clashes))
+        return sorted(folders, key=lambda m: f"{m[0]}@{m[1]}")
 
     # --- months -----------------------------------------------------------------------
     def stats_failed(self, failure):
@@ -367,7 +430,8 @@ class AsfListsSpider(scrapy.Spider):
         )
         if self.plan:  # the dry run: count what would be fetched, fetch nothing
             latency = response.meta.get("download_latency")
-            self.plan.add_list(name, domain, counts, latency)
+            folder = self._path(name, domain, "1970-01").parent
+            self.plan.add_list(name, domain, counts, latency, folder)
             return
         for key in wanted:
             yield self._month_request(name, domain, key)
@@ -408,46 +472,63 @@ class AsfListsSpider(scrapy.Spider):
     def _fetched_at(self, response) -> datetime:
         return self._now(before=float(response.meta.get("download_latency") or 0.0))
 
+    def _item(self, archive, staged: Staged, urls, fetched: datetime, sliced: bool):
+        name, domain, key = archive
+        self.handled.add(archive)
+        item = MonthArchive(
+            address=f"{name}@{domain}",
+            domain=domain,
+            list_name=name,
+            month=key,
+            path=self._path(name, domain, key).as_posix(),
+            urls=urls,
+            fetched_at=fetched.isoformat(timespec="seconds"),
+            complete=self._is_complete(key, fetched),
+            sliced=sliced,
+            sha256=staged.sha256,
+            size=staged.size,
+            messages=staged.messages,
+        )
+        item.staged = staged.path
+        return item
+
+    def _fail(self, archive, message: str, *args) -> None:
+        """A month not stored this run (an error; a rerun asks for it again)."""
+        self.handled.add(archive)
+        self.logger.error(message, *args)
+        self._count("months_failed")
+
     def parse_month(self, response):
         self._reached()
-        name, domain, key = response.meta["archive"]
+        archive = name, domain, key = response.meta["archive"]
         if response.body and not response.body.startswith(b"From "):
             self.logger.warning("%s@%s %s: the answer is not an mbox", name, domain, key)
             yield from self._slice_fallback(response.request, "the answer is not an mbox")
             return
         fetched = self._fetched_at(response)
-        self.handled.add((name, domain, key))
-        yield MonthArchive(
-            domain=domain,
-            list_name=name,
-            month=key,
-            body=response.body,
-            urls=[response.url],
-            fetched_at=fetched.isoformat(timespec="seconds"),
-            complete=self._is_complete(key, fetched),
-        )
+        try:
+            staged = stage_body(response.body, self.staging)
+        except OSError as exc:
+            self._fail(archive, "%s@%s %s not stored: %s", name, domain, key, exc)
+            return
+        yield self._item(archive, staged, [response.url], fetched, sliced=False)
 
     def month_failed(self, failure):
+        archive = name, domain, key = failure.request.meta["archive"]
         reason = _describe(failure)
         # HttpError is an IgnoreRequest too, but a refused month is worth slicing, as is one
         # too large once inflated or out of time; a request ignored for another reason
         # (forbidden by robots.txt, an off-host redirect) is not to be insisted on.
         worth_slicing = failure.check(HttpError, DecompressedTooLarge, OutOfTime)
         if self._fails_fast(failure):  # week slices would not fare better
-            name, domain, key = failure.request.meta["archive"]
-            self.handled.add((name, domain, key))
-            self.logger.error("%s@%s %s not fetched: %s", name, domain, key, reason)
-            self._count("months_failed")
+            self._fail(archive, "%s@%s %s not fetched: %s", name, domain, key, reason)
             self._note_unreachable(failure)
             return
         if failure.check(IgnoreRequest) and not worth_slicing:
-            name, domain, key = failure.request.meta["archive"]
             if failure.check(AlreadyStored):  # a replayed duplicate (JOBDIR resume)
                 self.logger.debug("%s@%s %s: already stored", name, domain, key)
                 return
-            self.handled.add((name, domain, key))
-            self.logger.error("%s@%s %s not fetched: %s", name, domain, key, reason)
-            self._count("months_failed")
+            self._fail(archive, "%s@%s %s not fetched: %s", name, domain, key, reason)
             self.why_nothing.append(f"requests were refused ({reason})")
             return
         yield from self._slice_fallback(failure.request, reason)
@@ -460,70 +541,112 @@ class AsfListsSpider(scrapy.Spider):
         )
         self._count("months_sliced")
         self.handled.add((name, domain, key))
-        yield self._slice_request(name, domain, key, index=0, parts=[], urls=[])
+        yield self._slice_request(request.meta, index=0, files=[], urls=[])
 
-    def _slice_request(self, name, domain, key, index, parts, urls) -> scrapy.Request:
+    def _slice_request(self, meta: dict, index: int, files: list[str], urls: list[str]):
+        """Week slice `index` of the month in `meta`; the slices before it are on disk
+        (`files`), so memory holds one slice at a time, at most MONTH_MAXSIZE."""
+        name, domain, key = meta["archive"]
         dfr, dto = week_slices(key)[index]
+        slice_meta = {
+            "archive": meta["archive"],
+            "slice": index,
+            "slice_files": files,
+            "urls": urls,
+        }
+        if "first_fetched" in meta:
+            slice_meta["first_fetched"] = meta["first_fetched"]
+        if self.month_maxsize:
+            slice_meta["download_maxsize"] = self.month_maxsize
         return scrapy.Request(
             self._api("mbox", list=name, domain=domain, d=f"dfr={dfr}|dto={dto}"),
             callback=self.parse_slice,
             errback=self.slice_failed,
-            meta={"archive": (name, domain, key), "slice": index, "parts": parts, "urls": urls},
+            meta=slice_meta,
             dont_filter=True,
         )
 
+    @staticmethod
+    def _drop_slices(files: list[str]) -> None:
+        for path in files:
+            Path(path).unlink(missing_ok=True)
+
     def parse_slice(self, response):
         self._reached()
-        name, domain, key = response.meta["archive"]
-        index = response.meta["slice"]
+        meta = response.meta
+        archive = name, domain, key = meta["archive"]
+        index = meta["slice"]
+        files = list(meta["slice_files"])
         if response.body and not response.body.startswith(b"From "):
-            self.logger.error("%s@%s %s: slice %d is not an mbox", name, domain, key, index)
-            self._count("months_failed")
+            self._drop_slices(files)
+            self._fail(archive, "%s@%s %s: slice %d is not an mbox", name, domain, key, index)
             return
-        parts = [*response.meta["parts"], response.body]
-        urls = [*response.meta["urls"], response.url]
+        try:
+            files.append(str(stage_slice(response.body, self.staging)))
+        except OSError as exc:
+            self._drop_slices(files)
+            self._fail(archive, "%s@%s %s not stored: %s", name, domain, key, exc)
+            return
+        urls = [*meta["urls"], response.url]
         # The month is as complete as its earliest slice: keep the first slice's time.
-        first_fetched = response.meta.get("first_fetched") or self._fetched_at(response).timestamp()
+        first_fetched = meta.get("first_fetched") or self._fetched_at(response).timestamp()
         if index + 1 < len(week_slices(key)):
-            request = self._slice_request(name, domain, key, index + 1, parts, urls)
+            request = self._slice_request(meta, index + 1, files, urls)
             request.meta["first_fetched"] = first_fetched
             yield request
             return
         fetched = datetime.fromtimestamp(first_fetched, UTC)
-        self.handled.add((name, domain, key))
-        body = join_slices(parts, key)
+        try:
+            served = sum(Path(f).stat().st_size for f in files)
+            staged = join_slice_files(
+                [Path(f) for f in files], key, self.staging, self.sliced_month_maxsize
+            )
+        except SlicedMonthTooLarge as exc:
+            self._fail(
+                archive,
+                "%s@%s %s not stored: %s; -s SLICED_MONTH_MAXSIZE=… takes a larger month",
+                name,
+                domain,
+                key,
+                exc,
+            )
+            return
+        except OSError as exc:
+            self._fail(archive, "%s@%s %s not stored: %s", name, domain, key, exc)
+            return
+        finally:
+            self._drop_slices(files)
         self.logger.info(
             "%s@%s %s: joined %d week slices (%d bytes served, %d kept)",
             name,
             domain,
             key,
-            len(parts),
-            sum(map(len, parts)),
-            len(body),
+            len(files),
+            served,
+            staged.size,
         )
-        yield MonthArchive(
-            domain=domain,
-            list_name=name,
-            month=key,
-            body=body,
-            urls=urls,
-            fetched_at=fetched.isoformat(timespec="seconds"),
-            complete=self._is_complete(key, fetched),
-            sliced=True,
-        )
+        yield self._item(archive, staged, urls, fetched, sliced=True)
 
     def slice_failed(self, failure):
-        name, domain, key = failure.request.meta["archive"]
-        self.handled.add((name, domain, key))
-        self.logger.error(
-            "%s@%s %s: week slice %d failed (%s); month not stored",
+        meta = failure.request.meta
+        archive = name, domain, key = meta["archive"]
+        self._drop_slices(meta["slice_files"])
+        hint = ""
+        if _too_large(failure) and self.month_maxsize:
+            hint = (
+                f"; a week slice is held in memory and may not exceed MONTH_MAXSIZE "
+                f"({self.month_maxsize} B, inflated too)"
+            )
+        self._fail(
+            archive,
+            "%s@%s %s: week slice %d failed (%s)%s; month not stored",
             name,
             domain,
             key,
-            failure.request.meta["slice"],
+            meta["slice"],
             _describe(failure),
+            hint,
         )
-        self._count("months_failed")
         self._note_unreachable(failure)
 
     # --- summary ----------------------------------------------------------------------
@@ -609,6 +732,9 @@ class AsfListsSpider(scrapy.Spider):
         unmatched = stats.get_value("archive/patterns_unmatched") or []
         if unmatched:
             self._say(f"summary: patterns that matched no list: {', '.join(unmatched)}")
+        if self.keep_case:
+            apart = ", ".join(f"{n}@{d}" for n, d in sorted(self.keep_case))
+            self._say(f"summary: lists whose names differ only in case, kept apart: {apart}")
         if counts["months_fetched"] == 0:
             why = list(self.why_nothing)
             if counts["months_skipped"] and not counts["months_failed"]:

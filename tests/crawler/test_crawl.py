@@ -310,6 +310,16 @@ def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path
         "Fri, 01 Jul 2016 00:00:00 +0000",
     ):
         add(root, "issues@demo.apache.org", f"{stamp[5:24]}.eml", eml(f"seam {stamp}", stamp))
+    # Three bulky messages in three weeks: the month is over 20,000 bytes, no week is
+    # (each slice is held in memory and capped at MONTH_MAXSIZE as a whole month is).
+    for day in (3, 10, 17):
+        stamp = f"Fri, {day:02d} Jun 2016 12:00:00 +0000"
+        add(
+            root,
+            "issues@demo.apache.org",
+            f"bulk{day}.eml",
+            eml(f"bulk {day}", stamp, "x\n" * 4000),
+        )
     with ArchiveServer(root, now=NOW, crawl_delay=0) as plain:
         whole = {
             key: fetch(f"{plain.url}/api/mbox.lua?list={name}&domain={domain}&d=2016-06")
@@ -323,7 +333,7 @@ def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path
     args += ["-a", "since=2016-06", "-a", "until=2016-06", "-s", "RETRY_TIMES=1"]
     runs = {
         "refused": (Faults(refuse_months_over=1000), []),
-        "too-big": (Faults(), ["-s", "MONTH_MAXSIZE=1000"]),
+        "too-big": (Faults(), ["-s", "MONTH_MAXSIZE=20000"]),
         "timed-out": (
             Faults(refuse_months_over=1000, refuse_by_timeout=3),
             ["-s", "DOWNLOAD_TIMEOUT=1", "-s", "RETRY_TIMES=0"],
@@ -339,7 +349,7 @@ def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path
             assert len(slices) == 2 * 4  # June: four overlapping slices per list
         assert stored(data) == whole, label
         meta = sidecar(data, "demo.apache.org/issues/2016-06")
-        assert meta["sliced"] is True and len(meta["urls"]) == 4 and meta["messages"] == 5
+        assert meta["sliced"] is True and len(meta["urls"]) == 4 and meta["messages"] == 8
 
 
 def test_hostile_list_names_are_rejected(root, tmp_path):
@@ -582,14 +592,12 @@ def test_gzip_bomb_is_cut_at_api_maxsize(root, tmp_path):
 
 
 def test_gzip_month_over_month_maxsize_is_sliced(root, tmp_path):
-    # 12 KB of text that gzip makes tiny: under MONTH_MAXSIZE on the wire, over it inflated.
-    body = "run 1: 12 ms\n" * 1000
-    add(
-        root,
-        "issues@demo.apache.org",
-        "big.eml",
-        eml("big", "Mon, 13 Jun 2016 10:00:00 +0000", body),
-    )
+    # 12 KB of text that gzip makes tiny: under MONTH_MAXSIZE on the wire, over it
+    # inflated; in three weeks, so that no week slice is over it (each is capped too).
+    body = "run 1: 12 ms\n" * 300
+    for day in (6, 13, 20):
+        stamp = f"Mon, {day:02d} Jun 2016 10:00:00 +0000"
+        add(root, "issues@demo.apache.org", f"big{day}.eml", eml(f"big {day}", stamp, body))
     with ArchiveServer(root, now=NOW, crawl_delay=0) as plain:
         whole = fetch(f"{plain.url}/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06")
     data = tmp_path / "data"
