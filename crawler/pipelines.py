@@ -4,8 +4,8 @@ The spider has already written the month's gzip to DATA_DIR/.crawl-tmp (crawler.
 this moves it into place with one rename, so a crawl killed at any moment leaves in raw/
 either the old file or the new one, never a partial one. Beside each archive a sidecar
 `<YYYY-MM>.mbox.gz.json` records the list, the URL(s), sha256 and size of the served
-bytes, the message count, the fetch time and whether the month was complete; the spider
-reads it to skip complete months on later runs.
+bytes, the message count, the fetch time, whether the month was complete and the size of
+the archive file; the spider reads it to skip complete months on later runs.
 """
 
 from __future__ import annotations
@@ -68,27 +68,37 @@ class ArchiveWriter:
         previous = read_sidecar(path)
         staged = item.staged
         item.staged = None
+        # The sidecar first, then the archive: the rename is the step that makes the month
+        # stored. Killed between the two, the sidecar's stored_size is not the archive's
+        # and the month counts as missing (crawler.storage.read_sidecar); the other way
+        # round, a whole archive without its sidecar would be fetched again.
         if previous and previous.get("sha256") == item.sha256:
             # Same bytes as stored: keep the archive, just note the newer fetch.
             if staged is not None:
                 Path(staged).unlink(missing_ok=True)
+            record["stored_size"] = path.stat().st_size
+            self._write_sidecar(path, record)
             item.outcome = "unchanged"
             self.stats.inc_value("archive/months_unchanged")
             logger.info("%s %s unchanged (%d bytes)", item.address, item.month, item.size)
-        else:
-            publish(staged, path)
-            item.outcome = "replaced" if previous else "stored"
-            self.stats.inc_value("archive/months_fetched")
-            self.stats.inc_value("archive/bytes", item.size)
-            logger.info(
-                "%s %s %s: %d messages, %d bytes%s",
-                item.address,
-                item.month,
-                item.outcome,
-                item.messages,
-                item.size,
-                " (joined from week slices)" if item.sliced else "",
-            )
+            return item
+        record["stored_size"] = Path(staged).stat().st_size
+        self._write_sidecar(path, record)
+        publish(staged, path)
+        item.outcome = "replaced" if previous else "stored"
+        self.stats.inc_value("archive/months_fetched")
+        self.stats.inc_value("archive/bytes", item.size)
+        logger.info(
+            "%s %s %s: %d messages, %d bytes%s",
+            item.address,
+            item.month,
+            item.outcome,
+            item.messages,
+            item.size,
+            " (joined from week slices)" if item.sliced else "",
+        )
+        return item
+
+    def _write_sidecar(self, path: Path, record: dict) -> None:
         sidecar = (json.dumps(record, indent=2) + "\n").encode()
         write_atomic(sidecar_path(path), sidecar, self.staging)
-        return item

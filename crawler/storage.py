@@ -5,9 +5,9 @@ A month is written as gzip to a staging file as it is received (`stage_body`), o
 it came in week slices, each slice is kept on disk (`stage_slice`) and the month is
 joined from those files message by message (`join_slice_files`): memory holds one answer
 (at most MONTH_MAXSIZE) at a time, never the whole month. `publish` then renames the
-staged file into raw/, so a crawl killed at any moment leaves either the old file or the
-new one there, never a partial one; temporary files carry TMP_PREFIX and the next run
-removes them (`remove_stale_partials`).
+staged file into raw/ (after its sidecar is written: `read_sidecar`), so a crawl killed
+at any moment leaves either the old file or the new one there, never a partial one;
+temporary files carry TMP_PREFIX and the next run removes them (`remove_stale_partials`).
 """
 
 from __future__ import annotations
@@ -55,14 +55,21 @@ def sidecar_path(archive: Path) -> Path:
 
 
 def read_sidecar(archive: Path) -> dict | None:
-    """The sidecar of an archive file, or None when either is missing or unreadable."""
+    """The sidecar of an archive file, or None when either is missing or unreadable, or
+    when they are out of step: the sidecar is written first, then the archive renamed
+    into place, so a crawl killed between the two leaves a sidecar whose `stored_size`
+    is not the archive's size (sidecars of older crawls have none)."""
     try:
-        if not archive.is_file():
-            return None
+        stat = archive.stat()
         record = json.loads(sidecar_path(archive).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return record if isinstance(record, dict) else None
+    if not isinstance(record, dict):
+        return None
+    stored_size = record.get("stored_size")
+    if stored_size is not None and stored_size != stat.st_size:
+        return None
+    return record
 
 
 def _fsync_dir(folder: Path) -> None:
