@@ -2,7 +2,7 @@
 robots.txt with Crawl-delay (bounded by ROBOTSTXT_CRAWL_DELAY_MAX) and RFC 9309's rules
 for unreachable files, a filter that refuses requests (redirects) off ARCHIVE_URL's
 origin, a decompression cap that says so, and a filter that keeps a resumed crawl from
-fetching a month twice.
+fetching anything twice.
 
 Those that subclass Scrapy's own middlewares replace them in crawler/settings.py.
 """
@@ -30,12 +30,11 @@ from twisted.internet.defer import Deferred
 logger = logging.getLogger(__name__)
 
 
-class AlreadyStored(IgnoreRequest):
-    """A request for a month that is already stored (a duplicate replayed from a
-    JOBDIR queue): dropped quietly, unlike other ignored requests."""
-
-
-ALREADY_STORED = "month already stored"
+class NotNeeded(IgnoreRequest):
+    """A request this run does not need: for a month already stored complete, or a
+    second copy of a request this run already made (a JOBDIR resume replays the stopped
+    run's queue while the spider asks again). Dropped quietly, unlike other ignored
+    requests."""
 
 
 class OffOrigin(IgnoreRequest):
@@ -411,13 +410,14 @@ class BoundedHttpCompressionMiddleware(HttpCompressionMiddleware):
             ) from exc
 
 
-class StoredMonthFilter:
-    """Drops a month request whose month this run already handled or that is stored
-    complete on disk, just before it would be downloaded.
+class OnceOnlyFilter:
+    """Asks the spider, just before a request is downloaded, whether this run still needs
+    it (`spider.admit`): a month stored complete, or a request for a month, a list's
+    stats or the list of lists that this run already makes, is dropped as NotNeeded.
 
     The spider checks the disk when it plans a month, but a crawl resumed with JOBDIR also
-    replays the requests queued by the stopped run; this keeps those from being fetched
-    twice, whichever copy comes first.
+    replays the requests queued by the stopped run; this keeps either copy from being
+    fetched twice, whichever comes first (and however many are in the downloader at once).
     """
 
     @classmethod
@@ -428,9 +428,9 @@ class StoredMonthFilter:
 
     def process_request(self, request, spider=None):
         spider = self.crawler.spider
-        archive = request.meta.get("archive")
-        if archive is None or "slice" in request.meta or not hasattr(spider, "month_done"):
-            return None
-        if spider.month_done(*archive):
-            raise AlreadyStored(ALREADY_STORED)
+        admit = getattr(spider, "admit", None)
+        reason = admit(request) if admit else None
+        if reason:
+            self.crawler.stats.inc_value("archive/requests_not_needed")
+            raise NotNeeded(reason)
         return None

@@ -76,7 +76,7 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.RetryAfterMiddleware": 550,
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.CrawlDelayRobotsTxtMiddleware": 100,
-    "crawler.middlewares.StoredMonthFilter": 120,
+    "crawler.middlewares.OnceOnlyFilter": 120,
 }
 
 # Busy lists serve mbox months of hundreds of MB; a whole month larger than
@@ -99,6 +99,10 @@ MONTH_GRACE_HOURS = 24
 # The archive's clock (stats `unixtime`) is used for "now" only when it is behind ours by
 # at most this many seconds; a clock of 1970 or far in the future is ignored.
 ARCHIVE_CLOCK_MAX_SKEW = 86400
+
+# A progress line (months done of those to fetch, bytes, ETA) at most this often, in
+# seconds, and when the last month is done; 0: after every month.
+PROGRESS_INTERVAL = 60
 
 ITEM_PIPELINES = {"crawler.pipelines.ArchiveWriter": 300}
 # `scrapy crawl` with the spider's exit status (crawler/commands/crawl.py).

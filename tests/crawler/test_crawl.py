@@ -203,7 +203,9 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
 def test_default_patterns_and_month_range(root, tmp_path):
     data = tmp_path / "data"
     with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
-        result = crawl(server.url, data, "-a", "since=2016-06", "-a", "until=2016-06")
+        result = crawl(
+            server.url, data, "-a", "all=1", "-a", "since=2016-06", "-a", "until=2016-06"
+        )
         assert result.returncode == 0, result.log
         # Default patterns take commits@ and issues@ but not users@; only June 2016.
         assert set(stored(data)) == {
@@ -220,7 +222,10 @@ def test_default_patterns_and_month_range(root, tmp_path):
         (["-a", "since=2016-13"], "since='2016-13' is not a month: use YYYY-MM"),
         (["-a", "until=June"], "until='June' is not a month: use YYYY-MM"),
         (["-a", "since=2017-01", "-a", "until=2016-01"], "since=2017-01 is after until=2016-01"),
-        (["-s", "ARCHIVE_URL=ftp://example.org"], "ARCHIVE_URL='ftp://example.org' is not an http"),
+        (
+            ["-a", "lists=issues@*", "-s", "ARCHIVE_URL=ftp://example.org"],
+            "ARCHIVE_URL='ftp://example.org' is not an http",
+        ),
         (["-a", "until=9999-12"], "until=9999-12 is after the current month"),
         (["-a", "since=9998-01"], "since=9998-01 is after the current month"),
         (["-a", "since=10000-01"], "since='10000-01' is not a month"),
@@ -492,7 +497,16 @@ def test_an_unreachable_archive_is_reported(tmp_path):
     with ArchiveServer(tmp_path) as server:
         url = server.url  # a port that nothing listens on once the server is gone
     # Unreachable, robots.txt included: RFC 9309 disallows all (no asking again here).
-    result = crawl(url, tmp_path / "data", "-s", "RETRY_TIMES=0", "-s", "ROBOTSTXT_RETRY_TIMES=0")
+    result = crawl(
+        url,
+        tmp_path / "data",
+        "-a",
+        "all=1",
+        "-s",
+        "RETRY_TIMES=0",
+        "-s",
+        "ROBOTSTXT_RETRY_TIMES=0",
+    )
     assert result.returncode == 3, result.log
     assert "unreachable (DownloadConnectionRefusedError) after 1 tries" in result.log
     assert "cannot read the lists from" in result.log
