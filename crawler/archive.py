@@ -107,12 +107,63 @@ def valid_domain(domain: object) -> bool:
     return len(labels) >= 2 and all(_DOMAIN_LABEL_RE.fullmatch(label) for label in labels)
 
 
-def archive_path(domain: str, list_name: str, key: str) -> PurePosixPath:
-    """`raw/<domain>/<list>/<YYYY-MM>.mbox.gz`, relative to DATA_DIR; names must be valid."""
+def archive_path(
+    domain: str, list_name: str, key: str, *, keep_case: bool = False
+) -> PurePosixPath:
+    """`raw/<domain>/<list>/<YYYY-MM>.mbox.gz`, relative to DATA_DIR; names must be valid.
+
+    The list's folder is its name in lower case, unless `keep_case`: for lists whose
+    names differ only in case from another list's on the same domain (see
+    `case_clashes`), which would otherwise share one folder.
+    """
     if not (valid_domain(domain) and valid_list_name(list_name)):
         raise ValueError(f"refusing to build a path from {list_name!r}@{domain!r}")
     parse_month(key)
-    return PurePosixPath("raw", domain.lower(), list_name.lower(), f"{key}.mbox.gz")
+    folder = list_name if keep_case else list_name.lower()
+    return PurePosixPath("raw", domain.lower(), folder, f"{key}.mbox.gz")
+
+
+def case_clashes(addresses: list[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:
+    """The (name, domain) pairs whose address differs only in case from another's, each
+    with the other addresses it clashes with: `issues@x.org` and `Issues@x.org` would
+    share the folder `raw/x.org/issues/`. Lists that clash keep their names' case in
+    their folders (`archive_path(..., keep_case=True)`)."""
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for name, domain in addresses:
+        groups.setdefault((name.lower(), domain.lower()), []).append((name, domain))
+    return {
+        member: [f"{n}@{d}" for n, d in group if (n, d) != member]
+        for group in groups.values()
+        if len(group) > 1
+        for member in group
+    }
+
+
+def list_folders(
+    lists: list[tuple[str, str]], case_sensitive: bool = True
+) -> tuple[dict[tuple[str, str], PurePosixPath], list[tuple[tuple[str, str], str, str]]]:
+    """Each (name, domain)'s folder under DATA_DIR (`raw/<domain>/<list>`), and the lists
+    that cannot have one of their own: (list, the address that has it, the folder).
+
+    Lists whose names differ only in case keep their case in their folders, so they are
+    apart; they cannot be where the filesystem ignores case (`case_sensitive` False), or
+    when the domains alone differ in case. Then the list whose address is in lower case
+    (or the first in order) keeps the folder and each other one is refused.
+    """
+    clashes = case_clashes(lists)
+    folders: dict[tuple[str, str], PurePosixPath] = {}
+    refused: list[tuple[tuple[str, str], str, str]] = []
+    owners: dict[str, str] = {}  # folder as the filesystem compares it → address
+    for name, domain in sorted(lists, key=lambda m: (m != (m[0].lower(), m[1].lower()), m)):
+        keep_case = (name, domain) in clashes
+        folder = archive_path(domain, name, "1970-01", keep_case=keep_case).parent
+        compared = str(folder) if case_sensitive else str(folder).lower()
+        if compared in owners:
+            refused.append(((name, domain), owners[compared], str(folder)))
+            continue
+        owners[compared] = f"{name}@{domain}"
+        folders[(name, domain)] = folder
+    return folders, refused
 
 
 def parse_patterns(value: str | None) -> list[str]:
@@ -125,12 +176,14 @@ def parse_patterns(value: str | None) -> list[str]:
 
 
 def match_lists(addresses: list[str], patterns: list[str]) -> tuple[list[str], list[str]]:
-    """Addresses matching any pattern (sorted), and the patterns that matched nothing."""
-    lowered = {address.lower(): address for address in addresses}
+    """Addresses matching any pattern (sorted), and the patterns that matched nothing.
+
+    Patterns match regardless of case, and addresses that differ only in case are all
+    kept: `issues@*` matches both `issues@x.org` and `Issues@x.org`."""
     matched: set[str] = set()
     unmatched = []
     for pattern in patterns:
-        hits = [a for low, a in lowered.items() if fnmatch.fnmatchcase(low, pattern)]
+        hits = [a for a in addresses if fnmatch.fnmatchcase(a.lower(), pattern)]
         if not hits:
             unmatched.append(pattern)
         matched.update(hits)

@@ -1,7 +1,8 @@
 """Downloader middlewares: Retry-After on 429/503 and a total time limit per request,
-robots.txt with Crawl-delay and RFC 9309's rules for unreachable files, a filter that
-refuses requests (redirects) off ARCHIVE_URL's origin, a decompression cap that says so,
-and a filter that keeps a resumed crawl from fetching a month twice.
+robots.txt with Crawl-delay (bounded by ROBOTSTXT_CRAWL_DELAY_MAX) and RFC 9309's rules
+for unreachable files, a filter that refuses requests (redirects) off ARCHIVE_URL's
+origin, a decompression cap that says so, and a filter that keeps a resumed crawl from
+fetching anything twice.
 
 Those that subclass Scrapy's own middlewares replace them in crawler/settings.py.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
@@ -28,12 +30,11 @@ from twisted.internet.defer import Deferred
 logger = logging.getLogger(__name__)
 
 
-class AlreadyStored(IgnoreRequest):
-    """A request for a month that is already stored (a duplicate replayed from a
-    JOBDIR queue): dropped quietly, unlike other ignored requests."""
-
-
-ALREADY_STORED = "month already stored"
+class NotNeeded(IgnoreRequest):
+    """A request this run does not need: for a month already stored complete, or a
+    second copy of a request this run already made (a JOBDIR resume replays the stopped
+    run's queue while the spider asks again). Dropped quietly, unlike other ignored
+    requests."""
 
 
 class OffOrigin(IgnoreRequest):
@@ -46,6 +47,11 @@ class DecompressedTooLarge(IgnoreRequest):
 
 class RobotsUnreachable(IgnoreRequest):
     """robots.txt stayed unreachable (5xx, 429, network error): RFC 9309 says disallow."""
+
+
+class CrawlDelayTooLong(IgnoreRequest):
+    """robots.txt asks for a Crawl-delay above ROBOTSTXT_CRAWL_DELAY_MAX: rather than wait
+    that long between requests, nothing is asked of the host."""
 
 
 class OutOfTime(IgnoreRequest):
@@ -191,6 +197,10 @@ class _Unreachable:
         return False
 
 
+class _TooSlow(_Unreachable):
+    """Stands for a robots.txt whose Crawl-delay is above ROBOTSTXT_CRAWL_DELAY_MAX."""
+
+
 class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
     """RobotsTxtMiddleware that follows RFC 9309 on errors and also keeps at least
     robots.txt's Crawl-delay between requests to a host (when ROBOTSTXT_CRAWL_DELAY).
@@ -213,18 +223,39 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         self.max_size = settings.getint("API_MAXSIZE", 0) or settings.getint("DOWNLOAD_MAXSIZE")
         self.fail_fast = fail_fast_exceptions(settings)
         self.fail_fast_times = settings.getint("RETRY_FAIL_FAST_TIMES", 0)
+        self.max_crawl_delay = settings.getfloat("ROBOTSTXT_CRAWL_DELAY_MAX", 60)
         self.crawl_delays: dict[str, float] = {}
-        crawler.signals.connect(self._robots_parsed, signal=signals.robots_parsed)
 
-    def _robots_parsed(self, robotparser, request):
+    def _crawl_delay(self, robotparser, netloc: str) -> _TooSlow | None:
+        """Keeps robots.txt's Crawl-delay for the host; a _TooSlow when it is above
+        ROBOTSTXT_CRAWL_DELAY_MAX (or not a number), so the host is not crawled at all
+        rather than waited on for days without a word."""
         agent = self.crawler.settings.get("USER_AGENT") or "*"
         crawl_delay = getattr(robotparser, "crawl_delay", None)
         delay = crawl_delay(agent) if crawl_delay else None
-        if delay:
-            netloc = urlparse_cached(request).netloc
-            self.crawl_delays[netloc] = float(delay)
-            self._stats.max_value("archive/crawl_delay", float(delay))  # for the plan
-            logger.info("robots.txt of %s asks for Crawl-delay: %s s", netloc, delay)
+        if not delay:
+            return None
+        delay = float(delay)
+        logger.info("robots.txt of %s asks for Crawl-delay: %g s", netloc, delay)
+        if not self.obey_crawl_delay:
+            return None
+        if not math.isfinite(delay) or delay > self.max_crawl_delay:
+            reason = (
+                f"robots.txt of {netloc} asks for Crawl-delay: {delay:g} s, more than "
+                f"ROBOTSTXT_CRAWL_DELAY_MAX ({self.max_crawl_delay:g} s)"
+            )
+            logger.error(
+                "%s: not crawling %s rather than waiting that long between requests "
+                "(-s ROBOTSTXT_CRAWL_DELAY_MAX=%g accepts it)",
+                reason,
+                netloc,
+                delay,
+            )
+            self._stats.inc_value("robotstxt/crawl_delay_too_long")
+            return _TooSlow(reason)
+        self.crawl_delays[netloc] = delay
+        self._stats.max_value("archive/crawl_delay", delay)  # for the plan
+        return None
 
     async def robot_parser(self, request):
         netloc = urlparse_cached(request).netloc
@@ -297,7 +328,7 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
                 await self.crawler.signals.send_catch_log_async(
                     signal=signals.robots_parsed, robotparser=parser, request=request
                 )
-                return parser
+                return self._crawl_delay(parser, netloc) or parser
             if 400 <= status < 500 and status != 429:
                 logger.info(
                     "robots.txt of %s: HTTP %d, so no rules (RFC 9309: all allowed)",
@@ -321,6 +352,8 @@ class CrawlDelayRobotsTxtMiddleware(RobotsTxtMiddleware):
         return _Unreachable(reason)
 
     def process_request_2(self, rp, request):
+        if isinstance(rp, _TooSlow):
+            raise CrawlDelayTooLong(rp.reason)
         if isinstance(rp, _Unreachable):
             raise RobotsUnreachable(f"robots.txt unreachable ({rp.reason}): all disallowed")
         super().process_request_2(rp, request)
@@ -377,13 +410,14 @@ class BoundedHttpCompressionMiddleware(HttpCompressionMiddleware):
             ) from exc
 
 
-class StoredMonthFilter:
-    """Drops a month request whose month this run already handled or that is stored
-    complete on disk, just before it would be downloaded.
+class OnceOnlyFilter:
+    """Asks the spider, just before a request is downloaded, whether this run still needs
+    it (`spider.admit`): a month stored complete, or a request for a month, a list's
+    stats or the list of lists that this run already makes, is dropped as NotNeeded.
 
     The spider checks the disk when it plans a month, but a crawl resumed with JOBDIR also
-    replays the requests queued by the stopped run; this keeps those from being fetched
-    twice, whichever copy comes first.
+    replays the requests queued by the stopped run; this keeps either copy from being
+    fetched twice, whichever comes first (and however many are in the downloader at once).
     """
 
     @classmethod
@@ -394,9 +428,9 @@ class StoredMonthFilter:
 
     def process_request(self, request, spider=None):
         spider = self.crawler.spider
-        archive = request.meta.get("archive")
-        if archive is None or "slice" in request.meta or not hasattr(spider, "month_done"):
-            return None
-        if spider.month_done(*archive):
-            raise AlreadyStored(ALREADY_STORED)
+        admit = getattr(spider, "admit", None)
+        reason = admit(request) if admit else None
+        if reason:
+            self.crawler.stats.inc_value("archive/requests_not_needed")
+            raise NotNeeded(reason)
         return None

@@ -103,22 +103,22 @@ class Plan:
         self.target = max(0.01, settings.getfloat("AUTOTHROTTLE_TARGET_CONCURRENCY", 1.0))
         self.max_delay = settings.getfloat("AUTOTHROTTLE_MAX_DELAY", 60)
         self.months: dict[str, dict[str, int]] = {}  # address → {month: messages}
-        self.paths: dict[str, tuple[str, str]] = {}  # address → (domain, list) on disk
+        self.folders: dict[str, Path] = {}  # address → its folder, relative to DATA_DIR
         self.latencies: list[float] = []
         self.lists_available = 0
         self._all_average: float | None | bool = False  # not computed yet
 
-    def add_list(self, name: str, domain: str, counts: dict, latency) -> None:
-        address = f"{name}@{domain}".lower()
+    def add_list(self, name: str, domain: str, counts: dict, latency, folder: Path) -> None:
+        """A list's months to fetch (month → messages) and its folder (raw/<domain>/<list>)."""
+        address = f"{name}@{domain}"
         self.months[address] = {key: as_count(n) for key, n in counts.items()}
-        self.paths[address] = (domain.lower(), name.lower())
+        self.folders[address] = Path(folder)
         if isinstance(latency, int | float) and math.isfinite(latency) and latency >= 0:
             self.latencies.append(float(latency))
 
     def per_message(self, address: str) -> tuple[float, str]:
         """(bytes per message, where that figure comes from) for one list."""
-        domain, name = self.paths[address]
-        own = _stored_average((self.raw / domain / name).glob("*.mbox.gz.json"))
+        own = _stored_average((self.raw.parent / self.folders[address]).glob("*.mbox.gz.json"))
         if own is not None:
             return own, "its stored months"
         if self._all_average is False:

@@ -29,6 +29,10 @@ DATA_DIR = "data"
 USER_AGENT = _user_agent()
 ROBOTSTXT_OBEY = True
 ROBOTSTXT_CRAWL_DELAY = True  # also honour robots.txt Crawl-delay (crawler.middlewares)
+# A Crawl-delay above this many seconds is not obeyed: the crawl stops, before any
+# archive request, with an error naming it (exit 3). At 60 s a request, the default
+# scope's ~100,000 months would take 70 days; robots.txt's 86400 would take centuries.
+ROBOTSTXT_CRAWL_DELAY_MAX = 60.0
 # RFC 9309: a robots.txt answering 5xx/429 or not at all means "disallow everything"; it is
 # asked for again this many times, this many seconds apart (doubling), then the host is
 # given up on with an error. A 4xx robots.txt allows everything.
@@ -72,7 +76,7 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.RetryAfterMiddleware": 550,
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.CrawlDelayRobotsTxtMiddleware": 100,
-    "crawler.middlewares.StoredMonthFilter": 120,
+    "crawler.middlewares.OnceOnlyFilter": 120,
 }
 
 # Busy lists serve mbox months of hundreds of MB; a whole month larger than
@@ -81,6 +85,11 @@ DOWNLOAD_TIMEOUT = 900
 DOWNLOAD_MAXSIZE = 2 * 1024**3
 DOWNLOAD_WARNSIZE = 256 * 1024**2
 MONTH_MAXSIZE = 1024**3
+# Each week slice is an answer like a whole month: held in memory, capped at MONTH_MAXSIZE
+# (inflated). The slices go to disk as they come and the month is joined from there,
+# message by message, so memory stays at one answer; a joined month larger than this
+# (a busy month, or a gzip bomb served in slices) is refused with an error.
+SLICED_MONTH_MAXSIZE = 2 * 1024**3
 # The JSON answers (preferences, stats) and robots.txt are small; a larger one, measured
 # after decompression like every size cap here, is refused (a gzip bomb stops here).
 API_MAXSIZE = 64 * 1024**2
@@ -90,6 +99,10 @@ MONTH_GRACE_HOURS = 24
 # The archive's clock (stats `unixtime`) is used for "now" only when it is behind ours by
 # at most this many seconds; a clock of 1970 or far in the future is ignored.
 ARCHIVE_CLOCK_MAX_SKEW = 86400
+
+# A progress line (months done of those to fetch, bytes, ETA) at most this often, in
+# seconds, and when the last month is done; 0: after every month.
+PROGRESS_INTERVAL = 60
 
 ITEM_PIPELINES = {"crawler.pipelines.ArchiveWriter": 300}
 # `scrapy crawl` with the spider's exit status (crawler/commands/crawl.py).

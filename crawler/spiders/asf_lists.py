@@ -3,14 +3,25 @@
 preferences → the lists (names validated, matched against `-a lists=` patterns) →
 stats?quick per list → its active months within `-a since` / `-a until` → mbox per month,
 skipping months already stored complete; a month that fails whole is fetched again in
-week slices. Yields MonthArchive items (crawler/items.py) that crawler.pipelines writes.
+week slices, kept on disk and joined from there. Each month is staged as gzip under
+DATA_DIR/.crawl-tmp (crawler.storage) and yielded as a MonthArchive item
+(crawler/items.py) that crawler.pipelines moves into raw/.
+
+The default scope (every tracker, pull-request and commit list: days of requests) is
+crawled only when asked for with `-a all=1`; a run with neither `-a lists=` nor
+`-a all=1` stops before any request. Settings given with `-s` that nothing reads and
+that look like the project's own (`ARCHIVE_ULR`) are refused (crawler.setting_names).
 
 No answer is trusted: names must match whole, months after the current one are never
 asked for, the archive's clock counts only when plausible; crawler.middlewares bounds
-sizes (inflated too), time per request, redirects (same origin only) and robots.txt errors.
+sizes (inflated too), time per request, redirects (same origin only), robots.txt errors
+and its Crawl-delay. Every request is made once per run (`admit`): a JOBDIR resume
+replays the stopped run's queue while the spider asks again, and only the first copy
+is fetched.
 
 `-a plan=1` reads preferences and stats only and prints what a crawl would fetch
-(crawler.plan). The summary goes to stdout; `exit_code` (EXIT_* below) is what
+(crawler.plan). Progress (months done of those to fetch, bytes, ETA) goes to the log;
+the summary goes to stdout; `exit_code` (EXIT_* below) is what
 crawler/commands/crawl.py makes `scrapy crawl` exit with.
 """
 
@@ -20,6 +31,7 @@ import difflib
 import json
 import logging
 import math
+import secrets
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -27,13 +39,16 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import scrapy
-from scrapy.exceptions import CloseSpider, IgnoreRequest
+from scrapy.exceptions import CloseSpider, DownloadCancelledError, IgnoreRequest
 from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.defer import CancelledError
 
 from crawler.archive import (
+    DEFAULT_LIST_PATTERNS,
     ArgumentError,
     archive_path,
-    join_slices,
+    case_clashes,
+    list_folders,
     match_lists,
     month_bounds,
     month_in_range,
@@ -47,13 +62,24 @@ from crawler.archive import (
 )
 from crawler.items import MonthArchive
 from crawler.middlewares import (
-    AlreadyStored,
     DecompressedTooLarge,
+    NotNeeded,
     OutOfTime,
     fail_fast_exceptions,
 )
-from crawler.pipelines import read_sidecar, write_atomic
-from crawler.plan import Plan, parse_flag
+from crawler.plan import Plan, human_bytes, human_seconds, parse_flag
+from crawler.setting_names import check_names, command_line_settings
+from crawler.storage import (
+    STAGING_DIR,
+    SlicedMonthTooLarge,
+    Staged,
+    case_sensitive,
+    join_slice_files,
+    read_sidecar,
+    stage_body,
+    stage_slice,
+    write_atomic,
+)
 
 # Exit statuses of `scrapy crawl asf-lists` (crawler/commands/crawl.py).
 EXIT_OK = 0  # every wanted month stored (or nothing to do)
@@ -61,8 +87,16 @@ EXIT_FAILED = 1  # some months or lists failed after the retries; a rerun fetche
 EXIT_USAGE = 2  # bad argument or setting, a JOBDIR of other arguments, no list matched
 EXIT_UNREACHABLE = 3  # nothing could be read: the archive is unreachable or refuses
 EXIT_INTERRUPTED = 130  # stopped early (Ctrl-C); the same command resumes
-KNOWN_ARGUMENTS = ("lists", "since", "until", "plan")
+KNOWN_ARGUMENTS = ("lists", "all", "since", "until", "plan")
 JOB_ARGUMENTS_FILE = "asf-lists.arguments.json"  # in JOBDIR
+NO_SCOPE = (
+    "no scope given, so nothing is crawled. Without -a lists= the crawl would take the "
+    "default scope ({patterns}): every tracker, pull-request and commit list of the ASF "
+    "over its whole history, days of requests. Crawl some lists with -a lists=PATTERNS "
+    "(make crawl ARGS='-a lists=issues@kudu.apache.org -a since=2017-01'); see the "
+    "default scope's size with make plan; crawl it with -a all=1 "
+    "(make crawl ARGS='-a all=1 -s JOBDIR=crawls/all')"
+)
 
 
 def _bad(logger, message: str):
@@ -81,11 +115,18 @@ def _describe(failure) -> str:
     return f"{failure.type.__name__}: {failure.value}"
 
 
+def _too_large(failure) -> bool:
+    """An answer given up on for its size: over its download_maxsize as sent
+    (DownloadCancelledError, CancelledError) or once inflated (DecompressedTooLarge)."""
+    return bool(failure.check(DownloadCancelledError, CancelledError, DecompressedTooLarge))
+
+
 class AsfListsSpider(scrapy.Spider):
     name = "asf-lists"
 
     def __init__(self, lists: str | None = None, since=None, until=None, plan=None, **unknown):
         super().__init__()
+        everything = unknown.pop("all", None)  # `all` is a builtin: not a parameter name
         # Checked here, before any request: bad arguments stop the crawl with a clear error.
         # An unknown name is never ignored: `-a list=…` would crawl the default scope.
         for name, value in unknown.items():
@@ -98,6 +139,11 @@ class AsfListsSpider(scrapy.Spider):
             )
         try:
             self.plan_only = parse_flag(plan, "plan")
+            self.crawl_all = parse_flag(everything, "all")
+            if lists is not None and self.crawl_all:
+                raise ArgumentError(
+                    "lists= and all=1 together: give the lists, or all=1 for the default scope"
+                )
             self.patterns = parse_patterns(lists)
             self.since = month_key(*parse_month(since, "since")) if since else None
             self.until = month_key(*parse_month(until, "until")) if until else None
@@ -110,21 +156,47 @@ class AsfListsSpider(scrapy.Spider):
                     raise ArgumentError(f"{label}={value} is after the current month {current}")
         except ArgumentError as exc:
             _bad(self.logger, str(exc))
+        # The default scope is days of requests: never started by accident (a dry run of
+        # it fetches no archive, and is how to see its size).
+        if lists is None and not self.crawl_all and not self.plan_only:
+            self.logger.error(NO_SCOPE.format(patterns=", ".join(DEFAULT_LIST_PATTERNS)))
+            raise SystemExit(EXIT_USAGE)  # (see _bad)
         self.clock_offset = 0.0  # seconds the archive's clock is behind ours (never ahead)
         self._clock_warned = False
         self.why_nothing: list[str] = []
-        self.handled: set[tuple[str, str, str]] = set()  # (list, domain, month) done this run
         self.exit_code = EXIT_OK
         self.lists_unread = False  # the list of lists could not be read: nothing was
         self.no_list_matched = False
         self.unreachable: str | None = None  # why the crawl stopped: archive unreachable
         self._unreachable_streak = 0
         self.plan: Plan | None = None
+        # What this run asks for, each thing once (see `admit`): request key → the token
+        # of the one request (with its retries, redirects and week slices) that fetches it.
+        self.claims: dict[tuple, str] = {}
+        self.keep_case: set[tuple[str, str]] = set()  # lists whose folder keeps its case
+        # Months by (name, domain, month), as sets so that nothing is counted twice.
+        self.months_wanted: set[tuple[str, str, str]] = set()  # to fetch this run
+        self.months_finished: set[tuple[str, str, str]] = set()  # stored, unchanged, failed
+        self.months_skipped: set[tuple[str, str, str]] = set()  # stored complete already
+        self.months_out_of_range: set[tuple[str, str, str]] = set()
+        self.months_in_future: set[tuple[str, str, str]] = set()
+        self.lists_matched = 0
+        self.lists_read: set[tuple[str, str]] = set()  # whose months are known (or failed)
+        self.bytes_done = 0  # served bytes of the months done
+        self._fetch_started: float | None = None  # when the first month was asked for
+        self._last_progress = 0.0
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
+        errors, warnings = check_names(command_line_settings(settings))
+        for warning in warnings:
+            spider.logger.warning("%s", warning)
+        for error in errors:
+            spider.logger.error("bad setting: %s", error)
+        if errors:
+            raise SystemExit(EXIT_USAGE)  # (see _bad): a typo'd setting would be ignored
         spider.archive_url = settings.get("ARCHIVE_URL", "https://lists.apache.org").rstrip("/")
         if urlsplit(spider.archive_url).scheme not in ("http", "https"):
             spider.logger.error(
@@ -132,7 +204,10 @@ class AsfListsSpider(scrapy.Spider):
             )
             raise SystemExit(EXIT_USAGE)  # (see _bad)
         spider.data_dir = Path(settings.get("DATA_DIR", "data"))
+        spider.staging = spider.data_dir / STAGING_DIR
         spider.month_maxsize = settings.getint("MONTH_MAXSIZE", 0)
+        spider.sliced_month_maxsize = settings.getint("SLICED_MONTH_MAXSIZE", 0)
+        spider.progress_interval = settings.getfloat("PROGRESS_INTERVAL", 60)
         spider.grace = timedelta(hours=settings.getfloat("MONTH_GRACE_HOURS", 24))
         spider.api_maxsize = settings.getint("API_MAXSIZE", 0)
         spider.clock_max_skew = settings.getfloat("ARCHIVE_CLOCK_MAX_SKEW", 86400)
@@ -198,24 +273,106 @@ class AsfListsSpider(scrapy.Spider):
         query = "&".join(filter(None, [urlencode(params), *flags]))
         return f"{self.archive_url}/api/{endpoint}.lua" + (f"?{query}" if query else "")
 
-    def _api_meta(self) -> dict:
+    def _api_meta(self, key: tuple) -> dict:
         """Small JSON answers: refused beyond API_MAXSIZE, compressed or not."""
-        return {"download_maxsize": self.api_maxsize} if self.api_maxsize else {}
+        meta = {"claim": self._claim(key)}
+        if self.api_maxsize:
+            meta["download_maxsize"] = self.api_maxsize
+        return meta
 
     def _now(self, before: float = 0.0) -> datetime:
         """Our clock (or the archive's, if it is behind), `before` seconds ago."""
         return datetime.fromtimestamp(time.time() + self.clock_offset - before, UTC)
 
-    def month_done(self, name: str, domain: str, key: str) -> bool:
-        """Handled earlier in this run, or stored complete by an earlier one."""
-        if (name, domain, key) in self.handled:
-            return True
-        stored = read_sidecar(self.data_dir / archive_path(domain, name, key))
-        return bool(stored and stored.get("complete"))
+    def _path(self, name: str, domain: str, key: str) -> Path:
+        """Where a month is stored, relative to DATA_DIR."""
+        return Path(archive_path(domain, name, key, keep_case=(name, domain) in self.keep_case))
+
+    def stored_complete(self, name: str, domain: str, key: str) -> bool:
+        """Stored complete by an earlier run, as this very list (a folder that lists
+        differing only in case once shared holds the other list's months)."""
+        stored = read_sidecar(self.data_dir / self._path(name, domain, key))
+        return bool(stored and stored.get("complete") and stored.get("list") == f"{name}@{domain}")
 
     def _is_complete(self, month: str, fetched: datetime) -> bool:
         return fetched >= month_bounds(month)[1] + self.grace
 
+    # --- each request once --------------------------------------------------------------
+    def _claim(self, key: tuple) -> tuple[tuple, str]:
+        """A new fetch of `key` (("month", name, domain, month), ("stats", name, domain) or
+        ("preferences",)): its token travels in meta["claim"], copied to its retries,
+        redirects and week slices, and through a JOBDIR queue."""
+        token = secrets.token_hex(8)
+        self.claims[key] = token
+        return key, token
+
+    def admit(self, request) -> str | None:
+        """Why this run does not need `request` (crawler.middlewares.OnceOnlyFilter drops
+        it then), or None. Only one fetch of each thing per run: a copy replayed from a
+        stopped run's JOBDIR queue is fetched only if this run has not asked for that thing
+        itself (and then this run does not), and a replayed month already stored
+        complete, or a replayed week slice (its earlier slices are gone), is dropped."""
+        claim = request.meta.get("claim")
+        if not claim:
+            return None
+        key, token = tuple(claim[0]), claim[1]
+        owner = self.claims.get(key)
+        if owner == token:
+            return None
+        if owner is not None:
+            return "asked for already by this run"
+        if "slice" in request.meta:
+            return "a week slice of a stopped run's fetch"
+        if key[0] == "month":
+            archive = key[1:]
+            if self.stored_complete(*archive):
+                self.months_skipped.add(archive)
+                return "month already stored complete"
+            self.months_wanted.add(archive)
+            self._fetch_started = self._fetch_started or time.monotonic()
+        self.claims[key] = token
+        return None
+
+    # --- progress -----------------------------------------------------------------------
+    def _finish(self, archive: tuple[str, str, str], size: int = 0) -> bool:
+        """Marks a month done (stored, unchanged or failed); False if it already was."""
+        if archive in self.months_finished:
+            return False
+        self.months_finished.add(archive)
+        self.months_wanted.add(archive)
+        self.bytes_done += size
+        self._progress()
+        return True
+
+    def _progress(self, force: bool = False) -> None:
+        """`progress: 37 of 412 months (9 %), 12.3 MB fetched; 3 min so far, about 38 min left
+        (ETA …)`, at most every PROGRESS_INTERVAL seconds, and when the last month is done."""
+        now = time.monotonic()
+        total, done = len(self.months_wanted), len(self.months_finished)
+        lists_pending = self.lists_matched - len(self.lists_read)
+        last = done >= total and not lists_pending
+        if not total and not force:
+            return  # nothing to fetch (yet): nothing to report
+        if not (last or force) and now - self._last_progress < self.progress_interval:
+            return
+        self._last_progress = now
+        line = f"progress: {done} of {total} months ({100 * done / max(total, 1):.0f} %)"
+        line += f", {human_bytes(self.bytes_done)} fetched"
+        started = self._fetch_started or now
+        elapsed = now - started
+        line += f"; {human_seconds(elapsed)} so far"
+        if done and total > done:
+            left = elapsed / done * (total - done)
+            eta = datetime.now(UTC) + timedelta(seconds=left)
+            line += f", about {human_seconds(left)} left (ETA {eta:%Y-%m-%d %H:%M} UTC)"
+        if lists_pending:
+            line += (
+                f"; the months of {lists_pending} of {self.lists_matched} lists are not "
+                f"read yet, so the total will grow"
+            )
+        self.logger.info("%s", line)
+
+    # --- unreachable ----------------------------------------------------------------------
     def _reached(self) -> None:
         self._unreachable_streak = 0
 
@@ -248,11 +405,13 @@ class AsfListsSpider(scrapy.Spider):
             self._api("preferences"),
             callback=self.parse_preferences,
             errback=self.preferences_failed,
-            meta=self._api_meta(),
+            meta=self._api_meta(("preferences",)),
             dont_filter=True,
         )
 
     def preferences_failed(self, failure):
+        if failure.check(NotNeeded):
+            return
         self.logger.error(
             "cannot read the lists from %s: %s", failure.request.url, _describe(failure)
         )
@@ -281,10 +440,12 @@ class AsfListsSpider(scrapy.Spider):
                     self.logger.warning("skipping unsafe list name %r on %s", name, domain)
                     self._count("names_rejected")
                     continue
-                addresses[f"{name}@{domain}".lower()] = (name, domain)
+                addresses[f"{name}@{domain}"] = (name, domain)
         matched, unmatched = match_lists(list(addresses), self.patterns)
         for pattern in unmatched:
             self.logger.warning("pattern %r matches no list on %s", pattern, self.archive_url)
+        matched = self._apart_by_case([addresses[a] for a in matched])
+        self.lists_matched = len(matched)
         self.crawler.stats.set_value("archive/lists_available", len(addresses))
         self.crawler.stats.set_value("archive/lists_matched", len(matched))
         self.crawler.stats.set_value("archive/patterns_unmatched", unmatched)
@@ -294,27 +455,68 @@ class AsfListsSpider(scrapy.Spider):
             self.why_nothing.append(f"no list matches lists={','.join(self.patterns)}")
         if self.plan:
             self.plan.lists_available = len(addresses)
-        for address in matched:
-            name, domain = addresses[address]
+        for name, domain in matched:
+            key = ("stats", name, domain)
+            if key in self.claims:  # a replayed request asked for them already
+                continue
             yield scrapy.Request(
                 self._api("stats", "quick", list=name, domain=domain),
                 callback=self.parse_stats,
                 errback=self.stats_failed,
                 cb_kwargs={"name": name, "domain": domain},
-                meta=self._api_meta(),
+                meta=self._api_meta(key),
                 dont_filter=True,
+                priority=1,  # every list's months first: the progress then knows the total
             )
+
+    def _apart_by_case(self, matched: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Lists whose names differ only in case (`issues`, `Issues`) are kept apart, each
+        in a folder with its name's case (crawler.archive.list_folders), and a warning says
+        so. Where even that cannot keep them apart (a filesystem that ignores case), the
+        other list is reported as a failed list, never stored in the first one's folder."""
+        clashes = case_clashes(matched)
+        if not clashes:
+            return matched
+        self.keep_case.update(clashes)
+        sensitive = self.plan_only or case_sensitive(self.staging)
+        folders, refused = list_folders(matched, sensitive)
+        for member in sorted(clashes):
+            if member in folders:
+                self.logger.warning(
+                    "%s@%s differs only in case from %s: kept apart, in %s/",
+                    *member,
+                    ", ".join(clashes[member]),
+                    folders[member],
+                )
+        for (name, domain), owner, folder in refused:
+            self.logger.error(
+                "%s@%s not crawled: it would share %s/ with %s (the filesystem of DATA_DIR "
+                "does not tell names apart by case); crawl it into a DATA_DIR on a "
+                "case-sensitive filesystem",
+                name,
+                domain,
+                folder,
+                owner,
+            )
+            self._count("lists_failed")
+        self._count("lists_case_clash", len(clashes))
+        return sorted(folders, key=lambda m: f"{m[0]}@{m[1]}")
 
     # --- months -----------------------------------------------------------------------
     def stats_failed(self, failure):
+        if failure.check(NotNeeded):
+            return
         self.logger.error(
             "cannot read the months of %s: %s", failure.request.url, _describe(failure)
         )
         self._count("lists_failed")
+        name, domain = failure.request.cb_kwargs["name"], failure.request.cb_kwargs["domain"]
+        self.lists_read.add((name, domain))
         self._note_unreachable(failure)
 
     def parse_stats(self, response, name: str, domain: str):
         self._reached()
+        self.lists_read.add((name, domain))
         try:
             stats = json.loads(response.text)
             months = stats.get("active_months") or {}
@@ -339,6 +541,7 @@ class AsfListsSpider(scrapy.Spider):
                 continue
             if not count:
                 continue
+            archive = (name, domain, key)
             if key > current:  # a month that has not begun: nothing to fetch, ever
                 self.logger.warning(
                     "ignoring month %s of %s@%s: after the current month %s",
@@ -347,13 +550,15 @@ class AsfListsSpider(scrapy.Spider):
                     domain,
                     current,
                 )
-                self._count("months_in_future")
+                self.months_in_future.add(archive)
                 continue
             if not month_in_range(key, self.since, self.until):
-                self._count("months_out_of_range")
+                self.months_out_of_range.add(archive)
                 continue
-            if self.month_done(name, domain, key):
-                self._count("months_skipped")
+            if ("month", *archive) in self.claims:  # a replayed request fetches it
+                continue
+            if self.stored_complete(*archive):
+                self.months_skipped.add(archive)
                 continue
             wanted.append(key)
             counts[key] = count
@@ -367,10 +572,14 @@ class AsfListsSpider(scrapy.Spider):
         )
         if self.plan:  # the dry run: count what would be fetched, fetch nothing
             latency = response.meta.get("download_latency")
-            self.plan.add_list(name, domain, counts, latency)
+            folder = self._path(name, domain, "1970-01").parent
+            self.plan.add_list(name, domain, counts, latency, folder)
             return
         for key in wanted:
+            self.months_wanted.add((name, domain, key))
             yield self._month_request(name, domain, key)
+        if not wanted:
+            self._progress()  # the last list read may leave nothing more to do
 
     def _use_archive_clock(self, value) -> None:
         """A month is complete only when both clocks agree it has ended, so a plausible
@@ -393,8 +602,13 @@ class AsfListsSpider(scrapy.Spider):
         self.clock_offset = min(self.clock_offset, server_now - local)
 
     def _month_request(self, name: str, domain: str, key: str) -> scrapy.Request:
+        self._fetch_started = self._fetch_started or time.monotonic()
         # Giving up on a whole month is not an error yet: week slices follow.
-        meta = {"archive": (name, domain, key), "give_up_log_level": logging.WARNING}
+        meta = {
+            "archive": (name, domain, key),
+            "claim": self._claim(("month", name, domain, key)),
+            "give_up_log_level": logging.WARNING,
+        }
         if self.month_maxsize:
             meta["download_maxsize"] = self.month_maxsize
         return scrapy.Request(
@@ -408,46 +622,64 @@ class AsfListsSpider(scrapy.Spider):
     def _fetched_at(self, response) -> datetime:
         return self._now(before=float(response.meta.get("download_latency") or 0.0))
 
+    def _item(self, archive, staged: Staged, urls, fetched: datetime, sliced: bool):
+        name, domain, key = archive
+        item = MonthArchive(
+            address=f"{name}@{domain}",
+            domain=domain,
+            list_name=name,
+            month=key,
+            path=self._path(name, domain, key).as_posix(),
+            urls=urls,
+            fetched_at=fetched.isoformat(timespec="seconds"),
+            complete=self._is_complete(key, fetched),
+            sliced=sliced,
+            sha256=staged.sha256,
+            size=staged.size,
+            messages=staged.messages,
+        )
+        item.staged = staged.path
+        self._finish(archive, staged.size)
+        return item
+
+    def _fail(self, archive, message: str, *args) -> None:
+        """A month not stored this run (an error; a rerun asks for it again)."""
+        if self._finish(archive):
+            self.logger.error(message, *args)
+            self._count("months_failed")
+
     def parse_month(self, response):
         self._reached()
-        name, domain, key = response.meta["archive"]
+        archive = name, domain, key = response.meta["archive"]
         if response.body and not response.body.startswith(b"From "):
             self.logger.warning("%s@%s %s: the answer is not an mbox", name, domain, key)
             yield from self._slice_fallback(response.request, "the answer is not an mbox")
             return
         fetched = self._fetched_at(response)
-        self.handled.add((name, domain, key))
-        yield MonthArchive(
-            domain=domain,
-            list_name=name,
-            month=key,
-            body=response.body,
-            urls=[response.url],
-            fetched_at=fetched.isoformat(timespec="seconds"),
-            complete=self._is_complete(key, fetched),
-        )
+        try:
+            staged = stage_body(response.body, self.staging)
+        except OSError as exc:
+            self._fail(archive, "%s@%s %s not stored: %s", name, domain, key, exc)
+            return
+        yield self._item(archive, staged, [response.url], fetched, sliced=False)
 
     def month_failed(self, failure):
+        if failure.check(NotNeeded):  # a copy this run does not need (see `admit`)
+            name, domain, key = failure.request.meta["archive"]
+            self.logger.debug("%s@%s %s: %s", name, domain, key, failure.value)
+            return
+        archive = name, domain, key = failure.request.meta["archive"]
         reason = _describe(failure)
         # HttpError is an IgnoreRequest too, but a refused month is worth slicing, as is one
         # too large once inflated or out of time; a request ignored for another reason
         # (forbidden by robots.txt, an off-host redirect) is not to be insisted on.
         worth_slicing = failure.check(HttpError, DecompressedTooLarge, OutOfTime)
         if self._fails_fast(failure):  # week slices would not fare better
-            name, domain, key = failure.request.meta["archive"]
-            self.handled.add((name, domain, key))
-            self.logger.error("%s@%s %s not fetched: %s", name, domain, key, reason)
-            self._count("months_failed")
+            self._fail(archive, "%s@%s %s not fetched: %s", name, domain, key, reason)
             self._note_unreachable(failure)
             return
         if failure.check(IgnoreRequest) and not worth_slicing:
-            name, domain, key = failure.request.meta["archive"]
-            if failure.check(AlreadyStored):  # a replayed duplicate (JOBDIR resume)
-                self.logger.debug("%s@%s %s: already stored", name, domain, key)
-                return
-            self.handled.add((name, domain, key))
-            self.logger.error("%s@%s %s not fetched: %s", name, domain, key, reason)
-            self._count("months_failed")
+            self._fail(archive, "%s@%s %s not fetched: %s", name, domain, key, reason)
             self.why_nothing.append(f"requests were refused ({reason})")
             return
         yield from self._slice_fallback(failure.request, reason)
@@ -459,71 +691,115 @@ class AsfListsSpider(scrapy.Spider):
             "%s@%s %s failed whole (%s): fetching it in week slices", name, domain, key, reason
         )
         self._count("months_sliced")
-        self.handled.add((name, domain, key))
-        yield self._slice_request(name, domain, key, index=0, parts=[], urls=[])
+        yield self._slice_request(request.meta, index=0, files=[], urls=[])
 
-    def _slice_request(self, name, domain, key, index, parts, urls) -> scrapy.Request:
+    def _slice_request(self, meta: dict, index: int, files: list[str], urls: list[str]):
+        """Week slice `index` of the month in `meta`; the slices before it are on disk
+        (`files`), so memory holds one slice at a time, at most MONTH_MAXSIZE."""
+        name, domain, key = meta["archive"]
         dfr, dto = week_slices(key)[index]
+        slice_meta = {
+            "archive": meta["archive"],
+            "claim": meta["claim"],
+            "slice": index,
+            "slice_files": files,
+            "urls": urls,
+        }
+        if "first_fetched" in meta:
+            slice_meta["first_fetched"] = meta["first_fetched"]
+        if self.month_maxsize:
+            slice_meta["download_maxsize"] = self.month_maxsize
         return scrapy.Request(
             self._api("mbox", list=name, domain=domain, d=f"dfr={dfr}|dto={dto}"),
             callback=self.parse_slice,
             errback=self.slice_failed,
-            meta={"archive": (name, domain, key), "slice": index, "parts": parts, "urls": urls},
+            meta=slice_meta,
             dont_filter=True,
         )
 
+    @staticmethod
+    def _drop_slices(files: list[str]) -> None:
+        for path in files:
+            Path(path).unlink(missing_ok=True)
+
     def parse_slice(self, response):
         self._reached()
-        name, domain, key = response.meta["archive"]
-        index = response.meta["slice"]
+        meta = response.meta
+        archive = name, domain, key = meta["archive"]
+        index = meta["slice"]
+        files = list(meta["slice_files"])
         if response.body and not response.body.startswith(b"From "):
-            self.logger.error("%s@%s %s: slice %d is not an mbox", name, domain, key, index)
-            self._count("months_failed")
+            self._drop_slices(files)
+            self._fail(archive, "%s@%s %s: slice %d is not an mbox", name, domain, key, index)
             return
-        parts = [*response.meta["parts"], response.body]
-        urls = [*response.meta["urls"], response.url]
+        try:
+            files.append(str(stage_slice(response.body, self.staging)))
+        except OSError as exc:
+            self._drop_slices(files)
+            self._fail(archive, "%s@%s %s not stored: %s", name, domain, key, exc)
+            return
+        urls = [*meta["urls"], response.url]
         # The month is as complete as its earliest slice: keep the first slice's time.
-        first_fetched = response.meta.get("first_fetched") or self._fetched_at(response).timestamp()
+        first_fetched = meta.get("first_fetched") or self._fetched_at(response).timestamp()
         if index + 1 < len(week_slices(key)):
-            request = self._slice_request(name, domain, key, index + 1, parts, urls)
+            request = self._slice_request(meta, index + 1, files, urls)
             request.meta["first_fetched"] = first_fetched
             yield request
             return
         fetched = datetime.fromtimestamp(first_fetched, UTC)
-        self.handled.add((name, domain, key))
-        body = join_slices(parts, key)
+        try:
+            served = sum(Path(f).stat().st_size for f in files)
+            staged = join_slice_files(
+                [Path(f) for f in files], key, self.staging, self.sliced_month_maxsize
+            )
+        except SlicedMonthTooLarge as exc:
+            self._fail(
+                archive,
+                "%s@%s %s not stored: %s; -s SLICED_MONTH_MAXSIZE=… takes a larger month",
+                name,
+                domain,
+                key,
+                exc,
+            )
+            return
+        except OSError as exc:
+            self._fail(archive, "%s@%s %s not stored: %s", name, domain, key, exc)
+            return
+        finally:
+            self._drop_slices(files)
         self.logger.info(
             "%s@%s %s: joined %d week slices (%d bytes served, %d kept)",
             name,
             domain,
             key,
-            len(parts),
-            sum(map(len, parts)),
-            len(body),
+            len(files),
+            served,
+            staged.size,
         )
-        yield MonthArchive(
-            domain=domain,
-            list_name=name,
-            month=key,
-            body=body,
-            urls=urls,
-            fetched_at=fetched.isoformat(timespec="seconds"),
-            complete=self._is_complete(key, fetched),
-            sliced=True,
-        )
+        yield self._item(archive, staged, urls, fetched, sliced=True)
 
     def slice_failed(self, failure):
-        name, domain, key = failure.request.meta["archive"]
-        self.handled.add((name, domain, key))
-        self.logger.error(
-            "%s@%s %s: week slice %d failed (%s); month not stored",
+        if failure.check(NotNeeded):
+            return
+        meta = failure.request.meta
+        archive = name, domain, key = meta["archive"]
+        self._drop_slices(meta["slice_files"])
+        hint = ""
+        if _too_large(failure) and self.month_maxsize:
+            hint = (
+                f"; a week slice is held in memory and may not exceed MONTH_MAXSIZE "
+                f"({self.month_maxsize} B, inflated too)"
+            )
+        self._fail(
+            archive,
+            "%s@%s %s: week slice %d failed (%s)%s; month not stored",
             name,
             domain,
             key,
-            failure.request.meta["slice"],
+            meta["slice"],
             _describe(failure),
+            hint,
         )
-        self._count("months_failed")
         self._note_unreachable(failure)
 
     # --- summary ----------------------------------------------------------------------
@@ -555,6 +831,12 @@ class AsfListsSpider(scrapy.Spider):
 
     def closed(self, reason):
         stats = self.crawler.stats
+        # Counted as sets (each month once, however many copies of a request came).
+        stats.set_value("archive/months_skipped", len(self.months_skipped))
+        stats.set_value("archive/months_out_of_range", len(self.months_out_of_range))
+        stats.set_value("archive/months_in_future", len(self.months_in_future))
+        if not self.plan and self.months_wanted and reason != "finished":
+            self._progress(force=True)  # where a stopped crawl got to
         failed = stats.get_value("archive/months_failed", 0)
         failed += stats.get_value("archive/lists_failed", 0)
         self.exit_code, why = self._exit_status(reason, failed)
@@ -609,6 +891,9 @@ class AsfListsSpider(scrapy.Spider):
         unmatched = stats.get_value("archive/patterns_unmatched") or []
         if unmatched:
             self._say(f"summary: patterns that matched no list: {', '.join(unmatched)}")
+        if self.keep_case:
+            apart = ", ".join(f"{n}@{d}" for n, d in sorted(self.keep_case))
+            self._say(f"summary: lists whose names differ only in case, kept apart: {apart}")
         if counts["months_fetched"] == 0:
             why = list(self.why_nothing)
             if counts["months_skipped"] and not counts["months_failed"]:

@@ -21,7 +21,9 @@ import pytest
 from crawler.archive import (
     ArgumentError,
     archive_path,
+    case_clashes,
     join_slices,
+    list_folders,
     match_lists,
     mboxrd_escape,
     mboxrd_unescape,
@@ -298,6 +300,34 @@ def test_name_validation_and_paths():
     )
     with pytest.raises(ValueError):
         archive_path("kudu.apache.org", "../evil", "2017-03")
+
+
+def test_lists_differing_only_in_case_get_folders_of_their_own():
+    lists = [("issues", "x.org"), ("Issues", "x.org"), ("dev", "x.org"), ("Dev", "X.org")]
+    assert match_lists([f"{n}@{d}" for n, d in lists], ["issues@*"])[0] == [
+        "Issues@x.org",
+        "issues@x.org",
+    ]  # both, whatever their case
+    assert case_clashes(lists[:3]) == {
+        ("issues", "x.org"): ["Issues@x.org"],
+        ("Issues", "x.org"): ["issues@x.org"],
+    }
+    folders, refused = list_folders(lists[:3])
+    assert {k: str(v) for k, v in folders.items()} == {
+        ("issues", "x.org"): "raw/x.org/issues",
+        ("Issues", "x.org"): "raw/x.org/Issues",
+        ("dev", "x.org"): "raw/x.org/dev",
+    }
+    assert refused == []
+    # A filesystem that ignores case: the lower-case name keeps the folder.
+    folders, refused = list_folders(lists[:3], case_sensitive=False)
+    assert set(folders) == {("issues", "x.org"), ("dev", "x.org")}
+    assert refused == [(("Issues", "x.org"), "issues@x.org", "raw/x.org/Issues")]
+    # Domains that differ only in case share a folder on any filesystem.
+    folders, refused = list_folders([("dev", "x.org"), ("dev", "X.org")])
+    assert list(folders) == [("dev", "x.org")] and refused == [
+        (("dev", "X.org"), "dev@x.org", "raw/x.org/dev")
+    ]
 
 
 def test_match_lists_reports_unmatched_patterns():

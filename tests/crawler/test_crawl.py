@@ -203,7 +203,9 @@ def test_discovery_filtering_storage_and_incremental_runs(root, tmp_path):
 def test_default_patterns_and_month_range(root, tmp_path):
     data = tmp_path / "data"
     with ArchiveServer(root, now=NOW, crawl_delay=0) as server:
-        result = crawl(server.url, data, "-a", "since=2016-06", "-a", "until=2016-06")
+        result = crawl(
+            server.url, data, "-a", "all=1", "-a", "since=2016-06", "-a", "until=2016-06"
+        )
         assert result.returncode == 0, result.log
         # Default patterns take commits@ and issues@ but not users@; only June 2016.
         assert set(stored(data)) == {
@@ -220,7 +222,10 @@ def test_default_patterns_and_month_range(root, tmp_path):
         (["-a", "since=2016-13"], "since='2016-13' is not a month: use YYYY-MM"),
         (["-a", "until=June"], "until='June' is not a month: use YYYY-MM"),
         (["-a", "since=2017-01", "-a", "until=2016-01"], "since=2017-01 is after until=2016-01"),
-        (["-s", "ARCHIVE_URL=ftp://example.org"], "ARCHIVE_URL='ftp://example.org' is not an http"),
+        (
+            ["-a", "lists=issues@*", "-s", "ARCHIVE_URL=ftp://example.org"],
+            "ARCHIVE_URL='ftp://example.org' is not an http",
+        ),
         (["-a", "until=9999-12"], "until=9999-12 is after the current month"),
         (["-a", "since=9998-01"], "since=9998-01 is after the current month"),
         (["-a", "since=10000-01"], "since='10000-01' is not a month"),
@@ -310,6 +315,16 @@ def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path
         "Fri, 01 Jul 2016 00:00:00 +0000",
     ):
         add(root, "issues@demo.apache.org", f"{stamp[5:24]}.eml", eml(f"seam {stamp}", stamp))
+    # Three bulky messages in three weeks: the month is over 20,000 bytes, no week is
+    # (each slice is held in memory and capped at MONTH_MAXSIZE as a whole month is).
+    for day in (3, 10, 17):
+        stamp = f"Fri, {day:02d} Jun 2016 12:00:00 +0000"
+        add(
+            root,
+            "issues@demo.apache.org",
+            f"bulk{day}.eml",
+            eml(f"bulk {day}", stamp, "x\n" * 4000),
+        )
     with ArchiveServer(root, now=NOW, crawl_delay=0) as plain:
         whole = {
             key: fetch(f"{plain.url}/api/mbox.lua?list={name}&domain={domain}&d=2016-06")
@@ -323,7 +338,7 @@ def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path
     args += ["-a", "since=2016-06", "-a", "until=2016-06", "-s", "RETRY_TIMES=1"]
     runs = {
         "refused": (Faults(refuse_months_over=1000), []),
-        "too-big": (Faults(), ["-s", "MONTH_MAXSIZE=1000"]),
+        "too-big": (Faults(), ["-s", "MONTH_MAXSIZE=20000"]),
         "timed-out": (
             Faults(refuse_months_over=1000, refuse_by_timeout=3),
             ["-s", "DOWNLOAD_TIMEOUT=1", "-s", "RETRY_TIMES=0"],
@@ -339,7 +354,7 @@ def test_week_slices_when_a_month_is_refused_too_big_or_times_out(root, tmp_path
             assert len(slices) == 2 * 4  # June: four overlapping slices per list
         assert stored(data) == whole, label
         meta = sidecar(data, "demo.apache.org/issues/2016-06")
-        assert meta["sliced"] is True and len(meta["urls"]) == 4 and meta["messages"] == 5
+        assert meta["sliced"] is True and len(meta["urls"]) == 4 and meta["messages"] == 8
 
 
 def test_hostile_list_names_are_rejected(root, tmp_path):
@@ -482,7 +497,16 @@ def test_an_unreachable_archive_is_reported(tmp_path):
     with ArchiveServer(tmp_path) as server:
         url = server.url  # a port that nothing listens on once the server is gone
     # Unreachable, robots.txt included: RFC 9309 disallows all (no asking again here).
-    result = crawl(url, tmp_path / "data", "-s", "RETRY_TIMES=0", "-s", "ROBOTSTXT_RETRY_TIMES=0")
+    result = crawl(
+        url,
+        tmp_path / "data",
+        "-a",
+        "all=1",
+        "-s",
+        "RETRY_TIMES=0",
+        "-s",
+        "ROBOTSTXT_RETRY_TIMES=0",
+    )
     assert result.returncode == 3, result.log
     assert "unreachable (DownloadConnectionRefusedError) after 1 tries" in result.log
     assert "cannot read the lists from" in result.log
@@ -582,14 +606,12 @@ def test_gzip_bomb_is_cut_at_api_maxsize(root, tmp_path):
 
 
 def test_gzip_month_over_month_maxsize_is_sliced(root, tmp_path):
-    # 12 KB of text that gzip makes tiny: under MONTH_MAXSIZE on the wire, over it inflated.
-    body = "run 1: 12 ms\n" * 1000
-    add(
-        root,
-        "issues@demo.apache.org",
-        "big.eml",
-        eml("big", "Mon, 13 Jun 2016 10:00:00 +0000", body),
-    )
+    # 12 KB of text that gzip makes tiny: under MONTH_MAXSIZE on the wire, over it
+    # inflated; in three weeks, so that no week slice is over it (each is capped too).
+    body = "run 1: 12 ms\n" * 300
+    for day in (6, 13, 20):
+        stamp = f"Mon, {day:02d} Jun 2016 10:00:00 +0000"
+        add(root, "issues@demo.apache.org", f"big{day}.eml", eml(f"big {day}", stamp, body))
     with ArchiveServer(root, now=NOW, crawl_delay=0) as plain:
         whole = fetch(f"{plain.url}/api/mbox.lua?list=issues&domain=demo.apache.org&d=2016-06")
     data = tmp_path / "data"

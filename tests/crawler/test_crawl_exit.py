@@ -60,7 +60,7 @@ def test_unknown_arguments_are_rejected_with_the_known_ones(root, tmp_path, arg,
         assert result.returncode == 2, result.log
         assert (
             f"bad argument: unknown argument -a {arg}{hint}; "
-            "known arguments: lists, since, until, plan" in result.log
+            "known arguments: lists, all, since, until, plan" in result.log
         )
         assert "Traceback" not in result.log
         assert server.requests == []  # not even robots.txt: the default scope is never crawled
@@ -93,19 +93,21 @@ def test_connection_refused_is_not_retried(tmp_path):
         url = server.url  # nothing listens there any more
     # The polite defaults (RETRY_TIMES 5, ROBOTSTXT_RETRY_TIMES 3 with 60 s back-off)
     # would wait minutes; a refused connection is tried once.
-    result = crawl(url, tmp_path / "data")
+    result = crawl(url, tmp_path / "data", "-a", "all=1")
     assert result.returncode == 3, result.log
     assert "robots.txt of" in result.log and "(DownloadConnectionRefusedError) after 1 tries" in (
         result.log
     )
     assert "asking again" not in result.log
     # Configurable: one quick retry (1 s), or the ordinary back-off with no fail-fast list.
-    once = crawl(url, tmp_path / "data", "-s", "RETRY_FAIL_FAST_TIMES=1")
+    once = crawl(url, tmp_path / "data", "-a", "all=1", "-s", "RETRY_FAIL_FAST_TIMES=1")
     assert once.returncode == 3 and "asking again in 1.0 s" in once.log
     assert "after 2 tries" in once.log
     ordinary = crawl(
         url,
         tmp_path / "data",
+        "-a",
+        "all=1",
         "-s",
         "RETRY_FAIL_FAST_EXCEPTIONS=",
         "-s",
