@@ -55,6 +55,7 @@ from extract.results import prefilter
 from extract.results.comparisons import annotate
 from extract.results.formats import ResultTable
 from extract.results.message import MessageResults, message_results
+from extract.results.numbers import range_end
 from extract.results.units import measurement_si
 
 # Which code made an archive's rows: a digest of the stages that decide them (every
@@ -638,6 +639,7 @@ def _result_rows(key: str, found: MessageResults, body: str) -> tuple[list[dict]
                     "variant": m.variant if m.variant is not None else table.variant,
                     "metric": m.metric,
                     "value": _finite(m.value),
+                    "value_max": _finite(range_end(m.written)),
                     "written": m.written,
                     "unit": m.unit,
                     "value_si": _finite(value_si),

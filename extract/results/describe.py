@@ -58,6 +58,11 @@ _PERF_METRIC = re.compile(
     re.I,
 )
 _SLOWER = re.compile(r"slower|slowdown|regress|worse|degrad|overhead|increase", re.I)
+# What says a factor is a slowdown, right after it (`2x slower`, `2-5x longer`)
+_SLOWER_AFTER = re.compile(
+    r"[ \t]*+(?:times[ \t]++)?(?:slower|longer|worse|slow-?down|regression|more time)", re.I
+)
+_SPEEDUP_NAMES = frozenset(("speedup", "speed-up", "improvement", "faster", "gain"))
 
 
 def _clean(label: str) -> str:
@@ -181,3 +186,16 @@ def text_tables(
         m.error = (errors or {}).get(id(c))
         current.add_row([label, metric, n.written + (f" {unit}" if unit else "")], [m])
     return tables
+
+
+def name_slowdowns(sample: str, tables: list[ResultTable]) -> None:
+    """A factor written as a slowdown (`2x slower`, `2-5x longer`) is a `slowdown`,
+    whatever its reader called it: a slowdown is never a speedup."""
+    for t in tables:
+        for m in t.measurements:
+            if m.span is None or (m.unit or "").strip().lower() not in ("x", "×", "times"):
+                continue
+            if (m.metric or "").lower() in _SPEEDUP_NAMES and _SLOWER_AFTER.match(
+                sample, m.span[1]
+            ):
+                m.metric = "slowdown"

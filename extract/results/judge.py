@@ -85,10 +85,10 @@ def link(sample: str, tables: list[ResultTable], noise: list[ResultTable]) -> li
         for m in t.measurements:
             if m.span is None:
                 continue
+            # (every number inside it: both ends of a range are the one measurement)
             for c in at(m.span):
                 if c.measurement is None:
                     c.measurement, c.table = m, t
-                    break
     return cands
 
 

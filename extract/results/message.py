@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from extract.results.classify import Verdict, classify
-from extract.results.describe import text_tables
+from extract.results.describe import name_slowdowns, text_tables
 from extract.results.families import families
 from extract.results.formats import ResultTable, extract_results
 from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class
@@ -172,6 +172,7 @@ def message_results(
     else:
         verdict = classify(sample, read, subject=subject, kind=kind)
     tables = taken(sample, read, cands) if number_model else read
+    name_slowdowns(sample, tables)
     by_start = {c.number.start: c for c in cands}
     scores = {}
     for t in tables:
@@ -189,7 +190,9 @@ def taken(sample: str, tables: list[ResultTable], cands: list[Candidate]) -> lis
     number that states an error, a deviation or a sample count of a taken one in the
     same row becomes that one's `error`, `stdev` or `samples`; an unread number that
     repeats a taken one (a summary restating a table) is not taken twice."""
-    refused = {id(c.measurement) for c in cands if c.measurement and not c.taken}
+    # (a measurement is kept when one of its numbers is taken: a range's either end)
+    kept_ids = {id(c.measurement) for c in cands if c.measurement and c.taken}
+    refused = {id(c.measurement) for c in cands if c.measurement} - kept_ids
     kept = []
     for t in tables:
         measurements = [m for m in t.measurements if id(m) not in refused]

@@ -49,7 +49,7 @@ _UNIT = re.compile(
     r"|/(?:s|sec|ms|min|op|ops|iter))"
     r"|(?P<cjk>毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
 )
-_RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?")
+_RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?[~≈]?")
 # Approximation words that may stand right before a number (lower case; `a.endswith`).
 _APPROX_WORDS = (
     "~", "≈", "∼", "about", "around", "approx", "approx.", "approximately", "roughly",
@@ -233,3 +233,14 @@ def _link_ranges(text: str, out: list[Number]) -> None:
             a.range_with, b.range_with = k + 1, k
             if b.approx in ("~", "～"):
                 b.approx = ""
+
+
+def range_end(written: str | None) -> float | None:
+    """The upper end of a number written as a range (`2-5x`: 5, `~19 to ~26`: 26), else
+    None: a range keeps both its ends."""
+    if not written or not any(j in written for j in ("-", "–", "~", "～", "to")):
+        return None
+    ns = numbers(written, 3)
+    if len(ns) == 2 and ns[0].range_with == 1:
+        return ns[1].value
+    return None

@@ -70,3 +70,12 @@ def test_a_number_no_reader_read_is_described_by_its_context():
     assert by_value[12.5][:2] == ("write latency p99", "write latency p99")
     assert by_value[3.0][:2] == ("write latency", "avg")
     assert by_value[570060.4][:2] == ("consumer.records_per_sec", "records_per_sec")
+
+
+def test_a_slowdown_is_never_a_speedup_and_a_range_is_one_measurement():
+    from extract.results.message import message_results
+
+    found = message_results("It takes 2-5x longer with the new codec, and the scan is 3x slower.")
+    got = [(m.written, m.metric) for t in found.tables for m in t.measurements]
+    assert ("2-5x", "slowdown") in got and all(w != "5" for w, _ in got)
+    assert all(metric != "speedup" for _, metric in got)

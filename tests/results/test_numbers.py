@@ -64,3 +64,15 @@ def test_approximations_and_signs():
 def test_huge_exponents_do_not_raise_and_limits_hold():
     assert math.isinf(numbers("1e999")[0].value)
     assert len(numbers("1 2 " * 1000, limit=10)) == 10
+
+
+def test_a_range_keeps_both_ends():
+    from extract.results.numbers import range_end
+
+    assert [range_end(w) for w in ("2-5x", "~19 to ~26", "2 – 2.5", "10~20ms")] == [
+        5.0,
+        26.0,
+        2.5,
+        20.0,
+    ]
+    assert [range_end(w) for w in ("12", "-3", "", None)] == [None] * 4
