@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from extract.results.claims import stated_claims
 from extract.results.classify import Verdict
 from extract.results.classify import features as reader_features
 from extract.results.families import families
@@ -56,6 +57,8 @@ def message_features(
     out["numbers:perf_unit"] = math.log1p(
         sum(any(f in c.features for f in _UNIT_FEATURES) for c in taken)
     )
+    # the changes the text states (`2x faster`, `30 % less latency`, `提升了 30%`)
+    out["claims"] = math.log1p(len(stated_claims(sample)))
     for name, strength in families(sample, subject or "").items():
         out[f"family:{name}"] = strength
     if kind:
