@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import re
 import sys
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -225,7 +227,9 @@ def fit(feats: list[list[str]], y: list[int], c: float = C) -> NumberModel:
 
 def folds_of(exs: list[Example], k: int) -> list[int]:
     """A fold per example, threads kept together, balanced by size."""
-    threads = sorted({e.thread for e in exs}, key=lambda t: hash(t) % 1009)
+    # (a stable hash: Python's `hash` of a string changes with each process, and so
+    # would the folds and every cross-validated figure)
+    threads = sorted({e.thread for e in exs}, key=lambda t: (zlib.crc32(t.encode()), t))
     fold_of = {t: n % k for n, t in enumerate(threads)}
     return [fold_of[e.thread] for e in exs]
 
@@ -409,11 +413,11 @@ def write(model: NumberModel, path: Path = WEIGHTS_FILE) -> None:
         f"BLIND_THRESHOLD = {blind.threshold}",
         "",
         "WEIGHTS = {",
-        *(f"    {name!r}: {w}," for name, w in sorted(model.weights.items())),
+        *(f"    {json.dumps(name)}: {w}," for name, w in sorted(model.weights.items())),
         "}",
         "",
         "BLIND_WEIGHTS = {",
-        *(f"    {name!r}: {w}," for name, w in sorted(blind.weights.items())),
+        *(f"    {json.dumps(name)}: {w}," for name, w in sorted(blind.weights.items())),
         "}",
         "",
     ]
@@ -430,7 +434,7 @@ def write_verdict(model: MessageModel, path: Path = VERDICT_FILE) -> None:
         f"THRESHOLD = {model.threshold}",
         "",
         "WEIGHTS = {",
-        *(f"    {name!r}: {w}," for name, w in sorted(model.weights.items())),
+        *(f"    {json.dumps(name)}: {w}," for name, w in sorted(model.weights.items())),
         "}",
         "",
     ]
