@@ -6,7 +6,9 @@ read: in a log line, a `key=value` pair, a cut JSON fragment or a sentence. Such
 number is labelled by the general ways people write results:
 * `"key": 12.5` (JSON): the key, after the key of the object that holds it;
 * `key: 12.5` / `key=12.5` (records, logs): the key;
-* a row of a table no reader took (`name  12.5  13.1`): the row's first words;
+* a cell of a table no reader took (bars, tabs, aligned columns, comma-separated
+  rows): the row's label (its first cell) and the column's header as the metric,
+  the header as the label when the row has no name;
 * a sentence: the clause that names what was measured, up to the number
   (`the full build now takes`), or after it when nothing precedes it in the clause.
 The metric is the performance word nearest to the number (`latency`, `throughput`,
@@ -22,7 +24,14 @@ import re
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._context import block_heading
-from extract.results.judge import Candidate, key_before, unit_class
+from extract.results.judge import (
+    Candidate,
+    column_of,
+    comma_cells,
+    key_before,
+    table_cells,
+    unit_class,
+)
 
 _JSON_KEY = re.compile(r"\"([^\"\n]{1,60})\"[ \t]*+:[ \t]*+\[?[ \t]*+$")
 # (the object's body bounded: a window of many quotes and no brace is read linearly)
@@ -120,6 +129,15 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
             head = _clean(_FIRST_PAIR.split(head_end, maxsplit=1)[0])
             key = _clean(key)
             metric, label = key, (head if 1 <= len(head.split()) <= 8 else key)
+    true_start = line_start == 0 or sample[line_start - 1] == "\n"
+    table_start = None
+    if not label and true_start:
+        col = column_of(sample, line_start, n.start - line_start, n.end - n.start)
+        if col is not None and col.bare and (col.header or col.row_label):
+            header = _clean(col.header or "")
+            label = _clean(col.row_label) or header
+            metric = header
+            table_start = _table_start(sample, line_start)
     if not label:
         starts = list(_CLAUSE_START.finditer(before))
         clause_at = starts[-1].end() if starts else 0
@@ -147,15 +165,38 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         }.get(unit, "value")
     if unit == "factor" and _SLOWER.search(after[:30]):
         metric = "slowdown"
-    true_start = line_start == 0 or sample[line_start - 1] == "\n"
-    variant = _heading(sample, line_start) if true_start else None
+    # (a table's rows are named by the heading above the table, not by the row above)
+    variant = _heading(sample, line_start if table_start is None else table_start)
+    variant = variant if true_start else None
     return label or metric, metric, variant
 
 
 @functools.lru_cache(maxsize=64)
 def _heading(sample: str, line_start: int) -> str | None:
-    # (one look up per line, however many of its numbers are described)
-    return block_heading(sample, line_start)
+    # (one look up per line, however many of its numbers are described; in a window
+    # of bounded size before it: a heading is near its block)
+    lo = max(0, line_start - 2000)
+    le = sample.find("\n", line_start)
+    return block_heading(sample[lo : len(sample) if le < 0 else le], line_start - lo)
+
+
+_RULE_CHARS = frozenset("-=+|:_ ─━┼┿╋\t")
+
+
+def _table_start(sample: str, line_start: int) -> int:
+    """Where the table that holds the line at `line_start` begins: the first of the
+    table-like lines (two or more cells, or a rule) right above it (50 at most)."""
+    start = line_start
+    for _ in range(50):
+        if start == 0:
+            break
+        above = sample.rfind("\n", 0, start - 1) + 1
+        line = sample[above : start - 1]
+        cells = len(table_cells(line)) >= 2 or len(comma_cells(line)) >= 2
+        if not line.strip() or not (cells or set(line) <= _RULE_CHARS):
+            break
+        start = above
+    return start
 
 
 def text_tables(

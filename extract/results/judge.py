@@ -150,7 +150,9 @@ _FAMILY_WORDS = {
     " cores cpu cpus vcpu vcpus instance instances replica replicas worker workers"
     " concurrency parallelism heap xmx ram memory disk machine machines server servers"
     " broker brokers region regions table tables column columns key keys user users count",
-    "version": "version ver release",
+    "version": "version versions ver release releases upgrade upgraded upgrading bump bumped"
+    " jdk jvm",
+    "error": "stddev stdev std deviation sigma error err variance ci confidence margin",
     "id": "pr pull issue issues commit id pid tid port jira",
     "date": "jan feb mar apr may jun jul aug sep oct nov dec january february march april"
     " june july august september october november december mon tue wed thu fri sat sun",
@@ -183,7 +185,8 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _TAILS = (
     ("id", re.compile(r"#$")),
     ("hedge", re.compile(r"[<>]=?$")),
-    ("date", re.compile(r"(?:\d{4}[-/]\d\d[-/]|[-/]\d\d[-/])$")),
+    # (a date, or a clock right after one: a timestamp)
+    ("date", re.compile(r"(?:\d{4}[-/]\d\d[-/]|[-/]\d\d[-/]|\d{4}[-/]\d\d[-/]\d\d[ T]?)$")),
     ("code", re.compile(r"\.(?:java|scala|py|cc|cpp|h|go|rs|js|ts|rb|kt):$|:$")),
     # (a product named right before the number: `JDK 17`, `Spark 3.5`, `kernel 5.10`)
     (
@@ -391,7 +394,7 @@ _COLUMN_WORDS = (
 )  # fmt: skip
 
 
-def _cells(line: str) -> list[tuple[int, str]]:
+def table_cells(line: str) -> list[tuple[int, str]]:
     """(start, text) of each cell of a table-like line (split at bars, tabs, 2+ blanks)."""
     out, pos = [], 0
     for m in _CELL_SPLIT.finditer(line):
@@ -403,21 +406,43 @@ def _cells(line: str) -> list[tuple[int, str]]:
     return out
 
 
-def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
-    """What the header above a table-like line says of the number's column: the
-    nearest of the 6 lines above that reads as a header (words, at most one number),
-    its cell in the same place (bar tables: the same cell index; aligned columns: the
-    header cell that overlaps the number, else the nearest one)."""
+@dataclass(slots=True)
+class Column:
+    """Where a number stands in a table-like line: the header cell above its column
+    (None when no line above reads as a header; empty when its cell is), the row's
+    label (its first cell, when that is not a number) and whether its cell holds
+    little but the number."""
+
+    header: str | None
+    row_label: str
+    index: int
+    bare: bool
+
+
+def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
+    """The column of the number at `col` (of `width` characters) on the line starting
+    at `ls`, or None when the line is not table-like. The header is the nearest of the
+    6 lines above that reads as one (words, at most one number), its cell in the same
+    place (bar tables: the same cell index; aligned columns: the header cell that
+    overlaps the number, else the nearest one)."""
     le = sample.find("\n", ls)
     line = sample[ls : len(sample) if le < 0 else le]
     barred = line.count("|") >= 2 or "│" in line
-    cells = _cells(line)
+    cells = table_cells(line)
+    comma = False
+    if len(cells) < 2 and line.count(",") >= 2:
+        cells, comma = comma_cells(line), True
     if len(cells) < 2:
-        return []
+        return None
     index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
     if index is None:
-        return []
-    out = ["row_label"] if index > 0 and not cells[0][1][:1].isdigit() else []
+        return None
+    first = cells[0][1].strip(" *`")
+    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
+    rest = (
+        cells[index][1][: col - cells[index][0]] + cells[index][1][col - cells[index][0] + width :]
+    )
+    bare = len(cells[index][1]) <= 60 and sum(ch.isalpha() for ch in rest) <= 6
     end = ls - 1
     for _ in range(6):
         if end <= 0:
@@ -427,14 +452,14 @@ def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
         end = start - 1
         if not above.strip() or set(above.strip()) <= set("-=+|:_ ─━┼┿╋"):
             continue
-        head = _cells(above)
+        head = comma_cells(above) if comma else table_cells(above)
         if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
             continue
-        if barred:
+        if barred or comma:
             if len(head) == len(cells) - 1:  # (no name above the row labels)
                 head = [(0, ""), *head]
             if len(head) != len(cells):
-                return out
+                return Column(None, row_label, index, bare)
             text = head[index][1]
         else:
             lo, hi = col, col + width
@@ -445,14 +470,69 @@ def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
                     abs(h[0] + len(h[1]) - hi),
                 ),
             )[1]
+        return Column(text.strip(" *`"), row_label, index, bare)
+    return Column(None, row_label, index, bare)
+
+
+def comma_cells(line: str) -> list[tuple[int, str]]:
+    """The cells of a comma-separated line whose cells are short (a CSV row, not a
+    sentence): else none."""
+    out, pos = [], 0
+    for part in line.split(","):
+        text = part.strip()
+        if not text or len(text) > 40:
+            return []
+        out.append((pos + part.index(text[0]), text))
+        pos += len(part) + 1
+    return out
+
+
+def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
+    """What the header above a table-like line says of the number's column
+    (`column_of`): `column=<kind>`, and `row_label` when the row starts with a name."""
+    c = column_of(sample, ls, col, width)
+    if c is None:
+        return []
+    out = ["row_label"] if c.row_label else []
+    if c.header is not None:
         for name, rx in _COLUMN_WORDS:
-            if rx.search(text):
+            if rx.search(c.header):
                 out.append(f"column={name}")
                 break
         else:
             out.append("column=other")
-        return out
     return out
+
+
+_AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
+_HEX_LETTERS = re.compile(r"[a-fA-F]+")
+_NUMBER_IN_GROUP = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?")
+
+
+def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
+    """Where a number stands among the numbers of the brackets that hold it (on its
+    line, 80 characters each way): `group=first|mid|last` and `group_n=2|3+`, when the
+    brackets hold two or more (`[1.23 ms 1.25 ms 1.27 ms]`: an estimate and its bounds;
+    `( -21% - -2%)`: an interval; `(456/456)`: progress)."""
+    lo = max(ls, n.start - 80)
+    o = max(sample.rfind("(", lo, n.start), sample.rfind("[", lo, n.start))
+    if o < 0 or max(sample.rfind(")", o, n.start), sample.rfind("]", o, n.start)) >= 0:
+        return []
+    hi = min(le, n.unit_end + 80)
+    closers = [
+        k for k in (sample.find(")", n.unit_end, hi), sample.find("]", n.unit_end, hi)) if k >= 0
+    ]
+    if not closers:
+        return []
+    close = min(closers)
+    if max(sample.rfind("(", n.unit_end, close), sample.rfind("[", n.unit_end, close)) >= 0:
+        return []
+    before = len(_NUMBER_IN_GROUP.findall(sample, o + 1, n.start))
+    after = len(_NUMBER_IN_GROUP.findall(sample, n.unit_end, close))
+    if before + after == 0:
+        return []
+    pos = "first" if before == 0 else "last" if after == 0 else "mid"
+    return [f"group={pos}", "group_n=" + ("2" if before + after == 1 else "3+")]
 
 
 def _digits_bucket(n: Number) -> str:
@@ -549,6 +629,32 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         and tok_before.rstrip(".:").isalpha()
     ):
         f.append("after_word_dot")
+    if _AS_KEY.match(sample, n.unit_end):
+        f.append("as_key")  # (`99.99=8487`, `Iteration 1: 2.7 ns/op`: it names a value)
+    glued = sample[n.end : n.end + 2]
+    if glued[:1] == "/" and glued[1:].isdigit():
+        f.append("slash_over")  # (`456/1596`, `Task 1/15`: a count of a total)
+    elif n.start >= 2 and sample[n.start - 1] == "/" and sample[n.start - 2].isdigit():
+        f.append("slash_under")
+    if glued[:1] == "-" and glued[1:].isalpha():
+        f.append("dash_after")  # (`25.152-b16`: a build's name)
+    if (
+        n.unit
+        and n.unit_end - n.end == len(n.unit)
+        and _HEX_LETTERS.fullmatch(n.unit)
+        and n.unit_end - n.start >= 6
+        and unit == "word"
+    ):
+        f.append("hex")
+    f += _group_features(sample, ls, le, n)
+    lt = sample.rfind("<", max(ls, n.start - 300), n.start)
+    if (
+        lt >= 0
+        and sample[lt + 1 : lt + 2].isalpha()
+        and sample.rfind(">", lt, n.start) < 0
+        and sample.find(">", n.unit_end, min(le, n.unit_end + 300)) >= 0
+    ):
+        f.append("in_tag")  # (`<span style="font-size:10.5pt">`: markup, not text)
     left = sample[max(ls, n.start - 48) : n.start].lower().rstrip(" \t")
     right = sample[n.unit_end : min(le, n.unit_end + 32)].lower()
     # (each regex only where the window's last character lets it match)

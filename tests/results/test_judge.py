@@ -79,3 +79,41 @@ def test_a_slowdown_is_never_a_speedup_and_a_range_is_one_measurement():
     got = [(m.written, m.metric) for t in found.tables for m in t.measurements]
     assert ("2-5x", "slowdown") in got and all(w != "5" for w, _ in got)
     assert all(metric != "speedup" for _, metric in got)
+
+
+def test_a_number_that_names_a_value_is_a_key():
+    text = "latency percentiles: 99.9=8027, 99.99=8487\nIteration   1: 2.754 ns/op"
+    assert "as_key" in feats(text, 99.99) and "as_key" not in feats(text, 8487)
+    assert "as_key" in feats(text, 1) and "as_key" not in feats(text, 2.754)
+
+
+def test_counts_of_a_total_and_numbers_grouped_in_brackets():
+    text = (
+        "[Task  3/15]  Progress: (2128/2128) | 4875.32 s\ntime:   [1.2357 ms 1.2558 ms 1.2785 ms]"
+    )
+    assert "slash_over" in feats(text, 3) and "slash_under" in feats(text, 15)
+    assert {"group=first", "group_n=2"} <= set(feats(text, 2128))
+    assert "group=first" in feats(text, 1.2357) and "group=mid" in feats(text, 1.2558)
+    assert {"group=last", "group_n=3+"} <= set(feats(text, 1.2785))
+    assert not any(f.startswith("group") for f in feats(text, 4875.32))
+
+
+def test_markup_attributes_hex_colours_and_build_names():
+    html = '<span style="font-size:10.5pt;color:#24292f">took 640.8 ms</span>'
+    assert "in_tag" in feats(html, 10.5) and "in_tag" not in feats(html, 640.8)
+    assert "hex" in feats(html, 24292)
+    assert "dash_after" in feats("OpenJDK 64-Bit Server VM, 25.282-b08", 25.282)
+
+
+def test_error_words_versions_and_timestamps():
+    assert "left=error" in feats("mean = 6.21 ms, stddev = 8.77 ms", 8.77)
+    assert "left=version" in feats("after the upgrade to 12.0 nothing changed", 12.0)
+    assert "left=date" in feats("2023-12-26 18:27:23 started", 18 * 3600 + 27 * 60 + 23)
+
+
+def test_a_comma_separated_row_has_a_column_header():
+    text = "Metric Name, Min, Max, Mean\ntopology-0, 0.038, 0.236, 0.082\n"
+    assert {"row_label", "column=perf"} <= set(feats(text, 0.082))
+    # (a sentence with commas is no table)
+    prose = "We ran it twice, once with 12 threads, once with 24, and saw 3.5 s.\n"
+    assert not any(f.startswith("column=") for f in feats(prose, 3.5))
