@@ -63,7 +63,7 @@ _PERF_METRIC = re.compile(
     r"(p\d{2,3}(?:\.\d+)?|latency|throughput|qps|tps|ops|bandwidth|build time|run ?time"
     r"|startup time|response time|execution time|query time|elapsed|duration|memory|heap"
     r"|cpu|gc|speed-?up|slow-?down|improvement|regression|overhead|time"
-    r"|per second|per sec|/s\b|/sec\b)",
+    r"|per second|per sec|/s\b|/sec\b|吞吐|耗时|延迟|时延)",
     re.I,
 )
 _SLOWER = re.compile(r"slower|slowdown|regress|worse|degrad|overhead|increase", re.I)
@@ -100,8 +100,11 @@ def _nearest_metric(before: str, after: str) -> str:
         word = last.group(1)
     else:
         word = first.group(1)
-    word = word.lower()
+    word = _CJK_METRICS.get(word, word.lower())
     return "throughput" if word in ("per second", "per sec", "/s", "/sec") else word
+
+
+_CJK_METRICS = {"吞吐": "throughput", "耗时": "time", "延迟": "latency", "时延": "latency"}
 
 
 def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, str | None]:
@@ -121,41 +124,32 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         parent = _JSON_PARENT.search(sample[max(0, n.start - 400) : n.start])
         metric = m.group(1)
         label = metric if not parent else f"{parent.group(1)}.{metric}"
+    true_start = line_start == 0 or sample[line_start - 1] == "\n"
+    block = line_start  # the start of the block whose heading names the number
+    tabled = False
     if not label:
         key = key_before(before)
         if key and len(key.split()) <= 8:
             head_end = before.rstrip(" \t\"'")[:-1].rstrip(" \t")
             head_end = head_end[: len(head_end) - len(key)]
-            head = _clean(_FIRST_PAIR.split(head_end, maxsplit=1)[0])
+            name = record_name(head_end)
             key = _clean(key)
-            metric, label = key, (head if 1 <= len(head.split()) <= 8 else key)
-    true_start = line_start == 0 or sample[line_start - 1] == "\n"
-    table_start = None
+            metric, label = key, (name if 1 <= len(name.split()) <= 8 else key)
     if not label and true_start:
         col = column_of(sample, line_start, n.start - line_start, n.end - n.start)
-        if col is not None and col.bare and (col.header or col.row_label):
+        if col is not None and col.bare:
+            tabled = True
             header = _clean(col.header or "")
             label = _clean(col.row_label) or header
             metric = header
-            table_start = _table_start(sample, line_start)
-    if not label:
-        starts = list(_CLAUSE_START.finditer(before))
-        clause_at = starts[-1].end() if starts else 0
-        # (the clause of `from 6 m down to 3 m` names both: up to its first number)
-        first_number = previous - (n.start - len(before))
-        if clause_at < first_number < len(before):
-            clause = before[clause_at:first_number]
-        else:
-            clause = before[clause_at:]
-        label = _clean(clause)
-        if len(label.split()) < 2:
-            tail = re.split(r"[.!?;,。；]\s|\n|\(", after, maxsplit=1)[0]
-            if unit == "word":
-                tail = f"{n.unit} {tail}"
-            more = _clean(tail)
-            label = f"{label} {more}".strip() if more else label
+            block = _run_start(sample, line_start, _is_table_line)
+    if not label and not tabled:
+        label = _sentence_label(sample, n, before, after, previous)
+    if not metric and unit in ("rate", "byterate"):
+        metric = "throughput"  # (whatever the words around it: `--- 1520.7 Mbit/s`)
     if not metric:
-        metric = _nearest_metric(before[-60:], after[:60]) or {
+        item = not tabled and _LIST_ITEM.search(before[-5:]) is not None
+        metric = _nearest_metric("" if item else before[-60:], after[:60]) or {
             "time": "time",
             "rate": "throughput",
             "byterate": "throughput",
@@ -165,10 +159,11 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         }.get(unit, "value")
     if unit == "factor" and _SLOWER.search(after[:30]):
         metric = "slowdown"
-    # (a table's rows are named by the heading above the table, not by the row above)
-    variant = _heading(sample, line_start if table_start is None else table_start)
-    variant = variant if true_start else None
-    return label or metric, metric, variant
+    # (a table's rows and a record's lines are named by the heading above them all)
+    if true_start and not tabled and _is_record_line(sample[line_start:line_end]):
+        block = _run_start(sample, line_start, _is_record_line)
+    variant = _heading(sample, block) if true_start else None
+    return label or variant or metric, metric, variant
 
 
 @functools.lru_cache(maxsize=64)
@@ -181,22 +176,173 @@ def _heading(sample: str, line_start: int) -> str | None:
 
 
 _RULE_CHARS = frozenset("-=+|:_ ─━┼┿╋\t")
+_RECORD_LINE = re.compile(r"[^\n]{0,80}?[\w)%][ \t]*+[<>]?[:=][ \t]*+[-+~]?\d")
 
 
-def _table_start(sample: str, line_start: int) -> int:
-    """Where the table that holds the line at `line_start` begins: the first of the
-    table-like lines (two or more cells, or a rule) right above it (50 at most)."""
+def _is_table_line(line: str) -> bool:
+    return (
+        len(table_cells(line)) >= 2
+        or len(comma_cells(line, header=True)) >= 2
+        or set(line) <= _RULE_CHARS
+    )
+
+
+def _is_record_line(line: str) -> bool:
+    return _RECORD_LINE.match(line) is not None
+
+
+def _run_start(sample: str, line_start: int, kind) -> int:
+    """Where the run of lines of one `kind` (table lines, records) that holds the line
+    at `line_start` begins (50 lines up at most): its heading names them all."""
     start = line_start
     for _ in range(50):
         if start == 0:
             break
-        above = sample.rfind("\n", 0, start - 1) + 1
+        above = sample.rfind("\n", max(0, start - 1000), start - 1) + 1
         line = sample[above : start - 1]
-        cells = len(table_cells(line)) >= 2 or len(comma_cells(line)) >= 2
-        if not line.strip() or not (cells or set(line) <= _RULE_CHARS):
+        if not line.strip() or not kind(line):
             break
         start = above
     return start
+
+
+# A log record's prefix (`08:13:19.005 [main] INFO org.a.b.Producer - `): it names nothing.
+_LOG_PREFIX = re.compile(
+    r"^[ \t]*+(?:\[?\d[\d/:.,T-]*+\]?[ \t]++){1,3}(?:\[[^\]\n]{0,60}\][ \t]*+)?"
+    r"(?:(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t]++)?"
+    r"(?:[\w.$]{1,120}+(?:[ \t]*+[-:][ \t]++|$))?"
+)
+_NAME_BREAKS = ("[", "(", ";", "|", " - ", "---", "{", ". ")
+
+
+def record_name(head: str) -> str:
+    """The name of the record a `key=value` stands in, from the text before its key:
+    the words before the run of pairs it belongs to (`[READ: Count=20, ` -> READ;
+    `Latency: mean: 11.3 ms - med: 6.4 - ` -> Latency; `write latency p99=12.5ms, `
+    -> write latency), a log line's prefix left out; '' when there is none."""
+    tokens = head.split()[-30:]
+    k = len(tokens)
+    while k > 0:
+        core = tokens[k - 1].strip(",;|-–—")
+        if not core or _NUMBERISH.match(core):
+            k -= 1  # a separator, a value
+            continue
+        if core.endswith((":", "=", "：")) or "=" in core:
+            # (a key right before another key names the record: `Latency: mean:`)
+            nxt = tokens[k] if k < len(tokens) else ":"  # (after the last: the key)
+            if "=" not in core and (nxt.endswith((":", "=", "：")) or "=" in nxt):
+                break
+            k -= 1
+            continue
+        if k >= 2 and _NUMBERISH.match(tokens[k - 2]) and _UNIT_WORD.fullmatch(core):
+            k -= 2  # a value and its unit: `11.303 ms`
+            continue
+        break
+    text = _LOG_PREFIX.sub("", " ".join(tokens[:k]))
+    cut = _last_break(text, len(text))
+    if cut > len(text) - 2:  # (the name ends with a break: `[READ:` -> `READ`)
+        cut = _last_break(text, len(text) - 2)
+    text = text[cut:]
+    name = _clean(text.rstrip(":=： "))
+    return " ".join(name.split()[-8:])
+
+
+def _last_break(text: str, end: int) -> int:
+    """Where the text after the last of the `_NAME_BREAKS` before `end` starts (0: none)."""
+    return max((k + len(b) for b in _NAME_BREAKS if (k := text.rfind(b, 0, end)) >= 0), default=0)
+
+
+_NUMBERISH = re.compile(r"[-+~(]?\d")
+_UNIT_WORD = re.compile(r"[A-Za-zµμ%/]{1,10}\)?")
+
+# Words that name nothing measured (pronouns, auxiliaries, prepositions, fillers): a
+# label made only of them (`it was`, `with a`) says nothing of what was measured.
+_EMPTY_WORDS = frozenset(
+    (
+        "a", "about", "above", "after", "again", "against", "all", "almost", "also", "am", "an",
+        "and", "any", "approx", "are", "around", "as", "at", "be", "been", "before", "being",
+        "below", "but", "by", "can", "could", "did", "do", "does", "done", "during", "each",
+        "even", "ever", "for", "from", "get", "gets", "got", "had", "has", "have", "having",
+        "here", "how", "i", "if", "in", "into", "is", "it", "its", "just", "like", "made", "make",
+        "makes", "may", "me", "might", "more", "most", "much", "must", "my", "near", "nearly",
+        "new", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "out",
+        "over", "own", "quite", "rather", "really", "roughly", "same", "saw", "see", "seen",
+        "seeing", "seems", "she", "should", "so", "some", "still", "such", "than", "that", "the",
+        "their", "them", "then", "there", "these", "they", "this", "those", "though", "through",
+        "to", "too", "under", "until", "up", "us", "very", "was", "we", "were", "what", "when",
+        "where", "which", "while", "who", "why", "will", "with", "within", "without", "would",
+        "yet", "you", "your", "result", "results", "number", "numbers", "value", "values",
+        "getting", "shows", "show", "showed", "shown", "measured", "noticed", "observed",
+    )
+)  # fmt: skip
+_WORD_RX = re.compile(
+    r"[A-Za-z][A-Za-z0-9_.-]*|[\u4e00-\u9fff]+|(?<![\d.])\d++(?:\.\d++)?(?:th|pct|percentile)\b"
+)
+
+
+def _content_words(text: str) -> list[str]:
+    """The words of `text` that name something (not the `_EMPTY_WORDS`, 3+ letters)."""
+    out = []
+    for w in _WORD_RX.findall(text):
+        low = w.lower().strip(".-")
+        if (
+            w[0] >= "\u4e00"
+            or w[0].isdigit()
+            or (len(low) >= 3 and low not in _EMPTY_WORDS and unit_class(low) in ("word", "count"))
+        ):
+            out.append(w)
+    return out
+
+
+_LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")
+# What a clause after a number says it was measured for (`28 s for the full scan`)
+_FOR_WHAT = re.compile(r"(?:for|on|of|per|when|while|in|to|with|without)\b", re.I)
+_AFTER_BREAK = re.compile(r"\s-{1,3}\s|[.!?;,。；]\s|\n|\(|\||[.!?]$")
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
+
+
+def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> str:
+    """The clause of a sentence that names what the number measured: the clause before
+    it (up to the number before it in the same clause: `from 6 m down to 3 m` names
+    both); with the words after it when that names nothing (`we saw 28 S for the full
+    scan`); the sentence before when neither does (`I ran the codec benchmark. It was
+    14149ms vs 3169ms`)."""
+    starts = list(_CLAUSE_START.finditer(before))
+    clause_at = starts[-1].end() if starts else 0
+    first_number = previous - (n.start - len(before))
+    if clause_at < first_number < len(before):
+        clause = before[clause_at:first_number]
+    else:
+        clause = before[clause_at:]
+    # (a number that starts an item of a list is named after it: `6234.1 records/sec,
+    # 149.22 ms avg latency, 1276.00 ms max latency`)
+    label = "" if _LIST_ITEM.search(before[-5:]) else _clean(clause)
+    tail = _AFTER_BREAK.split(after, maxsplit=1)[0]
+    if unit_class(n.unit) == "word":
+        tail = f"{n.unit} {tail}"
+    more = _clean(tail)
+    if more and _content_words(more):
+        if not _content_words(label):
+            # (`149.22 ms avg latency`, `took 28 S for the full scan`: named after it)
+            label = more if not label or _NUMBERISH.match(label) else f"{label} {more}"
+        elif len(label.split()) < 2 or _FOR_WHAT.match(more):
+            label = f"{label} {more}"
+    if _content_words(label):
+        return label
+    # the sentence before the one the number stands in (what `it` refers to)
+    lo = max(0, n.start - 400)
+    window = sample[lo : n.start - len(before) + clause_at]
+    ends = [m.end() for m in _SENTENCE_END.finditer(window)]
+    if ends:
+        this_start = ends[-1]
+        prev_start = ends[-2] if len(ends) >= 2 else 0
+        prev = window[prev_start:this_start]
+        pieces = [p for p in re.split(r"[,;:]\s|\n", prev) if _content_words(p)]
+        if pieces:
+            named = " ".join(_clean(pieces[-1].strip(" .!?。")).split()[-12:])
+            if named:
+                return f"{named}: {label}".strip(": ") if label else named
+    return label
 
 
 def text_tables(
@@ -240,3 +386,20 @@ def name_slowdowns(sample: str, tables: list[ResultTable]) -> None:
                 sample, m.span[1]
             ):
                 m.metric = "slowdown"
+
+
+def name_vague_labels(sample: str, tables: list[ResultTable], cands: list[Candidate]) -> None:
+    """A sentence's measurement whose label names nothing (`it was`, `with a`) is named
+    as `describe` names a number: by the words after it, or the sentence before."""
+    by_start = {c.number.start: c for c in cands}
+    for t in tables:
+        if t.format not in ("prose", "text"):
+            continue
+        previous = -1
+        for m in t.measurements:
+            c = by_start.get(m.span[0]) if m.span else None
+            if c is not None and not _content_words(m.label or ""):
+                label = describe(sample, c, previous)[0]
+                if _content_words(label):
+                    m.label = label
+            previous = m.span[0] if m.span else previous

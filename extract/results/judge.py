@@ -273,9 +273,18 @@ def key_before(window: str, reach: int = 48) -> str | None:
     k = len(head)
     while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in _KEY_CHARS):
         k -= 1
-    key = head[k:]
-    while key and not (key[0].isalpha() or key[0] == "_"):
+    words = head[k:].split()
+    # (a key ends at a separator: `med: 6.4 - 95pct:`, `Producer - Throughput:`)
+    for i in range(len(words) - 2, -1, -1):
+        if not any(ch.isalnum() for ch in words[i]):
+            words = words[i + 1 :]
+            break
+    key = " ".join(words)
+    # (a key starts with a letter, or with a number glued to letters: `95pct`, `99th`)
+    while key and not (key[0].isalnum() or key[0] == "_"):
         key = key[1:]
+    while key[:1].isdigit() and not any(ch.isalpha() for ch in key.split(" ", 1)[0]):
+        key = key.split(" ", 1)[1].lstrip(" .()/%-") if " " in key else ""
     return key.strip() or None
 
 
@@ -452,7 +461,7 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
         end = start - 1
         if not above.strip() or set(above.strip()) <= set("-=+|:_ ─━┼┿╋"):
             continue
-        head = comma_cells(above) if comma else table_cells(above)
+        head = comma_cells(above, header=True) if comma else table_cells(above)
         if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
             continue
         if barred or comma:
@@ -474,17 +483,23 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
     return Column(None, row_label, index, bare)
 
 
-def comma_cells(line: str) -> list[tuple[int, str]]:
-    """The cells of a comma-separated line whose cells are short (a CSV row, not a
-    sentence): else none."""
-    out, pos = [], 0
+def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
+    """The cells of a comma-separated line whose cells are short and, for a row (not
+    a `header`), mostly numbers: a CSV line, not a sentence; else none."""
+    out, pos, numeric = [], 0, 0
     for part in line.split(","):
         text = part.strip()
         if not text or len(text) > 40:
             return []
         out.append((pos + part.index(text[0]), text))
+        numeric += _NUMBER_CELL.fullmatch(text) is not None
         pos += len(part) + 1
+    if not header and (numeric < 2 or 2 * numeric < len(out)):
+        return []
     return out
+
+
+_NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0,8}")
 
 
 def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:

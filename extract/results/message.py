@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from extract.results.classify import Verdict, classify
-from extract.results.describe import name_slowdowns, text_tables
+from extract.results.describe import name_slowdowns, name_vague_labels, text_tables
 from extract.results.families import families
 from extract.results.formats import ResultTable, extract_results
 from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class
@@ -173,6 +173,7 @@ def message_results(
         verdict = classify(sample, read, subject=subject, kind=kind)
     tables = taken(sample, read, cands) if number_model else read
     name_slowdowns(sample, tables)
+    name_vague_labels(sample, tables, cands)
     by_start = {c.number.start: c for c in cands}
     scores = {}
     for t in tables:

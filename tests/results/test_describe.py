@@ -50,3 +50,57 @@ def test_a_sentence_with_two_blanks_inside_is_no_table():
     text = "The build took 12 min before.  With the patch it takes 7 min now."
     label, _, _ = described(text)["7"]
     assert "patch" in label
+
+
+def test_a_record_is_named_by_the_words_before_its_pairs():
+    text = "2019-10-14 14:03:51 1250 sec: 100 operations; [READ: Count=2764, Max=8487, Avg=547.82]"
+    got = described(text)
+    assert got["8487"][:2] == ("READ", "Max") and got["547.82"][:2] == ("READ", "Avg")
+
+
+def test_a_log_line_prefix_names_nothing_and_a_key_may_start_with_digits():
+    text = (
+        "08:13:19.005 [main] INFO org.example.Producer - Throughput produced: 1946.9 msg/s"
+        " --- Latency: mean: 11.303 ms - med: 6.485 - 95pct: 45.137 - 99pct: 68.0\n"
+    )
+    got = described(text)
+    assert got["1946.9"][:2] == ("Throughput produced", "Throughput produced")
+    assert got["11.303"][:2] == ("Latency", "mean")
+    assert got["6.485"][:2] == ("Latency", "med")
+    assert got["45.137"][:2] == ("Latency", "95pct")
+
+
+def test_lines_of_records_are_named_by_the_heading_above_them():
+    text = "writer run, 20 threads:\n  count = 1000\n  mean = 6.21 ms\n  75% <= 6.22 ms\n"
+    got = described(text)
+    assert got["6.21"] == ("mean", "mean", "writer run, 20 threads")
+    assert got["6.22"][2] == "writer run, 20 threads"
+
+
+def test_an_item_of_a_list_is_named_by_the_words_after_it():
+    text = "100 records sent, 62.1 records/sec, 149.22 ms avg latency, 1276.00 ms max latency."
+    got = described(text)
+    assert got["149.22"][:2] == ("avg latency", "latency")
+    assert got["1276.00"][:2] == ("max latency", "latency")
+    assert got["62.1"][1] == "throughput"
+
+
+def test_a_clause_that_names_nothing_takes_the_words_after_it_or_the_sentence_before():
+    got = described("With the new codec we saw 28 S for the full scan.")
+    assert "full scan" in got["28"][0]
+    text = "I ran the parser benchmark with caching enabled. It was 14149ms."
+    assert "parser benchmark" in described(text)["14149"][0]
+
+
+def test_a_prose_measurement_with_an_empty_label_is_named_from_its_context():
+    from extract.results.message import message_results
+
+    body = (
+        "I ran the template rendering benchmark on the new release.\n\n"
+        "It was 14149ms with the old engine vs 3169ms with the new one, a big win."
+    )
+    found = message_results(body)
+    labels = [m.label for t in found.tables for m in t.measurements]
+    assert labels and all(
+        "benchmark" in (label or "") or "engine" in (label or "") for label in labels
+    )
