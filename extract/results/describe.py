@@ -141,7 +141,7 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
             tabled = True
             header = _clean(col.header or "")
             label = _clean(col.row_label) or header
-            metric = header
+            metric = header or _clean(col.between)
             block = _run_start(sample, line_start, _is_table_line)
     if not label and not tabled:
         label = _sentence_label(sample, n, before, after, previous)

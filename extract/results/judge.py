@@ -150,8 +150,7 @@ _FAMILY_WORDS = {
     " cores cpu cpus vcpu vcpus instance instances replica replicas worker workers"
     " concurrency parallelism heap xmx ram memory disk machine machines server servers"
     " broker brokers region regions table tables column columns key keys user users count",
-    "version": "version versions ver release releases upgrade upgraded upgrading bump bumped"
-    " jdk jvm",
+    "version": "version versions ver release releases jdk jvm",
     "error": "stddev stdev std deviation sigma error err variance ci confidence margin",
     "id": "pr pull issue issues commit id pid tid port jira",
     "date": "jan feb mar apr may jun jul aug sep oct nov dec january february march april"
@@ -193,7 +192,8 @@ _TAILS = (
         "version",
         re.compile(
             r"(?:^|[^a-z])(?:v|rc\d?|jdk|java|jre|python|scala|go|gcc|ubuntu"
-            r"|centos|kernel|openjdk|hotspot|graalvm|spark|hadoop|linux|node)$"
+            r"|centos|kernel|openjdk|hotspot|graalvm|spark|hadoop|linux|node"
+            r"|(?:upgrad(?:e|ed|ing)|bump(?:ed)?|versions?|releases?)(?: to| from| of)?)$"
         ),
     ),
 )
@@ -319,9 +319,11 @@ def features(
         line.count += 1
     fences = [m.start() for m in _FENCE.finditer(sample)]
     words = _Words(sample)
+    prev_end = 0
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
-        c.features = _features_of(sample, c, lines[ls], fences, words, kind, message)
+        c.features = _features_of(sample, c, lines[ls], fences, words, kind, message, prev_end)
+        prev_end = c.number.unit_end
     _pair_units(sample, cands)
 
 
@@ -426,6 +428,7 @@ class Column:
     row_label: str
     index: int
     bare: bool
+    between: str = ""  # the words of the cells between the row label and the number
 
 
 def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
@@ -448,6 +451,8 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
         return None
     first = cells[0][1].strip(" *`")
     row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
+    words = [t.strip(" *`") for _, t in cells[1:index] if not _NUMBER_CELL.fullmatch(t.strip())]
+    between = " ".join(words) if row_label and len(words) == index - 1 else ""
     rest = (
         cells[index][1][: col - cells[index][0]] + cells[index][1][col - cells[index][0] + width :]
     )
@@ -464,11 +469,13 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
         head = comma_cells(above, header=True) if comma else table_cells(above)
         if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
             continue
+        if comma and any(_NUMBER_CELL.fullmatch(text) for _, text in head):
+            continue  # (a row like this one: `[READ], Count, 81` has no header)
         if barred or comma:
             if len(head) == len(cells) - 1:  # (no name above the row labels)
                 head = [(0, ""), *head]
             if len(head) != len(cells):
-                return Column(None, row_label, index, bare)
+                return Column(None, row_label, index, bare, between)
             text = head[index][1]
         else:
             lo, hi = col, col + width
@@ -479,13 +486,14 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
                     abs(h[0] + len(h[1]) - hi),
                 ),
             )[1]
-        return Column(text.strip(" *`"), row_label, index, bare)
-    return Column(None, row_label, index, bare)
+        return Column(text.strip(" *`"), row_label, index, bare, between)
+    return Column(None, row_label, index, bare, between)
 
 
 def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
     """The cells of a comma-separated line whose cells are short and, for a row (not
-    a `header`), mostly numbers: a CSV line, not a sentence; else none."""
+    a `header`), mostly numbers, or three or more ending with one (`[READ], Count,
+    81`): a CSV line, not a sentence; else none."""
     out, pos, numeric = [], 0, 0
     for part in line.split(","):
         text = part.strip()
@@ -494,7 +502,8 @@ def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
         out.append((pos + part.index(text[0]), text))
         numeric += _NUMBER_CELL.fullmatch(text) is not None
         pos += len(part) + 1
-    if not header and (numeric < 2 or 2 * numeric < len(out)):
+    last = _NUMBER_CELL.fullmatch(out[-1][1]) is not None
+    if not header and not (numeric >= 2 and 2 * numeric >= len(out) or last and len(out) >= 3):
         return []
     return out
 
@@ -519,6 +528,8 @@ def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
     return out
 
 
+_DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")
+_CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
 _HEX_LETTERS = re.compile(r"[a-fA-F]+")
 _NUMBER_IN_GROUP = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?")
@@ -556,7 +567,9 @@ def _digits_bucket(n: Number) -> str:
     return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
 
 
-def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message) -> list[str]:
+def _features_of(
+    sample, c: Candidate, line: _Line, fences, words, kind, message, prev_end: int = 0
+) -> list[str]:
     n = c.number
     f: list[str] = [f"shape={n.shape}", f"digits={_digits_bucket(n)}"]
     v = abs(n.value)
@@ -634,6 +647,8 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append("glued_key")
     if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
         f.append("cli_arg")
+    if _DATE_TOKEN.search(tok_before + n.written + tok_after):
+        f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
     if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
         f.append("id_like")
     elif tok_before.endswith(("-", "_")) and any(ch.isalpha() for ch in tok_before):
@@ -683,7 +698,12 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append("in_parens")
     if tail.endswith(("±", "-", "%)", "σ")) and _PLUS_MINUS.search(left):
         f.append("after_plus_minus")
-    lw = words.families(max(ls, n.start - 48), n.start, tails=True)
+    # (the words before it, back to the number before it when a clause ends between
+    # them: `gets up to 3800 gflops, the old one 2900 gflops` - the hedge is the first's)
+    lo = max(ls, n.start - 48)
+    if lo < prev_end and _CLAUSE_END.search(sample, prev_end, n.start):
+        lo = prev_end
+    lw = words.families(lo, n.start, tails=True)
     rw = [w for w in words.families(n.unit_end, min(le, n.unit_end + 32)) if w in _RIGHT_WORDS]
     f += [f"left={w}" for w in lw]
     f += [f"right={w}" for w in rw]

@@ -104,3 +104,10 @@ def test_a_prose_measurement_with_an_empty_label_is_named_from_its_context():
     assert labels and all(
         "benchmark" in (label or "") or "engine" in (label or "") for label in labels
     )
+
+
+def test_name_metric_value_lines_are_rows():
+    text = "[OVERALL], RunTime(ms), 50503\n[OVERALL], Throughput(ops/sec), 19800.8\n"
+    got = described(text)
+    assert got["50503"][:2] == ("[OVERALL]", "RunTime(ms)")
+    assert got["19800.8"][:2] == ("[OVERALL]", "Throughput(ops/sec)")

@@ -108,6 +108,8 @@ def test_markup_attributes_hex_colours_and_build_names():
 def test_error_words_versions_and_timestamps():
     assert "left=error" in feats("mean = 6.21 ms, stddev = 8.77 ms", 8.77)
     assert "left=version" in feats("after the upgrade to 12.0 nothing changed", 12.0)
+    assert "left=version" not in feats("After the upgrade the query takes 9000ms", 9000)
+    assert "date_part" in feats("started 2023-12-26 18:27:23", 12)
     assert "left=date" in feats("2023-12-26 18:27:23 started", 18 * 3600 + 27 * 60 + 23)
 
 
@@ -117,3 +119,10 @@ def test_a_comma_separated_row_has_a_column_header():
     # (a sentence with commas is no table)
     prose = "We ran it twice, once with 12 threads, once with 24, and saw 3.5 s.\n"
     assert not any(f.startswith("column=") for f in feats(prose, 3.5))
+
+
+def test_the_words_before_a_number_stop_at_the_clause_of_the_number_before_it():
+    text = "the new kernel gets up to 3800 gflops, the old one 2900 gflops"
+    assert "left=hedge" in feats(text, 3800) and "left=hedge" not in feats(text, 2900)
+    # (in one clause the words reach back past the number before: `took 12 s and 15 s`)
+    assert "left=took" in feats("it took 12 s and 15 s", 15)
