@@ -30,6 +30,7 @@ from extract.results.judge import (
     comma_cells,
     key_before,
     table_cells,
+    time_word,
     unit_class,
 )
 
@@ -145,6 +146,8 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
             block = _run_start(sample, line_start, _is_table_line)
     if not label and not tabled:
         label = _sentence_label(sample, n, before, after, previous)
+    if not metric and time_word(n):
+        metric = time_word(n)  # (`5.36user 0.50system 0:05.54elapsed`)
     if not metric and unit in ("rate", "byterate"):
         metric = "throughput"  # (whatever the words around it: `--- 1520.7 Mbit/s`)
     if not metric:
@@ -294,6 +297,7 @@ def _content_words(text: str) -> list[str]:
     return out
 
 
+_NUMBER_START = re.compile(r"(?<![\w.])[-+~]?\d")
 _LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")
 # What a clause after a number says it was measured for (`28 s for the full scan`)
 _FOR_WHAT = re.compile(r"(?:for|on|of|per|when|while|in|to|with|without)\b", re.I)
@@ -321,7 +325,8 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
     if unit_class(n.unit) == "word":
         tail = f"{n.unit} {tail}"
     more = _clean(tail)
-    if more and _content_words(more):
+    # (the words after it, but not a run of other values: `0.39system 0:02.10elapsed`)
+    if more and _content_words(more) and len(_NUMBER_START.findall(more)) < 2:
         if not _content_words(label):
             # (`149.22 ms avg latency`, `took 28 S for the full scan`: named after it)
             label = more if not label or _NUMBERISH.match(label) else f"{label} {more}"
@@ -369,6 +374,8 @@ def text_tables(
         previous = n.start
         # (a word after a number is kept as its unit only when it is a known one)
         unit = n.unit if n.unit and unit_class(n.unit) not in ("word", "none") else None
+        if time_word(n) or n.shape == "clock":
+            unit = "s"  # (`5.36user`, `0:02.10elapsed`: seconds)
         m = Measurement(metric, n.value, unit, label, variant, n.written, span=(n.start, n.end))
         m.error = (errors or {}).get(id(c))
         current.add_row([label, metric, n.written + (f" {unit}" if unit else "")], [m])

@@ -123,6 +123,19 @@ def unit_class(unit: str) -> str:
     return "word"
 
 
+# Words glued to a time as `time` and shells print it (`5.36user 0.50system
+# 0:05.54elapsed`, `real 0m4.1s`): the kind of time, not a count of users.
+_TIME_WORDS = frozenset(("user", "system", "sys", "elapsed", "real", "wall", "cpu"))
+
+
+def time_word(n: Number) -> str | None:
+    """The word of a time written glued to it (`5.36user`: user), else None."""
+    word = n.unit.lower()
+    if word in _TIME_WORDS and n.unit_end - n.end == len(n.unit) and n.shape != "int":
+        return word
+    return None
+
+
 _COUNT_WORDS = {
     "row", "record", "file", "test", "thread", "core", "node", "partition", "message",
     "request", "query", "item", "key", "iteration", "run", "time", "op", "operation",
@@ -396,7 +409,9 @@ _CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*")
 _COLUMN_WORDS = (
     ("error", re.compile(r"error|stddev|std ?dev|stdev|σ|±|\bci\b|p-?value|deviation", re.I)),
     ("count", re.compile(r"\b(?:cnt|count|samples?|iterations?|iters?|n|runs?|rounds?"
-                         r"|forks?|threads?|clients?|#|size|rows|records|partitions?)\b", re.I)),
+                         r"|forks?|threads?|clients?|#|size|rows|records|partitions?|limit"
+                         r"|quota|concurrency|parallelism|workers?)\b|限制|数量|个数|并发|线程",
+                         re.I)),
     ("perf", re.compile(r"time|latency|throughput|ops|qps|tps|score|mean|avg|average|median|cpu"
                         r"|p\d\d|max|min|rate|speed|elapsed|duration|bandwidth|/s\b|per sec"
                         r"|\b(?:ms|us|µs|ns|sec|secs|s)\b|\((?:ms|us|µs|ns|s|sec)\)|diff|change"
@@ -557,6 +572,10 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
     after = len(_NUMBER_IN_GROUP.findall(sample, n.unit_end, close))
     if before + after == 0:
         return []
+    # (numbers and their units, not words: `(6k/ms before goes to 35k/ms)` is a clause)
+    letters = sum(ch.isalpha() for ch in sample[o + 1 : close])
+    if letters > 3 * (before + after + 1):
+        return []
     pos = "first" if before == 0 else "last" if after == 0 else "mid"
     return [f"group={pos}", "group_n=" + ("2" if before + after == 1 else "3+")]
 
@@ -597,7 +616,7 @@ def _features_of(
         f.append("range")
 
     # the unit: the one glued to it, else the one the reader gave it
-    unit = unit_class(n.unit)
+    unit = "time" if time_word(n) else unit_class(n.unit)
     m = c.measurement
     if unit == "none" and m is not None and m.unit:
         unit = unit_class(m.unit)

@@ -111,3 +111,10 @@ def test_name_metric_value_lines_are_rows():
     got = described(text)
     assert got["50503"][:2] == ("[OVERALL]", "RunTime(ms)")
     assert got["19800.8"][:2] == ("[OVERALL]", "Throughput(ops/sec)")
+
+
+def test_a_time_as_shells_print_it_is_named_by_its_word():
+    text = "HDFS -text\n2.43user 0.39system 0:02.10elapsed 134%CPU\n"
+    got = described(text)
+    assert got["2.43"][1:] == ("user", "HDFS -text")
+    assert got["0:02.10"][1] == "elapsed"

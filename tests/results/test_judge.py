@@ -126,3 +126,17 @@ def test_the_words_before_a_number_stop_at_the_clause_of_the_number_before_it():
     assert "left=hedge" in feats(text, 3800) and "left=hedge" not in feats(text, 2900)
     # (in one clause the words reach back past the number before: `took 12 s and 15 s`)
     assert "left=took" in feats("it took 12 s and 15 s", 15)
+
+
+def test_a_time_as_shells_print_it_and_words_in_brackets():
+    text = "2.43user 0.39system 0:02.10elapsed 134%CPU"
+    assert "unit=time" in feats(text, 2.43) and "unit=time" in feats(text, 0.39)
+    # (brackets that hold a clause, not a list of values, are no group)
+    prose = "it is faster (~6k/ms before goes to ~35k/ms now)"
+    assert not any(f.startswith("group") for f in feats(prose, 6000))
+
+
+def test_columns_that_name_settings():
+    text = "| cpu limit | workers | QPS |\n|---|---|---|\n| 4 | 8 | 10594 |\n"
+    assert "column=count" in feats(text, 4) and "column=count" in feats(text, 8)
+    assert "column=perf" in feats(text, 10594)
