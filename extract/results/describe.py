@@ -410,3 +410,59 @@ def name_vague_labels(sample: str, tables: list[ResultTable], cands: list[Candid
                 if _content_words(label):
                     m.label = label
             previous = m.span[0] if m.span else previous
+
+
+# A shell command above a tool's output (`$ wrk -t4 -c100 http://...`): it names the run.
+_COMMAND_LINE = re.compile(r"[ \t]*+[$#>%][ \t]++(\S[^\n]{2,200})")
+# (a line of values above a table is not its heading: `Warmup Iteration 5: 2.7 ns/op`)
+_VALUE_IN_HEADING = re.compile(r"[:=][ \t]*+[-+~]?\d")
+_GENERIC_FORMATS = frozenset(("text", "prose", "records", "json", "log-timing"))
+
+
+def tell_runs_apart(sample: str, tables: list[ResultTable]) -> None:
+    """Several runs of one tool in a message (three wrk runs, two redis-benchmark
+    runs) whose measurements carry the same label, metric and variant are told apart
+    in `variant`: by the heading above each run, else the command that started it,
+    else its ordinal (`run 2`). Tables of sentences and records are left alone."""
+    groups: dict[tuple, list] = {}
+    for t in tables:
+        if t.format in _GENERIC_FORMATS:
+            continue
+        for m in t.measurements:
+            key = (t.format, m.label, m.metric, m.variant or t.variant)
+            groups.setdefault(key, []).append((t, m))
+    clashes = [g for g in groups.values() if len({id(t) for t, _ in g}) > 1]
+    if not clashes:
+        return
+    runs: list[ResultTable] = []
+    for g in clashes:
+        for t, _ in g:
+            if all(t is not r for r in runs):
+                runs.append(t)
+    runs.sort(key=lambda t: t.span)
+    names = [_run_name(sample, t) for t in runs]
+    if None in names or len(set(names)) < len(names):
+        names = [f"run {k + 1}" for k in range(len(runs))]
+    name_of = {id(t): name for t, name in zip(runs, names, strict=True)}
+    for g in clashes:
+        for t, m in g:
+            base = m.variant or t.variant
+            m.variant = f"{base}, {name_of[id(t)]}" if base else name_of[id(t)]
+
+
+def _run_name(sample: str, t: ResultTable) -> str | None:
+    """The heading above a table, else the command line just above it (3 lines)."""
+    start = sample.rfind("\n", 0, t.span[0]) + 1
+    heading = _heading(sample, start)
+    if heading and not _VALUE_IN_HEADING.search(heading):
+        return heading
+    end = start
+    for _ in range(3):
+        if end <= 0:
+            break
+        above = sample.rfind("\n", max(0, end - 1000), end - 1) + 1
+        m = _COMMAND_LINE.match(sample, above, end)
+        if m:
+            return m.group(1).strip()[:80]
+        end = above
+    return None

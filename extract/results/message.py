@@ -17,7 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from extract.results.classify import Verdict, classify
-from extract.results.describe import name_slowdowns, name_vague_labels, text_tables
+from extract.results.describe import (
+    name_slowdowns,
+    name_vague_labels,
+    tell_runs_apart,
+    text_tables,
+)
 from extract.results.families import families
 from extract.results.formats import ResultTable, extract_results
 from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class
@@ -174,6 +179,7 @@ def message_results(
     tables = taken(sample, read, cands) if number_model else read
     name_slowdowns(sample, tables)
     name_vague_labels(sample, tables, cands)
+    tell_runs_apart(sample, tables)
     by_start = {c.number.start: c for c in cands}
     scores = {}
     for t in tables:

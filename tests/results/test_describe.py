@@ -118,3 +118,35 @@ def test_a_time_as_shells_print_it_is_named_by_its_word():
     got = described(text)
     assert got["2.43"][1:] == ("user", "HDFS -text")
     assert got["0:02.10"][1] == "elapsed"
+
+
+WRK_RUN = """Running 30s test @ http://127.0.0.1:8080/
+  4 threads and 100 connections
+Requests/sec:  {rps}
+Transfer/sec:      1.74MB
+"""
+
+
+def test_several_runs_of_a_tool_are_told_apart_in_the_variant():
+    from extract.results.message import message_results
+
+    body = (
+        "Two runs on the same box.\n\n$ wrk -t4 -c100 -d30s http://127.0.0.1:8080/\n"
+        + WRK_RUN.format(rps="11234.50")
+        + "\n$ wrk -t4 -c400 -d30s http://127.0.0.1:8080/\n"
+        + WRK_RUN.format(rps="13990.20")
+    )
+    found = message_results(body)
+    rps = {m.value: m.variant for t in found.tables for m in t.measurements if m.value > 10000}
+    assert len(rps) == 2 and len(set(rps.values())) == 2
+    assert "-c400" in (rps[13990.2] or "")
+    # (without a heading or a command, the ordinal)
+    plain = (
+        "I ran wrk twice on the same box, here is what it printed.\n\n"
+        + WRK_RUN.format(rps="11234.50")
+        + "\n"
+        + WRK_RUN.format(rps="13990.20")
+    )
+    found = message_results(plain)
+    variants = {m.value: m.variant for t in found.tables for m in t.measurements}
+    assert variants[11234.5] == "run 1" and variants[13990.2] == "run 2"
