@@ -129,9 +129,13 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
     block = line_start  # the start of the block whose heading names the number
     tabled = False
     if not label:
-        key = key_before(before)
+        # (a list's key names each of its values: `timings (ms): [141302, 141522]`)
+        o = max(before.rfind("["), before.rfind("("))
+        opener = o >= 0 and _LIST_BODY.fullmatch(before, o + 1) is not None
+        key_window = before[:o].rstrip(" \t") if opener else before
+        key = key_before(key_window)
         if key and len(key.split()) <= 8:
-            head_end = before.rstrip(" \t\"'")[:-1].rstrip(" \t")
+            head_end = key_window.rstrip(" \t\"'")[:-1].rstrip(" \t")
             head_end = head_end[: len(head_end) - len(key)]
             name = record_name(head_end)
             key = _clean(key)
@@ -246,7 +250,7 @@ def record_name(head: str) -> str:
     if cut > len(text) - 2:  # (the name ends with a break: `[READ:` -> `READ`)
         cut = _last_break(text, len(text) - 2)
     text = text[cut:]
-    name = _clean(text.rstrip(":=： "))
+    name = _clean(text.rstrip(":=： ]"))
     return " ".join(name.split()[-8:])
 
 
@@ -298,6 +302,8 @@ def _content_words(text: str) -> list[str]:
 
 
 _NUMBER_START = re.compile(r"(?<![\w.])[-+~]?\d")
+# The values of a bracketed list before the number (`[141302, 141522, `)
+_LIST_BODY = re.compile(r"(?:[ \t]*+[-+~]?\d[\d.eE+-]*+[ \t]*+[A-Za-z%/µ]{0,6}+[ \t]*+,)*+[ \t]*+")
 _LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")
 # What a clause after a number says it was measured for (`28 s for the full scan`)
 _FOR_WHAT = re.compile(r"(?:for|on|of|per|when|while|in|to|with|without)\b", re.I)

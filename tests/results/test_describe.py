@@ -150,3 +150,10 @@ def test_several_runs_of_a_tool_are_told_apart_in_the_variant():
     found = message_results(plain)
     variants = {m.value: m.variant for t in found.tables for m in t.measurements}
     assert variants[11234.5] == "run 1" and variants[13990.2] == "run 2"
+
+
+def test_each_value_of_a_list_is_named_by_the_list_s_key():
+    text = "INFO Perf: [RandomReadTest] Summary of timings (ms): [141302, 141522, 140684]\n"
+    got = described(text)
+    for written in ("141302", "141522", "140684"):
+        assert got[written][:2] == ("RandomReadTest", "Summary of timings (ms)")
