@@ -199,7 +199,9 @@ _TAILS = (
     ("hedge", re.compile(r"[<>]=?$")),
     # (a date, or a clock right after one: a timestamp)
     ("date", re.compile(r"(?:\d{4}[-/]\d\d[-/]|[-/]\d\d[-/]|\d{4}[-/]\d\d[-/]\d\d[ T]?)$")),
-    ("code", re.compile(r"\.(?:java|scala|py|cc|cpp|h|go|rs|js|ts|rb|kt):$|:$")),
+    # (a source file's line: `Foo.java:329`; a number glued to any other `word:` is a
+    # `glued_key`, and `key: 12` is no code at all)
+    ("code", re.compile(r"\.(?:java|scala|py|cc|cpp|h|go|rs|js|ts|rb|kt):$")),
     # (a product named right before the number: `JDK 17`, `Spark 3.5`, `kernel 5.10`)
     (
         "version",

@@ -140,3 +140,9 @@ def test_columns_that_name_settings():
     text = "| cpu limit | workers | QPS |\n|---|---|---|\n| 4 | 8 | 10594 |\n"
     assert "column=count" in feats(text, 4) and "column=count" in feats(text, 8)
     assert "column=perf" in feats(text, 10594)
+
+
+def test_a_key_before_a_colon_is_no_source_line():
+    text = "Time to access example at i=10%\t: 4.0us\nat Foo.java:329\n"
+    assert "left=code" not in feats(text, 4.0)
+    assert "left=code" in feats(text, 329)
