@@ -19,6 +19,7 @@ a number's score is the logistic of the sum of its features' weights and the bia
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -277,7 +278,6 @@ def key_before(window: str, reach: int = 48) -> str | None:
 
 
 _JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
-_TOKEN_BEFORE = re.compile(r"\S*$")
 _TOKEN_AFTER = re.compile(r"^\S*")
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
@@ -290,8 +290,10 @@ def features(
     *,
     kind: str | None = None,
     message: tuple[str, ...] = (),
+    blind: bool = False,
 ) -> None:
-    """Fill each candidate's `features` (see the module docstring). `message` are
+    """Fill each candidate's `features` (see the module docstring), and with `blind`
+    its `blind_features` (as if no reader had read the message). `message` are
     message-level features every number shares (`msg=ci`, ...)."""
     # (each line is looked at once, however many numbers it holds: a 100 kB line of
     # numbers must cost linear time)
@@ -309,7 +311,9 @@ def features(
     words = _Words(sample)
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
-        c.features = _features_of(sample, c, lines[ls], fences, words, kind, message)
+        c.features, view = _features_of(sample, c, lines[ls], fences, words, kind, message, blind)
+        if view is not None:
+            c.blind_features = view
     _pair_units(sample, cands)
 
 
@@ -330,14 +334,20 @@ def _pair_units(sample: str, cands: list[Candidate]) -> None:
         if len(gap) > 24 or "\n" in gap or not _PAIRING.match(gap):
             continue
         ua, ub = unit_class(a.number.unit), unit_class(b.number.unit)
+        added_a, added_b = [], []
         if ua == ub or "none" in (ua, ub):
             # (the two sides of one comparison: `0:50 min -> 4:40 min`)
-            a.features.append("paired")
-            b.features.append("paired")
+            added_a.append("paired")
+            added_b.append("paired")
         if ua == "none" and ub not in ("none", "word", "count"):
-            a.features.append(f"paired_unit={ub}")
+            added_a.append(f"paired_unit={ub}")
         elif ub == "none" and ua not in ("none", "word", "count"):
-            b.features.append(f"paired_unit={ua}")
+            added_b.append(f"paired_unit={ua}")
+        # (the numbers' own: the same whatever read them)
+        for c, added in ((a, added_a), (b, added_b)):
+            c.features += added
+            if c.blind_features:
+                c.blind_features += added
 
 
 _NEWLINE = re.compile(r"\n")
@@ -349,6 +359,12 @@ class _Line:
     end: int
     features: list[str]
     count: int = 0  # numbers on it
+    header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
+
+    def columns(self, sample: str, col: int, width: int) -> list[str]:
+        if self.header is False:
+            self.header = _line_header(sample, self.start)
+        return _column_features(self.header, col, width)
 
 
 def _line_features(line: str) -> list[str]:
@@ -403,21 +419,16 @@ def _cells(line: str) -> list[tuple[int, str]]:
     return out
 
 
-def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
-    """What the header above a table-like line says of the number's column: the
-    nearest of the 6 lines above that reads as a header (words, at most one number),
-    its cell in the same place (bar tables: the same cell index; aligned columns: the
-    header cell that overlaps the number, else the nearest one)."""
+def _line_header(sample: str, ls: int) -> tuple | None:
+    """A table-like line's cells and the cells of the header above it: the nearest of
+    the 6 lines above that reads as a header (words, at most one number). None when
+    the line has fewer than two cells. (Once per line, whatever its numbers.)"""
     le = sample.find("\n", ls)
     line = sample[ls : len(sample) if le < 0 else le]
     barred = line.count("|") >= 2 or "│" in line
     cells = _cells(line)
     if len(cells) < 2:
-        return []
-    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
-    if index is None:
-        return []
-    out = ["row_label"] if index > 0 and not cells[0][1][:1].isdigit() else []
+        return None
     end = ls - 1
     for _ in range(6):
         if end <= 0:
@@ -434,25 +445,46 @@ def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
             if len(head) == len(cells) - 1:  # (no name above the row labels)
                 head = [(0, ""), *head]
             if len(head) != len(cells):
-                return out
-            text = head[index][1]
-        else:
-            lo, hi = col, col + width
-            text = min(
-                head,
-                key=lambda h: (
-                    -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
-                    abs(h[0] + len(h[1]) - hi),
-                ),
-            )[1]
-        for name, rx in _COLUMN_WORDS:
-            if rx.search(text):
-                out.append(f"column={name}")
-                break
-        else:
-            out.append("column=other")
+                head = None
+        return cells, head, barred
+    return cells, None, barred
+
+
+def _column_features(header: tuple | None, col: int, width: int) -> list[str]:
+    """What the header above a table-like line says of the number's column (bar
+    tables: the same cell index; aligned columns: the header cell that overlaps the
+    number, else the nearest one)."""
+    if header is None:
+        return []
+    cells, head, barred = header
+    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
+    if index is None:
+        return []
+    out = ["row_label"] if index > 0 and not cells[0][1][:1].isdigit() else []
+    if head is None:
         return out
+    if barred:
+        text = head[index][1]
+    else:
+        lo, hi = col, col + width
+        text = min(
+            head,
+            key=lambda h: (
+                -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
+                abs(h[0] + len(h[1]) - hi),
+            ),
+        )[1]
+    out.append(_column_kind(text))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _column_kind(text: str) -> str:
+    """`column=<kind>` of a header cell (a table's cells repeat: asked once each)."""
+    for name, rx in _COLUMN_WORDS:
+        if rx.search(text):
+            return f"column={name}"
+    return "column=other"
 
 
 def _digits_bucket(n: Number) -> str:
@@ -461,13 +493,29 @@ def _digits_bucket(n: Number) -> str:
     return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
 
 
-def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message) -> list[str]:
+def _features_of(
+    sample, c: Candidate, line: _Line, fences, words, kind, message, blind: bool
+) -> tuple[list[str], list[str] | None]:
+    """The number's features, and (`blind`) the same number's as a message no reader
+    read would give them (what the readers made of it left out): the context is
+    described once for both."""
     n = c.number
+    ctx, lw, rw, slash = _context(sample, n, line, fences, words)
+    tail = [f"kind={kind}"] if kind else []
+    tail += message
+    glued = unit_class(n.unit)
+    full = _assemble(n, glued, c, ctx, lw, rw, slash) + tail
+    if not blind:
+        return full, None
+    return full, _assemble(n, glued, Candidate(n, noise=c.noise), ctx, lw, rw, slash) + tail
+
+
+def _shape_features(n: Number, glued: str) -> list[str]:
     f: list[str] = [f"shape={n.shape}", f"digits={_digits_bucket(n)}"]
     v = abs(n.value)
     # (a round number is a setting's mark, when nothing says it was measured: a time
     # or a rate written round, `9000ms`, `3800 gflops`, is still a measurement)
-    plain = unit_class(n.unit) in ("none", "count", "word", "bytes")
+    plain = glued in ("none", "count", "word", "bytes")
     if n.shape == "int" and not n.magnitude:
         if v <= 10:
             f.append("small_int")
@@ -487,9 +535,14 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append("approx")
     if n.range_with is not None:
         f.append("range")
+    return f
 
+
+def _assemble(n: Number, glued: str, c: Candidate, ctx, lw, rw, slash: bool) -> list[str]:
+    """A number's features from its context and what the readers made of it (`c`)."""
+    f = _shape_features(n, glued)
     # the unit: the one glued to it, else the one the reader gave it
-    unit = unit_class(n.unit)
+    unit = glued
     m = c.measurement
     if unit == "none" and m is not None and m.unit:
         unit = unit_class(m.unit)
@@ -514,8 +567,24 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append(f"in_table={fam}")
     else:
         f.append("reader=none")
+    f += ctx
+    if slash and unit in ("none", "word"):
+        f.append("in_path")
+    f += [f"left={w}" for w in lw]
+    f += [f"right={w}" for w in rw]
+    for w in lw:
+        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare"):
+            f.append(f"unit={unit}&left={w}")
+    for w in rw:
+        if w in ("change", "hedge", "compare"):
+            f.append(f"unit={unit}&right={w}")
+    return f
 
-    # its line
+
+def _context(sample, n: Number, line: _Line, fences, words):
+    """What stands around a number, whatever read it: (features, the word families
+    before it, after it, whether a `/` joins it to a path-like token)."""
+    f: list[str] = []
     ls, le = line.start, line.end
     k = line.count
     f.append("line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"))
@@ -525,16 +594,21 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         if n.start - ls <= len(lead) - len(lead.lstrip()) + 3:
             f.append("ordinal")
     if k >= 2 and le - ls <= 400:
-        f += _column_features(sample, ls, n.start - ls, n.end - n.start)
+        f += line.columns(sample, n.start - ls, n.end - n.start)
     if bisect_right(fences, n.start) % 2 == 1:
         f.append("fenced")
 
     # the token it stands in, and the words around it
-    tok_before = _TOKEN_BEFORE.search(sample, max(ls, n.start - 60), n.start).group()
+    lo = max(ls, n.start - 60)
+    # (the token before: after the window's last blank, found with rfind, not a regex
+    # tried at every position of the window)
+    tok_before = sample[max(lo, *(sample.rfind(b, lo, n.start) + 1 for b in " \t\n")) : n.start]
     tok_after = _TOKEN_AFTER.match(sample[n.unit_end : n.unit_end + 40]).group()
     token = tok_before + tok_after
-    if "://" in token or (("/" in tok_before or "/" in tok_after) and unit in ("none", "word")):
+    slash = "/" in tok_before or "/" in tok_after
+    if "://" in token:
         f.append("in_path")
+        slash = False
     if tok_before.endswith(("=", ":")) and tok_before[:-1]:
         f.append("glued_key")
     if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
@@ -564,18 +638,7 @@ def _features_of(sample, c: Candidate, line: _Line, fences, words, kind, message
         f.append("after_plus_minus")
     lw = words.families(max(ls, n.start - 48), n.start, tails=True)
     rw = [w for w in words.families(n.unit_end, min(le, n.unit_end + 32)) if w in _RIGHT_WORDS]
-    f += [f"left={w}" for w in lw]
-    f += [f"right={w}" for w in rw]
-    for w in lw:
-        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare"):
-            f.append(f"unit={unit}&left={w}")
-    for w in rw:
-        if w in ("change", "hedge", "compare"):
-            f.append(f"unit={unit}&right={w}")
-    if kind:
-        f.append(f"kind={kind}")
-    f += message
-    return f
+    return f, lw, rw, slash
 
 
 _METRIC_CLASSES = (
@@ -661,12 +724,8 @@ def judge_numbers(
 ) -> list[Candidate]:
     """Every number of `sample`, linked, described and scored."""
     cands = link(sample, tables, noise)
-    features(sample, cands, kind=kind, message=message)
-    if model is not None and model.blind is not None:
-        blind = [Candidate(c.number, noise=c.noise) for c in cands]
-        features(sample, blind, kind=kind, message=message)
-        for c, b in zip(cands, blind, strict=True):
-            c.blind_features = b.features
+    blind = model is not None and model.blind is not None
+    features(sample, cands, kind=kind, message=message, blind=blind)
     if model is not None:
         model.judge(cands)
     return cands
