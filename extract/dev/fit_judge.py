@@ -499,6 +499,13 @@ def fit_gate(exs: list[Example], folds: int = 5, out=print) -> tuple[MessageMode
     return model, figures
 
 
+def _weight_lines(weights: dict[str, float]) -> list[str]:
+    # (double quotes, as `ruff format` writes them: the files stay lint-clean)
+    return [
+        f"    {json.dumps(name, ensure_ascii=False)}: {w}," for name, w in sorted(weights.items())
+    ]
+
+
 def write(model: NumberModel, path: Path = WEIGHTS_FILE) -> None:
     blind = model.blind or model
     lines = [
@@ -513,11 +520,17 @@ def write(model: NumberModel, path: Path = WEIGHTS_FILE) -> None:
         f"BLIND_THRESHOLD = {blind.threshold}",
         "",
         "WEIGHTS = {",
-        *(f"    {name!r}: {w}," for name, w in sorted(model.weights.items())),
+        *(
+            f"    {json.dumps(name, ensure_ascii=False)}: {w},"
+            for name, w in sorted(model.weights.items())
+        ),
         "}",
         "",
         "BLIND_WEIGHTS = {",
-        *(f"    {name!r}: {w}," for name, w in sorted(blind.weights.items())),
+        *(
+            f"    {json.dumps(name, ensure_ascii=False)}: {w},"
+            for name, w in sorted(blind.weights.items())
+        ),
         "}",
         "",
     ]
@@ -536,7 +549,10 @@ def write_verdict(
         f"THRESHOLD = {model.threshold}",
         "",
         "WEIGHTS = {",
-        *(f"    {name!r}: {w}," for name, w in sorted(model.weights.items())),
+        *(
+            f"    {json.dumps(name, ensure_ascii=False)}: {w},"
+            for name, w in sorted(model.weights.items())
+        ),
         "}",
         "",
     ]
