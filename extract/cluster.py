@@ -1,7 +1,7 @@
 """Extraction on a Dask cluster: `python -m extract --scheduler ADDRESS` (see `extract.runner.run`).
 
 Archives are tasks. A Dask worker runs the same per-archive function as the local pool
-(`pipeline.stage_archive`), on the archive's absolute path, so every worker must see
+(`worker.stage_archive`), on the archive's absolute path, so every worker must see
 DATA_DIR at the same path (a shared file system); on a running cluster the run checks
 that, and that every worker runs the same extraction code, before it opens the database.
 A worker that also sees the run's staging directory (DATA_DIR/.staging/..., the same
@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from extract.pipeline import StagedArchive
+    from extract.db.staging import StagedArchive
 
 # The extractor's modules (and Dask's) are imported where they are used: a Dask worker
 # process only hands archives to its extraction processes, and need not spend a second
@@ -197,7 +197,7 @@ class Cluster:
     ) -> Iterator[StagedArchive]:
         """Staged archives as they are done, at most two per worker thread in flight
         (bounded memory here and on the workers)."""
-        from extract.pipeline import archive_identity, failed_archive
+        from extract.worker import stage_failed
 
         distributed = _import_distributed()
         data_dir = Path(data_dir)
@@ -236,16 +236,15 @@ class Cluster:
             for future in done:
                 path = in_flight.pop(future.key)
                 try:
-                    archive, files = future.result()
+                    staged = _staged_here(*future.result(), stage_dir)
                 except Exception as exc:  # failed for good (KilledWorker ...), or lost
                     reason = f"archive not processed: {type(exc).__name__}: {exc}"
-                    rows = failed_archive(archive_identity(path, data_dir), "read", reason, results)
-                    archive, files = rows.archive, {"errors": _ndjson(rows.errors)}
+                    staged = stage_failed(path, data_dir, reason, results, stage_dir)
                 future.release()
                 if time.monotonic() - sized >= RESIZE_SECONDS:
                     limit, sized = 2 * self.threads(), time.monotonic()
                 refill()  # before the writer takes this one: the workers never wait for it
-                yield _write_staged(archive, files, stage_dir)
+                yield staged
         finally:
             # The run stopped early (an error, Ctrl-C): nothing more to compute.
             with contextlib.suppress(Exception):
@@ -261,30 +260,14 @@ class Cluster:
             self._quiet = None
 
 
-def _ndjson(rows: list[dict]) -> bytes:
-    import io
+def _staged_here(archive: dict, files: dict[str, str | bytes], stage_dir: Path) -> StagedArchive:
+    """A worker's answer as staged files of this run: the names of the files it wrote
+    in the staging directory, or its rows (JSON bytes, `staging.pack`) staged here."""
+    from extract.db import staging
 
-    from extract.pipeline import write_ndjson
-
-    buf = io.StringIO()
-    write_ndjson(buf, rows)
-    return buf.getvalue().encode("utf-8", "replace")
-
-
-def _write_staged(archive: dict, files: dict[str, str | bytes], stage_dir: Path) -> StagedArchive:
-    """A worker's rows as staged files of this run, for the store: the files it wrote
-    in the staging directory (their names), or its rows (bytes) written here."""
-    from extract.pipeline import StagedArchive
-
-    staged = {}
-    stem = uuid.uuid4().hex
-    for table, data in files.items():
-        if isinstance(data, str):
-            staged[table] = data
-            continue
-        staged[table] = str(Path(stage_dir) / f"dask-{stem}.{table}.ndjson")
-        Path(staged[table]).write_bytes(data)
-    return StagedArchive(archive, staged)
+    if all(isinstance(data, str) for data in files.values()):
+        return staging.StagedArchive(archive, dict(files))
+    return staging.unpack(stage_dir, archive, files)
 
 
 def _read_token(stage_dir: str) -> str | None:
@@ -366,8 +349,6 @@ def stage_on_worker(
     task running): as files in the run's `stage_dir` (their names) when this worker
     sees it (its owner `token` matches), else as bytes. A child that dies on an archive
     makes it an archive-level `errors` row, as a dying worker of the local pool does."""
-    from extract.pipeline import archive_identity, failed_archive
-
     child = _take_child()
     into = stage_dir if stage_dir and token and _sees(stage_dir, token) else None
     try:
@@ -378,8 +359,7 @@ def stage_on_worker(
             f"archive not processed: the extraction process died (exit status {code}): "
             f"{type(exc).__name__}: {exc}"
         )
-        rows = failed_archive(archive_identity(Path(path), Path(data_dir)), "read", reason, results)
-        return rows.archive, {"errors": _ndjson(rows.errors)}
+        return _fail_on_worker(path, data_dir, reason, results)
     with _idle_lock:
         _idle.append(child)
     return answer
@@ -444,17 +424,25 @@ def _scratch_dir() -> str | None:
 def _stage(path: str, data_dir: str, results: bool, stage_dir: str, into: str | None):
     """The staged archive: its files in `into` (the run's staging directory), or, with
     no `into`, their bytes (staged in this process's own `stage_dir`)."""
-    from extract.pipeline import stage_archive
+    from extract.db.staging import pack
+    from extract.worker import stage_archive
 
     if into is not None:
         staged = stage_archive(path, data_dir, into, results, True)
         return staged.archive, staged.files
-    staged = stage_archive(path, data_dir, stage_dir, results, True)
-    blobs = {}
-    for table, file in staged.files.items():
-        blobs[table] = Path(file).read_bytes()
-        Path(file).unlink()
-    return staged.archive, blobs
+    return pack(stage_archive(path, data_dir, stage_dir, results, True))
+
+
+def _fail_on_worker(path: str, data_dir: str, reason: str, results: bool):
+    """An archive-level `errors` row, as `_stage` answers it (bytes)."""
+    from extract.db.staging import pack
+    from extract.worker import stage_failed
+
+    scratch = tempfile.mkdtemp(prefix="extract-failed-", dir=_scratch_dir())
+    try:
+        return pack(stage_failed(Path(path), Path(data_dir), reason, results, scratch))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _warm_up() -> None:
@@ -470,12 +458,12 @@ def _warm_up() -> None:
 
 def _child_main(parent: int, stage_dir: str) -> int:
     from extract.pipeline import enable_message_budget
-    from extract.runner import _die_with_parent
+    from extract.worker import die_with_parent
 
     # The answers go to the original stdout; anything a library prints goes to stderr.
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    _die_with_parent(parent)
+    die_with_parent(parent)
     _warm_up()
     enable_message_budget()
     requests = sys.stdin.buffer

@@ -7,7 +7,7 @@ Incremental: only archives whose sha256 differs from the one recorded in
 (`archives.extractor`), are processed; `full=True` rebuilds everything.
 `messages_only=True` stores the messages without looking for benchmark results;
 a later run without it processes those archives again to add them.
-Workers parse archives in parallel processes (`pipeline.stage_archive`); this
+Workers parse archives in parallel processes (`worker.stage_archive`); this
 process is the single writer and loads their output in batches (`db.store.Store.load`).
 
 Nothing in one archive stops the run: an archive that a worker cannot process (or
@@ -23,16 +23,11 @@ and each run removes what killed runs left there.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import multiprocessing
 import os
 import shutil
-import signal
-import sys
-import threading
 import time
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -48,19 +43,11 @@ from typing import TextIO
 
 import duckdb
 
+from extract.db.staging import StagedArchive
 from extract.db.store import Store
-from extract.pipeline import (
-    EXTRACTOR_VERSION,
-    ROW_TABLES,
-    StagedArchive,
-    archive_identity,
-    enable_message_budget,
-    failed_archive,
-    file_sha256,
-    stage_archive,
-    write_ndjson,
-)
+from extract.pipeline import EXTRACTOR_VERSION, archive_identity, failed_archive, file_sha256
 from extract.progress import Progress
+from extract.worker import init_worker, stage_archive, stage_failed
 
 # A batch is loaded as soon as the previous load is done, and at the latest when it
 # holds this many messages or archives, or is this old: loads keep pace with the
@@ -251,43 +238,12 @@ def _worker_pool(n: int) -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(
         n,
         mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
-        initializer=_worker_init,
+        initializer=init_worker,
         initargs=(os.getpid(),),
     )
     if fork:
         pool.submit(os.getpid)  # the first task forks them (spawned ones start on demand)
     return pool
-
-
-def _worker_init(parent: int) -> None:
-    """In each worker: exit when the parent (the run) dies, however it dies (a
-    `kill -9` leaves no one to stop the workers), and take the message budget."""
-    _die_with_parent(parent)
-    # Ctrl-C reaches the whole process group: the run stops the workers itself, without
-    # a traceback from each of them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    enable_message_budget()
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    armed = False
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-    if not armed:  # elsewhere: a thread watches the parent
-
-        def watch() -> None:
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os._exit(1)
-
-        threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 class _Pool:
@@ -489,22 +445,10 @@ def _staged(
             except Exception as exc:  # the worker died, or its result did not come back
                 broken |= isinstance(exc, BrokenProcessPool)
                 reason = f"archive not processed: {type(exc).__name__}: {exc}"
-                rows = failed_archive(archive_identity(path, data_dir), "read", reason, results)
-                result = _stage_rows(rows, stage_dir)
+                result = stage_failed(path, data_dir, reason, results, stage_dir)
             yield result
         if broken:
             pool.renew()
-
-
-def _stage_rows(rows, stage_dir: Path) -> StagedArchive:
-    """Rows made in this process, staged like a worker's."""
-    files = {}
-    for table in ROW_TABLES:
-        if getattr(rows, table):
-            files[table] = str(stage_dir / f"parent-{uuid.uuid4().hex}.{table}.ndjson")
-            with open(files[table], "w", encoding="utf-8", errors="replace") as f:
-                write_ndjson(f, getattr(rows, table))
-    return StagedArchive(rows.archive, files)
 
 
 def _load_in_batches(

@@ -292,7 +292,7 @@ def test_a_worker_that_sees_the_staging_directory_writes_the_rows_there(
     # the same ones, and this process stages them.
     again, blobs = cluster.stage_on_worker(path, str(data_dir), True, str(stage), "999 1")
     assert blobs == written and again["n_messages"] == archive["n_messages"] == 3
-    staged = cluster._write_staged(again, blobs, stage)
+    staged = cluster._staged_here(again, blobs, stage)
     assert {t: Path(f).read_bytes() for t, f in staged.files.items()} == written
     # ... as when the run names no staging directory.
     _, plain = cluster.stage_on_worker(path, str(data_dir), True)

@@ -9,9 +9,9 @@ new ones, all in ONE transaction, so a run killed at any point leaves every arch
 either wholly old or wholly new (and an archive without its `archives` row is
 simply extracted again by the next run).
 
-Loading uses DuckDB's bulk path: rows arrive as newline-delimited JSON files or
-as row files (pickled chunks) that become one, both written by the workers (see
-`pipeline.stage_archive`), and go in with one
+Loading uses DuckDB's bulk path: rows arrive as staged files, newline-delimited
+JSON or row files (pickled chunks) that become JSON here (extract/db/staging.py, the
+format and its one writer), and go in with one
 `INSERT ... SELECT FROM read_json([...files], columns={schema types})` per table
 per batch; never row by row.
 
@@ -41,6 +41,7 @@ from pathlib import Path
 
 import duckdb
 
+from extract.db import staging
 from extract.db.schema import (
     GENERATED,
     TABLES,
@@ -48,14 +49,8 @@ from extract.db.schema import (
     comment_statements,
     create_statement,
 )
+from extract.db.staging import ROW_TABLES, StagedArchive, StageWriter
 from extract.db.views import create_views
-from extract.pipeline import (
-    ROW_TABLES,
-    ArchiveRows,
-    StagedArchive,
-    read_rows,
-    write_ndjson,
-)
 
 LOADED_TABLES = (*ROW_TABLES, "archives")
 # DuckDB's built-in functions are loaded when first needed; a WAL replayed on opening
@@ -137,19 +132,15 @@ class Store:
         )
         return {path: (sha, results, code) for path, sha, results, code in rows.fetchall()}
 
-    def replace(self, batch: Iterable[ArchiveRows]) -> None:
-        """Replace the rows of every archive in `batch` (rows in memory), in one
+    def replace(self, batch: Iterable) -> None:
+        """Replace the rows of every archive in `batch` (rows in memory: objects with
+        an `archive` row and a list of rows per table, `pipeline.ArchiveRows`), in one
         transaction."""
         staged = []
         try:
-            for i, rows in enumerate(batch):
-                files = {}
-                for table in ROW_TABLES:
-                    if getattr(rows, table):
-                        files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
-                        with open(files[table], "w", encoding="utf-8", errors="replace") as f:
-                            write_ndjson(f, getattr(rows, table))
-                staged.append(StagedArchive(rows.archive, files))
+            for rows in batch:
+                tables = {table: getattr(rows, table) for table in ROW_TABLES}
+                staged.append(staging.stage(self.tmp_dir, rows.archive, tables))
             self.load(staged)
         finally:
             self.discard(staged)
@@ -163,8 +154,9 @@ class Store:
         if not staged:
             return
         paths = [s.archive["path"] for s in staged]
+        batch = StageWriter(self.tmp_dir, "batch")
         try:
-            loads = self._ndjson_files(staged)
+            loads = staging.json_files(staged, batch)
             con = self.con
             con.execute("BEGIN TRANSACTION")
             try:
@@ -189,8 +181,7 @@ class Store:
                     con.execute("ROLLBACK")
                 raise
         finally:
-            for file in self.tmp_dir.glob("batch.*.ndjson"):
-                file.unlink(missing_ok=True)
+            batch.discard()
         self.discard(staged)
 
     def set_directory_errors(self, dirs: list[tuple[str, str]]) -> None:
@@ -217,9 +208,7 @@ class Store:
 
     def discard(self, staged: Iterable[StagedArchive]) -> None:
         """Remove the staged files of these archives."""
-        for s in staged:
-            for file in s.files.values():
-                Path(file).unlink(missing_ok=True)
+        staging.discard(staged)
 
     def _delete_rows_of_paths(self) -> None:
         con = self.con
@@ -229,26 +218,6 @@ class Store:
         con.execute("DELETE FROM messages WHERE archive IN (SELECT path FROM _paths)")
         con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
         con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
-
-    def _ndjson_files(self, staged: list[StagedArchive]) -> dict[str, list[Path]]:
-        """The newline-delimited JSON files to load per table (the form DuckDB's
-        read_json loads in bulk): the staged ones as they are, plus one file with
-        the rows of the batch's row files, written chunk by chunk, so memory holds
-        one chunk at a time."""
-        out: dict[str, list[Path]] = {}
-        for table in ROW_TABLES:
-            files = [Path(s.files[table]) for s in staged if table in s.files]
-            out[table] = [f for f in files if f.suffix == ".ndjson"]
-            if row_files := [f for f in files if f.suffix == ".rows"]:
-                out[table].append(self.tmp_dir / f"batch.{table}.ndjson")
-                with open(out[table][-1], "w", encoding="utf-8", errors="replace") as f:
-                    for file in row_files:
-                        for rows in read_rows(file):
-                            write_ndjson(f, rows)
-        out["archives"] = [self.tmp_dir / "batch.archives.ndjson"]
-        with open(out["archives"][0], "w", encoding="utf-8") as f:
-            write_ndjson(f, [s.archive for s in staged])
-        return out
 
     def close(self, *, complete: bool = True) -> None:
         """Checkpoint and close; with `full=True` the new database replaces the old one

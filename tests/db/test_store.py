@@ -6,15 +6,11 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from extract.db.staging import StagedArchive, StageWriter
 from extract.db.store import Store
 from extract.mail.mbox import read_mbox
-from extract.pipeline import (
-    EXTRACTOR_VERSION,
-    StagedArchive,
-    process_archive,
-    stage_archive,
-    write_rows,
-)
+from extract.pipeline import EXTRACTOR_VERSION, process_archive
+from extract.worker import stage_archive
 from tests.mail.mboxes import make_message, mixed_archive, to_mbox, write_archive
 
 
@@ -62,11 +58,11 @@ def test_failed_load_rolls_back_to_the_previous_rows(tmp_path):
     before = counts(db)
 
     rows = process_archive(path, tmp_path)
-    broken = tmp_path / "broken.messages.rows"
-    with open(broken, "wb") as f:  # a row DuckDB refuses: the load fails half-way
-        write_rows(f, [{**rows.messages[0], "position": "not a number"}])
+    with StageWriter(tmp_path, encode=False) as writer:  # a row DuckDB refuses: the load
+        writer.write("messages", [{**rows.messages[0], "position": "not a number"}])  # fails
+        broken = writer.finish(rows.archive)
     with Store(db) as store, pytest.raises(duckdb.Error):
-        store.load([StagedArchive(rows.archive, {"messages": str(broken)})])
+        store.load([StagedArchive(rows.archive, broken.files)])
     assert counts(db) == before
 
 
