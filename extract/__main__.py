@@ -7,7 +7,8 @@ Exit status:
      rows in the `errors` table, not a failure of the run;
   1  some archives could not be stored, not even as an `errors` row (listed on
      stderr; the next run tries them again; a --full run then keeps the old database);
-  2  the run could not start (no such data dir, no archives found, database locked);
+  2  the run could not start (no such data dir, no archives found, another extraction
+     runs, or a process has the database open for writing; readers never stop it);
   3  the disk filled up: one line names where and about how much more space is needed;
      what was committed before is kept, the staged files are removed, a rerun goes on;
 130  interrupted (Ctrl-C): says how many archives were committed; a rerun goes on, and
@@ -45,7 +46,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Read DATA_DIR/raw/**/*.mbox.gz into a DuckDB database.",
         epilog="exit status: 0 completed (what could not be read or stored is in the "
         "errors table); 1 some archives could not be stored (listed on stderr); "
-        "2 could not start (no data dir, no archives, database locked); "
+        "2 could not start (no data dir, no archives, another run, a writer in place); "
         "3 disk full (the line says where and how much is needed); "
         "130 interrupted (what was committed is kept)",
     )

@@ -8,7 +8,9 @@ Incremental: only archives whose sha256 differs from the one recorded in
 `messages_only=True` stores the messages without looking for benchmark results;
 a later run without it processes those archives again to add them.
 Workers parse archives in parallel processes (`worker.stage_archive`); this
-process is the single writer and loads their output in batches (`db.store.Store.load`).
+process is the single writer and loads their output in batches (`db.store.Store.load`)
+into its own copy of the database, published when the run ends: readers never wait
+for a run (extract/db/store.py).
 
 Nothing in one archive stops the run: an archive that a worker cannot process (or
 whose worker dies), or whose rows the database refuses, becomes an archive-level
@@ -16,8 +18,10 @@ whose worker dies), or whose rows the database refuses, becomes an archive-level
 goes on. `RunSummary.unstored` lists the archives that could not even be recorded
 so (the CLI then exits 1). A message over `pipeline.MESSAGE_BUDGET_SECONDS` becomes an
 `errors` row in the worker. Workers die with this process (`PR_SET_PDEATHSIG` on
-Linux, else a thread watching the parent); staged files live in DATA_DIR/.staging/,
-and each run removes what killed runs left there.
+Linux, else a thread watching the parent). Everything the run writes is beside the
+database (DATA_DIR unless `db` says otherwise): the copy, and `.staging/` (staged
+files, DuckDB's spill files, a local Dask cluster's scratch); each run removes what
+killed runs left there.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from typing import TextIO
 import duckdb
 
 from extract.db.staging import StagedArchive
-from extract.db.store import Store
+from extract.db.store import Store, StoreBusy
 from extract.pipeline import EXTRACTOR_VERSION, archive_identity, failed_archive, file_sha256
 from extract.progress import Progress
 from extract.worker import init_worker, stage_archive, stage_failed
@@ -58,7 +62,8 @@ BATCH_SECONDS = 2.0
 
 
 class RunError(Exception):
-    """The run could not start: no data dir, no archives, the database is locked."""
+    """The run could not start: no data dir, no archives, another extraction runs, a
+    process has the database open for writing."""
 
 
 class Interrupted(Exception):
@@ -296,14 +301,20 @@ def _extract(
     progress_stream: TextIO | None,
 ) -> RunSummary:
     try:
-        store = Store(db_path, full=full, staging=data_dir / ".staging")
-    except (duckdb.Error, OSError) as exc:  # e.g. another process holds the database's lock
+        store = Store(db_path, full=full)
+    except StoreBusy as exc:
+        raise RunError(str(exc)) from None
+    except (duckdb.Error, OSError) as exc:
         if _is_disk_full(exc):
-            need = sum(_size(p) for p in archives) * 2 * DB_BYTES_PER_ARCHIVE_BYTE
+            # the run's copy of the database, and the growth (see below)
+            need = _size(db_path) + sum(_size(p) for p in archives) * 2 * DB_BYTES_PER_ARCHIVE_BYTE
             raise DiskFull(db_path.parent, need) from None
-        raise RunError(f"cannot open {db_path}: {exc}") from exc
+        hint = "" if full else " (`--full` builds it anew)"
+        raise RunError(f"cannot open {db_path}: {_first_line(exc)}{hint}") from exc
     unstored: list[str] = []
-    complete = False
+    # An update publishes what it committed, whatever stops it (every batch is whole);
+    # a --full rebuild only when it is complete.
+    complete = not full
     todo: list[Path] = []
     failing = True  # until the body completes: a close error must not hide the first one
     try:
@@ -387,6 +398,11 @@ def _record_non_archives(
         store.replace([failed_archive(archive_identity(path, data_dir), "read", reason, results)])
         progress.update(messages=0, errors=1, size=_size(path))
     return rest
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _size(path: Path) -> int:

@@ -31,7 +31,7 @@ import duckdb
 import pytest
 
 from extract import pipeline
-from extract.db.store import remove_stale_staging
+from extract.db.staging import remove_stale
 from tests.conftest import seed, time_limit
 from tests.mail.mboxes import (
     commits_month,
@@ -367,12 +367,12 @@ def test_staging_of_killed_runs_is_removed_but_not_of_running_ones(tmp_path):
     reused = root / f"{os.getpid()}-dddd"  # this pid, but a process started at another time
     reused.mkdir()
     (reused / "owner").write_text(f"{os.getpid()} 1")
-    removed = remove_stale_staging(root)
+    removed = remove_stale(root)
     assert sorted(p.name for p in removed) == sorted([f"{dead_pid}-aaaa", reused.name])
     assert sorted(p.name for p in root.iterdir()) == sorted([f"{os.getpid()}-bbbb", mine.name])
 
 
 def pipeline_start_time() -> str:
-    from extract.db.store import _start_time
+    from extract.db.staging import _start_time
 
     return _start_time(os.getpid())

@@ -23,9 +23,11 @@ nothing of how they are made (extract/pipeline.py) or loaded (extract/db/store.p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
+import shutil
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -182,6 +184,72 @@ def unpack(stage_dir: str | Path, archive: dict, blobs: Mapping[str, bytes]) -> 
         for table, data in blobs.items():
             writer.write_encoded(table, data)
         return writer.finish(archive)
+
+
+# ------------------------------------------------------ the staging directory itself
+# `<root>/<pid>-<id>/` per run (and `<pid>-dask-<id>/` for a local Dask cluster's
+# scratch), with an `owner` file naming the process; a directory whose owner is gone
+# (a killed run) is removed by the next run (`remove_stale`).
+
+
+def run_directory(root: Path, label: str = "") -> Path:
+    """A new directory of this process's under `root` (which must exist)."""
+    path = root / f"{os.getpid()}-{label + '-' if label else ''}{uuid.uuid4().hex[:12]}"
+    path.mkdir()
+    (path / "owner").write_text(owner_token(os.getpid()), "ascii")
+    return path
+
+
+def _start_time(pid: int) -> str:
+    """The process's start time (clock ticks since boot) where /proc tells, else ''."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("ascii", "replace")
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[-1].split()[19]  # field 22 of stat
+
+
+def owner_token(pid: int) -> str:
+    """What names a process for good: its pid and start time (a pid is reused)."""
+    return f"{pid} {_start_time(pid)}"
+
+
+def alive(token: str) -> bool:
+    """Whether the process an owner token names still runs (not a later one that got
+    its pid)."""
+    pid_text, _, start = token.strip().partition(" ")
+    try:
+        pid = int(pid_text)
+    except ValueError:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    except OSError:
+        return False
+    return not start or _start_time(pid) in ("", start)
+
+
+def remove_stale(root: Path) -> list[Path]:
+    """Remove the staging directories under `root` whose owner process is gone (left by
+    killed runs); return them. Directories of running processes are left alone."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for run_dir in root.iterdir():
+            if not run_dir.is_dir():
+                continue
+            try:
+                token = (run_dir / "owner").read_text("ascii")
+            except OSError:
+                # Not written yet (a run starting now) or lost: judge by the pid in the name.
+                token = run_dir.name.split("-", 1)[0]
+            if not alive(token):
+                shutil.rmtree(run_dir, ignore_errors=True)
+                removed.append(run_dir)
+    return removed
 
 
 def discard(staged: Iterable[StagedArchive]) -> None:
