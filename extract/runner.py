@@ -67,18 +67,23 @@ class RunError(Exception):
 
 
 class Interrupted(Exception):
-    """Ctrl-C (SIGINT): the batches committed before it are kept."""
+    """Ctrl-C (SIGINT): the batches committed before it are kept (published), unless
+    the run was a --full rebuild."""
 
     def __init__(self, committed: int, total: int, full: bool):
         self.committed, self.total, self.full = committed, total, full
-        if full:
-            text = "interrupted: --full rebuild dropped, the database is as it was before"
-        else:
-            text = (
-                f"interrupted: {committed} of {total} archives committed; "
-                "the next run does the rest"
-            )
-        super().__init__(text)
+        self.kept = not full  # False once publishing what was committed failed
+        super().__init__(committed, total, full)
+
+    def __str__(self) -> str:
+        if self.full:
+            return "interrupted: --full rebuild dropped, the database is as it was before"
+        if not self.kept:
+            return "interrupted: the database is as it was before this run"
+        return (
+            f"interrupted: {self.committed} of {self.total} archives committed; "
+            "the next run does the rest"
+        )
 
 
 class DiskFull(Exception):
@@ -87,6 +92,7 @@ class DiskFull(Exception):
 
     def __init__(self, path: Path, needed: int | None):
         self.path, self.needed = path, needed
+        self.kept = True  # False when what was committed could not be published
         super().__init__(path, needed)
 
     def __str__(self) -> str:
@@ -97,7 +103,8 @@ class DiskFull(Exception):
         have = f", {_mb(free)} free now" if free is not None else ""
         return (
             f"disk full under {self.path}: {need}{have}; free space (or use another "
-            "DATA_DIR/--db) and run again: what was committed is kept"
+            "DATA_DIR/--db) and run again: "
+            + ("what was committed is kept" if self.kept else "the database is as it was")
         )
 
 
@@ -308,7 +315,9 @@ def _extract(
         if _is_disk_full(exc):
             # the run's copy of the database, and the growth (see below)
             need = _size(db_path) + sum(_size(p) for p in archives) * 2 * DB_BYTES_PER_ARCHIVE_BYTE
-            raise DiskFull(db_path.parent, need) from None
+            nothing = DiskFull(db_path.parent, need)
+            nothing.kept = False  # (nothing was committed: the database is as it was)
+            raise nothing from None
         hint = "" if full else " (`--full` builds it anew)"
         raise RunError(f"cannot open {db_path}: {_first_line(exc)}{hint}") from exc
     unstored: list[str] = []
@@ -317,6 +326,7 @@ def _extract(
     complete = not full
     todo: list[Path] = []
     failing = True  # until the body completes: a close error must not hide the first one
+    stopped: Interrupted | DiskFull | None = None  # what stops the run, told once closed
     try:
         store.set_directory_errors(unreadable_dirs(data_dir))
         known = store.known_archives()
@@ -345,22 +355,28 @@ def _extract(
         complete = not (full and unstored)
         failing = False
     except KeyboardInterrupt:
-        raise Interrupted(store.committed, len(todo), full) from None
+        stopped = Interrupted(store.committed, len(todo), full)
+        raise stopped from None
     except Exception as exc:
         if _is_disk_full(exc):
             left = max(sum(_size(p) for p in todo) - store.committed_bytes, 0)
             # Twice the growth: a batch is in the staging files and the WAL before the
             # checkpoint writes it into the database.
-            raise DiskFull(db_path.parent, 2 * left * DB_BYTES_PER_ARCHIVE_BYTE) from None
+            stopped = DiskFull(db_path.parent, 2 * left * DB_BYTES_PER_ARCHIVE_BYTE)
+            raise stopped from None
         raise
     finally:
+        published = False
         try:
-            store.close(complete=complete)
+            published = store.close(complete=complete)
         except Exception as exc:
             if not failing:
                 if _is_disk_full(exc):  # the last checkpoint
                     raise DiskFull(db_path.parent, None) from None
                 raise
+        finally:
+            if stopped is not None:
+                stopped.kept = published
     extra = {"unstored": len(unstored)} if unstored else {}
     if full and unstored:
         extra["kept_old_db"] = "yes"

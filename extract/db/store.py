@@ -325,11 +325,12 @@ class Store:
         con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
         con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
 
-    def close(self, *, complete: bool = True) -> None:
+    def close(self, *, complete: bool = True) -> bool:
         """Checkpoint and close the copy, and publish it over the database when
         `complete` (an update's copy holds every batch committed so far; a --full
         one only counts whole): `os.replace`, atomic for every reader. Else, or when
-        the checkpoint fails, the copy is dropped and the database stays as it was."""
+        the checkpoint fails, the copy is dropped and the database stays as it was.
+        Returns whether it was published."""
         published = False
         # The staged files go first: a checkpoint after a full disk may then fit.
         for file in self.tmp_dir.glob("*.*"):
@@ -360,6 +361,7 @@ class Store:
             if self._lock is not None:
                 os.close(self._lock)
                 self._lock = None
+        return published
 
     def __enter__(self) -> Store:
         return self
