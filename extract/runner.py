@@ -31,7 +31,9 @@ import errno
 import multiprocessing
 import os
 import shutil
+import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -48,7 +50,7 @@ from typing import TextIO
 import duckdb
 
 from extract.db.staging import StagedArchive
-from extract.db.store import Store, StoreBusy
+from extract.db.store import Store, StoreBusy, staging_root
 from extract.pipeline import EXTRACTOR_VERSION, archive_identity, failed_archive, file_sha256
 from extract.progress import Progress
 from extract.worker import init_worker, stage_archive, stage_failed
@@ -171,18 +173,27 @@ def run(
     if workers < 1:
         raise RunError("workers must be at least 1")
     if not data_dir.is_dir():
-        raise RunError(f"data dir {data_dir} does not exist")
+        if data_dir.exists():
+            raise RunError(
+                f"data dir {data_dir} is a file, not a directory: give the directory the "
+                "crawl wrote (it holds raw/), e.g. DATA_DIR=data"
+            )
+        raise RunError(f"data dir {data_dir} does not exist{_elsewhere_hint(data_dir)}")
     archives = find_archives(data_dir)
     if not archives:
         raise RunError(
             f"no archives found under {data_dir / 'raw'} "
-            "(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz; run `make crawl` first)"
+            f"(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz){_elsewhere_hint(data_dir)}"
         )
     db_path = Path(db) if db else data_dir / "asf.duckdb"
     if scheduler:
         from extract.cluster import Cluster  # Dask is an optional extra: imported only here
 
-        pool = Cluster(scheduler, data_dir, workers)
+        # (its scratch beside the database too)
+        pool = Cluster(scheduler, data_dir, workers, staging_root(db_path))
+        if pool.dashboard_link:
+            stream = progress_stream or sys.stderr
+            print(f"extract: Dask dashboard: {pool.dashboard_link}", file=stream)
     else:
         # Always a pool, even for one archive: only a worker process may take SIGALRM for
         # the message budget, and a worker that hangs or dies cannot take the run along.
@@ -201,6 +212,26 @@ def run(
         raise
     finally:
         pool.shutdown()
+
+
+def _elsewhere_hint(data_dir: Path) -> str:
+    """What to do when `data_dir` holds no archive: the data dirs in it (or beside it,
+    when it does not exist) that do, such as the demo's `data/demo`, else how to get
+    archives."""
+    root = data_dir if data_dir.is_dir() else data_dir.parent
+    found = []
+    with contextlib.suppress(OSError):
+        found = [d for d in sorted(root.iterdir()) if d.is_dir() and _has_archive(d / "raw")]
+    if found:
+        where = ", ".join(str(d / "raw") for d in found[:3])
+        return f"; archives are under {where}: DATA_DIR={found[0]}"
+    return "; `make crawl` fetches archives, `make import SRC=…` lays out mbox files you have"
+
+
+def _has_archive(raw: Path) -> bool:
+    with contextlib.suppress(OSError):
+        return next(raw.glob("*/*/*.mbox.gz"), None) is not None
+    return False
 
 
 def find_archives(data_dir: Path) -> list[Path]:
@@ -446,16 +477,20 @@ def _staged(
     results: bool,
 ) -> Iterator[StagedArchive]:
     """Staged archives as they are done, from the pool's n workers with at most 2n
-    archives in flight (bounded memory and disk). An archive whose worker fails or
-    dies is staged as an archive-level `errors` row."""
-    pending = iter(todo)
+    archives in flight (bounded memory and disk). A worker that dies breaks the pool
+    and every archive in flight with it: those are tried once more on a new pool
+    (only one of them killed it), and an archive that fails again, or whose worker
+    fails otherwise, is staged as an archive-level `errors` row."""
+    pending = deque(todo)
     in_flight: dict[Future, Path] = {}
+    retried: set[Path] = set()
     # A single worker leaves the JSON encoding to this process, which then has a core
     # of its own; the encoding for several would make it their bottleneck (0.05 ms a
     # message on top of DuckDB's 0.06, against a worker's 0.16 when it only reads).
     encode = not (n == 1 and (os.cpu_count() or 1) > 1)
     while True:
-        while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
+        while len(in_flight) < 2 * n and pending:
+            path = pending.popleft()
             try:
                 fut = pool.executor.submit(
                     stage_archive, path, data_dir, stage_dir, results, encode
@@ -475,7 +510,12 @@ def _staged(
             try:
                 result = fut.result()
             except Exception as exc:  # the worker died, or its result did not come back
-                broken |= isinstance(exc, BrokenProcessPool)
+                if isinstance(exc, BrokenProcessPool):
+                    broken = True
+                    if path not in retried:
+                        retried.add(path)
+                        pending.appendleft(path)
+                        continue
                 reason = f"archive not processed: {type(exc).__name__}: {exc}"
                 result = stage_failed(path, data_dir, reason, results, stage_dir)
             yield result

@@ -565,9 +565,35 @@ def test_kill_9_then_rerun_is_consistent_and_complete(tmp_path, capsys):
 
 def test_cli_errors(tmp_path, capsys):
     assert run(tmp_path / "missing") == 2
-    assert "does not exist" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "`make crawl` fetches archives" in err
     assert run(tmp_path) == 2
     assert "no archives found" in capsys.readouterr().err
+    (tmp_path / "a-file").write_text("not a directory")
+    assert run(tmp_path / "a-file") == 2
+    assert f"data dir {tmp_path / 'a-file'} is a file, not a directory" in capsys.readouterr().err
+
+
+def test_errors_point_to_the_data_dir_that_has_archives(tmp_path, capsys):
+    """After `make demo` (data/demo/raw/...), `make extract` and `make sql` on the
+    default data/ say where the demo's archives and database are, not "run make demo"."""
+    from extract.outputs.sql import main as sql_main
+
+    data = tmp_path / "data"
+    write_archive(data / "demo", "q@p.apache.org", "2020-01", SMALL[0])
+    assert run(data) == 2
+    err = capsys.readouterr().err
+    assert f"archives are under {data / 'demo' / 'raw'}: DATA_DIR={data / 'demo'}" in err
+    assert run(data / "typo") == 2  # beside it, too
+    assert f"DATA_DIR={data / 'demo'}" in capsys.readouterr().err
+    assert sql_main(["--data-dir", str(data), "-c", "SELECT 1"]) != 0
+    assert "make demo" in capsys.readouterr().err  # no database anywhere yet
+    assert run(data / "demo") == 0
+    capsys.readouterr()
+    assert sql_main(["--data-dir", str(data), "-c", "SELECT 1"]) != 0
+    err = capsys.readouterr().err
+    assert f"there is {data / 'demo' / 'asf.duckdb'}: DATA_DIR={data / 'demo'}" in err
+    assert "make demo" not in err
 
 
 @pytest.mark.e2e

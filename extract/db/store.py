@@ -89,6 +89,11 @@ _READABLE_TAGS = {"v1.0.0+", STORAGE_VERSION + "+"}
 _NEW_CONFIG = {**_CONFIG, "storage_compatibility_version": STORAGE_VERSION}
 
 
+def staging_root(db_path: Path) -> Path:
+    """Where a run on `db_path` writes all it writes but the database's copy: beside it."""
+    return Path(db_path).parent / ".staging"
+
+
 class StoreBusy(Exception):
     """The database cannot be written now: another extraction runs on it, or a process
     has it open for writing (`make sql --write`). Readers never cause it."""
@@ -135,7 +140,7 @@ class Store:
 
     @property
     def staging_root(self) -> Path:
-        return self.db_path.parent / ".staging"
+        return staging_root(self.db_path)
 
     @property
     def _base_file(self) -> Path:
