@@ -37,7 +37,11 @@ if __name__ == "__main__":
     # Ctrl-C later does; `main` puts Python's handler back.
     signal.signal(signal.SIGINT, _interrupted_early)
 
+from extract.db.store import UNREAD_PREFIX  # noqa: E402
 from extract.runner import DiskFull, Interrupted, RunError, run  # noqa: E402
+
+# Unread files named on stderr; the rest are in the errors table.
+UNREAD_SHOWN = 50
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -103,6 +107,17 @@ def main(argv: list[str] | None = None) -> int:
         print("extract: interrupted before anything was stored", file=sys.stderr)
         return 130
     print(summary.line)
+    if summary.unread:
+        print(
+            f"extract: {len(summary.unread)} files or folders under raw/ not read "
+            "(errors rows, stage read):",
+            file=sys.stderr,
+        )
+        for path, reason in summary.unread[:UNREAD_SHOWN]:
+            print(f"  {path}: {reason.removeprefix(UNREAD_PREFIX)}", file=sys.stderr)
+        if len(summary.unread) > UNREAD_SHOWN:
+            rest = len(summary.unread) - UNREAD_SHOWN
+            print(f"  ... and {rest} more: SELECT archive, reason FROM errors", file=sys.stderr)
     if summary.unstored:
         print(f"extract: {len(summary.unstored)} archives could not be stored:", file=sys.stderr)
         for item in summary.unstored:

@@ -30,6 +30,7 @@ import contextlib
 import errno
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 import time
@@ -50,7 +51,7 @@ from typing import TextIO
 import duckdb
 
 from extract.db.staging import StagedArchive
-from extract.db.store import Store, StoreBusy, staging_root
+from extract.db.store import UNREAD_PREFIX, Store, StoreBusy, staging_root
 from extract.pipeline import EXTRACTOR_VERSION, archive_identity, failed_archive, file_sha256
 from extract.progress import Progress
 from extract.worker import init_worker, stage_archive, stage_failed
@@ -145,13 +146,15 @@ class RunSummary:
     archives: int  # archives found under raw/
     processed: int  # archives (re)extracted by this run
     messages: int  # messages read by this run
-    errors: int  # errors rows written by this run
+    errors: int  # errors rows written by this run (its archives', and what it did not read)
     db: Path
     db_messages: int  # messages in the database after the run
     db_errors: int
     line: str  # the closing `key=value` line the CLI prints
     # archives that could not be stored, not even as an `errors` row: "path: reason"
     unstored: list[str] = field(default_factory=list)
+    # what under raw/ was not read, (path relative to DATA_DIR, why): in `errors` too
+    unread: list[tuple[str, str]] = field(default_factory=list)
 
 
 def run(
@@ -180,7 +183,16 @@ def run(
             )
         raise RunError(f"data dir {data_dir} does not exist{_elsewhere_hint(data_dir)}")
     archives = find_archives(data_dir)
+    unread = unread_files(data_dir)
     if not archives:
+        if unread:
+            shown = ", ".join(path for path, _ in unread[:3])
+            more = f" and {len(unread) - 3} more" if len(unread) > 3 else ""
+            raise RunError(
+                f"no archives found under {data_dir / 'raw'}: {len(unread)} files there "
+                f"are none ({shown}{more}); only raw/<domain>/<list>/<YYYY-MM>.mbox.gz "
+                "are read: move mbox files you have out of raw/ and `make import SRC=…` them"
+            )
         raise RunError(
             f"no archives found under {data_dir / 'raw'} "
             f"(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz){_elsewhere_hint(data_dir)}"
@@ -204,7 +216,15 @@ def run(
         pool = _Pool(workers)
     try:
         return _extract(
-            data_dir, db_path, archives, pool, workers, full, messages_only, progress_stream
+            data_dir,
+            db_path,
+            archives,
+            unread,
+            pool,
+            workers,
+            full,
+            messages_only,
+            progress_stream,
         )
     except (KeyboardInterrupt, Interrupted, DiskFull):
         if kill := getattr(pool, "kill", None):
@@ -251,6 +271,45 @@ def unreadable_dirs(data_dir: Path) -> list[tuple[str, str]]:
     for _ in os.walk(data_dir / "raw", onerror=note):
         pass
     return sorted(found)
+
+
+# What the crawler keeps under raw/ beside its archives, which is no mail to read: an
+# archive's sidecar (crawler.pipelines.sidecar_path), a running crawl's partial file.
+_CRAWLER_FILES = re.compile(r".*\.mbox\.gz\.json|\.partial-.*")
+
+
+def unread_files(data_dir: Path) -> list[tuple[str, str]]:
+    """(path relative to DATA_DIR, why) of every file under raw/ that the run does not
+    read: anything but `*.mbox.gz` archives and the crawler's own files. A plain mbox
+    month, a `.mbox.bz2`, an `.eml`, a README: none of them is lost without a word."""
+    from extract.importer import sniff  # (what a file is, told from its bytes)
+
+    found = []
+    for root, _, names in os.walk(data_dir / "raw"):  # (unreadable_dirs tells the unlistable)
+        for name in names:
+            if name.endswith(".mbox.gz") or _CRAWLER_FILES.fullmatch(name):
+                continue
+            path = Path(root) / name
+            kind = sniff(path)
+            if isinstance(kind, str):
+                what = f"no mail ({kind})" if not kind.startswith("not mail") else kind
+                found.append((_rel(path, data_dir), f"{UNREAD_PREFIX}{what}"))
+                continue
+            compression, single = kind
+            what = "one message" if single else "an mbox"
+            what += f", {compression}-compressed" if compression else ""
+            found.append(
+                (
+                    _rel(path, data_dir),
+                    f"{UNREAD_PREFIX}{what}, but only raw/<domain>/<list>/<YYYY-MM>.mbox.gz "
+                    "archives are read: move it out of raw/ and `make import SRC=…` it",
+                )
+            )
+    return sorted(found)
+
+
+def _rel(path: Path, data_dir: Path) -> str:
+    return os.path.relpath(path, data_dir).replace(os.sep, "/")
 
 
 # The first bytes of a gzip file; a plain mbox starts with its envelope line.
@@ -332,6 +391,7 @@ def _extract(
     data_dir: Path,
     db_path: Path,
     archives: list[Path],
+    unread: list[tuple[str, str]],
     pool: _Pool,
     workers: int,
     full: bool,
@@ -359,7 +419,8 @@ def _extract(
     failing = True  # until the body completes: a close error must not hide the first one
     stopped: Interrupted | DiskFull | None = None  # what stops the run, told once closed
     try:
-        store.set_directory_errors(unreadable_dirs(data_dir))
+        unread = unreadable_dirs(data_dir) + unread
+        store.set_unread(unread)
         known = store.known_archives()
         results = not messages_only
         todo = []
@@ -374,14 +435,18 @@ def _extract(
                 or (results and not had_results)
             ):
                 todo.append(path)
-        progress = Progress(len(todo), progress_stream)
-        todo = _record_non_archives(todo, data_dir, store, progress, results)
-        staged = pool.staged(todo, data_dir, store.tmp_dir, results)
+        progress = Progress(len(todo), progress_stream, total_bytes=sum(map(_size, todo)))
+        archives_read = _record_non_archives(todo, data_dir, store, progress, results)
+        staged = pool.staged(archives_read, data_dir, store.tmp_dir, results)
         _load_in_batches(staged, store, progress, unstored, results)
         progress.finish()
         n_stored, n_err = store.con.execute(
             "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM errors)"
         ).fetchone()
+        # the errors rows this run wrote: of the archives it read, and of what it did not
+        run_errors = len(unread) + store.count_errors(
+            [archive_identity(p, data_dir)[0] for p in todo]
+        )
         # A --full rebuild that lost archives keeps the old database.
         complete = not (full and unstored)
         failing = False
@@ -411,7 +476,10 @@ def _extract(
     extra = {"unstored": len(unstored)} if unstored else {}
     if full and unstored:
         extra["kept_old_db"] = "yes"
+    if unread:
+        extra["unread"] = len(unread)
     line = progress.summary(
+        errors=run_errors,
         unchanged=len(archives) - len(todo),
         db=db_path,
         db_messages=n_stored,
@@ -422,12 +490,13 @@ def _extract(
         archives=len(archives),
         processed=len(todo),
         messages=progress.messages,
-        errors=progress.errors,
+        errors=run_errors,
         db=db_path,
         db_messages=n_stored,
         db_errors=n_err,
         line=line,
         unstored=unstored,
+        unread=unread,
     )
 
 

@@ -89,6 +89,10 @@ _READABLE_TAGS = {"v1.0.0+", STORAGE_VERSION + "+"}
 _NEW_CONFIG = {**_CONFIG, "storage_compatibility_version": STORAGE_VERSION}
 
 
+# The reason of an `errors` row for a file under raw/ that is no archive (`set_unread`).
+UNREAD_PREFIX = "not read: "
+
+
 def staging_root(db_path: Path) -> Path:
     """Where a run on `db_path` writes all it writes but the database's copy: beside it."""
     return Path(db_path).parent / ".staging"
@@ -295,27 +299,38 @@ class Store:
             batch.discard()
         self.discard(staged)
 
-    def set_directory_errors(self, dirs: list[tuple[str, str]]) -> None:
-        """Replace the `errors` rows of unreadable directories under raw/ (archive: the
-        directory with a trailing '/', position NULL, stage read) with `dirs`:
-        (path, reason) pairs. A directory readable again loses its row."""
+    def set_unread(self, unread: list[tuple[str, str]]) -> None:
+        """Replace the `errors` rows of what the run does not read under raw/ (position
+        NULL, stage read): directories that cannot be listed (`archive` ends in '/')
+        and files that are no archive (reason `not read: ...`), with `unread`:
+        (path, reason) pairs. What is readable again, or gone, loses its row."""
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute(
-                "DELETE FROM errors WHERE archive LIKE '%/' AND position IS NULL AND stage = 'read'"
+                "DELETE FROM errors WHERE position IS NULL AND stage = 'read' "
+                f"AND (archive LIKE '%/' OR reason LIKE '{UNREAD_PREFIX}%')"
             )
-            for path, reason in dirs:
+            if unread:
+                paths, reasons = map(list, zip(*unread, strict=True))
                 con.execute(
                     "INSERT INTO errors (archive, position, message_id, stage, reason) "
-                    "VALUES (?, NULL, NULL, 'read', ?)",
-                    [path, reason],
+                    "SELECT unnest(?::VARCHAR[]), NULL, NULL, 'read', unnest(?::VARCHAR[])",
+                    [paths, reasons],
                 )
             con.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(duckdb.Error):
                 con.execute("ROLLBACK")
             raise
+
+    def count_errors(self, archives: list[str]) -> int:
+        """`errors` rows of these archives (paths relative to DATA_DIR)."""
+        (n,) = self.con.execute(
+            "SELECT count(*) FROM errors WHERE archive IN (SELECT unnest(?::VARCHAR[]))",
+            [archives],
+        ).fetchone()
+        return n
 
     def discard(self, staged: Iterable[StagedArchive]) -> None:
         """Remove the staged files of these archives."""
