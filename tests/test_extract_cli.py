@@ -661,3 +661,36 @@ def test_workers_are_forked_only_while_no_other_thread_runs():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.split() == ["fork", "spawn", "3", "7"]
+
+
+def test_a_read_only_data_dir_is_extracted_with_the_database_elsewhere(tmp_path):
+    """Everything the run writes goes beside the database: with --db elsewhere the
+    data dir is only read (made read-only here; compared file by file, since root
+    writes anyway), and nothing goes to the system's temp dir."""
+    data, elsewhere, tmp = tmp_path / "data", tmp_path / "elsewhere", tmp_path / "tmp"
+    for i, mbox in enumerate(SMALL):
+        write_archive(data, f"small{i}@p.apache.org", "2020-01", mbox)
+    tmp.mkdir()
+    before = sorted((p.relative_to(data), p.stat().st_mtime_ns) for p in data.rglob("*"))
+    for p in [data, *data.rglob("*")]:
+        p.chmod(p.stat().st_mode & ~0o222)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "extract", "--data-dir", str(data),
+             "--db", str(elsewhere / "asf.duckdb"), "--workers", "2"],
+            cwd=REPO, capture_output=True, text=True, timeout=300,
+            env={**os.environ, "TMPDIR": str(tmp)},
+        )  # fmt: skip
+    finally:
+        for p in [data, *data.rglob("*")]:
+            p.chmod(p.stat().st_mode | 0o200)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert sorted((p.relative_to(data), p.stat().st_mtime_ns) for p in data.rglob("*")) == before
+    assert list(tmp.iterdir()) == []
+    assert sorted(p.relative_to(elsewhere).as_posix() for p in elsewhere.rglob("*")) == [
+        ".staging",
+        "asf.duckdb",
+    ]
+    assert query(elsewhere / "asf.duckdb", "SELECT count(DISTINCT archive) FROM messages") == [
+        (len(SMALL),)
+    ]
