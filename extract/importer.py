@@ -276,6 +276,7 @@ def place(raw: RawMessage, unlisted: tuple[str, str]) -> tuple[tuple[str, str, s
 def find_sources(paths: list[Path], data_dir: Path, report: Report) -> list[Source]:
     """Every mail file under `paths` (files, or folders walked in name order)."""
     raw = (data_dir / "raw").resolve()
+    own = data_dir.resolve()
     files: list[Path] = []
     for path in paths:
         if not path.exists():
@@ -293,7 +294,8 @@ def find_sources(paths: list[Path], data_dir: Path, report: Report) -> list[Sour
                 report.skipped.append((where, f"folder not readable: {exc.strerror}"))
 
             for root, dirs, names in os.walk(path, onerror=unreadable):
-                dirs.sort()
+                # (a DATA_DIR inside SRC holds what the import writes, not what it reads)
+                dirs[:] = sorted(d for d in dirs if (Path(root) / d).resolve() != own)
                 files += [Path(root) / name for name in sorted(names)]
         else:
             files.append(path)
@@ -528,8 +530,9 @@ def summary_lines(report: Report, data_dir: Path, unlisted: tuple[str, str]) -> 
     messages = sum(s.messages for s in report.sources)
     done = ", ".join(f"{n} {how}" for how, n in sorted(hows.items())) or "none"
     lines = [
-        f"import: {len(report.sources)} files, {messages:,} messages -> {len(report.placed)} "
-        f"month files of {len(lists)} lists under {data_dir / 'raw'} ({done})"
+        f"import: {_n(len(report.sources), 'file')}, {_n(messages, 'message')} -> "
+        f"{_n(len(report.placed), 'month file')} of {_n(len(lists), 'list')} under "
+        f"{data_dir / 'raw'} ({done})"
     ]
     for path, reason in report.skipped:
         lines.append(f"import: skipped {path}: {reason}")
@@ -543,6 +546,10 @@ def summary_lines(report: Report, data_dir: Path, unlisted: tuple[str, str]) -> 
     for target, reason in report.refused:
         lines.append(f"import: not written: {target}: {reason}")
     return lines
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -546,44 +546,49 @@ def _staged(
     results: bool,
 ) -> Iterator[StagedArchive]:
     """Staged archives as they are done, from the pool's n workers with at most 2n
-    archives in flight (bounded memory and disk). A worker that dies breaks the pool
-    and every archive in flight with it: those are tried once more on a new pool
-    (only one of them killed it), and an archive that fails again, or whose worker
-    fails otherwise, is staged as an archive-level `errors` row."""
+    archives in flight (bounded memory and disk). A worker that dies breaks the pool,
+    and every archive in flight fails with it, though one of them at most killed it:
+    those are run again one at a time on a new pool, alone, so that only the one that
+    kills its worker again becomes an archive-level `errors` row; the others are
+    stored. An archive whose worker fails otherwise is such a row at once."""
     pending = deque(todo)
+    suspects: deque[Path] = deque()  # in flight when a worker died: run alone
     in_flight: dict[Future, Path] = {}
-    retried: set[Path] = set()
+    executor_of: dict[Future, object] = {}  # (a pool broken once is renewed once)
+    alone: Future | None = None  # the suspect running by itself
     # A single worker leaves the JSON encoding to this process, which then has a core
     # of its own; the encoding for several would make it their bottleneck (0.05 ms a
     # message on top of DuckDB's 0.06, against a worker's 0.16 when it only reads).
     encode = not (n == 1 and (os.cpu_count() or 1) > 1)
+
+    def submit(path: Path) -> Future:
+        try:
+            fut = pool.executor.submit(stage_archive, path, data_dir, stage_dir, results, encode)
+        except BrokenProcessPool:
+            pool.renew()
+            fut = pool.executor.submit(stage_archive, path, data_dir, stage_dir, results, encode)
+        in_flight[fut], executor_of[fut] = path, pool.executor
+        return fut
+
     while True:
-        while len(in_flight) < 2 * n and pending:
-            path = pending.popleft()
-            try:
-                fut = pool.executor.submit(
-                    stage_archive, path, data_dir, stage_dir, results, encode
-                )
-            except BrokenProcessPool:
-                pool.renew()
-                fut = pool.executor.submit(
-                    stage_archive, path, data_dir, stage_dir, results, encode
-                )
-            in_flight[fut] = path
+        if suspects and not in_flight:
+            alone = submit(suspects.popleft())
+        while not suspects and len(in_flight) < 2 * n and pending:
+            submit(pending.popleft())
         if not in_flight:
             return
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
         broken = False
         for fut in done:
             path = in_flight.pop(fut)
+            executor = executor_of.pop(fut)
             try:
                 result = fut.result()
             except Exception as exc:  # the worker died, or its result did not come back
                 if isinstance(exc, BrokenProcessPool):
-                    broken = True
-                    if path not in retried:
-                        retried.add(path)
-                        pending.appendleft(path)
+                    broken |= executor is pool.executor
+                    if fut is not alone:
+                        suspects.append(path)
                         continue
                 reason = f"archive not processed: {type(exc).__name__}: {exc}"
                 result = stage_failed(path, data_dir, reason, results, stage_dir)
