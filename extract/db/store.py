@@ -167,8 +167,14 @@ class Store:
             self._old = _open_old(self.db_path, self.full)
         base = _base_of(self.db_path) if exists else None
         if not self.full and self._resumable(base):
-            self.resumed = True
-        else:
+            try:
+                self._connect(memory_limit)
+                self.resumed = True
+            except duckdb.Error:  # a copy that does not open (a crash mid-write): anew
+                if self.con is not None:
+                    self.con.close()
+                    self.con = None
+        if not self.resumed:
             self._fresh = True
             self._base_file.unlink(missing_ok=True)
             for leftover in (self.new_path, _wal(self.new_path)):
@@ -178,7 +184,7 @@ class Store:
             else:
                 _create_new(self.new_path)
             self._base_file.write_text(json.dumps({"base": base, "full": self.full}), "ascii")
-        self._connect(memory_limit)
+            self._connect(memory_limit)
         _write_schema(self.con, self.zstd)
         if _storage_tag(self.con) not in _READABLE_TAGS:
             # A file in a newer DuckDB's format (DuckDB 2's own, before this version
@@ -191,6 +197,7 @@ class Store:
         self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
 
     def _connect(self, memory_limit: str) -> None:
+        self.con = None
         self.con = duckdb.connect(str(self.new_path), config=_CONFIG)
         # Bounded memory for big batches: DuckDB spills (into the run's staging
         # directory, swept with it) instead of growing.

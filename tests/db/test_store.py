@@ -236,3 +236,17 @@ def test_a_database_in_duckdb_2s_own_format_is_written_again_readable(tmp_path):
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT answer FROM mine").fetchall() == [(42,)]
     con.close()
+
+
+def test_a_left_copy_that_does_not_open_is_made_anew(tmp_path):
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([one_archive(tmp_path, "a")])
+    subprocess.run([sys.executable, "-c", KILLED, str(tmp_path)], check=True, cwd=REPO)
+    copy = tmp_path / "asf.duckdb.new"
+    copy.write_bytes(copy.read_bytes()[:5000])  # cut short, as a crash mid-write leaves it
+    (tmp_path / "asf.duckdb.new.wal").unlink(missing_ok=True)
+    with Store(db) as store:
+        assert store.resumed is False
+        store.replace([one_archive(tmp_path, "c")])
+    assert counts(db)[:2] == (6, 2)
