@@ -20,17 +20,19 @@ No copy where a link will do: a gzip file whose messages are all of one list and
 month is hard-linked into place (copied only where no hard link can be made, such
 as another file system); a plain or bzip2 file of one month is gzipped as it is;
 anything else (several lists or months in one file, several files for one month,
-single messages) is written message by message, each with its envelope line (one
-made from its sender and date where it had none) and mboxrd escaping, in a fixed
-order, so that importing the same files again writes the same bytes.
+single messages) is written message by message in a fixed order, so that importing
+the same files again writes the same bytes: an mbox's messages copied byte for byte
+(cut where the reader found each one to start: envelope line and escaping as they
+were, a message over the reader's size cap included, never held whole), a single
+message with an envelope line made from its sender and date and mboxrd escaping.
 
 Nothing is overwritten: a month file already in place is left alone when it holds
 what the import would write ("already there"), and named otherwise ("exists with
 other content"). Every file that is not imported, and every message that could not
 be placed (no list, no date), is named with the reason in the summary; the source
 files are never changed. Time and memory are linear in the input: each file is read
-twice as a stream (once to place its messages, once to write them), holding one
-message at a time.
+twice as a stream (once to place its messages, once to copy them), holding one block
+at a time and 12 bytes a message.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ import re
 import shutil
 import sys
 import time
+import zlib
+from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -64,7 +68,13 @@ from crawler.archive import (
     valid_list_name,
 )
 from extract.db.staging import remove_stale, run_directory
-from extract.mail.mbox import ArchiveReadError, RawMessage, archive_blocks, iter_messages
+from extract.mail.mbox import (
+    ArchiveReadError,
+    RawMessage,
+    TrailerError,
+    archive_blocks,
+    iter_messages,
+)
 
 _GZIP = b"\x1f\x8b"
 _BZIP2 = b"BZh"
@@ -98,6 +108,13 @@ class Source:
     months: Counter = field(default_factory=Counter)  # (domain, list, YYYY-MM) -> messages
     made_up: Counter = field(default_factory=Counter)  # what was not in the headers -> messages
     damage: str | None = None  # where reading stopped, when it did
+    # Each message's place, for the second reading of an mbox: where it starts in the
+    # decompressed bytes, the index of its (domain, list, month) in `wheres`, and the
+    # envelope line made for the few that had none (text before the first envelope).
+    offsets: array = field(default_factory=lambda: array("q"))
+    where_of: array = field(default_factory=lambda: array("i"))
+    wheres: list = field(default_factory=list)
+    made_envelopes: dict = field(default_factory=dict)
 
     @property
     def messages(self) -> int:
@@ -313,11 +330,19 @@ def find_sources(paths: list[Path], data_dir: Path, report: Report) -> list[Sour
 
 
 def survey(source: Source, unlisted: tuple[str, str]) -> None:
-    """First reading: where each message goes."""
+    """First reading: where each message goes (and, for an mbox, where it starts)."""
+    index: dict[tuple[str, str, str], int] = {}
     for raw in _readable(source):
         where, notes = place(raw, unlisted)
         source.months[where] += 1
         source.made_up.update(notes)
+        if where not in index:
+            index[where] = len(source.wheres)
+            source.wheres.append(where)
+        if not raw.envelope_line.startswith("From "):
+            source.made_envelopes[len(source.offsets)] = _make_envelope(raw.data) + b"\n"
+        source.offsets.append(raw.offset)
+        source.where_of.append(index[where])
 
 
 def target_of(data_dir: Path, where: tuple[str, str, str]) -> Path:
@@ -464,26 +489,83 @@ def _write_merged(
     sources: list[Source], data_dir: Path, into: dict[Path, Path], unlisted: tuple[str, str]
 ) -> None:
     """Second reading: each message of `sources` whose month file is in `into` appended
-    to the file written for it, in the sources' order."""
-    writers: OrderedDict[Path, gzip.GzipFile] = OrderedDict()
+    to the file written for it, in the sources' order. An mbox's messages are copied as
+    they are, byte for byte (envelope line, escaping, a message over the reader's size
+    cap too), from where each one starts to where the next one does; a single message
+    gets an envelope line and mboxrd escaping (`mbox_entry`)."""
+    out = _Writers(into)
     try:
         for source in sources:
-            if not any(target_of(data_dir, w) in into for w in source.months):
+            targets = [target_of(data_dir, w) for w in source.wheres]
+            if not any(t in into for t in targets):
                 continue
-            for raw in _readable(source):
-                target = target_of(data_dir, place(raw, unlisted)[0])
-                if target not in into:
-                    continue
-                writer = writers.pop(target, None)
-                if writer is None:
-                    if len(writers) >= _OPEN_WRITERS:
-                        writers.popitem(last=False)[1].close()
-                    writer = gzip.GzipFile(into[target], "ab", _WRITE_LEVEL, mtime=0)
-                writers[target] = writer
-                writer.write(mbox_entry(raw))
+            if source.single:
+                for raw in _readable(source):
+                    out.start(target_of(data_dir, place(raw, unlisted)[0]))
+                    out.write(mbox_entry(raw))
+                continue
+            _copy_messages(source, targets, out)
     finally:
-        for writer in writers.values():
+        out.close()
+
+
+class _Writers:
+    """The month files being written (at most `_OPEN_WRITERS` open: a file reopened
+    gets a new gzip member, which every reader reads on). `start(target)` begins a
+    message there, after a blank line; `write` adds its bytes."""
+
+    def __init__(self, into: dict[Path, Path]):
+        self.into = into
+        self.open: OrderedDict[Path, gzip.GzipFile] = OrderedDict()
+        self.tails: dict[Path, bytes] = {}  # the last two bytes written to each
+        self.current: Path | None = None
+
+    def start(self, target: Path) -> None:
+        self.current = target if target in self.into else None
+        if self.current is None:
+            return
+        tail = self.tails.get(target, b"\n\n")
+        if not tail.endswith(b"\n\n"):  # (a message that ended without its blank line)
+            self.write(b"\n" if tail.endswith(b"\n") else b"\n\n")
+
+    def write(self, data: bytes) -> None:
+        target = self.current
+        if target is None or not data:
+            return
+        writer = self.open.pop(target, None)
+        if writer is None:
+            if len(self.open) >= _OPEN_WRITERS:
+                self.open.popitem(last=False)[1].close()
+            writer = gzip.GzipFile(self.into[target], "ab", _WRITE_LEVEL, mtime=0)
+        self.open[target] = writer
+        writer.write(data)
+        self.tails[target] = (self.tails.get(target, b"") + data)[-2:]
+
+    def close(self) -> None:
+        for writer in self.open.values():
             writer.close()
+        self.open.clear()
+
+
+def _copy_messages(source: Source, targets: list[Path], out: _Writers) -> None:
+    """An mbox's bytes, cut where its messages start (the survey's offsets), each
+    message's bytes to its month file; up to the damage, for a damaged file."""
+    offsets, where_of = source.offsets, source.where_of
+    i, pos = 0, 0  # the next message to start; the stream offset of the block
+    out.current = None  # (blank lines before the first message go nowhere)
+    try:
+        for block in _blocks(source.path, source.compression):
+            start = 0
+            while i < len(offsets) and offsets[i] < pos + len(block):
+                cut = offsets[i] - pos
+                out.write(block[start:cut])
+                out.start(targets[where_of[i]])
+                out.write(source.made_envelopes.get(i, b""))
+                start, i = cut, i + 1
+            out.write(block[start:])
+            pos += len(block)
+    except (OSError, EOFError, ValueError, zlib.error, TrailerError):
+        pass  # (the survey noted the damage; what came before it is written)
 
 
 def _readable(source: Source) -> Iterator[RawMessage]:
