@@ -401,20 +401,24 @@ class Store:
 
 
 def _create_new(path: Path) -> None:
-    """A new database file at `path` (no file there: the caller holds the run's lock),
-    in STORAGE_VERSION, with the schema in the file itself (checkpointed), none of it
-    in a WAL (see `_write_schema`). Removed again if that fails."""
+    """A new database file at `path` (the caller holds the run's lock), in
+    STORAGE_VERSION, with the schema in the file itself (checkpointed), none of it in
+    a WAL (see `_write_schema`): made under a name of its own beside `path` and
+    renamed into place whole."""
+    tmp = path.with_name(f"{path.name}.init-{os.getpid()}")
     try:
-        con = duckdb.connect(str(path), config=_NEW_CONFIG)
+        for file in (tmp, _wal(tmp)):
+            file.unlink(missing_ok=True)
+        con = duckdb.connect(str(tmp), config=_NEW_CONFIG)
         try:
             _write_schema(con, _has_zstd(con))
             con.execute("CHECKPOINT")
         finally:
             con.close()
-    except BaseException:
-        for file in (path, _wal(path)):
+        os.replace(tmp, path)
+    finally:
+        for file in (tmp, _wal(tmp)):
             file.unlink(missing_ok=True)
-        raise
 
 
 def _write_schema(con: duckdb.DuckDBPyConnection, zstd: bool) -> None:
