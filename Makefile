@@ -8,7 +8,7 @@ SCHEDULER ?=
 BENCH_MB ?= 200
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-fast lint format demo crawl extract report sql export eval fit fuzz bench browser clean plan
+.PHONY: install test test-fast lint format demo crawl extract import report sql export eval fit fuzz bench browser clean plan
 
 install: $(STAMP)
 
@@ -61,6 +61,13 @@ plan: install
 
 extract: install
 	$(BIN)/python -m extract --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(ARGS)
+
+# Archives you already have (plain, gzip or bzip2 mbox files, .eml files, folders of
+# them, any names) laid out as DATA_DIR/raw/<domain>/<list>/<YYYY-MM>.mbox.gz, list and
+# month from the messages' headers, then extracted (ARGS=--no-extract: laid out only).
+import: install
+	@test -n "$(SRC)" || { echo "make import: give SRC=PATH (mbox files, .eml files or folders of them)" >&2; exit 2; }
+	$(BIN)/python -m extract.importer --data-dir $(DATA_DIR) $(if $(WORKERS),--workers $(WORKERS)) $(ARGS) $(SRC)
 
 report: install
 	$(BIN)/python -m extract.outputs.report --data-dir $(DATA_DIR) $(ARGS)

@@ -39,7 +39,7 @@ def _connect(db: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
 def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection:
     """A connection to `db` with the views; read-only unless `write`."""
     if not db.exists():
-        raise DatabaseUnavailable(f"no database at {db}: run `make extract` (or `make demo`) first")
+        raise DatabaseUnavailable(f"no database at {db}: {_where_instead(db)}")
     con = _connect(db, read_only=not write)
     try:
         if write:
@@ -54,6 +54,16 @@ def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection
         con.close()
         raise DatabaseUnavailable(f"{db}: cannot create the views: {exc}") from exc
     return con
+
+
+def _where_instead(db: Path) -> str:
+    """What to do about a missing database: the databases in the folders below its
+    directory (the demo's `data/demo/asf.duckdb` after `make demo`), else how to
+    make one."""
+    found = sorted(db.parent.glob(f"*/{db.name}")) if db.parent.is_dir() else []
+    if found:
+        return f"there is {' and '.join(map(str, found[:3]))}: DATA_DIR={found[0].parent}"
+    return "run `make extract` (or `make demo`) first"
 
 
 def missing_views(con: duckdb.DuckDBPyConnection) -> list[str]:
