@@ -25,6 +25,7 @@ from pathlib import Path
 import duckdb
 
 from extract.outputs.connect import DatabaseUnavailable, open_database
+from extract.outputs.numbers import number_text
 
 MAX_CELL = 60  # wider cells are cut, so a row stays on a line
 MAX_ROWS = 200  # the prompt prints this many rows and says how many more there were
@@ -41,7 +42,7 @@ def _cell(value: object, width: int = MAX_CELL) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return number_text(value)  # as written: no exponent the number did not have
     text = str(value).replace("\n", "\\n")
     return text if not width or len(text) <= width else text[: width - 1] + "…"
 

@@ -23,7 +23,7 @@ HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 def _text(page: str) -> str:
     """The page's visible text, tags removed and entities decoded."""
-    page = re.sub(r"<(style|script)>.*?</\1>", "", page, flags=re.S)
+    page = re.sub(r"<(style|script)>.*?</\1>", "", page, flags=re.S).replace("<wbr>", "")
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
