@@ -4,6 +4,7 @@ the schema, so that the docs cannot drift from the code (as sqlite-utils does)."
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from extract.db.schema import TABLES
@@ -17,6 +18,19 @@ def test_every_make_target_is_documented():
     phony = re.search(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(), re.M).group(1).split()
     missing = [t for t in phony if t != "clean" and f"make {t}" not in README]
     assert not missing
+
+
+def test_make_help_lists_every_target():
+    """`make help` (a bare `make` too) names every target of the Makefile."""
+    done = subprocess.run(["make", "--no-print-directory", "help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    listed = {line.split()[0] for line in done.stdout.splitlines() if line[:1].isalpha()}
+    targets = set(re.findall(r"^([a-z][a-z-]*):", (ROOT / "Makefile").read_text(), re.M))
+    assert targets - {"help"} <= listed, targets - listed
+    bare = subprocess.run(["make", "--no-print-directory"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert bare.stdout == done.stdout
 
 
 def test_every_format_is_documented():
