@@ -8,7 +8,7 @@ SCHEDULER ?=
 BENCH_MB ?= 200
 STAMP := $(VENV)/.installed
 
-.PHONY: help install test test-fast lint format demo crawl extract report sql export eval fit fuzz bench browser clean plan
+.PHONY: help install test test-fast lint format demo crawl extract report sql export eval fit fuzz bench browser clean plan readme
 .DEFAULT_GOAL := help
 
 # `make help` prints the lines that start with "## ", in this order.
@@ -101,6 +101,12 @@ export: install
 ## eval           classifier precision/recall and numbers found, on the labelled corpora
 eval: install
 	$(BIN)/python -m extract.dev.eval $(ARGS)
+
+# Rewrite the README's output blocks (cookbook results, report and export lines, the
+# demo's counts) from the demo's database: after `make demo`, when outputs change.
+## readme         rewrite the README's outputs from DATA_DIR/demo (run make demo first)
+readme: install
+	$(BIN)/python -m extract.dev.readme --data-dir $(DATA_DIR)/demo --write $(ARGS)
 
 # Refit on the labelled corpora (../shared/corpus) and the annotations
 # (extract/dev/annotations): the number model and the verdict (extract.dev.fit_judge),

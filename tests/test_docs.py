@@ -1,5 +1,6 @@
 """The README documents every command, every registered format and every column of
-the schema, so that the docs cannot drift from the code (as sqlite-utils does)."""
+the schema, and its outputs are those of the demo, so that the docs cannot drift from
+the code (as sqlite-utils does)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import re
 import subprocess
 from pathlib import Path
 
-from extract.db.schema import TABLES
+import pytest
+
+from extract.db.schema import TABLES, create_statements
+from extract.dev import readme
 from extract.results.formats import PARSERS
+from tests.outputs.report_pipeline import demo_once
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -52,3 +57,77 @@ def test_the_crawl_command_is_documented():
     assert "scrapy crawl asf-lists" in README
     for arg in ("lists=", "since=", "until=", "ARCHIVE_URL", "DATA_DIR", "JOBDIR"):
         assert arg in README, arg
+
+
+OUTPUT_BLOCKS = readme.blocks(README)
+
+
+def test_the_readme_has_its_output_blocks():
+    kinds = [b.kind for b in OUTPUT_BLOCKS]
+    assert kinds.count("sql") >= 16  # the cookbook
+    assert {"make demo", "make report", "make sql", "make export"} <= set(kinds)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    from extract.outputs.connect import open_database
+
+    run = demo_once(tmp_path_factory)
+    con = open_database(run.db)
+    try:
+        yield run, con
+    finally:
+        con.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("block", OUTPUT_BLOCKS, ids=lambda b: b.name)
+def test_readme_output_is_the_demos(block, demo):
+    """Each cookbook query, run on a fresh demo, prints what the README shows; so do
+    `make report`, `make export`, the `make sql` session and the demo's counts. On a
+    difference: the README's block and the demo's side by side; `make demo && make
+    readme` rewrites the README from the demo."""
+    run, con = demo
+    actual = readme.render(block, run.data_dir, con)
+    if actual != block.text:
+        query = f"```sql\n{block.source}```\n" if block.kind == "sql" else ""
+        pytest.fail(
+            f"README.md line {block.line} ({block.name}) is not what the demo prints "
+            f"(`make demo && make readme` rewrites it):\n{query}"
+            + readme.side_by_side(block.text, actual),
+            pytrace=False,
+        )
+
+
+def test_the_side_by_side_view_marks_the_lines_that_differ():
+    shown = readme.side_by_side("a | 1\nb | 2\n", "a | 1\nb | 3\nc | 4\n")
+    lines = shown.splitlines()
+    assert lines[2].startswith("  a | 1") and lines[3].startswith("! b | 2")
+    assert lines[3].endswith("| b | 3") and lines[4].startswith("! ") and lines[4].endswith("c | 4")
+
+
+def test_readme_rewrites_a_stale_block(tmp_path):
+    """`make readme` puts the demo's output in place of a stale block (here a cookbook
+    query whose output is wrong), leaving the rest of the file as it was."""
+    text = (
+        "# x\n\n## SQL cookbook\n\n```sql\nSELECT 42 AS answer;\n```\n\n```text\nanswer\n"
+        "------\n    41\n(1 row)\n```\n\nafter\n"
+    )
+    found = readme.blocks(text)
+    assert [(b.kind, b.source) for b in found] == [("sql", "SELECT 42 AS answer;\n")]
+    import duckdb
+
+    db = tmp_path / "demo" / "asf.duckdb"
+    db.parent.mkdir()
+    con = duckdb.connect(str(db))
+    for statement in create_statements():
+        con.execute(statement)
+    con.close()
+    page = tmp_path / "README.md"
+    page.write_text(text)
+    said = []
+    assert readme.check(page, db.parent, out=said.append) == 1
+    assert "!     41" in said[0] and "|     42" in said[0]
+    assert readme.check(page, db.parent, write=True, out=said.append) == 1
+    assert page.read_text() == text.replace("    41", "    42")
+    assert readme.check(page, db.parent, out=said.append) == 0

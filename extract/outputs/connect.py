@@ -36,8 +36,15 @@ def _connect(db: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise DatabaseUnavailable(f"cannot open {db}: {exc}{hint}") from exc
 
 
+def _utc(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Times in UTC whatever the machine's zone: a TIMESTAMPTZ reads back (and prints,
+    and exports) as the same text on every machine."""
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
 def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection:
-    """A connection to `db` with the views; read-only unless `write`."""
+    """A connection to `db` with the views, its times in UTC; read-only unless `write`."""
     if not db.exists():
         raise DatabaseUnavailable(f"no database at {db}: run `make extract` (or `make demo`) first")
     con = _connect(db, read_only=not write)
@@ -53,7 +60,7 @@ def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection
     except duckdb.Error as exc:
         con.close()
         raise DatabaseUnavailable(f"{db}: cannot create the views: {exc}") from exc
-    return con
+    return _utc(con)
 
 
 def missing_views(con: duckdb.DuckDBPyConnection) -> list[str]:

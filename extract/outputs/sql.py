@@ -20,6 +20,7 @@ import io
 import json
 import sys
 import threading
+from datetime import date, datetime, time
 from pathlib import Path
 
 import duckdb
@@ -38,12 +39,20 @@ HELP = """Statements end with ';'. Dot commands:
   .quit            leave (or Ctrl-D)"""
 
 
+def _plain(value: object) -> object:
+    """A value as the csv and json formats write it: times in ISO 8601 with their
+    offset (2015-03-02T11:25:00+00:00), as the exports write them."""
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    return value
+
+
 def _cell(value: object, width: int = MAX_CELL) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, float):
         return number_text(value)  # as written: no exponent the number did not have
-    text = str(value).replace("\n", "\\n")
+    text = str(_plain(value)).replace("\n", "\\n")
     return text if not width or len(text) <= width else text[: width - 1] + "…"
 
 
@@ -81,11 +90,11 @@ def format_result(
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(names)
-        writer.writerows(rows)
+        writer.writerows([_plain(v) for v in row] for row in rows)
         return buf.getvalue().rstrip("\n")
     if fmt == "json":
         objects = [dict(zip(names, row, strict=True)) for row in rows]
-        return json.dumps(objects, ensure_ascii=False, default=str, indent=1)
+        return json.dumps(objects, ensure_ascii=False, default=lambda v: str(_plain(v)), indent=1)
     if fmt == "markdown":
 
         def md(value: object) -> str:
