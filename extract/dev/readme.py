@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from extract.version import add_version_argument
+
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 SHOWN_DIR = "data/demo"  # how the README names the demo's data directory
@@ -220,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data-dir", type=Path, default=REPO / SHOWN_DIR, help="the demo's")
     ap.add_argument("--readme", type=Path, default=README)
     ap.add_argument("--write", action="store_true", help="rewrite the blocks that differ")
+    add_version_argument(ap)
     args = ap.parse_args(argv)
     if not (args.data_dir / "asf.duckdb").is_file():
         print(f"readme: no demo database in {args.data_dir}: run `make demo` first",

@@ -45,8 +45,8 @@ def _utc(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
 
 def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection:
     """A connection to `db` with the views, its times in UTC; read-only unless `write`."""
-    if not db.exists():
-        raise DatabaseUnavailable(f"no database at {db}: run `make extract` (or `make demo`) first")
+    if not db.is_file():
+        raise DatabaseUnavailable(missing_database(db))
     con = _connect(db, read_only=not write)
     try:
         if write:
@@ -61,6 +61,26 @@ def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection
         con.close()
         raise DatabaseUnavailable(f"{db}: cannot create the views: {exc}") from exc
     return _utc(con)
+
+
+def missing_database(db: Path) -> str:
+    """What to say when `db` is not a database file: what is there instead, and the
+    command that helps (the demo writes data/demo/asf.duckdb, not data/asf.duckdb)."""
+    if db.is_dir():
+        return f"{db} is a directory, not a database file: give the file (--db DIR/asf.duckdb)"
+    for parent in db.parents:
+        if parent.exists() and not parent.is_dir():
+            return (
+                f"no database at {db}: {parent} is a file, not a directory "
+                "(DATA_DIR names the folder that holds asf.duckdb)"
+            )
+    demo = db.parent / "demo" / db.name
+    if demo.is_file():
+        return (
+            f"no database at {db}; the demo's is {demo}: add DATA_DIR={demo.parent} "
+            f"(e.g. make sql DATA_DIR={demo.parent}), or run `make extract` for your own"
+        )
+    return f"no database at {db}: run `make extract` (or `make demo`, then DATA_DIR=data/demo)"
 
 
 def missing_views(con: duckdb.DuckDBPyConnection) -> list[str]:

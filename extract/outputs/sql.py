@@ -27,6 +27,7 @@ import duckdb
 
 from extract.outputs.connect import DatabaseUnavailable, open_database
 from extract.outputs.numbers import number_text
+from extract.version import add_version_argument
 
 MAX_CELL = 60  # wider cells are cut, so a row stays on a line
 MAX_ROWS = 200  # the prompt prints this many rows and says how many more there were
@@ -274,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="open read-write (takes the lock: no other command can open the database)",
     )
+    add_version_argument(parser)
     args = parser.parse_args(argv)
     if args.width < 0:
         parser.error("--width must be 0 or more")
