@@ -123,6 +123,7 @@ SLOW_TESTS = (
     "tests/outputs/test_any_value.py::test_report_and_export_of_an_empty_database",  # 2
     "tests/outputs/test_findings_report.py::test_bmf_json_one_file_per_run",  # 1
     "tests/outputs/test_findings_report.py::test_the_index_links_the_findings_pages",  # 2
+    "tests/outputs/test_export.py::test_export_memory_is_flat_in_the_database_size",  # 15
     "tests/results/test_prefilter.py::test_corpus_gives_the_same_results_with_and_without_the_prefilter",  # noqa: E501
     "tests/results/test_prefilter.py::test_fixtures_give_the_same_results_with_and_without_the_prefilter",  # noqa: E501
     "tests/test_cluster.py::test_a_worker_that_sees_the_staging_directory_writes_the_rows_there",

@@ -6,19 +6,33 @@ The database is opened read-only (`extract.outputs.connect`), so an export runs 
 any other reader. DuckDB's COPY does the writing; files are written to a temporary name
 first, so an export that fails half-way never leaves a partial file under the final name.
 
-CSV files are for spreadsheets, which run a cell starting with `=`, `+`, `-`, `@`
-(or a tab or carriage return) as a formula: such text cells get a leading `'` (the
-OWASP rule against CSV injection). Only text columns (VARCHAR): numbers, `-1.5`
-included, are written as they are. Parquet keeps every value as stored. Columns that are
-storage only (`messages.text_rest`, `text_map`: see extract/db/schema.py) are left out;
+CSV cells are plain text any tool reads back: a list or a struct (`formats`,
+`benchmark_reasons`, `rows`, `landed.commits`) is JSON (`["jmh","prose"]`, not
+DuckDB's `[jmh, prose]`), and a time is ISO 8601 in UTC with its offset
+(`2017-03-10T22:49:00+00:00`; `.ffffff` when it has microseconds), the one format
+of every export (`bench_formats` writes the same). CSV files are for spreadsheets,
+which run a cell starting with `=`, `+`, `-`, `@` (or a tab or carriage return) as a
+formula: such text cells get a leading `'` (the OWASP rule against CSV injection).
+Only text columns (VARCHAR): numbers, `-1.5` included, are written as they are.
+Parquet keeps every value as stored, typed. Columns that are storage only
+(`messages.text_rest`, `text_map`: see extract/db/schema.py) are left out;
 `messages.text` is written whole.
+
+Memory stays flat in the database's size: DuckDB streams each COPY and, past
+`MEMORY_LIMIT`, spills what it must hold (a sort, a partitioned write) to a temporary
+folder beside the output, removed at the end; the trackers' files are written a run
+and a series at a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -27,10 +41,22 @@ from extract.db.schema import public_select
 from extract.outputs import bench_formats
 from extract.outputs.connect import DatabaseUnavailable, open_database, stale_hint
 from extract.outputs.parquet import write_dataset
+from extract.version import add_version_argument
 
-FORMATS = {"parquet": "(FORMAT parquet, COMPRESSION zstd)", "csv": "(FORMAT csv, HEADER true)"}
+# Parquet row groups are cut at ROW_GROUP_BYTES, not only at DuckDB's 122,880 rows: the
+# writer holds a row group in memory, and 122,880 messages with their text is gigabytes.
+ROW_GROUP_BYTES = "16MB"
+FORMATS = {
+    "parquet": f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE_BYTES '{ROW_GROUP_BYTES}')",
+    "csv": "(FORMAT csv, HEADER true)",
+}
 # The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# DuckDB's memory for an export: past it, sorts and partitioned writes spill to disk.
+MEMORY_LIMIT = "512MB"
+# A time inside JSON as DuckDB writes it ("2018-01-16 10:00:00+00", the session in UTC):
+# the same time in ISO 8601.
+_JSON_TIME = r'"(\d{4,}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)\+00"'
 
 
 def _ident(name: str) -> str:
@@ -53,20 +79,41 @@ def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
     ]
 
 
+def iso_time(column: str, naive: bool = False) -> str:
+    """SQL: a TIMESTAMPTZ (or a TIMESTAMP in UTC, `naive`) as ISO 8601 text in UTC
+    with its offset, 2017-03-10T22:49:00+00:00; infinities as DuckDB writes them."""
+    utc = column if naive else f"({column} AT TIME ZONE 'UTC')"
+    return (
+        f"CASE WHEN NOT isfinite({column}) THEN CAST({column} AS VARCHAR) "
+        f"ELSE strftime({utc}, '%Y-%m-%dT%H:%M:%S') "
+        f"|| CASE WHEN epoch_us({column}) % 1000000 <> 0 THEN strftime({utc}, '.%f') "
+        "ELSE '' END || '+00:00' END"
+    )
+
+
+def csv_column(column: str, typ: str) -> str:
+    """SQL: how a column of DuckDB type `typ` is written to CSV."""
+    c = _ident(column)
+    if typ == "VARCHAR":
+        starts = ", ".join(_literal(s) for s in FORMULA_START)
+        return f"CASE WHEN left({c}, 1) IN ({starts}) THEN {_literal(chr(39))} || {c} ELSE {c} END"
+    if typ in ("TIMESTAMP WITH TIME ZONE", "TIMESTAMP"):
+        return iso_time(c, naive=typ == "TIMESTAMP")
+    if typ.endswith("]") or typ.startswith(("STRUCT", "MAP", "UNION")):
+        json = f"CAST(to_json({c}) AS VARCHAR)"
+        if "TIMESTAMP" in typ:  # times inside: ISO 8601 as well
+            json = f"regexp_replace({json}, {_literal(_JSON_TIME)}, '\"\\1T\\2+00:00\"', 'g')"
+        return json
+    return c
+
+
 def _csv_select(con: duckdb.DuckDBPyConnection, name: str) -> str:
-    """SELECT of every column of `name`, text cells that start like a formula prefixed
-    with `'`."""
-    starts = ", ".join(_literal(c) for c in FORMULA_START)
-    quote = _literal("'")
-    cols = []
-    for col, typ, *_ in con.execute(f"DESCRIBE {_select(con, name)}").fetchall():
-        c = _ident(col)
-        if typ == "VARCHAR":
-            cols.append(
-                f"CASE WHEN left({c}, 1) IN ({starts}) THEN {quote} || {c} ELSE {c} END AS {c}"
-            )
-        else:
-            cols.append(c)
+    """SELECT of every column of `name` as CSV cells (`csv_column`): lists and structs
+    as JSON, times in ISO 8601, text that starts like a formula prefixed with `'`."""
+    cols = [
+        f"{csv_column(col, typ)} AS {_ident(col)}"
+        for col, typ, *_ in con.execute(f"DESCRIBE {_select(con, name)}").fetchall()
+    ]
     return f"SELECT {', '.join(cols)} FROM ({_select(con, name)})"
 
 
@@ -75,6 +122,23 @@ def _select(con: duckdb.DuckDBPyConnection, name: str) -> str:
     `text` of messages is whole; extract/db/schema.py)."""
     have = {r[0] for r in con.execute(f"DESCRIBE {_ident(name)}").fetchall()}
     return f"SELECT {public_select(name, have)} FROM {_ident(name)}"
+
+
+@contextlib.contextmanager
+def bounded_memory(
+    con: duckdb.DuckDBPyConnection, out_dir: Path, limit: str = MEMORY_LIMIT
+) -> Iterator[None]:
+    """DuckDB held to `limit`, spilling to a temporary folder in `out_dir` that is
+    removed afterwards (a read-only database has no spill folder of its own)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    spill = Path(tempfile.mkdtemp(prefix=".spill-", dir=out_dir))
+    try:
+        con.execute(f"SET temp_directory = {_literal(str(spill))}")
+        con.execute(f"SET memory_limit = {_literal(limit)}")
+        con.execute("SET preserve_insertion_order = false")  # (COPY need not buffer)
+        yield
+    finally:
+        shutil.rmtree(spill, ignore_errors=True)
 
 
 def export(
@@ -108,11 +172,18 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated: parquet, csv (default: both)",
     )
     parser.add_argument(
+        "--memory-limit",
+        default=MEMORY_LIMIT,
+        help=f"DuckDB's memory for the export, past which it spills to disk "
+        f"(default: {MEMORY_LIMIT})",
+    )
+    parser.add_argument(
         "--no-dataset",
         action="store_true",
         help="leave out OUT/dataset, the tables as hive-partitioned Parquet "
         "(extract/outputs/parquet.py)",
     )
+    add_version_argument(parser)
     args = parser.parse_args(argv)
     db = args.db or args.data_dir / "asf.duckdb"
     out = args.out or args.data_dir / "export"
@@ -123,10 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         con = open_database(db)  # read-only: an export never blocks another reader
         try:
-            written = export(con, out, formats)
-            if not args.no_dataset:
-                written += write_dataset(con, out / "dataset")
-            written += bench_formats.write_all(con, out)  # BMF JSON and Otava CSV
+            with bounded_memory(con, out, args.memory_limit):
+                written = export(con, out, formats)
+                if not args.no_dataset:
+                    written += write_dataset(con, out / "dataset")
+                written += bench_formats.write_all(con, out)  # BMF JSON and Otava CSV
         finally:
             con.close()
     except (DatabaseUnavailable, duckdb.Error) as exc:
