@@ -96,6 +96,7 @@ def write_mboxrd(eml: Path, data_dir: Path) -> None:
 SLOW_MODULES = (
     "tests/db/test_text_once.py",  # 4: upgrades and kills of real runs
     "tests/dev/test_eval.py",  # 6: the eval CLI on the sample
+    "tests/dev/test_fit.py",  # 2: fits on the corpora
     "tests/mail/test_hostile_mail.py",  # 11
     "tests/mail/test_mbox_properties.py",  # 5: hypothesis
     "tests/outputs/test_parquet.py",  # 14
@@ -109,7 +110,10 @@ SLOW_MODULES = (
     "tests/test_unreadable.py",  # 2
 )
 SLOW_TESTS = (
-    "tests/db/test_comparisons.py::test_corpus_pairs_are_exactly_those_the_message_makes",  # 2
+    "tests/results/test_comparisons.py::test_corpus_pairs_are_exactly_those_the_message_makes",
+    "tests/results/test_comparisons.py::test_no_format_fixture_puts_an_error_column_on_a_side",
+    "tests/results/test_comparisons.py::test_no_error_count_or_p_value_column_is_compared",  # 1
+    "tests/results/test_units.py::test_every_unit_of_the_corpora_normalises",  # 1
     "tests/db/test_findings.py::test_the_demo_sample_carries_a_full_chain",  # 2
     "tests/formats/test_ascii_table.py::test_line_breaks_and_spaces_are_pythons",  # 1
     "tests/formats/test_ascii_table.py::test_stays_linear_on_pathological_input",  # 1
