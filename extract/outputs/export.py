@@ -19,9 +19,11 @@ Parquet keeps every value as stored, typed. Columns that are storage only
 `messages.text` is written whole.
 
 Memory stays flat in the database's size: DuckDB streams each COPY and, past
-`MEMORY_LIMIT`, spills what it must hold (a sort, a partitioned write) to a temporary
-folder beside the output, removed at the end; the trackers' files are written a run
-and a series at a time.
+`MEMORY_LIMIT`, spills what it must hold (a sort, a join) to a temporary folder in
+the output, removed at the end; the partitioned dataset is written in slices and the
+trackers' files a run and a series at a time. A step that needs more than the limit
+(a view whose aggregates DuckDB cannot spill) is run again with twice as much, up to
+DuckDB's own default, and says so: the export never fails for our limit.
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 
@@ -56,6 +60,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 MEMORY_LIMIT = "512MB"
 # A time inside JSON as DuckDB writes it ("2018-01-16 10:00:00+00", the session in UTC):
 # the same time in ISO 8601.
+T = TypeVar("T")
 _JSON_TIME = r'"(\d{4,}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)\+00"'
 
 
@@ -124,37 +129,95 @@ def _select(con: duckdb.DuckDBPyConnection, name: str) -> str:
     return f"SELECT {public_select(name, have)} FROM {_ident(name)}"
 
 
+class MemoryBudget:
+    """DuckDB's memory for an export: `limit` to start with; a step that needs more (a
+    view whose aggregates DuckDB cannot spill, as `landed` on a large database) is run
+    again with twice as much, up to `ceiling` (DuckDB's own default, most of the RAM),
+    and the limit goes back down after it. An export never fails for a limit of ours."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, limit: str, ceiling: str, say=None):
+        self.con, self.base, self.ceiling = con, _bytes(limit), _bytes(ceiling)
+        self.say = say or (lambda text: print(text, file=sys.stderr))
+        self._set(self.base)
+
+    def _set(self, n_bytes: int) -> None:
+        self.con.execute(f"SET memory_limit = '{n_bytes}B'")
+
+    def run(self, what: str, step: Callable[[], T]) -> T:
+        limit = self.base
+        try:
+            while True:
+                try:
+                    return step()
+                except duckdb.OutOfMemoryException:
+                    if limit >= self.ceiling:
+                        raise
+                    limit = min(limit * 2, self.ceiling)
+                    self.say(
+                        f"export: {what} needs more memory than DuckDB had; again with "
+                        f"{limit / 2**20:,.0f} MiB"
+                    )
+                    self._set(limit)
+        finally:
+            if limit != self.base:
+                self._set(self.base)
+
+
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]i?B|B|bytes)?\s*", re.I)
+_UNITS = {"": 1, "b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}  # fmt: skip
+
+
+def _bytes(size: str) -> int:
+    """A memory size as DuckDB writes and reads it ('512MB', '18.8 GiB') in bytes."""
+    m = _SIZE.fullmatch(size)
+    if not m:
+        raise ValueError(f"not a memory size: {size!r} (e.g. 512MB, 2GB)")
+    return int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
+
+
 @contextlib.contextmanager
 def bounded_memory(
     con: duckdb.DuckDBPyConnection, out_dir: Path, limit: str = MEMORY_LIMIT
-) -> Iterator[None]:
-    """DuckDB held to `limit`, spilling to a temporary folder in `out_dir` that is
-    removed afterwards (a read-only database has no spill folder of its own)."""
+) -> Iterator[MemoryBudget]:
+    """DuckDB held to `limit` (a `MemoryBudget`), spilling to a temporary folder in
+    `out_dir` that is removed afterwards (a read-only database has no spill folder of
+    its own)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     spill = Path(tempfile.mkdtemp(prefix=".spill-", dir=out_dir))
     try:
         con.execute(f"SET temp_directory = {_literal(str(spill))}")
-        con.execute(f"SET memory_limit = {_literal(limit)}")
         con.execute("SET preserve_insertion_order = false")  # (COPY need not buffer)
-        yield
+        default = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+        yield MemoryBudget(con, limit, default)
     finally:
         shutil.rmtree(spill, ignore_errors=True)
 
 
 def export(
-    con: duckdb.DuckDBPyConnection, out_dir: Path, formats: tuple[str, ...] = ("parquet", "csv")
+    con: duckdb.DuckDBPyConnection,
+    out_dir: Path,
+    formats: tuple[str, ...] = ("parquet", "csv"),
+    budget: MemoryBudget | None = None,
 ) -> list[tuple[Path, int]]:
+    """Every relation to OUT/<name>.<format>; each relation one step of `budget`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name in relations(con):
-        n = con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchone()[0]
-        for fmt in formats:
-            path = out_dir / f"{name}.{fmt}"
-            tmp = out_dir / f".{name}.{fmt}.tmp"
-            select = _csv_select(con, name) if fmt == "csv" else _select(con, name)
-            con.execute(f"COPY ({select}) TO {_literal(str(tmp))} {FORMATS[fmt]}")
-            os.replace(tmp, path)
-            written.append((path, n))
+
+        def step(name: str = name) -> list[tuple[Path, int]]:
+            done = []
+            n = con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchone()[0]
+            for fmt in formats:
+                path = out_dir / f"{name}.{fmt}"
+                tmp = out_dir / f".{name}.{fmt}.tmp"
+                select = _csv_select(con, name) if fmt == "csv" else _select(con, name)
+                con.execute(f"COPY ({select}) TO {_literal(str(tmp))} {FORMATS[fmt]}")
+                os.replace(tmp, path)
+                done.append((path, n))
+            return done
+
+        written += step() if budget is None else budget.run(name, step)
     return written
 
 
@@ -174,8 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--memory-limit",
         default=MEMORY_LIMIT,
-        help=f"DuckDB's memory for the export, past which it spills to disk "
-        f"(default: {MEMORY_LIMIT})",
+        help=f"DuckDB's memory for the export, past which it spills to disk; a step that "
+        f"needs more gets twice as much, up to DuckDB's default (default: {MEMORY_LIMIT})",
     )
     parser.add_argument(
         "--no-dataset",
@@ -192,13 +255,18 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not formats:
         parser.error(f"unknown format {', '.join(unknown)}; use parquet and/or csv")
     try:
+        _bytes(args.memory_limit)
+    except ValueError as exc:
+        parser.error(f"--memory-limit: {exc}")
+    try:
         con = open_database(db)  # read-only: an export never blocks another reader
         try:
-            with bounded_memory(con, out, args.memory_limit):
-                written = export(con, out, formats)
+            with bounded_memory(con, out, args.memory_limit) as budget:
+                written = export(con, out, formats, budget)
                 if not args.no_dataset:
-                    written += write_dataset(con, out / "dataset")
-                written += bench_formats.write_all(con, out)  # BMF JSON and Otava CSV
+                    written += budget.run("dataset", lambda: write_dataset(con, out / "dataset"))
+                # BMF JSON and Otava CSV
+                written += budget.run("bmf, otava", lambda: bench_formats.write_all(con, out))
         finally:
             con.close()
     except (DatabaseUnavailable, duckdb.Error) as exc:

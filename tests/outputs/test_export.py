@@ -17,7 +17,7 @@ import duckdb
 import pytest
 
 from extract.outputs import connect
-from extract.outputs.export import csv_column, export
+from extract.outputs.export import MemoryBudget, csv_column, export
 from extract.outputs.export import main as export_main
 from tests.outputs.report_db import make_db, message
 
@@ -77,6 +77,26 @@ def test_nested_times_microseconds_and_other_zones_are_iso_8601(tmp_path):
     assert json.loads(row["s"]) == {"k": [1, 2]} and json.loads(row["m"]) == {"a": 1}
     assert row["n"] == "-1.5" and row["text"] == "'-1"  # a formula guard for text only
     assert csv_column("x", "INTEGER") == '"x"'
+
+
+def test_a_step_that_needs_more_memory_gets_it_and_says_so():
+    """The export's limit is a budget, not a wall: a query DuckDB cannot spill (a list
+    aggregate of 24 MB under a 4 MB limit) runs again with twice the memory until it
+    fits, up to the ceiling (past it the error is DuckDB's), and the limit goes back."""
+    con = duckdb.connect()
+    said = []
+    budget = MemoryBudget(con, "4MB", "1GB", say=said.append)
+    big = "SELECT len(list(i)) FROM range(3000000) t(i)"
+    assert budget.run("big", lambda: con.execute(big).fetchone()) == (3000000,)
+    assert said and all(line.startswith("export: big needs more memory") for line in said)
+    assert said[0].endswith("again with 8 MiB")
+    assert con.execute("SELECT current_setting('memory_limit')").fetchone() == ("3.8 MiB",)
+    small = MemoryBudget(con, "4MB", "8MB", say=said.append)
+    with pytest.raises(duckdb.OutOfMemoryException):
+        small.run("big", lambda: con.execute(big).fetchone())
+    assert con.execute("SELECT current_setting('memory_limit')").fetchone() == ("3.8 MiB",)
+    with pytest.raises(SystemExit):
+        export_main(["--memory-limit", "lots"])
 
 
 def test_cli_version():
