@@ -49,7 +49,7 @@ test: install browser
 
 # The quick feedback loop: leaves out the end-to-end tests (real crawls, servers, the
 # browser) and the ones marked slow (whole extractions in subprocesses, sweeps of every
-# format over damaged text; tests/conftest.py SLOW_MODULES, SLOW_TESTS). About 50 CPU
+# format over damaged text; tests/conftest.py SLOW_MODULES, SLOW_TESTS). About 55 CPU
 # seconds: under a minute on 2 idle cores. `make test` runs everything.
 ## test-fast      the tests without the end-to-end and slow ones (under a minute)
 test-fast: install

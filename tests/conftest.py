@@ -101,18 +101,17 @@ SLOW_MODULES = (
     "tests/mail/test_mbox_properties.py",  # 5: hypothesis
     "tests/outputs/test_parquet.py",  # 14
     "tests/outputs/test_report_sql.py",  # 9: the CLIs in subprocesses
+    "tests/results/test_comparisons.py",  # 15: the pipeline on each message
     "tests/test_disk_full.py",  # 4
     "tests/test_extract_cli.py",  # 32: `python -m extract` runs
     "tests/test_fuzz.py",  # 22
     "tests/test_isolation.py",  # 12
+    "tests/test_linear_patterns.py",  # 3: every regex on adversarial text
     "tests/test_readonly.py",  # 6
     "tests/test_seeds.py",  # 3
     "tests/test_unreadable.py",  # 2
 )
 SLOW_TESTS = (
-    "tests/results/test_comparisons.py::test_corpus_pairs_are_exactly_those_the_message_makes",
-    "tests/results/test_comparisons.py::test_no_format_fixture_puts_an_error_column_on_a_side",
-    "tests/results/test_comparisons.py::test_no_error_count_or_p_value_column_is_compared",  # 1
     "tests/results/test_units.py::test_every_unit_of_the_corpora_normalises",  # 1
     "tests/db/test_findings.py::test_the_demo_sample_carries_a_full_chain",  # 2
     "tests/formats/test_ascii_table.py::test_line_breaks_and_spaces_are_pythons",  # 1
