@@ -598,7 +598,7 @@ def test_errors_point_to_the_data_dir_that_has_archives(tmp_path, capsys):
     capsys.readouterr()
     assert sql_main(["--data-dir", str(data), "-c", "SELECT 1"]) != 0
     err = capsys.readouterr().err
-    assert f"there is {data / 'demo' / 'asf.duckdb'}: DATA_DIR={data / 'demo'}" in err
+    assert f"the demo's is {data / 'demo' / 'asf.duckdb'}: add DATA_DIR={data / 'demo'}" in err
     assert "make demo" not in err
 
 
