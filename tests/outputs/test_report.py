@@ -364,3 +364,21 @@ def test_numbers_are_printed_as_written():
     assert rounded(1234.5, 3) == "1230" and rounded(0.01234, 2) == "0.012"
     assert count_text(1073) == "1,073" and count_text(12) == "12"
     assert svg.fmt(3871026.0) == "3871026"
+
+
+def test_the_message_text_marks_the_numbers_stored_from_it():
+    from extract.outputs.report.pages import marked_body
+
+    body = "took <12> ms & 7 s"
+    numbers = [
+        {"span_start": 6, "span_end": 8, "label": "a<b", "metric": "time", "unit": "ms"},
+        {"span_start": 15, "span_end": 16, "label": "x", "metric": "t", "unit": "s"},
+        {"span_start": 7, "span_end": 9, "label": "overlaps", "metric": "", "unit": ""},
+        {"span_start": 40, "span_end": 45, "label": "outside", "metric": "", "unit": ""},
+    ]
+    html = marked_body(body, numbers)
+    assert html == (
+        'took &lt;<mark class="num" title="a&lt;b · time · ms">12</mark>&gt; ms &amp; '
+        '<mark class="num" title="x · t · s">7</mark> s'
+    )
+    assert marked_body(body, []) == "took &lt;12&gt; ms &amp; 7 s"

@@ -59,6 +59,7 @@ table.data th[aria-sort=descending]::after { content: " ▼"; }
 pre.source { white-space: pre-wrap; word-break: break-word; background: #f6f8fa;
        border: 1px solid var(--line); padding: 10px; font-size: 12px; max-height: 80vh;
        overflow: auto; }
+mark.num { background: #fff1a8; border-radius: 2px; padding: 0 1px; }
 .result { margin-bottom: 20px; overflow-x: auto; }
 .tag { display: inline-block; background: #eef3f8; border-radius: 3px; padding: 0 5px;
        margin: 1px 2px 1px 0; font-size: 12px; }
@@ -564,6 +565,33 @@ def _from(msg: dict) -> str:
     return f'{esc(shown)} <span class="muted">(mail from {esc(mail)})</span>'
 
 
+def marked_body(body: str | None, numbers: list[dict]) -> str:
+    """The message's text, escaped, with each number the pipeline stored marked where
+    it stands (`<mark>`, its label and metric as the tooltip). Spans that do not fit
+    the text (overlapping, out of range) are left unmarked; nothing of the text
+    becomes markup."""
+    if not body:
+        return ""
+    out, pos = [], 0
+    for n in sorted(numbers, key=lambda n: (n["span_start"], n["span_end"])):
+        start, end = n["span_start"], n["span_end"]
+        if start is None or end is None or start < pos or end > len(body) or end <= start:
+            continue
+        tip = " · ".join(str(x) for x in (n.get("label"), n.get("metric"), n.get("unit")) if x)
+        out.append(esc(body[pos:start]))
+        out.append(f'<mark class="num" title="{esc(tip)}">{esc(body[start:end])}</mark>')
+        pos = end
+    out.append(esc(body[pos:]))
+    return "".join(out)
+
+
+def _marked_note(msg: dict) -> str:
+    n = len(msg.get("numbers") or [])
+    if not n:
+        return ""
+    return f'<p class="muted">The {_n(n, "number")} stored from it are marked in the text.</p>'
+
+
 def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
     """One benchmark message: its metadata and links, its result tables as HTML tables
     then its text, and the before/after chart and ratios when it has any."""
@@ -593,6 +621,6 @@ def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
 <dl class="meta">{meta}</dl>
 {_comparisons(comparisons)}
 <section><h2>Extracted tables</h2>{results}</section>
-<section><h2>Message text</h2><pre class="source" id="body">{esc(msg.get("body"))}</pre></section>
+<section><h2>Message text</h2>{_marked_note(msg)}<pre class="source" id="body">{marked_body(msg.get("body"), msg.get("numbers") or [])}</pre></section>
 """
     return page(msg["subject"] or "(no subject)", body)
