@@ -615,12 +615,13 @@ def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
         )
     )
     results = "".join(_result_table(t) for t in tables) or '<p class="muted">No tables.</p>'
+    text = marked_body(msg.get("body"), msg.get("numbers") or [])
     body = f"""
 <p><a href="../index.html">← all benchmark messages</a></p>
 <h1>{esc(msg["subject"] or "(no subject)")}</h1>
 <dl class="meta">{meta}</dl>
 {_comparisons(comparisons)}
 <section><h2>Extracted tables</h2>{results}</section>
-<section><h2>Message text</h2>{_marked_note(msg)}<pre class="source" id="body">{marked_body(msg.get("body"), msg.get("numbers") or [])}</pre></section>
+<section><h2>Message text</h2>{_marked_note(msg)}<pre class="source" id="body">{text}</pre></section>
 """
     return page(msg["subject"] or "(no subject)", body)
