@@ -622,6 +622,7 @@ def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
 <dl class="meta">{meta}</dl>
 {_comparisons(comparisons)}
 <section><h2>Extracted tables</h2>{results}</section>
-<section><h2>Message text</h2>{_marked_note(msg)}<pre class="source" id="body">{text}</pre></section>
+<section><h2>Message text</h2>{_marked_note(msg)}
+<pre class="source" id="body">{text}</pre></section>
 """
     return page(msg["subject"] or "(no subject)", body)
