@@ -36,7 +36,8 @@ SHOWN_DIR = "data/demo"  # how the README names the demo's data directory
 COOKBOOK = "## SQL cookbook"
 
 _FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```[ \t]*$", re.M | re.S)
-_MARKER = re.compile(r"<!-- demo-output: ([^>]*?) -->\s*\Z")
+# (bounded and possessive, and searched in the text just before a fence only)
+_MARKER = re.compile(r"<!-- demo-output: ([^>]{0,200}?) -->\s*+\Z")
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def blocks(readme: str) -> list[Block]:
             and cookbook <= fence.start() < cookbook_end
         ):
             kind, source = "sql", prev.group(2)
-        elif marker := _MARKER.search(readme[: fence.start()]):
+        elif marker := _MARKER.search(readme[max(0, fence.start() - 400) : fence.start()]):
             kind, source = marker.group(1).strip(), fence.group(2)
         else:
             continue
@@ -159,7 +160,8 @@ def _demo_counts(con, text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-_COUNT = re.compile(r"^  ([a-z/ ]+?)\s{2,}\d+")
+# (words one blank apart, then two or more: possessive, so a line of blanks is read once)
+_COUNT = re.compile(r"^  ([a-z/]++(?: [a-z/]++)*+)[ ]{2,}+\d")
 
 
 def render(block: Block, data_dir: Path, con) -> str:
