@@ -51,7 +51,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("attachments", "VARCHAR[]", "attachments as 'name (type)'"),
         ("size", "INTEGER", "raw message size in bytes"),
         ("is_benchmark", "BOOLEAN", "the message reports measured benchmark numbers (NULL: not looked at, --messages-only)"),
-        ("benchmark_score", "DOUBLE", "the classifier's confidence, 0..1"),
+        ("benchmark_score", "DOUBLE", "the verdict's confidence that it is a report, 0..1 (the gate's score when the gate turned it away)"),
         ("benchmark_reasons", "VARCHAR[]", "the features that decided it, e.g. 'jmh table', 'quoted only'"),
         ("formats", "VARCHAR[]", "formats of the result tables found in the message's own text"),
         ("body", "VARCHAR", "the message's own text: no quoted replies, issue blocks, footers"),
