@@ -7,7 +7,8 @@ Exit status:
      rows in the `errors` table, not a failure of the run;
   1  some archives could not be stored, not even as an `errors` row (listed on
      stderr; the next run tries them again; a --full run then keeps the old database);
-  2  the run could not start (no such data dir, no archives found, database locked);
+  2  the run could not start (no such data dir, no archives found, another extraction
+     runs, or a process has the database open for writing; readers never stop it);
   3  the disk filled up: one line names where and about how much more space is needed;
      what was committed before is kept, the staged files are removed, a rerun goes on;
 130  interrupted (Ctrl-C): says how many archives were committed; a rerun goes on, and
@@ -36,7 +37,11 @@ if __name__ == "__main__":
     # Ctrl-C later does; `main` puts Python's handler back.
     signal.signal(signal.SIGINT, _interrupted_early)
 
+from extract.db.store import UNREAD_PREFIX  # noqa: E402
 from extract.runner import DiskFull, Interrupted, RunError, run  # noqa: E402
+
+# Unread files named on stderr; the rest are in the errors table.
+UNREAD_SHOWN = 50
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -45,7 +50,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Read DATA_DIR/raw/**/*.mbox.gz into a DuckDB database.",
         epilog="exit status: 0 completed (what could not be read or stored is in the "
         "errors table); 1 some archives could not be stored (listed on stderr); "
-        "2 could not start (no data dir, no archives, database locked); "
+        "2 could not start (no data dir, no archives, another run, a writer in place); "
         "3 disk full (the line says where and how much is needed); "
         "130 interrupted (what was committed is kept)",
     )
@@ -102,6 +107,17 @@ def main(argv: list[str] | None = None) -> int:
         print("extract: interrupted before anything was stored", file=sys.stderr)
         return 130
     print(summary.line)
+    if summary.unread:
+        print(
+            f"extract: {len(summary.unread)} files or folders under raw/ not read "
+            "(errors rows, stage read):",
+            file=sys.stderr,
+        )
+        for path, reason in summary.unread[:UNREAD_SHOWN]:
+            print(f"  {path}: {reason.removeprefix(UNREAD_PREFIX)}", file=sys.stderr)
+        if len(summary.unread) > UNREAD_SHOWN:
+            rest = len(summary.unread) - UNREAD_SHOWN
+            print(f"  ... and {rest} more: SELECT archive, reason FROM errors", file=sys.stderr)
     if summary.unstored:
         print(f"extract: {len(summary.unstored)} archives could not be stored:", file=sys.stderr)
         for item in summary.unstored:

@@ -1,7 +1,7 @@
 """Extraction on a Dask cluster: `python -m extract --scheduler ADDRESS` (see `extract.runner.run`).
 
 Archives are tasks. A Dask worker runs the same per-archive function as the local pool
-(`pipeline.stage_archive`), on the archive's absolute path, so every worker must see
+(`worker.stage_archive`), on the archive's absolute path, so every worker must see
 DATA_DIR at the same path (a shared file system); on a running cluster the run checks
 that, and that every worker runs the same extraction code, before it opens the database.
 A worker that also sees the run's staging directory (DATA_DIR/.staging/..., the same
@@ -22,9 +22,15 @@ processes are daemonic and multiprocessing refuses them children.
 
 `ADDRESS`: `local:N` starts a `LocalCluster` of N single-threaded worker processes on
 this machine (`local`: `--workers` of them), not waited for and not checked (same
-machine, same files), with Dask's own monitoring slowed down (`QUIET_LOCAL`);
+machine, same files), with Dask's own monitoring slowed down (`QUIET_LOCAL`), its
+scratch beside the database (`.staging/<pid>-dask-<id>/`, removed at the end, or by
+the next run when this one is killed) and its dashboard linked on stderr;
 `tcp://host:8786` (any address
-`distributed.Client` takes) or a scheduler file (`*.json`) joins a running cluster.
+`distributed.Client` takes) or a scheduler file (`*.json`) joins a running cluster,
+after a check that fails at once for a malformed address, an unknown host or a port
+where nothing listens (`_check_address`). Dask's log is condensed while a run uses
+it (`_DaskLog`): no tracebacks, and a worker's death that the run survives is one
+line.
 Dask is an optional extra (`pip install '.[cluster]'`, `make install-cluster`): this
 module is imported only when `--scheduler` is given.
 """
@@ -32,8 +38,10 @@ module is imported only when `--scheduler` is given.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -46,7 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from extract.pipeline import StagedArchive
+    from extract.db.staging import StagedArchive
 
 # The extractor's modules (and Dask's) are imported where they are used: a Dask worker
 # process only hands archives to its extraction processes, and need not spend a second
@@ -70,6 +78,128 @@ QUIET_LOCAL = {
     "distributed.admin.system-monitor.disk": False,
     "distributed.worker.memory.monitor-interval": "1s",
 }
+
+
+class _DaskLog(logging.Handler):
+    """Dask's log in this process while a run uses it: one line a record, never a
+    traceback. A worker's death that the run survives (the nanny restarts the worker,
+    the scheduler runs its archives again) is one line at the end, not the dozen
+    warnings and errors Dask logs about it; the run's own summary and `errors` rows
+    tell what became of the archives."""
+
+    # Dask's words when a worker is lost and its work moved elsewhere.
+    LOST = (
+        "Restarting worker",
+        "Removing worker",
+        "lose already computed",
+        "Couldn't gather",
+        "rescheduling",
+        "Worker process",
+        "was killed by signal",
+        "Connection to",
+        "Stream is closed",
+    )
+
+    def __init__(self, logger: logging.Logger):
+        super().__init__(logging.WARNING)
+        self.logger = logger
+        self.saved = (list(logger.handlers), logger.propagate)
+        self.restarts = 0
+        self.lost = 0
+
+    @classmethod
+    def install(cls) -> _DaskLog:
+        handler = cls(logging.getLogger("distributed"))
+        for h in handler.saved[0]:
+            handler.logger.removeHandler(h)
+        handler.logger.addHandler(handler)
+        handler.logger.propagate = False
+        return handler
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = (record.getMessage().strip().splitlines() or [""])[0]
+        except Exception:  # (a record whose arguments do not format)
+            text = str(record.msg)
+        if any(word in text for word in self.LOST):
+            self.restarts += "Restarting worker" in text
+            self.lost += 1
+            return
+        print(f"extract: dask {record.levelname.lower()}: {text[:300]}", file=sys.stderr)
+
+    def uninstall(self) -> None:
+        self.logger.removeHandler(self)
+        handlers, self.logger.propagate = self.saved
+        for h in handlers:
+            self.logger.addHandler(h)
+        if self.lost:
+            died = (
+                f"{self.restarts} time(s), restarted by its nanny"
+                if self.restarts
+                else "or lost its connection"
+            )
+            print(
+                f"extract: a Dask worker died {died}; Dask ran its archives again "
+                "(the summary and the errors table say what became of them)",
+                file=sys.stderr,
+            )
+
+
+def _check_address(scheduler: str) -> None:
+    """Fail at once, saying what is wrong, for an address no scheduler can answer at:
+    a malformed one, an unknown host, a port where nothing listens, a scheduler file
+    that is missing or holds no address (Dask itself would wait CONNECT_SECONDS)."""
+    import difflib
+    import json
+    import socket
+
+    from extract.runner import RunError
+
+    where = f"--scheduler {scheduler}"
+    if scheduler.endswith(".json"):
+        try:
+            info = json.loads(Path(scheduler).read_text("utf-8"))
+        except FileNotFoundError:
+            raise RunError(
+                f"{where}: no such scheduler file (`dask scheduler --scheduler-file "
+                f"{scheduler}` writes it)"
+            ) from None
+        except (OSError, ValueError) as exc:
+            raise RunError(f"{where}: not a scheduler file: {exc}") from None
+        address = info.get("address") if isinstance(info, dict) else None
+        if not isinstance(address, str):
+            raise RunError(f"{where}: the scheduler file names no address") from None
+        where, scheduler = f"{where} (address {address})", address
+    protocol, sep, rest = scheduler.rpartition("://")
+    protocol = protocol if sep else "tcp"
+    if protocol in ("inproc", "ucx"):  # (not a host:port to try)
+        return
+    hint = ""
+    if difflib.get_close_matches(scheduler.split(":")[0], ["local"], cutoff=0.6):
+        hint = "; did you mean local:N (N workers on this machine)?"
+    if protocol not in ("tcp", "tls", "ws", "wss"):
+        raise RunError(
+            f"{where}: unknown protocol {protocol!r}: expected local:N, tcp://HOST:PORT "
+            f"or a scheduler file (*.json){hint}"
+        )
+    host, _, port = rest.rstrip("/").rpartition(":")
+    host = host.strip("[]")
+    if not re.fullmatch(r"[A-Za-z0-9._-]+|[0-9A-Fa-f:.]+", host) or not port.isdigit():
+        raise RunError(
+            f"{where}: expected local:N, tcp://HOST:PORT or a scheduler file (*.json){hint}"
+        )
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            pass
+    except socket.gaierror:
+        raise RunError(f"{where}: unknown host {host}{hint}") from None
+    except ConnectionRefusedError:
+        raise RunError(
+            f"{where}: nothing listens at {host}:{port} (is `dask scheduler` running "
+            f"there? it prints its address){hint}"
+        ) from None
+    except OSError as exc:  # timed out, unreachable
+        raise RunError(f"{where}: cannot reach {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _import_distributed():
@@ -101,7 +231,16 @@ class Cluster:
     """The Dask side of a run: the client (and the LocalCluster it started), in the
     place of the runner's local pool (`staged`, `shutdown`)."""
 
-    def __init__(self, scheduler: str, data_dir: Path, workers: int | None = None):
+    def __init__(
+        self,
+        scheduler: str,
+        data_dir: Path,
+        workers: int | None = None,
+        scratch_root: Path | None = None,
+    ):
+        """`scratch_root`: where a LocalCluster's workers keep their files (the run's
+        `.staging/`, beside the database), in a directory of this process's that the
+        next run removes if this one is killed."""
         from extract.runner import RunError
 
         distributed = _import_distributed()
@@ -109,11 +248,16 @@ class Cluster:
         self.cluster = None
         self.client = None
         self._quiet = None
+        self.scratch: Path | None = None
+        self._made: list[Path] = []  # directories made for the scratch, removed at shutdown
+        self.dashboard_link: str | None = None
         self.n_local = n_local or 0
+        self._log = _DaskLog.install()
         try:
             if n_local is not None:
-                self._start_local(distributed, n_local)
+                self._start_local(distributed, n_local, scratch_root)
                 return
+            _check_address(scheduler)  # a typo fails now, not after CONNECT_SECONDS
             if scheduler.endswith(".json"):
                 self.client = distributed.Client(
                     scheduler_file=scheduler, timeout=CONNECT_SECONDS, set_as_default=False
@@ -123,6 +267,7 @@ class Cluster:
                     scheduler, timeout=CONNECT_SECONDS, set_as_default=False
                 )
             self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            self.dashboard_link = self.client.dashboard_link
             self._check_workers(Path(data_dir).resolve())
             # Each worker starts its extraction processes now, while this one hashes the
             # archives and opens the database (not waited for).
@@ -142,7 +287,7 @@ class Cluster:
                 raise RunError(f"cannot use the Dask cluster at {scheduler}: {exc}") from exc
             raise
 
-    def _start_local(self, distributed, n: int) -> None:
+    def _start_local(self, distributed, n: int, scratch_root: Path | None) -> None:
         """A LocalCluster of `n` single-threaded worker processes, not waited for: they
         start (and start their extraction processes, `_prestart`) while this process
         hashes the archives and opens the database, and the first archives wait on the
@@ -151,9 +296,21 @@ class Cluster:
         for every worker and make each import the extractor)."""
         import dask
 
+        from extract.db.staging import run_directory
+
+        config = dict(QUIET_LOCAL)
+        if scratch_root is not None:
+            for p in (scratch_root, *scratch_root.parents):
+                if p.exists():
+                    break
+                self._made.insert(0, p)
+            scratch_root.mkdir(parents=True, exist_ok=True)
+            self.scratch = run_directory(scratch_root, "dask")
+            # (Dask's own default is the system's temp dir, which a killed run litters)
+            config["temporary-directory"] = str(self.scratch)
         # Set until `shutdown`: read when the scheduler and the nannies start (these in
         # the cluster's thread, after `scale` returns), which pass it on to their workers.
-        self._quiet = dask.config.set(QUIET_LOCAL)
+        self._quiet = dask.config.set(config)
         # One thread a worker: the work is pure Python (the GIL), and the worker's
         # thread only waits for its child process.
         self.cluster = distributed.LocalCluster(
@@ -161,9 +318,10 @@ class Cluster:
             threads_per_worker=1,
             processes=True,
             # The scheduler's HTTP server on a free port: 8787 may be another cluster's.
-            # (Its dashboard pages need bokeh, not in the extra.)
             dashboard_address=":0",
+            local_directory=str(self.scratch) if self.scratch else None,
         )
+        self.dashboard_link = self.cluster.dashboard_link
         self.client = distributed.Client(self.cluster, set_as_default=False)
         self.client.register_plugin(_prestart(distributed))
         self.cluster.scale(n)
@@ -197,7 +355,7 @@ class Cluster:
     ) -> Iterator[StagedArchive]:
         """Staged archives as they are done, at most two per worker thread in flight
         (bounded memory here and on the workers)."""
-        from extract.pipeline import archive_identity, failed_archive
+        from extract.worker import stage_failed
 
         distributed = _import_distributed()
         data_dir = Path(data_dir)
@@ -236,16 +394,15 @@ class Cluster:
             for future in done:
                 path = in_flight.pop(future.key)
                 try:
-                    archive, files = future.result()
+                    staged = _staged_here(*future.result(), stage_dir)
                 except Exception as exc:  # failed for good (KilledWorker ...), or lost
                     reason = f"archive not processed: {type(exc).__name__}: {exc}"
-                    rows = failed_archive(archive_identity(path, data_dir), "read", reason, results)
-                    archive, files = rows.archive, {"errors": _ndjson(rows.errors)}
+                    staged = stage_failed(path, data_dir, reason, results, stage_dir)
                 future.release()
                 if time.monotonic() - sized >= RESIZE_SECONDS:
                     limit, sized = 2 * self.threads(), time.monotonic()
                 refill()  # before the writer takes this one: the workers never wait for it
-                yield _write_staged(archive, files, stage_dir)
+                yield staged
         finally:
             # The run stopped early (an error, Ctrl-C): nothing more to compute.
             with contextlib.suppress(Exception):
@@ -256,35 +413,30 @@ class Cluster:
             if part is not None:
                 with contextlib.suppress(Exception):
                     part.close()
+        self.client = self.cluster = None
         if self._quiet is not None:
             self._quiet.__exit__(None, None, None)
             self._quiet = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+        for path in reversed(self._made):
+            with contextlib.suppress(OSError):
+                path.rmdir()  # (only when empty: the store may use it still)
+        self._made = []
+        if self._log is not None:
+            self._log.uninstall()
+            self._log = None
 
 
-def _ndjson(rows: list[dict]) -> bytes:
-    import io
+def _staged_here(archive: dict, files: dict[str, str | bytes], stage_dir: Path) -> StagedArchive:
+    """A worker's answer as staged files of this run: the names of the files it wrote
+    in the staging directory, or its rows (JSON bytes, `staging.pack`) staged here."""
+    from extract.db import staging
 
-    from extract.pipeline import write_ndjson
-
-    buf = io.StringIO()
-    write_ndjson(buf, rows)
-    return buf.getvalue().encode("utf-8", "replace")
-
-
-def _write_staged(archive: dict, files: dict[str, str | bytes], stage_dir: Path) -> StagedArchive:
-    """A worker's rows as staged files of this run, for the store: the files it wrote
-    in the staging directory (their names), or its rows (bytes) written here."""
-    from extract.pipeline import StagedArchive
-
-    staged = {}
-    stem = uuid.uuid4().hex
-    for table, data in files.items():
-        if isinstance(data, str):
-            staged[table] = data
-            continue
-        staged[table] = str(Path(stage_dir) / f"dask-{stem}.{table}.ndjson")
-        Path(staged[table]).write_bytes(data)
-    return StagedArchive(archive, staged)
+    if all(isinstance(data, str) for data in files.values()):
+        return staging.StagedArchive(archive, dict(files))
+    return staging.unpack(stage_dir, archive, files)
 
 
 def _read_token(stage_dir: str) -> str | None:
@@ -366,8 +518,6 @@ def stage_on_worker(
     task running): as files in the run's `stage_dir` (their names) when this worker
     sees it (its owner `token` matches), else as bytes. A child that dies on an archive
     makes it an archive-level `errors` row, as a dying worker of the local pool does."""
-    from extract.pipeline import archive_identity, failed_archive
-
     child = _take_child()
     into = stage_dir if stage_dir and token and _sees(stage_dir, token) else None
     try:
@@ -378,8 +528,7 @@ def stage_on_worker(
             f"archive not processed: the extraction process died (exit status {code}): "
             f"{type(exc).__name__}: {exc}"
         )
-        rows = failed_archive(archive_identity(Path(path), Path(data_dir)), "read", reason, results)
-        return rows.archive, {"errors": _ndjson(rows.errors)}
+        return _fail_on_worker(path, data_dir, reason, results)
     with _idle_lock:
         _idle.append(child)
     return answer
@@ -444,17 +593,25 @@ def _scratch_dir() -> str | None:
 def _stage(path: str, data_dir: str, results: bool, stage_dir: str, into: str | None):
     """The staged archive: its files in `into` (the run's staging directory), or, with
     no `into`, their bytes (staged in this process's own `stage_dir`)."""
-    from extract.pipeline import stage_archive
+    from extract.db.staging import pack
+    from extract.worker import stage_archive
 
     if into is not None:
         staged = stage_archive(path, data_dir, into, results, True)
         return staged.archive, staged.files
-    staged = stage_archive(path, data_dir, stage_dir, results, True)
-    blobs = {}
-    for table, file in staged.files.items():
-        blobs[table] = Path(file).read_bytes()
-        Path(file).unlink()
-    return staged.archive, blobs
+    return pack(stage_archive(path, data_dir, stage_dir, results, True))
+
+
+def _fail_on_worker(path: str, data_dir: str, reason: str, results: bool):
+    """An archive-level `errors` row, as `_stage` answers it (bytes)."""
+    from extract.db.staging import pack
+    from extract.worker import stage_failed
+
+    scratch = tempfile.mkdtemp(prefix="extract-failed-", dir=_scratch_dir())
+    try:
+        return pack(stage_failed(Path(path), Path(data_dir), reason, results, scratch))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _warm_up() -> None:
@@ -470,12 +627,12 @@ def _warm_up() -> None:
 
 def _child_main(parent: int, stage_dir: str) -> int:
     from extract.pipeline import enable_message_budget
-    from extract.runner import _die_with_parent
+    from extract.worker import die_with_parent
 
     # The answers go to the original stdout; anything a library prints goes to stderr.
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    _die_with_parent(parent)
+    die_with_parent(parent)
     _warm_up()
     enable_message_budget()
     requests = sys.stdin.buffer

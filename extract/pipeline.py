@@ -33,13 +33,10 @@ import ast
 import contextlib
 import functools
 import hashlib
-import json
 import os
-import pickle
 import re
 import signal
 import threading
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -310,44 +307,6 @@ def process_archive(path: str | Path, data_dir: str | Path, *, results: bool = T
     return rows
 
 
-@dataclass(slots=True)
-class StagedArchive:
-    """An archive's rows written to files, one per table (`files` maps table name to
-    path), ready for the store: newline-delimited JSON (`*.ndjson`) or row files
-    (`*.rows`, see `write_rows`)."""
-
-    archive: dict
-    files: dict[str, str]
-
-
-ROW_TABLES = ("messages", "result_tables", "measurements", "errors")
-
-
-def stage_archive(
-    path: str | Path,
-    data_dir: str | Path,
-    stage_dir: str | Path,
-    results: bool = True,
-    encode: bool = True,
-) -> StagedArchive:
-    """`archive_chunks` written under `stage_dir` as they come, so that neither the
-    worker nor the writer holds a whole archive: as newline-delimited JSON, or with
-    `encode=False` as row files that the writer encodes (when it has a core of its
-    own, see `write_rows`).
-    If the archive cannot be processed at all (it vanished, cannot be opened...), the
-    result is one archive-level `errors` row and an `archives` row without sha256, so
-    the run goes on and the next run tries the archive again."""
-    try:
-        return _stage_archive(path, data_dir, stage_dir, results, encode)
-    except Exception as exc:
-        reason = f"archive not processed: {type(exc).__name__}: {exc}"
-        rows = failed_archive(archive_identity(Path(path), Path(data_dir)), "read", reason, results)
-        error_file = Path(stage_dir) / f"failed-{os.getpid()}-{uuid.uuid4().hex}.errors.ndjson"
-        with open(error_file, "w", encoding="utf-8", errors="replace") as f:
-            write_ndjson(f, rows.errors)
-        return StagedArchive(rows.archive, {"errors": str(error_file)})
-
-
 def failed_archive(
     identity: tuple[str, str, str], stage: str, reason: str, results: bool = True
 ) -> ArchiveRows:
@@ -363,60 +322,6 @@ def failed_archive(
     row = {"archive": rel, "position": None, "message_id": None, "stage": stage,
            "reason": reason[:1000]}  # fmt: skip
     return ArchiveRows(archive, errors=[row])
-
-
-def _stage_archive(path, data_dir, stage_dir, results: bool, encode: bool) -> StagedArchive:
-    stage_dir = Path(stage_dir)
-    stem = hashlib.sha256(str(path).encode()).hexdigest()[:16]
-    files: dict[str, str] = {}
-    handles = {}
-    write, suffix = (write_ndjson, "ndjson") if encode else (write_rows, "rows")
-    archive: dict = {}
-    try:
-        for chunk in archive_chunks(path, data_dir, results=results):
-            archive = chunk.archive
-            for table in ROW_TABLES:
-                rows = getattr(chunk, table)
-                if not rows:
-                    continue
-                if table not in handles:
-                    files[table] = str(stage_dir / f"{stem}.{os.getpid()}.{table}.{suffix}")
-                    handles[table] = (  # closed in finally
-                        open(files[table], "w", encoding="utf-8", errors="replace")  # noqa: SIM115
-                        if encode
-                        else open(files[table], "wb")  # noqa: SIM115
-                    )
-                write(handles[table], rows)
-    finally:
-        for h in handles.values():
-            h.close()
-    return StagedArchive(archive, files)
-
-
-# Row files hold pickled chunks of row dicts: pickling costs a worker a quarter of
-# what JSON costs (0.012 vs 0.046 ms a message), and the writer turns them into the
-# newline-delimited JSON of DuckDB's bulk load (`read_rows`, `write_ndjson`). That
-# pays when a single worker leaves the writer a core of its own; else the workers
-# encode. Row files never leave the run's private temporary directory.
-def write_rows(f, rows: list[dict]) -> None:
-    pickle.dump(rows, f, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def read_rows(path: str | Path) -> Iterator[list[dict]]:
-    """The chunks of rows of a row file, in the order they were written."""
-    with open(path, "rb") as f:
-        while True:
-            try:
-                yield pickle.load(f)
-            except EOFError:
-                return
-
-
-_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
-
-
-def write_ndjson(f, rows: list[dict]) -> None:
-    f.writelines(_ENCODE(r) + "\n" for r in rows)
 
 
 def _process_message(raw, rel, list_address, month, seen_keys, out, error, results=True) -> None:

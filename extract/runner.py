@@ -7,8 +7,10 @@ Incremental: only archives whose sha256 differs from the one recorded in
 (`archives.extractor`), are processed; `full=True` rebuilds everything.
 `messages_only=True` stores the messages without looking for benchmark results;
 a later run without it processes those archives again to add them.
-Workers parse archives in parallel processes (`pipeline.stage_archive`); this
-process is the single writer and loads their output in batches (`db.store.Store.load`).
+Workers parse archives in parallel processes (`worker.stage_archive`); this
+process is the single writer and loads their output in batches (`db.store.Store.load`)
+into its own copy of the database, published when the run ends: readers never wait
+for a run (extract/db/store.py).
 
 Nothing in one archive stops the run: an archive that a worker cannot process (or
 whose worker dies), or whose rows the database refuses, becomes an archive-level
@@ -16,23 +18,23 @@ whose worker dies), or whose rows the database refuses, becomes an archive-level
 goes on. `RunSummary.unstored` lists the archives that could not even be recorded
 so (the CLI then exits 1). A message over `pipeline.MESSAGE_BUDGET_SECONDS` becomes an
 `errors` row in the worker. Workers die with this process (`PR_SET_PDEATHSIG` on
-Linux, else a thread watching the parent); staged files live in DATA_DIR/.staging/,
-and each run removes what killed runs left there.
+Linux, else a thread watching the parent). Everything the run writes is beside the
+database (DATA_DIR unless `db` says otherwise): the copy, and `.staging/` (staged
+files, DuckDB's spill files, a local Dask cluster's scratch); each run removes what
+killed runs left there.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import multiprocessing
 import os
+import re
 import shutil
-import signal
 import sys
-import threading
 import time
-import uuid
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -48,19 +50,11 @@ from typing import TextIO
 
 import duckdb
 
-from extract.db.store import Store
-from extract.pipeline import (
-    EXTRACTOR_VERSION,
-    ROW_TABLES,
-    StagedArchive,
-    archive_identity,
-    enable_message_budget,
-    failed_archive,
-    file_sha256,
-    stage_archive,
-    write_ndjson,
-)
+from extract.db.staging import StagedArchive
+from extract.db.store import UNREAD_PREFIX, Store, StoreBusy, staging_root
+from extract.pipeline import EXTRACTOR_VERSION, archive_identity, failed_archive, file_sha256
 from extract.progress import Progress
+from extract.worker import init_worker, stage_archive, stage_failed
 
 # A batch is loaded as soon as the previous load is done, and at the latest when it
 # holds this many messages or archives, or is this old: loads keep pace with the
@@ -71,22 +65,28 @@ BATCH_SECONDS = 2.0
 
 
 class RunError(Exception):
-    """The run could not start: no data dir, no archives, the database is locked."""
+    """The run could not start: no data dir, no archives, another extraction runs, a
+    process has the database open for writing."""
 
 
 class Interrupted(Exception):
-    """Ctrl-C (SIGINT): the batches committed before it are kept."""
+    """Ctrl-C (SIGINT): the batches committed before it are kept (published), unless
+    the run was a --full rebuild."""
 
     def __init__(self, committed: int, total: int, full: bool):
         self.committed, self.total, self.full = committed, total, full
-        if full:
-            text = "interrupted: --full rebuild dropped, the database is as it was before"
-        else:
-            text = (
-                f"interrupted: {committed} of {total} archives committed; "
-                "the next run does the rest"
-            )
-        super().__init__(text)
+        self.kept = not full  # False once publishing what was committed failed
+        super().__init__(committed, total, full)
+
+    def __str__(self) -> str:
+        if self.full:
+            return "interrupted: --full rebuild dropped, the database is as it was before"
+        if not self.kept:
+            return "interrupted: the database is as it was before this run"
+        return (
+            f"interrupted: {self.committed} of {self.total} archives committed; "
+            "the next run does the rest"
+        )
 
 
 class DiskFull(Exception):
@@ -95,6 +95,7 @@ class DiskFull(Exception):
 
     def __init__(self, path: Path, needed: int | None):
         self.path, self.needed = path, needed
+        self.kept = True  # False when what was committed could not be published
         super().__init__(path, needed)
 
     def __str__(self) -> str:
@@ -105,7 +106,8 @@ class DiskFull(Exception):
         have = f", {_mb(free)} free now" if free is not None else ""
         return (
             f"disk full under {self.path}: {need}{have}; free space (or use another "
-            "DATA_DIR/--db) and run again: what was committed is kept"
+            "DATA_DIR/--db) and run again: "
+            + ("what was committed is kept" if self.kept else "the database is as it was")
         )
 
 
@@ -144,13 +146,15 @@ class RunSummary:
     archives: int  # archives found under raw/
     processed: int  # archives (re)extracted by this run
     messages: int  # messages read by this run
-    errors: int  # errors rows written by this run
+    errors: int  # errors rows written by this run (its archives', and what it did not read)
     db: Path
     db_messages: int  # messages in the database after the run
     db_errors: int
     line: str  # the closing `key=value` line the CLI prints
     # archives that could not be stored, not even as an `errors` row: "path: reason"
     unstored: list[str] = field(default_factory=list)
+    # what under raw/ was not read, (path relative to DATA_DIR, why): in `errors` too
+    unread: list[tuple[str, str]] = field(default_factory=list)
 
 
 def run(
@@ -172,18 +176,36 @@ def run(
     if workers < 1:
         raise RunError("workers must be at least 1")
     if not data_dir.is_dir():
-        raise RunError(f"data dir {data_dir} does not exist")
+        if data_dir.exists():
+            raise RunError(
+                f"data dir {data_dir} is a file, not a directory: give the directory the "
+                "crawl wrote (it holds raw/), e.g. DATA_DIR=data"
+            )
+        raise RunError(f"data dir {data_dir} does not exist{_elsewhere_hint(data_dir)}")
     archives = find_archives(data_dir)
+    unread = unread_files(data_dir)
     if not archives:
+        if unread:
+            shown = ", ".join(path for path, _ in unread[:3])
+            more = f" and {len(unread) - 3} more" if len(unread) > 3 else ""
+            raise RunError(
+                f"no archives found under {data_dir / 'raw'}: {len(unread)} files there "
+                f"are none ({shown}{more}); only raw/<domain>/<list>/<YYYY-MM>.mbox.gz "
+                "are read: move mbox files you have out of raw/ and `make import SRC=…` them"
+            )
         raise RunError(
             f"no archives found under {data_dir / 'raw'} "
-            "(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz; run `make crawl` first)"
+            f"(expected raw/<domain>/<list>/<YYYY-MM>.mbox.gz){_elsewhere_hint(data_dir)}"
         )
     db_path = Path(db) if db else data_dir / "asf.duckdb"
     if scheduler:
         from extract.cluster import Cluster  # Dask is an optional extra: imported only here
 
-        pool = Cluster(scheduler, data_dir, workers)
+        # (its scratch beside the database too)
+        pool = Cluster(scheduler, data_dir, workers, staging_root(db_path))
+        if pool.dashboard_link:
+            stream = progress_stream or sys.stderr
+            print(f"extract: Dask dashboard: {pool.dashboard_link}", file=stream)
     else:
         # Always a pool, even for one archive: only a worker process may take SIGALRM for
         # the message budget, and a worker that hangs or dies cannot take the run along.
@@ -194,7 +216,15 @@ def run(
         pool = _Pool(workers)
     try:
         return _extract(
-            data_dir, db_path, archives, pool, workers, full, messages_only, progress_stream
+            data_dir,
+            db_path,
+            archives,
+            unread,
+            pool,
+            workers,
+            full,
+            messages_only,
+            progress_stream,
         )
     except (KeyboardInterrupt, Interrupted, DiskFull):
         if kill := getattr(pool, "kill", None):
@@ -202,6 +232,26 @@ def run(
         raise
     finally:
         pool.shutdown()
+
+
+def _elsewhere_hint(data_dir: Path) -> str:
+    """What to do when `data_dir` holds no archive: the data dirs in it (or beside it,
+    when it does not exist) that do, such as the demo's `data/demo`, else how to get
+    archives."""
+    root = data_dir if data_dir.is_dir() else data_dir.parent
+    found = []
+    with contextlib.suppress(OSError):
+        found = [d for d in sorted(root.iterdir()) if d.is_dir() and _has_archive(d / "raw")]
+    if found:
+        where = ", ".join(str(d / "raw") for d in found[:3])
+        return f"; archives are under {where}: DATA_DIR={found[0]}"
+    return "; `make crawl` fetches archives, `make import SRC=…` lays out mbox files you have"
+
+
+def _has_archive(raw: Path) -> bool:
+    with contextlib.suppress(OSError):
+        return next(raw.glob("*/*/*.mbox.gz"), None) is not None
+    return False
 
 
 def find_archives(data_dir: Path) -> list[Path]:
@@ -221,6 +271,45 @@ def unreadable_dirs(data_dir: Path) -> list[tuple[str, str]]:
     for _ in os.walk(data_dir / "raw", onerror=note):
         pass
     return sorted(found)
+
+
+# What the crawler keeps under raw/ beside its archives, which is no mail to read: an
+# archive's sidecar (crawler.pipelines.sidecar_path), a running crawl's partial file.
+_CRAWLER_FILES = re.compile(r".*\.mbox\.gz\.json|\.partial-.*")
+
+
+def unread_files(data_dir: Path) -> list[tuple[str, str]]:
+    """(path relative to DATA_DIR, why) of every file under raw/ that the run does not
+    read: anything but `*.mbox.gz` archives and the crawler's own files. A plain mbox
+    month, a `.mbox.bz2`, an `.eml`, a README: none of them is lost without a word."""
+    from extract.importer import sniff  # (what a file is, told from its bytes)
+
+    found = []
+    for root, _, names in os.walk(data_dir / "raw"):  # (unreadable_dirs tells the unlistable)
+        for name in names:
+            if name.endswith(".mbox.gz") or _CRAWLER_FILES.fullmatch(name):
+                continue
+            path = Path(root) / name
+            kind = sniff(path)
+            if isinstance(kind, str):
+                what = f"no mail ({kind})" if not kind.startswith("not mail") else kind
+                found.append((_rel(path, data_dir), f"{UNREAD_PREFIX}{what}"))
+                continue
+            compression, single = kind
+            what = "one message" if single else "an mbox"
+            what += f", {compression}-compressed" if compression else ""
+            found.append(
+                (
+                    _rel(path, data_dir),
+                    f"{UNREAD_PREFIX}{what}, but only raw/<domain>/<list>/<YYYY-MM>.mbox.gz "
+                    "archives are read: move it out of raw/ and `make import SRC=…` it",
+                )
+            )
+    return sorted(found)
+
+
+def _rel(path: Path, data_dir: Path) -> str:
+    return os.path.relpath(path, data_dir).replace(os.sep, "/")
 
 
 # The first bytes of a gzip file; a plain mbox starts with its envelope line.
@@ -251,43 +340,12 @@ def _worker_pool(n: int) -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(
         n,
         mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
-        initializer=_worker_init,
+        initializer=init_worker,
         initargs=(os.getpid(),),
     )
     if fork:
         pool.submit(os.getpid)  # the first task forks them (spawned ones start on demand)
     return pool
-
-
-def _worker_init(parent: int) -> None:
-    """In each worker: exit when the parent (the run) dies, however it dies (a
-    `kill -9` leaves no one to stop the workers), and take the message budget."""
-    _die_with_parent(parent)
-    # Ctrl-C reaches the whole process group: the run stops the workers itself, without
-    # a traceback from each of them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    enable_message_budget()
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    armed = False
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-    if not armed:  # elsewhere: a thread watches the parent
-
-        def watch() -> None:
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os._exit(1)
-
-        threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 class _Pool:
@@ -333,6 +391,7 @@ def _extract(
     data_dir: Path,
     db_path: Path,
     archives: list[Path],
+    unread: list[tuple[str, str]],
     pool: _Pool,
     workers: int,
     full: bool,
@@ -340,18 +399,28 @@ def _extract(
     progress_stream: TextIO | None,
 ) -> RunSummary:
     try:
-        store = Store(db_path, full=full, staging=data_dir / ".staging")
-    except (duckdb.Error, OSError) as exc:  # e.g. another process holds the database's lock
+        store = Store(db_path, full=full)
+    except StoreBusy as exc:
+        raise RunError(str(exc)) from None
+    except (duckdb.Error, OSError) as exc:
         if _is_disk_full(exc):
-            need = sum(_size(p) for p in archives) * 2 * DB_BYTES_PER_ARCHIVE_BYTE
-            raise DiskFull(db_path.parent, need) from None
-        raise RunError(f"cannot open {db_path}: {exc}") from exc
+            # the run's copy of the database, and the growth (see below)
+            need = _size(db_path) + sum(_size(p) for p in archives) * 2 * DB_BYTES_PER_ARCHIVE_BYTE
+            nothing = DiskFull(db_path.parent, need)
+            nothing.kept = False  # (nothing was committed: the database is as it was)
+            raise nothing from None
+        hint = "" if full else " (`--full` builds it anew)"
+        raise RunError(f"cannot open {db_path}: {_first_line(exc)}{hint}") from exc
     unstored: list[str] = []
-    complete = False
+    # An update publishes what it committed, whatever stops it (every batch is whole);
+    # a --full rebuild only when it is complete.
+    complete = not full
     todo: list[Path] = []
     failing = True  # until the body completes: a close error must not hide the first one
+    stopped: Interrupted | DiskFull | None = None  # what stops the run, told once closed
     try:
-        store.set_directory_errors(unreadable_dirs(data_dir))
+        unread = unreadable_dirs(data_dir) + unread
+        store.set_unread(unread)
         known = store.known_archives()
         results = not messages_only
         todo = []
@@ -366,38 +435,51 @@ def _extract(
                 or (results and not had_results)
             ):
                 todo.append(path)
-        progress = Progress(len(todo), progress_stream)
-        todo = _record_non_archives(todo, data_dir, store, progress, results)
-        staged = pool.staged(todo, data_dir, store.tmp_dir, results)
+        progress = Progress(len(todo), progress_stream, total_bytes=sum(map(_size, todo)))
+        archives_read = _record_non_archives(todo, data_dir, store, progress, results)
+        staged = pool.staged(archives_read, data_dir, store.tmp_dir, results)
         _load_in_batches(staged, store, progress, unstored, results)
         progress.finish()
         n_stored, n_err = store.con.execute(
             "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM errors)"
         ).fetchone()
+        # the errors rows this run wrote: of the archives it read, and of what it did not
+        run_errors = len(unread) + store.count_errors(
+            [archive_identity(p, data_dir)[0] for p in todo]
+        )
         # A --full rebuild that lost archives keeps the old database.
         complete = not (full and unstored)
         failing = False
     except KeyboardInterrupt:
-        raise Interrupted(store.committed, len(todo), full) from None
+        stopped = Interrupted(store.committed, len(todo), full)
+        raise stopped from None
     except Exception as exc:
         if _is_disk_full(exc):
             left = max(sum(_size(p) for p in todo) - store.committed_bytes, 0)
             # Twice the growth: a batch is in the staging files and the WAL before the
             # checkpoint writes it into the database.
-            raise DiskFull(db_path.parent, 2 * left * DB_BYTES_PER_ARCHIVE_BYTE) from None
+            stopped = DiskFull(db_path.parent, 2 * left * DB_BYTES_PER_ARCHIVE_BYTE)
+            raise stopped from None
         raise
     finally:
+        published = False
         try:
-            store.close(complete=complete)
+            published = store.close(complete=complete)
         except Exception as exc:
             if not failing:
                 if _is_disk_full(exc):  # the last checkpoint
                     raise DiskFull(db_path.parent, None) from None
                 raise
+        finally:
+            if stopped is not None:
+                stopped.kept = published
     extra = {"unstored": len(unstored)} if unstored else {}
     if full and unstored:
         extra["kept_old_db"] = "yes"
+    if unread:
+        extra["unread"] = len(unread)
     line = progress.summary(
+        errors=run_errors,
         unchanged=len(archives) - len(todo),
         db=db_path,
         db_messages=n_stored,
@@ -408,12 +490,13 @@ def _extract(
         archives=len(archives),
         processed=len(todo),
         messages=progress.messages,
-        errors=progress.errors,
+        errors=run_errors,
         db=db_path,
         db_messages=n_stored,
         db_errors=n_err,
         line=line,
         unstored=unstored,
+        unread=unread,
     )
 
 
@@ -431,6 +514,11 @@ def _record_non_archives(
         store.replace([failed_archive(archive_identity(path, data_dir), "read", reason, results)])
         progress.update(messages=0, errors=1, size=_size(path))
     return rest
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _size(path: Path) -> int:
@@ -458,53 +546,55 @@ def _staged(
     results: bool,
 ) -> Iterator[StagedArchive]:
     """Staged archives as they are done, from the pool's n workers with at most 2n
-    archives in flight (bounded memory and disk). An archive whose worker fails or
-    dies is staged as an archive-level `errors` row."""
-    pending = iter(todo)
+    archives in flight (bounded memory and disk). A worker that dies breaks the pool,
+    and every archive in flight fails with it, though one of them at most killed it:
+    those are run again one at a time on a new pool, alone, so that only the one that
+    kills its worker again becomes an archive-level `errors` row; the others are
+    stored. An archive whose worker fails otherwise is such a row at once."""
+    pending = deque(todo)
+    suspects: deque[Path] = deque()  # in flight when a worker died: run alone
     in_flight: dict[Future, Path] = {}
+    executor_of: dict[Future, object] = {}  # (a pool broken once is renewed once)
+    alone: Future | None = None  # the suspect running by itself
     # A single worker leaves the JSON encoding to this process, which then has a core
     # of its own; the encoding for several would make it their bottleneck (0.05 ms a
     # message on top of DuckDB's 0.06, against a worker's 0.16 when it only reads).
     encode = not (n == 1 and (os.cpu_count() or 1) > 1)
+
+    def submit(path: Path) -> Future:
+        try:
+            fut = pool.executor.submit(stage_archive, path, data_dir, stage_dir, results, encode)
+        except BrokenProcessPool:
+            pool.renew()
+            fut = pool.executor.submit(stage_archive, path, data_dir, stage_dir, results, encode)
+        in_flight[fut], executor_of[fut] = path, pool.executor
+        return fut
+
     while True:
-        while len(in_flight) < 2 * n and (path := next(pending, None)) is not None:
-            try:
-                fut = pool.executor.submit(
-                    stage_archive, path, data_dir, stage_dir, results, encode
-                )
-            except BrokenProcessPool:
-                pool.renew()
-                fut = pool.executor.submit(
-                    stage_archive, path, data_dir, stage_dir, results, encode
-                )
-            in_flight[fut] = path
+        if suspects and not in_flight:
+            alone = submit(suspects.popleft())
+        while not suspects and len(in_flight) < 2 * n and pending:
+            submit(pending.popleft())
         if not in_flight:
             return
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
         broken = False
         for fut in done:
             path = in_flight.pop(fut)
+            executor = executor_of.pop(fut)
             try:
                 result = fut.result()
             except Exception as exc:  # the worker died, or its result did not come back
-                broken |= isinstance(exc, BrokenProcessPool)
+                if isinstance(exc, BrokenProcessPool):
+                    broken |= executor is pool.executor
+                    if fut is not alone:
+                        suspects.append(path)
+                        continue
                 reason = f"archive not processed: {type(exc).__name__}: {exc}"
-                rows = failed_archive(archive_identity(path, data_dir), "read", reason, results)
-                result = _stage_rows(rows, stage_dir)
+                result = stage_failed(path, data_dir, reason, results, stage_dir)
             yield result
         if broken:
             pool.renew()
-
-
-def _stage_rows(rows, stage_dir: Path) -> StagedArchive:
-    """Rows made in this process, staged like a worker's."""
-    files = {}
-    for table in ROW_TABLES:
-        if getattr(rows, table):
-            files[table] = str(stage_dir / f"parent-{uuid.uuid4().hex}.{table}.ndjson")
-            with open(files[table], "w", encoding="utf-8", errors="replace") as f:
-                write_ndjson(f, getattr(rows, table))
-    return StagedArchive(rows.archive, files)
 
 
 def _load_in_batches(

@@ -93,6 +93,11 @@ def test_disk_full_is_one_line_leaves_nothing_and_a_rerun_completes(small_disk):
     done = _extract(mnt)
     _assert_one_line_disk_full(done, mnt)
     assert _leftovers(mnt) == []
+    # What it committed was published when the last checkpoint found room, and the
+    # line says which.
+    kept = done.stderr.strip().endswith("what was committed is kept")
+    assert kept == (mnt / "asf.duckdb").exists(), done.stderr
+    assert kept or done.stderr.strip().endswith("the database is as it was")
 
     resize(64 * 2**20)
     again = _extract(mnt)
@@ -104,5 +109,6 @@ def test_disk_full_is_one_line_leaves_nothing_and_a_rerun_completes(small_disk):
     resize(_used(mnt) + raw // 2)
     full = _extract(mnt, "--full")
     _assert_one_line_disk_full(full, mnt)
+    assert full.stderr.strip().endswith("the database is as it was")
     assert _leftovers(mnt) == []
     assert _messages(mnt / "asf.duckdb") == n

@@ -31,7 +31,7 @@ import duckdb
 import pytest
 
 from extract import pipeline
-from extract.db.store import remove_stale_staging
+from extract.db.staging import remove_stale
 from tests.conftest import seed, time_limit
 from tests.mail.mboxes import (
     commits_month,
@@ -210,6 +210,51 @@ def test_an_archive_that_cannot_be_recorded_exits_1(tmp_path, full):
     assert list((tmp_path / ".staging").iterdir()) == []
 
 
+# ------------------------------------------------------------------ a worker that dies
+
+
+@pytest.mark.parametrize("times", [1, 2])
+def test_a_worker_that_dies_costs_at_most_its_archive_and_prints_no_traceback(tmp_path, times):
+    """A worker killed on an archive breaks the pool: the archives it took along are
+    tried again, the one it died on too; dying again makes that one an `errors` row."""
+    small_archives(tmp_path, poison=False)
+    msgs = [make_message("first", message_id="fine@x"), make_message("x", message_id="die@x")]
+    write_archive(tmp_path, "die@p.apache.org", "2020-01", to_mbox(msgs))
+    deaths = tmp_path / "deaths"
+    # Every process started from here (the pool's workers, forked or spawned) runs this
+    # first: the worker on message die@x kills itself, `times` times in all.
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import os, signal\n"
+        "import extract.pipeline as p\n"
+        "real = p._message_rows\n"
+        "def dying(raw, *args):\n"
+        f"    died = open({str(deaths)!r}).read() if os.path.exists({str(deaths)!r}) else ''\n"
+        f"    if b'die@x' in raw.data and len(died) < {times}:\n"
+        f"        open({str(deaths)!r}, 'a').write('x')\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return real(raw, *args)\n"
+        "p._message_rows = dying\n"
+    )
+    env = {"PYTHONPATH": os.pathsep.join([str(hooks), str(REPO)])}
+    code, out, err = finish(extract(tmp_path, "--workers", "2", env=env))
+    assert deaths.read_text() == "x" * times  # it did die
+    assert code == 0 and err == ""  # nothing on stderr: no traceback, the run goes on
+    db = tmp_path / "asf.duckdb"
+    errors = query(db, "SELECT archive, position, stage, reason FROM errors")
+    assert query(db, "SELECT count(DISTINCT archive) FROM messages") == [(5 - len(errors),)]
+    if times == 1:
+        assert errors == []  # tried again, the whole run is stored
+    else:
+        ((path, position, stage, reason),) = errors
+        assert (path, position, stage) == ("raw/p.apache.org/die/2020-01.mbox.gz", None, "read")
+        assert reason.startswith("archive not processed: BrokenProcessPool")
+        assert finish(extract(tmp_path, env=env))[0] == 0  # the next run stores it
+        assert query(db, "SELECT count(*) FROM messages WHERE archive LIKE '%/die/%'") == [(2,)]
+        assert query(db, "SELECT count(*) FROM errors") == [(0,)]
+
+
 # ------------------------------------------------------------------ the message budget
 
 
@@ -367,12 +412,12 @@ def test_staging_of_killed_runs_is_removed_but_not_of_running_ones(tmp_path):
     reused = root / f"{os.getpid()}-dddd"  # this pid, but a process started at another time
     reused.mkdir()
     (reused / "owner").write_text(f"{os.getpid()} 1")
-    removed = remove_stale_staging(root)
+    removed = remove_stale(root)
     assert sorted(p.name for p in removed) == sorted([f"{dead_pid}-aaaa", reused.name])
     assert sorted(p.name for p in root.iterdir()) == sorted([f"{os.getpid()}-bbbb", mine.name])
 
 
 def pipeline_start_time() -> str:
-    from extract.db.store import _start_time
+    from extract.db.staging import _start_time
 
     return _start_time(os.getpid())

@@ -235,3 +235,21 @@ def test_a_reply_quoting_the_results_is_not_counted_again(db):
     ).fetchone() == (0,)
     # the seed's own numbers are stored once, for the seed
     assert db.execute("SELECT count(*) FROM measurements WHERE value = 1140.187").fetchone() == (1,)
+
+
+def test_every_stored_number_says_where_it_stands_and_the_report_marks_it(db, tmp_path):
+    """Each measurement's span points at its written text in the stored body; the
+    report's message page marks those numbers in the text."""
+    from extract.outputs.report import build_report, links
+
+    rows = db.execute(
+        "SELECT m.span_start IS NULL, substr(g.body, m.span_start + 1,"
+        " m.span_end - m.span_start) = m.written FROM measurements m JOIN messages g"
+        " USING (msg_key)"
+    ).fetchall()
+    located = [same for missing, same in rows if not missing]
+    assert len(located) >= 0.9 * len(rows) and all(located)
+    path = Path(db.execute("SELECT path FROM duckdb_databases() WHERE NOT internal").fetchone()[0])
+    build_report(path, tmp_path / "report")
+    page = (tmp_path / "report" / "messages" / links.page_name(seed_key(db, "001"))).read_text()
+    assert '<mark class="num" title="' in page and ">1140.187s<" in page

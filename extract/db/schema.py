@@ -51,7 +51,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("attachments", "VARCHAR[]", "attachments as 'name (type)'"),
         ("size", "INTEGER", "raw message size in bytes"),
         ("is_benchmark", "BOOLEAN", "the message reports measured benchmark numbers (NULL: not looked at, --messages-only)"),
-        ("benchmark_score", "DOUBLE", "the classifier's confidence, 0..1"),
+        ("benchmark_score", "DOUBLE", "the verdict's confidence that it is a report, 0..1 (the gate's score when the gate turned it away)"),
         ("benchmark_reasons", "VARCHAR[]", "the features that decided it, e.g. 'jmh table', 'quoted only'"),
         ("formats", "VARCHAR[]", "formats of the result tables found in the message's own text"),
         ("body", "VARCHAR", "the message's own text: no quoted replies, issue blocks, footers"),
@@ -120,6 +120,172 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
     ],
 }
 # fmt: on
+
+
+# The views' columns and their meanings (the views themselves are built in
+# extract/db/views.py and findings.py). "@table" means: as that table's column of the
+# same name, "@table.column" as that column. `views.create_views` stores each as a
+# COMMENT ON COLUMN, as for the tables; tests/test_docs.py checks that every column
+# of every view has one and that none is left over.
+# fmt: off
+_MSG = "@messages"
+_CLAIM = {
+    "msg_key": "the benchmark message that makes the claim",
+    "project": "@benchmark_messages",
+    "list": _MSG,
+    "sent_at": _MSG,
+    "kind": _MSG,
+    "from_name": _MSG,
+    "subject": _MSG,
+    "issue_key": _MSG,
+    "repo": _MSG,
+    "pr_number": _MSG,
+    "ref": "what the claim is about: the JIRA key, else repo#PR",
+    "pairs": "before/after pairs of the message (rows of comparisons)",
+    "improvements": "pairs whose change is an improvement (a verdict past the noise only)",
+    "regressions": "pairs whose change is a regression (a verdict past the noise only)",
+    "within_noise": "pairs whose change is within their stated noise",
+    "no_noise_stated": "pairs whose change is inside the default threshold where no noise is stated",
+    "best_ratio": "ratio (after / before) of the best pair",
+    "worst_ratio": "ratio (after / before) of the worst pair",
+    "best_speedup": "how many times better the best pair is: before/after for lower-is-better, after/before for higher-is-better",
+    "worst_speedup": "the same for the worst pair (below 1: a regression)",
+    "best_pair": "the best pair: label / params / metric",
+    "worst_pair": "the worst pair: label / params / metric",
+    "direction": "improvement, regression, mixed, within noise or no noise stated, from its pairs; NULL without pairs",
+    "noise_stated": "some pair states its noise (an error, a spread of runs)",
+    "outside_noise": "some pair with stated noise changes beyond it; NULL when no pair states its noise",
+    "claimed_words": "the message's own words of a change: '3x faster', '20 % slower', hyperfine's '1.23 ± 0.02 times faster'",
+    "claimed_factor": "the factor those words state, as the change's speed-up over its baseline whichever side they describe (3x faster 3, 20 % slower 1/1.2, 'before: 4.81x slower' 4.81): the one farthest from 1",
+    "claim_check": "the words against the numbers of the pairs they are about: agrees, contradicts or unconfirmed; NULL when no pair carries them",
+}
+VIEW_COLUMNS: dict[str, dict[str, str]] = {
+    "benchmark_messages": {
+        "msg_key": _MSG, "project": "from the list's domain: kudu for issues@kudu.apache.org, apache for @apache.org lists",
+        "list": _MSG, "sent_at": _MSG, "from_name": _MSG, "from_address": _MSG,
+        "subject": _MSG, "kind": _MSG, "issue_key": _MSG, "repo": _MSG, "pr_number": _MSG,
+        "url": _MSG, "permalink": _MSG, "formats": _MSG,
+        "n_tables": "result tables found in the message",
+        "n_measurements": "measurements found in the message",
+        "benchmark_score": _MSG, "benchmark_reasons": _MSG, "body": _MSG,
+    },
+    "comparisons": {
+        "msg_key": "the message that compares",
+        "table_id": "the table of the after value; NULL in prose",
+        "label": "benchmark or row name; NULL when the labels are the sides (rows | master | / | this PR |, settings lists); a run number is dropped when runs are averaged",
+        "params": "what else identifies the quantity: @Param values, column groups (size=100 / GCS)",
+        "metric": "the quantity compared: Score, QPS (for QPS baseline / QPS my_modified_version), time/op",
+        "before": "the before side as the message names it: Before patch, baseline, No changes",
+        "after": "the after side as the message names it",
+        "before_value": "the before number, in unit (a before written in another unit is converted into it)",
+        "after_value": "the after number as written, in unit",
+        "unit": "unit of the after value as written",
+        "unit_si": "its SI unit: s, B, B/s, 1/s or 1",
+        "ratio": "after / before, in SI units when known",
+        "change_pct": "100 × (ratio − 1), rounded to 0.01",
+        "direction": "which way is better: lower (times, latency, memory) or higher (rates, throughput); NULL when unknown",
+        "change": "improvement or regression by the direction when |ratio − 1| exceeds the threshold; inside it within noise (noise stated) or no noise stated; NULL when the direction is unknown",
+        "noise": "the stated relative error of both sides added (Error, ±, StdDev, interval), or the spread of repeated runs; NULL when none is stated",
+        "comparison": "<before> vs <after>",
+        "rule": "how the sides were found: format, variants, settings, columns, rows, claims, reference or stated change",
+        "better": "kept for older queries: true for an improvement, false for a regression, else NULL",
+        "threshold": "what a change must exceed to get a verdict: noise, else the default (5 %; SET VARIABLE noise_default = 0.02 changes it in a session)",
+        "speedup": "how many times better the after is: before/after for lower-is-better, after/before for higher-is-better",
+        "claimed_factor": "the speed-up the message's own words state for this pair, whichever side they describe ('before: 4.81x slower' is 4.81)",
+        "claimed_words": "those words",
+        "claim": "the words against the numbers: agrees, contradicts (the numbers go the other way past the threshold) or unconfirmed (they stay inside it while the words state more)",
+    },
+    "by_list": {
+        "list": _MSG, "project": "@benchmark_messages",
+        "messages": "messages of the list",
+        "benchmark_messages": "of them, the messages that report benchmarks",
+        "benchmark_share": "benchmark_messages / messages, 4 decimals",
+        "tables": "result tables in its benchmark messages",
+        "measurements": "measurements in its benchmark messages",
+        "first_message": "date of its first message", "last_message": "date of its last message",
+    },
+    "by_project": {
+        "project": "@benchmark_messages", "lists": "lists of the project",
+        "messages": "messages of its lists",
+        "benchmark_messages": "of them, the messages that report benchmarks",
+        "benchmark_share": "benchmark_messages / messages, 4 decimals",
+        "tables": "result tables in its benchmark messages",
+        "measurements": "measurements in its benchmark messages",
+        "first_benchmark": "date of its first benchmark message",
+        "last_benchmark": "date of its last benchmark message",
+    },
+    "measurement_series": {
+        "msg_key": "@measurements", "table_id": "@measurements", "ordinal": "@measurements",
+        "project": "@benchmark_messages", "list": _MSG, "sent_at": _MSG,
+        "label": "@measurements", "params": "@measurements", "variant": "@measurements",
+        "metric": "@measurements", "value": "@measurements", "unit": "@measurements",
+        "value_si": "@measurements", "unit_si": "@measurements", "noise": "@measurements",
+        "series_key": "16 hex digits of an md5 of project, normalised label, parameters, metric and SI unit: the same benchmark in another message (or the other side of a comparison) gets the same key",
+    },
+    "series": {
+        "series_key": "@measurement_series", "project": "@benchmark_messages",
+        "label": "the label as first written", "params": "its parameters as first written",
+        "metric": "its metric as first written", "unit": "its SI unit, else the unit as written",
+        "messages": "messages with a measurement of the series",
+        "measurements": "measurements of the series",
+        "first_seen": "date of its first message", "last_seen": "date of its last message",
+        "lists": "the lists it was seen on",
+    },
+    "claims": _CLAIM,
+    "commit_links": {
+        "msg_key": "the commit mail (or GitHub merged notification)",
+        "list": _MSG, "kind": _MSG, "repo": _MSG, "branch": _MSG, "commit_id": _MSG,
+        "url": _MSG, "committed_at": "@messages.sent_at", "actor": _MSG,
+        "title": "the commit's title: its subject without the list's prefix",
+        "link": "issue or pr: what the commit names",
+        "issue_key": "the JIRA key it names (link = issue)",
+        "pr_repo": "the repository of the pull request it names (link = pr)",
+        "pr_number": "the pull request it names (link = pr)",
+        "found_in": "where: subject, message, (#N), closes #N, pull link or merged notification",
+    },
+    "jira_resolutions": {
+        "msg_key": "the JIRA mail", "list": _MSG, "issue_key": _MSG, "sent_at": _MSG,
+        "action": _MSG, "actor": _MSG, "url": _MSG,
+        "status": "Resolved, Closed or Reopened, when the mail changes the status",
+        "resolution": "Resolution: Fixed, Won't Fix ...",
+        "fix_versions": "Fix Version/s, with the values continued below it, (was: ...) dropped",
+    },
+    "resolutions": {
+        "issue_key": _MSG,
+        "resolved": "the latest status event is Resolved or Closed (a reopened issue is not)",
+        "resolved_at": "when it was last resolved or closed",
+        "resolution": "the resolution of the latest mail that states one",
+        "fix_versions": "the fix versions of the latest mail that states them",
+        "mails": "its JIRA mails that change status, resolution or fix versions",
+    },
+    "landed": {
+        **_CLAIM,
+        "committed": "a commit mail names the claim's issue key or pull request",
+        "n_commits": "commit mails that name it",
+        "first_committed_at": "date of the first of them",
+        "last_committed_at": "date of the last of them",
+        "commits": "those commits: commit_id, repo, branch, committed_at, title, url, found_in, msg_key",
+        "resolved": "@resolutions", "resolved_at": "@resolutions",
+        "resolution": "@resolutions", "fix_versions": "@resolutions",
+    },
+}
+# fmt: on
+
+
+def view_meaning(view: str, column: str) -> str | None:
+    """The meaning of `view`.`column` from VIEW_COLUMNS (references followed); None
+    when it has none."""
+    meaning = VIEW_COLUMNS.get(view, {}).get(column)
+    for _ in range(4):  # (a reference may name another reference)
+        if meaning is None or not meaning.startswith("@"):
+            return meaning
+        source, _, other = meaning[1:].partition(".")
+        other = other or column
+        if source in TABLES:
+            meaning = next((m for c, _, m in TABLES[source] if c == other), None)
+        else:
+            meaning = VIEW_COLUMNS.get(source, {}).get(other)
+    return meaning
 
 
 # `text` from its storage: the body when both are NULL, text_rest alone when there is
@@ -242,6 +408,20 @@ def comment_statements() -> list[str]:
         f'COMMENT ON COLUMN "{name}"."{col}" IS {quoted(meaning)}'
         for name, cols in TABLES.items()
         for col, _, meaning in cols
+    ]
+
+
+def view_comment_statements(have: list[tuple[str, str]]) -> list[str]:
+    """COMMENT ON COLUMN for the view columns in `have` ((view, column) pairs, those the
+    database has) that VIEW_COLUMNS gives a meaning."""
+
+    def quoted(text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+
+    return [
+        f'COMMENT ON COLUMN "{view}"."{col}" IS {quoted(meaning)}'
+        for view, col in have
+        if (meaning := view_meaning(view, col)) is not None
     ]
 
 

@@ -9,38 +9,53 @@ new ones, all in ONE transaction, so a run killed at any point leaves every arch
 either wholly old or wholly new (and an archive without its `archives` row is
 simply extracted again by the next run).
 
-Loading uses DuckDB's bulk path: rows arrive as newline-delimited JSON files or
-as row files (pickled chunks) that become one, both written by the workers (see
-`pipeline.stage_archive`), and go in with one
+Loading uses DuckDB's bulk path: rows arrive as staged files, newline-delimited
+JSON or row files (pickled chunks) that become JSON here (extract/db/staging.py, the
+format and its one writer), and go in with one
 `INSERT ... SELECT FROM read_json([...files], columns={schema types})` per table
 per batch; never row by row.
 
-Staged files live in a directory of the run's own, `<staging>/<pid>-<hex>/` (the
-runner passes DATA_DIR/.staging), never in the system's temp dir; a `Store` removes
-the directories of runs whose owner process is gone (killed runs) when it opens, and
-its own when it closes.
+Never in place: a `Store` works on its own copy of the database, `<db>.new` (a copy
+made by the kernel, `copy_file_range`; with `full=True` a new, empty file), and
+`close()` publishes it with one `os.replace`. So readers (`make sql`, the report, a
+notebook) open the database read-only before, during and after a run, see it whole
+(the old one until the swap, then the new one; an open connection keeps the file it
+opened), and never make the run fail. The old file is held read-only meanwhile, so
+that a writer in place (`make sql --write`) cannot open it and lose its changes to the
+swap. An update publishes whatever it committed, even when stopped (every batch is
+whole); a `--full` rebuild only once complete. A run killed with `kill -9` leaves its
+copy; the next run takes it up (its committed batches included) when the database has
+not changed since (`<staging>/<db>.new.base` says what it was copied from), else
+starts a fresh one. Measured on a 1 GB database (2 loaded cores): the copy 1.1 to
+10.7 s (page cache or disk), the swap under 0.4 s; a run with nothing to do 6 to 13 s
+instead of 3.5 s.
 
-The schema is written in one transaction checkpointed at its commit, and a new file
-is made with it beside its path first (`_write_schema`, `_create_new`); a database of
-an older version is upgraded there, `messages` included (its text is now stored once:
-extract/db/schema.py), without --full.
+Everything a `Store` writes is beside the database: the copy, and under
+`<db's directory>/.staging/` its run directory `<pid>-<hex>/` (staged files, DuckDB's
+spill files; extract/db/staging.py), removed when it closes and by the next run when
+its process is gone; `flock` on that directory keeps a second run out. A `Store` that
+fails to open removes all it made (directories included).
 
-`full=True` builds the new database beside the old one (`<db>.new`) while the old one
-stays open (and locked) as it was; `close()` swaps the new one in with `os.replace`
-only once it is complete, so an interrupted `--full` leaves the old database as it was.
+Files are written in DuckDB's storage format `STORAGE_VERSION` (v1.2.0: what
+DuckDB 1.2 to 1.5 and 2.x read, zstd for strings included); a file in a newer
+format is written again in it once (`_convert`, a user's own tables included). The
+schema is written in one transaction checkpointed at its commit (`_write_schema`,
+`_create_new`); a database of an older version is upgraded there, `messages`
+included (its text is now stored once: extract/db/schema.py), without --full.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
-import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
 import duckdb
 
+from extract.db import staging
 from extract.db.schema import (
     GENERATED,
     TABLES,
@@ -48,86 +63,188 @@ from extract.db.schema import (
     comment_statements,
     create_statement,
 )
-from extract.db.views import create_views
-from extract.pipeline import (
+from extract.db.staging import (
     ROW_TABLES,
-    ArchiveRows,
     StagedArchive,
-    read_rows,
-    write_ndjson,
+    StageWriter,
+    alive,
+    remove_stale,
+    run_directory,
 )
+from extract.db.views import create_views
 
 LOADED_TABLES = (*ROW_TABLES, "archives")
 # DuckDB's built-in functions are loaded when first needed; a WAL replayed on opening
 # may need them before (see `_write_schema`), and DuckDB would then try to download
 # them, which fails offline: they are built in, never download.
 _CONFIG = {"autoinstall_known_extensions": False}
+# The storage format the database is written in: what DuckDB 1.2 and later read
+# (DuckDB 2 writes a format no 1.x client opens unless told), and the first one with
+# zstd for strings (extract/db/schema.py: COMPRESSED). `duckdb_databases()` tags a
+# file of it `v1.2.0+`.
+STORAGE_VERSION = "v1.2.0"
+# Formats that every DuckDB from 1.2 on reads (`v1.0.0+`: DuckDB 0.10 to 1.1's files,
+# kept as they are); any other is written again in STORAGE_VERSION.
+_READABLE_TAGS = {"v1.0.0+", STORAGE_VERSION + "+"}
+_NEW_CONFIG = {**_CONFIG, "storage_compatibility_version": STORAGE_VERSION}
+
+
+# The reason of an `errors` row for a file under raw/ that is no archive (`set_unread`).
+UNREAD_PREFIX = "not read: "
+
+
+def staging_root(db_path: Path) -> Path:
+    """Where a run on `db_path` writes all it writes but the database's copy: beside it."""
+    return Path(db_path).parent / ".staging"
+
+
+class StoreBusy(Exception):
+    """The database cannot be written now: another extraction runs on it, or a process
+    has it open for writing (`make sql --write`). Readers never cause it."""
 
 
 class Store:
+    """The run's writer. It never writes the database in place: it works on its own
+    copy, `<db>.new` (`full=True`: a new, empty one), and `close()` publishes that
+    with one `os.replace`, so a reader (`make sql`, the report, a notebook) opened
+    before, during or after a run sees a whole database and never blocks the run.
+    Everything it writes is beside the database: the copy, and under
+    `<db's directory>/.staging/` its staged files, DuckDB's spill files and the
+    lock that keeps a second run out. A `Store` that fails to open leaves nothing
+    it made behind."""
+
     def __init__(
         self,
         db_path: str | Path,
         *,
         full: bool = False,
         memory_limit: str = "256MB",
-        staging: str | Path | None = None,
     ):
         self.db_path = Path(db_path)
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
         self.full = full
         self.committed = 0  # archives whose rows this Store committed
         self.committed_bytes = 0  # and their compressed size
+        self.resumed = False  # whether it goes on with a killed run's copy
+        self.con: duckdb.DuckDBPyConnection | None = None
         self._old: duckdb.DuckDBPyConnection | None = None
-        if not self.db_path.exists():
-            _create_new(self.db_path)
-        # (fails when another process holds it)
-        self.con = duckdb.connect(str(self.db_path), config=_CONFIG)
-        if full:
-            # The old database stays open, and so locked, until the new one replaces it.
-            self._old, self.con = self.con, None
-            try:
-                new = self.new_path
-                for leftover in (new, _wal(new)):  # of an interrupted --full
-                    leftover.unlink(missing_ok=True)
-                _create_new(new)
-                self.con = duckdb.connect(str(new), config=_CONFIG)
-            except BaseException:
-                self._old.close()
-                raise
-        else:
-            # This run holds the database, so no --full builds beside it: a `.new` is
-            # what an interrupted one left.
-            for leftover in (self.new_path, _wal(self.new_path)):
-                leftover.unlink(missing_ok=True)
+        self._lock: int | None = None
+        self._fresh = False  # whether new_path is this Store's own (else none, or resumed)
+        self._made: list[Path] = []  # directories this Store made, removed if it fails
+        self.tmp_dir: Path | None = None
         try:
-            self._setup(memory_limit, staging)
-        except BaseException:  # e.g. the disk is full: close, and drop a half-made .new
-            self.con.close()
-            if self._old is not None:
-                self._old.close()
-                self._old = None
-                for leftover in (self.new_path, _wal(self.new_path)):
-                    leftover.unlink(missing_ok=True)
+            self._open(memory_limit)
+        except BaseException:
+            self._abandon()
             raise
-
-    def _setup(self, memory_limit: str, staging: str | Path | None) -> None:
-        # Bounded memory for big batches: DuckDB spills instead of growing.
-        self.con.execute(f"SET memory_limit = '{memory_limit}'")
-        self.con.execute("SET preserve_insertion_order = false")
-        self.zstd = _has_zstd(self.con)
-        _write_schema(self.con, self.zstd)
-        self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
-        root = Path(staging) if staging is not None else self.db_path.parent / ".staging"
-        remove_stale_staging(root)
-        self.tmp_dir = root / f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
-        self.tmp_dir.mkdir(parents=True)
-        (self.tmp_dir / "owner").write_text(_owner_token(os.getpid()), "ascii")
 
     @property
     def new_path(self) -> Path:
-        """Where `full=True` builds the new database."""
+        """The copy the run works on, published over `db_path` by `close()`."""
         return self.db_path.with_name(self.db_path.name + ".new")
+
+    @property
+    def staging_root(self) -> Path:
+        return staging_root(self.db_path)
+
+    @property
+    def _base_file(self) -> Path:
+        """What `new_path` was copied from (written once the copy is whole): a killed
+        run's copy is taken up again when the database has not changed since."""
+        return self.staging_root / f"{self.db_path.name}.new.base"
+
+    def _open(self, memory_limit: str) -> None:
+        if self.db_path.is_dir():
+            raise StoreBusy(f"{self.db_path} is a directory, not a database file")
+        self._mkdirs(self.staging_root)
+        self._lock = _lock(self.staging_root, self.db_path)
+        remove_stale(self.staging_root)
+        self.tmp_dir = run_directory(self.staging_root)
+        exists = self.db_path.exists()
+        if exists:
+            # Held read-only until the copy is published: readers open it beside this,
+            # a writer in place (`make sql --write`) cannot, so no change made in
+            # place is lost by the swap.
+            self._old = _open_old(self.db_path, self.full)
+        base = _base_of(self.db_path) if exists else None
+        if not self.full and self._resumable(base):
+            try:
+                self._connect(memory_limit)
+                self.resumed = True
+            except duckdb.Error:  # a copy that does not open (a crash mid-write): anew
+                if self.con is not None:
+                    self.con.close()
+                    self.con = None
+        if not self.resumed:
+            self._fresh = True
+            self._base_file.unlink(missing_ok=True)
+            for leftover in (self.new_path, _wal(self.new_path)):
+                leftover.unlink(missing_ok=True)
+            if exists and not self.full:
+                _copy_database(self.db_path, self.new_path)
+            else:
+                _create_new(self.new_path)
+            self._base_file.write_text(json.dumps({"base": base, "full": self.full}), "ascii")
+            self._connect(memory_limit)
+        _write_schema(self.con, self.zstd)
+        if _storage_tag(self.con) not in _READABLE_TAGS:
+            # A file in a newer DuckDB's format (DuckDB 2's own, before this version
+            # set it) is written again in STORAGE_VERSION, once.
+            self.con.execute("CHECKPOINT")
+            self.con.close()
+            self.con = None
+            _convert(self.new_path, memory_limit, self.tmp_dir / "spill")
+            self._connect(memory_limit)
+        self.con.execute("CREATE TEMP TABLE IF NOT EXISTS _paths (path VARCHAR)")
+
+    def _connect(self, memory_limit: str) -> None:
+        self.con = None
+        self.con = duckdb.connect(str(self.new_path), config=_CONFIG)
+        # Bounded memory for big batches: DuckDB spills (into the run's staging
+        # directory, swept with it) instead of growing.
+        self.con.execute(f"SET memory_limit = '{memory_limit}'")
+        self.con.execute(f"SET temp_directory = '{_sql_text(self.tmp_dir / 'spill')}'")
+        self.con.execute("SET preserve_insertion_order = false")
+        self.zstd = _has_zstd(self.con)
+
+    def _resumable(self, base) -> bool:
+        """Whether a copy left by a killed run (this lock was free) can be taken up:
+        an update's copy of the database as it still is, with the batches that run
+        committed (each one whole: DuckDB replays its log)."""
+        if not self.new_path.exists():
+            return False
+        try:
+            left = json.loads(self._base_file.read_text("ascii"))
+        except (OSError, ValueError):
+            return False
+        return left.get("full") is False and left.get("base") == base
+
+    def _mkdirs(self, path: Path) -> None:
+        missing = []
+        for p in (path, *path.parents):
+            if p.exists():
+                break
+            missing.append(p)
+        path.mkdir(parents=True, exist_ok=True)
+        self._made += reversed(missing)
+
+    def _abandon(self) -> None:
+        """After a failed open: close, and remove everything this Store made."""
+        for con in (self.con, self._old):
+            if con is not None:
+                with contextlib.suppress(duckdb.Error):
+                    con.close()
+        self.con = self._old = None
+        if self.tmp_dir is not None:
+            shutil.rmtree(self.tmp_dir, ignore_errors=True)
+        if self._fresh:  # (a killed run's copy that was taken up stays, as it was found)
+            for leftover in (self.new_path, _wal(self.new_path), self._base_file):
+                leftover.unlink(missing_ok=True)
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+        for path in reversed(self._made):
+            with contextlib.suppress(OSError):
+                path.rmdir()  # (only when empty: nothing of anyone else's goes)
 
     def known_archives(self) -> dict[str, tuple[str, bool, str | None]]:
         """path -> (sha256, whether its benchmark results were looked for, the digest
@@ -137,19 +254,15 @@ class Store:
         )
         return {path: (sha, results, code) for path, sha, results, code in rows.fetchall()}
 
-    def replace(self, batch: Iterable[ArchiveRows]) -> None:
-        """Replace the rows of every archive in `batch` (rows in memory), in one
+    def replace(self, batch: Iterable) -> None:
+        """Replace the rows of every archive in `batch` (rows in memory: objects with
+        an `archive` row and a list of rows per table, `pipeline.ArchiveRows`), in one
         transaction."""
         staged = []
         try:
-            for i, rows in enumerate(batch):
-                files = {}
-                for table in ROW_TABLES:
-                    if getattr(rows, table):
-                        files[table] = str(self.tmp_dir / f"mem{i}.{table}.ndjson")
-                        with open(files[table], "w", encoding="utf-8", errors="replace") as f:
-                            write_ndjson(f, getattr(rows, table))
-                staged.append(StagedArchive(rows.archive, files))
+            for rows in batch:
+                tables = {table: getattr(rows, table) for table in ROW_TABLES}
+                staged.append(staging.stage(self.tmp_dir, rows.archive, tables))
             self.load(staged)
         finally:
             self.discard(staged)
@@ -163,8 +276,9 @@ class Store:
         if not staged:
             return
         paths = [s.archive["path"] for s in staged]
+        batch = StageWriter(self.tmp_dir, "batch")
         try:
-            loads = self._ndjson_files(staged)
+            loads = staging.json_files(staged, batch)
             con = self.con
             con.execute("BEGIN TRANSACTION")
             try:
@@ -189,25 +303,27 @@ class Store:
                     con.execute("ROLLBACK")
                 raise
         finally:
-            for file in self.tmp_dir.glob("batch.*.ndjson"):
-                file.unlink(missing_ok=True)
+            batch.discard()
         self.discard(staged)
 
-    def set_directory_errors(self, dirs: list[tuple[str, str]]) -> None:
-        """Replace the `errors` rows of unreadable directories under raw/ (archive: the
-        directory with a trailing '/', position NULL, stage read) with `dirs`:
-        (path, reason) pairs. A directory readable again loses its row."""
+    def set_unread(self, unread: list[tuple[str, str]]) -> None:
+        """Replace the `errors` rows of what the run does not read under raw/ (position
+        NULL, stage read): directories that cannot be listed (`archive` ends in '/')
+        and files that are no archive (reason `not read: ...`), with `unread`:
+        (path, reason) pairs. What is readable again, or gone, loses its row."""
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute(
-                "DELETE FROM errors WHERE archive LIKE '%/' AND position IS NULL AND stage = 'read'"
+                "DELETE FROM errors WHERE position IS NULL AND stage = 'read' "
+                f"AND (archive LIKE '%/' OR reason LIKE '{UNREAD_PREFIX}%')"
             )
-            for path, reason in dirs:
+            if unread:
+                paths, reasons = map(list, zip(*unread, strict=True))
                 con.execute(
                     "INSERT INTO errors (archive, position, message_id, stage, reason) "
-                    "VALUES (?, NULL, NULL, 'read', ?)",
-                    [path, reason],
+                    "SELECT unnest(?::VARCHAR[]), NULL, NULL, 'read', unnest(?::VARCHAR[])",
+                    [paths, reasons],
                 )
             con.execute("COMMIT")
         except BaseException:
@@ -215,11 +331,17 @@ class Store:
                 con.execute("ROLLBACK")
             raise
 
+    def count_errors(self, archives: list[str]) -> int:
+        """`errors` rows of these archives (paths relative to DATA_DIR)."""
+        (n,) = self.con.execute(
+            "SELECT count(*) FROM errors WHERE archive IN (SELECT unnest(?::VARCHAR[]))",
+            [archives],
+        ).fetchone()
+        return n
+
     def discard(self, staged: Iterable[StagedArchive]) -> None:
         """Remove the staged files of these archives."""
-        for s in staged:
-            for file in s.files.values():
-                Path(file).unlink(missing_ok=True)
+        staging.discard(staged)
 
     def _delete_rows_of_paths(self) -> None:
         con = self.con
@@ -230,51 +352,43 @@ class Store:
         con.execute("DELETE FROM errors WHERE archive IN (SELECT path FROM _paths)")
         con.execute("DELETE FROM archives WHERE path IN (SELECT path FROM _paths)")
 
-    def _ndjson_files(self, staged: list[StagedArchive]) -> dict[str, list[Path]]:
-        """The newline-delimited JSON files to load per table (the form DuckDB's
-        read_json loads in bulk): the staged ones as they are, plus one file with
-        the rows of the batch's row files, written chunk by chunk, so memory holds
-        one chunk at a time."""
-        out: dict[str, list[Path]] = {}
-        for table in ROW_TABLES:
-            files = [Path(s.files[table]) for s in staged if table in s.files]
-            out[table] = [f for f in files if f.suffix == ".ndjson"]
-            if row_files := [f for f in files if f.suffix == ".rows"]:
-                out[table].append(self.tmp_dir / f"batch.{table}.ndjson")
-                with open(out[table][-1], "w", encoding="utf-8", errors="replace") as f:
-                    for file in row_files:
-                        for rows in read_rows(file):
-                            write_ndjson(f, rows)
-        out["archives"] = [self.tmp_dir / "batch.archives.ndjson"]
-        with open(out["archives"][0], "w", encoding="utf-8") as f:
-            write_ndjson(f, [s.archive for s in staged])
-        return out
-
-    def close(self, *, complete: bool = True) -> None:
-        """Checkpoint and close; with `full=True` the new database replaces the old one
-        when `complete` (else it is removed and the old one stays as it was)."""
-        swapped = False
+    def close(self, *, complete: bool = True) -> bool:
+        """Checkpoint and close the copy, and publish it over the database when
+        `complete` (an update's copy holds every batch committed so far; a --full
+        one only counts whole): `os.replace`, atomic for every reader. Else, or when
+        the checkpoint fails, the copy is dropped and the database stays as it was.
+        Returns whether it was published."""
+        published = False
+        # The staged files go first: a checkpoint after a full disk may then fit.
+        for file in self.tmp_dir.glob("*.*"):
+            file.unlink(missing_ok=True)
         try:
             try:
                 self.con.execute("CHECKPOINT")
             finally:
                 self.con.close()
-            if self._old is not None:
-                self._old.close()
-                self._old = None
-                if complete:
-                    # The old database's WAL would be replayed onto the new one.
-                    _wal(self.db_path).unlink(missing_ok=True)
-                    os.replace(self.new_path, self.db_path)
-                    swapped = True
+            if complete:
+                _fsync(self.new_path)
+                # A log of the old file (a writer in place that was killed) was copied
+                # and replayed into the copy; left there, it would be replayed again.
+                _wal(self.db_path).unlink(missing_ok=True)
+                os.replace(self.new_path, self.db_path)
+                _fsync(self.db_path.parent)
+                published = True
         finally:
-            if self._old is not None:  # an error above
-                self._old.close()
+            if self._old is not None:
+                with contextlib.suppress(duckdb.Error):
+                    self._old.close()
                 self._old = None
-            if self.full and not swapped:  # interrupted, or the checkpoint failed
+            if not published:
                 self.new_path.unlink(missing_ok=True)
-                _wal(self.new_path).unlink(missing_ok=True)
+            _wal(self.new_path).unlink(missing_ok=True)
+            self._base_file.unlink(missing_ok=True)
             shutil.rmtree(self.tmp_dir, ignore_errors=True)
+            if self._lock is not None:
+                os.close(self._lock)
+                self._lock = None
+        return published
 
     def __enter__(self) -> Store:
         return self
@@ -287,22 +401,21 @@ class Store:
 
 
 def _create_new(path: Path) -> None:
-    """A new database file at `path` with the schema in the file itself (checkpointed),
-    none of it in a WAL (see `_write_schema`): made beside `path` and linked into
-    place only where no file is yet (another process may have made one meanwhile)."""
-    for leftover in path.parent.glob(f"{path.name}.init-*"):  # of killed runs
-        if not _alive(leftover.name.rsplit("-", 2)[-2]):
-            leftover.unlink(missing_ok=True)
-    tmp = path.with_name(f"{path.name}.init-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    """A new database file at `path` (the caller holds the run's lock), in
+    STORAGE_VERSION, with the schema in the file itself (checkpointed), none of it in
+    a WAL (see `_write_schema`): made under a name of its own beside `path` and
+    renamed into place whole."""
+    tmp = path.with_name(f"{path.name}.init-{os.getpid()}")
     try:
-        con = duckdb.connect(str(tmp), config=_CONFIG)
+        for file in (tmp, _wal(tmp)):
+            file.unlink(missing_ok=True)
+        con = duckdb.connect(str(tmp), config=_NEW_CONFIG)
         try:
             _write_schema(con, _has_zstd(con))
             con.execute("CHECKPOINT")
         finally:
             con.close()
-        with contextlib.suppress(OSError):  # (a file there already; no hard links here)
-            os.link(tmp, path)
+        os.replace(tmp, path)
     finally:
         for file in (tmp, _wal(tmp)):
             file.unlink(missing_ok=True)
@@ -407,59 +520,159 @@ def _store_text_once(con: duckdb.DuckDBPyConnection, zstd: bool) -> None:
     con.execute("DROP TABLE _messages_old")
 
 
-def _wal(db: Path) -> Path:
-    return db.with_name(db.name + ".wal")
-
-
-def _start_time(pid: int) -> str:
-    """The process's start time (clock ticks since boot) where /proc tells, else ''."""
+def _lock(root: Path, db: Path) -> int | None:
+    """An exclusive lock on the staging directory (`flock`, released when the process
+    ends however it ends): one run at a time writes the databases of a directory.
+    None where the system has no `flock`."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text("ascii", "replace")
-    except OSError:
-        return ""
-    return stat.rsplit(")", 1)[-1].split()[19]  # field 22 of stat
-
-
-def _owner_token(pid: int) -> str:
-    return f"{pid} {_start_time(pid)}"
-
-
-def _alive(token: str) -> bool:
-    """Whether the process an owner token names still runs (not a later one that got
-    its pid)."""
-    pid_text, _, start = token.strip().partition(" ")
+        import fcntl
+    except ImportError:  # (Windows)
+        return None
+    fd = os.open(root, os.O_RDONLY)
     try:
-        pid = int(pid_text)
-    except ValueError:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    except OSError:
-        return False
-    return not start or _start_time(pid) in ("", start)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        others = _running_owners(root)
+        who = f" (pid {', '.join(others)})" if others else ""
+        raise StoreBusy(
+            f"another extraction{who} is writing {db} (or another database in "
+            f"{db.parent}): wait for it to end; readers need not wait"
+        ) from None
+    except OSError:  # a file system without flock: run unlocked
+        pass
+    return fd
 
 
-def remove_stale_staging(root: Path) -> list[Path]:
-    """Remove the staging directories under `root` whose owner process is gone (left by
-    killed runs); return them. Directories of running processes are left alone."""
-    removed = []
+def _running_owners(root: Path) -> list[str]:
+    pids = []
     with contextlib.suppress(OSError):
         for run_dir in root.iterdir():
-            if not run_dir.is_dir():
-                continue
-            try:
+            with contextlib.suppress(OSError):
                 token = (run_dir / "owner").read_text("ascii")
-            except OSError:
-                # Not written yet (a run starting now) or lost: judge by the pid in the name.
-                token = run_dir.name.split("-", 1)[0]
-            if not _alive(token):
-                shutil.rmtree(run_dir, ignore_errors=True)
-                removed.append(run_dir)
-    return removed
+                if alive(token):
+                    pids.append(token.split()[0])
+    return sorted(pids)
+
+
+def _open_old(db: Path, full: bool) -> duckdb.DuckDBPyConnection | None:
+    """The database, opened read-only (beside any reader). A writer in place makes it
+    fail: StoreBusy. A --full rebuild goes on without a file DuckDB cannot read."""
+    try:
+        try:
+            return duckdb.connect(str(db), read_only=True, config=_CONFIG)
+        except duckdb.ConnectionException as exc:
+            if "different configuration" not in str(exc):
+                raise
+            # (this process has it open already, a notebook that runs `extract.run`)
+            return duckdb.connect(str(db), read_only=True)
+    except duckdb.Error as exc:
+        if "lock" in str(exc).lower():
+            raise StoreBusy(
+                f"{db} is open for writing in another process ({_first_line(exc)}): close "
+                "it (`make sql --write`, or a notebook's connection without read_only=True) "
+                "and run again; read-only readers may stay open"
+            ) from None
+        if full:
+            return None
+        raise
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _base_of(db: Path) -> list[int]:
+    """What identifies the database file as it is: a write in place changes it."""
+    st = db.stat()
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def _copy_database(src: Path, dst: Path) -> None:
+    """`src` (and its log, if a writer in place left one) copied to `dst`."""
+    try:
+        _copy_file(src, dst)
+        if _wal(src).exists():
+            _copy_file(_wal(src), _wal(dst))
+    except BaseException:
+        dst.unlink(missing_ok=True)
+        _wal(dst).unlink(missing_ok=True)
+        raise
+
+
+def _copy_file(src: Path, dst: Path) -> None:
+    """A copy made by the kernel (`copy_file_range`: a reflink, no bytes copied, on
+    file systems that share blocks, such as Btrfs and XFS), else by `shutil`."""
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        size = os.fstat(fin.fileno()).st_size
+        copied = 0
+        if hasattr(os, "copy_file_range"):
+            with contextlib.suppress(OSError):
+                while copied < size:
+                    n = os.copy_file_range(fin.fileno(), fout.fileno(), size - copied)
+                    if n == 0:
+                        break
+                    copied += n
+        if copied < size:
+            if copied:  # (the kernel stopped half-way: start again in Python)
+                fin.seek(0)
+                fout.seek(0)
+                fout.truncate()
+            shutil.copyfileobj(fin, fout, 1 << 20)
+        fout.flush()
+        os.fsync(fout.fileno())
+
+
+def _fsync(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _storage_tag(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The storage format of the connection's database file, as DuckDB names it."""
+    (tags,) = con.execute(
+        "SELECT tags FROM duckdb_databases() WHERE database_name = current_database()"
+    ).fetchone()
+    return (tags or {}).get("storage_version")
+
+
+def _convert(path: Path, memory_limit: str, spill: Path) -> None:
+    """The database at `path` (closed) written again in STORAGE_VERSION, whole (a
+    user's own tables and views too: DuckDB's COPY FROM DATABASE), and swapped in."""
+    conv = path.with_name(path.name + ".convert")
+    for leftover in (conv, _wal(conv)):
+        leftover.unlink(missing_ok=True)
+    try:
+        con = duckdb.connect(config=_CONFIG)
+        try:
+            con.execute(f"SET memory_limit = '{memory_limit}'")
+            con.execute(f"SET temp_directory = '{_sql_text(spill)}'")
+            con.execute(f"ATTACH '{_sql_text(path)}' AS src (READ_ONLY)")
+            con.execute(f"ATTACH '{_sql_text(conv)}' AS dst (STORAGE_VERSION '{STORAGE_VERSION}')")
+            con.execute("COPY FROM DATABASE src TO dst")
+            con.execute("DETACH src")
+            con.execute("CHECKPOINT dst")
+            con.execute("DETACH dst")
+        finally:
+            con.close()
+        os.replace(conv, path)
+        _wal(path).unlink(missing_ok=True)
+    finally:
+        for leftover in (conv, _wal(conv)):
+            leftover.unlink(missing_ok=True)
+
+
+def _sql_text(path: Path | str) -> str:
+    """A path inside an SQL string literal."""
+    return str(path).replace("'", "''")
+
+
+def _wal(db: Path) -> Path:
+    return db.with_name(db.name + ".wal")
 
 
 def _insert_sql(table: str) -> str:

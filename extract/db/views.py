@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import duckdb
 
+from extract.db import schema
 from extract.results.claims import HIGHER_WORDS, LOWER_WORDS
 
 
@@ -252,8 +253,17 @@ def statements() -> list[str]:
 
 
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create every view; the tables of `extract.db.schema` must exist."""
+    """(Re)create every view, with its columns' meanings as comments (from
+    `schema.VIEW_COLUMNS`, as the tables'); the tables of `extract.db.schema` must
+    exist."""
     from extract.db import findings  # (its views read these; it imports this module)
 
     for sql in statements() + findings.statements():
+        con.execute(sql)
+    have = con.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
+        "AND table_name IN (SELECT view_name FROM duckdb_views() WHERE NOT internal) "
+        "ORDER BY table_name, column_index"
+    ).fetchall()
+    for sql in schema.view_comment_statements(have):
         con.execute(sql)

@@ -49,8 +49,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +60,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from extract.dev.corpus import (
+    REPO,
     CorpusMessage,
     corpus_kind,
     corpus_root,
@@ -663,7 +666,23 @@ def cross_validated(folds: int = 5) -> dict | None:
         "numbers": fitted.numbers_cv,
         "messages": fitted.messages_cv,
         "examples": fitted.examples,
+        "gate": fitted.gate_cv,
     }
+
+
+def sealed_with_and_without_gate() -> dict[str, str] | None:
+    """The sealed set's message line (`../shared/unseen/score`, figures only) with the
+    gate on and off: the gate must not cost its recall. None where it is not there."""
+    score = REPO.parent / "shared" / "unseen" / "score"
+    if not score.exists():
+        return None
+    out = {}
+    for name, value in (("on", ""), ("off", "off")):
+        env = {**os.environ, "EXTRACT_GATE": value}
+        run = subprocess.run([str(score)], cwd=REPO, env=env, capture_output=True, text=True)
+        lines = [ln for ln in run.stdout.splitlines() if ln.startswith("messages:")]
+        out[name] = lines[0].removeprefix("messages:").strip() if lines else run.stderr.strip()
+    return out
 
 
 def quoted_leaks(corpus: Path) -> tuple[int, int]:
@@ -734,6 +753,7 @@ def main(argv: list[str] | None = None) -> int:
         q = [quoted_leaks(path) for path in sets.values()]
         quoted = (sum(a for a, _ in q), sum(b for _, b in q))
     cv = cross_validated() if not args.corpus else None
+    sealed = sealed_with_and_without_gate() if cv else None
     spans = span_figures() if not args.corpus else None
     if args.json:
         out = {
@@ -761,6 +781,17 @@ def main(argv: list[str] | None = None) -> int:
             f" in-sample on these sets P {every.precision:.3f}  R {every.recall:.3f})"
         )
         print(f"    numbers of the annotated messages: {n.line()}")
+        g = cv["gate"]
+        print(
+            f"    the gate lets {g['recall']:.3f} of {g['positives']} reports (labelled ones and"
+            f" the format fixtures) and {g['negatives_passed']:.3f} of {g['negatives']} other"
+            " messages through ("
+            + ", ".join(f"{k} {v:.2f}" for k, v in sorted(g["negatives_passed_by_set"].items()))
+            + ")"
+        )
+        if sealed:
+            print(f"    the sealed set with the gate on:  {sealed['on']}")
+            print(f"    the sealed set with the gate off: {sealed['off']}")
     else:
         print("  cross-validated: n/a (needs numpy and scipy: make install)")
     if spans is not None:

@@ -36,24 +36,63 @@ def _connect(db: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise DatabaseUnavailable(f"cannot open {db}: {exc}{hint}") from exc
 
 
+def _utc(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Times in UTC whatever the machine's zone: a TIMESTAMPTZ reads back (and prints,
+    and exports) as the same text on every machine."""
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
+def _create_views(con: duckdb.DuckDBPyConnection) -> None:
+    """The views and their column comments in one transaction (one commit, not one per
+    comment: 0.07 s instead of 0.95 s)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        create_views(con)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
 def open_database(db: Path, *, write: bool = False) -> duckdb.DuckDBPyConnection:
-    """A connection to `db` with the views; read-only unless `write`."""
-    if not db.exists():
-        raise DatabaseUnavailable(f"no database at {db}: run `make extract` (or `make demo`) first")
+    """A connection to `db` with the views, its times in UTC; read-only unless `write`."""
+    if not db.is_file():
+        raise DatabaseUnavailable(missing_database(db))
     con = _connect(db, read_only=not write)
     try:
         if write:
-            create_views(con)
+            _create_views(con)
         elif missing_views(con):
             con.close()
             con = _connect(db, read_only=False)
-            create_views(con)
+            _create_views(con)
             con.close()
             con = _connect(db, read_only=True)
     except duckdb.Error as exc:
         con.close()
         raise DatabaseUnavailable(f"{db}: cannot create the views: {exc}") from exc
-    return con
+    return _utc(con)
+
+
+def missing_database(db: Path) -> str:
+    """What to say when `db` is not a database file: what is there instead, and the
+    command that helps (the demo writes data/demo/asf.duckdb, not data/asf.duckdb)."""
+    if db.is_dir():
+        return f"{db} is a directory, not a database file: give the file (--db DIR/asf.duckdb)"
+    for parent in db.parents:
+        if parent.exists() and not parent.is_dir():
+            return (
+                f"no database at {db}: {parent} is a file, not a directory "
+                "(DATA_DIR names the folder that holds asf.duckdb)"
+            )
+    demo = db.parent / "demo" / db.name
+    if demo.is_file():
+        return (
+            f"no database at {db}; the demo's is {demo}: add DATA_DIR={demo.parent} "
+            f"(e.g. make sql DATA_DIR={demo.parent}), or run `make extract` for your own"
+        )
+    return f"no database at {db}: run `make extract` (or `make demo`, then DATA_DIR=data/demo)"
 
 
 def missing_views(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -7,13 +7,19 @@ Spark read in place, from disk, HTTP or S3, without copying the database:
 `measurements`, `errors`, `archives`) with DuckDB's `COPY ... (FORMAT parquet,
 PARTITION_BY (domain, year))`; `make export` calls it for DATA_DIR/export/dataset.
 The partition columns: `domain` is the list address's domain (`kudu.apache.org`);
-`year` is the year of `sent_at` in UTC for messages, the year of their message for
-`result_tables` and `measurements` (so a message and its rows sit in the same
-partition), and the year of the archive's month for `archives` and `errors`. Columns
-that are storage only (`messages.text_rest`, `text_map`) are left out: `messages.text`
-is written whole. A NULL
-(a message without a date) is DuckDB's `__HIVE_DEFAULT_PARTITION__`, read back as NULL.
-Read it with, e.g.:
+`year` is the year of the monthly archive the row comes from (lists.apache.org files
+a message under the month it arrived): for a message and its tables and measurements
+the month in its `msg_key` (`<list>/<YYYY-MM>/...`), so a message and its rows sit in
+one partition, and for `archives` and `errors` the archive's month. Columns that are
+storage only (`messages.text_rest`, `text_map`) are left out: `messages.text` is
+written whole. A NULL (an error of a file that is no monthly archive) is DuckDB's
+`__HIVE_DEFAULT_PARTITION__`, read back as NULL.
+
+Memory stays flat in the table's size: DuckDB's partitioned write holds what it
+writes in memory (it cannot spill it), so each table is written in slices of rows by
+`rowid` (a slice of messages about SLICE_BYTES of mail), one COPY each, whose files
+(`data_<slice>_<n>.parquet`) land in the partitions they belong to; no partition
+needs a join. Read it with, e.g.:
 
     SELECT year, count(*) FROM read_parquet('OUT/messages/**/*.parquet',
         hive_partitioning = true) WHERE domain = 'kudu.apache.org' GROUP BY year
@@ -35,25 +41,28 @@ import duckdb
 from extract.db.schema import public_select
 
 PARTITION_COLUMNS = ("domain", "year")
+# Row groups cut by size as well as rows (a row group is held in memory until written);
+# as extract.outputs.export's.
+ROW_GROUP_BYTES = "16MB"
+SLICE_BYTES = 32 * 1024 * 1024  # mail in one slice of messages (by their raw size)
+SLICE_ROWS = 65536  # rows in one slice of the other tables
 _DOMAIN = "nullif(split_part({list}, '@', 2), '')"
 _MONTH_YEAR = "try_cast(left({month}, 4) AS INTEGER)"
-_MESSAGE_PARTS = (
-    f"SELECT msg_key, {_DOMAIN.format(list='list')} AS domain, "
-    "year(sent_at AT TIME ZONE 'UTC') AS year FROM messages"
-)
-# table -> the SELECT of its rows with their partition columns
+# a row's list and archive month, from its msg_key (`<list>/<YYYY-MM>/<Message-ID>`)
+_KEY_DOMAIN = _DOMAIN.format(list="split_part(t.msg_key, '/', 1)")
+_KEY_YEAR = _MONTH_YEAR.format(month="split_part(t.msg_key, '/', 2)")
+# table -> the SELECT of its rows (alias t) with their partition columns
 DATASET = {
-    "messages": f"SELECT {{columns}}, {_DOMAIN.format(list='list')} AS domain, "
-    "year(sent_at AT TIME ZONE 'UTC') AS year FROM messages",
-    "result_tables": f"SELECT t.*, p.domain, p.year FROM result_tables t "
-    f"LEFT JOIN ({_MESSAGE_PARTS}) p ON p.msg_key = t.msg_key",
-    "measurements": f"SELECT t.*, p.domain, p.year FROM measurements t "
-    f"LEFT JOIN ({_MESSAGE_PARTS}) p ON p.msg_key = t.msg_key",
-    "archives": f"SELECT a.*, {_DOMAIN.format(list='a.list')} AS domain, "
-    f"{_MONTH_YEAR.format(month='a.month')} AS year FROM archives a",
-    "errors": f"SELECT e.*, {_DOMAIN.format(list='a.list')} AS domain, "
-    f"{_MONTH_YEAR.format(month='a.month')} AS year FROM errors e "
-    "LEFT JOIN archives a ON a.path = e.archive",
+    "messages": f"SELECT {{columns}}, {_KEY_DOMAIN} AS domain, {_KEY_YEAR} AS year FROM messages t",
+    "result_tables": f"SELECT t.*, {_KEY_DOMAIN} AS domain, {_KEY_YEAR} AS year "
+    "FROM result_tables t",
+    "measurements": f"SELECT t.*, {_KEY_DOMAIN} AS domain, {_KEY_YEAR} AS year FROM measurements t",
+    "archives": f"SELECT t.*, {_DOMAIN.format(list='t.list')} AS domain, "
+    f"{_MONTH_YEAR.format(month='t.month')} AS year FROM archives t",
+    # (archives is small: one row per monthly archive)
+    "errors": f"SELECT t.*, {_DOMAIN.format(list='a.list')} AS domain, "
+    f"{_MONTH_YEAR.format(month='a.month')} AS year FROM errors t "
+    "LEFT JOIN archives a ON a.path = t.archive",
 }
 
 
@@ -67,7 +76,7 @@ def write_dataset(con: duckdb.DuckDBPyConnection, out_dir: Path) -> list[tuple[P
     directory with its row count."""
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(out_dir)
+    remove_leftovers(out_dir)
     tmp = out_dir.with_name(f".{out_dir.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     written = []
     try:
@@ -78,13 +87,20 @@ def write_dataset(con: duckdb.DuckDBPyConnection, out_dir: Path) -> list[tuple[P
                 raise ValueError(f"table {table} has a column named {', '.join(clash)}")
             # (storage-only columns left out; an older file may not have them)
             select = select.replace("{columns}", public_select(table, have))
-            (n,) = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()
+            (n, first, last) = con.execute(
+                f'SELECT count(*), min(rowid), max(rowid) FROM "{table}"'
+            ).fetchone()
             target = tmp / table
             if n:
-                con.execute(
-                    f"COPY ({select}) TO {_literal(str(target))} (FORMAT parquet, "
-                    f"PARTITION_BY ({', '.join(PARTITION_COLUMNS)}), COMPRESSION zstd)"
-                )
+                step = _slice_rows(con, table, have)
+                for k, start in enumerate(range(first, last + 1, step)):
+                    con.execute(
+                        f"COPY ({select} WHERE t.rowid >= {start} AND t.rowid < {start + step}) "
+                        f"TO {_literal(str(target))} (FORMAT parquet, "
+                        f"PARTITION_BY ({', '.join(PARTITION_COLUMNS)}), COMPRESSION zstd, "
+                        f"ROW_GROUP_SIZE_BYTES '{ROW_GROUP_BYTES}', OVERWRITE_OR_IGNORE, "
+                        f"FILENAME_PATTERN 'data_{k}_{{i}}')"
+                    )
             else:
                 # No partition to write: one empty file keeps the glob and the columns.
                 target.mkdir()
@@ -93,14 +109,23 @@ def write_dataset(con: duckdb.DuckDBPyConnection, out_dir: Path) -> list[tuple[P
                     "(FORMAT parquet, COMPRESSION zstd)"
                 )
             written.append((out_dir / table, n))
-        _swap_in(tmp, out_dir)
+        swap_in(tmp, out_dir)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return written
 
 
-def _swap_in(new: Path, final: Path) -> None:
+def _slice_rows(con: duckdb.DuckDBPyConnection, table: str, have: set[str]) -> int:
+    """Rows of `table` per slice: for messages, about SLICE_BYTES of mail by their
+    stored size; SLICE_ROWS for the others."""
+    if table != "messages" or "size" not in have:
+        return SLICE_ROWS
+    (average,) = con.execute("SELECT avg(size) FROM messages").fetchone()
+    return max(64, min(SLICE_ROWS, int(SLICE_BYTES / max(average or 1, 1))))
+
+
+def swap_in(new: Path, final: Path) -> None:
     """Rename `new` to `final`; an old `final` is moved aside first and removed after,
     so `final` is always absent or complete."""
     old = None
@@ -117,7 +142,7 @@ def _swap_in(new: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _remove_leftovers(final: Path) -> None:
+def remove_leftovers(final: Path) -> None:
     """Temporary and old datasets of exports that were killed (their process is gone)."""
     with contextlib.suppress(OSError):
         for path in final.parent.glob(f".{final.name}.*-*-*"):

@@ -20,11 +20,14 @@ import io
 import json
 import sys
 import threading
+from datetime import date, datetime, time
 from pathlib import Path
 
 import duckdb
 
 from extract.outputs.connect import DatabaseUnavailable, open_database
+from extract.outputs.numbers import number_text
+from extract.version import add_version_argument
 
 MAX_CELL = 60  # wider cells are cut, so a row stays on a line
 MAX_ROWS = 200  # the prompt prints this many rows and says how many more there were
@@ -37,12 +40,20 @@ HELP = """Statements end with ';'. Dot commands:
   .quit            leave (or Ctrl-D)"""
 
 
+def _plain(value: object) -> object:
+    """A value as the csv and json formats write it: times in ISO 8601 with their
+    offset (2015-03-02T11:25:00+00:00), as the exports write them."""
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    return value
+
+
 def _cell(value: object, width: int = MAX_CELL) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, float):
-        return f"{value:.6g}"
-    text = str(value).replace("\n", "\\n")
+        return number_text(value)  # as written: no exponent the number did not have
+    text = str(_plain(value)).replace("\n", "\\n")
     return text if not width or len(text) <= width else text[: width - 1] + "…"
 
 
@@ -80,11 +91,11 @@ def format_result(
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(names)
-        writer.writerows(rows)
+        writer.writerows([_plain(v) for v in row] for row in rows)
         return buf.getvalue().rstrip("\n")
     if fmt == "json":
         objects = [dict(zip(names, row, strict=True)) for row in rows]
-        return json.dumps(objects, ensure_ascii=False, default=str, indent=1)
+        return json.dumps(objects, ensure_ascii=False, default=lambda v: str(_plain(v)), indent=1)
     if fmt == "markdown":
 
         def md(value: object) -> str:
@@ -264,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="open read-write (takes the lock: no other command can open the database)",
     )
+    add_version_argument(parser)
     args = parser.parse_args(argv)
     if args.width < 0:
         parser.error("--width must be 0 or more")

@@ -22,6 +22,7 @@ message is written, never by a project or a message:
 
 from __future__ import annotations
 
+import functools
 import re
 
 _CI = re.compile(
@@ -70,6 +71,7 @@ _TEMPLATE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4)  # (the number model and the verdict ask in turn)
 def families(text: str, subject: str = "") -> dict[str, float]:
     """The families `text` (with `subject`) shows, each with its strength (0..1]."""
     out: dict[str, float] = {}

@@ -19,6 +19,7 @@ a number's score is the logistic of the sum of its features' weights and the bia
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -304,7 +305,6 @@ def key_before(window: str, reach: int = 48) -> str | None:
 
 
 _JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
-_TOKEN_BEFORE = re.compile(r"\S*$")
 _TOKEN_AFTER = re.compile(r"^\S*")
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
@@ -317,8 +317,10 @@ def features(
     *,
     kind: str | None = None,
     message: tuple[str, ...] = (),
+    blind: bool = False,
 ) -> None:
-    """Fill each candidate's `features` (see the module docstring). `message` are
+    """Fill each candidate's `features` (see the module docstring), and with `blind`
+    its `blind_features` (as if no reader had read the message). `message` are
     message-level features every number shares (`msg=ci`, ...)."""
     # (each line is looked at once, however many numbers it holds: a 100 kB line of
     # numbers must cost linear time)
@@ -337,7 +339,11 @@ def features(
     prev_end = 0
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
-        c.features = _features_of(sample, c, lines[ls], fences, words, kind, message, prev_end)
+        c.features, view = _features_of(
+            sample, c, lines[ls], fences, words, kind, message, blind, prev_end
+        )
+        if view is not None:
+            c.blind_features = view
         prev_end = c.number.unit_end
     _pair_units(sample, cands)
 
@@ -359,14 +365,20 @@ def _pair_units(sample: str, cands: list[Candidate]) -> None:
         if len(gap) > 24 or "\n" in gap or not _PAIRING.match(gap):
             continue
         ua, ub = unit_class(a.number.unit), unit_class(b.number.unit)
+        added_a, added_b = [], []
         if ua == ub or "none" in (ua, ub):
             # (the two sides of one comparison: `0:50 min -> 4:40 min`)
-            a.features.append("paired")
-            b.features.append("paired")
+            added_a.append("paired")
+            added_b.append("paired")
         if ua == "none" and ub not in ("none", "word", "count"):
-            a.features.append(f"paired_unit={ub}")
+            added_a.append(f"paired_unit={ub}")
         elif ub == "none" and ua not in ("none", "word", "count"):
-            b.features.append(f"paired_unit={ua}")
+            added_b.append(f"paired_unit={ua}")
+        # (the numbers' own: the same whatever read them)
+        for c, added in ((a, added_a), (b, added_b)):
+            c.features += added
+            if c.blind_features:
+                c.blind_features += added
 
 
 _NEWLINE = re.compile(r"\n")
@@ -378,6 +390,12 @@ class _Line:
     end: int
     features: list[str]
     count: int = 0  # numbers on it
+    header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
+
+    def columns(self, sample: str, col: int, width: int) -> list[str]:
+        if self.header is False:
+            self.header = _line_header(sample, self.start)
+        return _column_features(self.header, col, width)
 
 
 def _line_features(line: str) -> list[str]:
@@ -450,10 +468,16 @@ class Column:
 
 def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
     """The column of the number at `col` (of `width` characters) on the line starting
-    at `ls`, or None when the line is not table-like. The header is the nearest of the
-    6 lines above that reads as one (words, at most one number), its cell in the same
-    place (bar tables: the same cell index; aligned columns: the header cell that
-    overlaps the number, else the nearest one)."""
+    at `ls`, or None when the line is not table-like (see `_line_header`)."""
+    return _column(_line_header(sample, ls), col, width)
+
+
+def _line_header(sample: str, ls: int) -> tuple | None:
+    """A table-like line's cells, the cells of the header above it and whether its
+    cells are aligned by blanks (not bars or commas). The header is the nearest of
+    the 6 lines above that reads as one (words, at most one number); None when none
+    does, or when one does not fit the bars' or commas' cells. None for the whole
+    when the line has fewer than two cells. (Once per line, whatever its numbers.)"""
     le = sample.find("\n", ls)
     line = sample[ls : len(sample) if le < 0 else le]
     barred = line.count("|") >= 2 or "│" in line
@@ -463,17 +487,7 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
         cells, comma = comma_cells(line), True
     if len(cells) < 2:
         return None
-    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
-    if index is None:
-        return None
-    first = cells[0][1].strip(" *`")
-    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
-    words = [t.strip(" *`") for _, t in cells[1:index] if not _NUMBER_CELL.fullmatch(t.strip())]
-    between = " ".join(words) if row_label and len(words) == index - 1 else ""
-    rest = (
-        cells[index][1][: col - cells[index][0]] + cells[index][1][col - cells[index][0] + width :]
-    )
-    bare = len(cells[index][1]) <= 60 and sum(ch.isalpha() for ch in rest) <= 6
+    aligned = not (barred or comma)
     end = ls - 1
     for _ in range(6):
         if end <= 0:
@@ -488,23 +502,47 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
             continue
         if comma and any(_NUMBER_CELL.fullmatch(text) for _, text in head):
             continue  # (a row like this one: `[READ], Count, 81` has no header)
-        if barred or comma:
+        if not aligned:
             if len(head) == len(cells) - 1:  # (no name above the row labels)
                 head = [(0, ""), *head]
             if len(head) != len(cells):
-                return Column(None, row_label, index, bare, between)
-            text = head[index][1]
-        else:
-            lo, hi = col, col + width
-            text = min(
-                head,
-                key=lambda h: (
-                    -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
-                    abs(h[0] + len(h[1]) - hi),
-                ),
-            )[1]
-        return Column(text.strip(" *`"), row_label, index, bare, between)
-    return Column(None, row_label, index, bare, between)
+                head = None
+        return cells, head, aligned
+    return cells, None, aligned
+
+
+def _column(header: tuple | None, col: int, width: int) -> Column | None:
+    """The column of the number at `col` (of `width` characters) of a line whose
+    `_line_header` is `header` (bar and comma tables: the header cell of the same
+    index; aligned columns: the header cell that overlaps the number, else the
+    nearest one)."""
+    if header is None:
+        return None
+    cells, head, aligned = header
+    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
+    if index is None:
+        return None
+    first = cells[0][1].strip(" *`")
+    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
+    words = [t.strip(" *`") for _, t in cells[1:index] if not _NUMBER_CELL.fullmatch(t.strip())]
+    between = " ".join(words) if row_label and len(words) == index - 1 else ""
+    at, cell = cells[index]
+    rest = cell[: col - at] + cell[col - at + width :]
+    bare = len(cell) <= 60 and sum(ch.isalpha() for ch in rest) <= 6
+    if head is None:
+        return Column(None, row_label, index, bare, between)
+    if not aligned:
+        text = head[index][1]
+    else:
+        lo, hi = col, col + width
+        text = min(
+            head,
+            key=lambda h: (
+                -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
+                abs(h[0] + len(h[1]) - hi),
+            ),
+        )[1]
+    return Column(text.strip(" *`"), row_label, index, bare, between)
 
 
 def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
@@ -528,21 +566,25 @@ def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
 _NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0,8}")
 
 
-def _column_features(sample: str, ls: int, col: int, width: int) -> list[str]:
+def _column_features(header: tuple | None, col: int, width: int) -> list[str]:
     """What the header above a table-like line says of the number's column
-    (`column_of`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    c = column_of(sample, ls, col, width)
+    (`_column`): `column=<kind>`, and `row_label` when the row starts with a name."""
+    c = _column(header, col, width)
     if c is None:
         return []
     out = ["row_label"] if c.row_label else []
     if c.header is not None:
-        for name, rx in _COLUMN_WORDS:
-            if rx.search(c.header):
-                out.append(f"column={name}")
-                break
-        else:
-            out.append("column=other")
+        out.append(_column_kind(c.header))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _column_kind(text: str) -> str:
+    """`column=<kind>` of a header cell (a table's cells repeat: asked once each)."""
+    for name, rx in _COLUMN_WORDS:
+        if rx.search(text):
+            return f"column={name}"
+    return "column=other"
 
 
 _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")
@@ -589,14 +631,28 @@ def _digits_bucket(n: Number) -> str:
 
 
 def _features_of(
-    sample, c: Candidate, line: _Line, fences, words, kind, message, prev_end: int = 0
-) -> list[str]:
+    sample, c: Candidate, line: _Line, fences, words, kind, message, blind: bool, prev_end: int
+) -> tuple[list[str], list[str] | None]:
+    """The number's features, and (`blind`) the same number's as a message no reader
+    read would give them (what the readers made of it left out): the context is
+    described once for both. `prev_end` is where the number before it ends."""
     n = c.number
+    glued = "time" if time_word(n) else unit_class(n.unit)
+    ctx, lw, rw, slash = _context(sample, n, glued, line, fences, words, prev_end)
+    tail = [f"kind={kind}"] if kind else []
+    tail += message
+    full = _assemble(n, glued, c, ctx, lw, rw, slash) + tail
+    if not blind:
+        return full, None
+    return full, _assemble(n, glued, Candidate(n, noise=c.noise), ctx, lw, rw, slash) + tail
+
+
+def _shape_features(n: Number, glued: str) -> list[str]:
     f: list[str] = [f"shape={n.shape}", f"digits={_digits_bucket(n)}"]
     v = abs(n.value)
     # (a round number is a setting's mark, when nothing says it was measured: a time
     # or a rate written round, `9000ms`, `3800 gflops`, is still a measurement)
-    plain = unit_class(n.unit) in ("none", "count", "word", "bytes")
+    plain = glued in ("none", "count", "word", "bytes")
     if n.shape == "int" and not n.magnitude:
         if v <= 10:
             f.append("small_int")
@@ -616,9 +672,14 @@ def _features_of(
         f.append("approx")
     if n.range_with is not None:
         f.append("range")
+    return f
 
+
+def _assemble(n: Number, glued: str, c: Candidate, ctx, lw, rw, slash: bool) -> list[str]:
+    """A number's features from its context and what the readers made of it (`c`)."""
+    f = _shape_features(n, glued)
     # the unit: the one glued to it, else the one the reader gave it
-    unit = "time" if time_word(n) else unit_class(n.unit)
+    unit = glued
     m = c.measurement
     if unit == "none" and m is not None and m.unit:
         unit = unit_class(m.unit)
@@ -643,8 +704,25 @@ def _features_of(
         f.append(f"in_table={fam}")
     else:
         f.append("reader=none")
+    f += ctx
+    if slash and unit in ("none", "word"):
+        f.append("in_path")
+    f += [f"left={w}" for w in lw]
+    f += [f"right={w}" for w in rw]
+    for w in lw:
+        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare"):
+            f.append(f"unit={unit}&left={w}")
+    for w in rw:
+        if w in ("change", "hedge", "compare"):
+            f.append(f"unit={unit}&right={w}")
+    return f
 
-    # its line
+
+def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end: int):
+    """What stands around a number, whatever read it: (features, the word families
+    before it, after it, whether a `/` joins it to a path-like token). `glued` is the
+    kind of the unit glued to it."""
+    f: list[str] = []
     ls, le = line.start, line.end
     k = line.count
     f.append("line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"))
@@ -654,16 +732,21 @@ def _features_of(
         if n.start - ls <= len(lead) - len(lead.lstrip()) + 3:
             f.append("ordinal")
     if k >= 2 and le - ls <= 400:
-        f += _column_features(sample, ls, n.start - ls, n.end - n.start)
+        f += line.columns(sample, n.start - ls, n.end - n.start)
     if bisect_right(fences, n.start) % 2 == 1:
         f.append("fenced")
 
     # the token it stands in, and the words around it
-    tok_before = _TOKEN_BEFORE.search(sample, max(ls, n.start - 60), n.start).group()
+    lo = max(ls, n.start - 60)
+    # (the token before: after the window's last blank, found with rfind, not a regex
+    # tried at every position of the window)
+    tok_before = sample[max(lo, *(sample.rfind(b, lo, n.start) + 1 for b in " \t\n")) : n.start]
     tok_after = _TOKEN_AFTER.match(sample[n.unit_end : n.unit_end + 40]).group()
     token = tok_before + tok_after
-    if "://" in token or (("/" in tok_before or "/" in tok_after) and unit in ("none", "word")):
+    slash = "/" in tok_before or "/" in tok_after
+    if "://" in token:
         f.append("in_path")
+        slash = False
     if tok_before.endswith(("=", ":")) and tok_before[:-1]:
         f.append("glued_key")
     if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
@@ -682,19 +765,19 @@ def _features_of(
         f.append("after_word_dot")
     if _AS_KEY.match(sample, n.unit_end):
         f.append("as_key")  # (`99.99=8487`, `Iteration 1: 2.7 ns/op`: it names a value)
-    glued = sample[n.end : n.end + 2]
-    if glued[:1] == "/" and glued[1:].isdigit():
+    after = sample[n.end : n.end + 2]
+    if after[:1] == "/" and after[1:].isdigit():
         f.append("slash_over")  # (`456/1596`, `Task 1/15`: a count of a total)
     elif n.start >= 2 and sample[n.start - 1] == "/" and sample[n.start - 2].isdigit():
         f.append("slash_under")
-    if glued[:1] == "-" and glued[1:].isalpha():
+    if after[:1] == "-" and after[1:].isalpha():
         f.append("dash_after")  # (`25.152-b16`: a build's name)
     if (
         n.unit
         and n.unit_end - n.end == len(n.unit)
         and _HEX_LETTERS.fullmatch(n.unit)
         and n.unit_end - n.start >= 6
-        and unit == "word"
+        and glued == "word"
     ):
         f.append("hex")
     f += _group_features(sample, ls, le, n)
@@ -726,18 +809,7 @@ def _features_of(
         lo = prev_end
     lw = words.families(lo, n.start, tails=True)
     rw = [w for w in words.families(n.unit_end, min(le, n.unit_end + 32)) if w in _RIGHT_WORDS]
-    f += [f"left={w}" for w in lw]
-    f += [f"right={w}" for w in rw]
-    for w in lw:
-        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare"):
-            f.append(f"unit={unit}&left={w}")
-    for w in rw:
-        if w in ("change", "hedge", "compare"):
-            f.append(f"unit={unit}&right={w}")
-    if kind:
-        f.append(f"kind={kind}")
-    f += message
-    return f
+    return f, lw, rw, slash
 
 
 _METRIC_CLASSES = (
@@ -823,12 +895,8 @@ def judge_numbers(
 ) -> list[Candidate]:
     """Every number of `sample`, linked, described and scored."""
     cands = link(sample, tables, noise)
-    features(sample, cands, kind=kind, message=message)
-    if model is not None and model.blind is not None:
-        blind = [Candidate(c.number, noise=c.noise) for c in cands]
-        features(sample, blind, kind=kind, message=message)
-        for c, b in zip(cands, blind, strict=True):
-            c.blind_features = b.features
+    blind = model is not None and model.blind is not None
+    features(sample, cands, kind=kind, message=message, blind=blind)
     if model is not None:
         model.judge(cands)
     return cands

@@ -25,6 +25,7 @@ from extract.results.describe import (
 )
 from extract.results.families import families
 from extract.results.formats import ResultTable, extract_results
+from extract.results.gate import gate
 from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class
 from extract.results.judge import load_model as load_number_model
 from extract.results.verdict import MessageModel, decide
@@ -158,13 +159,24 @@ def message_results(
     kind: str | None = None,
     on_stage: Callable[[str], None] | None = None,
     models: tuple[NumberModel | None, MessageModel | None] | None = None,
+    gated: bool = True,
 ) -> MessageResults:
     """The tables and the verdict of one cleaned message body. `on_stage` is told the
     stage each step starts (`extract`, `classify`), for the pipeline's error rows.
-    `models` (number model, verdict model) replace the fitted ones (`make fit`)."""
+    `models` (number model, verdict model) replace the fitted ones (`make fit`);
+    `gated=False` skips the gate (`extract.results.gate`), which otherwise turns away
+    a message that has nothing a report is made of before any reader runs."""
     if on_stage:
         on_stage("extract")
     sample, to_body = extraction_sample(body)
+    if gated:
+        passes, gate_score = gate(sample)
+        if not passes:
+            # (most mail: no reader, number model or verdict looks at it)
+            reason = f"gate: {gate_score:.3f}, under its threshold (nothing a report is made of)"
+            return MessageResults(
+                sample, to_body, [], Verdict(False, round(gate_score, 3), [reason])
+            )
     noise: list[ResultTable] = []
     read = extract_results(sample, noise=noise)
     number_model, verdict_model = models if models is not None else fitted_models()

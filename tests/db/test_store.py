@@ -3,19 +3,21 @@ leaving the previous rows untouched (one transaction per batch)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import duckdb
 import pytest
 
-from extract.db.store import Store
+from extract.db.staging import StagedArchive, StageWriter
+from extract.db.store import STORAGE_VERSION, Store, StoreBusy
 from extract.mail.mbox import read_mbox
-from extract.pipeline import (
-    EXTRACTOR_VERSION,
-    StagedArchive,
-    process_archive,
-    stage_archive,
-    write_rows,
-)
+from extract.pipeline import EXTRACTOR_VERSION, process_archive
+from extract.worker import stage_archive
 from tests.mail.mboxes import make_message, mixed_archive, to_mbox, write_archive
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def counts(db) -> tuple:
@@ -62,11 +64,11 @@ def test_failed_load_rolls_back_to_the_previous_rows(tmp_path):
     before = counts(db)
 
     rows = process_archive(path, tmp_path)
-    broken = tmp_path / "broken.messages.rows"
-    with open(broken, "wb") as f:  # a row DuckDB refuses: the load fails half-way
-        write_rows(f, [{**rows.messages[0], "position": "not a number"}])
+    with StageWriter(tmp_path, encode=False) as writer:  # a row DuckDB refuses: the load
+        writer.write("messages", [{**rows.messages[0], "position": "not a number"}])  # fails
+        broken = writer.finish(rows.archive)
     with Store(db) as store, pytest.raises(duckdb.Error):
-        store.load([StagedArchive(rows.archive, {"messages": str(broken)})])
+        store.load([StagedArchive(rows.archive, broken.files)])
     assert counts(db) == before
 
 
@@ -117,3 +119,134 @@ def test_rows_encoded_by_the_worker_or_by_the_writer_load_the_same(tmp_path):
                 ).fetchall()
             )
     assert contents[0] == contents[1] and len(contents[0][0][-1]) > 5
+
+
+# ------------------------------------------------- the run's own copy, published whole
+
+
+def storage_tag(db) -> str:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(
+            "SELECT tags['storage_version'] FROM duckdb_databases() "
+            "WHERE database_name = current_database()"
+        ).fetchone()[0]
+    finally:
+        con.close()
+
+
+def one_archive(data_dir, name: str):
+    msgs = [make_message(f"{name} {i}", message_id=f"{name}{i}@x") for i in range(3)]
+    return process_archive(write_archive(data_dir, f"{name}@x.apache.org", "2021-01",
+                                         to_mbox(msgs)), data_dir)  # fmt: skip
+
+
+def test_readers_open_beside_a_run_and_see_it_only_once_published(tmp_path):
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([one_archive(tmp_path, "a")])
+    reader = duckdb.connect(str(db), read_only=True)  # a notebook, open all along
+    try:
+        with Store(db) as store:
+            store.replace([one_archive(tmp_path, "b")])
+            during = duckdb.connect(str(db), read_only=True)  # opened during the run
+            assert during.execute("SELECT count(*) FROM messages").fetchone() == (3,)
+            during.close()
+        assert reader.execute("SELECT count(*) FROM messages").fetchone() == (3,)
+    finally:
+        reader.close()
+    assert counts(db)[:2] == (6, 2)  # after: the whole run
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".staging", "asf.duckdb", "raw"]
+    assert list((tmp_path / ".staging").iterdir()) == []
+    assert storage_tag(db) == STORAGE_VERSION + "+"
+
+
+def test_one_run_at_a_time(tmp_path):
+    db = tmp_path / "asf.duckdb"
+    with Store(db), pytest.raises(StoreBusy, match=r"another extraction \(pid \d+\) is writing"):
+        Store(db)
+    assert not (tmp_path / "asf.duckdb.new").exists()
+
+
+KILLED = """
+import os, sys
+from pathlib import Path
+from extract.db.store import Store
+from tests.db.test_store import one_archive
+store = Store(Path(sys.argv[1]) / "asf.duckdb")
+store.replace([one_archive(Path(sys.argv[1]), "b")])
+os._exit(0)  # killed after committing a batch
+"""
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["as-it-was", "changed-since"])
+def test_a_killed_runs_copy_is_taken_up_while_the_database_is_unchanged(tmp_path, changed):
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([one_archive(tmp_path, "a")])
+    subprocess.run([sys.executable, "-c", KILLED, str(tmp_path)], check=True, cwd=REPO)
+    assert counts(db)[:2] == (3, 1) and (tmp_path / "asf.duckdb.new").exists()
+    if changed:  # written in place meanwhile (make sql --write): the copy is stale
+        con = duckdb.connect(str(db))
+        con.execute("CREATE TABLE mine AS SELECT 1 AS one")
+        con.close()
+    with Store(db) as store:
+        assert store.resumed is not changed
+    assert counts(db)[:2] == ((3, 1) if changed else (6, 2))
+    assert not (tmp_path / "asf.duckdb.new").exists()
+
+
+def test_a_failed_open_leaves_nothing_new(tmp_path, monkeypatch):
+    def broken(*_):
+        raise duckdb.IOException("injected")
+
+    monkeypatch.setattr("extract.db.store._write_schema", broken)
+    with pytest.raises(duckdb.IOException):
+        Store(tmp_path / "new" / "dir" / "asf.duckdb")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    db = tmp_path / "asf.duckdb"
+    Store(db).close()
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    monkeypatch.setattr("extract.db.store._write_schema", broken)
+    with pytest.raises(duckdb.IOException):
+        Store(db)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_database_in_duckdb_2s_own_format_is_written_again_readable(tmp_path):
+    """A file written before the store set its format (DuckDB 2's own, which no 1.x
+    client reads) is converted once, a user's own table included."""
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([one_archive(tmp_path, "a")])
+    con = duckdb.connect(
+        str(tmp_path / "v2.duckdb"), config={"storage_compatibility_version": "latest"}
+    )
+    con.execute(f"ATTACH '{db}' AS old (READ_ONLY)")
+    con.execute("COPY FROM DATABASE old TO v2")
+    con.execute("DETACH old")
+    con.execute("CREATE TABLE mine AS SELECT 42 AS answer")
+    con.close()
+    (tmp_path / "v2.duckdb").replace(db)
+    assert storage_tag(db) != STORAGE_VERSION + "+"
+    Store(db).close()
+    assert storage_tag(db) == STORAGE_VERSION + "+"
+    assert counts(db)[:2] == (3, 1)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT answer FROM mine").fetchall() == [(42,)]
+    con.close()
+
+
+def test_a_left_copy_that_does_not_open_is_made_anew(tmp_path):
+    db = tmp_path / "asf.duckdb"
+    with Store(db) as store:
+        store.replace([one_archive(tmp_path, "a")])
+    subprocess.run([sys.executable, "-c", KILLED, str(tmp_path)], check=True, cwd=REPO)
+    copy = tmp_path / "asf.duckdb.new"
+    copy.write_bytes(copy.read_bytes()[:5000])  # cut short, as a crash mid-write leaves it
+    (tmp_path / "asf.duckdb.new.wal").unlink(missing_ok=True)
+    with Store(db) as store:
+        assert store.resumed is False
+        store.replace([one_archive(tmp_path, "c")])
+    assert counts(db)[:2] == (6, 2)

@@ -23,7 +23,7 @@ HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 def _text(page: str) -> str:
     """The page's visible text, tags removed and entities decoded."""
-    page = re.sub(r"<(style|script)>.*?</\1>", "", page, flags=re.S)
+    page = re.sub(r"<(style|script)>.*?</\1>", "", page, flags=re.S).replace("<wbr>", "")
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
@@ -159,27 +159,50 @@ def test_bmf_json_one_file_per_run(exported):
     # the error and count columns are not benchmarks of their own
     assert set(after["WidgetBench.encode [size=10]"]) == {"score-1-s"}
     assert ("2021-06", "After the patch / size=10") in runs
+    with open(exported / "bmf" / "index.csv", newline="") as f:
+        index = list(csv.DictReader(f))
+    assert len(index) == len(runs) and all((exported / "bmf" / r["file"]).is_file() for r in index)
+    assert "2021-03-01T10:00:00+00:00" in {r["sent_at"] for r in index}
 
 
 def test_otava_csv_and_config_for_series_seen_twice(exported):
     config = (exported / "otava" / "otava.yaml").read_text()
     files = re.findall(r'file: "([^"]+)"', config)
+    # paths relative to the folder: the export can be moved, and holds no local path
+    assert files and all("/" not in name for name in files)
+    assert str(exported) not in config
     by_rows = {}
     for name in files:
-        with open(name, newline="") as f:
+        with open(exported / "otava" / name, newline="") as f:
             rows = list(csv.DictReader(f))
         by_rows[name] = rows
     encode = [rows for rows in by_rows.values() if len(rows) == 4 and rows[0]["value"] == "1000"]
     assert encode, by_rows
     rows = encode[0]
     assert [r["value"] for r in rows] == ["1000", "3000", "1000", "2900"]
-    assert rows[0]["time"] == "2021-03-01 10:00:00 +0000"
+    assert rows[0]["time"] == "2021-03-01T10:00:00+00:00"  # ISO 8601, as every export
     assert {r["variant"] for r in rows} == {
         "Before the patch / size=10",
         "After the patch / size=10",
     }
     assert "direction: 1" in config and "time_column: time" in config
     assert "attributes: [msg_key, variant]" in config
+
+
+def test_every_time_of_every_export_file_is_iso_8601(exported):
+    """Tables, views (landed's commits inside a list included), the BMF index and
+    Otava's CSV: one time format everywhere, ISO 8601 in UTC with its offset."""
+    iso = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?\+00:00")
+    seen = set()
+    for path in sorted(exported.rglob("*.csv")):
+        text = path.read_text(encoding="utf-8")
+        for value in re.findall(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d[^\",\n]*", text):
+            assert iso.fullmatch(value), (path.name, value)
+            seen.add(path.relative_to(exported).parts[0])
+    assert {"messages.csv", "archives.csv", "landed.csv", "bmf", "otava"} <= seen
+    with (exported / "landed.csv").open(newline="") as f:
+        landed = [r for r in csv.DictReader(f) if r["commits"]]
+    assert any(json.loads(r["commits"]) for r in landed)  # JSON, with its times inside
 
 
 def test_an_issue_page_shows_pairs_as_the_message_pages_do_and_the_actor(report):

@@ -1,8 +1,9 @@
 """The hive-partitioned Parquet dataset of `make export` (extract/outputs/parquet.py):
 every table reads back with `read_parquet('.../**/*.parquet', hive_partitioning = true)`
 to the same rows as the database (SQL EXCEPT ALL both ways), partitioned by the list's
-domain and the year, child rows in their message's partition; a rerun replaces it, a
-failed one leaves the old dataset as it was and no temporary directory."""
+domain and the archive's year, child rows in their message's partition, also when
+written in many slices; a rerun replaces it, a failed one leaves the old dataset as it
+was and no temporary directory."""
 
 from __future__ import annotations
 
@@ -59,11 +60,13 @@ def test_partitions_are_the_domain_and_the_year(exported):
     con = duckdb.connect(str(db), read_only=True)
     try:
         messages = read_back(con, dataset, "messages")
-        # The partition values are the list's domain and the year of sent_at (UTC).
+        # The partition values are the list's domain and the year of the monthly
+        # archive the message is filed under (the month in its msg_key).
         assert con.execute(
             f"SELECT count(*) FROM {messages} "
             "WHERE domain IS DISTINCT FROM split_part(list, '@', 2) "
-            "OR year IS DISTINCT FROM year(sent_at AT TIME ZONE 'UTC')"
+            "OR year IS DISTINCT FROM CAST(left(split_part(msg_key, '/', 2), 4) AS INTEGER) "
+            "OR year IS DISTINCT FROM CAST(left(split_part(archive, '/', 4), 4) AS INTEGER)"
         ).fetchone() == (0,)
         assert con.execute(f"SELECT count(DISTINCT domain) > 10 FROM {messages}").fetchone()[0]
         # A message's tables and measurements sit in its partition.
@@ -84,6 +87,34 @@ def test_partitions_are_the_domain_and_the_year(exported):
     files = sorted(p.relative_to(dataset).parts[:3] for p in dataset.glob("**/*.parquet"))
     assert ("messages", "domain=kudu.apache.org", "year=2017") in files
     assert all(d.startswith("domain=") and y.startswith("year=") for _, d, y in files)
+
+
+def test_a_dataset_written_in_slices_reads_back_whole(exported, tmp_path, monkeypatch):
+    """Each table is written a slice of rows at a time (memory flat in its size): with
+    slices of a few rows, every row is there once, in its partition."""
+    from extract.outputs import parquet
+
+    monkeypatch.setattr(parquet, "SLICE_ROWS", 5)
+    monkeypatch.setattr(parquet, "SLICE_BYTES", 1)  # (64 messages a slice at least)
+    db, _ = exported
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        written = dict(write_dataset(con, tmp_path / "dataset"))
+        for table in DATASET:
+            back = read_back(con, tmp_path / "dataset", table)
+            parquet_rows = f"(SELECT * EXCLUDE (domain, year) FROM {back})"
+            rows = f"(SELECT {public_select(table)} FROM {table})"
+            (n,) = con.execute(f"SELECT count(*) FROM {table}").fetchone()
+            assert written[tmp_path / "dataset" / table] == n
+            for a, b in ((rows, parquet_rows), (parquet_rows, rows)):
+                assert con.execute(
+                    f"SELECT count(*) FROM (SELECT * FROM {a} EXCEPT ALL SELECT * FROM {b})"
+                ).fetchone() == (0,), table
+    finally:
+        con.close()
+    files = list((tmp_path / "dataset" / "measurements").glob("**/data_*_*.parquet"))
+    slices = {int(p.name.split("_")[1]) for p in files}
+    assert len(slices) > 5  # (many slices were written)
 
 
 def test_an_empty_database_gives_an_empty_readable_dataset(tmp_path):

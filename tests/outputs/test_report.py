@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from html import unescape
 
 import duckdb
 import pytest
@@ -191,7 +192,7 @@ def test_report_sorts_labels_in_natural_order(tmp_path):
     build_report(db, tmp_path / "report")
     page = (tmp_path / "report" / "messages" / links.page_name("gitbox")).read_text()
     table = re.search(r'<table class="data comparisons">.*?</table>', page, re.S).group(0)
-    labels = re.findall(r"<tr><td class='label' title='([^']*)'>", table)
+    labels = re.findall(r"<tr><td class='label'>([^<]*)</td>", table)
     assert labels == ["q1", "q1b", "q2", "q10"]
     chart = re.search(r'<svg class="chart comparison".*?</svg>', page, re.S).group(0)
     charted = re.findall(r'<g class="label"><title>(q[^<]*) / Score</title>', chart)
@@ -254,8 +255,10 @@ def test_numbers_and_headers_never_break_inside_a_token(tmp_path):
     result = re.search(r'<table class="data result-table">.*?</table>', page, re.S).group(0)
     for number in ("9714.47", "8000.5", "-3.25 %", "12 ms/op", "1,234,567", "1e-05"):
         assert f"<td class='num'>{number}</td>" in result
-    assert "<td>q10</td>" in result and "<td>a long label that may wrap</td>" in result
-    # no rule for tables lets a cell break inside a word (only code, e.g. the msg_key, may)
+    assert "<td class='text'>q10</td>" in result
+    assert "<td class='text'>a long label that may wrap</td>" in result
+    # no rule for tables lets a cell break inside a word (only code, e.g. the msg_key, may;
+    # a label's long words break where the page puts a <wbr>)
     rules = re.findall(r"([^{}]+)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", pages.CSS, flags=re.S))
     for selector, decl in rules:
         if re.search(r"\b(table|th|td)\b", selector):
@@ -263,24 +266,119 @@ def test_numbers_and_headers_never_break_inside_a_token(tmp_path):
     assert any("anywhere" in decl for _, decl in rules)  # (the rules were found)
     css = pages.CSS
     nowrap = re.search(r"([^{}]*)\{ white-space: nowrap; \}", css).group(1)
-    assert {"table.data th", "table.data td.num"} <= {s.strip() for s in nowrap.split(",")}
+    assert {"table.data td.num", "table.data td.date"} <= {s.strip() for s in nowrap.split(",")}
+    # headers wrap between words only; a long word of a label breaks at its dots and humps
+    assert "<th class='num'>before (ms)</th>" in result
+    assert pages.breakable("Bench.measureIt") == "Bench.measureIt"  # short words stay whole
+    assert pages.breakable("RecordBatchBenchmark.measureValidation").split("<wbr>") == [
+        "Record", "Batch", "Benchmark.", "measure", "Validation"]  # fmt: skip
+    assert "<wbr>" not in pages.breakable("version-1.5.0-and-more-words")  # not in numbers
+    assert pages.breakable("<script>alert(1)</script>_" * 2).count("<script") == 0
     # the comparisons' numbers are numeric cells too
     table = re.search(r'<table class="data comparisons">.*?</table>', page, re.S).group(0)
     assert re.findall(r"<td class='num ratio'>([^<]*)</td>", table)[0] == "×0.51"  # q1: 52/102
 
 
+def _in_order(shown: str, full: str) -> bool:
+    """Every piece of `shown` between its ellipses is in `full`, in that order."""
+    at = 0
+    for piece in shown.split("…"):
+        found = full.find(piece, at)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
+
+
+def _chart_labels(chart: str) -> list[tuple[str, str]]:
+    return [
+        (unescape(full), unescape(shown))
+        for full, shown in re.findall(
+            r'<g class="label"><title>([^<]*)</title><text[^>]*>([^<]*)</text>', chart
+        )
+    ]
+
+
 def test_chart_labels_keep_the_metric_and_show_the_full_label(tmp_path):
     long_label = "TeraGen 1TB with a very long benchmark name indeed / GCS / Mean Inference Time"
     chart = svg.pair_bars([(long_label, "before", 2, "after", 1, "×0.5")], title="t")
-    full, shown = re.search(r'<g class="label"><title>([^<]*)</title><text[^>]*>([^<]*)</text>',
-                            chart).groups()  # fmt: skip
+    full, shown = _chart_labels(chart)[0]
     assert full == long_label
     assert shown != long_label and shown.endswith(" / Mean Inference Time") and "…" in shown
+    assert shown.startswith("TeraGen") and _in_order(shown, full)
     long_list = "common-issues-and-more-issues@hadoop-and-friends.apache.org"
     bars = svg.hbar_chart([(long_list, 1, "100%")], title="t")
-    full, shown = re.search(r'<g class="label"><title>([^<]*)</title><text[^>]*>([^<]*)</text>',
-                            bars).groups()  # fmt: skip
-    assert full == long_list and shown.endswith("…") and long_list.startswith(shown[:-1])
+    full, shown = _chart_labels(bars)[0]
+    assert full == long_list and "…" in shown and len(shown) < len(full)
+    assert shown.startswith("common") and _in_order(shown, full)
     # a short label is shown whole
     assert "<text" in svg.pair_bars([("q1 / Score", "b", 1, "a", 2, "")], title="t")
     assert ">q1 / Score</text>" in svg.pair_bars([("q1 / Score", "b", 1, "a", 2, "")], title="t")
+
+
+def test_chart_labels_keep_the_part_that_differs():
+    """Labels that differ in the middle (a parameter, a method) stay apart when cut:
+    the words all labels of a chart share are left out first."""
+    bench = "RecordBatchIterationBenchmark.{} / bufferSupplierStr={}, bytes=RANDOM / Score"
+    labels = [bench.format("measureValidation", "CREATE"),
+              bench.format("measureValidation", "NO_CACHING"),
+              bench.format("measureIteratorForBatchWithSingleMessage", "CREATE")]  # fmt: skip
+    for n in (24, 34, 47, 60):
+        shown = svg.fit_labels(labels, n)
+        assert all(len(s) <= n for s in shown), shown
+        assert len(set(shown)) == len(labels), (n, shown)
+        assert all(_in_order(s, full) for s, full in zip(shown, labels, strict=True))
+    shown = svg.fit_labels(labels, 47)
+    assert "CREATE" in shown[0] and "NO_CACHING" in shown[1] and "measureValidation" in shown[0]
+    # the side names of a pair chart too ("Async flush, with…" twice before)
+    chart = svg.pair_bars(
+        [("q1", "Async flush, before the change", 2, "Async flush, with the change", 1, "")],
+        title="t",
+    )
+    names = [shown for full, shown in _chart_labels(chart) if full.startswith("Async")]
+    assert len(names) == 2 and len(set(names)) == 2
+    assert "before" in names[0] and "with" in names[1]
+    # labels alike but for their ends stay apart as well
+    ends = ["x" * 40 + "-a", "x" * 40 + "-b"]
+    assert len(set(svg.fit_labels(ends, 20))) == 2
+    # labels that fit are shown whole, and one label alone keeps its start and end
+    assert svg.fit_labels(["q1", "q2"], 10) == ["q1", "q2"]
+    assert svg.fit_labels([], 10) == []
+
+
+def test_numbers_are_printed_as_written():
+    """No exponent the message did not use: values of a million and more print in full
+    (1.80335e+06 before), computed ones to 6 digits, counts with separators."""
+    from extract.outputs.numbers import count_text, number_text, rounded
+
+    assert number_text(1803345.402) == "1803345.402"
+    assert number_text(1204331.0) == "1204331"
+    assert number_text(2e6) == "2000000"
+    assert number_text(0.000123) == "0.000123"
+    assert number_text(5e-7) == "0.0000005"
+    assert number_text(100.00000000000001) == "100"  # float noise does not show
+    assert number_text(65.7479751125821) == "65.748"  # computed: 6 digits
+    assert number_text(-0.0) == "0" and number_text(None) == ""
+    assert number_text(float("nan")) == "NaN" and number_text(float("-inf")) == "−∞"
+    assert number_text(1e300) == "1e+300"  # nobody writes 300 digits
+    assert rounded(1234.5, 3) == "1230" and rounded(0.01234, 2) == "0.012"
+    assert count_text(1073) == "1,073" and count_text(12) == "12"
+    assert svg.fmt(3871026.0) == "3871026"
+
+
+def test_the_message_text_marks_the_numbers_stored_from_it():
+    from extract.outputs.report.pages import marked_body
+
+    body = "took <12> ms & 7 s"
+    numbers = [
+        {"span_start": 6, "span_end": 8, "label": "a<b", "metric": "time", "unit": "ms"},
+        {"span_start": 15, "span_end": 16, "label": "x", "metric": "t", "unit": "s"},
+        {"span_start": 7, "span_end": 9, "label": "overlaps", "metric": "", "unit": ""},
+        {"span_start": 40, "span_end": 45, "label": "outside", "metric": "", "unit": ""},
+    ]
+    html = marked_body(body, numbers)
+    assert html == (
+        'took &lt;<mark class="num" title="a&lt;b · time · ms">12</mark>&gt; ms &amp; '
+        '<mark class="num" title="x · t · s">7</mark> s'
+    )
+    assert marked_body(body, []) == "took &lt;12&gt; ms &amp; 7 s"

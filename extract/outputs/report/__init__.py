@@ -207,6 +207,16 @@ def _message_pages(con: duckdb.DuckDBPyConnection):
                ORDER BY c.msg_key, c.table_id NULLS FIRST, c.label, c.metric, c.after""",
         )
     )
+    # where in the text each stored number stands (its span in `body`), to mark it
+    spans = _Follower(
+        _grouped(
+            con.cursor(),
+            """SELECT m.msg_key, m.span_start, m.span_end, m.label, m.metric, m.written, m.unit
+               FROM measurements m JOIN benchmark_messages b USING (msg_key)
+               WHERE m.span_start IS NOT NULL
+               ORDER BY m.msg_key, m.span_start""",
+        )
+    )
     for key, group in _grouped(
         con.cursor(),
         f"""SELECT msg_key, list, {SENT_AT} AS sent_at, from_name, from_address, {ACTOR},
@@ -217,6 +227,7 @@ def _message_pages(con: duckdb.DuckDBPyConnection):
     ):
         msg = group[0]  # msg_key is unique
         msg["sender"] = _sender(msg)
+        msg["numbers"] = spans.take(key)
         html = pages.message_page(msg, tables.take(key), comparisons.take(key))
         yield links.page_name(key), html
 

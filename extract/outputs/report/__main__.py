@@ -11,6 +11,7 @@ import duckdb
 
 from extract.outputs.connect import DatabaseUnavailable, stale_hint
 from extract.outputs.report import build_report
+from extract.version import add_version_argument
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="default: data")
     parser.add_argument("--db", type=Path, help="database file (default: DATA_DIR/asf.duckdb)")
     parser.add_argument("--out", type=Path, help="output directory (default: DATA_DIR/report)")
+    add_version_argument(parser)
     args = parser.parse_args(argv)
     db = args.db or args.data_dir / "asf.duckdb"
     out = args.out or args.data_dir / "report"

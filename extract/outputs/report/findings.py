@@ -26,6 +26,7 @@ from pathlib import Path
 import duckdb
 
 from extract.db.views import NOISE_DEFAULT
+from extract.outputs.numbers import rounded
 from extract.outputs.report import links, pages, svg
 
 TOP_CLAIMS = 25  # rows in each table of the claims page
@@ -66,7 +67,7 @@ def _pct(fraction: float) -> str:
 def _times(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return ""
-    return f"{value:,.0f}×" if abs(value) >= 1000 else f"{value:.3g}×"
+    return f"{value:,.0f}×" if abs(value) >= 1000 else f"{rounded(value, 3)}×"
 
 
 def _ref_link(ref: str | None, prefix: str) -> str:

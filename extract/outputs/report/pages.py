@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from html import escape
 
 from extract.db.views import NOISE_DEFAULT
+from extract.outputs.numbers import count_text, rounded
 from extract.outputs.report import links, svg
 
 CSS = """
@@ -32,16 +33,20 @@ a { color: var(--accent); } .muted { color: var(--muted); }
 svg.chart { display: block; max-width: 100%; height: auto; font-family: inherit; }
 table.data { border-collapse: collapse; width: 100%; }
 table#projects { width: auto; min-width: 40%; }
-/* A cell wraps between words only: a number or header never breaks inside ("9714.47",
-   "Mode"); a word too long for its cell is cut with an ellipsis (the full text is in
-   its title tooltip), or the table scrolls sideways in its .scroll box. */
+/* Numbers never break ("9714.47", "12 ms/op"): a value column is as wide as its widest
+   number. Label cells (text) wrap, at spaces and after . / _ : first and anywhere in a
+   word as a last resort, so the value columns of a table fit the page's width; headers
+   wrap between words only. A table still too wide scrolls sideways in its own box. */
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 8px;
        text-align: left; vertical-align: top; overflow-wrap: normal; word-break: normal; }
-table.data th, table.data td.num, table.data td.date { white-space: nowrap; }
+table.data td.num, table.data td.date { white-space: nowrap; }
 .scroll { overflow-x: auto; max-width: 100%; }
 #messages { table-layout: fixed; min-width: 72em; }
+#messages th { white-space: nowrap; }
 #messages td { overflow: hidden; text-overflow: ellipsis; }
-table.data td.label { max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
+table.data td.label { min-width: 6em; max-width: 22em; overflow-wrap: break-word; }
+table.result-table { width: auto; }
+table.result-table td.text { min-width: 4em; overflow-wrap: break-word; }
 #messages th:nth-child(1) { width: 7.5em; } #messages th:nth-child(2) { width: 16em; }
 #messages th:nth-child(3) { width: 10em; } #messages th:nth-child(4) { width: 10em; }
 #messages th:nth-child(6) { width: 10em; } #messages th:nth-child(7) { width: 9.5em; }
@@ -51,11 +56,10 @@ table.data th[data-sort] { cursor: pointer; user-select: none; white-space: nowr
 table.data th[aria-sort=ascending]::after { content: " ▲"; }
 table.data th[aria-sort=descending]::after { content: " ▼"; }
 #search { font: inherit; padding: 6px 10px; width: min(480px, 100%); margin: 4px 0 8px; }
-.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; }
-@media (max-width: 900px) { .two { grid-template-columns: minmax(0, 1fr); } }
 pre.source { white-space: pre-wrap; word-break: break-word; background: #f6f8fa;
        border: 1px solid var(--line); padding: 10px; font-size: 12px; max-height: 80vh;
        overflow: auto; }
+mark.num { background: #fff1a8; border-radius: 2px; padding: 0 1px; }
 .result { margin-bottom: 20px; overflow-x: auto; }
 .tag { display: inline-block; background: #eef3f8; border-radius: 3px; padding: 0 5px;
        margin: 1px 2px 1px 0; font-size: 12px; }
@@ -227,7 +231,7 @@ def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
     the first `page_rows` are shown until the reader asks for more."""
     t = data["totals"]
     cards = "".join(
-        f'<div class="card"><b>{esc(svg.fmt(v))}</b>{esc(k)}</div>'
+        f'<div class="card"><b>{esc(count_text(v))}</b>{esc(k)}</div>'
         for k, v in (
             ("lists searched", t["lists"]),
             ("messages", t["messages"]),
@@ -239,7 +243,7 @@ def index_page(data: dict, page_rows: int = PAGE_ROWS) -> str:
     )
     n_errors = t.get("errors") or 0
     cards += (
-        f'<div class="card"><b><a href="errors.html">{esc(svg.fmt(n_errors))}</a></b>'
+        f'<div class="card"><b><a href="errors.html">{esc(count_text(n_errors))}</a></b>'
         f"{'error' if n_errors == 1 else 'errors'} recorded</div>"
     )
     years = data["years"]
@@ -375,22 +379,53 @@ archive-level error (no position) stopped its whole archive, which the next
     )
 
 
-# A cell that is a number, maybe signed, with a unit or % ("9714.47", "-3.2 %", "12 ms/op").
+# A cell that is a number, maybe signed, with a unit or %, maybe with its error
+# ("9714.47", "-3.2 %", "12 ms/op", "51697.288 ± 1234.5"): never broken.
+_NUMBER = r"[-+\u2212~≈<>]?\s?[0-9][0-9.,'_]*(?:[eE][-+]?[0-9]+)?"
 _NUMBER_CELL = re.compile(
-    r"[-+\u2212~≈<>]?\s?[0-9][0-9.,'_]*(?:[eE][-+]?[0-9]+)?(?:\s?[%×A-Za-zµμ/]{1,12})?"
+    rf"{_NUMBER}(?:\s?[%×A-Za-zµμ/]{{1,12}})?"
+    rf"(?:\s?(?:±|\+/-|\+-)\s?{_NUMBER}(?:\s?[%A-Za-zµμ/]{{1,12}})?)?"
 )
+# Where a long word of a label may break: after / _ : = \ and after . , before a letter
+# (a class name, a path, a setting; never inside a number such as 1.5) and between the
+# humps of a camelCase name (measure|Iterator|For|Batch).
+_SOFT_BREAK = re.compile(r"(?<=[/_:=\\])(?=\S)|(?<=[.,])(?=[^\s0-9])|(?<=[a-z]{2})(?=[A-Z][a-z])")
+_LONG_WORD = 16
+
+
+def is_number_cell(cell: object) -> bool:
+    text = "" if cell is None else str(cell).strip()
+    return len(text) <= 40 and bool(_NUMBER_CELL.fullmatch(text))
+
+
+def breakable(value: object) -> str:
+    """`text` escaped, with a <wbr> where its long words may break (after dots, slashes,
+    underscores, between camelCase humps), so a narrow column breaks
+    `RecordBatchBenchmark.measureValidation` there rather than anywhere."""
+    text = "" if value is None else str(value)
+    if not any(len(word) > _LONG_WORD for word in text.split()):
+        return esc(text)
+    return "<wbr>".join(esc(part) for part in _SOFT_BREAK.split(text))
 
 
 def _cell(cell: object) -> str:
     text = "" if cell is None else str(cell)
-    if len(text) <= 40 and _NUMBER_CELL.fullmatch(text.strip()):
+    if is_number_cell(text):
         return f"<td class='num'>{esc(text)}</td>"
-    return f"<td>{esc(text)}</td>"
+    return f"<td class='text'>{breakable(text)}</td>"
 
 
 def _result_table(table: dict) -> str:
-    head = "".join(f"<th>{esc(c)}</th>" for c in table["columns"])
-    body = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in table["rows"])
+    rows = table["rows"]
+    numeric = [
+        any(is_number_cell(row[i]) for row in rows if i < len(row))
+        for i in range(len(table["columns"]))
+    ]
+    head = "".join(
+        f"<th class='num'>{breakable(c)}</th>" if num else f"<th>{breakable(c)}</th>"
+        for c, num in zip(table["columns"], numeric, strict=True)
+    )
+    body = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows)
     title = " · ".join(
         esc(x) for x in (table["format"], table.get("caption"), table.get("variant")) if x
     )
@@ -404,7 +439,7 @@ def _result_table(table: dict) -> str:
 
 
 def _ratio_text(ratio: float | None) -> str:
-    return "" if ratio is None else f"×{ratio:.3g}"
+    return "" if ratio is None else f"×{rounded(ratio, 3)}"
 
 
 _CHANGE_CLASS = {
@@ -430,7 +465,7 @@ def _claim_cell(row: dict) -> str:
 
 
 def _noise_text(noise: float | None) -> str:
-    return "" if noise is None else f"±{100 * noise:.2g}%"
+    return "" if noise is None else f"±{rounded(100 * noise, 2)}%"
 
 
 def pair_order(row: dict) -> tuple:
@@ -443,8 +478,8 @@ def pair_order(row: dict) -> tuple:
 
 
 def _label_cell(value: object) -> str:
-    """A label that may be cut (with an ellipsis) to fit: the full text is its tooltip."""
-    return f"<td class='label' title='{esc(value)}'>{esc(value)}</td>"
+    """A label, wrapped to fit (after its dots and slashes first)."""
+    return f"<td class='label'>{breakable(value)}</td>"
 
 
 def comparisons_table(rows: list[dict]) -> str:
@@ -530,9 +565,36 @@ def _from(msg: dict) -> str:
     return f'{esc(shown)} <span class="muted">(mail from {esc(mail)})</span>'
 
 
+def marked_body(body: str | None, numbers: list[dict]) -> str:
+    """The message's text, escaped, with each number the pipeline stored marked where
+    it stands (`<mark>`, its label and metric as the tooltip). Spans that do not fit
+    the text (overlapping, out of range) are left unmarked; nothing of the text
+    becomes markup."""
+    if not body:
+        return ""
+    out, pos = [], 0
+    for n in sorted(numbers, key=lambda n: (n["span_start"], n["span_end"])):
+        start, end = n["span_start"], n["span_end"]
+        if start is None or end is None or start < pos or end > len(body) or end <= start:
+            continue
+        tip = " · ".join(str(x) for x in (n.get("label"), n.get("metric"), n.get("unit")) if x)
+        out.append(esc(body[pos:start]))
+        out.append(f'<mark class="num" title="{esc(tip)}">{esc(body[start:end])}</mark>')
+        pos = end
+    out.append(esc(body[pos:]))
+    return "".join(out)
+
+
+def _marked_note(msg: dict) -> str:
+    n = len(msg.get("numbers") or [])
+    if not n:
+        return ""
+    return f'<p class="muted">The {_n(n, "number")} stored from it are marked in the text.</p>'
+
+
 def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
     """One benchmark message: its metadata and links, its result tables as HTML tables
-    next to its text, and the before/after chart and ratios when it has any."""
+    then its text, and the before/after chart and ratios when it has any."""
     link_items = [
         _a(links.permalink(msg.get("permalink")), "message on lists.apache.org", "permalink"),
         issue_links(msg),
@@ -553,14 +615,14 @@ def message_page(msg: dict, tables: list[dict], comparisons: list[dict]) -> str:
         )
     )
     results = "".join(_result_table(t) for t in tables) or '<p class="muted">No tables.</p>'
+    text = marked_body(msg.get("body"), msg.get("numbers") or [])
     body = f"""
 <p><a href="../index.html">← all benchmark messages</a></p>
 <h1>{esc(msg["subject"] or "(no subject)")}</h1>
 <dl class="meta">{meta}</dl>
 {_comparisons(comparisons)}
-<div class="two">
 <section><h2>Extracted tables</h2>{results}</section>
-<section><h2>Message text</h2><pre class="source" id="body">{esc(msg.get("body"))}</pre></section>
-</div>
+<section><h2>Message text</h2>{_marked_note(msg)}
+<pre class="source" id="body">{text}</pre></section>
 """
     return page(msg["subject"] or "(no subject)", body)

@@ -10,7 +10,10 @@ however big the numbers (bars are scaled by division, never by multiplying first
 from __future__ import annotations
 
 import math
+import re
 from html import escape
+
+from extract.outputs.numbers import number_text
 
 # Colour-blind-safe palette (Okabe-Ito), then grey for "other".
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -18,20 +21,9 @@ OTHER = "#999999"
 
 
 def fmt(value: float | None) -> str:
-    """A number for people: 6 significant digits, no trailing zeros."""
-    if value is None:
-        return ""
-    try:
-        number = float(value)
-    except (TypeError, ValueError, OverflowError):
-        return str(value)
-    if number != number:  # NaN
-        return "NaN"
-    if math.isinf(number):
-        return "∞" if number > 0 else "−∞"
-    if abs(number) >= 1e4 and number.is_integer() and abs(number) < 1e21:
-        return f"{number:,.6g}"
-    return f"{number:.6g}"
+    """A number as written: no exponent the message did not use (1803345.402, not
+    1.80335e+06); `extract.outputs.numbers`."""
+    return number_text(value)
 
 
 def _text(value: object) -> str:
@@ -85,16 +77,82 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _fit(text: str, n: int, sep: str = " / ") -> str:
-    """A "label / params / metric" label in at most n characters that keeps its last
-    part (the metric) whole where it can: the earlier parts are cut first."""
-    if len(text) <= n or sep not in text:
-        return _clip(text, n)
-    head, tail = text.rsplit(sep, 1)
-    room = n - len(sep) - len(tail)
-    if room < 4:  # a metric too long to keep whole
-        return _clip(text, n)
-    return _clip(head, room) + sep + tail
+# A word of a label: a run of letters and digits (`_`, `.`, `/`, `=`, spaces separate).
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _render(text: str, words: list[re.Match], kept: list[bool]) -> str:
+    """`text` with its dropped words left out: every run of dropped words, with the
+    separators around them, becomes one "…"."""
+    out, pos, gap = [], 0, False
+    for i, w in enumerate(words):
+        before = text[pos : w.start()]  # the separator before this word
+        if kept[i]:
+            if gap:
+                out.append("…")
+            elif i == 0 or kept[i - 1]:
+                out.append(before)
+            gap = False
+            out.append(w.group())
+        else:
+            gap = True
+        pos = w.end()
+    if gap:
+        out.append("…")
+    elif words:
+        out.append(text[pos:])
+    else:
+        out.append(text)
+    return "".join(out)
+
+
+def _fit_one(text: str, n: int, shared: set[str]) -> str:
+    """`text` in at most n characters, keeping the words that tell it apart from the
+    other labels of its chart (those not in `shared`): shared words are left out first,
+    the middle ones, then the last, then the first; what room is left goes to the
+    start of the first word."""
+    if len(text) <= n:
+        return text
+    words = list(_WORD.finditer(text))
+    kept = [True] * len(words)
+    order = [i for i in range(1, len(words) - 1)] + [len(words) - 1, 0]
+    for i in order:
+        if 0 <= i < len(words) and words[i].group() in shared and kept[i]:
+            kept[i] = False
+            if len(_render(text, words, kept)) <= n:
+                break
+    shown = _render(text, words, kept)
+    if len(shown) > n:
+        return _clip(shown, n)
+    if words and not kept[0] and words[0].start() == 0:  # room for the start of the text
+        room = n - len(shown)
+        if room >= 4:
+            shown = words[0].group()[: room - 1] + shown
+    return shown
+
+
+def fit_labels(texts: list[str], n: int) -> list[str]:
+    """Each text in at most n characters, cut so that the part that differs from the
+    other labels of the chart stays: `RecordBatchBenchmark.measureValidation /
+    size=10 / Score` and the same with `size=20` become `RecordBatch…size=10…` and
+    `RecordBatch…size=20…`, not the same `RecordBatchBench…` twice. A cut label
+    shows "…" where words were left out, and its full text is its tooltip."""
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) > 1:
+        word_sets = [{w.group() for w in _WORD.finditer(t)} for t in distinct]
+        shared = set.intersection(*word_sets)
+    else:
+        shared = {w.group() for w in _WORD.finditer(distinct[0])} if distinct else set()
+    fitted = {t: _fit_one(t, n, shared) for t in distinct}
+    seen: dict[str, list[str]] = {}
+    for t in distinct:
+        seen.setdefault(fitted[t], []).append(t)
+    for same in seen.values():  # still alike: their ends differ, show those
+        if len(same) > 1:
+            for t in same:
+                if len(t) > n:
+                    fitted[t] = "…" + t[len(t) - n + 1 :]
+    return [fitted[t] for t in texts]
 
 
 def _chars(space: float, font_size: int) -> int:
@@ -125,6 +183,7 @@ def hbar_chart(
     row, top = 22, 8
     height = top * 2 + row * max(len(items), 1)
     items = [(_text(label), value, _text(note)) for label, value, note in items]
+    shown = fit_labels([label for label, _, _ in items], _chars(label_width - 6, 12))
     note_space = 10 + 7 * max((len(note) for _, _, note in items), default=0)
     bar_space = max(60, width - label_width - note_space)
     sizes = [_positive(v) for _, v, _ in items]
@@ -139,7 +198,7 @@ def hbar_chart(
                 label_width - 6,
                 y + 15,
                 label,
-                _clip(label, _chars(label_width - 6, 12)),
+                shown[i],
                 ' text-anchor="end" font-size="12"',
             )
             + f'<rect x="{label_width}" y="{y + 3}" width="{w:.1f}" height="{row - 6}" '
@@ -198,14 +257,14 @@ def stacked_columns(
                 f'<text x="{x + col_w / 2:.1f}" y="{height - 8}" text-anchor="middle" '
                 f'font-size="11">{escape(cat)}</text>'
             )
+    names = fit_labels([name for name, _ in series], _chars(legend_w - 20, 12))
     for j, (name, _) in enumerate(series):
         colour = _series_colour(name, j)
         ly = top + j * 18
         lx = width - legend_w
         body.append(
             f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{colour}"/>'
-            + _label(lx + 16, ly + 11, name, _clip(name, _chars(legend_w - 20, 12)),
-                     ' font-size="12"')
+            + _label(lx + 16, ly + 11, name, names[j], ' font-size="12"')
         )  # fmt: skip
     if not categories:
         body.append(f'<text x="{left + 10}" y="{top + 20}" font-size="12">no data</text>')
@@ -216,26 +275,43 @@ def pair_bars(
     pairs: list[tuple[str, str, float, str, float, str]],
     *,
     title: str,
-    width: int = 640,
+    width: int = 880,
     css_class: str = "pairs",
 ) -> str:
     """Before/after bars, one group per (label, before name, before value, after name,
     after value, ratio text); each group is scaled to its own larger value, since the
-    pairs of one message can have different units."""
-    label_w, group_h, bar_h = 260, 46, 16
+    pairs of one message can have different units. Labels and side names are cut to
+    fit keeping what tells them apart (`fit_labels`)."""
+    label_w, group_h, bar_h, name_chars = 360, 46, 16, 14
     height = 8 + group_h * max(len(pairs), 1)
-    bar_space = width - label_w - 190  # room for "name value" after the bar
+    pairs = [
+        (_text(label), _text(b_name), b_val, _text(a_name), a_val, _text(ratio))
+        for label, b_name, b_val, a_name, a_val, ratio in pairs
+    ]
+    labels = fit_labels([p[0] for p in pairs], _chars(label_w - 6, 12))
+    names = dict(
+        zip(
+            (sides := list(dict.fromkeys(n for p in pairs for n in (p[1], p[3])))),
+            fit_labels(sides, name_chars),
+            strict=True,
+        )
+    )
+    # room after the longest bar for "name value" (numbers as written can be long)
+    longest = max(
+        (len(names[n]) + 1 + len(fmt(v)) for p in pairs for n, v in ((p[1], p[2]), (p[3], p[4]))),
+        default=0,
+    )
+    bar_space = max(60, width - label_w - 10 - math.ceil(0.62 * 11 * longest))
     body = []
     for i, (label, b_name, b_val, a_name, a_val, ratio) in enumerate(pairs):
         y = 8 + i * group_h
-        label, b_name, a_name, ratio = map(_text, (label, b_name, a_name, ratio))
         top_value = max(_magnitude(b_val), _magnitude(a_val)) or 1
         body.append(
             _label(
                 label_w - 6,
                 y + 14,
                 label,
-                _fit(label, _chars(label_w - 6, 12)),
+                labels[i],
                 ' text-anchor="end" font-size="12"',
             )
             + f'<text x="{label_w - 6}" y="{y + 32}" text-anchor="end" font-size="11" '
@@ -253,7 +329,7 @@ def pair_bars(
                     f"{label_w + w + 4:.1f}",
                     by + 12,
                     f"{name} {fmt(val)}",
-                    f"{_clip(name, 14)} {fmt(val)}",
+                    f"{names[name]} {fmt(val)}",
                     ' font-size="11"',
                 )
             )

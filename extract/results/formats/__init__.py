@@ -144,6 +144,35 @@ def _runs(parts: tuple[Part, ...], text: str, ok: frozenset[str], decided: froze
     return False
 
 
+def triggered(text: str) -> tuple[int, int]:
+    """(tool formats, generic formats) whose trigger the prefilter's one scan of `text`
+    finds (needles there and, where the scan decides it, the trigger's pattern): a
+    cheap sign of what the readers would look at. The scan is the one the readers
+    reuse."""
+    hits = prefilter.scan(text)
+    ok = hits.among(_NAMES)
+    tools = generic = 0
+    for mod, parts in _CHECKS:
+        if mod.INFO.kind != "result":
+            continue
+        if any(
+            (needles is None or needles in ok) and (trigger is None or trigger in ok)
+            for _, needles, trigger in parts
+        ):
+            if mod.INFO.name in _GENERIC_NAMES:
+                generic += 1
+            else:
+                tools += 1
+    return tools, generic
+
+
+# The readers of any table, record or sentence (not a tool's own output).
+_GENERIC_NAMES = frozenset(
+    ("jira-table", "html-table", "markdown-table", "records", "json", "delimited", "ascii-table",
+     "prose", "log-timing", "sql-timing")
+)  # fmt: skip
+
+
 def may_match(mod: ModuleType, text: str) -> bool:
     """False when the module's trigger says it cannot find anything in `text`."""
     return _can_run(_PARTS[mod.INFO.name], text, prefilter.scan(text))

@@ -1,0 +1,47 @@
+"""The gate (`extract.results.gate`): one scan decides whether a message could be a
+report at all. It must let every labelled report and every format fixture through."""
+
+from pathlib import Path
+
+import pytest
+
+from extract.dev.fit_judge import fixture_texts
+from extract.results.gate import counts, gate
+from extract.results.message import extraction_text, message_results
+from tests.conftest import shared_path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_counts_say_what_a_report_is_made_of():
+    report = counts("The scan went from 412 s to 236 s (1.75x faster), p99 38 ms, 12k ops/s.")
+    assert report["num_time"] > 0 and report["num_factor"] > 0 and report["num_rate"] > 0
+    note = counts("Thanks, merged to master. See you at the meetup on the 12th.")
+    assert note["num_time"] == note["num_factor"] == note["num_rate"] == 0
+
+
+@pytest.mark.parametrize(("name", "text"), fixture_texts(), ids=lambda x: x if len(x) < 60 else "")
+def test_every_format_fixture_passes(name, text):
+    passes, score = gate(extraction_text(text))
+    assert passes, (name, score)
+
+
+def test_a_rejected_message_is_looked_at_by_nothing_else():
+    found = message_results("Thanks, merged to master. Closing the issue now.")
+    assert not found.verdict.is_benchmark and found.verdict.reasons[0].startswith("gate:")
+    assert found.tables == [] and found.numbers == []
+
+
+@pytest.mark.shared
+def test_every_labelled_report_passes():
+    from extract.dev.annotate import message_kind_of, set_messages
+    from extract.mail.clean import clean_body
+
+    shared_path("corpus")
+    rejected = []
+    for name in ("seeds", "dev", "dev2"):
+        for ident, msg in set_messages(name).items():
+            sample = extraction_text(clean_body(msg.body, message_kind_of(msg)))
+            if not gate(sample)[0]:
+                rejected.append(f"{name}/{ident}")
+    assert rejected == []
