@@ -25,6 +25,7 @@ import re
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._context import block_heading
 from extract.results.judge import (
+    NUMBER_CELL,
     Candidate,
     column_of,
     comma_cells,
@@ -136,7 +137,7 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         key = key_before(key_window)
         if key and len(key.split()) <= 8:
             head_end = key_window.rstrip(" \t\"'")[:-1].rstrip(" \t")
-            head_end = head_end[: len(head_end) - len(key)]
+            head_end = _without_key(head_end, key)
             name = record_name(head_end)
             key = _clean(key)
             metric, label = key, (name if 1 <= len(name.split()) <= 8 else key)
@@ -145,6 +146,8 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         if col is not None and col.bare:
             tabled = True
             header = _clean(col.header or "")
+            if NUMBER_CELL.fullmatch(header):
+                header = ""  # (a row of values above is no header: `| 1164.46 |`)
             label = _clean(col.row_label) or header
             metric = header or _clean(col.between)
             block = _run_start(sample, line_start, _is_table_line)
@@ -252,6 +255,17 @@ def record_name(head: str) -> str:
     text = text[cut:]
     name = _clean(text.rstrip(":=： ]"))
     return " ".join(name.split()[-8:])
+
+
+def _without_key(head: str, key: str) -> str:
+    """`head` without the `key` it ends with, word by word: `key_before` joins the
+    key's words with one blank (`Warmup Iteration   1` in the text)."""
+    for word in reversed(key.split()):
+        head = head.rstrip()
+        if not head.endswith(word):
+            break
+        head = head[: len(head) - len(word)]
+    return head
 
 
 def _last_break(text: str, end: int) -> int:
@@ -422,6 +436,8 @@ def name_vague_labels(sample: str, tables: list[ResultTable], cands: list[Candid
 _COMMAND_LINE = re.compile(r"[ \t]*+[$#>%][ \t]++(\S[^\n]{2,200})")
 # (a line of values above a table is not its heading: `Warmup Iteration 5: 2.7 ns/op`)
 _VALUE_IN_HEADING = re.compile(r"[:=][ \t]*+[-+~]?\d")
+# (a name, then a blank before the value: not a port, `http://127.0.0.1:8080/`)
+_VALUE_AFTER_NAME = re.compile(r"\w[ \t]*+[:=][ \t]++[-+~]?\d")
 _GENERIC_FORMATS = frozenset(("text", "prose", "records", "json", "log-timing"))
 
 
@@ -468,7 +484,8 @@ def _run_name(sample: str, t: ResultTable) -> str | None:
             break
         above = sample.rfind("\n", max(0, end - 1000), end - 1) + 1
         m = _COMMAND_LINE.match(sample, above, end)
-        if m:
+        # (`# Warmup Iteration 5: 2.7 ns/op`: a tool's comment line of values, no prompt)
+        if m and not _VALUE_AFTER_NAME.search(m.group(1)):
             return m.group(1).strip()[:80]
         end = above
     return None

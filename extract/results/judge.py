@@ -500,7 +500,7 @@ def _line_header(sample: str, ls: int) -> tuple | None:
         head = comma_cells(above, header=True) if comma else table_cells(above)
         if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
             continue
-        if comma and any(_NUMBER_CELL.fullmatch(text) for _, text in head):
+        if comma and any(NUMBER_CELL.fullmatch(text) for _, text in head):
             continue  # (a row like this one: `[READ], Count, 81` has no header)
         if not aligned:
             if len(head) == len(cells) - 1:  # (no name above the row labels)
@@ -524,7 +524,7 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
         return None
     first = cells[0][1].strip(" *`")
     row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
-    words = [t.strip(" *`") for _, t in cells[1:index] if not _NUMBER_CELL.fullmatch(t.strip())]
+    words = [t.strip(" *`") for _, t in cells[1:index] if not NUMBER_CELL.fullmatch(t.strip())]
     between = " ".join(words) if row_label and len(words) == index - 1 else ""
     at, cell = cells[index]
     rest = cell[: col - at] + cell[col - at + width :]
@@ -555,15 +555,15 @@ def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
         if not text or len(text) > 40:
             return []
         out.append((pos + part.index(text[0]), text))
-        numeric += _NUMBER_CELL.fullmatch(text) is not None
+        numeric += NUMBER_CELL.fullmatch(text) is not None
         pos += len(part) + 1
-    last = _NUMBER_CELL.fullmatch(out[-1][1]) is not None
+    last = NUMBER_CELL.fullmatch(out[-1][1]) is not None
     if not header and not (numeric >= 2 and 2 * numeric >= len(out) or last and len(out) >= 3):
         return []
     return out
 
 
-_NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0,8}")
+NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0,8}")
 
 
 def _column_features(header: tuple | None, col: int, width: int) -> list[str]:

@@ -157,3 +157,46 @@ def test_each_value_of_a_list_is_named_by_the_list_s_key():
     got = described(text)
     for written in ("141302", "141522", "140684"):
         assert got[written][:2] == ("RandomReadTest", "Summary of timings (ms)")
+
+
+def test_a_key_written_with_several_blanks_is_named_whole():
+    # (`Warmup Iteration   1`: the key is taken off the record's name whole, not
+    # by its length with one blank between its words)
+    text = "# Fork: 1 of 1\n# Warmup Iteration   1: 5123.75 ops/s\n"
+    label, metric, _ = described(text)["5123.75"]
+    assert metric == "Warmup Iteration 1"
+    assert label == "Warmup Iteration 1"
+
+
+def test_a_row_of_values_above_a_cell_is_no_header():
+    # (a row above with one number reads as a header; its number names nothing)
+    text = "bench.beta | 1164.46 |\nbench.alpha | fast | 998.12\n"
+    label, metric, _ = described(text)["998.12"]
+    assert label == "bench.alpha"
+    assert metric != "1164.46"
+
+
+JMH_FORK = """# Benchmark: org.example.ChompBench.chomp
+
+# Fork: 1 of 1
+# Warmup Iteration   1: 3.101 ns/op
+# Warmup Iteration   2: {warm} ns/op
+Iteration   1: {first} ns/op
+Iteration   2: 2.780 ns/op
+
+"""
+
+
+def test_a_tool_s_comment_line_of_values_does_not_name_a_run():
+    # (`# Warmup Iteration 2: 3.001 ns/op` is no shell command with a `#` prompt)
+    from extract.results.message import message_results
+
+    body = (
+        "JMH printed this:\n\n"
+        + JMH_FORK.format(warm="3.001", first="2.754")
+        + JMH_FORK.format(warm="2.987", first="2.911")
+    )
+    found = message_results(body)
+    variants = {m.value: m.variant for t in found.tables for m in t.measurements}
+    assert variants[2.754] != variants[2.911]
+    assert not any("ns/op" in (v or "") for v in variants.values()), variants
