@@ -12,14 +12,13 @@ import re
 from types import ModuleType
 
 from extract.results import prefilter
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.prefilter import Needs
 
 __all__ = [
     "FormatInfo",
     "Measurement",
     "ResultTable",
-    "heading_before",
     "PARSERS",
     "by_name",
     "extract_results",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -143,7 +143,7 @@ def _report(text: str, start: int, end: int, label: str | None) -> ResultTable |
 
 def _variant(text: str, pos: int) -> str | None:
     """The heading above the report; the `ab ...` command line pasted there is none."""
-    heading = block_heading(text, pos)
+    heading = heading_above(text, pos)
     return None if heading and _COMMAND.search(heading) else heading
 
 

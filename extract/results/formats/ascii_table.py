@@ -26,16 +26,14 @@ from itertools import accumulate, count, islice
 from operator import add
 
 from extract.results.formats._grid import (
-    block_heading,
     clean_cell,
-    context_before,
     dedupe,
     grid_measurements,
     grid_table,
     is_unit,
-    line_caption,
     read_cell,
 )
+from extract.results.formats._layout import context_before, heading_above, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # (for the trigger; line breaks as `str.splitlines` has them, written as characters:
@@ -361,7 +359,7 @@ def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[Re
             columns=[clean_cell(h) for h in header],
             rows=[[clean_cell(c) for c in r] for r in body],
             caption=caption,
-            variant=block_heading(text, start),
+            variant=heading_above(text, start, style="table"),
         )
         if header:
             table.measurements = grid_measurements(
@@ -777,7 +775,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
                 span,
                 columns=[clean_cell(h) for h in header],
                 rows=[[clean_cell(c) for c in r] for r in data],
-                variant=block_heading(text, span[0]),
+                variant=heading_above(text, span[0], style="table"),
             )
             table.measurements = grid_measurements([header], data, context=context)
             tables.append(table)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -39,15 +40,9 @@ _LINE = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    runs: list[list[re.Match]] = []
-    for m in _LINE.finditer(text):
-        if runs and not text[runs[-1][-1].end() : m.start()].strip():
-            runs[-1].append(m)
-        else:
-            runs.append([m])
     tables = []
     floor = 0
-    for run in runs:
+    for run in runs(_LINE, text):
         last: dict[str, re.Match] = {}  # the last line of each task is its result
         for m in run:
             last[f"Task {m.group('i')}/{m.group('n')}"] = m
@@ -56,7 +51,7 @@ def parse(text: str) -> list[ResultTable]:
             span=(run[0].start(), run[-1].end()),
             columns=["task", "Current", "Best", "trials", "elapsed (s)"],
             caption="AutoTVM tuning",
-            variant=block_heading(text, run[0].start(), floor),
+            variant=heading_above(text, run[0].start(), floor),
         )
         for task, m in last.items():
             index = len(table.rows)

@@ -18,7 +18,6 @@ result parsers run, and their tables are not stored.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 
@@ -110,23 +109,3 @@ class ResultTable:
             m.row = len(self.rows)
         self.rows.append(cells)
         self.measurements.extend(measurements)
-
-
-_HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
-
-
-def heading_before(text: str, pos: int, *, max_lines: int = 2) -> str | None:
-    """The short line just before `pos` that names the block that follows it,
-    such as `Before patch:` or `with 4 MM threads:` (returned without the colon).
-    None when the nearest non-blank line does not look like a heading."""
-    lines = text[:pos].rstrip().splitlines()
-    for line in reversed(lines[-max_lines:]):
-        s = line.strip().strip("`").strip()
-        if not s:
-            continue
-        if s.endswith((":", "：")) or (len(s) <= 60 and not re.search(r"[.;,]\s*$", s)):
-            m = _HEADING.match(s)
-            if m and re.search(r"[A-Za-z]", m.group("h")):
-                return m.group("h").rstrip(":： ").strip("*# ")
-        return None
-    return None

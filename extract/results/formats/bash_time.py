@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_duration, parse_number
 
@@ -127,7 +128,7 @@ def _zsh(text: str) -> list[ResultTable]:
             columns=["command"] + [metric for _, metric, _ in _ZSH_FIELDS],
             rows=[[command or ""] + [m.group(g) for g, _, _ in _ZSH_FIELDS]],
             caption=command,
-            variant=block_heading(text, line_start, floor),
+            variant=heading_above(text, line_start, floor),
         )
         if tables and not text[floor:line_start].strip():  # the next line of one block
             table.variant = tables[-1].variant
@@ -193,7 +194,7 @@ def _parse(text: str) -> list[ResultTable]:
             span=(group[0][0].start(), group[-1][0].end()),
             columns=["run", "real", "user", "sys"],
             caption=timed.group("cmd") if timed else None,
-            variant=block_heading(text, heading_at, floor)
+            variant=heading_above(text, heading_at, floor)
             or _comma_heading(text, heading_at, floor),
         )
         for i, (m, _, message) in enumerate(group):

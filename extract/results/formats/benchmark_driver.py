@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -93,7 +94,7 @@ def _executables(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=head.span(),
             columns=["benchmark", *names, "iterations", *(f"time {n}" for n in names)],
-            caption=block_heading(text, head.start(), 0),
+            caption=heading_above(text, head.start(), 0),
             variant="Calculating",
         )
         pos = head.end()
@@ -167,7 +168,7 @@ def parse(text: str) -> list[ResultTable]:
             columns=["benchmark", "i/s", "x"]
             if comparison
             else ["benchmark", "i/s", "error %", "iterations", "time (s)", "per iteration"],
-            caption=block_heading(text, sec.start(), floor)
+            caption=heading_above(text, sec.start(), floor)
             or (tables[-1].caption if tables else None),
             variant=name,
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -99,7 +99,7 @@ def parse(text: str) -> list[ResultTable]:
                 format=INFO.name,
                 span=(start, end),
                 columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
-                variant=block_heading(text, start, tables[-1].span[1] if tables else 0),
+                variant=heading_above(text, start, tables[-1].span[1] if tables else 0),
             )
             tables.append(current)
         row = len(current.rows)

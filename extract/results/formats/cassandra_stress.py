@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -83,14 +84,8 @@ def _unit(key: str, written_unit: str | None) -> str:
     return _default_unit(key)
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -124,7 +119,7 @@ def _run_heading(text: str, pos: int, floor: int) -> str | None:
         if above < floor or not _CHATTER.fullmatch(text, above, start - 1):
             break
         start = above
-    return block_heading(text, max(start, floor), floor)
+    return heading_above(text, max(start, floor), floor)
 
 
 def _results(text: str) -> list[ResultTable]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
+from extract.results.formats._layout import runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -37,14 +38,8 @@ _MACHINE = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    for m in _MACHINE.finditer(text):
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
     tables = []
-    for group in groups:
+    for group in runs(_MACHINE, text):
         table = ResultTable(
             format=INFO.name,
             span=(group[0].start(), group[-1].end()),

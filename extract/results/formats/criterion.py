@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import heading_above
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="criterion",
@@ -137,7 +138,7 @@ _NOT_HEADING = re.compile(
 
 def _heading(text: str, pos: int) -> str | None:
     """The heading before a block, unless that line is criterion's or cargo's own."""
-    h = heading_before(text, pos)
+    h = heading_above(text, pos, style="line")
     return None if h and _NOT_HEADING.match(h) else h
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, line_caption, number
+from extract.results.formats._grid import dedupe, number
+from extract.results.formats._layout import line_caption
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(

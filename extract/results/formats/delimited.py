@@ -28,8 +28,9 @@ import re
 from itertools import accumulate, compress, count, repeat
 from operator import add
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
 from extract.results.formats._grid import MEASURE_WORDS, header_unit, said_unit
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -165,7 +166,7 @@ def _build(
 ) -> ResultTable:
     """The table of a header and its data lines, with its measurements. `context`:
     the text before it on its line, when it was run onto one line."""
-    heading = block_heading(text, span[0], floor)
+    heading = heading_above(text, span[0], floor)
     # plain data (an inventory of hosts and cores) names no unit and no measure
     measured = any(header_unit(c)[1] for c in header[1:]) or bool(
         MEASURE_WORDS.search(" ".join([*header, heading or ""]))

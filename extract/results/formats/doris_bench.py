@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -98,19 +99,13 @@ def _heading(text: str, start: int, floor: int) -> str | None:
     banners = list(_BANNER.finditer(text, floor, start))
     if banners and not re.fullmatch(r"[-=\s]*", banners[-1].group("h")):
         return banners[-1].group("h").strip()
-    return block_heading(text, start, floor)
+    return heading_above(text, start, floor)
 
 
 def _rounds(text: str) -> list[ResultTable]:
-    blocks: list[list[re.Match]] = []
-    for m in _ROW.finditer(text):
-        if blocks and not text[blocks[-1][-1].end() : m.start()].strip():
-            blocks[-1].append(m)
-        else:
-            blocks.append([m])
     tables = []
     floor = 0
-    for block in blocks:
+    for block in runs(_ROW, text):
         if len(block) < 3:
             continue
         end = block[-1].end()

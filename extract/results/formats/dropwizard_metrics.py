@@ -44,7 +44,8 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._context import block_heading, command_above, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import command_above, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -87,16 +88,6 @@ _INLINE_NAME = re.compile(
     r"(?:-{3,}|\d|seconds|second|minute|hour|millisecond)[ \t]+"
     r"(?P<name>[A-Za-z][\w.$:/\[\]=,-]*)[ \t]+$"
 )
-
-
-def _groups(text: str) -> list[list[re.Match]]:
-    groups: list[list[re.Match]] = []
-    for m in _LINE.finditer(text):
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    return groups
 
 
 def _is_report(group: list[re.Match]) -> bool:
@@ -216,7 +207,7 @@ def parse(text: str) -> list[ResultTable]:
 def _console(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for group in _groups(text):
+    for group in runs(_LINE, text):
         if not _is_report(group):
             continue
         start = group[0].start()
@@ -233,7 +224,7 @@ def _console(text: str) -> list[ResultTable]:
         variant = sections[-1].group("s") if sections else None
         if label is None:
             # no metric name: the command that printed the report names it, else the heading
-            label = command_above(text, start, floor) or block_heading(text, start, floor)
+            label = command_above(text, start, floor) or heading_above(text, start, floor)
         table = ResultTable(
             format=INFO.name,
             span=(head_pos if name and name.end() == start else start, group[-1].end()),

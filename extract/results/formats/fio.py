@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -412,7 +412,7 @@ def _json_rows(t: _Table, name: str, rows: list[tuple[str, object, str]]) -> Non
 def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading above the output, or a short `name:` before it on a flattened line;
     a `fio --name=...` command line is none."""
-    heading = block_heading(text, start, previous_end)
+    heading = heading_above(text, start, previous_end)
     return None if heading and _COMMAND.match(heading) else heading
 
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -130,23 +131,12 @@ _COMMAND = re.compile(r'Command being timed:\s*"(?P<cmd>[^"\n]{0,200})"')
 _UNIT_IN_KEY = re.compile(r"\s*\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
 
 
-def _groups(matches: list[re.Match], text: str) -> list[list[re.Match]]:
-    """Records that follow each other with only whitespace between them."""
-    groups: list[list[re.Match]] = []
-    for m in matches:
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    return groups
-
-
 def _record_tables(
     text: str, pattern: re.Pattern, fields: list[tuple[str, str, str]]
 ) -> list[ResultTable]:
     tables = []
     floor = 0
-    for group in _groups(list(pattern.finditer(text)), text):
+    for group in runs(pattern, text):
         used = [f for f in fields if any(m.group(f[0]) is not None for m in group)]
         start = group[0].start()
         exit_line = _EXIT_LINE.search(text, max(floor, start - 80), start)
@@ -156,7 +146,7 @@ def _record_tables(
             format=INFO.name,
             span=(start, group[-1].end()),
             columns=["run"] + [metric for _, metric, _ in used],
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         for i, m in enumerate(group):
             label = f"run {i + 1}" if len(group) > 1 else None
@@ -176,7 +166,7 @@ def _record_tables(
 def _verbose_tables(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for group in _groups(list(_VERBOSE.finditer(text)), text):
+    for group in runs(_VERBOSE, text):
         if len(group) < 3:  # a lone "Swaps: 0" is not a time -v block
             continue
         start = group[0].start()
@@ -190,7 +180,7 @@ def _verbose_tables(text: str) -> list[ResultTable]:
             span=(start, group[-1].end()),
             columns=["field", "value"],
             caption=command,
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         for m in group:
             key, written = m.group("key"), m.group("val")

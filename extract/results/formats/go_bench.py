@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import heading_above, runs
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="go-bench",
@@ -70,7 +71,9 @@ def _table(text: str, rows: list[re.Match]) -> ResultTable:
     tail = _TAIL.match(text, end)
     if tail:
         end = tail.end()
-    table = ResultTable(format=INFO.name, span=(start, end), variant=heading_before(text, start))
+    table = ResultTable(
+        format=INFO.name, span=(start, end), variant=heading_above(text, start, style="line")
+    )
     units: list[str] = []
     for r in rows:
         for p in _PAIR.finditer(r["pairs"]):
@@ -94,12 +97,4 @@ def _table(text: str, rows: list[re.Match]) -> ResultTable:
 
 
 def parse(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    last_end = -1
-    for m in _ROW.finditer(text):
-        if groups and _GAP.fullmatch(text, last_end, m.start()):
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-        last_end = m.end()
-    return [_table(text, rows) for rows in groups]
+    return [_table(text, rows) for rows in runs(_ROW, text, _GAP)]

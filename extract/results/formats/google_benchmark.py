@@ -35,7 +35,8 @@ import csv
 import json
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import heading_above, runs
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
 _TIMES = r"\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
@@ -122,16 +123,8 @@ def _is_noise_only(gap: str) -> bool:
 
 def _console_tables(text: str) -> list[ResultTable]:
     headers = [m.start() for m in _HEADER.finditer(text)]
-    groups: list[list[re.Match]] = []
-    last_end = -1
-    for m in _ROW.finditer(text):
-        if groups and _is_noise_only(text[last_end : m.start()]):
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-        last_end = m.end()
     tables = []
-    for rows in groups:
+    for rows in runs(_ROW, text, _is_noise_only):
         start, end = rows[0].start(), rows[-1].end()
         header = next((h for h in reversed(headers) if h < start), None)
         if header is not None and _is_noise_only(text[header:start]):
@@ -234,7 +227,7 @@ _NOT_HEADING = re.compile(
 
 def _heading(text: str, pos: int) -> str | None:
     """The heading before a table, unless that line is the run's context or a row."""
-    h = heading_before(text, pos)
+    h = heading_above(text, pos, style="line")
     if h and (_NOT_HEADING.match(h) or _ROW.search(h) or _CMP_ROW.search(h)):
         return None
     return h

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -105,14 +106,8 @@ def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measure
     return out
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -124,7 +119,7 @@ def _parse(text: str) -> list[ResultTable]:
         start, thread = _start_of_record(text, m)
         gap = text[table.span[1] : start] if table else ""
         if table is None or _FILLER.sub("", gap):
-            heading = block_heading(text, start, floor)
+            heading = heading_above(text, start, floor)
             table = ResultTable(
                 format=INFO.name,
                 span=(start, m.end()),

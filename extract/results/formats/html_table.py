@@ -18,14 +18,8 @@ import re
 import warnings
 from bisect import bisect_left
 
-from extract.results.formats._grid import (
-    clean_cell,
-    dedupe,
-    grid_table,
-    line_caption,
-    mask_tags,
-    read_cell,
-)
+from extract.results.formats._grid import clean_cell, dedupe, grid_table, read_cell
+from extract.results.formats._layout import line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(

@@ -32,8 +32,8 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._context import block_heading, repaired
 from extract.results.formats._grid import dedupe
+from extract.results.formats._layout import heading_above, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -364,7 +364,7 @@ def _variants(tables: list[ResultTable], text: str) -> None:
     for t in tables:
         gap = text[floor : t.span[0]]
         if floor == 0 or _BETWEEN.fullmatch(gap) is None:
-            variant = block_heading(text, t.span[0], floor)
+            variant = heading_above(text, t.span[0], floor)
         t.variant = variant
         floor = t.span[1]
 

@@ -18,15 +18,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import (
-    block_heading,
-    clean_cell,
-    context_before,
-    dedupe,
-    grid_measurements,
-    line_caption,
-    read_cell,
-)
+from extract.results.formats._grid import clean_cell, dedupe, grid_measurements, read_cell
+from extract.results.formats._layout import context_before, heading_above, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -141,7 +134,7 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
         columns=[" / ".join(x for x in col if x) for col in zip(*levels, strict=True)],
         rows=[[clean_cell(c) for c in b] for b in body],
         caption=caption or line_caption(text, start),
-        variant=block_heading(text, start),
+        variant=heading_above(text, start, style="table"),
     )
     table.measurements = grid_measurements(
         levels, body, caption=caption or table.caption, context=context_before(text, start)

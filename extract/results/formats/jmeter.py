@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -57,21 +58,15 @@ _GAP = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    for m in _SUMMARY.finditer(text):
-        if groups and _GAP.fullmatch(text[groups[-1][-1].end() : m.start()]):
-            groups[-1].append(m)
-        else:
-            groups.append([m])
     tables = []
     floor = 0
-    for group in groups:
+    for group in runs(_SUMMARY, text, _GAP):
         table = ResultTable(
             format=INFO.name,
             span=(group[0].start(), group[-1].end()),
             columns=["summary"] + [metric for _, metric, _ in _FIELDS],
             caption="jmeter summariser",
-            variant=block_heading(text, group[0].start(), floor),
+            variant=heading_above(text, group[0].start(), floor),
         )
         interval = 0
         for i, m in enumerate(group):

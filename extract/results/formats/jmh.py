@@ -45,8 +45,8 @@ import bisect
 import json
 import re
 
-from extract.results.formats._context import inline_heading
-from extract.results.formats._grid import dedupe, line_caption, mask_tags
+from extract.results.formats._grid import dedupe
+from extract.results.formats._layout import inline_heading, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(

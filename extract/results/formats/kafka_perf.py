@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs, ungutter
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -88,14 +89,8 @@ _CONSUMER_UNITS = [
 ]
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -128,12 +123,7 @@ def _opened_by(text: str, start: int, floor: int, line: re.Pattern) -> int:
 
 
 def _producer(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    for m in _PRODUCER.finditer(text):
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
+    groups = runs(_PRODUCER, text)
     tables = []
     floor = 0
     for group in groups:
@@ -143,16 +133,16 @@ def _producer(text: str) -> list[ResultTable]:
             span=(start, group[-1].end()),
             columns=["sample"] + [f"{metric} ({unit})" for _, metric, unit in _PRODUCER_FIELDS],
             caption="kafka producer-perf-test",
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         interval = 0
         # several summaries in one block are several runs of the test, one after the other
-        runs = sum(1 for m in group if m.group("p50"))
+        n_runs = sum(1 for m in group if m.group("p50"))
         run = 0
         for i, m in enumerate(group):
             if m.group("p50"):
                 run += 1
-                label = f"summary, run {run}" if runs > 1 else "summary"
+                label = f"summary, run {run}" if n_runs > 1 else "summary"
             else:
                 interval += 1
                 label = f"interval {interval}"
@@ -213,7 +203,7 @@ def _consumer(text: str) -> list[ResultTable]:
             pos = row.end()
             table.span = (header.start(), pos)
         if table.rows:
-            table.variant = block_heading(text, header.start(), floor)
+            table.variant = heading_above(text, header.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
@@ -235,7 +225,7 @@ def _linear_write(text: str) -> list[ResultTable]:
             span=header.span(),
             columns=["sample", "mb_sec", "avg_latency", "max_latency"],
             caption="kafka TestLinearWriteSpeed",
-            variant=block_heading(text, header.start(), floor),
+            variant=heading_above(text, header.start(), floor),
         )
         pos = header.end()
         units = [("mb_sec", "MB/s"), ("avg_latency", "ms"), ("max_latency", "ms")]
@@ -282,7 +272,7 @@ def _end_to_end(text: str) -> list[ResultTable]:
             span=(start, m.end()),
             columns=["sample", "avg_latency", "p50_latency", "p99_latency", "p99.9_latency"],
             caption="kafka EndToEndLatency",
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         fields = [
             ("avg", "avg_latency"),

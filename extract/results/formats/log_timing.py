@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -137,7 +138,7 @@ def _summaries(text: str) -> list[ResultTable]:
             span=(start, head.end()),
             columns=["step", "time"],
             caption=head.group("title"),
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         pos = head.end()
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
@@ -162,28 +163,20 @@ def _log_variant(text: str, pos: int, floor: int) -> str | None:
     """The heading above the code fence that holds the log record at `pos`."""
     fences = [f for f in _FENCE.finditer(text, floor, pos)]
     if fences and len(fences) % 2 == 1:  # inside an open fence
-        return block_heading(text, fences[-1].start(), floor)
+        return heading_above(text, fences[-1].start(), floor)
     line_start = text.rfind("\n", 0, pos) + 1
-    return block_heading(text, line_start, floor)
+    return heading_above(text, line_start, floor)
 
 
-def _runs(text: str, pattern: re.Pattern) -> list[list[re.Match]]:
-    """Records of one pattern, grouped when only log lines stand between them."""
-    runs: list[list[re.Match]] = []
-    for m in pattern.finditer(text):
-        if runs and "\n\n\n" not in text[runs[-1][-1].end() : m.start()]:
-            gap = text[runs[-1][-1].end() : m.start()]
-            if not _FENCE.search(gap):
-                runs[-1].append(m)
-                continue
-        runs.append([m])
-    return runs
+def _log_lines(gap: str) -> bool:
+    """Whether only log lines stand between two records (no fence, no two blank lines)."""
+    return "\n\n\n" not in gap and not _FENCE.search(gap)
 
 
 def _perflog(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for run in _runs(text, _PERFLOG):
+    for run in runs(_PERFLOG, text, _log_lines):
         table = ResultTable(
             format=INFO.name,
             span=(run[0].start(), run[-1].end()),
@@ -208,7 +201,7 @@ _ZK_ROLE = {"time elapsed": "setting", "operations": "count"}
 def _zkbenchmark(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for run in _runs(text, _ZK):
+    for run in runs(_ZK, text, _log_lines):
         table = ResultTable(
             format=INFO.name,
             span=(run[0].start(), run[-1].end()),

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -111,14 +112,8 @@ _INDEXER = re.compile(
 )
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -211,7 +206,7 @@ def _qps_text(text: str) -> list[ResultTable]:
             _add(table, row.group("task"), fields, _qps_sides(base, cand))
             table.span = (head.start(), pos)
         if table.rows:  # (the heading is looked for only then: it is not cheap)
-            table.variant = block_heading(text, head.start(), floor)
+            table.variant = heading_above(text, head.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
@@ -249,7 +244,7 @@ def _qps_jira(text: str) -> list[ResultTable]:
             _add(table, row.group("task").strip(), fields, _qps_sides(base, cand))
             table.span = (head.start(), pos)
         if table.rows:  # (the heading is looked for only then: it is not cheap)
-            table.variant = block_heading(text, head.start(), floor)
+            table.variant = heading_above(text, head.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
@@ -281,7 +276,7 @@ def _latency(text: str) -> list[ResultTable]:
             _add(table, row.group("task").strip(), fields, _LAT_SIDES)
             table.span = (head.start(), pos)
         if table.rows:  # (the heading is looked for only then: it is not cheap)
-            table.variant = block_heading(text, head.start(), floor)
+            table.variant = heading_above(text, head.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
@@ -310,7 +305,7 @@ def _indexer(text: str) -> list[ResultTable]:
                 span=(start, m.end()),
                 columns=["log", "Indexer throughput (GB/hour)"],
                 caption="luceneutil Indexer",
-                variant=block_heading(text, start, floor),
+                variant=heading_above(text, start, floor),
             )
             tables.append(table)
         path = m.group("path")

@@ -22,16 +22,13 @@ import os
 import re
 
 from extract.results.formats._grid import (
-    block_heading,
     clean_cell,
     composite_measurements,
-    context_before,
     dedupe,
     grid_measurements,
-    line_caption,
-    mask_tags,
     read_cell,
 )
+from extract.results.formats._layout import context_before, heading_above, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import to_si
 
@@ -304,7 +301,7 @@ def parse(text: str) -> list[ResultTable]:
         composite_all = []
         for span, header, rows in sorted(raw):
             caption = line_caption(view, span[0])
-            heading = block_heading(view, span[0])
+            heading = heading_above(view, span[0], style="table")
             table = ResultTable(
                 INFO.name,
                 span,

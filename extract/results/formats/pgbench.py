@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, runs_of
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # the steps of `pgbench -i` that its `done in 1.04 s (drop tables 0.00 s, ...)` line times
@@ -164,7 +164,7 @@ def _summaries(text: str) -> list[ResultTable]:
 def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading of a summary: the line above it (`after:`), or, when the mail put
     everything on one line, the short `name:` just before it; not a command or banner."""
-    heading = block_heading(text, start, previous_end)
+    heading = heading_above(text, start, previous_end)
     if heading and (_COMMAND.match(heading) or _BANNER.search(heading)):
         return None
     return heading
@@ -243,7 +243,7 @@ def _init(text: str) -> list[ResultTable]:
 
 
 def _progress(text: str) -> list[ResultTable]:
-    groups = runs_of(_PROGRESS, text)
+    groups = runs(_PROGRESS, text)
     tables = []
     for rows in groups:
         t = ResultTable(format=INFO.name, span=(rows[0].start(), rows[-1].end()),

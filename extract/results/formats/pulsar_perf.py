@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -89,14 +90,8 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
     return line_end
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -118,7 +113,7 @@ def _parse(text: str) -> list[ResultTable]:
                 span=(rec.start(), end),
                 columns=["interval", "metric", "value", "unit"],
                 caption="pulsar-perf",
-                variant=block_heading(text, rec.start(), floor),
+                variant=heading_above(text, rec.start(), floor),
             )
             tables.append(table)
             intervals = 0

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import repaired
-from extract.results.formats._grid import block_heading, dedupe, number
+from extract.results.formats._grid import dedupe, number
+from extract.results.formats._layout import heading_above, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -74,7 +74,7 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
     line_start = text.rfind("\n", 0, start) + 1
     if set(text[line_start:start]) <= set("- \t"):
         start = line_start  # the banner's dashes belong to it
-    heading = block_heading(text, start)
+    heading = heading_above(text, start, style="table")
     table = ResultTable(
         INFO.name,
         (start, h.end()),

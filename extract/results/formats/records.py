@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number, to_si
 
@@ -471,13 +472,7 @@ def _shape(head: str) -> tuple[int, bool]:
 
 def _runs_of_three(line: str, matches) -> list[list[re.Match]]:
     """Runs of three or more of `matches` with only blanks between them."""
-    runs: list[list[re.Match]] = []
-    for m in matches:
-        if runs and not line[runs[-1][-1].end() : m.start()].strip():
-            runs[-1].append(m)
-        else:
-            runs.append([m])
-    return [run for run in runs if len(run) >= 3]
+    return [run for run in runs(matches, line) if len(run) >= 3]
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -596,7 +591,7 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             stretch = (min(p.start() for p in matches), max(p.end() for p in matches))
         if stretch is not None:
             start, end = offsets[first] + stretch[0], offsets[first] + stretch[1]
-    heading = block_heading(text, offsets[first], floor)  # (above the line, not in it)
+    heading = heading_above(text, offsets[first], floor)  # (above the line, not in it)
     keys = [tuple(k for k, *_ in kept) for _, _, kept in rows]
     # a series of samples: every line starts with the same key and none has a label
     series = len(rows) > 1 and len({ks[0] for ks in keys}) == 1 and not any(h for _, h, _ in rows)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -231,13 +231,7 @@ def _csv_tables(text: str) -> list[ResultTable]:
         if table.rows:
             tables.append(table)
     # before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
-    runs: list[list[re.Match]] = []
-    for row in _CSV_OLD_ROW.finditer(text):
-        if runs and _GAP.fullmatch(text, runs[-1][-1].end(), row.start()):
-            runs[-1].append(row)
-        else:
-            runs.append([row])
-    for rows in runs:
+    for rows in runs(_CSV_OLD_ROW, text, _GAP):
         if len(rows) < 2 or not all(_UPPER_TITLE.fullmatch(r["t"]) for r in rows):
             continue
         table = ResultTable(
@@ -269,7 +263,7 @@ def _extend_back(text: str, start: int) -> int:
 def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading of a block: the line above it (`after:`), or the short `name:` just
     before it on its line when the mail flattened everything."""
-    heading = block_heading(text, start, previous_end)
+    heading = heading_above(text, start, previous_end)
     if heading and (_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading)):
         return None
     return heading

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -82,14 +83,8 @@ def _title(raw: str) -> str:
     return re.sub(r"^(?:\[info\]\s*|[-+]\s*)", "", title).strip().rstrip(":").strip()
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -146,7 +141,7 @@ def _tables(text: str) -> list[ResultTable]:
                 if meas:
                     table.measurements.append(meas)
         if table.rows:
-            table.variant = None if title else block_heading(text, table.span[0], floor)
+            table.variant = None if title else heading_above(text, table.span[0], floor)
             floor = table.span[1]
             tables.append(table)
     return tables

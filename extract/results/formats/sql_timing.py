@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -142,7 +143,7 @@ def parse(text: str) -> list[ResultTable]:
         pre = _PREAMBLE.search(text, floor, line_start)
         if pre:
             block_start = pre.start()
-        heading = block_heading(text, block_start, floor)
+        heading = heading_above(text, block_start, floor)
         variant = heading if heading or not tables else variant
         info = _INFO.match(text, m.end()) if count_metric == "rows_affected" else None
         table = ResultTable(

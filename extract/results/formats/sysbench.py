@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, runs_of
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import heading_above, runs
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="sysbench",
@@ -101,7 +101,7 @@ def _snake(key: str) -> str:
 
 
 def _interval_tables(text: str) -> list[ResultTable]:
-    groups = runs_of(_INTERVAL, text)
+    groups = runs(_INTERVAL, text)
     tables = []
     for rows in groups:
         t = ResultTable(
@@ -250,7 +250,7 @@ def _memory_tables(text: str) -> list[ResultTable]:
 def _heading(text: str, pos: int, previous_end: int) -> str | None:
     """The name of the run at `pos`: the heading line above it, or a short `name:`
     before it on one flattened line - not a command or setup line."""
-    heading = block_heading(text, pos, previous_end)
+    heading = heading_above(text, pos, previous_end)
     if heading and (_COMMAND.match(heading) or _SETUP.search(heading)):
         return None
     return heading
@@ -266,7 +266,7 @@ def _own_heading(text: str, pos: int) -> bool:
         last.endswith(":")
         and not _SECTION.search(last)
         and not _KV.fullmatch(last)
-        and heading_before(text, pos) is not None
+        and heading_above(text, pos, style="line") is not None
     )
 
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -93,14 +94,8 @@ def _unit(tool: str, key: str) -> str | None:
     return None
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -149,7 +144,7 @@ def _parse(text: str) -> list[ResultTable]:
                 if key.startswith("Total MBytes"):  # the bytes the job moved, not a result
                     meas.role = "total"
                 table.measurements.append(meas)
-        table.variant = block_heading(text, header.start(), floor)
+        table.variant = heading_above(text, header.start(), floor)
         floor = table.span[1]
         tables.append(table)
     return tables

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -56,7 +57,7 @@ def parse(text: str) -> list[ResultTable]:
             span=head.span(),
             columns=["Network Name", "Mean Inference Time", "std dev"],
             caption="TVM imagenet benchmark",
-            variant=block_heading(text, head.start(), floor),
+            variant=heading_above(text, head.start(), floor),
         )
         for row in _ROW.finditer(text, head.end(), end):
             name = row.group("name")

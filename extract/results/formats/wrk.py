@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -140,7 +140,7 @@ def _report(text: str, start: int, end: int, url: str | None, floor: int = 0) ->
         span=(first, items[-1][1]),
         columns=["field", "value", "unit"],
         caption=url,
-        variant=block_heading(text, first, floor),
+        variant=heading_above(text, first, floor),
     )
     for _, _, ms, cells in items:
         table.add_row(cells, ms)

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -199,14 +200,8 @@ def _blocks(text: str) -> list[list[tuple[str, re.Match]]]:
     return [b for b in blocks if wanted(b)]
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
+    return _parse(ungutter(text))
 
 
 def _parse(text: str) -> list[ResultTable]:
@@ -218,7 +213,7 @@ def _parse(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(start, block[-1][1].end()),
             columns=["section", "metric", "value"],
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         for kind, m in block:
             if kind == "status":
