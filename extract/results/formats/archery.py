@@ -53,41 +53,38 @@ _JUNK = re.compile(r"[\s=+-]*")  # rules, diff markers, line breaks between rows
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = []
-        for h in _HEADER.finditer(text):
-            sections = list(_SECTION.finditer(text, max(0, h.start() - 300), h.start()))
-            table = ResultTable(
-                INFO.name,
-                h.span(),
-                columns=["benchmark", "baseline", "contender", "change %", "counters"],
-                variant=sections[-1].group(1) if sections else None,
-            )
-            pos = h.end()
-            while (m := _ROW.match(text, _JUNK.match(text, pos).end())) is not None:
-                r = len(table.rows)
-                name = m.group("name")
-                table.rows.append(
-                    [name, f"{m.group('b')} {m.group('bu') or ''}".strip(),
-                     f"{m.group('c')} {m.group('cu') or ''}".strip(), m.group("ch"),
-                     m.group("counters") or ""]
-                )  # fmt: skip
-                for metric, key, unit, side in (
-                    ("baseline", "b", norm_unit(m.group("bu")), "before"),
-                    ("contender", "c", norm_unit(m.group("cu")), "after"),
-                    ("change", "ch", "%", None),
-                ):
-                    value = number(m.group(key))
-                    if value is not None:
-                        meas = Measurement(metric, value, unit, name, None, m.group(key), r)
-                        if side:  # the two sides of the comparison (extract.results.comparisons)
-                            meas.side, meas.side_name, meas.quantity = side, metric, "value"
-                        table.measurements.append(meas)
-                pos = m.end()
-                table.span = (h.start(), pos)
-            if table.rows:
-                tables.append(table)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = []
+    for h in _HEADER.finditer(text):
+        sections = list(_SECTION.finditer(text, max(0, h.start() - 300), h.start()))
+        table = ResultTable(
+            INFO.name,
+            h.span(),
+            columns=["benchmark", "baseline", "contender", "change %", "counters"],
+            variant=sections[-1].group(1) if sections else None,
+        )
+        pos = h.end()
+        while (m := _ROW.match(text, _JUNK.match(text, pos).end())) is not None:
+            r = len(table.rows)
+            name = m.group("name")
+            table.rows.append(
+                [name, f"{m.group('b')} {m.group('bu') or ''}".strip(),
+                 f"{m.group('c')} {m.group('cu') or ''}".strip(), m.group("ch"),
+                 m.group("counters") or ""]
+            )  # fmt: skip
+            for metric, key, unit, side in (
+                ("baseline", "b", norm_unit(m.group("bu")), "before"),
+                ("contender", "c", norm_unit(m.group("cu")), "after"),
+                ("change", "ch", "%", None),
+            ):
+                value = number(m.group(key))
+                if value is not None:
+                    meas = Measurement(metric, value, unit, name, None, m.group(key), r)
+                    if side:  # the two sides of the comparison (extract.db.comparisons)
+                        meas.side, meas.side_name, meas.quantity = side, metric, "value"
+                    table.measurements.append(meas)
+            pos = m.end()
+            table.span = (h.start(), pos)
+        if table.rows:
+            tables.append(table)
+    dedupe(tables, text)
+    return tables

@@ -854,30 +854,27 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        plain = is_plain(text)
-        gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
-        boxes = _may_have_box(text, plain)
-        # a whitespace table has two lines with two cells or more
-        columns = gaps is None or len(gaps) > 1
-        # (a flattened table has a long line; one typed with single blanks, three lines)
-        if not boxes and not columns and len(text) < _FLAT_MIN_LINE and text.count("\n") < 2:
-            return []
-        lines = _lines(text, plain)
-        tables = _box_tables(text, lines, plain) if boxes else []
-        claimed = [t.span for t in tables]
-        whitespace = _whitespace_tables(text, lines, gaps) if columns else []
-        for t in whitespace:
-            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
-                tables.append(t)
-                claimed.append(t.span)
-        flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
-        for t in flat + _spaced_tables(text, lines):
-            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
-                tables.append(t)
-                claimed.append(t.span)
-        tables.sort(key=lambda t: t.span)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
+    plain = is_plain(text)
+    gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
+    boxes = _may_have_box(text, plain)
+    # a whitespace table has two lines with two cells or more
+    columns = gaps is None or len(gaps) > 1
+    # (a flattened table has a long line; one typed with single blanks, three lines)
+    if not boxes and not columns and len(text) < _FLAT_MIN_LINE and text.count("\n") < 2:
         return []
+    lines = _lines(text, plain)
+    tables = _box_tables(text, lines, plain) if boxes else []
+    claimed = [t.span for t in tables]
+    whitespace = _whitespace_tables(text, lines, gaps) if columns else []
+    for t in whitespace:
+        if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+            tables.append(t)
+            claimed.append(t.span)
+    flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
+    for t in flat + _spaced_tables(text, lines):
+        if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+            tables.append(t)
+            claimed.append(t.span)
+    tables.sort(key=lambda t: t.span)
+    dedupe(tables, text)
+    return tables

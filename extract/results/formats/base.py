@@ -6,8 +6,10 @@ A format module defines, at its top:
 
     def parse(text: str) -> list[ResultTable]: ...
 
-`parse` is a pure function from message text to the result tables found in it; it
-never raises on odd input (it returns what it could read). Each table carries the
+`parse` is a pure function from message text to the result tables found in it; odd
+input gives what could be read. It catches no exception: a bug raises, the registry
+logs it and skips the format for that message (`strict=True`, in the tests, re-raises
+it so that it is seen). Each table carries the
 `span` of text it came from so that the registry can run specific parsers before
 generic ones without counting a block twice, and its `measurements`: one per number.
 

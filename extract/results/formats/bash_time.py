@@ -106,10 +106,7 @@ _ZSH_FIELDS = [
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_parse, _zsh):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        tables.extend(reader(text))
     return sorted(tables, key=lambda t: t.span)
 
 

@@ -93,10 +93,7 @@ def _parse(text: str) -> list[ResultTable]:
     clean = _TRAILING_PIPES.sub(lambda m: " " * len(m.group()), text)
     tables: list[ResultTable] = []
     for reader in (_results, _progress, _legacy_progress):
-        try:
-            tables.extend(reader(clean))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        tables.extend(reader(clean))
     return sorted(tables, key=lambda t: t.span)
 
 

@@ -259,10 +259,7 @@ _MOJIBAKE_RE = re.compile("|".join(sorted(map(re.escape, _MOJIBAKE), key=len, re
 def parse(text: str) -> list[ResultTable]:
     if "â”" in text or "â\x94" in text:  # box characters mangled by mail
         text = _MOJIBAKE_RE.sub(lambda m: _MOJIBAKE[m.group(0)], text)
-    try:
-        tables = _compare_tables(text) + _run_tables(text)
-        tables.sort(key=lambda t: t.span)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = _compare_tables(text) + _run_tables(text)
+    tables.sort(key=lambda t: t.span)
+    dedupe(tables, text)
+    return tables

@@ -68,10 +68,7 @@ _UNITS = {"seconds": "s", "ms": "ms", "Bytes": "B", "Rows": "rows"}
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_rounds, _key_values):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        tables.extend(reader(text))
     if tables:
         tables.extend(_summaries(text, tables))
     return sorted(tables, key=lambda t: t.span)

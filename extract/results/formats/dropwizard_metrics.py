@@ -196,10 +196,7 @@ def _json_reports(text: str) -> list[ResultTable]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = _json_reports(text) + _records(text) + _console(text)
-    except Exception:  # a parser bug must not lose the message
-        return []
+    tables = _json_reports(text) + _records(text) + _console(text)
     tables.sort(key=lambda t: t.span)
     return tables
 

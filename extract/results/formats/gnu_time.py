@@ -206,10 +206,7 @@ def parse(text: str) -> list[ResultTable]:
         lambda t: _record_tables(t, _POSIX, _SHORT_FIELDS),
         _verbose_tables,
     ):
-        try:
-            found = reader(text)
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        found = reader(text)
         for table in found:
             if any(_overlaps(table.span, t.span) for t in tables):
                 continue

@@ -370,22 +370,19 @@ def _variants(tables: list[ResultTable], text: str) -> None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        clean, index = _clean(text)
-        tables = sorted(
-            _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
-        )
-        kept: list[ResultTable] = []
-        for t in tables:  # the registry masks each span: overlapping ones would count twice
-            if not kept or t.span[0] >= kept[-1].span[1]:
-                kept.append(t)
-        _variants(kept, clean)
-        dedupe(kept, clean)
-        if index is not None:
-            for t in kept:
-                # a table starts after the damage before it: its colour codes are its own
-                start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-                t.span = (start, index[t.span[1]])
-        return kept
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    clean, index = _clean(text)
+    tables = sorted(
+        _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
+    )
+    kept: list[ResultTable] = []
+    for t in tables:  # the registry masks each span: overlapping ones would count twice
+        if not kept or t.span[0] >= kept[-1].span[1]:
+            kept.append(t)
+    _variants(kept, clean)
+    dedupe(kept, clean)
+    if index is not None:
+        for t in kept:
+            # a table starts after the damage before it: its colour codes are its own
+            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+            t.span = (start, index[t.span[1]])
+    return kept

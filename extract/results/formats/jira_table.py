@@ -162,15 +162,12 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = []
-        inline = _inline_blocks(text)
-        blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
-        for start, end, rows in sorted(inline + blocks):
-            table = _table(text, start, end, rows)
-            if table is not None:
-                tables.append(table)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = []
+    inline = _inline_blocks(text)
+    blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
+    for start, end, rows in sorted(inline + blocks):
+        table = _table(text, start, end, rows)
+        if table is not None:
+            tables.append(table)
+    dedupe(tables, text)
+    return tables

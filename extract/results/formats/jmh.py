@@ -648,31 +648,26 @@ def _masked(text: str, tables: list[ResultTable]) -> str:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        view = mask_tags(text)
-        tables = (
-            _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
-        )
-        row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
-        for block in _result_blocks(view):
-            if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
-                continue
-            score = next((m for m in block.measurements if m.metric == "Score"), None)
-            if score is not None and any(_same_result(score, m) for m in row_scores):
-                # the same result is in the summary table: keep only what the table lacks
-                block.measurements = [
-                    m for m in block.measurements if m.metric in ("min", "max", "stdev")
-                ]
-            tables.append(block)
-        tables += _iterations(view)
-        tables += _bare_rows(_masked(view, tables))
-        if _LOG_SIGN.search(view):
-            tables += [
-                ResultTable(INFO.name, (m.start(), m.end()), caption="run log")
-                for m in _LOG_LINE.finditer(view)
+    view = mask_tags(text)
+    tables = _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
+    row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
+    for block in _result_blocks(view):
+        if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
+            continue
+        score = next((m for m in block.measurements if m.metric == "Score"), None)
+        if score is not None and any(_same_result(score, m) for m in row_scores):
+            # the same result is in the summary table: keep only what the table lacks
+            block.measurements = [
+                m for m in block.measurements if m.metric in ("min", "max", "stdev")
             ]
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+        tables.append(block)
+    tables += _iterations(view)
+    tables += _bare_rows(_masked(view, tables))
+    if _LOG_SIGN.search(view):
+        tables += [
+            ResultTable(INFO.name, (m.start(), m.end()), caption="run log")
+            for m in _LOG_LINE.finditer(view)
+        ]
     tables.sort(key=lambda t: t.span)
     dedupe(tables, text)
     return tables

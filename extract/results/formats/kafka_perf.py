@@ -96,10 +96,7 @@ def parse(text: str) -> list[ResultTable]:
 def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_producer, _consumer, _linear_write, _end_to_end):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        tables.extend(reader(text))
     return sorted(tables, key=lambda t: t.span)
 
 

@@ -111,10 +111,7 @@ _FENCE = re.compile(r"```|\{code[^}]*\}|\{noformat\}")
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_summaries, _perflog, _zkbenchmark, _timing_lines):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        tables.extend(reader(text))
     tables.sort(key=lambda t: t.span)
     kept: list[ResultTable] = []
     for t in tables:  # the registry masks each span: overlapping ones would be read twice

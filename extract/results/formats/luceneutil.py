@@ -119,10 +119,7 @@ def parse(text: str) -> list[ResultTable]:
 def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_qps_text, _qps_jira, _latency, _indexer):
-        try:
-            found = reader(text)
-        except Exception:  # a reader's bug must not cost the other readers' tables
-            continue
+        found = reader(text)
         tables.extend(t for t in found if not any(_overlap(t.span, u.span) for u in tables))
     return sorted(tables, key=lambda t: t.span)
 

@@ -290,47 +290,44 @@ def _inline_bare(view, sep, line_start, line_end, ncol):
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        view = mask_tags(text)
-        raw = _line_tables(view)
-        taken = [span for span, _, _ in raw]
-        for item in _inline_tables(view):
-            if not any(item[0][0] < e and s < item[0][1] for s, e in taken):
-                raw.append(item)
-        tables = []
-        composite_all = []
-        for span, header, rows in sorted(raw):
-            caption = line_caption(view, span[0])
-            heading = heading_above(view, span[0], style="table")
-            table = ResultTable(
-                INFO.name,
-                span,
-                columns=[clean_cell(h) for h in header],
-                rows=[[clean_cell(c) for c in r] for r in rows],
-                caption=caption,
-                variant=heading,
+    view = mask_tags(text)
+    raw = _line_tables(view)
+    taken = [span for span, _, _ in raw]
+    for item in _inline_tables(view):
+        if not any(item[0][0] < e and s < item[0][1] for s, e in taken):
+            raw.append(item)
+    tables = []
+    composite_all = []
+    for span, header, rows in sorted(raw):
+        caption = line_caption(view, span[0])
+        heading = heading_above(view, span[0], style="table")
+        table = ResultTable(
+            INFO.name,
+            span,
+            columns=[clean_cell(h) for h in header],
+            rows=[[clean_cell(c) for c in r] for r in rows],
+            caption=caption,
+            variant=heading,
+        )
+        table.measurements = grid_measurements(
+            [header], rows, caption=caption, context=context_before(view, span[0])
+        )
+        if not table.measurements:
+            label_col = (
+                0
+                if rows
+                and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
+                and header[0]
+                else None
             )
-            table.measurements = grid_measurements(
-                [header], rows, caption=caption, context=context_before(view, span[0])
-            )
-            if not table.measurements:
-                label_col = (
-                    0
-                    if rows
-                    and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
-                    and header[0]
-                    else None
-                )
-                comp = composite_measurements(header, rows, label_col=label_col)
-                if len(comp) >= 2:
-                    table.measurements = [m for m, _, _ in comp]
-                    composite_all += comp
-            tables.append(table)
-        _name_bare_values(composite_all)
-        dedupe(tables, view)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+            comp = composite_measurements(header, rows, label_col=label_col)
+            if len(comp) >= 2:
+                table.measurements = [m for m, _, _ in comp]
+                composite_all += comp
+        tables.append(table)
+    _name_bare_values(composite_all)
+    dedupe(tables, view)
+    return tables
 
 
 def _name_bare_values(found: list[tuple[Measurement, bool, bool]]) -> None:

@@ -118,15 +118,12 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        clean, index = _clean(text)
-        tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
-        dedupe(tables, clean)
-        if index is not None:
-            for t in tables:
-                # a table starts after the damage before it: its colour codes are its own
-                start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-                t.span = (start, index[t.span[1]])
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    clean, index = _clean(text)
+    tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
+    dedupe(tables, clean)
+    if index is not None:
+        for t in tables:
+            # a table starts after the damage before it: its colour codes are its own
+            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+            t.span = (start, index[t.span[1]])
+    return tables
