@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
 
 
@@ -57,7 +57,7 @@ def test_without_banner():  # ported from tests/test_formats_c.py
         "Failed requests:        0\nRequests per second:    666.67 [#/sec] (mean)\n"
         "Time per request:       15.000 [ms] (mean)\n"
     )
-    (table,) = by_name("ab").parse(ab)
+    (table,) = run("ab", ab)
     assert {m.metric: m.value for m in table.measurements}["requests_per_second"] == 666.67
     assert "concurrency" not in " ".join(m.metric for m in table.measurements)
 

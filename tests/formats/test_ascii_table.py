@@ -11,7 +11,7 @@ import time
 import pytest
 
 from extract.results.formats import ascii_table as A
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.conftest import SEEDS
 from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
 
@@ -141,7 +141,7 @@ def test_survives_odd_input():
 )
 def test_stays_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("ascii-table").parse(text)
+    run("ascii-table", text)
     assert time.perf_counter() - start < 5.0
 
 
@@ -208,7 +208,7 @@ def test_ascii_table_header_digit_shortcut():
 
 def parsed(text: str) -> list[tuple]:
     """(label, metric, value, unit) of what ascii-table alone reads in `text`."""
-    return [(m.label, m.metric, m.value, m.unit) for t in A.parse(text) for m in t.measurements]
+    return [(m.label, m.metric, m.value, m.unit) for t in run(A, text) for m in t.measurements]
 
 
 _TIMES = [("gzip", "time", 41.5, "ms"), ("zstd", "time", 12.25, "ms")]
@@ -355,12 +355,12 @@ def test_bar_table_with_column_groups_wide_text_and_a_label_outside_the_bars():
         "        2398     | 266   | 1942   | 516\n"
         "均值   2514.5   | 247   | 2509   | 600\n"
     )
-    got = {(m.label, m.variant, m.metric, m.value) for t in A.parse(text) for m in t.measurements}
+    got = {(m.label, m.variant, m.metric, m.value) for t in run(A, text) for m in t.measurements}
     assert ("row 1", "甲库", "写入", 2631.0) in got
     assert ("row 2", "乙库", "查询", 516.0) in got
     assert ("均值", "甲库", "查询", 247.0) in got
     assert ("均值", "乙库", "写入", 2509.0) in got
-    assert all(m.unit == "ms" for t in A.parse(text) for m in t.measurements)
+    assert all(m.unit == "ms" for t in run(A, text) for m in t.measurements)
 
 
 BARE_NOISE = {
@@ -454,7 +454,7 @@ def test_a_flattened_table_that_a_gateway_then_hard_wrapped():
 
     wrapped = "\r\n".join(textwrap.wrap(FLAT, 72)) + "\r\n"
     assert parsed(wrapped) == parsed(FLAT)
-    (table,) = A.parse(wrapped)
+    (table,) = run(A, wrapped)
     assert "1 client" in wrapped[table.span[0] : table.span[1]]
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -97,7 +97,7 @@ def test_silent_on_lookalikes(text):
 
 def test_never_raises():
     for text in ["", "Results:\nOp rate : \nEND", "type total ops, op/s,\ntotal, x"]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_gc_memory_unit_as_printed():
 def test_linear_on_long_flattened_lines():
     text = ("Results: Op rate : 1 op/s [a: 1 op/s] total, 1, 2 " * 2000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 

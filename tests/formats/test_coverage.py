@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.formats.damage import (
     DAMAGE,
     check_damaged,
@@ -47,7 +47,7 @@ def test_fixture_survives_mail_damage(case, damage):
 )
 def test_coverage_py_report_is_claimed_whole(case):
     text = text_of(case)
-    (table,) = by_name("coverage-report").parse(text)
+    (table,) = run("coverage-report", text)
     claimed = table.source(text)
     assert "TOTAL" in claimed
     assert not text[table.span[1] :].strip()  # nothing of the report is left over

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
 from tests.formats.golden import cases, check, rows_of, text_of
@@ -31,7 +31,7 @@ def test_mail_damage_reads_the_same(base, damaged):
 
 def test_compare_and_summary_are_two_tables():
     text = text_of("datafusion-bench--compare")
-    tables = [t for t in PARSER.parse(text) if t.measurements]
+    tables = [t for t in run(PARSER, text) if t.measurements]
     assert [t.columns[0] for t in tables] == ["Query", "Benchmark Summary"]
     got = {(m.label, m.metric, m.variant): (m.value, m.unit) for t in tables
            for m in t.measurements}  # fmt: skip

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
 from tests.formats.golden import cases, check, rows_of, text_of
@@ -28,7 +28,7 @@ def test_round_rows_totals_and_summary():
     assert got[("total", "Total hot run time")] == (1339.0, "ms", "Round 1")
     # the collapsed `<summary>` repeats that total: claimed, not counted twice
     assert [r["value"] for r in rows_of(text)].count(1339.0) == 1
-    empty = [t.source(text) for t in by_name("doris-bench").parse(text) if not t.measurements]
+    empty = [t.source(text) for t in run("doris-bench", text) if not t.measurements]
     assert any("<summary>TPC-H" in s for s in empty)
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.formats.golden import cases, check, text_of
 
 
@@ -119,8 +119,8 @@ def test_named_timer_in_a_section():
 
 def test_settings_written_key_equals_value_are_not_a_report():
     settings = "count = 10\nmin = 1\nmax = 20\nmean = 5\nvalue = 3\n"
-    assert by_name("dropwizard-metrics").parse(settings) == []
-    assert by_name("dropwizard-metrics").parse("type=GAUGE, name=x, value=3\n") == []
+    assert run("dropwizard-metrics", settings) == []
+    assert run("dropwizard-metrics", "type=GAUGE, name=x, value=3\n") == []
 
 
 @pytest.mark.parametrize(
@@ -129,13 +129,13 @@ def test_settings_written_key_equals_value_are_not_a_report():
     ids=repr,
 )
 def test_odd_input_never_raises(text):
-    assert isinstance(by_name("dropwizard-metrics").parse(text), list)
+    assert isinstance(run("dropwizard-metrics", text), list)
 
 
 def test_stays_linear_on_pathological_input():
     start = time.perf_counter()
     for text in ("count = 1 " * 20000, "type=TIMER, name=x" + ", a=1" * 20000, "99% <= " * 20000):
-        by_name("dropwizard-metrics").parse(text)
+        run("dropwizard-metrics", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes
 
 
@@ -145,5 +145,5 @@ def test_linear_on_a_long_flattened_thread():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("dropwizard-metrics").parse(text)
+    run("dropwizard-metrics", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes

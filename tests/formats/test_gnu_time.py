@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import (
     DAMAGE,
@@ -53,7 +53,7 @@ def test_default_format_fields_and_units():
 
 def test_exit_status_line_belongs_to_the_record():
     text = text_of("gnu-time--nonzero-exit")
-    (table,) = by_name("gnu-time").parse(text)
+    (table,) = run("gnu-time", text)
     assert table.source(text).startswith("Command exited with non-zero status 3")
     assert table.variant == "The failing run"
 
@@ -164,11 +164,11 @@ ODD = [
 
 def test_never_raises():
     for text in ODD:
-        assert isinstance(by_name("gnu-time").parse(text), list)
+        assert isinstance(run("gnu-time", text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("1.2user 0.3system words 12 ms, Swaps: 1 status: x real 1 user " * 2500) + " " * 20000
     start = time.perf_counter()
-    by_name("gnu-time").parse(text)
+    run("gnu-time", text)
     assert time.perf_counter() - start < 2.0

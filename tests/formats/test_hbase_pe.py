@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -127,13 +127,13 @@ ODD = [
 
 def test_never_raises():
     for text in ODD:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("Finished 12 ms [ Avg latency (us)] x Latency (us) : mean=1, " * 3000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 

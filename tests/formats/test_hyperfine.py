@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.formats.damage import (
     DAMAGE,
     VALUES,
@@ -87,7 +87,7 @@ def test_one_run_prints_abs_and_no_range():
 
 def test_ansi_debris_is_read_and_spans_cover_it():
     text = text_of("hyperfine--ansi-debris")
-    tables = by_name("hyperfine").parse(text)
+    tables = run("hyperfine", text)
     assert tables[0].source(text).startswith("[1mBenchmark [0m[1m1[0m: sleep 0.01")
     stripped = text.replace("[0m", "").replace("[1;32m", "").replace("[1m", "")
     assert "[User:" in stripped
@@ -188,7 +188,7 @@ ODD = [
 
 def test_survives_odd_input():
     for text in ODD:
-        assert isinstance(by_name("hyperfine").parse(text), list)
+        assert isinstance(run("hyperfine", text), list)
 
 
 @pytest.mark.parametrize(
@@ -204,7 +204,7 @@ def test_survives_odd_input():
 )
 def test_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("hyperfine").parse(text)
+    run("hyperfine", text)
     assert time.perf_counter() - start < 2.0
 
 

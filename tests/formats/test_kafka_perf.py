@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -87,7 +87,7 @@ def test_never_raises():
         "1 records sent, 1 records/sec (1 MB/sec), 1 ms avg latency, 1 max latency.",
         "start.time, end.time,",
     ]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -114,7 +114,7 @@ def test_the_command_line_belongs_to_the_run():
 def test_linear_on_long_flattened_lines():
     text = ("1 records sent, 2 records/sec (3 MB/sec), 4 ms avg latency, x " * 3000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -107,13 +107,13 @@ def test_never_raises():
         "||Task||QPS a||StdDev a||QPS b||StdDev b||Pct diff||",
         "Indexer: x GB/hour plain text",
     ]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("Task QPS a StdDev QPS b StdDev Pct diff p-value X 1.0 (2%) 3 " * 2000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 

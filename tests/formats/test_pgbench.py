@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
 
 
@@ -51,7 +51,7 @@ def test_progress_lines_and_old_colon_form():  # ported from tests/test_formats_
         "transaction type: bench.sql\nscaling factor: 1\nnumber of clients: 10\n"
         "latency average: 7.9 ms\ntps = 1266.9 (including connections establishing)\n"
     )
-    tables = by_name("pgbench").parse(text)
+    tables = run("pgbench", text)
     got = [(m.label, m.metric, m.value, m.unit) for t in tables for m in t.measurements]
     assert ("progress 10.0 s", "tps", 1300.1, "tx/s") in got
     assert ("bench.sql", "latency_average", 7.9, "ms") in got
@@ -73,7 +73,7 @@ def test_pg13_summary_and_rate_progress():
         "tps = 8370.123456 (including connections establishing)\n"
         "tps = 8391.654321 (excluding connections establishing)\n"
     )
-    got = {(m.label, m.metric): (m.value, m.unit) for t in by_name("pgbench").parse(text)
+    got = {(m.label, m.metric): (m.value, m.unit) for t in run("pgbench", text)
            for m in t.measurements}  # fmt: skip
     assert got[("progress 1.0 s", "lag")] == (0.301, "ms")
     assert got[("<builtin: select only>", "transactions_skipped_pct")] == (0.15, "%")
@@ -82,7 +82,7 @@ def test_pg13_summary_and_rate_progress():
 
 
 def test_tps_alone_in_prose_is_not_pgbench():  # ported from tests/test_formats_c.py
-    assert by_name("pgbench").parse("On master we got tps = 1234, on the branch more.") == []
+    assert run("pgbench", "On master we got tps = 1234, on the branch more.") == []
 
 
 def test_statement_latencies():  # ported from tests/test_formats_c.py
@@ -95,7 +95,7 @@ def test_statement_latencies():  # ported from tests/test_formats_c.py
         "         3.148  END;\n"
         "\nThat is all.\n"
     )
-    tables = [t for t in by_name("pgbench").parse(text) if t.caption and "statement" in t.caption]
+    tables = [t for t in run("pgbench", text) if t.caption and "statement" in t.caption]
     (table,) = tables
     assert [(m.label, m.value) for m in table.measurements][1] == ("BEGIN;", 0.183)
     assert len(table.rows) == 4

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from extract.results.formats import prose as P
 from tests.conftest import SEEDS, seed
 from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
@@ -141,7 +141,7 @@ def test_seed0_prose_reads_the_sentences_not_the_table():
     tables = extract_results(text)
     table_spans = [t.span for t in tables if t.format != "prose"]
     # Read alone, prose finds the sentences' numbers ...
-    alone = list(by_name("prose").parse(text))
+    alone = list(run("prose", text))
     found = [m.written for t in alone for m in t.measurements]
     assert "9 sec" in found and "around 27 sec" in found and "3x" in found
     # ... but in the registry the table's `9 sec` / `27 sec` are counted once, by the
@@ -166,7 +166,7 @@ ODD = [
 
 def test_never_raises():
     for text in ODD:
-        assert isinstance(by_name("prose").parse(text), list)
+        assert isinstance(run("prose", text), list)
 
 
 def test_is_linear_on_long_flattened_lines():
@@ -176,7 +176,7 @@ def test_is_linear_on_long_flattened_lines():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("prose").parse(text)
+    run("prose", text)
     assert time.perf_counter() - start < 2.0
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -84,13 +84,13 @@ def test_pipe_gutter_lines_stay_one_run():
 
 def test_never_raises():
     for text in ["", "Throughput produced:", "Aggregated latency stats --- Latency: mean:"]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("Throughput produced: 1 msg/s --- Latency: mean: 1 ms - med: " * 2000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 

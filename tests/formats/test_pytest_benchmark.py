@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.formats.damage import DAMAGE, check_damaged, check_shared_sample, own_cases, rows
 from tests.formats.golden import cases, check, text_of
 
@@ -40,7 +40,7 @@ def test_ops_is_one_over_the_mean(case):
 
 def test_groups_become_captions():
     text = text_of("pytest-benchmark--two-groups")
-    tables = by_name("pytest-benchmark").parse(text)
+    tables = run("pytest-benchmark", text)
     assert [t.caption for t in tables] == [None, "join"]
     assert [r[0] for r in tables[1].rows] == ["test_join_list", "test_join_gen"]
 
@@ -105,7 +105,7 @@ ODD = [
 
 def test_survives_odd_input():
     for text in ODD:
-        assert isinstance(by_name("pytest-benchmark").parse(text), list)
+        assert isinstance(run("pytest-benchmark", text), list)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_survives_odd_input():
 )
 def test_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("pytest-benchmark").parse(text)
+    run("pytest-benchmark", text)
     assert time.perf_counter() - start < 2.0
 
 

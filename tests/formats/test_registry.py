@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from extract.results.formats import PARSERS
+from extract.results.formats import PARSERS, run
 from tests.conftest import seed, time_limit
 from tests.formats.golden import FIXTURES, cases
 
@@ -82,7 +82,7 @@ DEGENERATE |= {
 def test_degenerate_text(parser):
     for name, text in DEGENERATE.items():
         with time_limit(10, f"{parser.INFO.name} on {name!r} ({len(text)} chars)"):
-            parser.parse(text)
+            run(parser, text)
 
 
 # Text with numbers in it and no result: every parser stays silent.

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -103,7 +103,7 @@ def test_sbt_info_prefix_and_progress():
     ],
 )
 def test_never_raises(text):
-    assert isinstance(by_name(FORMAT).parse(text), list)
+    assert isinstance(run(FORMAT, text), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_linear_on_long_flattened_lines():
         "x 1 2 3 4 5 6X Best Time(ms) Avg Time(ms) Stdev(ms) Rate(M/s) Per Row(ns) Relative " * 1500
     )
     start = time.perf_counter()
-    by_name(FORMAT).parse(text + " " * 20000)
+    run(FORMAT, text + " " * 20000)
     assert time.perf_counter() - start < 2.0
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.formats.golden import cases, check, expected, rows_of, text_of
 
 
@@ -19,7 +19,7 @@ def test_fixture(case):
 
 
 def surefire(text: str):
-    return by_name("maven-surefire").parse(text)
+    return run("maven-surefire", text)
 
 
 def flatten(text: str) -> str:
@@ -102,5 +102,5 @@ def test_linear_on_a_long_flattened_thread():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("maven-surefire").parse(text)
+    run("maven-surefire", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from tests.formats.golden import cases, check, rows_of, text_of
 
 
@@ -66,7 +66,7 @@ def test_full_latency_block_and_fairness():  # ported from tests/test_formats_c.
         "Threads fairness:\n    events (avg/stddev):           12345.0000/0.00\n"
         "    execution time (avg/stddev):   9.9988/0.00\n"
     )
-    tables = by_name("sysbench").parse(text)
+    tables = run("sysbench", text)
     got = {(m.label, m.metric): (m.value, m.unit) for t in tables for m in t.measurements}
     assert got[("Latency", "95th_percentile")] == (1.12, "ms")
     assert got[("Latency", "sum")] == (9998.76, "ms")
@@ -74,7 +74,7 @@ def test_full_latency_block_and_fairness():  # ported from tests/test_formats_c.
     assert got[("Threads fairness", "execution_time_avg")] == (9.9988, "s")
     assert got[("General statistics", "total_time")] == (10.0012, "s")
     # `Latency (ms):` alone (no sysbench banner or statistics) is too generic to claim
-    assert by_name("sysbench").parse("Latency (ms):\n  min: 3\n  max: 9\n") == []
+    assert run("sysbench", "Latency (ms):\n  min: 3\n  max: 9\n") == []
 
 
 def test_setup_lines_are_not_a_heading():

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
 from tests.formats.golden import cases, check, text_of
@@ -65,9 +65,7 @@ def test_flattened_with_log_prefixes():
 
 
 def test_nan_throughput_never_raises():
-    assert isinstance(
-        by_name(FORMAT).parse("----- TestDFSIO ----- :\n Throughput mb/sec: NaN\n"), list
-    )
+    assert isinstance(run(FORMAT, "----- TestDFSIO ----- :\n Throughput mb/sec: NaN\n"), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -93,7 +91,7 @@ def test_nnbench_parameters_and_raw_data_are_not_results():
 def test_linear_on_long_flattened_lines():
     text = "----- TestDFSIO ----- : write INFO fs.TestDFSIO: Throughput mb/sec: 1 x " * 2000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text + " " * 20000)
+    run(FORMAT, text + " " * 20000)
     assert time.perf_counter() - start < 2.0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
 
 
@@ -52,7 +52,7 @@ def test_without_running_line():  # ported from tests/test_formats_c.py
         "  81920 requests in 10.00s, 9.50MB read\n"
         "Requests/sec:   8192.00\nTransfer/sec:    0.95MB\n"
     )
-    (table,) = by_name("wrk").parse(wrk)
+    (table,) = run("wrk", wrk)
     got = {m.metric: (m.value, m.unit) for m in table.measurements}
     assert got["latency_stdev"] == (300.0, "us")
     assert got["req_per_sec_per_thread_avg"] == (4100.0, "req/s")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
 from tests.formats.golden import cases, check, rows_of, text_of
@@ -26,7 +26,7 @@ def test_fixture(case):
 def test_the_report_is_claimed_whole(case):
     """Not silent by luck: the recogniser's spans cover every runtime of the report."""
     text = text_of(f"yetus-qa-report--{case}")
-    spans = [t.span for t in PARSER.parse(text)]
+    spans = [t.span for t in run(PARSER, text)]
     runtimes = [i for i in range(len(text)) if text.startswith("m ", i) and text[i - 1].isdigit()]
     assert runtimes
     assert all(any(a <= i < b for a, b in spans) for i in runtimes)
@@ -43,7 +43,7 @@ def test_noise_spans_stop_at_the_block():
     # ported from tests/test_formats_c.py::test_noise_spans_stop_at_the_block
     report = text_of("yetus-qa-report--github-minus1")
     text = "Results below.\n\n" + report + "\nThanks, I measured 120 ms before and 80 ms after.\n"
-    (span,) = [t.span for t in PARSER.parse(text)]
+    (span,) = [t.span for t in run(PARSER, text)]
     assert text[span[0] :].startswith(":broken_heart:")
     assert text[span[1] :].strip().startswith("Thanks, I measured")
 
@@ -53,7 +53,7 @@ def test_jira_wiki_form_with_wrapped_rows():
     text = (
         text_of("yetus-qa-report--jira-plus1-wrapped72") + "\nMeanwhile: 35 s before, 20 s after.\n"
     )
-    spans = [t.span for t in PARSER.parse(text)]
+    spans = [t.span for t in run(PARSER, text)]
     assert text[spans[-1][1] :].strip().startswith("Meanwhile")
 
 
@@ -69,7 +69,7 @@ def test_hadoop_qa_plain_form_is_noise():
         "Test results: https://ci.example.org/job/PreCommit-Build/77//testReport/\n\n"
         "This message is automatically generated.\n"
     )
-    (table,) = PARSER.parse(text)
+    (table,) = run(PARSER, text)
     assert table.span == (0, len(text) - 1)
     assert extract_results(text) == []
 

@@ -20,9 +20,11 @@ __all__ = [
     "Measurement",
     "ResultTable",
     "PARSERS",
+    "GENERIC_FORMATS",
     "by_name",
     "extract_results",
     "locate_numbers",
+    "run",
 ]
 
 log = logging.getLogger(__name__)
@@ -82,6 +84,10 @@ PARSERS: list[ModuleType] = sorted(
     (importlib.import_module(f"extract.results.formats.{m}") for m in MODULES),
     key=lambda mod: (mod.INFO.kind != "noise", mod.INFO.priority),
 )
+
+
+# The formats of generic layouts (tables, records, sentences), not of one tool.
+GENERIC_FORMATS = frozenset(mod.INFO.name for mod in PARSERS if mod.INFO.generic)
 
 
 # A part of a trigger: (regex or None for "always", the prefilter's name for its
@@ -184,6 +190,27 @@ def by_name(name: str) -> ModuleType:
     raise KeyError(name)
 
 
+def run(fmt: ModuleType | str, text: str) -> list[ResultTable]:
+    """The tables one format finds in `text` (a module or its name), in text order,
+    with the work the registry does for every format: a block repeated verbatim in
+    one message (an edited comment quoted with its previous version) counts once:
+    later copies keep their span but no measurements (unless `INFO.keeps_repeats`)."""
+    mod = by_name(fmt) if isinstance(fmt, str) else fmt
+    tables = sorted(mod.parse(text), key=lambda t: t.span)
+    if not mod.INFO.keeps_repeats:
+        _drop_repeats(tables, text)
+    return tables
+
+
+def _drop_repeats(tables: list[ResultTable], text: str) -> None:
+    seen: set[str] = set()
+    for t in tables:
+        key = " ".join(text[t.span[0] : t.span[1]].split())
+        if key in seen:
+            t.measurements = []
+        seen.add(key)
+
+
 def _mask(text: str, span: tuple[int, int]) -> str:
     """Blank out a span, keeping offsets and line breaks, so later parsers skip it."""
     start, end = span
@@ -217,7 +244,7 @@ def extract_results(
             if not _runs(parts, work, ok, decided):
                 continue
         try:
-            tables = mod.parse(work)
+            tables = run(mod, work)
         except Exception:
             if strict:
                 raise

@@ -402,17 +402,6 @@ def grid_measurements(
     return out
 
 
-def dedupe(tables, text: str) -> None:
-    """A block repeated verbatim in one message (an edited comment quoted with its
-    previous version) counts once: later copies keep their span but no measurements."""
-    seen: set[str] = set()
-    for t in tables:
-        key = " ".join(text[t.span[0] : t.span[1]].split())
-        if key in seen:
-            t.measurements = []
-        seen.add(key)
-
-
 _PAIR = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
 
 

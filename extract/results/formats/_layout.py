@@ -18,6 +18,7 @@ gutter or heading rule.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 
@@ -324,6 +325,25 @@ def repaired(
     parts.append(text[pos:])
     index.extend(range(pos, len(text) + 1))
     return "".join(parts), index
+
+
+# ---------------------------------------------------------------- JSON in text
+
+_JSON = json.JSONDecoder()
+# 64 levels opened at once: no tool's export nests so deep, and text that does is
+# rejected before the decoder recurses into it (at every one of its starts).
+_TOO_DEEP = re.compile(r'(?:\s*(?:\{\s*"(?:[^"\\\n]|\\.){0,200}"\s*:|\[)){64}')
+
+
+def json_at(text: str, pos: int) -> tuple[object, int] | None:
+    """The JSON value that starts at `pos` of `text` and where it ends; None when
+    none does (not JSON, or nested too deep to be a tool's export)."""
+    if _TOO_DEEP.match(text, pos):
+        return None
+    try:
+        return _JSON.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        return None
 
 
 # ---------------------------------------------------------------- runs of lines

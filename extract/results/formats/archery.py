@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, norm_unit, number
+from extract.results.formats._grid import norm_unit, number
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -86,5 +86,4 @@ def parse(text: str) -> list[ResultTable]:
             table.span = (h.start(), pos)
         if table.rows:
             tables.append(table)
-    dedupe(tables, text)
     return tables

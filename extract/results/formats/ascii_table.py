@@ -27,7 +27,6 @@ from operator import add
 
 from extract.results.formats._grid import (
     clean_cell,
-    dedupe,
     grid_measurements,
     grid_table,
     is_unit,
@@ -66,6 +65,7 @@ INFO = FormatInfo(
         "whitespace-aligned columns under a header line (names 2+ spaces apart)"
     ),
     priority=40,
+    generic=True,
     kind="result",
     # A box: a row line (`| a | b |`) or two bar lines; or whitespace columns: two
     # lines (as `str.splitlines` parts them) with a gap of two blanks, or of a blank
@@ -875,6 +875,4 @@ def parse(text: str) -> list[ResultTable]:
         if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
             tables.append(t)
             claimed.append(t.span)
-    tables.sort(key=lambda t: t.span)
-    dedupe(tables, text)
     return tables

@@ -49,6 +49,12 @@ class FormatInfo:
     # when it has none); a part that starts with a literal or a character class is
     # searched much faster than a trigger that has to try every position.
     trigger_parts: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    # A generic layout (tables, records, sentences), not one tool's output: the
+    # classifier asks more of it before it counts as a benchmark report.
+    generic: bool = False
+    # A block repeated verbatim in one message counts once (the registry empties later
+    # copies); True keeps every copy (records: two jobs may print the same lines).
+    keeps_repeats: bool = False
 
 
 # The values of `Measurement.role`.

@@ -107,7 +107,7 @@ def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_parse, _zsh):
         tables.extend(reader(text))
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 def _zsh(text: str) -> list[ResultTable]:

@@ -207,4 +207,4 @@ def parse(text: str) -> list[ResultTable]:
             table.span = (sec.start(), pos)
             floor = pos
             tables.append(table)
-    return sorted(tables, key=lambda t: t.span)
+    return tables

@@ -286,4 +286,4 @@ def parse(text: str) -> list[ResultTable]:
     v2_text = _unmangle(text)  # same length: spans hold for `text`
     tables = _v1_tables(text) + _v2_tables(v2_text)
     tables += _v2_flat_tables(v2_text, [t.span for t in tables])
-    return sorted(tables, key=lambda t: t.span)
+    return tables

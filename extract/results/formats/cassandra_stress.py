@@ -94,7 +94,7 @@ def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_results, _progress, _legacy_progress):
         tables.extend(reader(clean))
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 # What the tool prints around its tables: walked over to find the heading of a run.

@@ -188,4 +188,4 @@ def parse(text: str) -> list[ResultTable]:
         for m in _PROGRESS.finditer(text):
             if not any(a < m.end() and m.start() < b for a, b in claimed):
                 tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
-    return sorted(tables, key=lambda t: t.span)
+    return tables

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, number
+from extract.results.formats._grid import number
 from extract.results.formats._layout import line_caption
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -260,6 +260,4 @@ def parse(text: str) -> list[ResultTable]:
     if "â”" in text or "â\x94" in text:  # box characters mangled by mail
         text = _MOJIBAKE_RE.sub(lambda m: _MOJIBAKE[m.group(0)], text)
     tables = _compare_tables(text) + _run_tables(text)
-    tables.sort(key=lambda t: t.span)
-    dedupe(tables, text)
     return tables

@@ -71,7 +71,7 @@ def parse(text: str) -> list[ResultTable]:
         tables.extend(reader(text))
     if tables:
         tables.extend(_summaries(text, tables))
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 # The bot's collapsed `<summary>` repeats the total printed under the rows.

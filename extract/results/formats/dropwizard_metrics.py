@@ -41,11 +41,10 @@ same. Pure function; never raises.
 
 from __future__ import annotations
 
-import json
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import command_above, heading_above, runs
+from extract.results.formats._layout import command_above, heading_above, json_at, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -151,12 +150,10 @@ _JSON_START = re.compile(
 def _json_reports(text: str) -> list[ResultTable]:
     """The metrics-json form of a registry: one table per timer, meter or histogram."""
     tables = []
-    decoder = json.JSONDecoder()
     for m in _JSON_START.finditer(text):
-        try:
-            obj, end = decoder.raw_decode(text, m.start())
-        except ValueError:
+        if (found := json_at(text, m.start())) is None:
             continue
+        obj, end = found
         first = True
         for section, kind in (
             ("histograms", "HISTOGRAM"),
@@ -197,7 +194,6 @@ def _json_reports(text: str) -> list[ResultTable]:
 
 def parse(text: str) -> list[ResultTable]:
     tables = _json_reports(text) + _records(text) + _console(text)
-    tables.sort(key=lambda t: t.span)
     return tables
 
 

@@ -36,10 +36,9 @@ and JSON print zeros for it) and latency statistics with no samples give no rows
 
 from __future__ import annotations
 
-import json
 import re
 
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import heading_above, json_at
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -352,10 +351,9 @@ _JSON_DISK = (
 
 
 def _json(text: str, start: re.Match) -> ResultTable | None:
-    try:
-        doc, end = json.JSONDecoder().raw_decode(text, start.start())
-    except ValueError:
+    if (found := json_at(text, start.start())) is None:
         return None
+    doc, end = found
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
         return None
     table = ResultTable(format=INFO.name, span=(start.start(), end), columns=["field", "value"])

@@ -211,7 +211,7 @@ def parse(text: str) -> list[ResultTable]:
             if any(_overlaps(table.span, t.span) for t in tables):
                 continue
             tables.append(table)
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -32,10 +32,9 @@ Variant = the heading line before the table (`Before:`), when there is one.
 from __future__ import annotations
 
 import csv
-import json
 import re
 
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import heading_above, json_at, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -277,14 +276,10 @@ def _export_row(table: ResultTable, name: str, fields: dict, fraction: bool = Fa
 
 def _json_tables(text: str) -> list[ResultTable]:
     tables, done = [], 0
-    decoder = json.JSONDecoder()
     for m in _JSON_START.finditer(text):
-        if m.start() < done:
+        if m.start() < done or (found := json_at(text, m.start())) is None:
             continue
-        try:
-            data, end = decoder.raw_decode(text, m.start())
-        except ValueError:
-            continue
+        data, end = found
         runs = data.get("benchmarks") if isinstance(data, dict) else None
         if not isinstance(runs, list):
             continue
@@ -343,4 +338,4 @@ def parse(text: str) -> list[ResultTable]:
     tables = exports + compare + console
     if tables:
         tables += _context(text, [t.span for t in tables])
-    return sorted(tables, key=lambda t: t.span)
+    return tables

@@ -18,7 +18,7 @@ import re
 import warnings
 from bisect import bisect_left
 
-from extract.results.formats._grid import clean_cell, dedupe, grid_table, read_cell
+from extract.results.formats._grid import clean_cell, grid_table, read_cell
 from extract.results.formats._layout import line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -27,6 +27,7 @@ INFO = FormatInfo(
     description="HTML <table> markup",
     signature="'<table>' ... '<tr><td>' ... '</table>' markup (incl. '<font color>', '<details>')",
     priority=30,
+    generic=True,
     kind="result",
     # a table, or a slice of its rows (an excerpt that starts inside the table)
     trigger=r"<table\b|<tr\b",
@@ -164,5 +165,4 @@ def parse(text: str) -> list[ResultTable]:
                 caption=caption,
             )  # fmt: skip
         )
-    dedupe(tables, text)
     return tables

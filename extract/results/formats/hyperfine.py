@@ -29,11 +29,9 @@ into UTF-8-read-as-Latin-1 (`Â±`).
 
 from __future__ import annotations
 
-import json
 import re
 
-from extract.results.formats._grid import dedupe
-from extract.results.formats._layout import heading_above, repaired
+from extract.results.formats._layout import heading_above, json_at, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -310,15 +308,13 @@ _JSON_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
 
 def _json(text: str) -> list[ResultTable]:
     out = []
-    decoder = json.JSONDecoder()
     pos = 0
     while (m := _JSON_START.search(text, pos)) is not None:
-        try:
-            data, end = decoder.raw_decode(text, m.start())
-        except ValueError:
+        if (found := json_at(text, m.start())) is None:
             pos = m.end()
             continue
-        pos = end
+        data, pos = found
+        end = pos
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             continue
@@ -379,7 +375,6 @@ def parse(text: str) -> list[ResultTable]:
         if not kept or t.span[0] >= kept[-1].span[1]:
             kept.append(t)
     _variants(kept, clean)
-    dedupe(kept, clean)
     if index is not None:
         for t in kept:
             # a table starts after the damage before it: its colour codes are its own

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import clean_cell, dedupe, grid_measurements, read_cell
+from extract.results.formats._grid import clean_cell, grid_measurements, read_cell
 from extract.results.formats._layout import context_before, heading_above, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -27,6 +27,7 @@ INFO = FormatInfo(
     description="JIRA wiki-markup tables ('||h||' / '|c|')",
     signature="'||h1||h2||' header rows and '|c1|c2|' rows (no '---' separator), wrapped rows",
     priority=30,
+    generic=True,
     kind="result",
     trigger=r"\|\|",
     needles=("||",),
@@ -169,5 +170,4 @@ def parse(text: str) -> list[ResultTable]:
         table = _table(text, start, end, rows)
         if table is not None:
             tables.append(table)
-    dedupe(tables, text)
     return tables

@@ -45,8 +45,7 @@ import bisect
 import json
 import re
 
-from extract.results.formats._grid import dedupe
-from extract.results.formats._layout import inline_heading, line_caption, mask_tags
+from extract.results.formats._layout import inline_heading, json_at, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -466,12 +465,10 @@ def _csv_tables(text: str) -> list[ResultTable]:
 
 def _json_tables(text: str) -> list[ResultTable]:
     out = []
-    decoder = json.JSONDecoder()
     for m in re.finditer(r"\{\s*\"jmhVersion\"", text):
-        try:
-            obj, end = decoder.raw_decode(text, m.start())
-        except ValueError:
+        if (found := json_at(text, m.start())) is None:
             continue
+        obj, end = found
         if not isinstance(obj, dict) or not isinstance(obj.get("primaryMetric"), dict):
             continue
         name = str(obj.get("benchmark", ""))
@@ -517,15 +514,11 @@ def _json_lines(text: str) -> list[ResultTable]:
     """Flat result records, one JSON object a line (Druid's benchmark runner):
     `{"benchmark": .., "mode": .., "score": .., "scoreUnit": .., "scoreError": .., "p99": ..}`."""
     out = []
-    decoder = json.JSONDecoder()
     table = None
     # one record a line; a flattened mail puts them all on one line
     for m in re.finditer(r'\{[^{}\n]{0,3000}?"benchmark"[^{}\n]{0,3000}?"score"', text):
         start = m.start()
-        try:
-            obj, end = decoder.raw_decode(text, start)
-        except ValueError:
-            obj, end = _cut_record(text, start)
+        obj, end = json_at(text, start) or _cut_record(text, start)
         if not isinstance(obj, dict) or "scoreUnit" not in obj or "primaryMetric" in obj:
             continue
         name, unit = str(obj.get("benchmark", "")), str(obj.get("scoreUnit"))
@@ -668,6 +661,4 @@ def parse(text: str) -> list[ResultTable]:
             ResultTable(INFO.name, (m.start(), m.end()), caption="run log")
             for m in _LOG_LINE.finditer(view)
         ]
-    tables.sort(key=lambda t: t.span)
-    dedupe(tables, text)
     return tables

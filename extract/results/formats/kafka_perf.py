@@ -97,7 +97,7 @@ def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_producer, _consumer, _linear_write, _end_to_end):
         tables.extend(reader(text))
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 # The shell command that ran the tool (`$ bin/kafka-producer-perf-test.sh ...`), and

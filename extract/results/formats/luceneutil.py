@@ -121,7 +121,7 @@ def _parse(text: str) -> list[ResultTable]:
     for reader in (_qps_text, _qps_jira, _latency, _indexer):
         found = reader(text)
         tables.extend(t for t in found if not any(_overlap(t.span, u.span) for u in tables))
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:

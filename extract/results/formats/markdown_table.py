@@ -24,7 +24,6 @@ import re
 from extract.results.formats._grid import (
     clean_cell,
     composite_measurements,
-    dedupe,
     grid_measurements,
     read_cell,
 )
@@ -37,6 +36,7 @@ INFO = FormatInfo(
     description="Markdown pipe tables, also flattened onto one line",
     signature="'| a | b |' header + '|---|---|' (or 'a | b' + '-- | --') separator + pipe rows",
     priority=30,
+    generic=True,
     kind="result",
     trigger=r"--:?[ \t]*[|<]",
     needles=("|", "<"),  # the trigger ends with one of them
@@ -326,7 +326,6 @@ def parse(text: str) -> list[ResultTable]:
                 composite_all += comp
         tables.append(table)
     _name_bare_values(composite_all)
-    dedupe(tables, view)
     return tables
 
 

@@ -291,4 +291,4 @@ def _statements(text: str) -> list[ResultTable]:
 
 def parse(text: str) -> list[ResultTable]:
     tables = _summaries(text) + _progress(text) + _statements(text) + _init(text)
-    return sorted(tables, key=lambda t: t.span)
+    return tables

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, number
+from extract.results.formats._grid import number
 from extract.results.formats._layout import heading_above, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -120,7 +120,6 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
 def parse(text: str) -> list[ResultTable]:
     clean, index = _clean(text)
     tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
-    dedupe(tables, clean)
     if index is not None:
         for t in tables:
             # a table starts after the damage before it: its colour codes are its own

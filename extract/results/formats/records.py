@@ -58,6 +58,7 @@ INFO = FormatInfo(
     signature="`Send TPS: 240 Max RT: 292`, `before: 7806` / `after: 6033`, "
     "`name: 46.4 GB/hour`, `p99=12.5ms`",
     priority=35,
+    generic=True,
     # a pair (a key whose last word has a letter, a number, then what may follow
     # one: a unit, or no word character, `.`, `:`, `/`, `-`), or a line that ends
     # with a number and a unit (`_UNIT`); the trigger test checks that both together
@@ -81,6 +82,7 @@ INFO = FormatInfo(
     r"|msec|millis(?:econds?)?|micros(?:econds?)?|nanos(?:econds?)?|mins?|minutes?|h|hours?"
     r"|qps|tps|rps|[kKM]?ops)[ \t]+(?:[^\s.;:!?|=()\[\]]+[ \t]+){1,4}\d[\d,]*(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?[ \t]*[A-Za-zµμ]",
+    keeps_repeats=True,
 )
 
 _NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"

@@ -292,4 +292,4 @@ def parse(text: str) -> list[ResultTable]:
     for live in _LIVE.finditer(text) if tables and "rps=" in text else ():
         if not any(a <= live.start() < b for a, b in claimed):
             tables.append(ResultTable(format=INFO.name, span=live.span()))
-    return sorted(tables, key=lambda t: t.span)
+    return tables

@@ -91,7 +91,7 @@ def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_tables, _progress):
         tables.extend(reader(text))
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 def _tables(text: str) -> list[ResultTable]:
