@@ -12,6 +12,7 @@ import re
 from types import ModuleType
 
 from extract.results import prefilter
+from extract.results.formats._layout import heading_above, ungutter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.prefilter import Needs
 
@@ -192,13 +193,24 @@ def by_name(name: str) -> ModuleType:
 
 def run(fmt: ModuleType | str, text: str) -> list[ResultTable]:
     """The tables one format finds in `text` (a module or its name), in text order,
-    with the work the registry does for every format: a block repeated verbatim in
-    one message (an edited comment quoted with its previous version) counts once:
-    later copies keep their span but no measurements (unless `INFO.keeps_repeats`)."""
+    with the work the registry does for every format: the text without a `| ` gutter
+    (`INFO.gutter`), each table's format and its variant from the heading above it
+    (`INFO.heading`), and a block repeated verbatim in one message (an edited comment
+    quoted with its previous version) counted once: later copies keep their span but
+    no measurements (unless `INFO.keeps_repeats`)."""
     mod = by_name(fmt) if isinstance(fmt, str) else fmt
-    tables = sorted(mod.parse(text), key=lambda t: t.span)
-    if not mod.INFO.keeps_repeats:
-        _drop_repeats(tables, text)
+    info = mod.INFO
+    view = ungutter(text) if info.gutter else text
+    tables = mod.parse(view)
+    floor = 0
+    for t in tables:
+        t.format = info.name
+        if info.heading:
+            t.variant = heading_above(view, t.span[0], floor, style=info.heading)
+            floor = t.span[1]
+    tables.sort(key=lambda t: t.span)
+    if not info.keeps_repeats:
+        _drop_repeats(tables, view)
     return tables
 
 

@@ -52,6 +52,12 @@ class FormatInfo:
     # A generic layout (tables, records, sentences), not one tool's output: the
     # classifier asks more of it before it counts as a benchmark report.
     generic: bool = False
+    # The heading above each table names it (its `variant`), found by the registry in
+    # this style of `_layout.heading_above` ("block", "table", "line"); None: the
+    # module names its tables itself.
+    heading: str | None = None
+    # The tool's lines may carry a `| ` gutter: the registry blanks it (offsets kept).
+    gutter: bool = False
     # A block repeated verbatim in one message counts once (the registry empties later
     # copies); True keeps every copy (records: two jobs may print the same lines).
     keeps_repeats: bool = False

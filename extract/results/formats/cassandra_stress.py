@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -42,6 +42,7 @@ INFO = FormatInfo(
     "time : hh:mm:ss`, `END`; progress header `type total ops, op/s, pk/s, row/s, mean, med, "
     ".95, .99, .999, max, time, ...`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:Results:|Averages from the middle|total ops,|interval_op_rate)",
     needles=("Results:", "Averages from the middle", "total ops,", "interval_op_rate"),
@@ -85,10 +86,6 @@ def _unit(key: str, written_unit: str | None) -> str:
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     # Some pastes end every line with ` | |`; blank it out without moving offsets.
     clean = _TRAILING_PIPES.sub(lambda m: " " * len(m.group()), text)
     tables: list[ResultTable] = []

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -43,6 +43,7 @@ INFO = FormatInfo(
     "`[<Test> duration ] Min: Xms Max: Yms Avg: Zms`, `[ Avg latency (us)] N`, "
     "`[ Avg TPS/QPS] N row per second`, `Latency (us) : mean=..., 99th=...`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:Summary\s+of\s+timings|duration\s*\]|Avg\s+latency\s+\(|Avg\s+TPS/QPS"
     r"|Latency\s+\(|Num\s+measures|Test\s+in\s+\d|TestClient-\d+\s+in\s+\d)",
@@ -107,10 +108,6 @@ def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measure
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     table: ResultTable | None = None
     floor = 0

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, runs, ungutter
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -50,6 +50,7 @@ INFO = FormatInfo(
     signature="`N records sent, X records/sec (Y MB/sec), Z ms avg latency, W ms max latency`; "
     "consumer CSV header `start.time, end.time, data.consumed.in.MB, MB.sec, ...`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:records\s+sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency"
     r"|Percentiles: 50th =)",
@@ -90,10 +91,6 @@ _CONSUMER_UNITS = [
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_producer, _consumer, _linear_write, _end_to_end):
         tables.extend(reader(text))

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -50,6 +50,7 @@ INFO = FormatInfo(
     "`Prefix3 147.12 (6.2%) 129.27 (4.0%) -12.1% ( -21% - -2%) 0.000`; `||Task||QPS ...`; "
     "`Task P50 B P50 C Diff ...`; `Indexer: 46.4 GB/hour plain text`",
     priority=12,
+    gutter=True,
     trigger=r"(?-i:Pct\s+diff|P50 B|P50 Base|GB/hour\s+plain\s+text)",
     needles=("Pct", "P50 B", "GB/hour"),
 )
@@ -113,10 +114,6 @@ _INDEXER = re.compile(
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_qps_text, _qps_jira, _latency, _indexer):
         found = reader(text)

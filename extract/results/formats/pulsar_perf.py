@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -44,6 +44,7 @@ INFO = FormatInfo(
     signature="`Throughput produced: N msg/s --- N Mbit/s --- Latency: mean: N ms - med: N - "
     "95pct: N ...`; `Aggregated throughput stats --- N records sent --- N msg/s`",
     priority=12,
+    gutter=True,
     trigger=r"(?-i:Throughput\s+(?:produced|received|acked)|Aggregated\s+(?:throughput|latency)\s+stats)",
     needles=("Throughput", "Aggregated"),
 )
@@ -91,10 +92,6 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     records = list(_RECORD.finditer(text))
     tables: list[ResultTable] = []
     floor = 0

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -36,6 +36,7 @@ INFO = FormatInfo(
     signature="`<title>: Best Time(ms) Avg Time(ms) Stdev(ms) Rate(M/s) Per Row(ns) Relative` "
     "(or `Best/Avg Time(ms)`), dashed rule, `<case> 2161 2194 55 9.3 108.0 1.0X` rows",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:Best(?: |/Avg )Time\(ms\)|Running case:)",
     needles=("Time(ms)", "Running case:"),
@@ -84,10 +85,6 @@ def _title(raw: str) -> str:
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_tables, _progress):
         tables.extend(reader(text))

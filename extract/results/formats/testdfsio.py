@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -36,6 +36,7 @@ INFO = FormatInfo(
     signature="`----- TestDFSIO ----- : write` + `Throughput mb/sec:` / `Average IO rate mb/sec:` "
     "lines; `-------------- NNBench -------------- :` + `TPS: Create/Write/Close:` lines",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:-\s*(?:TestDFSIO|NNBench))",
     needles=("TestDFSIO", "NNBench"),
@@ -95,10 +96,6 @@ def _unit(tool: str, key: str) -> str | None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables = []
     headers = list(_HEADER.finditer(text))
     floor = 0

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -47,6 +47,7 @@ INFO = FormatInfo(
     '`[READ], AverageLatency(us), N`; `"measurement" : "RunTime(ms)"`; '
     "`50 sec: 1000 operations; 20 current ops/sec; [READ: Count=...]`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:\]\s*,\s*(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency"
     r"|LatencyVariance|\d+thPercentileLatency|Return=|Total Operations)"
@@ -201,10 +202,6 @@ def _blocks(text: str) -> list[list[tuple[str, re.Match]]]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(ungutter(text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for block in _blocks(text):

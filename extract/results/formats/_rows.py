@@ -1,0 +1,160 @@
+"""The declarative row reader: a tool module says what one row of its output looks like
+and which numbers it holds; `read` finds the blocks of rows in a text and returns one
+table per block, with a measurement per number.
+
+    ROWS = Rows(
+        row=re.compile(rf"(?P<name>\\w+)[ \\t]+(?P<mean>{NUM})[ \\t]*(?P<u>ms|s)"),
+        fields=(Field("mean", "mean", unit_group="u"),),
+        label="name",
+        columns=("name", "mean"),
+    )
+
+    def parse(text: str) -> list[ResultTable]:
+        return read(ROWS, text)
+
+A block is either a run of rows (with only blank space, or what `gap` allows,
+between them), or the rows that follow a `header` (each row right after the last,
+past what `gap` allows; or, with `end`, every row up to the end mark). The registry
+names each block by the heading above it when the module's `INFO.heading` says so.
+What a tool needs beyond this (which rows are warm-ups, which side is the baseline)
+is a short typed step of its own module, on the tables `read` returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from extract.results.formats._layout import runs
+from extract.results.formats.base import Measurement, ResultTable
+from extract.results.units import parse_number
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One number of a row: the pattern's group that holds it, the metric it
+    measures, and its unit as the tool writes it (`unit`) or the group that holds
+    the unit (`unit_group`). A row whose group did not match gives no measurement."""
+
+    metric: str
+    group: str
+    unit: str | None = None
+    unit_group: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """What a tool's rows look like (see the module docstring)."""
+
+    row: re.Pattern
+    fields: Sequence[Field]
+    # The row's name: a group of the pattern, or made from the match.
+    label: str | Callable[[re.Match], str] = ""
+    columns: Sequence[str] = ()
+    # The row's cells: groups of the pattern (unmatched: ""), or made from the match
+    # and its label; default: the label and every field's number.
+    cells: Sequence[str] | Callable[[re.Match, str], list[str]] | None = None
+    caption: str | None = None
+    header: re.Pattern | None = None
+    # What may stand between two rows of one block (default: blank space).
+    gap: re.Pattern | Callable[[str], object] | None = None
+    # After a header: where its block ends at the latest (rows are searched up to it).
+    end: re.Pattern | None = None
+    # The rows that give measurements, of all the rows of a block (default: all).
+    select: Callable[[list[re.Match]], list[re.Match]] | None = None
+    # The names of a block's rows at once, instead of `label` (`summary + (interval
+    # 2)` counts the rows before it).
+    labels: Callable[[list[re.Match]], list[str]] | None = None
+
+
+def read(spec: Rows, text: str) -> list[ResultTable]:
+    """The tables of `spec`'s blocks in `text`, in text order."""
+    if spec.header is None:
+        return [
+            _table(spec, text, block, block[0].start()) for block in runs(spec.row, text, spec.gap)
+        ]
+    tables: list[ResultTable] = []
+    floor = 0
+    for head in spec.header.finditer(text):
+        if head.start() < floor:
+            continue
+        block = list(_after(spec, text, head.end()))
+        if block:
+            tables.append(_table(spec, text, block, head.start()))
+            floor = block[-1].end()
+    return tables
+
+
+def _after(spec: Rows, text: str, pos: int):
+    """The rows of the block that starts at `pos`."""
+    if spec.end is not None:
+        mark = spec.end.search(text, pos)
+        yield from spec.row.finditer(text, pos, mark.start() if mark else len(text))
+        return
+    gap = spec.gap
+    while True:
+        if gap is not None:
+            pos = gap.match(text, pos).end()
+        else:
+            pos += len(text[pos:]) - len(text[pos:].lstrip())
+        m = spec.row.match(text, pos)
+        if m is None:
+            return
+        yield m
+        pos = m.end()
+
+
+def _table(spec: Rows, text: str, block: list[re.Match], start: int) -> ResultTable:
+    table = ResultTable(
+        format="",  # (the registry sets the format's name)
+        span=(start, block[-1].end()),
+        columns=list(spec.columns),
+        caption=spec.caption,
+    )
+    rows = spec.select(block) if spec.select else block
+    if spec.labels is not None:
+        labels = spec.labels(rows)
+    elif isinstance(spec.label, str):
+        labels = [m[spec.label] for m in rows]
+    else:
+        labels = [spec.label(m) for m in rows]
+    for m, label in zip(rows, labels, strict=True):
+        table.add_row(cells(spec, m, label), measurements(spec.fields, m, label))
+    return table
+
+
+def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
+    if spec.cells is None:
+        return [label, *(m[f.group] or "" for f in spec.fields)]
+    if callable(spec.cells):
+        return spec.cells(m, label)
+    return [m[g] or "" for g in spec.cells]
+
+
+def measurements(fields: Sequence[Field], m: re.Match, label: str | None) -> list[Measurement]:
+    """A measurement per field of the match that holds a number."""
+    out = []
+    for f in fields:
+        written = m[f.group]
+        value = parse_number(written) if written is not None else None
+        if value is not None:
+            unit = m[f.unit_group] if f.unit_group else f.unit
+            out.append(Measurement(f.metric, value, unit, label, None, written))
+    return out
+
+
+def measure(
+    metric: str,
+    written: str,
+    value: float | None,
+    unit: str | None,
+    *,
+    label: str | None = None,
+    variant: str | None = None,
+    row: int | None = None,
+) -> Measurement | None:
+    """A Measurement, or None when the number could not be read."""
+    if value is None:
+        return None
+    return Measurement(metric, value, unit, label, variant, written, row)
