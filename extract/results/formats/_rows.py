@@ -23,7 +23,7 @@ is a short typed step of its own module, on the tables `read` returns.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from extract.results.formats._layout import runs
@@ -43,12 +43,17 @@ class Field:
     unit_group: str | None = None
 
 
+# The numbers of a row; or, for rows whose numbers vary (`44.6 ns/op  16 B/op`), a
+# function giving (metric, number as written, unit) for each.
+Fields = Sequence[Field] | Callable[[re.Match], Iterable[tuple[str, str | None, str | None]]]
+
+
 @dataclass(frozen=True, slots=True)
 class Rows:
     """What a tool's rows look like (see the module docstring)."""
 
     row: re.Pattern
-    fields: Sequence[Field]
+    fields: Fields
     # The row's name: a group of the pattern, or made from the match.
     label: str | Callable[[re.Match], str] = ""
     columns: Sequence[str] = ()
@@ -63,6 +68,10 @@ class Rows:
     end: re.Pattern | None = None
     # The rows that give measurements, of all the rows of a block (default: all).
     select: Callable[[list[re.Match]], list[re.Match]] | None = None
+    # Whole lines above the first row that belong to its block (a tool's header),
+    # and what right after the last row still does (a footer).
+    lead: re.Pattern | None = None
+    tail: re.Pattern | None = None
     # The names of a block's rows at once, instead of `label` (`summary + (interval
     # 2)` counts the rows before it).
     labels: Callable[[list[re.Match]], list[str]] | None = None
@@ -106,9 +115,14 @@ def _after(spec: Rows, text: str, pos: int):
 
 
 def _table(spec: Rows, text: str, block: list[re.Match], start: int) -> ResultTable:
+    end = block[-1].end()
+    if spec.lead is not None:
+        start = _lead_start(text, start, spec.lead)
+    if spec.tail is not None and (tail := spec.tail.match(text, end)):
+        end = tail.end()
     table = ResultTable(
         format="",  # (the registry sets the format's name)
-        span=(start, block[-1].end()),
+        span=(start, end),
         columns=list(spec.columns),
         caption=spec.caption,
     )
@@ -124,7 +138,25 @@ def _table(spec: Rows, text: str, block: list[re.Match], start: int) -> ResultTa
     return table
 
 
+def _lead_start(text: str, start: int, lead: re.Pattern) -> int:
+    """`start` moved up over the lines above it that `lead` matches (blank lines
+    between them are passed over); not when the block starts mid-line (flattened)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return start
+    first = pos = line_start
+    for line in reversed(text[:line_start].split("\n")[:-1]):
+        pos -= len(line) + 1
+        if lead.match(line):
+            first = pos
+        elif line.strip():
+            break
+    return first
+
+
 def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
+    if spec.cells is None and callable(spec.fields):
+        return [label, *(written or "" for _, written, _ in spec.fields(m))]
     if spec.cells is None:
         return [label, *(m[f.group] or "" for f in spec.fields)]
     if callable(spec.cells):
@@ -132,15 +164,19 @@ def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
     return [m[g] or "" for g in spec.cells]
 
 
-def measurements(fields: Sequence[Field], m: re.Match, label: str | None) -> list[Measurement]:
+def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measurement]:
     """A measurement per field of the match that holds a number."""
+    if callable(fields):
+        found = fields(m)
+    else:
+        found = (
+            (f.metric, m[f.group], m[f.unit_group] if f.unit_group else f.unit) for f in fields
+        )
     out = []
-    for f in fields:
-        written = m[f.group]
+    for metric, written, unit in found:
         value = parse_number(written) if written is not None else None
         if value is not None:
-            unit = m[f.unit_group] if f.unit_group else f.unit
-            out.append(Measurement(f.metric, value, unit, label, None, written))
+            out.append(Measurement(metric, value, unit, label, None, written))
     return out
 
 
