@@ -12,7 +12,8 @@ import re
 from types import ModuleType
 
 from extract.results import prefilter
-from extract.results.formats._layout import heading_above, ungutter
+from extract.results.formats._layout import ungutter
+from extract.results.formats._rows import name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.prefilter import Needs
 
@@ -86,6 +87,10 @@ PARSERS: list[ModuleType] = sorted(
     key=lambda mod: (mod.INFO.kind != "noise", mod.INFO.priority),
 )
 
+
+_NOT_HEADING = {
+    m.INFO.name: re.compile(m.INFO.not_heading) if m.INFO.not_heading else None for m in PARSERS
+}
 
 # The formats of generic layouts (tables, records, sentences), not of one tool.
 GENERIC_FORMATS = frozenset(mod.INFO.name for mod in PARSERS if mod.INFO.generic)
@@ -202,12 +207,10 @@ def run(fmt: ModuleType | str, text: str) -> list[ResultTable]:
     info = mod.INFO
     view = ungutter(text) if info.gutter else text
     tables = mod.parse(view)
-    floor = 0
     for t in tables:
         t.format = info.name
-        if info.heading:
-            t.variant = heading_above(view, t.span[0], floor, style=info.heading)
-            floor = t.span[1]
+    if info.heading:
+        name_blocks(tables, view, info.heading, _NOT_HEADING[info.name])
     tables.sort(key=lambda t: t.span)
     if not info.keeps_repeats:
         _drop_repeats(tables, view)

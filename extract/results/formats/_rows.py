@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from extract.results.formats._layout import runs
+from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -60,7 +60,8 @@ class Rows:
     # The row's cells: groups of the pattern (unmatched: ""), or made from the match
     # and its label; default: the label and every field's number.
     cells: Sequence[str] | Callable[[re.Match, str], list[str]] | None = None
-    caption: str | None = None
+    # The table's caption, or made from the header (the first row) of its block.
+    caption: str | Callable[[re.Match], str | None] | None = None
     header: re.Pattern | None = None
     # What may stand between two rows of one block (default: blank space).
     gap: re.Pattern | Callable[[str], object] | None = None
@@ -72,6 +73,10 @@ class Rows:
     # and what right after the last row still does (a footer).
     lead: re.Pattern | None = None
     tail: re.Pattern | None = None
+    # The heading above each block names it (`_layout.heading_above` in this style),
+    # unless `not_heading` finds something in it (the tool's own command line).
+    heading: str | None = None
+    not_heading: re.Pattern | None = None
     # The names of a block's rows at once, instead of `label` (`summary + (interval
     # 2)` counts the rows before it).
     labels: Callable[[list[re.Match]], list[str]] | None = None
@@ -80,19 +85,31 @@ class Rows:
 def read(spec: Rows, text: str) -> list[ResultTable]:
     """The tables of `spec`'s blocks in `text`, in text order."""
     if spec.header is None:
-        return [
-            _table(spec, text, block, block[0].start()) for block in runs(spec.row, text, spec.gap)
-        ]
-    tables: list[ResultTable] = []
-    floor = 0
-    for head in spec.header.finditer(text):
-        if head.start() < floor:
-            continue
-        block = list(_after(spec, text, head.end()))
-        if block:
-            tables.append(_table(spec, text, block, head.start()))
-            floor = block[-1].end()
+        tables = [_table(spec, text, b, b[0]) for b in runs(spec.row, text, spec.gap)]
+    else:
+        tables = []
+        floor = 0
+        for head in spec.header.finditer(text):
+            if head.start() < floor:
+                continue
+            block = list(_after(spec, text, head.end()))
+            if block:
+                tables.append(_table(spec, text, block, head))
+                floor = block[-1].end()
+    if spec.heading:
+        name_blocks(tables, text, spec.heading, spec.not_heading)
     return tables
+
+
+def name_blocks(
+    tables: list[ResultTable], text: str, style: str, not_heading: re.Pattern | None = None
+) -> None:
+    """Each table's variant: the heading above it, not before the previous table's end."""
+    floor = 0
+    for t in tables:
+        heading = heading_above(text, t.span[0], floor, style=style)
+        t.variant = None if heading and not_heading and not_heading.search(heading) else heading
+        floor = t.span[1]
 
 
 def _after(spec: Rows, text: str, pos: int):
@@ -114,8 +131,8 @@ def _after(spec: Rows, text: str, pos: int):
         pos = m.end()
 
 
-def _table(spec: Rows, text: str, block: list[re.Match], start: int) -> ResultTable:
-    end = block[-1].end()
+def _table(spec: Rows, text: str, block: list[re.Match], head: re.Match) -> ResultTable:
+    start, end = head.start(), block[-1].end()
     if spec.lead is not None:
         start = _lead_start(text, start, spec.lead)
     if spec.tail is not None and (tail := spec.tail.match(text, end)):
@@ -124,7 +141,7 @@ def _table(spec: Rows, text: str, block: list[re.Match], start: int) -> ResultTa
         format="",  # (the registry sets the format's name)
         span=(start, end),
         columns=list(spec.columns),
-        caption=spec.caption,
+        caption=spec.caption(head) if callable(spec.caption) else spec.caption,
     )
     rows = spec.select(block) if spec.select else block
     if spec.labels is not None:
