@@ -67,6 +67,7 @@ class Rows:
     gap: re.Pattern | Callable[[str], object] | None = None
     # After a header: where its block ends at the latest (rows are searched up to it).
     end: re.Pattern | None = None
+    min_rows: int = 1  # a block of fewer rows is no table
     # The rows that give measurements, of all the rows of a block (default: all).
     select: Callable[[list[re.Match]], list[re.Match]] | None = None
     # Whole lines above the first row that belong to its block (a tool's header),
@@ -85,7 +86,8 @@ class Rows:
 def read(spec: Rows, text: str) -> list[ResultTable]:
     """The tables of `spec`'s blocks in `text`, in text order."""
     if spec.header is None:
-        tables = [_table(spec, text, b, b[0]) for b in runs(spec.row, text, spec.gap)]
+        blocks = runs(spec.row, text, spec.gap)
+        tables = [_table(spec, text, b, b[0]) for b in blocks if len(b) >= spec.min_rows]
     else:
         tables = []
         floor = 0
@@ -93,7 +95,7 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
             if head.start() < floor:
                 continue
             block = list(_after(spec, text, head.end()))
-            if block:
+            if block and len(block) >= spec.min_rows:
                 tables.append(_table(spec, text, block, head))
                 floor = block[-1].end()
     if spec.heading:
@@ -121,7 +123,9 @@ def _after(spec: Rows, text: str, pos: int):
     gap = spec.gap
     while True:
         if gap is not None:
-            pos = gap.match(text, pos).end()
+            if (between := gap.match(text, pos)) is None:
+                return
+            pos = between.end()
         else:
             pos += len(text[pos:]) - len(text[pos:].lstrip())
         m = spec.row.match(text, pos)
