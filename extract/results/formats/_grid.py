@@ -12,22 +12,16 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import context_before, heading_above
+from extract.results.formats._layout import CELL_NUM, context_before, heading_above
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_duration, parse_number, to_si
 
-# A number as written in a cell: 1,430 / 749 631 / -0.347 / 3.49E8 / .5 / 1_000 (not
-# dates, versions). Thousands grouped by spaces (SI style, also thin and no-break spaces).
-NUM = (
-    r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+)?"
-    r"(?:\.\d+)?(?:[eE][-+]?\d+)?"
-)
 _SPACED_THOUSANDS = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
 _UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
 # value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±
 _CELL = re.compile(
-    rf"""^\s*(?P<num>{NUM})(?:(?P<mag>[kKM])[ \t]+(?=[A-Za-z]+/))?\s*(?P<unit>{_UNIT})?
-        (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{NUM})\s*(?P<eunit>{_UNIT}|%)?)?
+    rf"""^\s*(?P<num>{CELL_NUM})(?:(?P<mag>[kKM])[ \t]+(?=[A-Za-z]+/))?\s*(?P<unit>{_UNIT})?
+        (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{CELL_NUM})\s*(?P<eunit>{_UNIT}|%)?)?
         \s*(?:\((?P<ratio>[^()]{{1,12}})\))?\s*$""",
     re.X,
 )
@@ -402,7 +396,7 @@ def grid_measurements(
     return out
 
 
-_PAIR = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
+_PAIR = re.compile(rf"(?<![\w.])(?P<num>{CELL_NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
 
 
 _CELL_PREFIX = re.compile(r"^([A-Za-z][\w ./-]{0,40}?):\s+(.*)$")

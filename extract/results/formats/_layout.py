@@ -5,7 +5,8 @@ and rules that frame a block, the heading above it, the command that made it, a
 Every format reads its text through these; none defines its own number pattern,
 gutter or heading rule.
 
-- `NUM` (and `SIGNED`, `FLOAT`, built from it): a number as tools print it.
+- `NUM` (and `UNSIGNED`, `FLOAT`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
+  print it, with the exponents, signs, separators and words some of them add.
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
@@ -26,8 +27,19 @@ from collections.abc import Callable, Iterable
 
 # A number as tools print it: `12`, `3.25` (no sign, exponent or thousands separator).
 NUM = r"\d+(?:\.\d+)?"
-# ... with a sign and an exponent, as printf's %g and JSON write them: `-1.5e-3`.
-FLOAT = rf"[-+]?{NUM}(?:[eE][-+]?\d+)?"
+# ... with an exponent (`1.5e-3`), and a sign, as printf's %g and JSON write them.
+UNSIGNED = rf"{NUM}(?:[eE][-+]?\d+)?"
+FLOAT = rf"[-+]?{UNSIGNED}"
+# ... with `,` grouping thousands (`1,234.5`).
+GROUPED = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# As a table's cell writes it: `1,430`, `749 631` (thousands grouped by spaces, also
+# thin and no-break ones), `-0.347`, `3.49E8`, `.5` (not dates, versions).
+CELL_NUM = (
+    r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+)?"
+    r"(?:\.\d+)?(?:[eE][-+]?\d+)?"
+)
+# As Java's formatters print numbers: grouped (`1,966,793,680`), `NaN`, `Infinity`.
+JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 
 # ---------------------------------------------------------------- fences and rules
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -38,12 +38,11 @@ INFO = FormatInfo(
     needles=("Requests per second:",),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _KEYS = re.compile(
     rf"""(?P<key>Time\ taken\ for\ tests|Complete\ requests|Failed\ requests|Write\ errors
           |Non-2xx\ responses|Total\ transferred|HTML\ transferred|Requests\ per\ second
           |Time\ per\ request|Transfer\ rate|Total\ body\ sent|Keep-Alive\ requests):
-        [ \t]+(?P<v>{_NUM})[ \t]*(?:\[(?P<u>[^\]\n]+)\]|(?P<w>bytes|seconds))?
+        [ \t]+(?P<v>{NUM})[ \t]*(?:\[(?P<u>[^\]\n]+)\]|(?P<w>bytes|seconds))?
         (?:[ \t]*\((?P<q>[^)]{{0,80}})\)|[ \t]*received|[ \t]*kb/s\ total)?""",
     re.X,
 )
@@ -53,14 +52,14 @@ _CONFIG = re.compile(
     r"|\s(?:Server|Document|Concurrency|Time taken|SSL|TLS)\b)"
 )
 # `Transfer rate:` goes on with two lines when a body was sent (`-p`/`-u`)
-_SENT = re.compile(rf"(?<!\S)(?P<v>{_NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b")
+_SENT = re.compile(rf"(?<!\S)(?P<v>{NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b")
 _CONN = re.compile(
-    rf"(?P<name>Connect|Processing|Waiting|Total):[ \t]+(?P<min>{_NUM})[ \t]+(?P<mean>{_NUM})"
-    rf"[ \t]+(?P<sd>{_NUM})[ \t]+(?P<median>{_NUM})[ \t]+(?P<max>{_NUM})"
+    rf"(?P<name>Connect|Processing|Waiting|Total):[ \t]+(?P<min>{NUM})[ \t]+(?P<mean>{NUM})"
+    rf"[ \t]+(?P<sd>{NUM})[ \t]+(?P<median>{NUM})[ \t]+(?P<max>{NUM})"
 )
 _CONN_HEAD = re.compile(r"Connection Times \(ms\)\s+min\s+mean\[\+/-sd\]\s+median\s+max")
 _PCT_HEAD = re.compile(r"Percentage of the requests served within a certain time \(ms\)")
-_PCT = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{_NUM})(?:[ \t]*\(longest request\))?")
+_PCT = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{NUM})(?:[ \t]*\(longest request\))?")
 _BANNER = re.compile(
     r"This is ApacheBench, Version [^\n]*?(?:\n|\s)"
     r"(?:Copyright [^\n]*?Zeus Technology Ltd, \S+\s*)?"

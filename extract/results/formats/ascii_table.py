@@ -32,7 +32,7 @@ from extract.results.formats._grid import (
     is_unit,
     read_cell,
 )
-from extract.results.formats._layout import context_before, heading_above, line_caption
+from extract.results.formats._layout import FLOAT, context_before, heading_above, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # (for the trigger; line breaks as `str.splitlines` has them, written as characters:
@@ -553,7 +553,7 @@ def _whitespace_tables(
 _WORD_TOKEN = re.compile(r"\S+")
 # (one match in each word that has a digit, none in the others)
 _DIGIT_RUN = re.compile(r"(?<!\S)\S*?\d")
-_PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_PLAIN_NUMBER = re.compile(FLOAT)
 _SENTENCE_END = re.compile(r"[.:;!?)]$")
 # A word of rule or markup characters only (`=====`, `---`, `+`, `##`): a rule line or
 # a diff mark run into the line, where a table's structure breaks.

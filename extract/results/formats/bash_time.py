@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_duration, parse_number
 
@@ -90,8 +90,8 @@ def _log_start(text: str, pos: int) -> tuple[int, str | None]:
 
 # zsh's `time`: `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total`.
 _ZSH = re.compile(
-    r"(?<![\w.])(?P<user>\d+(?:\.\d+)?)s\s+user\s+(?P<system>\d+(?:\.\d+)?)s\s+system\s+"
-    r"(?P<cpu>\d+)%\s+cpu\s+(?P<total>(?:\d+:)?\d+(?:\.\d+)?)\s+total\b"
+    rf"(?<![\w.])(?P<user>{NUM})s\s+user\s+(?P<system>{NUM})s\s+system\s+"
+    rf"(?P<cpu>\d+)%\s+cpu\s+(?P<total>(?:\d+:)?{NUM})\s+total\b"
 )
 # a flattened mail: `Heading: <command>` on the line before the timing
 _HEAD_CMD = re.compile(r"(?s)(?P<head>.*[^\s:]):[ \t]+(?=[^:]+$)")

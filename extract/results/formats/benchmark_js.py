@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -29,12 +29,12 @@ INFO = FormatInfo(
 )
 
 _RESULT = re.compile(
-    r"(?<!\S)x[ \t]+(?P<ops>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[ \t]+ops/sec[ \t]+"
-    r"(?:±|\+/-|Â±|\?)[ \t]*(?P<rme>\d+(?:\.\d+)?)%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
+    rf"(?<!\S)x[ \t]+(?P<ops>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{NUM})[ \t]+ops/sec[ \t]+"
+    rf"(?:±|\+/-|Â±|\?)[ \t]*(?P<rme>{NUM})%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
 )
 _TAIL = re.compile(
-    r"(?:\s*avg:[ \t]*(?P<avg>\d+(?:\.\d+)?)[ \t]*(?P<avgu>ms|s|us|µs|ns))?"
-    r"(?:\s*\d+(?:\.\d+)?% of a frame @ \d+FPS)?"
+    rf"(?:\s*avg:[ \t]*(?P<avg>{NUM})[ \t]*(?P<avgu>ms|s|us|µs|ns))?"
+    rf"(?:\s*{NUM}% of a frame @ \d+FPS)?"
 )
 _FASTEST = re.compile(r"\s*Fastest is[ \t]+")
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import NUM, UNSIGNED
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -43,7 +44,6 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _SUP = "¹²³⁴⁵⁶⁷⁸⁹⁰"
 _V1_HEADER = re.compile(
     r"(?<!\S)name[ \t]+"
@@ -51,23 +51,24 @@ _V1_HEADER = re.compile(
 )
 _PM = r"(?:±|Â±|\?|\+/-)"  # `±`, or as mail mangled it
 _V1_CELL = (
-    rf"(?:(?P<{{p}}>{_NUM})(?P<{{p}}u>\?s|[^\s±?\d.][^\s±]*)?"
-    rf"(?:[ \t]*{_PM}[ \t]*(?P<{{p}}v>{_NUM}%|∞))?)"
+    rf"(?:(?P<{{p}}>{UNSIGNED})(?P<{{p}}u>\?s|[^\s±?\d.][^\s±]*)?"
+    rf"(?:[ \t]*{_PM}[ \t]*(?P<{{p}}v>{UNSIGNED}%|∞))?)"
 )
 _V1_ROW = re.compile(
     rf"""(?P<name>\[Geo\ mean\]|[^\s\[][^\s]*)[ \t]+{_V1_CELL.format(p="o")}
-        (?:\s+{_V1_CELL.format(p="n")}\s+(?P<delta>[-+−]?{_NUM}%|~)
+        (?:\s+{_V1_CELL.format(p="n")}\s+(?P<delta>[-+−]?{UNSIGNED}%|~)
         (?:\s+\((?P<stat>[^)]*)\))?)?(?=\s|$)""",  # \s: JIRA mail wraps long rows
     re.X,
 )
 _V2_FILES = re.compile(r"^[ \t]*│(?P<cells>[^\n]*│)[ \t]*$", re.M)
 _V2_CELL = re.compile(
-    rf"(?P<v>{_NUM})(?P<si>[kMGTPnµμumKi]*)?(?:[ \t]*±[ \t]*(?:(?P<var>{_NUM}%)|∞))?[ \t{_SUP}]*"
+    rf"(?P<v>{UNSIGNED})(?P<si>[kMGTPnµμumKi]*)?"
+    rf"(?:[ \t]*±[ \t]*(?:(?P<var>{UNSIGNED}%)|∞))?[ \t{_SUP}]*"
 )
-_V2_DELTA = re.compile(rf"(?P<d>[-+−]?{_NUM}%|~)(?:[ \t]*\((?P<stat>[^)\n]*)\))?[ \t{_SUP}]*")
+_V2_DELTA = re.compile(rf"(?P<d>[-+−]?{UNSIGNED}%|~)(?:[ \t]*\((?P<stat>[^)\n]*)\))?[ \t{_SUP}]*")
 _SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "m": 1e-3, "µ": 1e-6,
        "μ": 1e-6, "u": 1e-6, "n": 1e-9, "Ki": 1024.0, "Mi": 1024.0**2, "Gi": 1024.0**3}  # fmt: skip
-_STAT = re.compile(r"(?P<u>[^\s/]+)/(?P<stat>min|max|avg|mean|median|p\d+(?:\.\d+)?)")
+_STAT = re.compile(rf"(?P<u>[^\s/]+)/(?P<stat>min|max|avg|mean|median|p{NUM})")
 
 
 # A line of v1's group keys between rows: `pkg:encoding/gob`, `goos:linux goarch:amd64`.

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import JAVA, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -51,15 +51,14 @@ INFO = FormatInfo(
 # The lookbehind keeps this linear on long runs of blanks (masked text).
 _TRAILING_PIPES = re.compile(r"(?<![ \t])[ \t]*(?:\|[ \t]*)+$", re.M)
 _BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
-_NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|NaN|Infinity)"
 # `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.
 _KV = re.compile(
-    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{_NUMBER})"
+    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{JAVA})"
     r"(?:[ \t]*(?P<unit>op/s|pk/s|row/s|ms|seconds?|s|[KMG]i?B)(?![\w/]))?"
     r"(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?(?![\w.:])"
 )
 _STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
-_OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{_NUMBER})(?:\s*(?P<unit>[A-Za-z/%]+))?")
+_OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%]+))?")
 
 
 def _default_unit(key: str) -> str:
@@ -245,7 +244,7 @@ def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable |
             break
         cells = [c.strip() for c in line.group("row").split(",")]
         numeric = cells[names:]
-        if len(cells) != len(columns) or not all(re.fullmatch(_NUMBER, c) for c in numeric):
+        if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in numeric):
             break
         pos += line.end()
         table.span = (header.start(), pos)

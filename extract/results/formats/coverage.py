@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import NUM
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -58,7 +59,7 @@ _COVPY_CELL = re.compile(
     r"\s*(?:[-|: ]{3,}(?=\s)"  # a rule
     rf"|\|?[ \t]*{_B}(?:TOTAL|[\w./\\-]+\.\w+){_B}[ \t]*\|?"  # the file
     rf"(?:\s*\|?[ \t]*{_B}\d+{_B}[ \t]*){{2,5}}"  # Stmts, Miss[, Branch, BrPart]
-    rf"\|?\s*\|?[ \t]*{_B}\d+(?:\.\d+)?%{_B}[ \t]*\|?"  # Cover
+    rf"\|?\s*\|?[ \t]*{_B}{NUM}%{_B}[ \t]*\|?"  # Cover
     rf"(?:[ \t]*{_LINES}(?:,[ \t]*{_LINES})*)?)"  # Missing
 )
 _COVPY_TAIL = re.compile(r"\s*(?:-{5,}\s*)?(?:\d+ files? skipped due to complete coverage\.)?")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import FLOAT, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -41,7 +41,7 @@ INFO = FormatInfo(
 )
 
 # criterion signs changes with U+2212 `−`, which mail read as cp1252 turns into `âˆ’`
-_NUM = r"(?:[-+−]|âˆ’)?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_NUM = rf"(?:−|âˆ’)?{FLOAT}"
 _VU = rf"(?:{_NUM})\s*[^\s\]]+"
 _INTERVAL = (
     rf"\[\s*(?P<{{p}}1>{_NUM})\s*(?P<{{p}}1u>[^\s\]]+)\s+(?P<{{p}}2>{_NUM})\s*(?P<{{p}}2u>[^\s\]]+)"

@@ -82,9 +82,9 @@ def _key_value_fields(m: re.Match):
 KEY_VALUES = Rows(
     header=re.compile(r"(?im)^[^\n]*?performance test result:?[ \t]*$"),
     row=re.compile(
-        r"[ \t]*(?P<key>[a-z][a-z ]{2,60}?):[ \t]+(?P<v>\d+(?:\.\d+)?)[ \t]*(?P<u>seconds|ms|Bytes)"
+        rf"[ \t]*(?P<key>[a-z][a-z ]{{2,60}}?):[ \t]+(?P<v>{NUM})[ \t]*(?P<u>seconds|ms|Bytes)"
         r"(?:[ \t]+(?:loaded|inserted)[ \t]+(?P<n>\d+)[ \t]+(?P<nu>Bytes|Rows),[ \t]*about[ \t]+"
-        r"(?P<rate>\d+(?:\.\d+)?[KMG]?)[ \t]+(?P<ru>[\w/]+))?[ \t]*(?=\n|$)"
+        rf"(?P<rate>{NUM}[KMG]?)[ \t]+(?P<ru>[\w/]+))?[ \t]*(?=\n|$)"
     ),
     gap=re.compile(r"\n"),
     fields=_key_value_fields,

@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import command_above, heading_above, json_at, runs
+from extract.results.formats._layout import FLOAT, NUM, command_above, heading_above, json_at, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -69,10 +69,9 @@ INFO = FormatInfo(
     ),
 )
 
-_N = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _LINE = re.compile(
     r"(?<![\w%.-])(?P<k>count|mean rate|15-minute rate|1-minute rate|5-minute rate|min|max|mean"
-    r"|stddev|median|value|\d+(?:\.\d+)?%)[ \t]*(?P<op><=|=)[ \t]*(?P<v>" + _N + r")"
+    rf"|stddev|median|value|{NUM}%)[ \t]*(?P<op><=|=)[ \t]*(?P<v>" + FLOAT + r")"
     r"(?:[ \t]+(?P<u>(?:calls|events|bytes|ops|requests)/(?:second|minute|hour|millisecond)"
     r"|nanoseconds|microseconds|milliseconds|seconds|minutes))?(?![\w.])"
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -60,20 +60,19 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _GNU = re.compile(
-    rf"(?<![\w.])(?P<user>{_NUM})user\s+(?P<system>{_NUM})system\s+"
+    rf"(?<![\w.])(?P<user>{NUM})user\s+(?P<system>{NUM})system\s+"
     rf"(?P<elapsed>\d+(?::\d\d){{1,2}}(?:\.\d+)?)elapsed\s+(?P<cpu>\d+|\?)%CPU"
     rf"(?:\s*\((?P<avgtext>\d+)avgtext\+(?P<avgdata>\d+)avgdata\s+(?P<maxresident>\d+)maxresident\)k)?"
     rf"(?:\s+(?P<inputs>\d+)inputs\+(?P<outputs>\d+)outputs\s*"
     rf"\((?P<major>\d+)major\+(?P<minor>\d+)minor\)pagefaults\s+(?P<swaps>\d+)swaps)?"
 )
 _BSD = re.compile(
-    rf"(?<![\w.])(?P<real>{_NUM})\s+real\s+(?P<user>{_NUM})\s+user\s+(?P<sys>{_NUM})\s+sys\b"
+    rf"(?<![\w.])(?P<real>{NUM})\s+real\s+(?P<user>{NUM})\s+user\s+(?P<sys>{NUM})\s+sys\b"
 )
 _POSIX = re.compile(
-    rf"(?<![\w-])real[ \t]+(?P<real>{_NUM})\s+user[ \t]+(?P<user>{_NUM})"
-    rf"\s+sys[ \t]+(?P<sys>{_NUM})(?![\w.:])"
+    rf"(?<![\w-])real[ \t]+(?P<real>{NUM})\s+user[ \t]+(?P<user>{NUM})"
+    rf"\s+sys[ \t]+(?P<sys>{NUM})(?![\w.:])"
 )
 
 _GNU_FIELDS = [  # (group, metric, unit)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import FLOAT
+from extract.results.formats._layout import FLOAT, NUM
 from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -60,7 +60,7 @@ ROWS = Rows(
     ),
     # the config header and bare `-v` name lines; `PASS` and `ok  pkg  3.1s`
     lead=re.compile(r"^[ \t]*(?:(?:goos|goarch|pkg|cpu|note|branch):.*|Benchmark\S*)[ \t]*$"),
-    tail=re.compile(r"\s+(?:PASS\s+)?ok[ \t]+\S+[ \t]+\d+(?:\.\d+)?s\b|\s+PASS\b"),
+    tail=re.compile(rf"\s+(?:PASS\s+)?ok[ \t]+\S+[ \t]+{NUM}s\b|\s+PASS\b"),
 )
 
 

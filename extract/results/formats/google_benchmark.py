@@ -34,7 +34,7 @@ from __future__ import annotations
 import csv
 import re
 
-from extract.results.formats._layout import heading_above, json_at, runs
+from extract.results.formats._layout import FLOAT, heading_above, json_at, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -59,7 +59,6 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _TUNIT = r"(?:ns|us|µs|μs|ms|s|%)"  # `%`: the `_cv` aggregate row of --benchmark_repetitions
 _HEADER = re.compile(r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Iterations(?:[ \t]+UserCounters\.{3})?")
 _CMP_HEADER = re.compile(
@@ -68,17 +67,17 @@ _CMP_HEADER = re.compile(
 _RULE = re.compile(r"-{10,}")
 _ROW = re.compile(
     rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+  # \s below: JIRA mail wraps long rows
-        (?P<time>{_NUM})\s*(?P<tu>{_TUNIT})\s+
-        (?P<cpu>{_NUM})\s*(?P<cu>{_TUNIT})\s+
+        (?P<time>{FLOAT})\s*(?P<tu>{_TUNIT})\s+
+        (?P<cpu>{FLOAT})\s*(?P<cu>{_TUNIT})\s+
         (?P<iters>\d+)
-        (?P<counters>(?:\s+[\w.]+=\S+|[ \t]+(?:{_NUM}[kMGT]?i?B/s|{_NUM}[kMGT]?\ items/s))*)
+        (?P<counters>(?:\s+[\w.]+=\S+|[ \t]+(?:{FLOAT}[kMGT]?i?B/s|{FLOAT}[kMGT]?\ items/s))*)
         (?:[ \t]+(?P<extra>[^\s=]+)(?=[ \t]*(?:\n|$)))?""",
     re.X,
 )
 _CMP_ROW = re.compile(
     rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+
-        (?P<tc>[-+]?{_NUM})[ \t]+(?P<cc>[-+]?{_NUM})[ \t]+
-        (?:(?P<to>{_NUM})[ \t]+(?P<tn>{_NUM})[ \t]+(?P<co>{_NUM})[ \t]+(?P<cn>{_NUM})(?=\s|$)
+        (?P<tc>[-+]?{FLOAT})[ \t]+(?P<cc>[-+]?{FLOAT})[ \t]+
+        (?:(?P<to>{FLOAT})[ \t]+(?P<tn>{FLOAT})[ \t]+(?P<co>{FLOAT})[ \t]+(?P<cn>{FLOAT})(?=\s|$)
           |(?P<utest>U\ Test,\ Repetitions:\ \d+\ vs\ \d+\.?[^\n]*))""",
     re.X,
 )
@@ -92,7 +91,7 @@ _CONTEXT = re.compile(
 )
 _SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6,
        "n": 1e-9}  # fmt: skip
-_COUNTER_VALUE = re.compile(rf"(?P<num>[-+]?{_NUM})(?P<si>[kKMGTmun]?)(?P<iec>i?)(?P<rest>\S*)")
+_COUNTER_VALUE = re.compile(rf"(?P<num>[-+]?{FLOAT})(?P<si>[kKMGTmun]?)(?P<iec>i?)(?P<rest>\S*)")
 
 
 def _counter(name: str, raw: str) -> tuple[float, str] | None:

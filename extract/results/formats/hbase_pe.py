@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -50,14 +50,13 @@ INFO = FormatInfo(
     needles=("Summary", "duration", "Avg", "Latency", "measures", "Test"),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 # Spaces are `\s+`: a mail gateway may wrap a record anywhere.
 _RECORDS = re.compile(
     r"\[(?P<tt>\w+)\]\s*Summary\s+of\s+timings\s+\((?P<tu>ms|us)\)\s*:\s*\[(?P<timings>[\d,.\s]+)\]"
-    rf"|\[(?P<dt>\w+)\s+duration\s*\]\s*Min:\s*(?P<dmin>{_NUM})ms\s+Max:\s*(?P<dmax>{_NUM})ms"
-    rf"\s+Avg:\s*(?P<davg>{_NUM})ms"
-    rf"|\[\s*Avg\s+latency\s+\((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{_NUM})"
-    rf"|\[\s*Avg\s+TPS/QPS\s*\]\s*(?P<tps>{_NUM})\s+row\s+per\s+second"
+    rf"|\[(?P<dt>\w+)\s+duration\s*\]\s*Min:\s*(?P<dmin>{NUM})ms\s+Max:\s*(?P<dmax>{NUM})ms"
+    rf"\s+Avg:\s*(?P<davg>{NUM})ms"
+    rf"|\[\s*Avg\s+latency\s+\((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{NUM})"
+    rf"|\[\s*Avg\s+TPS/QPS\s*\]\s*(?P<tps>{NUM})\s+row\s+per\s+second"
     r"|Latency\s+\((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
     rf"|Num\s+measures\s+\(latency\)\s*:\s*(?P<num>\d+)"
     # per-client lines of older releases and of the MapReduce mode
@@ -77,7 +76,7 @@ _FILLER = re.compile(
     r"|[\w.$]*PerformanceEvaluation:|```+|\{code(?::[^}]*)?\}|\{noformat\}"
     # the pretty histogram report (`Mean      = 1211.43`, ..., `99.999th  = 90112.00`) repeats
     # the `Latency (us) :` line; the value-size report is not a performance figure
-    r"|(?:Mean|Min|Max|StdDev|\d+(?:\.\d+)?th)\s*=\s*[\d.]+"
+    rf"|(?:Mean|Min|Max|StdDev|{NUM}th)\s*=\s*[\d.]+"
     r"|(?:ValueSize \(bytes\)|Num measures \(ValueSize\))\s*:[^\n]*"
     r"|No valueSize statistics available|Test\s*:\s*\w+,?\s*Thread\s*:\s*[\w-]+"
     r"|\s+"

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above, json_at, repaired
+from extract.results.formats._layout import FLOAT, NUM, heading_above, json_at, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -73,26 +73,25 @@ def _clean(text: str) -> tuple[str, list[int] | None]:
 
 # --- terminal output ---------------------------------------------------------------
 
-_N = r"\d+(?:\.\d+)?"
 _U = r"(?:ns|µs|μs|us|ms|s)"
 _PM = r"[±?]"  # `±`, or `?` once a gateway lost it
 _CMD = r"[^\n]{1,300}?(?:\n[ \t]*[^\s\n][^\n]{0,200}?)?"  # one line, or wrapped onto two
 _BLOCK = re.compile(
     rf"Benchmark(?: #?\d+)?:[ \t]*(?P<cmd>{_CMD})\s+"
-    rf"Time \((?:mean {_PM} [σ?]|abs [≡?])\):\s*(?P<mean>{_N})\s*(?P<mu>{_U})"
-    rf"(?:\s*{_PM}\s*(?P<sd>{_N})\s*(?P<su>{_U}))?"
-    rf"(?:\s*\[User:\s*(?P<user>{_N})\s*(?P<uu>{_U}),\s*System:\s*(?P<sys>{_N})\s*(?P<yu>{_U})\])?"
-    rf"(?:\s*Range \(min […?] max\):\s*(?P<min>{_N})\s*(?P<minu>{_U})\s*[…?]\s*(?P<max>{_N})\s*"
+    rf"Time \((?:mean {_PM} [σ?]|abs [≡?])\):\s*(?P<mean>{NUM})\s*(?P<mu>{_U})"
+    rf"(?:\s*{_PM}\s*(?P<sd>{NUM})\s*(?P<su>{_U}))?"
+    rf"(?:\s*\[User:\s*(?P<user>{NUM})\s*(?P<uu>{_U}),\s*System:\s*(?P<sys>{NUM})\s*(?P<yu>{_U})\])?"
+    rf"(?:\s*Range \(min […?] max\):\s*(?P<min>{NUM})\s*(?P<minu>{_U})\s*[…?]\s*(?P<max>{NUM})\s*"
     rf"(?P<maxu>{_U})(?:\s*(?P<runs>\d+) runs)?)?"
 )
-_RATIO = rf"(?P<x>{_N})(?:\s*{_PM}\s*(?P<sd>{_N}))?"
+_RATIO = rf"(?P<x>{NUM})(?:\s*{_PM}\s*(?P<sd>{NUM}))?"
 _SUMMARY = re.compile(
     r"Summary\s+(?:'(?P<q1>[^'\n]+)'|(?P<p1>[^\n']+?)) ran"
-    rf"(?=\s+(?:{_N}(?:\s*{_PM}\s*{_N})? times (?:faster|slower) than|As fast \())"
+    rf"(?=\s+(?:{NUM}(?:\s*{_PM}\s*{NUM})? times (?:faster|slower) than|As fast \())"
 )
 _VS = re.compile(
     rf"\s+(?:{_RATIO} times (?P<dir>faster|slower) than"
-    rf"|As fast \((?P<x2>{_N})(?:\s*{_PM}\s*(?P<sd2>{_N}))?\) as)[ \t]+"
+    rf"|As fast \((?P<x2>{NUM})(?:\s*{_PM}\s*(?P<sd2>{NUM}))?\) as)[ \t]+"
     r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\n]+))"
 )
 _RELATIVE = re.compile(r"Relative speed comparison[ \t]*\r?\n")
@@ -209,7 +208,7 @@ _ADOC_HEADER = re.compile(
 )
 _ADOC_ROW = re.compile(r"\s*\|((?:[^|\n\\]|\\\||\\)*)" + r"\s*\|([^|\n]*)" * 4)
 _ADOC_END = re.compile(r"\s*\|===")
-_VALUE = re.compile(rf"^({_N})(?:\s*{_PM}\s*({_N}))?$")
+_VALUE = re.compile(rf"^({NUM})(?:\s*{_PM}\s*({NUM}))?$")
 
 
 def _exports(text: str) -> list[ResultTable]:
@@ -241,7 +240,7 @@ def _markup(text: str, header: re.Pattern, row_re: re.Pattern) -> list[ResultTab
             if mean.group(2):
                 table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
             for metric, cell in (("min", cells[2]), ("max", cells[3])):
-                if re.fullmatch(_N, cell):
+                if re.fullmatch(NUM, cell):
                     table.measurements.append(_m(metric, cell, unit, cmd, r))
             if rel := _VALUE.match(cells[4]):
                 table.measurements.append(_m("relative", rel.group(1), "x", cmd, r))
@@ -260,7 +259,6 @@ _CSV_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
 _CSV_HEADER = re.compile(
     r"command,mean,stddev,median,user,system,min,max(?P<params>(?:,parameter_\w+)*)"
 )
-_FLOAT = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 
 
 def _csv_row(n_params: int) -> re.Pattern:
@@ -269,7 +267,7 @@ def _csv_row(n_params: int) -> re.Pattern:
     # mail runs the next row on after the last field
     return re.compile(
         r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
-        + rf",({_FLOAT})" * 7
+        + rf",({FLOAT})" * 7
         + r"(?P<params>"
         + r",[^,\s]*" * n_params
         + r")(?![^\s])"

@@ -45,7 +45,7 @@ import bisect
 import json
 import re
 
-from extract.results.formats._layout import inline_heading, json_at, line_caption, mask_tags
+from extract.results.formats._layout import NUM, inline_heading, json_at, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -132,7 +132,7 @@ _HISTOGRAM = re.compile(
     r"\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*"
 )
 _PERCENTILES = re.compile(r"\s*Percentiles, (?P<unit>[^\s:]{1,20}):")
-_PERCENTILE = re.compile(rf"\s*p\((?P<p>\d+(?:\.\d+)?)\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
+_PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
 # A verbose run's measured iterations (`# Warmup Iteration` lines are not results);
 # a fork's lines stand one per line, sometimes with the secondary results after them.
 # (`# Warmup Iteration   1:` lines are not results); also in a re-indented or
@@ -534,7 +534,7 @@ def _json_lines(text: str) -> list[ResultTable]:
         r = len(table.rows)
         table.rows.append([name, variant or "", "score", str(obj.get("score"))])
         fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
-        fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(r"p\d+(?:\.\d+)?", k)]
+        fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(rf"p{NUM}", k)]
         fields.append(("Cnt", obj.get("sampleCount"), "count"))
         for metric, value, u in fields:
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -57,12 +57,11 @@ INFO = FormatInfo(
     needles=("sent,", "end.time,", "threadId,", "mb_sec", "Percentiles: "),
 )
 
-_N = r"\d+(?:\.\d+)?"
 _PRODUCER = re.compile(
-    rf"(?<!\d)(?P<sent>\d+)\s+records\s+sent,\s*(?P<rps>{_N})\s+records/sec\s+\((?P<mbs>{_N})\s+MB/sec\),\s*"
-    rf"(?P<avg>{_N})\s+ms\s+avg\s+latency,\s*(?P<max>{_N})(?:\s+ms)?\s+max\s+latency"
-    rf"(?:,\s*(?P<p50>{_N})\s+ms\s+50th,\s*(?P<p95>{_N})\s+ms\s+95th,\s*(?P<p99>{_N})\s+ms\s+99th"
-    rf",\s*(?P<p999>{_N})\s+ms\s+99\.9th)?\.?"
+    rf"(?<!\d)(?P<sent>\d+)\s+records\s+sent,\s*(?P<rps>{NUM})\s+records/sec\s+\((?P<mbs>{NUM})\s+MB/sec\),\s*"
+    rf"(?P<avg>{NUM})\s+ms\s+avg\s+latency,\s*(?P<max>{NUM})(?:\s+ms)?\s+max\s+latency"
+    rf"(?:,\s*(?P<p50>{NUM})\s+ms\s+50th,\s*(?P<p95>{NUM})\s+ms\s+95th,\s*(?P<p99>{NUM})\s+ms\s+99th"
+    rf",\s*(?P<p999>{NUM})\s+ms\s+99\.9th)?\.?"
 )
 _PRODUCER_FIELDS = [
     ("sent", "records_sent", "records"),
@@ -80,7 +79,7 @@ _CONSUMER_HEADER = re.compile(
     r"(?:,\s*[A-Za-z][\w.]*)+)"
 )
 # One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
-_CELL = r"(?:\d{4}-\d\d-\d\d\s+\d\d:\d\d:\d\d:\d{3}|-?\d+(?:\.\d+)?)"
+_CELL = rf"(?:\d{{4}}-\d\d-\d\d\s+\d\d:\d\d:\d\d:\d{{3}}|-?{NUM})"
 _CONSUMER_UNITS = [
     (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
     (re.compile(r"nMsg\.sec$"), "msg/s"),
@@ -100,7 +99,7 @@ def parse(text: str) -> list[ResultTable]:
 # The shell command that ran the tool (`$ bin/kafka-producer-perf-test.sh ...`), and
 # EndToEndLatency's progress lines (`1000<TAB>1.19`): part of the output block.
 _PROMPT_LINE = re.compile(r"[ \t]*(?:\[[^\]\n]*\][ \t]*)?[$#][ \t]+[^\n]*\n[ \t]*")
-_E2E_PROGRESS = re.compile(r"[ \t]*\d+\t\d+(?:\.\d+)?[ \t]*\n[ \t]*")
+_E2E_PROGRESS = re.compile(rf"[ \t]*\d+\t{NUM}[ \t]*\n[ \t]*")
 
 
 def _opened_by(text: str, start: int, floor: int, line: re.Pattern) -> int:
@@ -204,8 +203,8 @@ def _consumer(text: str) -> list[ResultTable]:
 
 
 _LINEAR_HEADER = re.compile(r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])")
-_LINEAR_ROW = re.compile(rf"\s+({_N})[ \t]+({_N})[ \t]+({_N})(?![\w.])(?!\s+MB per sec)")
-_LINEAR_SUMMARY = re.compile(rf"\s+({_N}(?:[eE][-+]?\d+)?) MB per sec\b")
+_LINEAR_ROW = re.compile(rf"\s+({NUM})[ \t]+({NUM})[ \t]+({NUM})(?![\w.])(?!\s+MB per sec)")
+_LINEAR_SUMMARY = re.compile(rf"\s+({NUM}(?:[eE][-+]?\d+)?) MB per sec\b")
 
 
 def _linear_write(text: str) -> list[ResultTable]:
@@ -251,7 +250,7 @@ def _linear_write(text: str) -> list[ResultTable]:
 
 
 _E2E = re.compile(
-    rf"(?:Avg latency: (?P<avg>{_N}) ms\s+)?"
+    rf"(?:Avg latency: (?P<avg>{NUM}) ms\s+)?"
     rf"Percentiles: 50th = (?P<p50>\d+), 99th = (?P<p99>\d+), 99\.9th = (?P<p999>\d+)"
 )
 

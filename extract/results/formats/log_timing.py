@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -67,7 +67,6 @@ INFO = FormatInfo(
     ),
 )
 
-_N = r"\d+(?:\.\d+)?"
 # beeline prints the summary through its log: `INFO  : ` before every line
 _LP = r"(?:[ \t]*(?:INFO|WARN|DEBUG)[ \t]*:\s*)?"
 _SUMMARY = re.compile(
@@ -81,24 +80,24 @@ _SUMMARY = re.compile(
 )
 _PREFIX_BEFORE = re.compile(r"(?:^|(?<=\s))(?:INFO|WARN|DEBUG)[ \t]*:[ \t]*$", re.M)
 _STEP = re.compile(
-    rf"\s*{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{_N})(?P<u>ms|s)(?=\s|$)"
+    rf"\s*{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{NUM})(?P<u>ms|s)(?=\s|$)"
 )
 _PERFLOG = re.compile(
     r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
     r"(?:\s+from=[\w.$]+)?\s*>"
 )
 _ZK = re.compile(
-    rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{_N})\s+operations:\s*"
-    rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{_N})"
+    rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{NUM})\s+operations:\s*"
+    rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{NUM})"
 )
 _TIMING_RECORD = (
-    rf"(?P<label>[A-Za-z][^:|\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
+    rf"(?P<label>[A-Za-z][^:|\n]{{2,100}}?):[ \t]*(?P<v>{NUM})[ \t]*"
     rf"(?P<u>{_TIME_UNITS})"
 )
 _TIMING_LINE = re.compile(rf"^[ \t]*{_TIMING_RECORD}[ \t]*\r?$", re.MULTILINE)
 # ... and the same records one after the other on a line (a flattened mail).
 _TIMING_IN_LINE = re.compile(rf"(?:^|(?<=[ \t])){_TIMING_RECORD}(?=[ \t\r]|$)", re.MULTILINE)
-_RECORD_END = re.compile(rf":[ \t]*{_N}[ \t]*(?:{_TIME_UNITS})[ \t]+$")
+_RECORD_END = re.compile(rf":[ \t]*{NUM}[ \t]*(?:{_TIME_UNITS})[ \t]+$")
 # A line that states a setting, not something measured.
 _SETTING = re.compile(
     r"timeout|interval|delay|ttl|retention|period|wait|sleep|backoff|expir|limit|max\b|"

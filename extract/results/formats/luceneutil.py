@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import FLOAT, NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -55,16 +55,15 @@ INFO = FormatInfo(
     needles=("Pct", "P50 B", "GB/hour"),
 )
 
-_N = r"[-+]?\d+(?:\.\d+)?"
 _HEADER = re.compile(
     r"Task\s*QPS\s+(?P<base>\S+)\s+StdDev\s*QPS\s+(?P<cand>\S+)\s+StdDev"
     r"\s+Pct\s+diff(?P<p>\s+p-value)?"
 )
-_STD = r"\d+(?:\.\d+)?|n/a"
+_STD = rf"{NUM}|n/a"
 _ROW = re.compile(
-    rf"\s*(?P<task>[A-Za-z][\w.:/-]*)\s+(?P<qb>\d+(?:\.\d+)?)\s+\(\s*(?P<sb>{_STD})%\)\s+"
-    rf"(?P<qc>\d+(?:\.\d+)?)\s+\(\s*(?P<sc>{_STD})%\)\s+(?P<pct>{_N})%\s*"
-    rf"\(\s*(?P<lo>{_N})%\s*-\s*(?P<hi>{_N})%\s*\)"
+    rf"\s*(?P<task>[A-Za-z][\w.:/-]*)\s+(?P<qb>{NUM})\s+\(\s*(?P<sb>{_STD})%\)\s+"
+    rf"(?P<qc>{NUM})\s+\(\s*(?P<sc>{_STD})%\)\s+(?P<pct>{FLOAT})%\s*"
+    rf"\(\s*(?P<lo>{FLOAT})%\s*-\s*(?P<hi>{FLOAT})%\s*\)"
 )
 _P_VALUE = re.compile(r"\s+(?P<p>[01]\.\d+)(?![\d.%])")
 
@@ -80,8 +79,8 @@ def _colored(group: str, number: str) -> str:
 
 
 _JIRA_ROW = re.compile(
-    r"\s*\|(?P<task>[A-Za-z][^|\n]{0,60}?)\|(?P<qb>\d+(?:\.\d+)?)\|(?P<sb>\d+(?:\.\d+)?)"
-    r"\|(?P<qc>\d+(?:\.\d+)?)\|(?P<sc>\d+(?:\.\d+)?)\|"
+    rf"\s*\|(?P<task>[A-Za-z][^|\n]{{0,60}}?)\|(?P<qb>{NUM})\|(?P<sb>{NUM})"
+    rf"\|(?P<qc>{NUM})\|(?P<sc>{NUM})\|"
     + _colored("lo", r"-?\d+")
     + r"-"
     + _colored("hi", r"-?\d+")
@@ -99,17 +98,19 @@ _LAT_HEADER = re.compile(
 )
 _LAT_ROW_TEXT = re.compile(
     r"\s*(?P<task>[A-Za-z][\w.:/-]*)"
-    + "".join(rf"\s+(?P<b{i}>{_N})\s+(?P<c{i}>{_N})\s+(?P<d{i}>{_N})%" for i in range(5))
+    + "".join(rf"\s+(?P<b{i}>{FLOAT})\s+(?P<c{i}>{FLOAT})\s+(?P<d{i}>{FLOAT})%" for i in range(5))
 )
 _LAT_ROW_JIRA = re.compile(
     r"\s*\|\|(?P<task>[A-Za-z][^|\n]{0,60}?)"
-    + "".join(rf"\|\|(?P<b{i}>{_N})\|\|(?P<c{i}>{_N})\|\|(?P<d{i}>{_N})%" for i in range(5))
+    + "".join(
+        rf"\|\|(?P<b{i}>{FLOAT})\|\|(?P<c{i}>{FLOAT})\|\|(?P<d{i}>{FLOAT})%" for i in range(5)
+    )
     + r"\|\|"
 )
 
 _INDEXER = re.compile(
     r"(?:(?<![\w./~-])(?P<path>[\w./~-]+):)?Indexer:\s+"
-    r"(?P<v>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s+GB/hour\s+plain\s+text"
+    rf"(?P<v>{NUM}(?:[eE][-+]?\d+)?)\s+GB/hour\s+plain\s+text"
 )
 
 

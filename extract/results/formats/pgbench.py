@@ -51,7 +51,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:tps(?:[ \t]*=|,[ \t]*lat)|latency average|latency stddev"
-    r"|initial connection time|statement latencies in milliseconds|done in \d+(?:\.\d+)? s \((?:"
+    rf"|initial connection time|statement latencies in milliseconds|done in {NUM} s \((?:"
     + _STEPS
     + r") \d)",
     needles=(

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -49,7 +49,6 @@ INFO = FormatInfo(
     needles=("Throughput", "Aggregated"),
 )
 
-_N = r"\d+(?:\.\d+)?"
 # The optional log prefix carries the time that names the interval.
 # (log4j2 `%d{ISO8601_OFFSET_DATE_TIME_HHMM}` or `%d{HH:mm:ss.SSS}`, thread, level, logger)
 _PREFIX = (
@@ -62,11 +61,11 @@ _RECORD = re.compile(
 )
 # One `---`-separated field of the throughput part.
 _RATE = re.compile(
-    rf"(?P<failure>failure\s+)?(?P<v>{_N})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
+    rf"(?P<failure>failure\s+)?(?P<v>{NUM})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
     r"(?![\w/])"
 )
-_LATENCY = re.compile(rf"\b(?P<k>mean|med|\d+(?:\.\d+)?pct|Max):\s*(?P<v>{_N})(?:\s*ms\b)?")
-_LATENCY_END = re.compile(rf"-\s*Max:\s*{_N}")
+_LATENCY = re.compile(rf"\b(?P<k>mean|med|{NUM}pct|Max):\s*(?P<v>{NUM})(?:\s*ms\b)?")
+_LATENCY_END = re.compile(rf"-\s*Max:\s*{NUM}")
 _CONTINUED = re.compile(r"\r?\n[ \t]*--+[ \t][^\n]*")
 
 

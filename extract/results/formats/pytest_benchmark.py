@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import number
-from extract.results.formats._layout import heading_above, repaired
+from extract.results.formats._layout import GROUPED, heading_above, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -49,9 +49,8 @@ _HEADER = re.compile(
 _BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
 # (a number is digits with an optional fraction, or a bare fraction: one way to read
 # each digit run, so a long run cannot make the row pattern backtrack for minutes)
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
-_ONE = rf"(?:\d+;\d+|{_NUM}(?:\s*\([^()\s]*\))?)"
-_VALUE = re.compile(rf"(?P<out>\d+;\d+)|(?P<num>{_NUM})(?:\s*\((?P<ratio>[^()]*)\))?")
+_ONE = rf"(?:\d+;\d+|{GROUPED}(?:\s*\([^()\s]*\))?)"
+_VALUE = re.compile(rf"(?P<out>\d+;\d+)|(?P<num>{GROUPED})(?:\s*\((?P<ratio>[^()]*)\))?")
 _JUNK = re.compile(r"[\s=-]*")
 _TIME_COLS = {"min", "max", "mean", "stddev", "median", "iqr"}
 

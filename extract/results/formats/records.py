@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import GROUPED, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number, to_si
 
@@ -85,7 +85,6 @@ INFO = FormatInfo(
     keeps_repeats=True,
 )
 
-_NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _UNIT = (
     r"%|[xX×](?!\w)|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
     r"|(?:ns|us|µs|μs|ms|s|sec|secs|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?"
@@ -94,14 +93,14 @@ _UNIT = (
 _KEY = r"[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff.()%#/-]*(?:[ \t]+[\w\u4e00-\u9fff.()%#/-]+){0,5}?"
 # (Markdown may wrap the key: `` `origin/main`: 8.53 us/op ``, `**p99**: 12 ms`.)
 _PAIR = re.compile(
-    rf"(?P<key>{_KEY})[`*_]{{0,3}}[ \t]*[:=：][ \t]*[`*_]{{0,3}}(?P<num>~?{_NUMBER})"
+    rf"(?P<key>{_KEY})[`*_]{{0,3}}[ \t]*[:=：][ \t]*[`*_]{{0,3}}(?P<num>~?{GROUPED})"
     # (a `.` may end the sentence after it: `Before: 12000 msg/s. After: ...`)
     rf"(?P<suffix>[kKM](?![A-Za-z]))?(?:[ \t]*(?P<unit>{_UNIT}))?(?![\w:/-]|\.\w)"
 )
 # More values of the same name after a pair, each with its own unit:
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
 _MORE_VALUES = re.compile(
-    rf"[ \t]*[,;][ \t]*(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
+    rf"[ \t]*[,;][ \t]*(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
     r"(?![\w:/-]|\.\w)"
 )
 # Keys that name a setting or an identifier, not a measured result.
@@ -236,7 +235,7 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
 # Such lines count only as a run of two or more in one unit (one alone is a sentence).
 _LABELLED = re.compile(
     rf"^[ \t]*(?P<head>[^\s|:=][^|:=\n]{{0,80}}?)(?:[ \t]+[-–][ \t]+|[ \t]+)"
-    rf"(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})[ \t]*$"
+    rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})[ \t]*$"
 )
 
 
@@ -297,7 +296,7 @@ def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
 # before the first `:` is the line's label.
 _CELL_PAIR = re.compile(
     rf"(?P<key>[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?)[ \t]*(?:[ \t]in|[ \t]took|:|=)[ \t]*"
-    rf"(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
+    rf"(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
 )
 
 
@@ -380,13 +379,13 @@ def _flat_named_lists(line: str, found: list[re.Match]) -> list[list[list[re.Mat
 # lines that flattening ran together (a capitalised head, ` - `, a number and a unit).
 _FLAT_LABELLED = re.compile(
     rf"(?P<head>[A-Z][^\s|:=-][^|:=\n]{{0,60}}?)[ \t]+[-–][ \t]+"
-    rf"(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
+    rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
 )
 
 
 _CELL_TEXT = (
     rf"[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?[ \t]*(?:[ \t]in|[ \t]took|:|=)"
-    rf"[ \t]*~?{_NUMBER}[ \t]*(?:{_UNIT})"
+    rf"[ \t]*~?{GROUPED}[ \t]*(?:{_UNIT})"
 )
 # `Old client : small msgs in 57.8 secs | 1k msgs in 53.2 secs New client : ...`
 _FLAT_CELLS = re.compile(
@@ -433,7 +432,7 @@ def _flat_labelled(line: str) -> list[list[re.Match]]:
 # `1 element 3.97 sec 101 elements 5.81 sec ...`: `label  <number> <unit>` lines that
 # flattening ran together; the words between two values name the second.
 _FLAT_VALUE = re.compile(
-    rf"(?<![\w.~])(?P<key>)(?P<num>{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
+    rf"(?<![\w.~])(?P<key>)(?P<num>{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
 )
 _FLAT_HEAD = re.compile(r"[^\s.;:!?|=()\[\]]+(?:[ \t]+[^\s.;:!?|=()\[\]]+){0,3}")
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -51,9 +51,8 @@ INFO = FormatInfo(
     needles=("requests", "======", '"test","rps"', '","'),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _TITLE = re.compile(r"={6} (?P<t>[^\n=][^\n]*?) ={6}")
-_COMPLETED = re.compile(rf"(?P<n>\d+)\s+requests\s+completed\s+in\s+(?P<s>{_NUM})\s+seconds")
+_COMPLETED = re.compile(rf"(?P<n>\d+)\s+requests\s+completed\s+in\s+(?P<s>{NUM})\s+seconds")
 # settings and headings inside a report: part of it, no rows
 _SKIP = re.compile(
     r"""\d+\ parallel\ clients|\d+\ bytes\ payload|keep\ alive:\ \d+
@@ -68,13 +67,13 @@ _HEADS = {
     "Cumulative distribution of latencies:": "cumulative",
 }
 _PCT = re.compile(
-    rf"(?P<p>{_NUM})%\s+<=\s+(?P<ms>{_NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
+    rf"(?P<p>{NUM})%\s+<=\s+(?P<ms>{NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
 )
-_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{_NUM})\s+requests\s+per\s+second")
+_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{NUM})\s+requests\s+per\s+second")
 _SUMMARY_COLS = ("avg", "min", "p50", "p95", "p99", "max")
 _LAT_SUMMARY = re.compile(
     r"latency\s+summary\s+\(msec\):\s+avg\s+min\s+p50\s+p95\s+p99\s+max"
-    + "".join(rf"\s+(?P<{c}>{_NUM})" for c in _SUMMARY_COLS)
+    + "".join(rf"\s+(?P<{c}>{NUM})" for c in _SUMMARY_COLS)
 )
 # the live line, redrawn with CR while a test runs
 _LIVE = re.compile(
@@ -86,7 +85,7 @@ _WARNING = re.compile(r"WARNING: Could not fetch server CONFIG")
 _COMMAND = re.compile(r"[^\n]{0,40}?\bredis-benchmark\s(?:[^\n]*\s)?-[A-Za-z\-][^\n]*")
 # a `-q` line; the title is checked apart (see _title)
 _QUIET = re.compile(
-    rf":[ \t]+(?P<v>{_NUM})\s+requests\s+per\s+second(?:,\s*p50=(?P<p50>{_NUM})\s*msec)?"
+    rf":[ \t]+(?P<v>{NUM})\s+requests\s+per\s+second(?:,\s*p50=(?P<p50>{NUM})\s*msec)?"
 )
 _UPPER_TITLE = re.compile(r"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?")
 _CSV_HEAD = re.compile(
@@ -94,10 +93,10 @@ _CSV_HEAD = re.compile(
     r'"p95_latency_ms","p99_latency_ms","max_latency_ms"'
 )
 _CSV_ROW = re.compile(
-    rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{_NUM})"'
-    + "".join(rf',"(?P<{c}>{_NUM})"' for c in _SUMMARY_COLS)
+    rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"'
+    + "".join(rf',"(?P<{c}>{NUM})"' for c in _SUMMARY_COLS)
 )
-_CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{_NUM})"(?![,"])')
+_CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"(?![,"])')
 
 
 def _metric_number(written: str) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import JAVA, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -49,16 +49,15 @@ _HEADER = re.compile(
 # The rule under the header; a mail that wraps at 72/80 columns splits it over lines.
 _RULE = re.compile(r"\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}(?:[ \t\r]*\n?[ \t]*-{3,}(?=\s|$))*")
 # `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
-_NUM = r"(?:\d+(?:\.\d+)?|NaN|Infinity)"
 _ROW_NEW = re.compile(
     r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
-    rf"(?P<best>{_NUM})\s+(?P<avg>{_NUM})\s+(?P<stdev>{_NUM})\s+(?P<rate>{_NUM})\s+"
-    rf"(?P<perrow>{_NUM})\s+(?P<relative>{_NUM})X(?![\w.])"
+    rf"(?P<best>{JAVA})\s+(?P<avg>{JAVA})\s+(?P<stdev>{JAVA})\s+(?P<rate>{JAVA})\s+"
+    rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
 )
 _ROW_OLD = re.compile(
     r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
-    rf"(?P<best>{_NUM})\s*/\s*(?P<avg>{_NUM})\s+(?P<rate>{_NUM})\s+"
-    rf"(?P<perrow>{_NUM})\s+(?P<relative>{_NUM})X(?![\w.])"
+    rf"(?P<best>{JAVA})\s*/\s*(?P<avg>{JAVA})\s+(?P<rate>{JAVA})\s+"
+    rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
 )
 _COLUMNS_NEW = [
     ("best", "Best Time(ms)", "ms"),

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -50,12 +50,11 @@ INFO = FormatInfo(
     needles=("thds:", "sysbench", "SQL statistics:", "General statistics:"),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _INTERVAL = re.compile(
-    rf"""\[\s*(?P<t>{_NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{_NUM})
-        \s+qps:\s*(?P<qps>{_NUM})\s+\(r/w/o:\s*(?P<r>{_NUM})/(?P<w>{_NUM})/(?P<o>{_NUM})\)
-        \s+lat\s+\(ms,(?P<pct>[\d.]+)%\):\s*(?P<lat>{_NUM})
-        (?:\s+err/s:\s*(?P<err>{_NUM}))?(?:\s+reconn/s:\s*(?P<rec>{_NUM}))?""",
+    rf"""\[\s*(?P<t>{NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{NUM})
+        \s+qps:\s*(?P<qps>{NUM})\s+\(r/w/o:\s*(?P<r>{NUM})/(?P<w>{NUM})/(?P<o>{NUM})\)
+        \s+lat\s+\(ms,(?P<pct>[\d.]+)%\):\s*(?P<lat>{NUM})
+        (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
     re.X,
 )
 _SECTION = re.compile(
@@ -67,17 +66,17 @@ _KV = re.compile(
          |[a-z][a-z0-9 ,/]*?(?:\s\((?:avg/stddev)\))?
          |\d+(?:st|nd|rd|th)\ percentile|approx\.\s+\d+\ percentile
          |[a-z]+(?:,\s*\w+/s)?):
-        (?:\s+(?P<v>{_NUM})(?P<u>ms|s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{_NUM}))?
-           (?:\s+\((?P<rate>{_NUM})\ per\ sec\.\))?)?""",
+        (?:\s+(?P<v>{NUM})(?P<u>ms|s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{NUM}))?
+           (?:\s+\((?P<rate>{NUM})\ per\ sec\.\))?)?""",
     re.X,
 )
 # memory: `Total operations: 2097152 (1885685.03 per second)` and `2048.00 MiB transferred
 # (1841.49 MiB/sec)`; before 1.0 `Operations performed: 2097152 (1885685.03 ops/sec)`, `MB`
 _MEMORY = re.compile(
     rf"(?P<key>Total operations|Operations performed):[ \t]*(?P<n>\d+)[ \t]*"
-    rf"\([ \t]*(?P<rate>{_NUM})[ \t]+(?:per second|ops/sec)\)"
-    rf"|(?P<mb>{_NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
-    rf"\((?P<mbrate>{_NUM})[ \t]+(?P<ru>[KMGT]i?B/sec)\)"
+    rf"\([ \t]*(?P<rate>{NUM})[ \t]+(?:per second|ops/sec)\)"
+    rf"|(?P<mb>{NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
+    rf"\((?P<mbrate>{NUM})[ \t]+(?P<ru>[KMGT]i?B/sec)\)"
 )
 _BANNER = re.compile(
     r"sysbench \d[\w.\-]*(?: \(using [^)\n]*\)|:[ \t]+multi-threaded system evaluation benchmark)"

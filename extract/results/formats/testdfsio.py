@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import JAVA, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -52,11 +52,10 @@ _HEADER = re.compile(
     r"|\s*(?P<op2>(?:write|read|append|truncate|cleanup|(?:random|backward|skip)\s+read)\b)"
     r"(?!\s*:)|)"
 )
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 # `Key: value` where the key may itself contain `(ms):` (NNBench) — value is a number.
 _PAIR = re.compile(
     r"(?P<key>[A-Za-z#][\w#&/().\- ]{0,60}?(?::\s*[A-Za-z#][\w/#(). ]{0,40}?)?)"
-    rf"\s*:\s*(?P<val>{_NUM})(?![\w.:])"
+    rf"\s*:\s*(?P<val>{JAVA})(?![\w.:])"
 )
 # Text allowed between the lines of a block (log prefixes, non-numeric lines).
 _LOG_PREFIX = re.compile(r"(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import JAVA, NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -63,15 +63,14 @@ INFO = FormatInfo(
     ),
 )
 
-_VAL = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|NaN|Infinity|-Infinity"
 _LINE = re.compile(
     r"\[(?P<section>[A-Za-z][\w%\-]*)\]\s*,\s*(?P<metric>[A-Za-z0-9][^,\[\]\n]{0,60}?)\s*,\s*"
-    rf"(?P<val>{_VAL})(?![\w.])"
+    rf"(?P<val>{JAVA})(?![\w.])"
 )
 _JSON = re.compile(
     r"\{\s*\"metric\"\s*:\s*\"(?P<section>[^\"\n]{1,60})\"\s*,\s*"
     r"\"measurement\"\s*:\s*\"(?P<metric>[^\"\n]{1,80})\"\s*,\s*"
-    rf"\"value\"\s*:\s*(?P<val>{_VAL})\s*\}}"
+    rf"\"value\"\s*:\s*(?P<val>{JAVA})\s*\}}"
 )
 # `[<label>]2019-10-14 18:07:32:614 50 sec: 1000000 operations; 17966 current ops/sec;
 # est completion in 1 minute [READ: Count=...] [UPDATE AverageLatency(us)=...]`
@@ -101,7 +100,7 @@ _KNOWN = re.compile(
     r"|\d+thPercentileLatency|Return=\w+|Total Operations)",
 )
 # The raw measurement type's summary: microseconds, without a unit in the name.
-_RAW_METRIC = re.compile(r"^(?:Average|Min|Max|p\d+(?:\.\d+)?)$")
+_RAW_METRIC = re.compile(rf"^(?:Average|Min|Max|p{NUM})$")
 # Text allowed between two records of one run: log prefixes, a `|` gutter, JSON
 # punctuation, markup.
 _GAP = re.compile(
@@ -163,7 +162,7 @@ def _status(m: re.Match, table: ResultTable) -> None:
             for key, written in pairs:
                 if key in _HDR_NAMES:
                     name, unit = _HDR_NAMES[key]
-                elif re.fullmatch(r"\d+(?:\.\d+)?", key):
+                elif re.fullmatch(rf"{NUM}", key):
                     name, unit = f"{key}thPercentileLatency", "us"
                 else:
                     continue
