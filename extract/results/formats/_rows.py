@@ -30,6 +30,8 @@ from extract.results.formats._layout import heading_above, runs
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_number
 
+_BLANK = re.compile(r"\s*")
+
 
 @dataclass(frozen=True, slots=True)
 class Field:
@@ -68,6 +70,7 @@ class Rows:
     # After a header: where its block ends at the latest (rows are searched up to it).
     end: re.Pattern | None = None
     min_rows: int = 1  # a block of fewer rows is no table
+    keep_empty: bool = False  # a header with no rows is a table (it claims its text)
     # The rows that give measurements, of all the rows of a block (default: all).
     select: Callable[[list[re.Match]], list[re.Match]] | None = None
     # Whole lines above the first row that belong to its block (a tool's header),
@@ -91,13 +94,15 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
     else:
         tables = []
         floor = 0
-        for head in spec.header.finditer(text):
+        heads = list(spec.header.finditer(text))
+        for k, head in enumerate(heads):
             if head.start() < floor:
                 continue
-            block = list(_after(spec, text, head.end()))
-            if block and len(block) >= spec.min_rows:
+            limit = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+            block = list(_after(spec, text, head.end(), limit))
+            if len(block) >= max(spec.min_rows, 0 if spec.keep_empty else 1):
                 tables.append(_table(spec, text, block, head))
-                floor = block[-1].end()
+                floor = tables[-1].span[1]
     if spec.heading:
         name_blocks(tables, text, spec.heading, spec.not_heading)
     return tables
@@ -114,8 +119,9 @@ def name_blocks(
         floor = t.span[1]
 
 
-def _after(spec: Rows, text: str, pos: int):
-    """The rows of the block that starts at `pos`."""
+def _after(spec: Rows, text: str, pos: int, limit: int):
+    """The rows of the block that starts at `pos` (right after its header), up to the
+    next header at `limit`."""
     if spec.end is not None:
         mark = spec.end.search(text, pos)
         yield from spec.row.finditer(text, pos, mark.start() if mark else len(text))
@@ -123,12 +129,12 @@ def _after(spec: Rows, text: str, pos: int):
     gap = spec.gap
     while True:
         if gap is not None:
-            if (between := gap.match(text, pos)) is None:
+            if (between := gap.match(text, pos, limit)) is None:
                 return
             pos = between.end()
         else:
-            pos += len(text[pos:]) - len(text[pos:].lstrip())
-        m = spec.row.match(text, pos)
+            pos = _BLANK.match(text, pos, limit).end()
+        m = spec.row.match(text, pos, limit)
         if m is None:
             return
         yield m
@@ -136,7 +142,7 @@ def _after(spec: Rows, text: str, pos: int):
 
 
 def _table(spec: Rows, text: str, block: list[re.Match], head: re.Match) -> ResultTable:
-    start, end = head.start(), block[-1].end()
+    start, end = head.start(), block[-1].end() if block else head.end()
     if spec.lead is not None:
         start = _lead_start(text, start, spec.lead)
     if spec.tail is not None and (tail := spec.tail.match(text, end)):
