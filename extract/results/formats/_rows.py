@@ -46,7 +46,7 @@ class Field:
 
 
 # The numbers of a row; or, for rows whose numbers vary (`44.6 ns/op  16 B/op`), a
-# function giving (metric, number as written, unit) for each.
+# function giving (metric, number as written, unit[, value when not the written one]).
 Fields = Sequence[Field] | Callable[[re.Match], Iterable[tuple[str, str | None, str | None]]]
 
 
@@ -199,9 +199,17 @@ def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measure
         found = (
             (f.metric, m[f.group], m[f.unit_group] if f.unit_group else f.unit) for f in fields
         )
+    return numbers(found, label)
+
+
+def numbers(
+    found: Iterable[tuple[str, str | None, str | None] | tuple[str, str | None, str | None, float]],
+    label: str | None,
+) -> list[Measurement]:
+    """A measurement per (metric, number as written, unit[, value]) that holds a number."""
     out = []
-    for metric, written, unit in found:
-        value = parse_number(written) if written is not None else None
+    for metric, written, unit, *value in found:
+        value = value[0] if value else parse_number(written) if written is not None else None
         if value is not None:
             out.append(Measurement(metric, value, unit, label, None, written))
     return out
