@@ -192,14 +192,18 @@ def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
 
 
 def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measurement]:
-    """A measurement per field of the match that holds a number."""
+    """A measurement per field of the match that holds a number; a declared field's
+    measurement knows its `span` (where its group matched)."""
     if callable(fields):
-        found = fields(m)
-    else:
-        found = (
-            (f.metric, m[f.group], m[f.unit_group] if f.unit_group else f.unit) for f in fields
-        )
-    return numbers(found, label)
+        return numbers(fields(m), label)
+    out = []
+    for f in fields:
+        for meas in numbers(
+            [(f.metric, m[f.group], m[f.unit_group] if f.unit_group else f.unit)], label
+        ):
+            meas.span = m.span(f.group)
+            out.append(meas)
+    return out
 
 
 def numbers(
