@@ -1,7 +1,10 @@
 """The registry: every format module, in one place, and the function that runs them.
 
-Adding a format is: a module under `extract/results/formats/`, fixture pairs under
-`tests/fixtures/formats/`, and one line in `MODULES` below.
+Adding a format is: a module copied from `_template.py` (its docstring is the
+recipe), fixture pairs under `tests/fixtures/formats/`, one line in `MODULES` below,
+and `python -m extract.dev.docs --write` (the docs' list and table of formats).
+`run(format, text)` gives one format's tables with the work every format needs done
+here once; `extract_results(text)` runs them all.
 """
 
 from __future__ import annotations
@@ -87,10 +90,6 @@ PARSERS: list[ModuleType] = sorted(
     key=lambda mod: (mod.INFO.kind != "noise", mod.INFO.priority),
 )
 
-
-_NOT_HEADING = {
-    m.INFO.name: re.compile(m.INFO.not_heading) if m.INFO.not_heading else None for m in PARSERS
-}
 
 # The formats of generic layouts (tables, records, sentences), not of one tool.
 GENERIC_FORMATS = frozenset(mod.INFO.name for mod in PARSERS if mod.INFO.generic)
@@ -210,7 +209,8 @@ def run(fmt: ModuleType | str, text: str) -> list[ResultTable]:
     for t in tables:
         t.format = info.name
     if info.heading:
-        name_blocks(tables, view, info.heading, _NOT_HEADING[info.name])
+        not_heading = re.compile(info.not_heading) if info.not_heading else None
+        name_blocks(tables, view, info.heading, not_heading)
     tables.sort(key=lambda t: t.span)
     if not info.keeps_repeats:
         _drop_repeats(tables, view)

@@ -17,6 +17,10 @@ Times rows give label = row name (`Connect`, `Total`...), metric `connection_tim
 mean|sd|median|max>` (ms). Configuration lines (concurrency, document length, port)
 are part of the block but give no rows. The `ab ...` command line pasted above a report
 names its URL; it is not the report's variant (a heading such as `with the patch:` is).
+
+Not declared as rows: a report is a set of keyed lines (`Requests per second:`, `Time
+per request:`, ...) between banners, whose metric and unit come from each key, plus two
+small tables.
 """
 
 from __future__ import annotations

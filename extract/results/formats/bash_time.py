@@ -18,6 +18,9 @@ unit `s`, written = the text as printed. Variant = the heading before the record
 a record sits in; label = the log message (`Time spent by thread 2 to load generated
 data into the database`) when there is one, `run N` when a group has several
 records, else None.
+
+Not declared as rows: `real` / `user` / `sys` come as three lines or at the end of a log
+line, named by the command or heading above them; zsh's one-line form is another reader.
 """
 
 from __future__ import annotations

@@ -32,6 +32,9 @@ are not results.
 
 Rows are matched from the section header on, not line by line, so a mail
 flattened onto one line reads the same. Pure function; never raises.
+
+Not declared as rows: a section's rows name their own units (`i/s`, `times in`) and the
+Comparison section's rows refer back to them.
 """
 
 from __future__ import annotations

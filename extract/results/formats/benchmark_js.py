@@ -9,6 +9,10 @@ Returns one ResultTable per run of consecutive results. Measurements, label = th
 benchmark name (lines joined with a space): `ops` (unit `ops/sec`, thousands separators
 removed), `rme` (%, the relative margin of error), `runs` (count), and `avg` (unit as
 printed, `ms`) when an `avg:` line follows.
+
+Not declared as rows: a result's name is the text before ` x ` on its line, or the one
+or two lines above it, or in flattened mail the words since the previous result;
+`Fastest is` ends a block with names of its own.
 """
 
 from __future__ import annotations

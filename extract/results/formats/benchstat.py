@@ -20,6 +20,10 @@ a v2 unit such as `ms/avg` is read as unit `ms`, metric `avg`); and one `delta <
 per significant change (unit `%`, variant `new vs old`); `~` (no change) gives none.
 The runs are the sides of the comparison (`Measurement.side`: old / the first file is
 `before`), the `± 2%` their noise.
+
+Not declared as rows: v1 and v2 tables are read column by column from their header (one
+column per input file, a delta column, the unit in the header cells), not as rows of
+fixed fields.
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ Progress rows are lines: a flattened mail keeps only the `Results:` block.
 
 Source: tools/stress .../stress/report/StressMetrics.java (HEADFORMAT, ROWFORMAT,
 summarise); the 2.0 tool's legacy output as documented.
+
+Not declared as rows: `Results:` blocks hold `key : value [unit]` lines whose unit
+depends on the key, and the progress tables' columns come from their header.
 """
 
 from __future__ import annotations

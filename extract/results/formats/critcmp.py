@@ -14,6 +14,9 @@ metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`
 throughput are the `before` side, the others' the `after` (`Measurement.side`). Rows are
 read as a stream, so a
 table flattened onto one line (GitBox mail) reads the same.
+
+Not declared as rows: the row pattern is made from each header (one group of cells per
+baseline it names), and a row's name is whatever stands before its cells.
 """
 
 from __future__ import annotations

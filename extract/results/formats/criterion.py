@@ -19,6 +19,10 @@ point estimate, unit as printed ns/µs/ms/s), `time_lower`, `time_upper`; `thrpt
 `change_lower`, `change_upper` (unit `%`; for throughput changes `thrpt_change`...).
 With a change, the estimate is the `after` side of a comparison with the saved
 baseline and the change its `change` (`Measurement.side`).
+
+Not declared as rows: a block is a benchmark name and its `time: [low est high]`,
+`thrpt:` and `change:` lines; the name may stand on the line before or be flattened into
+the prose before it.
 """
 
 from __future__ import annotations

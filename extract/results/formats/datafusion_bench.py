@@ -18,6 +18,10 @@ Measurements: compare rows give label = query, variant = the branch column, metr
 name, metric = the name without its `(branch)` (or `count`), variant = that branch.
 Run lines give label = `<benchmark> Query N`, metric `iteration I` and `avg time`
 (ms or s), and `rows returned` (count) once per query.
+
+Not declared as rows: box tables drawn in several box-drawing styles (and their
+mojibake) are read as a stream of cells, and dfbench's iteration lines are another
+reader.
 """
 
 from __future__ import annotations

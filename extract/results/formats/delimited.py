@@ -18,6 +18,11 @@ Variant = the heading above the table.
 A table flattened onto one line (records apart by a blank only) is read from the
 header's names and the data's numbers (`benchmark,before_ms,after_ms readSmall,12.5,
 10.25 readLarge,…`). Pure function; never raises.
+
+Not declared as rows: a table of any CSV/TSV export, whose columns come from its header
+line split by whichever delimiter its lines share. (It is a generic layout, but not
+marked `generic`: the classifier's weights were fitted with it counted as a tool's
+output; marking it changes them, see `make fit`.)
 """
 
 from __future__ import annotations

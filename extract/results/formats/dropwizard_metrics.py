@@ -37,6 +37,10 @@ a setting or a level) are not read, as in the console form.
 
 Lines are matched on the text itself, so a mail flattened onto one line reads the
 same. Pure function; never raises.
+
+Not declared as rows: three report forms (console blocks of `name = value unit` under
+section rules, Slf4j records of `key=value` pairs, metrics-json), each named by a line
+found above it.
 """
 
 from __future__ import annotations

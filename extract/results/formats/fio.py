@@ -32,6 +32,10 @@ terse `KiB/s`), `<dir>_io` (unit as printed; `KiB` in JSON/terse), `<dir>_runtim
 `ios_write`, `sectors_read`, `sectors_write`, `merge_read`, `merge_write` (count),
 `ticks_read`, `ticks_write`, `in_queue` (ms), `util` (%). A direction with no I/O (terse
 and JSON print zeros for it) and latency statistics with no samples give no rows.
+
+Not declared as rows: a job's report nests per-direction lines (IOPS, bandwidth,
+latencies, percentiles in brackets) under its header, beside group status lines, the
+terse `;` form and JSON.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ unit `s` for times (`0:02.10` elapsed → 2.10 s), `%` for CPU, `KB` for memory 
 `B` for the page size, `count` for counts. Consecutive records form one table
 whose variant is the heading before them (`HDFS -text`, `before change`); label =
 `run N` when a group has several records, else the timed command (verbose) or None.
+
+Not declared as rows: GNU's, POSIX's and BSD's one-line forms and the `-v` block of
+`key: value` lines, whose units are in the keys, are four readers.
 """
 
 from __future__ import annotations

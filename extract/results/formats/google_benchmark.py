@@ -27,6 +27,10 @@ Returns one ResultTable per table. Measurements, label = benchmark name:
   fractions (JSON `"aggregate_unit": "percentage"`) get unit `fraction`. Runs that
   report an error give nothing.
 Variant = the heading line before the table (`Before:`), when there is one.
+
+Not declared as rows: a console row's counters vary per row (`name=value` with SI
+suffixes, read as the tool prints them), rows group under headers with context lines
+between, and compare.py's table and the JSON and CSV exports are separate readers.
 """
 
 from __future__ import annotations

@@ -25,6 +25,10 @@ whitespace) or carry a `| ` gutter.
 
 Source: PerformanceEvaluation.java (hbase-diagnostics; hbase-server tests in older
 releases): runOneClient, testTakedown, doLocalClients; YammerHistogramUtils.
+
+Not declared as rows: its records are log lines whose fields vary by test (histogram
+`key=value` lists, latency, TPS and duration lines), named by a test name found lines
+above and grouped by the thread that logged them.
 """
 
 from __future__ import annotations

@@ -33,6 +33,10 @@ progress lines before it (`1000<TAB>1.52`: message index, one latency) are not r
 Sources: tools/src/main/java/org/apache/kafka/tools/{ProducerPerformance,
 ConsumerPerformance,EndToEndLatency}.java, core/src/test/scala/other/kafka/
 TestLinearWriteSpeed.scala.
+
+Not declared as rows: four tools print four shapes (producer summaries and progress, the
+consumer's CSV with its header, the linear-write table, end-to-end latency lines), each
+named by the command line above it.
 """
 
 from __future__ import annotations

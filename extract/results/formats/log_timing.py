@@ -28,6 +28,10 @@ Variant = the heading above the block (or above its code fence, for log records)
 Records are matched on the text itself, so a mail flattened onto one line reads
 the same; timing lines flattened onto one line are read where two or more records
 stand one after the other in it. Pure function; never raises.
+
+Not declared as rows: several log shapes (Hive's summaries under a rule, PerfLogger
+lines, zkbenchmark results, runs of timing lines) take their step names and units from
+each line.
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ quantity `QPS`, `QPS <candidate>` its `after`; `P50 Base` / `P50 Cmp` those of `
 
 Rows are matched on the text itself, not line by line, so a mail flattened onto one
 line reads the same. Pure function; never raises.
+
+Not declared as rows: its tables' metric names come from the header (the baseline's and
+the candidate's names), the JIRA form colours a sign instead of writing it, and indexer
+lines are grouped past the shell commands that grepped them.
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ same, and a record wrapped over lines ends at its `Max: N`. Pure function; never
 
 Source: pulsar-testclient PerformanceProducer / PerformanceConsumer log statements (the
 repository was too large to fetch here; written from their documented output).
+
+Not declared as rows: a record ends at its last `Max:` (mail may wrap it over lines),
+and its `---`-separated fields vary in kind and order.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ before the banner (`baseline:`), or the saved run a `--benchmark-compare` row na
 the current run); caption = the banner's group. Rows are read as a stream, so a
 table flattened onto one line (GitBox mail) or hard-wrapped reads the same; so does
 one whose colour codes (`--color=yes`) were left as `[1m` debris, or had CRs.
+
+Not declared as rows: its columns come from the header (their order and units vary with
+options and `--benchmark-columns`), so rows are split cell by cell under it.
 """
 
 from __future__ import annotations

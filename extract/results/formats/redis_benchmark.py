@@ -28,6 +28,10 @@ percentile distribution (`99.902%` gives `p99_902`, `0.000%` `p0`) and
 `requests_within_<T>ms` (% of requests at most T ms, `0.103` written `0_103`) from the
 cumulative lines. Cumulative counts restate the percentages and give no rows; client,
 payload and configuration lines are settings and give none.
+
+Not declared as rows: a report is a sequence of line kinds whose meaning depends on the
+heading before them (percentile or cumulative distribution); `-q` lines take their title
+from the text before them.
 """
 
 from __future__ import annotations

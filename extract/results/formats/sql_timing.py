@@ -17,6 +17,9 @@ after the previous timing line (psql's command tags such as `SELECT 300000` or
 `CREATE INDEX` are not statements); variant = the heading before the block
 (`before this change`), kept for the statements that follow it in the same session.
 Unit `s` (`ms` for psql), counts `count`.
+
+Not declared as rows: each client prints its timing in a sentence of its own (`Time
+taken:`, `rows in set (0.01 sec)`, `Time: 1.2 ms`), named by the statement above it.
 """
 
 from __future__ import annotations

@@ -29,6 +29,10 @@ line. Measurements:
   MiB/s:` as `read` (`MiB/s`);
 - memory: label `Memory`, `total_operations` (count), `operations_rate` (`1/s`),
   `transferred` and `transfer_rate` (the printed `MiB`, `MiB/sec`; 0.x `MB`).
+
+Not declared as rows: a report is indented sections of `key: value` lines whose unit
+depends on the section and the key; interval and memory lines are read apart and share
+the run's name.
 """
 
 from __future__ import annotations

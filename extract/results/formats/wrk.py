@@ -15,6 +15,9 @@ Returns one ResultTable per report. Measurements, label = the URL of the report:
 unit as printed: MB/GB), `requests_per_sec` (`req/s`), `transfer_per_sec` (`MB/s`,
 `KB/s`, `GB/s`), `socket_errors_<connect|read|write|timeout>` and `non_2xx_3xx_responses`
 (count). Thread and connection counts are configuration and give no rows.
+
+Not declared as rows: a report is a set of differently shaped lines (thread stats,
+latency distribution, totals, socket errors) between `Running ... test @` lines.
 """
 
 from __future__ import annotations

@@ -29,6 +29,9 @@ Variant = the heading before the run (`With patch`). Not measurements: histogram
 buckets (`[UPDATE], 0, 464`, `[READ], >1000, 5`), time-series points, JVM GC sections
 (`[TOTAL_GCS_PS_Scavenge]`, `[TOTAL_GC_TIME_%]`), the raw type's `Below is a summary`
 marker, and the estimated completion time.
+
+Not declared as rows: a block mixes three shapes (`[SECTION], metric, value` records,
+the JSON export, status lines) whose metric and unit come from each record's own text.
 """
 
 from __future__ import annotations
