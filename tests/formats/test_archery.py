@@ -7,12 +7,7 @@ import pytest
 from extract.results.formats import run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("archery"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 @pytest.mark.parametrize(

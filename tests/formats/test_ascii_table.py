@@ -13,12 +13,7 @@ import pytest
 from extract.results.formats import ascii_table as A
 from extract.results.formats import by_name, extract_results, run
 from tests.conftest import SEEDS
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("ascii-table"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 
 def rows(text: str, fmt: str = "ascii-table") -> list[tuple]:
@@ -50,9 +45,6 @@ def test_header_name_with_a_space_covers_its_column():
 def test_tabs_align_like_spaces():
     text = text_of("ascii-table--dashed-rule")
     assert rows_of(text.replace("   ", "\t")) == rows_of(text)
-
-
-# ---------------------------------------------------------------- ported from test_formats_a
 
 
 def test_whitespace_columns_use_alignment_not_single_spaces():
@@ -144,8 +136,6 @@ def test_stays_linear_on_pathological_input(text):
     run("ascii-table", text)
     assert time.perf_counter() - start < 5.0
 
-
-# ---------------------------------------------------------------- ported from test_formats_fast
 
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
 

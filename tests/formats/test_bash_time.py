@@ -19,12 +19,7 @@ from tests.formats.damage import (
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("bash-time"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import text_of
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
@@ -48,9 +43,6 @@ def test_minutes_are_converted():
     text = "Without the patch:\n\nreal\t4m19.085s\nuser\t3m15.683s\nsys\t0m5.358s\n"
     assert ("bash-time", None, "Without the patch", "real", 259.085, "s") in rows(text)
     assert ("bash-time", None, "Without the patch", "user", 195.683, "s") in rows(text)
-
-
-# --- ported from tests/test_formats_b.py ---------------------------------------------
 
 
 def test_seed1_kudu_log_timing_variants():

@@ -17,12 +17,7 @@ from tests.formats.damage import (
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("benchmark-js"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import text_of
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
@@ -56,9 +51,6 @@ def test_plus_minus_spelled_out_or_lost():
     for pm in ("+/-", "?", "Â±"):
         text = f"decode x 4,386 ops/sec {pm}17.33% (61 runs sampled)\n"
         assert ("benchmark-js", "decode", None, "rme", 17.33, "%") in rows(text)
-
-
-# --- ported from tests/test_formats_c.py ---------------------------------------------
 
 
 def test_benchmark_js_same_line_names_and_fastest_line():

@@ -7,14 +7,9 @@ import pytest
 from extract.results.formats import by_name, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSER = by_name("benchstat")
-
-
-@pytest.mark.parametrize("case", cases("benchstat"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize(
@@ -49,7 +44,7 @@ def test_v1_single_column():
 
 
 def test_v2_units_deltas_and_footnotes():
-    # ported from tests/test_formats_c.py::test_benchstat_v2_units_and_deltas (own fixture)
+
     text = text_of("benchstat--v2-oldnew")
     tables = run(PARSER, text)
     assert len(tables) == 3

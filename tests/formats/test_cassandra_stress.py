@@ -11,14 +11,9 @@ import pytest
 from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 FORMAT = "cassandra-stress"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
@@ -58,9 +53,6 @@ def test_results_block_survives_flattening():
     text = text_of("cassandra-stress--v4-progress-results")
     block = text[text.index("Results:") :]
     assert values(flatten(block)) == values(block) != []
-
-
-# --- ported from tests/test_formats_b.py ------------------------------------------
 
 
 def test_results_heading_and_breakdown():
@@ -147,5 +139,4 @@ def test_third_party_samples(sample):
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

@@ -18,12 +18,7 @@ from tests.formats.damage import (
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, expected, text_of
-
-
-@pytest.mark.parametrize("case", cases("coverage-report"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import cases, expected, text_of
 
 
 @pytest.mark.parametrize("case", cases("coverage-report"))
@@ -52,8 +47,6 @@ def test_coverage_py_report_is_claimed_whole(case):
     assert "TOTAL" in claimed
     assert not text[table.span[1] :].strip()  # nothing of the report is left over
 
-
-# --- ported from tests/test_formats_c.py: the noise claims only its own block --------
 
 BENCH = "hyperfine--two-commands"
 

@@ -7,14 +7,9 @@ import pytest
 from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 PARSER = by_name("criterion")
-
-
-@pytest.mark.parametrize("case", cases("criterion"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", ["flattened", "gitbox", "wrapped72", "mojibake"])
@@ -44,7 +39,7 @@ def test_progress_and_cargo_lines_are_claimed_not_read():
 
 
 def test_throughput_and_noise_lines():
-    # ported from tests/test_formats_c.py::test_criterion_throughput_and_noise_lines
+
     text = (
         "Benchmarking scan/utf8: Warming up for 3.0000 s\n"
         "Warning: Unable to complete 100 samples in 5.0s. You may wish to increase target time to "
@@ -59,7 +54,7 @@ def test_throughput_and_noise_lines():
 
 
 def test_heading_is_the_runs_not_the_outlier_line():
-    # ported from tests/test_formats_c.py::test_criterion_heading_is_the_runs_not_the_outlier_line
+
     text = "After the patch:\n\n" + text_of("criterion--first-run").split("\n\n", 1)[1]
     variants = [t.variant for t in run(PARSER, text) if t.measurements]
     assert variants == ["After the patch"] * 3

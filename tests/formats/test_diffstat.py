@@ -10,15 +10,10 @@ import re
 import pytest
 
 from extract.results.formats import by_name, run
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSER = by_name("diffstat")
 STAT_CASES = ["git-show-stat", "compact-summary", "flattened", "next-to-jmh"]
-
-
-@pytest.mark.parametrize("case", cases("diffstat"))
-def test_fixture(case):
-    check(case)
 
 
 def _claimed(text: str) -> str:

@@ -7,12 +7,7 @@ import pytest
 from extract.results.formats import run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("doris-bench"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 @pytest.mark.parametrize("damage", ["flattened", "gitbox", "expanded"])
@@ -42,7 +37,7 @@ def test_tpcds_query_names_and_clickbench_key_values():
 
 
 def test_rounds_flattened():
-    # ported from tests/test_formats_b.py::test_doris_rounds_flattened
+
     lines = "\n".join(f"q{i}\t{1000 + i}\t{500 + i}\t{400 + i}\t{400 + i}" for i in range(1, 6))
     text = " ".join(
         f"------ Round 1 ------\n{lines}\nTotal cold run time: 5015 ms\n"

@@ -10,12 +10,7 @@ import time
 import pytest
 
 from extract.results.formats import extract_results, run
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("dropwizard-metrics"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import text_of
 
 
 def dw(text: str) -> list[tuple]:

@@ -19,14 +19,9 @@ from tests.formats.damage import (
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 # --- mail damage, applied to a fixture's text ---------------------------------------
-
-
-@pytest.mark.parametrize("case", cases("gnu-time"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
@@ -65,8 +60,6 @@ def test_verbose_block_is_labelled_by_the_command_and_skips_exit_status():
     assert got["Page size"][4:] == (4096.0, "B")
     assert {r[1] for r in got.values()} == {"sh -c gzip -9 -c /usr/bin/bash >/dev/null"}
 
-
-# --- ported from tests/test_formats_b.py ---------------------------------------------
 
 SEED3_HEADINGS = {
     "HDFS -text",
@@ -148,7 +141,7 @@ def test_shared_sample(directory, name):
     check_shared_sample(directory, name)
 
 
-# --- robustness (ported from tests/test_formats_b.py) --------------------------------
+# --- robustness --------------------------------
 
 ODD = [
     "",

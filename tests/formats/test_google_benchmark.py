@@ -9,14 +9,9 @@ import pytest
 from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 PARSER = by_name("google-benchmark")
-
-
-@pytest.mark.parametrize("case", cases("google-benchmark"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", ["crlf", "gitbox-indent", "flattened", "wrapped72"])
@@ -75,7 +70,9 @@ def test_json_export_flattened_and_cv_fractions():
         ' {"name": "BM_B", "error_occurred": true, "error_message": "boom", "iterations": 0,'
         ' "real_time": 0, "cpu_time": 0, "time_unit": "ns"}]}'
     )
-    got = [(m.label, m.metric, m.value, m.unit) for t in run(PARSER, export) for m in t.measurements]
+    got = [
+        (m.label, m.metric, m.value, m.unit) for t in run(PARSER, export) for m in t.measurements
+    ]
     assert ("BM_A_cv", "time", 0.0291, "fraction") in got
     assert not [g for g in got if g[0] == "BM_B"]  # a run that failed gives nothing
 
@@ -119,8 +116,6 @@ def test_context_lines_are_claimed_and_not_headings():
 
 
 def test_repetition_aggregates_stay_one_table():
-    # ported from tests/test_formats_c.py::
-    #   test_google_benchmark_repetition_aggregates_stay_one_table
     text = text_of("google-benchmark--repetitions")
     (table,) = [t for t in run(PARSER, text) if t.measurements]
     assert len(table.rows) == 14
@@ -129,7 +124,7 @@ def test_repetition_aggregates_stay_one_table():
 
 
 def test_counter_suffixes():
-    # ported from tests/test_formats_c.py::test_google_benchmark_counter_units (own rows)
+
     text = (
         "Benchmark          Time             CPU   Iterations UserCounters...\n"
         "BM_Parse/64     19.5 us         19.5 us        35854 bytes_per_second=50.1736Gi/s "

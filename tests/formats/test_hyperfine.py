@@ -21,15 +21,10 @@ from tests.formats.damage import (
     rows,
     wrap72,
 )
-from tests.formats.golden import cases, check, expected, text_of
+from tests.formats.golden import expected, text_of
 
 # flattened, the export's heading line runs into the JSON/CSV; the values stay
 FLAT_KEYS = {"flatten": ("format", "label", "metric", "value", "unit")}
-
-
-@pytest.mark.parametrize("case", cases("hyperfine"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
@@ -156,9 +151,6 @@ def test_export_json_needs_hyperfine_fields():
     assert rows('{"results": [{"command": "a", "mean": 1.5}]}') == [
         ("hyperfine", "a", None, "mean", 1.5, "s")
     ]
-
-
-# --- ported from tests/test_formats_a.py ---------------------------------------------
 
 
 def test_hyperfine_single_run_in_ms():

@@ -9,12 +9,7 @@ import pytest
 
 from extract.results.formats import by_name, extract_results, run
 from tests.conftest import seed
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("jira-table"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 def rows(text: str, fmt: str = "jira-table") -> list[tuple]:
@@ -81,9 +76,6 @@ def test_wrapped_rows_are_joined_again():
     assert wrapped != long
     assert values(wrapped) == values(long)
     assert len(values(long)) == 4
-
-
-# ---------------------------------------------------------------- ported from test_formats_a
 
 
 def test_seed_004_jira_column_groups():

@@ -9,12 +9,7 @@ import time
 import pytest
 
 from extract.results.formats import extract_results, run
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("jmeter"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import cases, text_of
 
 
 def jm(text: str) -> list[tuple]:

@@ -10,12 +10,7 @@ import pytest
 
 from extract.results.formats import extract_results, run
 from tests.conftest import seed
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("jmh"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 def jmh(text: str) -> list[tuple]:

@@ -11,7 +11,7 @@ import pytest
 from extract.results.formats import by_name, run
 from tests.conftest import seed
 from tests.formats.damage import DAMAGE, check_damaged, own_cases, rows
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 NO_HEADING = ("format", "label", "metric", "value", "unit")
 # flattened: log records lose the heading above them (documented in the module)
@@ -19,11 +19,6 @@ FLAT_KEYS = {
     "log-timing--hive-perflogger": NO_HEADING,
     "log-timing--zkbenchmark": NO_HEADING,
 }
-
-
-@pytest.mark.parametrize("case", cases("log-timing"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
@@ -53,8 +48,6 @@ def test_settings_are_not_timings():
     )
     assert run("log-timing", text) == []
 
-
-# --- ported from tests/test_formats_d.py ---------------------------------------------
 
 HIVE_EXECUTION_SUMMARY_PLAIN = """\
 Query Execution Summary
@@ -136,5 +129,4 @@ def test_never_raises_and_stays_fast():
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_seeds(prefix):
-    """Ported from tests/test_formats_d.py::test_silent_on_seeds."""
     assert [m for t in run("log-timing", seed(prefix)) for m in t.measurements] == []

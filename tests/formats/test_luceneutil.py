@@ -12,14 +12,9 @@ import pytest
 from extract.results.formats import extract_results, run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 FORMAT = "luceneutil"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
@@ -45,8 +40,6 @@ LIMITS = {
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
 
-
-# --- ported from tests/test_formats_d.py ------------------------------------------
 
 LUCENE_OLD = """\
                     Task    QPS base      StdDev    QPS comp      StdDev                Pct diff
@@ -119,5 +112,4 @@ def test_linear_on_long_flattened_lines():
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

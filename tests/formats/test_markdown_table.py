@@ -9,12 +9,7 @@ import pytest
 
 from extract.results.formats import by_name, extract_results, run
 from tests.conftest import seed
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("markdown-table"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 def rows(text: str, fmt: str = "markdown-table") -> list[tuple]:
@@ -61,9 +56,6 @@ def test_unit_from_the_header_applies_to_every_row():
         ("warm", 140.0, "ms"),
         ("hot", 12.0, "ms"),
     ]
-
-
-# ---------------------------------------------------------------- ported from test_formats_a
 
 
 def test_flattened_markdown_table_at_the_end_of_the_text():

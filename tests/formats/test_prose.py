@@ -13,12 +13,7 @@ import pytest
 from extract.results.formats import extract_results, run
 from extract.results.formats import prose as P
 from tests.conftest import SEEDS, seed
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("prose"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import FIXTURES, cases, rows_of, text_of
 
 
 def rows(text: str) -> list[tuple]:
@@ -69,8 +64,6 @@ def test_hard_wrapped_sentence_reads_as_one():
     text = "After the rewrite the full\nrebuild took 95 sec on my machine."
     assert written(text) == [("95 sec", None)]
 
-
-# ---------------------------------------------------------------- ported from test_formats_b
 
 PROSE_POSITIVE = [
     (
@@ -179,8 +172,6 @@ def test_is_linear_on_long_flattened_lines():
     run("prose", text)
     assert time.perf_counter() - start < 2.0
 
-
-# ---------------------------------------------------------------- ported from test_formats_fast
 
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
 

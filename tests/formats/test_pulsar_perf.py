@@ -11,14 +11,9 @@ import pytest
 from extract.results.formats import extract_results, run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 FORMAT = "pulsar-perf"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
@@ -40,8 +35,6 @@ LIMITS: dict[tuple[str, str], str] = {}
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
 
-
-# --- ported from tests/test_formats_d.py ------------------------------------------
 
 PULSAR_CONSUMER = """\
 Consumer, 1 partition:
@@ -96,5 +89,4 @@ def test_linear_on_long_flattened_lines():
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

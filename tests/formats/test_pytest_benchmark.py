@@ -11,12 +11,7 @@ import pytest
 
 from extract.results.formats import run
 from tests.formats.damage import DAMAGE, check_damaged, check_shared_sample, own_cases, rows
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("pytest-benchmark"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import text_of
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
@@ -75,8 +70,6 @@ def test_other_units_from_the_header():
     assert got[("test_dump", "OPS")] == (36.7647, "ops/s")
     assert got[("test_load", "Rounds")] == (20, "count")
 
-
-# --- ported from tests/test_formats_a.py ---------------------------------------------
 
 NOISE = [
     "| Component | Version |\n|---|---|\n| Hadoop | 3.3.6 |\n| Hive | 4.0.1 |",

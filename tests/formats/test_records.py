@@ -8,12 +8,7 @@ import time
 import pytest
 
 from extract.results.formats import by_name, extract_results, run
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("records"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 def rows(text: str, fmt: str = "records") -> list[tuple]:

@@ -10,12 +10,7 @@ import time
 import pytest
 
 from extract.results.formats import extract_results, run
-from tests.formats.golden import cases, check, expected, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("maven-surefire"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import expected, rows_of, text_of
 
 
 def surefire(text: str):

@@ -4,15 +4,8 @@ focused cases."""
 
 from __future__ import annotations
 
-import pytest
-
 from extract.results.formats import by_name, run
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("sysbench"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import cases, rows_of, text_of
 
 
 def _values(rows: list[dict]) -> list[tuple]:
@@ -53,7 +46,7 @@ def test_sysbench_05_sections():
     assert {r["variant"] for r in rows if r["label"] == "Memory"} == {"Memory, same build"}
 
 
-def test_full_latency_block_and_fairness():  # ported from tests/test_formats_c.py
+def test_full_latency_block_and_fairness():
     text = (
         "sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\n\n"
         "General statistics:\n    total time:                          10.0012s\n"
@@ -87,7 +80,7 @@ ODD = ["", "[ 1s ] thds:", "SQL statistics:\n queries performed:\n read:", "sysb
        "Total operations: 5 (", "-" * 5000, "\x00\ufffd"]  # fmt: skip
 
 
-def test_parse_survives_odd_input():  # ported from tests/test_formats_c.py
+def test_parse_survives_odd_input():
     parse = by_name("sysbench").parse
     for text in ODD:
         assert isinstance(parse(text), list)

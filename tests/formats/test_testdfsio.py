@@ -11,14 +11,9 @@ import pytest
 from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 FORMAT = "testdfsio"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
@@ -44,9 +39,6 @@ LIMITS = {
 @pytest.mark.parametrize("case,damage", damage_cases(LIMITS))
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
-
-
-# --- ported from tests/test_formats_b.py ------------------------------------------
 
 
 def test_flattened_with_log_prefixes():
@@ -110,5 +102,4 @@ def test_third_party_samples(directory, sample):
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

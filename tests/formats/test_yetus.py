@@ -9,14 +9,9 @@ import pytest
 from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSER = by_name("yetus-qa-report")
-
-
-@pytest.mark.parametrize("case", cases("yetus-qa-report"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize(
@@ -40,7 +35,7 @@ def test_a_benchmark_after_the_report_is_still_read():
 
 
 def test_noise_spans_stop_at_the_block():
-    # ported from tests/test_formats_c.py::test_noise_spans_stop_at_the_block
+
     report = text_of("yetus-qa-report--github-minus1")
     text = "Results below.\n\n" + report + "\nThanks, I measured 120 ms before and 80 ms after.\n"
     (span,) = [t.span for t in run(PARSER, text)]
@@ -49,7 +44,7 @@ def test_noise_spans_stop_at_the_block():
 
 
 def test_jira_wiki_form_with_wrapped_rows():
-    # ported from tests/test_formats_c.py::test_yetus_jira_wiki_form_with_wrapped_rows
+
     text = (
         text_of("yetus-qa-report--jira-plus1-wrapped72") + "\nMeanwhile: 35 s before, 20 s after.\n"
     )
@@ -58,7 +53,7 @@ def test_jira_wiki_form_with_wrapped_rows():
 
 
 def test_hadoop_qa_plain_form_is_noise():
-    # ported from tests/test_formats_c.py::test_hadoop_qa_jira_color_form_is_noise
+
     text = (
         "{color:red}-1 overall{color}.  Here are the results of testing the latest attachment\n"
         "  https://issues.example.org/jira/secure/attachment/4242/EXAMPLE-7.patch\n"
