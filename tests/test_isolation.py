@@ -32,15 +32,9 @@ import pytest
 
 from extract import pipeline
 from extract.db.staging import remove_stale
+from tests.archives import to_mbox, write_archive
 from tests.conftest import seed, time_limit
-from tests.mail.mboxes import (
-    commits_month,
-    foal_month,
-    make_message,
-    to_mbox,
-    users_month,
-    write_archive,
-)
+from tests.mail.mboxes import commits_month, foal_month, make_message, users_month
 
 REPO = Path(__file__).resolve().parents[1]
 

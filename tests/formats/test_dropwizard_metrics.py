@@ -10,6 +10,7 @@ import time
 import pytest
 
 from extract.results.formats import extract_results, run
+from tests.formats.damage import flatten
 from tests.formats.golden import text_of
 
 
@@ -21,10 +22,6 @@ def dw(text: str) -> list[tuple]:
         if t.format == "dropwizard-metrics"
         for m in t.measurements
     ]
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_console_timer_meter_and_histogram_blocks():

@@ -12,7 +12,7 @@ import pytest
 from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import (
-    DAMAGE,
+    MAIL_DAMAGE,
     check_damaged,
     check_shared_sample,
     flatten,
@@ -24,7 +24,7 @@ from tests.formats.golden import text_of
 # --- mail damage, applied to a fixture's text ---------------------------------------
 
 
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("gnu-time"))
 def test_fixture_survives_mail_damage(case, damage):
     check_damaged(case, damage)

@@ -9,6 +9,7 @@ import pytest
 
 from extract.results.formats import by_name, extract_results, run
 from tests.conftest import seed
+from tests.formats.damage import flatten
 from tests.formats.golden import rows_of, text_of
 
 
@@ -24,10 +25,6 @@ def rows(text: str, fmt: str = "jira-table") -> list[tuple]:
 def values(text: str) -> list[tuple]:
     """(label, metric, value, unit) of every row: what must survive mail transport."""
     return [(r["label"], r["metric"], r["value"], r["unit"]) for r in rows_of(text)]
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 def jira_wrap(text: str, width: int = 80) -> str:

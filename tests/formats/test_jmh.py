@@ -10,6 +10,7 @@ import pytest
 
 from extract.results.formats import extract_results, run
 from tests.conftest import seed
+from tests.formats.damage import flatten
 from tests.formats.golden import rows_of, text_of
 
 
@@ -26,10 +27,6 @@ def jmh(text: str) -> list[tuple]:
 def numbers(text: str) -> list[tuple]:
     """(label, metric, value, unit): what a damaged copy must keep, whatever its heading."""
     return sorted((r[0], r[2], r[3], r[4]) for r in jmh(text))
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 # ---------------------------------------------------------------- text tables

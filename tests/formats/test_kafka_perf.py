@@ -11,7 +11,7 @@ import pytest
 
 from extract.results.formats import run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
+from tests.formats.damage import FormatChecks, flatten
 from tests.formats.golden import text_of
 
 FORMAT = "kafka-perf"
@@ -20,13 +20,6 @@ FORMAT = "kafka-perf"
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS: dict[tuple[str, str], str] = {}

@@ -9,6 +9,7 @@ import pytest
 
 from extract.results.formats import by_name, extract_results, run
 from tests.conftest import seed
+from tests.formats.damage import flatten
 from tests.formats.golden import rows_of, text_of
 
 
@@ -23,11 +24,6 @@ def rows(text: str, fmt: str = "markdown-table") -> list[tuple]:
 
 def values(text: str) -> list[tuple]:
     return [(r["label"], r["metric"], r["value"], r["unit"]) for r in rows_of(text)]
-
-
-def flatten(text: str) -> str:
-    """What a GitBox notification does to a comment: every whitespace run → one space."""
-    return " ".join(text.split())
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 
 from extract.results.formats import by_name
 from tests.formats.damage import (
-    DAMAGE,
+    MAIL_DAMAGE,
     VALUES,
     check_damaged,
     check_shared_sample,
@@ -26,10 +26,10 @@ FLAT_KEYS = VALUES
 FLAT_UNREADABLE = {"sql-timing--psql-timing"}
 
 
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("sql-timing"))
 def test_fixture_survives_mail_damage(case, damage):
-    if damage == "flatten":
+    if damage == "flattened":
         if case in FLAT_UNREADABLE:
             pytest.skip("psql's `Time: N ms` is only read at a line start")
         check_damaged(case, damage, FLAT_KEYS)

@@ -10,15 +10,12 @@ import time
 import pytest
 
 from extract.results.formats import extract_results, run
+from tests.formats.damage import flatten
 from tests.formats.golden import expected, rows_of, text_of
 
 
 def surefire(text: str):
     return run("maven-surefire", text)
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 @pytest.mark.parametrize("case", ["maven-surefire--build-success", "maven-surefire--build-failure"])

@@ -10,7 +10,7 @@ import pytest
 
 from extract.results.formats import run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
+from tests.formats.damage import FormatChecks, flatten
 from tests.formats.golden import text_of
 
 FORMAT = "testdfsio"
@@ -19,13 +19,6 @@ FORMAT = "testdfsio"
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS = {
