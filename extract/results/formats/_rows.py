@@ -43,6 +43,7 @@ class Field:
     group: str
     unit: str | None = None
     unit_group: str | None = None
+    role: str = "result"  # what the number is (`base.ROLES`): a `count`, a `total`, ...
 
 
 # The numbers of a row; or, for rows whose numbers vary (`44.6 ns/op  16 B/op`), a
@@ -201,7 +202,7 @@ def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measure
         for meas in numbers(
             [(f.metric, m[f.group], m[f.unit_group] if f.unit_group else f.unit)], label
         ):
-            meas.span = m.span(f.group)
+            meas.span, meas.role = m.span(f.group), f.role
             out.append(meas)
     return out
 

@@ -79,7 +79,7 @@ def parse(text: str) -> list[ResultTable]:
     for t in tables:
         sections = list(_SECTION.finditer(text, max(0, t.span[0] - 300), t.span[0]))
         t.variant = sections[-1].group(1) if sections else None
-        for m in t.measurements:  # the two sides of the comparison (extract.db.comparisons)
+        for m in t.measurements:  # the two sides of the comparison (extract.results.comparisons)
             if m.metric != "change":
                 m.side, m.side_name, m.quantity = _SIDE[m.metric], m.metric, "value"
     return tables

@@ -126,5 +126,7 @@ def parse(text: str) -> list[ResultTable]:
         t.caption = f"{tool} {op}".strip()
         for m in t.measurements:
             m.label = t.caption if tool == "TestDFSIO" else (op or tool)
+            if m.metric.startswith("Total MBytes"):  # the bytes the job moved, not a result
+                m.role = "total"
     name_blocks(tables, text, "block")
     return tables
