@@ -253,7 +253,7 @@ def test_a_message_that_stalls_a_parser_on_a_worker_becomes_an_errors_row(tmp_pa
         "                pass\n"
         "            return parse(text)\n"
         "        return parse_or_stall\n"
-        "    for mod, _ in formats._CHECKS:\n"
+        "    for mod in formats.PARSERS:\n"
         "        mod.parse = stall(mod.parse)\n"
     )
     monkeypatch.setenv("STALL", "1")

@@ -71,7 +71,7 @@ if os.environ.get("STALL"):
                 pass
             return parse(text)
         return parse_or_stall
-    for mod, _ in formats._CHECKS:
+    for mod in formats.PARSERS:
         mod.parse = stall(mod.parse)
 if os.environ.get("BUDGET"):
     p.MESSAGE_BUDGET_SECONDS = float(os.environ["BUDGET"])

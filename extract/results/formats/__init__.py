@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import logging
 import re
+import time
 from types import ModuleType
 
 from extract.results import prefilter
@@ -234,7 +235,12 @@ def _mask(text: str, span: tuple[int, int]) -> str:
 
 
 def extract_results(
-    text: str, *, strict: bool = False, plain: bool = False, noise: list | None = None
+    text: str,
+    *,
+    strict: bool = False,
+    plain: bool = False,
+    noise: list | None = None,
+    spent: dict[str, float] | None = None,
 ) -> list[ResultTable]:
     """Every result table in `text`, in text order. Noise recognisers run first and
     their spans are removed; then result parsers run from specific to generic, and
@@ -247,17 +253,25 @@ def extract_results(
     A parser that raises is skipped (and logged), so one parser's bug costs only its
     own tables, never the message; `strict=True` (the tests) re-raises instead.
     `noise`, when given, receives the tables the noise recognisers found (CI reports,
-    build summaries: what the text says that is not a result)."""
+    build summaries: what the text says that is not a result). `spent`, when given,
+    adds up the seconds of the trigger checks (`trigger checks`) and of each format
+    that ran (`parser <name>`): what `make bench` reports."""
     found: list[ResultTable] = []
     work = text
     hits = None  # prefilter.scan(work), once a parser is asked about
+    clock = time.perf_counter if spent is not None else None
     for mod, parts in _CHECKS:
         if not plain:
             if hits is None:
                 hits = prefilter.scan(work)
                 ok, decided = hits.among(_NAMES), hits.decided
-            if not _runs(parts, work, ok, decided):
+            start = clock() if clock else 0.0
+            runs = _runs(parts, work, ok, decided)
+            if clock:
+                spent["trigger checks"] = spent.get("trigger checks", 0.0) + clock() - start
+            if not runs:
                 continue
+        start = clock() if clock else 0.0
         try:
             tables = run(mod, work)
         except Exception:
@@ -265,6 +279,10 @@ def extract_results(
                 raise
             log.warning("format %s failed on a message; skipped", mod.INFO.name, exc_info=True)
             continue
+        finally:
+            if clock:
+                key = f"parser {mod.INFO.name}"
+                spent[key] = spent.get(key, 0.0) + clock() - start
         for table in tables:
             work = _mask(work, table.span)
             hits = None
