@@ -23,7 +23,7 @@ is a short typed step of its own module, on the tables `read` returns.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from extract.results.formats._layout import heading_above, runs
@@ -44,11 +44,18 @@ class Field:
     unit: str | None = None
     unit_group: str | None = None
     role: str = "result"  # what the number is (`base.ROLES`): a `count`, a `total`, ...
+    # A side of a comparison by construction (`Measurement.side`: "before", "after"),
+    # the side as the tool names it, and the quantity compared.
+    side: str | None = None
+    side_name: str | None = None
+    quantity: str | None = None
 
 
 # The numbers of a row; or, for rows whose numbers vary (`44.6 ns/op  16 B/op`), a
-# function giving (metric, number as written, unit[, value when not the written one]).
-Fields = Sequence[Field] | Callable[[re.Match], Iterable[tuple[str, str | None, str | None]]]
+# function giving (metric, number as written, unit[, value when not the written one]);
+# such a function may also stand among declared fields.
+Found = Callable[[re.Match], Iterable[tuple]]
+Fields = Sequence[Field | Found] | Found
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +66,8 @@ class Rows:
     fields: Fields
     # The row's name: a group of the pattern, or made from the match.
     label: str | Callable[[re.Match], str] = ""
+    # The table's columns; after a header, `{group}` names a group of it (`QPS {base}`),
+    # in the columns and in the fields' metrics and side names.
     columns: Sequence[str] = ()
     # The row's cells: groups of the pattern (unmatched: ""), or made from the match
     # and its label; default: the label and every field's number.
@@ -163,7 +172,19 @@ def _table(spec: Rows, text: str, block: list[re.Match], head: re.Match) -> Resu
         labels = [spec.label(m) for m in rows]
     for m, label in zip(rows, labels, strict=True):
         table.add_row(cells(spec, m, label), measurements(spec.fields, m, label))
+    if spec.header is not None and "{" in "".join(spec.columns):
+        _name_from_header(table, head)
     return table
+
+
+def _name_from_header(table: ResultTable, head: re.Match) -> None:
+    """Columns, metrics and sides that name a group of the header (`QPS {base}`)."""
+    names = {k: (v or "").strip() for k, v in head.groupdict().items()}
+    table.columns = [c.format_map(names) for c in table.columns]
+    for m in table.measurements:
+        m.metric = m.metric.format_map(names)
+        if m.side_name:
+            m.side_name = m.side_name.format_map(names)
 
 
 def _lead_start(text: str, start: int, lead: re.Pattern) -> int:
@@ -183,13 +204,19 @@ def _lead_start(text: str, start: int, lead: re.Pattern) -> int:
 
 
 def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
-    if spec.cells is None and callable(spec.fields):
-        return [label, *(written or "" for _, written, _ in spec.fields(m))]
-    if spec.cells is None:
-        return [label, *(m[f.group] or "" for f in spec.fields)]
+    if spec.cells is None:  # the label and every number as written
+        return [label, *_written(spec.fields, m)]
     if callable(spec.cells):
         return spec.cells(m, label)
     return [m[g] or "" for g in spec.cells]
+
+
+def _written(fields: Fields, m: re.Match) -> Iterator[str]:
+    for f in [fields] if callable(fields) else fields:
+        if callable(f):
+            yield from (found[1] or "" for found in f(m))
+        else:
+            yield m[f.group] or ""
 
 
 def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measurement]:
@@ -199,10 +226,14 @@ def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measure
         return numbers(fields(m), label)
     out = []
     for f in fields:
-        for meas in numbers(
-            [(f.metric, m[f.group], m[f.unit_group] if f.unit_group else f.unit)], label
-        ):
+        if callable(f):  # (numbers given by a function, among declared ones)
+            out += numbers(f(m), label)
+            continue
+        unit = m[f.unit_group] if f.unit_group else f.unit
+        for meas in numbers([(f.metric, m[f.group], unit)], label):
             meas.span, meas.role = m.span(f.group), f.role
+            if f.side:
+                meas.side, meas.side_name, meas.quantity = f.side, f.side_name, f.quantity
             out.append(meas)
     return out
 
