@@ -110,7 +110,7 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
                 continue
             limit = heads[k + 1].start() if k + 1 < len(heads) else len(text)
             block = list(_after(spec, text, head.end(), limit))
-            if len(block) >= max(spec.min_rows, 0 if spec.keep_empty else 1):
+            if len(block) >= (0 if spec.keep_empty else spec.min_rows):
                 tables.append(_table(spec, text, block, head))
                 floor = tables[-1].span[1]
     if spec.heading:
