@@ -61,7 +61,6 @@ _CONN = re.compile(
     rf"(?P<name>Connect|Processing|Waiting|Total):[ \t]+(?P<min>{NUM})[ \t]+(?P<mean>{NUM})"
     rf"[ \t]+(?P<sd>{NUM})[ \t]+(?P<median>{NUM})[ \t]+(?P<max>{NUM})"
 )
-_CONN_HEAD = re.compile(r"Connection Times \(ms\)\s+min\s+mean\[\+/-sd\]\s+median\s+max")
 _PCT_HEAD = re.compile(r"Percentage of the requests served within a certain time \(ms\)")
 _PCT = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{NUM})(?:[ \t]*\(longest request\))?")
 _BANNER = re.compile(

@@ -110,16 +110,6 @@ def _metric_number(written: str) -> str:
     return written.replace(".", "_")
 
 
-def _skip(text: str, pos: int, end: int) -> int:
-    """Past blanks, live lines and the report's setting lines."""
-    while True:
-        pos = _GAP.match(text, pos, end).end()
-        s = _SKIP.match(text, pos, end)
-        if not s or s.end() == pos:
-            return pos
-        pos = s.end()
-
-
 def _report(text: str, title: re.Match, end: int) -> ResultTable:
     label = title["t"].strip()
     table = ResultTable(
