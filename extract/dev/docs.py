@@ -8,7 +8,6 @@ with `--write` it rewrites them. Adding a format changes both: run it and commit
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -63,15 +62,15 @@ def stale(write: bool = False, repo: Path = REPO) -> list[str]:
         path = repo / file
         text = path.read_text(encoding="utf-8")
         begin, end = _markers(name)
-        pattern = re.compile(re.escape(begin) + r"\n(.*?)\n" + re.escape(end), re.S)
-        found = pattern.search(text)
-        if found is None:
+        start = text.find(begin + "\n")
+        stop = text.find("\n" + end, start)
+        if start < 0 or stop < 0:
             raise SystemExit(f"{file}: the markers of the {name} are missing:\n{begin}\n{end}")
-        if found.group(1) != make():
+        if text[start + len(begin) + 1 : stop] != make():
             out.append(f"{file}: {name}")
             if write:
-                new = f"{begin}\n{make()}\n{end}"
-                path.write_text(text[: found.start()] + new + text[found.end() :], "utf-8")
+                new = f"{begin}\n{make()}"
+                path.write_text(text[:start] + new + text[stop:], "utf-8")
     return out
 
 

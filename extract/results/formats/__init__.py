@@ -210,8 +210,7 @@ def run(fmt: ModuleType | str, text: str) -> list[ResultTable]:
     for t in tables:
         t.format = info.name
     if info.heading:
-        not_heading = re.compile(info.not_heading) if info.not_heading else None
-        name_blocks(tables, view, info.heading, not_heading)
+        name_blocks(tables, view, info.heading, info.not_heading)
     tables.sort(key=lambda t: t.span)
     if not info.keeps_repeats:
         _drop_repeats(tables, view)

@@ -45,7 +45,9 @@ INFO = FormatInfo(
 
 ROWS = Rows(
     row=re.compile(
-        rf"(?P<name>[A-Za-z][\w.-]*)[ \t]+(?P<mean>{NUM})[ \t]*(?P<unit>ms|s)"
+        # (the name starts a word: from inside one, `[\w.-]*` would rescan it at every
+        # letter, quadratic time on a long word)
+        rf"(?<![\w.-])(?P<name>[A-Za-z][\w.-]*)[ \t]+(?P<mean>{NUM})[ \t]*(?P<unit>ms|s)"
         rf"[ \t]+\([ \t]*(?P<sd>{NUM})[ \t]*(?P=unit)\)"
     ),
     fields=(Field("mean", "mean", unit_group="unit"), Field("stddev", "sd", unit_group="unit")),

@@ -20,6 +20,7 @@ result parsers run, and their tables are not stored.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -56,7 +57,7 @@ class FormatInfo:
     # this style of `_layout.heading_above` ("block", "table", "line"); None: the
     # module names its tables itself.
     heading: str | None = None
-    not_heading: str = ""  # a regex: a heading in which it is found names nothing
+    not_heading: re.Pattern | None = None  # found in a heading: it names nothing
     # The tool's lines may carry a `| ` gutter: the registry blanks it (offsets kept).
     gutter: bool = False
     # A block repeated verbatim in one message counts once (the registry empties later

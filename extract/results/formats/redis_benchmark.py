@@ -224,7 +224,7 @@ def _csv_tables(text: str) -> list[ResultTable]:
         if table.rows:
             tables.append(table)
     # before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
-    for rows in runs(_CSV_OLD_ROW, text, _GAP):
+    for rows in runs(_CSV_OLD_ROW, text, _GAP.fullmatch):
         if len(rows) < 2 or not all(_UPPER_TITLE.fullmatch(r["t"]) for r in rows):
             continue
         table = ResultTable(

@@ -68,10 +68,6 @@ _COLUMNS_NEW = [
     ("relative", "Relative", "x"),
 ]
 _COLUMNS_OLD = [c for c in _COLUMNS_NEW if c[0] != "stdev"]
-_PROGRESS = re.compile(
-    r"Running case:[ \t]*(?P<case>[^\n]+?)\s+(?:\[info\]\s+)?"
-    r"Stopped after (?P<n>\d+) iterations?, (?P<ms>\d+) ms"
-)
 # In a flattened mail, the title follows the CPU line or a fence on the same line.
 _TITLE_BREAK = re.compile(r".*(?:GHz|Processor|```\w*|\[info\])\s+")
 
