@@ -21,7 +21,7 @@ import functools
 import re
 
 from extract.results.formats import Measurement, ResultTable
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above
 from extract.results.judge import Candidate, key_before, unit_class
 
 _JSON_KEY = re.compile(r"\"([^\"\n]{1,60})\"[ \t]*+:[ \t]*+\[?[ \t]*+$")
@@ -155,7 +155,7 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
 @functools.lru_cache(maxsize=64)
 def _heading(sample: str, line_start: int) -> str | None:
     # (one look up per line, however many of its numbers are described)
-    return block_heading(sample, line_start)
+    return heading_above(sample, line_start)
 
 
 def text_tables(

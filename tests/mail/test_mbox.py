@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from extract.mail.mbox import ArchiveReadError, iter_messages, read_mbox
+from tests.archives import mboxrd_escape, to_mbox, write_archive
 from tests.conftest import shared_path
 from tests.mail.mboxes import (
     EDGE_ARCHIVES,
@@ -21,10 +22,7 @@ from tests.mail.mboxes import (
     ENVELOPES,
     escaped_archive,
     make_message,
-    mboxrd_escape,
-    to_mbox,
     users_month,
-    write_archive,
     write_edge_archives,
 )
 
