@@ -53,10 +53,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from extract.pool import RunError
+
 if TYPE_CHECKING:
     from extract.db.staging import StagedArchive
 
-# The extractor's modules (and Dask's) are imported where they are used: a Dask worker
+# The extractor's modules (and Dask's) are imported where they are used (the pool
+# protocol, `extract.pool`, is the standard library's only): a Dask worker
 # process only hands archives to its extraction processes, and need not spend a second
 # of a core importing the extractor too; those processes do not import Dask.
 
@@ -153,8 +156,6 @@ def _check_address(scheduler: str) -> None:
     import json
     import socket
 
-    from extract.runner import RunError
-
     where = f"--scheduler {scheduler}"
     if scheduler.endswith(".json"):
         try:
@@ -203,7 +204,6 @@ def _check_address(scheduler: str) -> None:
 
 
 def _import_distributed():
-    from extract.runner import RunError
 
     try:
         import distributed
@@ -215,7 +215,6 @@ def _import_distributed():
 def local_workers(scheduler: str, workers: int | None) -> int | None:
     """N of `local:N` (`local`: `workers`, else the machine's cores); None for an
     address of a running cluster. Raises RunError for a malformed `local:N`."""
-    from extract.runner import RunError
 
     if scheduler == "local":
         return workers or os.cpu_count() or 1
@@ -229,7 +228,7 @@ def local_workers(scheduler: str, workers: int | None) -> int | None:
 
 class Cluster:
     """The Dask side of a run: the client (and the LocalCluster it started), in the
-    place of the runner's local pool (`staged`, `shutdown`)."""
+    place of the runner's local pool: an `extract.pool.Pool` (`staged`, `shutdown`)."""
 
     def __init__(
         self,
@@ -241,7 +240,6 @@ class Cluster:
         """`scratch_root`: where a LocalCluster's workers keep their files (the run's
         `.staging/`, beside the database), in a directory of this process's that the
         next run removes if this one is killed."""
-        from extract.runner import RunError
 
         distributed = _import_distributed()
         n_local = local_workers(scheduler, workers)
@@ -330,7 +328,6 @@ class Cluster:
         """Every worker sees DATA_DIR at this path and runs this extraction code (else
         its rows would be extracted again by every later run)."""
         from extract.pipeline import EXTRACTOR_VERSION
-        from extract.runner import RunError
 
         answers = self.client.run(_worker_facts, str(data_dir))
         blind = sorted(w for w, (sees, _) in answers.items() if not sees)
@@ -387,8 +384,6 @@ class Cluster:
             try:
                 self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
             except TimeoutError as exc:
-                from extract.runner import RunError
-
                 raise RunError(f"no Dask worker started in {CONNECT_SECONDS} s") from exc
         try:
             for future in done:

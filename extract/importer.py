@@ -38,7 +38,6 @@ at a time and 12 bytes a message.
 from __future__ import annotations
 
 import argparse
-import bz2
 import contextlib
 import email.parser
 import email.policy
@@ -69,18 +68,16 @@ from crawler.archive import (
 )
 from extract.db.staging import remove_stale, run_directory
 from extract.mail.mbox import (
+    BLOCK,
     ArchiveReadError,
     RawMessage,
     TrailerError,
     archive_blocks,
     iter_messages,
+    mail_file_blocks,
+    sniff,
 )
 
-_GZIP = b"\x1f\x8b"
-_BZIP2 = b"BZh"
-_BLOCK = 1 << 20
-# A header line: a field name (printable ASCII but ':'), a colon.
-_HEADER_LINE = re.compile(rb"[!-9;-~]{1,200}:")
 _FROM_LINE = re.compile(rb"^(>*From )", re.M)
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 _MAILTO = re.compile(r"mailto:([^>?\s,;]+)", re.I)
@@ -132,72 +129,14 @@ class Report:
 # ------------------------------------------------------------------ what a file is
 
 
-def sniff(path: Path) -> tuple[str | None, bool] | str:
-    """(compression, single message) of a mail file, or why it is none."""
-    try:
-        with open(path, "rb") as f:
-            magic = f.read(4)
-    except OSError as exc:
-        return f"cannot read: {exc.strerror or exc}"
-    if not magic:
-        return "empty"
-    compression = "gzip" if magic.startswith(_GZIP) else "bzip2" if magic[:3] == _BZIP2 else None
-    try:
-        head = b""
-        for block in _blocks(path, compression):
-            head += block
-            if len(head.lstrip(b"\r\n")) >= 256:
-                break
-    except (OSError, EOFError, ValueError, gzip.BadGzipFile) as exc:
-        head = head or b""
-        if not head:
-            return f"not readable as {compression}: {exc}"
-    text = head.lstrip(b"\r\n")
-    if not text:
-        return "empty" if compression is None else f"empty once {compression} is undone"
-    if text.startswith(b"From "):
-        return compression, False
-    if _HEADER_LINE.match(text):
-        return compression, True
-    return f"not mail: it starts with {text[:40]!r}"
-
-
-def _blocks(path: Path, compression: str | None) -> Iterator[bytes]:
-    """The file's bytes, decompressed, in blocks: gzip and plain through the reader's
-    own `archive_blocks` (every gzip member), bzip2 here (every stream)."""
-    if compression != "bzip2":
-        yield from archive_blocks(path)
-        return
-    with open(path, "rb") as f:
-        decompressor = bz2.BZ2Decompressor()
-        data = f.read(_BLOCK)
-        while True:
-            # (at most a block out of each call: a bzip2 bomb cannot fill the memory)
-            out = decompressor.decompress(data, _BLOCK)
-            data = b""
-            if out:
-                yield out
-            if decompressor.eof:
-                rest = decompressor.unused_data or f.read(_BLOCK)
-                if not rest.strip(b"\x00"):
-                    return
-                decompressor, data = bz2.BZ2Decompressor(), rest  # another stream (pbzip2)
-            elif decompressor.needs_input:
-                data = f.read(_BLOCK)
-                if not data:
-                    raise EOFError(
-                        "compressed file ended before the end-of-stream marker was reached"
-                    )
-
-
 def messages_of(source: Source) -> Iterator[RawMessage]:
     """The source's messages (an ArchiveReadError after the last readable one, when
     the file is damaged)."""
     if not source.single:
-        yield from iter_messages(_blocks(source.path, source.compression))
+        yield from iter_messages(mail_file_blocks(source.path, source.compression))
         return
     try:
-        data = b"".join(_blocks(source.path, source.compression))
+        data = b"".join(mail_file_blocks(source.path, source.compression))
     except (OSError, EOFError, ValueError) as exc:
         raise ArchiveReadError(f"{type(exc).__name__}: {exc}") from exc
     yield RawMessage(0, 0, "", data.lstrip(b"\r\n"))
@@ -428,7 +367,7 @@ def _lay_whole(
         _put(tmp, target, "written", report)
         return
     with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
-        for block in _blocks(source.path, source.compression):
+        for block in mail_file_blocks(source.path, source.compression):
             out.write(block)
     _put(tmp, target, "gzipped" if source.compression is None else "recompressed", report)
 
@@ -474,9 +413,9 @@ def _zip_longest(a: Iterator[bytes], b: Iterator[bytes]) -> Iterator[tuple[bytes
     buf_a = buf_b = b""
     a, b = iter(a), iter(b)
     while True:
-        while len(buf_a) < _BLOCK and (block := next(a, None)) is not None:
+        while len(buf_a) < BLOCK and (block := next(a, None)) is not None:
             buf_a += block
-        while len(buf_b) < _BLOCK and (block := next(b, None)) is not None:
+        while len(buf_b) < BLOCK and (block := next(b, None)) is not None:
             buf_b += block
         n = min(len(buf_a), len(buf_b)) or max(len(buf_a), len(buf_b))
         if n == 0:
@@ -554,7 +493,7 @@ def _copy_messages(source: Source, targets: list[Path], out: _Writers) -> None:
     i, pos = 0, 0  # the next message to start; the stream offset of the block
     out.current = None  # (blank lines before the first message go nowhere)
     try:
-        for block in _blocks(source.path, source.compression):
+        for block in mail_file_blocks(source.path, source.compression):
             start = 0
             while i < len(offsets) and offsets[i] < pos + len(block):
                 cut = offsets[i] - pos

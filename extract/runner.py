@@ -53,6 +53,7 @@ import duckdb
 from extract.db.staging import StagedArchive
 from extract.db.store import UNREAD_PREFIX, Store, StoreBusy, staging_root
 from extract.pipeline import EXTRACTOR_VERSION, archive_identity, failed_archive, file_sha256
+from extract.pool import Pool, RunError
 from extract.progress import Progress
 from extract.worker import init_worker, stage_archive, stage_failed
 
@@ -62,11 +63,6 @@ from extract.worker import init_worker, stage_archive, stage_failed
 BATCH_MESSAGES = 20_000
 BATCH_ARCHIVES = 50
 BATCH_SECONDS = 2.0
-
-
-class RunError(Exception):
-    """The run could not start: no data dir, no archives, another extraction runs, a
-    process has the database open for writing."""
 
 
 class Interrupted(Exception):
@@ -202,7 +198,7 @@ def run(
         from extract.cluster import Cluster  # Dask is an optional extra: imported only here
 
         # (its scratch beside the database too)
-        pool = Cluster(scheduler, data_dir, workers, staging_root(db_path))
+        pool: Pool = Cluster(scheduler, data_dir, workers, staging_root(db_path))
         if pool.dashboard_link:
             stream = progress_stream or sys.stderr
             print(f"extract: Dask dashboard: {pool.dashboard_link}", file=stream)
@@ -282,7 +278,7 @@ def unread_files(data_dir: Path) -> list[tuple[str, str]]:
     """(path relative to DATA_DIR, why) of every file under raw/ that the run does not
     read: anything but `*.mbox.gz` archives and the crawler's own files. A plain mbox
     month, a `.mbox.bz2`, an `.eml`, a README: none of them is lost without a word."""
-    from extract.importer import sniff  # (what a file is, told from its bytes)
+    from extract.mail.mbox import sniff  # (what a file is, told from its bytes)
 
     found = []
     for root, _, names in os.walk(data_dir / "raw"):  # (unreadable_dirs tells the unlistable)
@@ -349,8 +345,9 @@ def _worker_pool(n: int) -> ProcessPoolExecutor:
 
 
 class _Pool:
-    """The worker pool, made again when a worker dies (a broken pool takes every
-    archive in flight with it; they become errors rows, the run goes on)."""
+    """The local pool (`extract.pool.Pool`): worker processes, made again when a worker
+    dies (a broken pool takes every archive in flight with it; they become errors
+    rows, the run goes on)."""
 
     def __init__(self, n: int):
         self.n = n
@@ -392,7 +389,7 @@ def _extract(
     db_path: Path,
     archives: list[Path],
     unread: list[tuple[str, str]],
-    pool: _Pool,
+    pool: Pool,
     workers: int,
     full: bool,
     messages_only: bool,
@@ -541,7 +538,7 @@ def _staged(
     todo: list[Path],
     data_dir: Path,
     stage_dir: Path,
-    pool: _Pool,
+    pool: Pool,
     n: int,
     results: bool,
 ) -> Iterator[StagedArchive]:

@@ -14,13 +14,9 @@ in `SLOW_TESTS` get it here), `shared` (needs ../shared). `make test-fast` leave
 
 from __future__ import annotations
 
-import gzip
 import os
-import re
 import signal
 from contextlib import contextmanager
-from email import message_from_bytes
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import pytest
@@ -71,19 +67,6 @@ def time_limit(seconds: int, what: str):
 def seed(prefix: str) -> str:
     """The text of seed `prefix` (`000` … `004`), the user's own messages."""
     return next(SEEDS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8")
-
-
-def write_mboxrd(eml: Path, data_dir: Path) -> None:
-    """Append one .eml to its month's archive, as lists.apache.org serves it."""
-    data = eml.read_bytes()
-    sent = parsedate_to_datetime(message_from_bytes(data)["Date"])
-    domain, list_name = eml.parent.parent.name, eml.parent.name
-    dest = data_dir / "raw" / domain / list_name / f"{sent:%Y-%m}.mbox.gz"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    escaped = re.sub(rb"^(>*From )", rb">\1", data, flags=re.M)
-    envelope = f"From {eml.stem}@sample {sent:%a %b %d %H:%M:%S %Y}\n".encode()
-    with gzip.open(dest, "ab") as f:
-        f.write(envelope + escaped.rstrip(b"\n") + b"\n\n")
 
 
 # What takes seconds, measured with `pytest --durations=0` (CPU seconds on an idle

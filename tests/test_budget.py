@@ -12,7 +12,8 @@ import pytest
 
 from extract import pipeline
 from extract.results import message
-from tests.mail.mboxes import make_message, to_mbox, write_archive
+from tests.archives import to_mbox, write_archive
+from tests.mail.mboxes import make_message
 
 MARK = "STALL-HERE"
 

@@ -28,9 +28,10 @@ import pytest
 
 from extract.__main__ import main
 from extract.runner import RunError, run
+from tests.archives import sample_as_archives, to_mbox, write_archive
 from tests.conftest import seed
-from tests.mail.mboxes import EDGE_ARCHIVES, make_message, to_mbox, write_archive
-from tests.test_extract_cli import BROKEN, KILL, NOTIFICATIONS, SMALL, sample_as_archives
+from tests.mail.mboxes import EDGE_ARCHIVES, make_message
+from tests.test_extract_cli import BROKEN, KILL, NOTIFICATIONS, SMALL
 
 REPO = Path(__file__).resolve().parents[1]
 HAVE_DASK = all(importlib.util.find_spec(m) for m in ("dask", "distributed"))
@@ -252,7 +253,7 @@ def test_a_message_that_stalls_a_parser_on_a_worker_becomes_an_errors_row(tmp_pa
         "                pass\n"
         "            return parse(text)\n"
         "        return parse_or_stall\n"
-        "    for mod, _ in formats._CHECKS:\n"
+        "    for mod in formats.PARSERS:\n"
         "        mod.parse = stall(mod.parse)\n"
     )
     monkeypatch.setenv("STALL", "1")

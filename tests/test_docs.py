@@ -160,3 +160,11 @@ def test_readme_rewrites_a_stale_block(tmp_path):
     assert readme.check(page, db.parent, write=True, out=said.append) == 1
     assert page.read_text() == text.replace("    41", "    42")
     assert readme.check(page, db.parent, out=said.append) == 0
+
+
+def test_the_format_list_and_table_are_made_from_the_registry():
+    """README's list and docs/internals.md's table of formats are what
+    `python -m extract.dev.docs --write` makes from each format's INFO."""
+    from extract.dev.docs import stale
+
+    assert stale() == [], "run: python -m extract.dev.docs --write"

@@ -21,6 +21,7 @@ import pytest
 from extract.__main__ import main
 from extract.mail.mbox import read_mbox
 from extract.pipeline import MAX_STORED_CHARS
+from tests.archives import sample_as_archives, to_mbox, write_archive
 from tests.conftest import shared_path
 from tests.mail.mboxes import (
     EDGE_ARCHIVES,
@@ -29,9 +30,7 @@ from tests.mail.mboxes import (
     make_message,
     no_headers_message,
     raw_message,
-    to_mbox,
     users_month,
-    write_archive,
 )
 from tests.mail.test_message import MUST_PASS
 
@@ -355,23 +354,6 @@ SEEDS = {
                  "Igor Dvorzhak (JIRA)", datetime(2017, 12, 22, 2, 31, tzinfo=UTC),
                  "I have added a draft implementation"),
 }  # fmt: skip
-
-
-def sample_as_archives(data_dir: Path) -> int:
-    """data/sample's raw messages as monthly mboxrd archives, the way the archive
-    serves them (one archive per list and month of the Date header)."""
-    from email.parser import BytesHeaderParser
-    from email.utils import parsedate_to_datetime
-
-    months: dict[tuple[str, str], list[bytes]] = {}
-    for eml in sorted(SAMPLE.glob("*/*/*.eml")):
-        raw = eml.read_bytes()
-        date = parsedate_to_datetime(BytesHeaderParser().parsebytes(raw)["Date"])
-        lst = f"{eml.parent.name}@{eml.parent.parent.name}"
-        months.setdefault((lst, f"{date:%Y-%m}"), []).append(raw)
-    for (lst, month), msgs in months.items():
-        write_archive(data_dir, lst, month, to_mbox(msgs))
-    return sum(len(m) for m in months.values())
 
 
 @pytest.fixture(scope="module")

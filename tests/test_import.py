@@ -22,8 +22,9 @@ import pytest
 
 from extract.importer import UNLISTED, import_files, list_of, main, mbox_entry, place
 from extract.mail.mbox import RawMessage, iter_messages, read_mbox
+from tests.archives import to_mbox
 from tests.conftest import shared_path
-from tests.mail.mboxes import make_message, to_mbox
+from tests.mail.mboxes import make_message
 
 REPO = Path(__file__).resolve().parents[1]
 

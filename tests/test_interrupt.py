@@ -17,7 +17,7 @@ import duckdb
 import pytest
 
 from extract.db.store import Store
-from tests.test_extract_cli import sample_as_archives
+from tests.archives import sample_as_archives
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -32,15 +32,9 @@ import pytest
 
 from extract import pipeline
 from extract.db.staging import remove_stale
+from tests.archives import to_mbox, write_archive
 from tests.conftest import seed, time_limit
-from tests.mail.mboxes import (
-    commits_month,
-    foal_month,
-    make_message,
-    to_mbox,
-    users_month,
-    write_archive,
-)
+from tests.mail.mboxes import commits_month, foal_month, make_message, users_month
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -77,7 +71,7 @@ if os.environ.get("STALL"):
                 pass
             return parse(text)
         return parse_or_stall
-    for mod, _ in formats._CHECKS:
+    for mod in formats.PARSERS:
         mod.parse = stall(mod.parse)
 if os.environ.get("BUDGET"):
     p.MESSAGE_BUDGET_SECONDS = float(os.environ["BUDGET"])

@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from tests.mail.mboxes import commits_month, foal_month, users_month, write_archive
+from tests.archives import write_archive
+from tests.mail.mboxes import commits_month, foal_month, users_month
 
 REPO = Path(__file__).resolve().parents[1]
 

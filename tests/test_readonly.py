@@ -15,7 +15,8 @@ import pytest
 
 from extract.db.schema import TABLES
 from extract.db.views import VIEW_NAMES
-from tests.test_extract_cli import run, sample_as_archives
+from tests.archives import sample_as_archives
+from tests.test_extract_cli import run
 
 REPO = Path(__file__).resolve().parents[1]
 

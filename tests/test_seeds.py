@@ -16,7 +16,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.conftest import write_mboxrd
+from tests.archives import write_mboxrd
 from tests.seed_facts import SEED_002_SUMMARY, SEED_002_TIMINGS
 
 REPO = Path(__file__).resolve().parent.parent

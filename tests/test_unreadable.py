@@ -13,7 +13,8 @@ from pathlib import Path
 
 import duckdb
 
-from tests.mail.mboxes import to_mbox, users_month, write_archive
+from tests.archives import to_mbox, write_archive
+from tests.mail.mboxes import users_month
 
 REPO = Path(__file__).resolve().parents[1]
 PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2

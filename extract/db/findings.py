@@ -34,7 +34,7 @@ own (they read `messages`, `measurements` and the `comparisons` view).
 
 from __future__ import annotations
 
-from extract.db import schema, views
+from extract.db import schema
 from extract.mail.kinds import _NOT_JIRA
 from extract.results.claims import CLAIM_PATTERN
 
@@ -94,7 +94,7 @@ def statements() -> list[str]:
     measurement_series = f"""
         CREATE OR REPLACE VIEW measurement_series AS
         WITH m AS (
-            SELECT m.*, {views._project("g.list")} AS project, g.list, g.sent_at,
+            SELECT m.*, {schema.project_sql("g.list")} AS project, g.list, g.sent_at,
                    {_params_expr()} AS params
             FROM measurements m JOIN messages g USING (msg_key)
             WHERE g.is_benchmark AND m.label IS NOT NULL AND trim(m.label) <> ''

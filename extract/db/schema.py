@@ -308,6 +308,18 @@ STORAGE_ONLY = {"messages": ("text_rest", "text_map")}
 _WHOLE_SHARE = 0.8
 
 
+def project_sql(col: str) -> str:
+    """SQL expression: the project of a list address, e.g. kudu for issues@kudu.apache.org;
+    'apache' for lists of apache.org itself, the whole domain for other domains (the
+    views and the findings both group by it)."""
+    domain = f"lower(split_part({col}, '@', 2))"
+    return (
+        f"CASE WHEN {domain} = 'apache.org' THEN 'apache' "
+        f"WHEN {domain} LIKE '%.apache.org' THEN split_part({domain}, '.', 1) "
+        f"ELSE {domain} END"
+    )
+
+
 def _column_sql(table: str, col: str, typ: str, compress: bool) -> str:
     if (table, col) in GENERATED:
         return f'"{col}" {typ} GENERATED ALWAYS AS ({GENERATED[table, col]}) VIRTUAL'

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import duckdb
 
-from extract.db import schema
+from extract.db import findings, schema
 from extract.results.claims import HIGHER_WORDS, LOWER_WORDS
 
 
@@ -91,17 +91,6 @@ _RUN_SUFFIX = (
 VIEW_NAMES = ("benchmark_messages", "comparisons", "by_project", "by_list")
 
 
-def _project(col: str) -> str:
-    """SQL expression: the project of a list address, e.g. kudu for issues@kudu.apache.org;
-    'apache' for lists of apache.org itself, the whole domain for other domains."""
-    domain = f"lower(split_part({col}, '@', 2))"
-    return (
-        f"CASE WHEN {domain} = 'apache.org' THEN 'apache' "
-        f"WHEN {domain} LIKE '%.apache.org' THEN split_part({domain}, '.', 1) "
-        f"ELSE {domain} END"
-    )
-
-
 def statements() -> list[str]:
     """The CREATE OR REPLACE VIEW statements, in dependency order."""
     counts = """
@@ -112,7 +101,7 @@ def statements() -> list[str]:
     """
     benchmark_messages = f"""
         CREATE OR REPLACE VIEW benchmark_messages AS
-        SELECT m.msg_key, {_project("m.list")} AS project, m.list, m.sent_at, m.from_name,
+        SELECT m.msg_key, {schema.project_sql("m.list")} AS project, m.list, m.sent_at, m.from_name,
                m.from_address, m.subject, m.kind, m.issue_key, m.repo, m.pr_number, m.url,
                m.permalink, m.formats, c.n_tables, c.n_measurements, m.benchmark_score,
                m.benchmark_reasons, m.body
@@ -223,7 +212,7 @@ def statements() -> list[str]:
     """
     by_list = f"""
         CREATE OR REPLACE VIEW by_list AS
-        SELECT m.list, {_project("m.list")} AS project, count(*) AS messages,
+        SELECT m.list, {schema.project_sql("m.list")} AS project, count(*) AS messages,
                count(*) FILTER (WHERE m.is_benchmark) AS benchmark_messages,
                round(count(*) FILTER (WHERE m.is_benchmark) / count(*), 4) AS benchmark_share,
                coalesce(sum(c.n_tables) FILTER (WHERE m.is_benchmark), 0)::BIGINT AS tables,
@@ -236,7 +225,7 @@ def statements() -> list[str]:
     """
     by_project = f"""
         CREATE OR REPLACE VIEW by_project AS
-        SELECT {_project("m.list")} AS project, count(DISTINCT m.list) AS lists,
+        SELECT {schema.project_sql("m.list")} AS project, count(DISTINCT m.list) AS lists,
                count(*) AS messages,
                count(*) FILTER (WHERE m.is_benchmark) AS benchmark_messages,
                round(count(*) FILTER (WHERE m.is_benchmark) / count(*), 4) AS benchmark_share,
@@ -256,8 +245,6 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
     """(Re)create every view, with its columns' meanings as comments (from
     `schema.VIEW_COLUMNS`, as the tables'); the tables of `extract.db.schema` must
     exist."""
-    from extract.db import findings  # (its views read these; it imports this module)
-
     for sql in statements() + findings.statements():
         con.execute(sql)
     have = con.execute(

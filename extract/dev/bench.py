@@ -38,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 
 from extract.mail.mbox import read_mbox
@@ -444,40 +443,15 @@ def reject_breakdown(ordinary: list[tuple[str, str | None, str]]) -> dict[str, f
 
     spent: dict[str, float] = {}
     clock = time.perf_counter
-    runs, checks = formats._runs, formats._CHECKS
-
-    def timed_runs(*args):
+    for body, subject, kind in ordinary:
+        prefilter._forget()
         t = clock()
-        try:
-            return runs(*args)
-        finally:
-            spent["trigger checks"] = spent.get("trigger checks", 0.0) + clock() - t
-
-    def timed(mod):
-        def parse(text):
-            t = clock()
-            try:
-                return mod.parse(text)
-            finally:
-                key = f"parser {mod.INFO.name}"
-                spent[key] = spent.get(key, 0.0) + clock() - t
-
-        return types.SimpleNamespace(parse=parse, INFO=mod.INFO)
-
-    formats._runs = timed_runs
-    formats._CHECKS = [(timed(mod), parts) for mod, parts in checks]
-    try:
-        for body, subject, kind in ordinary:
-            prefilter._forget()
-            t = clock()
-            prefilter.scan(body)
-            spent["prefilter scan"] = spent.get("prefilter scan", 0.0) + clock() - t
-            tables = formats.extract_results(body)
-            t = clock()
-            classify(body, tables, subject=subject, kind=kind)
-            spent["classifier"] = spent.get("classifier", 0.0) + clock() - t
-    finally:
-        formats._runs, formats._CHECKS = runs, checks
+        prefilter.scan(body)
+        spent["prefilter scan"] = spent.get("prefilter scan", 0.0) + clock() - t
+        tables = formats.extract_results(body, spent=spent)
+        t = clock()
+        classify(body, tables, subject=subject, kind=kind)
+        spent["classifier"] = spent.get("classifier", 0.0) + clock() - t
     n = max(1, len(ordinary))
     return {k: 1e6 * v / n for k, v in sorted(spent.items(), key=lambda kv: -kv[1])}
 

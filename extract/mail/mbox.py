@@ -22,10 +22,16 @@ come, even if that line was cut); the incomplete last message travels in the
 exception, so nothing is lost. Text before the first envelope line is yielded as a
 message of its own (`envelope_line=""`), so that it is parsed or reported rather
 than dropped.
+
+`sniff(path)` tells what a mail file is from its first bytes (gzip, bzip2 or plain;
+an mbox or one message), for the importer and the runner alike;
+`mail_file_blocks` reads one decompressed, bzip2 included.
 """
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import os
 import queue
 import re
@@ -359,3 +365,70 @@ def prefetched(blocks: Iterator[bytes], depth: int = 4) -> Iterator[bytes]:
     finally:
         stop.set()
         thread.join()
+
+
+# ------------------------------------------------------------------ what a mail file is
+
+_GZIP = b"\x1f\x8b"
+_BZIP2 = b"BZh"
+BLOCK = 1 << 20  # bytes read at a time
+# A header line: a field name (printable ASCII but ':'), a colon.
+_HEADER_LINE = re.compile(rb"[!-9;-~]{1,200}:")
+
+
+def sniff(path: Path) -> tuple[str | None, bool] | str:
+    """(compression, single message) of a mail file, or why it is none."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if not magic:
+        return "empty"
+    compression = "gzip" if magic.startswith(_GZIP) else "bzip2" if magic[:3] == _BZIP2 else None
+    try:
+        head = b""
+        for block in mail_file_blocks(path, compression):
+            head += block
+            if len(head.lstrip(b"\r\n")) >= 256:
+                break
+    except (OSError, EOFError, ValueError, gzip.BadGzipFile) as exc:
+        head = head or b""
+        if not head:
+            return f"not readable as {compression}: {exc}"
+    text = head.lstrip(b"\r\n")
+    if not text:
+        return "empty" if compression is None else f"empty once {compression} is undone"
+    if text.startswith(b"From "):
+        return compression, False
+    if _HEADER_LINE.match(text):
+        return compression, True
+    return f"not mail: it starts with {text[:40]!r}"
+
+
+def mail_file_blocks(path: Path, compression: str | None) -> Iterator[bytes]:
+    """The file's bytes, decompressed, in blocks: gzip and plain through the reader's
+    own `archive_blocks` (every gzip member), bzip2 here (every stream)."""
+    if compression != "bzip2":
+        yield from archive_blocks(path)
+        return
+    with open(path, "rb") as f:
+        decompressor = bz2.BZ2Decompressor()
+        data = f.read(BLOCK)
+        while True:
+            # (at most a block out of each call: a bzip2 bomb cannot fill the memory)
+            out = decompressor.decompress(data, BLOCK)
+            data = b""
+            if out:
+                yield out
+            if decompressor.eof:
+                rest = decompressor.unused_data or f.read(BLOCK)
+                if not rest.strip(b"\x00"):
+                    return
+                decompressor, data = bz2.BZ2Decompressor(), rest  # another stream (pbzip2)
+            elif decompressor.needs_input:
+                data = f.read(BLOCK)
+                if not data:
+                    raise EOFError(
+                        "compressed file ended before the end-of-stream marker was reached"
+                    )

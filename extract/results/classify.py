@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from extract.results import prefilter
-from extract.results.formats import ResultTable
+from extract.results.formats import GENERIC_FORMATS, ResultTable
 from extract.results.prefilter import Needs
 from extract.results.units import to_si
 
@@ -65,10 +65,6 @@ from extract.results.units import to_si
 # `python -m extract.dev.fit`: plain numbers, in their own module.
 from extract.results.weights import SCALE, THRESHOLD, WEIGHTS
 
-# Formats whose mere presence (with measurements) shows a tool's result output.
-GENERIC_FORMATS = {
-    "jira-table", "markdown-table", "html-table", "ascii-table", "records", "json", "prose",
-}  # fmt: skip
 WEAK_TOOL_FORMATS = {"sql-timing"}  # "Time taken: 3.2 seconds" also shows up in bug reports
 
 

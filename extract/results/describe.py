@@ -23,7 +23,7 @@ import functools
 import re
 
 from extract.results.formats import Measurement, ResultTable
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import heading_above
 from extract.results.judge import (
     NUMBER_CELL,
     Candidate,
@@ -182,7 +182,7 @@ def _heading(sample: str, line_start: int) -> str | None:
     # of bounded size before it: a heading is near its block)
     lo = max(0, line_start - 2000)
     le = sample.find("\n", line_start)
-    return block_heading(sample[lo : len(sample) if le < 0 else le], line_start - lo)
+    return heading_above(sample[lo : len(sample) if le < 0 else le], line_start - lo)
 
 
 _RULE_CHARS = frozenset("-=+|:_ ─━┼┿╋\t")

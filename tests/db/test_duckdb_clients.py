@@ -25,7 +25,7 @@ from extract.db.schema import TABLES, VIEW_COLUMNS
 from extract.db.store import STORAGE_VERSION
 from extract.db.views import VIEW_NAMES
 from extract.runner import run
-from tests.test_extract_cli import sample_as_archives
+from tests.archives import sample_as_archives
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ from extract.__main__ import main
 from extract.db import findings, schema
 from extract.db.views import create_views
 from tests import make_sample
-from tests.mail.mboxes import to_mbox, write_archive
+from tests.archives import to_mbox, write_archive
 
 JMH_BEFORE_AFTER = """Ran the JMH benchmark on my laptop, 3 forks, 5 iterations each.
 
@@ -378,7 +378,7 @@ def test_findings_views_on_an_empty_database():
 def test_the_demo_sample_carries_a_full_chain(tmp_path):
     """data/sample: the JMH comment on KAFKA-7311, the commit naming it and PR #5571,
     the resolution with fix version 2.1.0; the same benchmark again on KAFKA-7524."""
-    from tests.test_extract_cli import sample_as_archives
+    from tests.archives import sample_as_archives
 
     data = tmp_path / "data"
     sample_as_archives(data)

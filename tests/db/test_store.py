@@ -15,7 +15,8 @@ from extract.db.store import STORAGE_VERSION, Store, StoreBusy
 from extract.mail.mbox import read_mbox
 from extract.pipeline import EXTRACTOR_VERSION, process_archive
 from extract.worker import stage_archive
-from tests.mail.mboxes import make_message, mixed_archive, to_mbox, write_archive
+from tests.archives import to_mbox, write_archive
+from tests.mail.mboxes import make_message, mixed_archive
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -26,7 +26,8 @@ from extract.db.schema import (
 from extract.db.store import Store
 from extract.mail.message import parse_message
 from extract.pipeline import process_archive
-from tests.mail.mboxes import make_message, to_mbox, write_archive
+from tests.archives import to_mbox, write_archive
+from tests.mail.mboxes import make_message
 
 REPLY = (
     "Thanks, the new numbers look good.\n"

@@ -23,7 +23,7 @@ from extract.dev.eval import (
     number_found,
 )
 from extract.results.formats import Measurement
-from tests.conftest import write_mboxrd
+from tests.archives import write_mboxrd
 
 REPO = Path(__file__).resolve().parents[2]
 

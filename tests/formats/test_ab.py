@@ -3,15 +3,8 @@ focused cases."""
 
 from __future__ import annotations
 
-import pytest
-
-from extract.results.formats import by_name
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("ab"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import by_name, run
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 
 def _values(rows: list[dict]) -> list[tuple]:
@@ -50,14 +43,14 @@ def test_post_body_sent_and_its_rates():
     assert got["non_2xx_responses"] == got["complete_requests"]
 
 
-def test_without_banner():  # ported from tests/test_formats_c.py
+def test_without_banner():
     ab = (
         "Concurrency Level:      10\nTime taken for tests:   1.5 seconds\n"
         "Complete requests:      1000\n"
         "Failed requests:        0\nRequests per second:    666.67 [#/sec] (mean)\n"
         "Time per request:       15.000 [ms] (mean)\n"
     )
-    (table,) = by_name("ab").parse(ab)
+    (table,) = run("ab", ab)
     assert {m.metric: m.value for m in table.measurements}["requests_per_second"] == 666.67
     assert "concurrency" not in " ".join(m.metric for m in table.measurements)
 
@@ -68,7 +61,7 @@ ODD = ["", "This is ApacheBench, Version", "Requests per second: 1 [#/sec]",
        "-" * 5000, "\x00\ufffd"]  # fmt: skip
 
 
-def test_parse_survives_odd_input():  # ported from tests/test_formats_c.py
+def test_parse_survives_odd_input():
     parse = by_name("ab").parse
     for text in ODD:
         assert isinstance(parse(text), list)

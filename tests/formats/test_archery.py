@@ -4,15 +4,10 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("archery"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 @pytest.mark.parametrize(
@@ -37,7 +32,7 @@ def test_sections_units_and_bare_time_values():
 
 def test_rst_table_in_a_diff_fence():
     text = text_of("archery--rst-diff")
-    (table,) = by_name("archery").parse(text)
+    (table,) = run("archery", text)
     assert [row[0] for row in table.rows] == ["ReadStringColumn/1024", "FilterNulls/0.5"]
     assert table.rows[1][3] == "-14.315"
 

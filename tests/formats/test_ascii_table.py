@@ -11,14 +11,9 @@ import time
 import pytest
 
 from extract.results.formats import ascii_table as A
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.conftest import SEEDS
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("ascii-table"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 
 def rows(text: str, fmt: str = "ascii-table") -> list[tuple]:
@@ -50,9 +45,6 @@ def test_header_name_with_a_space_covers_its_column():
 def test_tabs_align_like_spaces():
     text = text_of("ascii-table--dashed-rule")
     assert rows_of(text.replace("   ", "\t")) == rows_of(text)
-
-
-# ---------------------------------------------------------------- ported from test_formats_a
 
 
 def test_whitespace_columns_use_alignment_not_single_spaces():
@@ -141,11 +133,9 @@ def test_survives_odd_input():
 )
 def test_stays_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("ascii-table").parse(text)
+    run("ascii-table", text)
     assert time.perf_counter() - start < 5.0
 
-
-# ---------------------------------------------------------------- ported from test_formats_fast
 
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
 
@@ -208,7 +198,7 @@ def test_ascii_table_header_digit_shortcut():
 
 def parsed(text: str) -> list[tuple]:
     """(label, metric, value, unit) of what ascii-table alone reads in `text`."""
-    return [(m.label, m.metric, m.value, m.unit) for t in A.parse(text) for m in t.measurements]
+    return [(m.label, m.metric, m.value, m.unit) for t in run(A, text) for m in t.measurements]
 
 
 _TIMES = [("gzip", "time", 41.5, "ms"), ("zstd", "time", 12.25, "ms")]
@@ -355,12 +345,12 @@ def test_bar_table_with_column_groups_wide_text_and_a_label_outside_the_bars():
         "        2398     | 266   | 1942   | 516\n"
         "均值   2514.5   | 247   | 2509   | 600\n"
     )
-    got = {(m.label, m.variant, m.metric, m.value) for t in A.parse(text) for m in t.measurements}
+    got = {(m.label, m.variant, m.metric, m.value) for t in run(A, text) for m in t.measurements}
     assert ("row 1", "甲库", "写入", 2631.0) in got
     assert ("row 2", "乙库", "查询", 516.0) in got
     assert ("均值", "甲库", "查询", 247.0) in got
     assert ("均值", "乙库", "写入", 2509.0) in got
-    assert all(m.unit == "ms" for t in A.parse(text) for m in t.measurements)
+    assert all(m.unit == "ms" for t in run(A, text) for m in t.measurements)
 
 
 BARE_NOISE = {
@@ -454,7 +444,7 @@ def test_a_flattened_table_that_a_gateway_then_hard_wrapped():
 
     wrapped = "\r\n".join(textwrap.wrap(FLAT, 72)) + "\r\n"
     assert parsed(wrapped) == parsed(FLAT)
-    (table,) = A.parse(wrapped)
+    (table,) = run(A, wrapped)
     assert "1 client" in wrapped[table.span[0] : table.span[1]]
 
 

@@ -1,13 +1,6 @@
 """autotvm: AutoTVM tuning progress lines, written from TVM's autotvm progress_bar."""
 
-import pytest
-
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("autotvm"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 def test_flattened_reads_the_same():
@@ -24,7 +17,7 @@ def test_tasks_and_their_numbers():
 
 
 def test_keeps_the_last_redraw_of_a_task():
-    # ported from tests/test_formats_d.py::test_autotvm_keeps_the_last_line_of_a_task
+
     text = text_of("autotvm--tune-log-redraws")  # (its `\r` redraws are read as line ends)
     got = [(r["label"], r["metric"], r["value"]) for r in rows_of(text)]
     assert ("Task 1/1", "Best", 52.03) in got and len(got) == 4

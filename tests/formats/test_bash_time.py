@@ -12,22 +12,17 @@ import pytest
 from extract.results.formats import by_name
 from tests.conftest import seed
 from tests.formats.damage import (
-    DAMAGE,
+    MAIL_DAMAGE,
     check_damaged,
     check_shared_sample,
     flatten,
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 
-@pytest.mark.parametrize("case", cases("bash-time"))
-def test_fixture(case):
-    check(case)
-
-
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("bash-time"))
 def test_fixture_survives_mail_damage(case, damage):
     check_damaged(case, damage)
@@ -48,9 +43,6 @@ def test_minutes_are_converted():
     text = "Without the patch:\n\nreal\t4m19.085s\nuser\t3m15.683s\nsys\t0m5.358s\n"
     assert ("bash-time", None, "Without the patch", "real", 259.085, "s") in rows(text)
     assert ("bash-time", None, "Without the patch", "user", 195.683, "s") in rows(text)
-
-
-# --- ported from tests/test_formats_b.py ---------------------------------------------
 
 
 def test_seed1_kudu_log_timing_variants():

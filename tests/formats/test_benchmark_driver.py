@@ -3,12 +3,7 @@ benchmark_driver.sh) and benchmark-driver's compare output, written from its sou
 
 import pytest
 
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("benchmark-driver"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 @pytest.mark.parametrize("damage", ["flattened", "gitbox", "mojibake"])
@@ -18,7 +13,7 @@ def test_mail_damage_reads_like_the_clean_report(damage):
 
 
 def test_benchmark_ips_report():
-    # ported from tests/test_formats_d.py::test_benchmark_ips_report (onto the real run)
+
     text = text_of("benchmark-driver--ips")
     rows = rows_of(text)
     assert {r["format"] for r in rows} == {"benchmark-driver"}

@@ -8,24 +8,19 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from tests.formats.damage import (
-    DAMAGE,
+    MAIL_DAMAGE,
     check_damaged,
     check_shared_sample,
     flatten,
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 
-@pytest.mark.parametrize("case", cases("benchmark-js"))
-def test_fixture(case):
-    check(case)
-
-
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("benchmark-js"))
 def test_fixture_survives_mail_damage(case, damage):
     check_damaged(case, damage)
@@ -33,7 +28,7 @@ def test_fixture_survives_mail_damage(case, damage):
 
 def test_suite_is_one_table_ending_at_fastest():
     text = text_of("benchmark-js--suite-fastest")
-    (table,) = by_name("benchmark-js").parse(text)
+    (table,) = run("benchmark-js", text)
     assert [r[0] for r in table.rows] == ["Array#join", "String concat", "reduce with template"]
     assert table.source(text).rstrip().split("\n")[-1].startswith("Fastest is ")
     assert table.variant.startswith("Joining 200 strings")
@@ -48,7 +43,7 @@ def test_slow_rate_keeps_its_decimals_and_an_error_gives_nothing():
 
 def test_flattened_fastest_line_stops_at_the_names():
     text = flatten(text_of("benchmark-js--suite-fastest")) + " Thanks, merging."
-    (table,) = by_name("benchmark-js").parse(text)
+    (table,) = run("benchmark-js", text)
     assert not table.source(text).endswith("merging.")
 
 
@@ -58,16 +53,13 @@ def test_plus_minus_spelled_out_or_lost():
         assert ("benchmark-js", "decode", None, "rme", 17.33, "%") in rows(text)
 
 
-# --- ported from tests/test_formats_c.py ---------------------------------------------
-
-
 def test_benchmark_js_same_line_names_and_fastest_line():
     text = (
         "RegExp#test x 4,161,532 ops/sec ±0.99% (59 runs sampled)\n"
         "String#indexOf x 6,139,623 ops/sec ±1.00% (131 runs sampled)\n"
         "Fastest is String#indexOf\n"
     )
-    (table,) = by_name("benchmark-js").parse(text)
+    (table,) = run("benchmark-js", text)
     assert [r[0] for r in table.rows] == ["RegExp#test", "String#indexOf"]
     assert table.measurements[0].value == 4161532
     assert table.source(text).endswith("Fastest is String#indexOf")

@@ -4,17 +4,12 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSER = by_name("benchstat")
-
-
-@pytest.mark.parametrize("case", cases("benchstat"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize(
@@ -32,7 +27,7 @@ def test_mangled_text_reads_the_same(base, damaged):
 
 def test_v1_group_lines_do_not_end_the_table():
     text = text_of("benchstat--v1-oldnew")
-    tables = PARSER.parse(text)
+    tables = run(PARSER, text)
     assert [len(t.rows) for t in tables] == [5, 2, 1]
     got = {(r["label"], r["variant"], r["metric"]): (r["value"], r["unit"]) for r in rows_of(text)}
     assert got[("Copy4K-2", "old", "time/op")] == (112.0, "ns")  # after `pkg:example.org/bufutil`
@@ -49,9 +44,9 @@ def test_v1_single_column():
 
 
 def test_v2_units_deltas_and_footnotes():
-    # ported from tests/test_formats_c.py::test_benchstat_v2_units_and_deltas (own fixture)
+
     text = text_of("benchstat--v2-oldnew")
-    tables = PARSER.parse(text)
+    tables = run(PARSER, text)
     assert len(tables) == 3
     got = [(m.label, m.metric, m.value, m.unit, m.variant) for t in tables for m in t.measurements]
     assert ("Itoa-2", "sec/op", 137.4, "ns/op", "before.txt") in got

@@ -8,29 +8,17 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.damage import FormatChecks, flatten
+from tests.formats.golden import text_of
 
 FORMAT = "cassandra-stress"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 PROGRESS = "progress tables are line-based CSV rows: a flattened or wrapped mail loses them"
@@ -58,9 +46,6 @@ def test_results_block_survives_flattening():
     text = text_of("cassandra-stress--v4-progress-results")
     block = text[text.index("Results:") :]
     assert values(flatten(block)) == values(block) != []
-
-
-# --- ported from tests/test_formats_b.py ------------------------------------------
 
 
 def test_results_heading_and_breakdown():
@@ -97,7 +82,7 @@ def test_silent_on_lookalikes(text):
 
 def test_never_raises():
     for text in ["", "Results:\nOp rate : \nEND", "type total ops, op/s,\ntotal, x"]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -127,7 +112,7 @@ def test_gc_memory_unit_as_printed():
 def test_linear_on_long_flattened_lines():
     text = ("Results: Op rate : 1 op/s [a: 1 op/s] total, 1, 2 " * 2000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 
@@ -147,5 +132,4 @@ def test_third_party_samples(sample):
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

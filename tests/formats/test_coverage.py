@@ -9,21 +9,16 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.formats.damage import (
-    DAMAGE,
+    MAIL_DAMAGE,
     check_damaged,
     check_shared_sample,
     flatten,
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, expected, text_of
-
-
-@pytest.mark.parametrize("case", cases("coverage-report"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import cases, expected, text_of
 
 
 @pytest.mark.parametrize("case", cases("coverage-report"))
@@ -31,7 +26,7 @@ def test_fixtures_are_negatives(case):
     assert expected(case)["rows"] == []
 
 
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("coverage-report"))
 def test_fixture_survives_mail_damage(case, damage):
     check_damaged(case, damage)
@@ -47,13 +42,11 @@ def test_fixture_survives_mail_damage(case, damage):
 )
 def test_coverage_py_report_is_claimed_whole(case):
     text = text_of(case)
-    (table,) = by_name("coverage-report").parse(text)
+    (table,) = run("coverage-report", text)
     claimed = table.source(text)
     assert "TOTAL" in claimed
     assert not text[table.span[1] :].strip()  # nothing of the report is left over
 
-
-# --- ported from tests/test_formats_c.py: the noise claims only its own block --------
 
 BENCH = "hyperfine--two-commands"
 

@@ -6,12 +6,7 @@ import pytest
 
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("critcmp"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 @pytest.mark.parametrize("damage", ["flattened", "gitbox", "mojibake", "question"])

@@ -4,17 +4,12 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 PARSER = by_name("criterion")
-
-
-@pytest.mark.parametrize("case", cases("criterion"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", ["flattened", "gitbox", "wrapped72", "mojibake"])
@@ -35,7 +30,7 @@ def test_blocks_names_and_unicode_minus():
 
 def test_progress_and_cargo_lines_are_claimed_not_read():
     text = text_of("criterion--console")
-    empty = [t.source(text) for t in PARSER.parse(text) if not t.measurements]
+    empty = [t.source(text) for t in run(PARSER, text) if not t.measurements]
     assert any("Collecting 100 samples" in s for s in empty)
     assert any(s.lstrip().startswith("Finished bench") for s in empty)
     values = {r["value"] for r in rows_of(text)}
@@ -44,7 +39,7 @@ def test_progress_and_cargo_lines_are_claimed_not_read():
 
 
 def test_throughput_and_noise_lines():
-    # ported from tests/test_formats_c.py::test_criterion_throughput_and_noise_lines
+
     text = (
         "Benchmarking scan/utf8: Warming up for 3.0000 s\n"
         "Warning: Unable to complete 100 samples in 5.0s. You may wish to increase target time to "
@@ -52,16 +47,16 @@ def test_throughput_and_noise_lines():
         "scan/utf8               time:   [12.520 µs 12.546 µs 12.575 µs]\n"
         "                        thrpt:  [77.681 MiB/s 77.864 MiB/s 78.025 MiB/s]\n"
     )
-    tables = PARSER.parse(text)
+    tables = run(PARSER, text)
     assert len(tables) == 3 and len([t for t in tables if t.measurements]) == 1
     values = [m.value for t in extract_results(text) for m in t.measurements]
     assert 7.1 not in values and 70 not in values and 3.0 not in values
 
 
 def test_heading_is_the_runs_not_the_outlier_line():
-    # ported from tests/test_formats_c.py::test_criterion_heading_is_the_runs_not_the_outlier_line
+
     text = "After the patch:\n\n" + text_of("criterion--first-run").split("\n\n", 1)[1]
-    variants = [t.variant for t in PARSER.parse(text) if t.measurements]
+    variants = [t.variant for t in run(PARSER, text) if t.measurements]
     assert variants == ["After the patch"] * 3
 
 

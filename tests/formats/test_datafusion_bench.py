@@ -5,17 +5,12 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSER = by_name("datafusion-bench")
-
-
-@pytest.mark.parametrize("case", cases("datafusion-bench"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize(
@@ -31,7 +26,7 @@ def test_mail_damage_reads_the_same(base, damaged):
 
 def test_compare_and_summary_are_two_tables():
     text = text_of("datafusion-bench--compare")
-    tables = [t for t in PARSER.parse(text) if t.measurements]
+    tables = [t for t in run(PARSER, text) if t.measurements]
     assert [t.columns[0] for t in tables] == ["Query", "Benchmark Summary"]
     got = {(m.label, m.metric, m.variant): (m.value, m.unit) for t in tables
            for m in t.measurements}  # fmt: skip
@@ -57,7 +52,7 @@ def test_run_lines():
 
 
 def test_run_lines_in_seconds():
-    # ported from tests/test_formats_a.py::test_hyperfine_single_run_and_dfbench_in_seconds
+
     text = "Query 7 iteration 0 took 1.250 s and returned 10 rows\nQuery 7 avg time: 1.250 s\n"
     got = [(m.label, m.metric, m.value, m.unit) for t in extract_results(text)
            for m in t.measurements]  # fmt: skip

@@ -11,12 +11,7 @@ import pytest
 from extract.results.formats import by_name, extract_results
 from extract.results.formats import delimited as D
 from tests.conftest import SEEDS
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("delimited"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import FIXTURES, cases, rows_of, text_of
 
 
 def rows(text: str, fmt: str = "delimited") -> list[tuple]:
@@ -58,8 +53,6 @@ def test_flattened_gives_the_same_values(case):
 
     assert rows(" ".join(text_of(case).split())) == rows(text_of(case))
 
-
-# ---------------------------------------------------------------- ported from test_formats_d
 
 TSV_WITH_UNITS = "\n".join(
     [
@@ -130,9 +123,6 @@ def test_never_raises_and_stays_fast():
     for text in ODD:
         assert isinstance(parse(text), list)
     assert time.perf_counter() - start < 2.0
-
-
-# ---------------------------------------------------------------- ported from test_formats_fast
 
 
 def _texts() -> list[str]:

@@ -4,15 +4,10 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("doris-bench"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import rows_of, text_of
 
 
 @pytest.mark.parametrize("damage", ["flattened", "gitbox", "expanded"])
@@ -28,7 +23,7 @@ def test_round_rows_totals_and_summary():
     assert got[("total", "Total hot run time")] == (1339.0, "ms", "Round 1")
     # the collapsed `<summary>` repeats that total: claimed, not counted twice
     assert [r["value"] for r in rows_of(text)].count(1339.0) == 1
-    empty = [t.source(text) for t in by_name("doris-bench").parse(text) if not t.measurements]
+    empty = [t.source(text) for t in run("doris-bench", text) if not t.measurements]
     assert any("<summary>TPC-H" in s for s in empty)
 
 
@@ -42,7 +37,7 @@ def test_tpcds_query_names_and_clickbench_key_values():
 
 
 def test_rounds_flattened():
-    # ported from tests/test_formats_b.py::test_doris_rounds_flattened
+
     lines = "\n".join(f"q{i}\t{1000 + i}\t{500 + i}\t{400 + i}\t{400 + i}" for i in range(1, 6))
     text = " ".join(
         f"------ Round 1 ------\n{lines}\nTotal cold run time: 5015 ms\n"

@@ -9,13 +9,9 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("dropwizard-metrics"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import extract_results, run
+from tests.formats.damage import flatten
+from tests.formats.golden import text_of
 
 
 def dw(text: str) -> list[tuple]:
@@ -26,10 +22,6 @@ def dw(text: str) -> list[tuple]:
         if t.format == "dropwizard-metrics"
         for m in t.measurements
     ]
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_console_timer_meter_and_histogram_blocks():
@@ -119,8 +111,8 @@ def test_named_timer_in_a_section():
 
 def test_settings_written_key_equals_value_are_not_a_report():
     settings = "count = 10\nmin = 1\nmax = 20\nmean = 5\nvalue = 3\n"
-    assert by_name("dropwizard-metrics").parse(settings) == []
-    assert by_name("dropwizard-metrics").parse("type=GAUGE, name=x, value=3\n") == []
+    assert run("dropwizard-metrics", settings) == []
+    assert run("dropwizard-metrics", "type=GAUGE, name=x, value=3\n") == []
 
 
 @pytest.mark.parametrize(
@@ -129,13 +121,13 @@ def test_settings_written_key_equals_value_are_not_a_report():
     ids=repr,
 )
 def test_odd_input_never_raises(text):
-    assert isinstance(by_name("dropwizard-metrics").parse(text), list)
+    assert isinstance(run("dropwizard-metrics", text), list)
 
 
 def test_stays_linear_on_pathological_input():
     start = time.perf_counter()
     for text in ("count = 1 " * 20000, "type=TIMER, name=x" + ", a=1" * 20000, "99% <= " * 20000):
-        by_name("dropwizard-metrics").parse(text)
+        run("dropwizard-metrics", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes
 
 
@@ -145,5 +137,5 @@ def test_linear_on_a_long_flattened_thread():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("dropwizard-metrics").parse(text)
+    run("dropwizard-metrics", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes

@@ -4,17 +4,10 @@ cases."""
 
 from __future__ import annotations
 
-import pytest
-
 from extract.results.formats import by_name
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSE = by_name("fio").parse
-
-
-@pytest.mark.parametrize("case", cases("fio"))
-def test_fixture(case):
-    check(case)
 
 
 def _values(rows: list[dict]) -> list[tuple]:

@@ -9,27 +9,22 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
 from tests.formats.damage import (
-    DAMAGE,
+    MAIL_DAMAGE,
     check_damaged,
     check_shared_sample,
     flatten,
     own_cases,
     rows,
 )
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 # --- mail damage, applied to a fixture's text ---------------------------------------
 
 
-@pytest.mark.parametrize("case", cases("gnu-time"))
-def test_fixture(case):
-    check(case)
-
-
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("gnu-time"))
 def test_fixture_survives_mail_damage(case, damage):
     check_damaged(case, damage)
@@ -53,7 +48,7 @@ def test_default_format_fields_and_units():
 
 def test_exit_status_line_belongs_to_the_record():
     text = text_of("gnu-time--nonzero-exit")
-    (table,) = by_name("gnu-time").parse(text)
+    (table,) = run("gnu-time", text)
     assert table.source(text).startswith("Command exited with non-zero status 3")
     assert table.variant == "The failing run"
 
@@ -65,8 +60,6 @@ def test_verbose_block_is_labelled_by_the_command_and_skips_exit_status():
     assert got["Page size"][4:] == (4096.0, "B")
     assert {r[1] for r in got.values()} == {"sh -c gzip -9 -c /usr/bin/bash >/dev/null"}
 
-
-# --- ported from tests/test_formats_b.py ---------------------------------------------
 
 SEED3_HEADINGS = {
     "HDFS -text",
@@ -148,7 +141,7 @@ def test_shared_sample(directory, name):
     check_shared_sample(directory, name)
 
 
-# --- robustness (ported from tests/test_formats_b.py) --------------------------------
+# --- robustness --------------------------------
 
 ODD = [
     "",
@@ -164,11 +157,11 @@ ODD = [
 
 def test_never_raises():
     for text in ODD:
-        assert isinstance(by_name("gnu-time").parse(text), list)
+        assert isinstance(run("gnu-time", text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("1.2user 0.3system words 12 ms, Swaps: 1 status: x real 1 user " * 2500) + " " * 20000
     start = time.perf_counter()
-    by_name("gnu-time").parse(text)
+    run("gnu-time", text)
     assert time.perf_counter() - start < 2.0

@@ -4,17 +4,12 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 PARSER = by_name("go-bench")
-
-
-@pytest.mark.parametrize("case", cases("go-bench"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize("damage", ["expanded", "flattened", "gitbox-crlf", "wrapped72"])
@@ -37,16 +32,16 @@ def test_metrics_and_custom_units():
 
 def test_block_claims_its_header_and_footer():
     text = text_of("go-bench--benchmem")
-    (table,) = PARSER.parse(text)
+    (table,) = run(PARSER, text)
     assert table.source(text).startswith("goos: linux")
     assert table.source(text).rstrip().endswith("s")  # `ok  pkg  0.9s`: test time, not a result
     assert not [r for r in rows_of(text) if r["label"] in ("ok", "PASS")]
 
 
 def test_count_repetitions_are_separate_rows():
-    # ported from tests/test_formats_c.py::test_go_bench_count_repetitions_are_separate_rows
+
     text = text_of("go-bench--count3")
-    (table,) = PARSER.parse(text)
+    (table,) = run(PARSER, text)
     assert len(table.rows) == 6
     itoa = [m.value for m in table.measurements if m.label == "BenchmarkItoa-2" and
             m.unit == "ns/op"]  # fmt: skip
@@ -61,10 +56,10 @@ def test_verbose_name_lines_and_cpu_suffixes():
 
 
 def test_headings_become_variants_and_blocks_claim_their_footer():
-    # ported from tests/test_formats_c.py::test_go_bench_headings_become_variants_and_blocks_...
+
     runs = text_of("go-bench--count3").split("BenchmarkCopy4K")[0]
     text = "--- Before\n" + runs + "\n--- After\n" + runs.split("cpu: AMD EPYC\n")[1]
-    tables = PARSER.parse(text)
+    tables = run(PARSER, text)
     assert [t.variant for t in tables] == ["Before", "After"]
     assert tables[0].source(text).startswith("goos: linux")
 

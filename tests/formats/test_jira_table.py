@@ -7,14 +7,10 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.conftest import seed
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("jira-table"))
-def test_fixture(case):
-    check(case)
+from tests.formats.damage import flatten
+from tests.formats.golden import rows_of, text_of
 
 
 def rows(text: str, fmt: str = "jira-table") -> list[tuple]:
@@ -29,10 +25,6 @@ def rows(text: str, fmt: str = "jira-table") -> list[tuple]:
 def values(text: str) -> list[tuple]:
     """(label, metric, value, unit) of every row: what must survive mail transport."""
     return [(r["label"], r["metric"], r["value"], r["unit"]) for r in rows_of(text)]
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 def jira_wrap(text: str, width: int = 80) -> str:
@@ -81,9 +73,6 @@ def test_wrapped_rows_are_joined_again():
     assert wrapped != long
     assert values(wrapped) == values(long)
     assert len(values(long)) == 4
-
-
-# ---------------------------------------------------------------- ported from test_formats_a
 
 
 def test_seed_004_jira_column_groups():
@@ -164,5 +153,5 @@ def test_survives_odd_input():
 )
 def test_stays_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("jira-table").parse(text)
+    run("jira-table", text)
     assert time.perf_counter() - start < 5.0

@@ -8,13 +8,8 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
-from tests.formats.golden import cases, check, text_of
-
-
-@pytest.mark.parametrize("case", cases("jmeter"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import extract_results, run
+from tests.formats.golden import cases, text_of
 
 
 def jm(text: str) -> list[tuple]:
@@ -65,12 +60,12 @@ def test_survives_mail_damage(case, damage):
 
 @pytest.mark.parametrize("text", ["", "summary +", "summary = 5 in", "summary + 1 in 0.4s ="])
 def test_odd_input_never_raises(text):
-    assert isinstance(by_name("jmeter").parse(text), list)
+    assert isinstance(run("jmeter", text), list)
 
 
 def test_stays_linear_on_pathological_input():
     start = time.perf_counter()
-    by_name("jmeter").parse("summary + 1 in 00:00:01 = " * 10000)
+    run("jmeter", "summary + 1 in 00:00:01 = " * 10000)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes
 
 
@@ -80,7 +75,7 @@ def test_silent_on_lookalikes():
 
 
 def test_odd_durations_never_raise():
-    by_name("jmeter").parse("summary = 1 in 99:99:99 = 1/s Avg: 1 Min: 1 Max: 1 Err: 1 (1%)")
+    run("jmeter", "summary = 1 in 99:99:99 = 1/s Avg: 1 Min: 1 Max: 1 Err: 1 (1%)")
 
 
 def test_linear_on_a_long_flattened_thread():
@@ -89,5 +84,5 @@ def test_linear_on_a_long_flattened_thread():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("jmeter").parse(text)
+    run("jmeter", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes

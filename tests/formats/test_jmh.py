@@ -8,14 +8,10 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("jmh"))
-def test_fixture(case):
-    check(case)
+from tests.formats.damage import flatten
+from tests.formats.golden import rows_of, text_of
 
 
 def jmh(text: str) -> list[tuple]:
@@ -31,10 +27,6 @@ def jmh(text: str) -> list[tuple]:
 def numbers(text: str) -> list[tuple]:
     """(label, metric, value, unit): what a damaged copy must keep, whatever its heading."""
     return sorted((r[0], r[2], r[3], r[4]) for r in jmh(text))
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
 
 
 # ---------------------------------------------------------------- text tables
@@ -219,7 +211,7 @@ def test_verbose_log_flattened_or_indented_keeps_its_numbers():
 
 def test_run_log_settings_are_claimed_so_no_other_parser_reads_them():
     assert rows_of(text_of("jmh--run-settings-only")) == []
-    tables = by_name("jmh").parse(text_of("jmh--run-settings-only"))
+    tables = run("jmh", text_of("jmh--run-settings-only"))
     assert tables and all(not t.measurements for t in tables)
 
 
@@ -229,7 +221,7 @@ def test_iterations_need_the_run_logs_benchmark_line():
         "# Warmup Iteration   1: 12.3 ops/s\nIteration   1: 13.1 ops/s\n"
     )
     assert jmh(text) == []
-    assert not [t for t in by_name("jmh").parse(text) if t.measurements]
+    assert not [t for t in run("jmh", text) if t.measurements]
 
 
 def test_result_block_without_table_and_its_statistics():
@@ -396,7 +388,7 @@ ODD = [
 
 @pytest.mark.parametrize("text", ODD, ids=repr)
 def test_odd_input_never_raises(text):
-    assert isinstance(by_name("jmh").parse(text), list)
+    assert isinstance(run("jmh", text), list)
     extract_results(text, strict=True)
 
 
@@ -416,7 +408,7 @@ PATHOLOGICAL = {
 @pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
 def test_stays_linear_on_pathological_input(name):
     start = time.perf_counter()
-    by_name("jmh").parse(PATHOLOGICAL[name])
+    run("jmh", PATHOLOGICAL[name])
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes
 
 
@@ -426,7 +418,7 @@ def test_linear_on_a_long_flattened_thread():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("jmh").parse(text)
+    run("jmh", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes
 
 

@@ -7,12 +7,6 @@ import pytest
 
 from extract.results.formats import extract_results
 from extract.results.formats.json_records import _unit
-from tests.formats.golden import cases, check
-
-
-@pytest.mark.parametrize("case", cases("json"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize(

@@ -9,29 +9,17 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.damage import FormatChecks, flatten
+from tests.formats.golden import text_of
 
 FORMAT = "kafka-perf"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS: dict[tuple[str, str], str] = {}
@@ -40,9 +28,6 @@ LIMITS: dict[tuple[str, str], str] = {}
 @pytest.mark.parametrize("case,damage", damage_cases(LIMITS))
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
-
-
-# --- ported from tests/test_formats_b.py ------------------------------------------
 
 
 def test_producer_flattened_summary_and_intervals():
@@ -87,7 +72,7 @@ def test_never_raises():
         "1 records sent, 1 records/sec (1 MB/sec), 1 ms avg latency, 1 max latency.",
         "start.time, end.time,",
     ]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -114,7 +99,7 @@ def test_the_command_line_belongs_to_the_run():
 def test_linear_on_long_flattened_lines():
     text = ("1 records sent, 2 records/sec (3 MB/sec), 4 ms avg latency, x " * 3000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 
@@ -133,5 +118,4 @@ def test_third_party_samples(directory, sample):
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import by_name, run
 from tests.conftest import seed
-from tests.formats.damage import DAMAGE, check_damaged, own_cases, rows
-from tests.formats.golden import cases, check, text_of
+from tests.formats.damage import MAIL_DAMAGE, check_damaged, own_cases, rows
+from tests.formats.golden import text_of
 
 NO_HEADING = ("format", "label", "metric", "value", "unit")
 # flattened: log records lose the heading above them (documented in the module)
@@ -21,15 +21,10 @@ FLAT_KEYS = {
 }
 
 
-@pytest.mark.parametrize("case", cases("log-timing"))
-def test_fixture(case):
-    check(case)
-
-
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("log-timing"))
 def test_fixture_survives_mail_damage(case, damage):
-    check_damaged(case, damage, FLAT_KEYS.get(case) if damage == "flatten" else None)
+    check_damaged(case, damage, FLAT_KEYS.get(case) if damage == "flattened" else None)
 
 
 def test_beeline_prefix_is_not_the_heading():
@@ -51,10 +46,8 @@ def test_settings_are_not_timings():
         "Configuration used for the run:\n\nsession timeout: 30 s\nheartbeat interval: 3 s\n"
         "max wait: 10 s\nretry backoff: 500 ms\n"
     )
-    assert by_name("log-timing").parse(text) == []
+    assert run("log-timing", text) == []
 
-
-# --- ported from tests/test_formats_d.py ---------------------------------------------
 
 HIVE_EXECUTION_SUMMARY_PLAIN = """\
 Query Execution Summary
@@ -78,14 +71,14 @@ def test_hive_execution_summary():
 
 def test_a_summary_title_without_timed_steps_gives_nothing():
     text = "Change Summary\n--------------------\nFixed 3 bugs in 2 files\nSee HIVE-123\n"
-    assert by_name("log-timing").parse(text) == []
+    assert run("log-timing", text) == []
 
 
 def test_timing_lines_need_two_and_no_settings():
     one = "Result:\nTVM latency for batch 1: 732.59 ms\n"
     settings = "session timeout: 30 s\nretry interval: 5 s\nmax wait: 10 s\n"
-    assert by_name("log-timing").parse(one) == []
-    assert by_name("log-timing").parse(settings) == []
+    assert run("log-timing", one) == []
+    assert run("log-timing", settings) == []
     two = "old run: 12.5 s\nnew run: 9.75 s\n"
     assert [(r[0], r[1], r[3], r[4], r[5]) for r in rows(two)] == [
         ("log-timing", "old run", "time", 12.5, "s"),
@@ -102,19 +95,19 @@ def test_timing_records_one_after_the_other_on_a_line_are_a_run():
         ("log-timing", "merge", "time", 7.25, "s"),
     ]
     # one record inside a sentence is not a run, nor are settings side by side
-    assert by_name("log-timing").parse("It took: 5 s on the cold cache.") == []
-    assert by_name("log-timing").parse("connect timeout: 5 s retry interval: 2 s") == []
+    assert run("log-timing", "It took: 5 s on the cold cache.") == []
+    assert run("log-timing", "connect timeout: 5 s retry interval: 2 s") == []
 
 
 def test_timings_in_the_cells_of_a_pipe_table_are_the_table_s():
     row = "| First run: 9.5s end-to-end (1.6s job) | First run: 36.6s (28.3s) |\n"
-    assert by_name("log-timing").parse("| Plain | Split |\n| --- | --- |\n" + row) == []
+    assert run("log-timing", "| Plain | Split |\n| --- | --- |\n" + row) == []
 
 
 def test_the_same_label_over_and_over_is_a_log_not_timings():
     pauses = "Threads were stopped: 0.0301 seconds\nThreads were stopped: 0.0046 seconds\n"
-    assert by_name("log-timing").parse(pauses) == []
-    assert by_name("log-timing").parse(pauses.replace("\n", " ")) == []
+    assert run("log-timing", pauses) == []
+    assert run("log-timing", pauses.replace("\n", " ")) == []
 
 
 def test_never_raises_and_stays_fast():
@@ -136,5 +129,4 @@ def test_never_raises_and_stays_fast():
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_seeds(prefix):
-    """Ported from tests/test_formats_d.py::test_silent_on_seeds."""
-    assert [m for t in by_name("log-timing").parse(seed(prefix)) for m in t.measurements] == []
+    assert [m for t in run("log-timing", seed(prefix)) for m in t.measurements] == []

@@ -9,29 +9,17 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
 from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.golden import text_of
 
 FORMAT = "luceneutil"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS = {
@@ -45,8 +33,6 @@ LIMITS = {
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
 
-
-# --- ported from tests/test_formats_d.py ------------------------------------------
 
 LUCENE_OLD = """\
                     Task    QPS base      StdDev    QPS comp      StdDev                Pct diff
@@ -107,17 +93,16 @@ def test_never_raises():
         "||Task||QPS a||StdDev a||QPS b||StdDev b||Pct diff||",
         "Indexer: x GB/hour plain text",
     ]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("Task QPS a StdDev QPS b StdDev Pct diff p-value X 1.0 (2%) 3 " * 2000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

@@ -7,14 +7,10 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from tests.conftest import seed
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("markdown-table"))
-def test_fixture(case):
-    check(case)
+from tests.formats.damage import flatten
+from tests.formats.golden import rows_of, text_of
 
 
 def rows(text: str, fmt: str = "markdown-table") -> list[tuple]:
@@ -28,11 +24,6 @@ def rows(text: str, fmt: str = "markdown-table") -> list[tuple]:
 
 def values(text: str) -> list[tuple]:
     return [(r["label"], r["metric"], r["value"], r["unit"]) for r in rows_of(text)]
-
-
-def flatten(text: str) -> str:
-    """What a GitBox notification does to a comment: every whitespace run → one space."""
-    return " ".join(text.split())
 
 
 @pytest.mark.parametrize(
@@ -61,9 +52,6 @@ def test_unit_from_the_header_applies_to_every_row():
         ("warm", 140.0, "ms"),
         ("hot", 12.0, "ms"),
     ]
-
-
-# ---------------------------------------------------------------- ported from test_formats_a
 
 
 def test_flattened_markdown_table_at_the_end_of_the_text():
@@ -163,7 +151,7 @@ def test_survives_odd_input():
 )
 def test_stays_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("markdown-table").parse(text)
+    run("markdown-table", text)
     assert time.perf_counter() - start < 5.0
 
 

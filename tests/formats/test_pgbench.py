@@ -3,15 +3,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from extract.results.formats import by_name
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("pgbench"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import by_name, run
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 
 def test_banner_and_command_line_are_no_variant():
@@ -44,14 +37,14 @@ def test_init_log_gives_its_step_times_and_claims_its_progress_lines():
     assert {r["metric"] for r in rows} >= {"init_total", "init_vacuum", "init_primary_keys"}
 
 
-def test_progress_lines_and_old_colon_form():  # ported from tests/test_formats_c.py
+def test_progress_lines_and_old_colon_form():
     text = (
         "progress: 5.0 s, 1234.5 tps, lat 8.101 ms stddev 2.301\n"
         "progress: 10.0 s, 1300.1 tps, lat 7.690 ms stddev 1.982\n"
         "transaction type: bench.sql\nscaling factor: 1\nnumber of clients: 10\n"
         "latency average: 7.9 ms\ntps = 1266.9 (including connections establishing)\n"
     )
-    tables = by_name("pgbench").parse(text)
+    tables = run("pgbench", text)
     got = [(m.label, m.metric, m.value, m.unit) for t in tables for m in t.measurements]
     assert ("progress 10.0 s", "tps", 1300.1, "tx/s") in got
     assert ("bench.sql", "latency_average", 7.9, "ms") in got
@@ -73,7 +66,7 @@ def test_pg13_summary_and_rate_progress():
         "tps = 8370.123456 (including connections establishing)\n"
         "tps = 8391.654321 (excluding connections establishing)\n"
     )
-    got = {(m.label, m.metric): (m.value, m.unit) for t in by_name("pgbench").parse(text)
+    got = {(m.label, m.metric): (m.value, m.unit) for t in run("pgbench", text)
            for m in t.measurements}  # fmt: skip
     assert got[("progress 1.0 s", "lag")] == (0.301, "ms")
     assert got[("<builtin: select only>", "transactions_skipped_pct")] == (0.15, "%")
@@ -81,11 +74,11 @@ def test_pg13_summary_and_rate_progress():
     assert got[("<builtin: select only>", "transactions_processed")] == (8000.0, "count")
 
 
-def test_tps_alone_in_prose_is_not_pgbench():  # ported from tests/test_formats_c.py
-    assert by_name("pgbench").parse("On master we got tps = 1234, on the branch more.") == []
+def test_tps_alone_in_prose_is_not_pgbench():
+    assert run("pgbench", "On master we got tps = 1234, on the branch more.") == []
 
 
-def test_statement_latencies():  # ported from tests/test_formats_c.py
+def test_statement_latencies():
     text = (
         "tps = 896.967014 (without initial connection time)\n"
         "statement latencies in milliseconds:\n"
@@ -95,7 +88,7 @@ def test_statement_latencies():  # ported from tests/test_formats_c.py
         "         3.148  END;\n"
         "\nThat is all.\n"
     )
-    tables = [t for t in by_name("pgbench").parse(text) if t.caption and "statement" in t.caption]
+    tables = [t for t in run("pgbench", text) if t.caption and "statement" in t.caption]
     (table,) = tables
     assert [(m.label, m.value) for m in table.measurements][1] == ("BEGIN;", 0.183)
     assert len(table.rows) == 4
@@ -115,7 +108,7 @@ ODD = ["", "tps = ", "tps = 1", "progress: 1.0 s, 1 tps, lat", "done in 1.00 s (
        "\x00\ufffd"]  # fmt: skip
 
 
-def test_parse_survives_odd_input():  # ported from tests/test_formats_c.py
+def test_parse_survives_odd_input():
     parse = by_name("pgbench").parse
     for text in ODD:
         assert isinstance(parse(text), list)

@@ -10,15 +10,10 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from extract.results.formats import prose as P
 from tests.conftest import SEEDS, seed
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("prose"))
-def test_fixture(case):
-    check(case)
+from tests.formats.golden import FIXTURES, cases, rows_of, text_of
 
 
 def rows(text: str) -> list[tuple]:
@@ -69,8 +64,6 @@ def test_hard_wrapped_sentence_reads_as_one():
     text = "After the rewrite the full\nrebuild took 95 sec on my machine."
     assert written(text) == [("95 sec", None)]
 
-
-# ---------------------------------------------------------------- ported from test_formats_b
 
 PROSE_POSITIVE = [
     (
@@ -141,7 +134,7 @@ def test_seed0_prose_reads_the_sentences_not_the_table():
     tables = extract_results(text)
     table_spans = [t.span for t in tables if t.format != "prose"]
     # Read alone, prose finds the sentences' numbers ...
-    alone = list(by_name("prose").parse(text))
+    alone = list(run("prose", text))
     found = [m.written for t in alone for m in t.measurements]
     assert "9 sec" in found and "around 27 sec" in found and "3x" in found
     # ... but in the registry the table's `9 sec` / `27 sec` are counted once, by the
@@ -166,7 +159,7 @@ ODD = [
 
 def test_never_raises():
     for text in ODD:
-        assert isinstance(by_name("prose").parse(text), list)
+        assert isinstance(run("prose", text), list)
 
 
 def test_is_linear_on_long_flattened_lines():
@@ -176,11 +169,9 @@ def test_is_linear_on_long_flattened_lines():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("prose").parse(text)
+    run("prose", text)
     assert time.perf_counter() - start < 2.0
 
-
-# ---------------------------------------------------------------- ported from test_formats_fast
 
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
 

@@ -8,29 +8,17 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.damage import FormatChecks, pipe_prefixed
+from tests.formats.golden import text_of
 
 FORMAT = "pulsar-perf"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS: dict[tuple[str, str], str] = {}
@@ -40,8 +28,6 @@ LIMITS: dict[tuple[str, str], str] = {}
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
 
-
-# --- ported from tests/test_formats_d.py ------------------------------------------
 
 PULSAR_CONSUMER = """\
 Consumer, 1 partition:
@@ -84,17 +70,16 @@ def test_pipe_gutter_lines_stay_one_run():
 
 def test_never_raises():
     for text in ["", "Throughput produced:", "Aggregated latency stats --- Latency: mean:"]:
-        assert isinstance(by_name(FORMAT).parse(text), list)
+        assert isinstance(run(FORMAT, text), list)
 
 
 def test_linear_on_long_flattened_lines():
     text = ("Throughput produced: 1 msg/s --- Latency: mean: 1 ms - med: " * 2000) + " " * 20000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text)
+    run(FORMAT, text)
     assert time.perf_counter() - start < 2.0
 
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

@@ -9,17 +9,12 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
-from tests.formats.damage import DAMAGE, check_damaged, check_shared_sample, own_cases, rows
-from tests.formats.golden import cases, check, text_of
+from extract.results.formats import run
+from tests.formats.damage import MAIL_DAMAGE, check_damaged, check_shared_sample, own_cases, rows
+from tests.formats.golden import text_of
 
 
-@pytest.mark.parametrize("case", cases("pytest-benchmark"))
-def test_fixture(case):
-    check(case)
-
-
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damage", MAIL_DAMAGE)
 @pytest.mark.parametrize("case", own_cases("pytest-benchmark"))
 def test_fixture_survives_mail_damage(case, damage):
     check_damaged(case, damage)
@@ -40,7 +35,7 @@ def test_ops_is_one_over_the_mean(case):
 
 def test_groups_become_captions():
     text = text_of("pytest-benchmark--two-groups")
-    tables = by_name("pytest-benchmark").parse(text)
+    tables = run("pytest-benchmark", text)
     assert [t.caption for t in tables] == [None, "join"]
     assert [r[0] for r in tables[1].rows] == ["test_join_list", "test_join_gen"]
 
@@ -76,8 +71,6 @@ def test_other_units_from_the_header():
     assert got[("test_load", "Rounds")] == (20, "count")
 
 
-# --- ported from tests/test_formats_a.py ---------------------------------------------
-
 NOISE = [
     "| Component | Version |\n|---|---|\n| Hadoop | 3.3.6 |\n| Hive | 4.0.1 |",
     "Name          Value\nthreads       8\nbatch.size    16384\n",
@@ -105,7 +98,7 @@ ODD = [
 
 def test_survives_odd_input():
     for text in ODD:
-        assert isinstance(by_name("pytest-benchmark").parse(text), list)
+        assert isinstance(run("pytest-benchmark", text), list)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +112,7 @@ def test_survives_odd_input():
 )
 def test_linear_on_pathological_input(text):
     start = time.perf_counter()
-    by_name("pytest-benchmark").parse(text)
+    run("pytest-benchmark", text)
     assert time.perf_counter() - start < 2.0
 
 

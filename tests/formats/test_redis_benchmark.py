@@ -5,17 +5,10 @@ focused cases."""
 
 from __future__ import annotations
 
-import pytest
-
 from extract.results.formats import by_name, extract_results
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 PARSE = by_name("redis-benchmark").parse
-
-
-@pytest.mark.parametrize("case", cases("redis-benchmark"))
-def test_fixture(case):
-    check(case)
 
 
 def _values(rows: list[dict]) -> list[tuple]:

@@ -1,5 +1,6 @@
-"""What holds for every registered format: fixtures named after it, its own test file,
-and the shared properties (never raises, silent on text with no results)."""
+"""What holds for every registered format: fixtures named after it, and the shared
+properties (never raises, silent on text with no results). The recipe a format
+follows is checked in test_recipe.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from extract.results.formats import PARSERS
+from extract.results.formats import PARSERS, run
 from tests.conftest import seed, time_limit
 from tests.formats.golden import FIXTURES, cases
 
@@ -23,13 +24,6 @@ def test_every_fixture_is_named_after_a_registered_format():
 def test_every_fixture_has_its_expected_rows():
     lonely = [c for c in cases() if not (FIXTURES / f"{c}.expect.json").is_file()]
     assert not lonely
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_format_has_fixtures_and_a_test_file(name):
-    module = next(m for m in PARSERS if m.INFO.name == name).__name__.rsplit(".", 1)[-1]
-    assert (HERE / f"test_{module}.py").is_file(), f"tests/formats/test_{module}.py"
-    assert cases(name), f"no tests/fixtures/formats/{name}--*.txt"
 
 
 # Degenerate text: no exception, and no runaway regex backtracking on long runs of
@@ -82,7 +76,7 @@ DEGENERATE |= {
 def test_degenerate_text(parser):
     for name, text in DEGENERATE.items():
         with time_limit(10, f"{parser.INFO.name} on {name!r} ({len(text)} chars)"):
-            parser.parse(text)
+            run(parser, text)
 
 
 # Text with numbers in it and no result: every parser stays silent.

@@ -9,29 +9,17 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import extract_results, run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.damage import FormatChecks, flatten
+from tests.formats.golden import text_of
 
 FORMAT = "spark-benchmark"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS = {
@@ -48,8 +36,6 @@ LIMITS = {
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
 
-
-# --- ported from tests/test_formats_b.py ------------------------------------------
 
 SPARK = """Before:
 ```
@@ -103,7 +89,7 @@ def test_sbt_info_prefix_and_progress():
     ],
 )
 def test_never_raises(text):
-    assert isinstance(by_name(FORMAT).parse(text), list)
+    assert isinstance(run(FORMAT, text), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -125,7 +111,7 @@ def test_linear_on_long_flattened_lines():
         "x 1 2 3 4 5 6X Best Time(ms) Avg Time(ms) Stdev(ms) Rate(M/s) Per Row(ns) Relative " * 1500
     )
     start = time.perf_counter()
-    by_name(FORMAT).parse(text + " " * 20000)
+    run(FORMAT, text + " " * 20000)
     assert time.perf_counter() - start < 2.0
 
 
@@ -139,5 +125,4 @@ def test_third_party_samples(sample):
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

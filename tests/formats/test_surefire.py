@@ -9,21 +9,13 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
-from tests.formats.golden import cases, check, expected, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("maven-surefire"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import extract_results, run
+from tests.formats.damage import flatten
+from tests.formats.golden import expected, rows_of, text_of
 
 
 def surefire(text: str):
-    return by_name("maven-surefire").parse(text)
-
-
-def flatten(text: str) -> str:
-    return " ".join(text.split())
+    return run("maven-surefire", text)
 
 
 @pytest.mark.parametrize("case", ["maven-surefire--build-success", "maven-surefire--build-failure"])
@@ -102,5 +94,5 @@ def test_linear_on_a_long_flattened_thread():
         * 2500
     ) + " " * 20000
     start = time.perf_counter()
-    by_name("maven-surefire").parse(text)
+    run("maven-surefire", text)
     assert time.perf_counter() - start < 5.0  # quadratic takes minutes

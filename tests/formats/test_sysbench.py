@@ -4,15 +4,8 @@ focused cases."""
 
 from __future__ import annotations
 
-import pytest
-
-from extract.results.formats import by_name
-from tests.formats.golden import cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("sysbench"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import by_name, run
+from tests.formats.golden import cases, rows_of, text_of
 
 
 def _values(rows: list[dict]) -> list[tuple]:
@@ -53,7 +46,7 @@ def test_sysbench_05_sections():
     assert {r["variant"] for r in rows if r["label"] == "Memory"} == {"Memory, same build"}
 
 
-def test_full_latency_block_and_fairness():  # ported from tests/test_formats_c.py
+def test_full_latency_block_and_fairness():
     text = (
         "sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\n\n"
         "General statistics:\n    total time:                          10.0012s\n"
@@ -66,7 +59,7 @@ def test_full_latency_block_and_fairness():  # ported from tests/test_formats_c.
         "Threads fairness:\n    events (avg/stddev):           12345.0000/0.00\n"
         "    execution time (avg/stddev):   9.9988/0.00\n"
     )
-    tables = by_name("sysbench").parse(text)
+    tables = run("sysbench", text)
     got = {(m.label, m.metric): (m.value, m.unit) for t in tables for m in t.measurements}
     assert got[("Latency", "95th_percentile")] == (1.12, "ms")
     assert got[("Latency", "sum")] == (9998.76, "ms")
@@ -74,7 +67,7 @@ def test_full_latency_block_and_fairness():  # ported from tests/test_formats_c.
     assert got[("Threads fairness", "execution_time_avg")] == (9.9988, "s")
     assert got[("General statistics", "total_time")] == (10.0012, "s")
     # `Latency (ms):` alone (no sysbench banner or statistics) is too generic to claim
-    assert by_name("sysbench").parse("Latency (ms):\n  min: 3\n  max: 9\n") == []
+    assert run("sysbench", "Latency (ms):\n  min: 3\n  max: 9\n") == []
 
 
 def test_setup_lines_are_not_a_heading():
@@ -87,7 +80,7 @@ ODD = ["", "[ 1s ] thds:", "SQL statistics:\n queries performed:\n read:", "sysb
        "Total operations: 5 (", "-" * 5000, "\x00\ufffd"]  # fmt: skip
 
 
-def test_parse_survives_odd_input():  # ported from tests/test_formats_c.py
+def test_parse_survives_odd_input():
     parse = by_name("sysbench").parse
     for text in ODD:
         assert isinstance(parse(text), list)

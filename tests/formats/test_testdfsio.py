@@ -8,29 +8,17 @@ import time
 
 import pytest
 
-from extract.results.formats import by_name
+from extract.results.formats import run
 from tests.conftest import seed
-from tests.formats.damage import FormatChecks
-from tests.formats.golden import cases, check, text_of
+from tests.formats.damage import FormatChecks, flatten
+from tests.formats.golden import text_of
 
 FORMAT = "testdfsio"
-
-
-@pytest.mark.parametrize("case", cases(FORMAT))
-def test_fixture(case):
-    check(case)
 
 
 _checks = FormatChecks(FORMAT)
 rows, values, damaged = _checks.rows, _checks.values, _checks.damaged
 shared_found, damage_cases = _checks.shared_found, _checks.damage_cases
-DAMAGE = _checks.damage
-flatten, crlf, gitbox_indent, pipe_prefixed = (
-    DAMAGE["flattened"],
-    DAMAGE["crlf"],
-    DAMAGE["gitbox-indent"],
-    DAMAGE["pipe-prefixed"],
-)
 
 
 LIMITS = {
@@ -44,9 +32,6 @@ LIMITS = {
 @pytest.mark.parametrize("case,damage", damage_cases(LIMITS))
 def test_survives_mail_damage(case, damage):
     damaged(case, damage)
-
-
-# --- ported from tests/test_formats_b.py ------------------------------------------
 
 
 def test_flattened_with_log_prefixes():
@@ -65,9 +50,7 @@ def test_flattened_with_log_prefixes():
 
 
 def test_nan_throughput_never_raises():
-    assert isinstance(
-        by_name(FORMAT).parse("----- TestDFSIO ----- :\n Throughput mb/sec: NaN\n"), list
-    )
+    assert isinstance(run(FORMAT, "----- TestDFSIO ----- :\n Throughput mb/sec: NaN\n"), list)
 
 
 # --- focused ------------------------------------------------------------------------
@@ -93,7 +76,7 @@ def test_nnbench_parameters_and_raw_data_are_not_results():
 def test_linear_on_long_flattened_lines():
     text = "----- TestDFSIO ----- : write INFO fs.TestDFSIO: Throughput mb/sec: 1 x " * 2000
     start = time.perf_counter()
-    by_name(FORMAT).parse(text + " " * 20000)
+    run(FORMAT, text + " " * 20000)
     assert time.perf_counter() - start < 2.0
 
 
@@ -112,5 +95,4 @@ def test_third_party_samples(directory, sample):
 
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
-    """(Ported from tests/test_formats_d.py::test_silent_on_seeds.)"""
     assert rows(seed(prefix)) == []

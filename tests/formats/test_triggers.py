@@ -17,7 +17,7 @@ from extract.mail.clean import clean_body
 from extract.mail.mbox import iter_messages
 from extract.mail.message import parse_message
 from extract.results import prefilter
-from extract.results.formats import _PARTS, PARSERS, may_match
+from extract.results.formats import _PARTS, PARSERS, may_match, run
 from tests.conftest import SEEDS, SHARED
 from tests.formats.golden import FIXTURES
 from tests.mail import mboxes
@@ -44,7 +44,7 @@ def test_trigger_is_a_necessary_condition(parser):
     if not parser.INFO.trigger:
         return
     re.compile(parser.INFO.trigger)
-    lost = [t[:120] for t in texts() if not may_match(parser, t) and parser.parse(t)]
+    lost = [t[:120] for t in texts() if not may_match(parser, t) and run(parser, t)]
     assert not lost, f"{parser.INFO.name} finds results its trigger misses: {lost[:3]}"
 
 
@@ -204,11 +204,11 @@ def test_a_time_of_day_alone_does_not_run_prose():
     for text in ordinary:
         for t in (text, text + " naïve"):  # the scan, and Python's regex (not ASCII)
             assert not may_match(prose, t), t
-            assert prose.parse(t) == []
+            assert run(prose, t) == []
     for text in timed:
         for t in (text, text + " naïve"):
             assert may_match(prose, t), t
-            assert prose.parse(t), t
+            assert run(prose, t), t
 
 
 def test_record_pairs_are_found_without_trying_every_position():

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from extract.results.formats import by_name, extract_results
-from tests.formats.golden import FIXTURES, cases, check, rows_of, text_of
-
-
-@pytest.mark.parametrize("case", cases("wrk"))
-def test_fixture(case):
-    check(case)
+from extract.results.formats import by_name, extract_results, run
+from tests.formats.golden import FIXTURES, rows_of, text_of
 
 
 def _values(rows: list[dict]) -> list[tuple]:
@@ -44,7 +37,7 @@ def test_two_runs_under_headings_in_a_fence():
     assert [r["variant"] for r in rows if r["metric"] == "requests_per_sec"] == ["before", "after"]
 
 
-def test_without_running_line():  # ported from tests/test_formats_c.py
+def test_without_running_line():
     wrk = (
         "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
         "    Latency     1.20ms  300.00us   5.00ms   80.00%\n"
@@ -52,7 +45,7 @@ def test_without_running_line():  # ported from tests/test_formats_c.py
         "  81920 requests in 10.00s, 9.50MB read\n"
         "Requests/sec:   8192.00\nTransfer/sec:    0.95MB\n"
     )
-    (table,) = by_name("wrk").parse(wrk)
+    (table,) = run("wrk", wrk)
     got = {m.metric: (m.value, m.unit) for m in table.measurements}
     assert got["latency_stdev"] == (300.0, "us")
     assert got["req_per_sec_per_thread_avg"] == (4100.0, "req/s")
@@ -70,7 +63,7 @@ ODD = ["", " ", "Running 1s test @", "Running 1s test @ http://x\n  2 threads an
        "Latency Distribution\n 50% ", "-" * 5000, "\x00\ufffd"]  # fmt: skip
 
 
-def test_parse_survives_odd_input():  # ported from tests/test_formats_c.py
+def test_parse_survives_odd_input():
     parse = by_name("wrk").parse
     for text in ODD:
         assert isinstance(parse(text), list)

@@ -6,17 +6,12 @@ import json
 
 import pytest
 
-from extract.results.formats import by_name, extract_results
+from extract.results.formats import by_name, extract_results, run
 from extract.results.formats._grid import norm_unit
 from tests.conftest import shared_path
-from tests.formats.golden import cases, check, rows_of, text_of
+from tests.formats.golden import rows_of, text_of
 
 PARSER = by_name("yetus-qa-report")
-
-
-@pytest.mark.parametrize("case", cases("yetus-qa-report"))
-def test_fixture(case):
-    check(case)
 
 
 @pytest.mark.parametrize(
@@ -26,7 +21,7 @@ def test_fixture(case):
 def test_the_report_is_claimed_whole(case):
     """Not silent by luck: the recogniser's spans cover every runtime of the report."""
     text = text_of(f"yetus-qa-report--{case}")
-    spans = [t.span for t in PARSER.parse(text)]
+    spans = [t.span for t in run(PARSER, text)]
     runtimes = [i for i in range(len(text)) if text.startswith("m ", i) and text[i - 1].isdigit()]
     assert runtimes
     assert all(any(a <= i < b for a, b in spans) for i in runtimes)
@@ -40,25 +35,25 @@ def test_a_benchmark_after_the_report_is_still_read():
 
 
 def test_noise_spans_stop_at_the_block():
-    # ported from tests/test_formats_c.py::test_noise_spans_stop_at_the_block
+
     report = text_of("yetus-qa-report--github-minus1")
     text = "Results below.\n\n" + report + "\nThanks, I measured 120 ms before and 80 ms after.\n"
-    (span,) = [t.span for t in PARSER.parse(text)]
+    (span,) = [t.span for t in run(PARSER, text)]
     assert text[span[0] :].startswith(":broken_heart:")
     assert text[span[1] :].strip().startswith("Thanks, I measured")
 
 
 def test_jira_wiki_form_with_wrapped_rows():
-    # ported from tests/test_formats_c.py::test_yetus_jira_wiki_form_with_wrapped_rows
+
     text = (
         text_of("yetus-qa-report--jira-plus1-wrapped72") + "\nMeanwhile: 35 s before, 20 s after.\n"
     )
-    spans = [t.span for t in PARSER.parse(text)]
+    spans = [t.span for t in run(PARSER, text)]
     assert text[spans[-1][1] :].strip().startswith("Meanwhile")
 
 
 def test_hadoop_qa_plain_form_is_noise():
-    # ported from tests/test_formats_c.py::test_hadoop_qa_jira_color_form_is_noise
+
     text = (
         "{color:red}-1 overall{color}.  Here are the results of testing the latest attachment\n"
         "  https://issues.example.org/jira/secure/attachment/4242/EXAMPLE-7.patch\n"
@@ -69,7 +64,7 @@ def test_hadoop_qa_plain_form_is_noise():
         "Test results: https://ci.example.org/job/PreCommit-Build/77//testReport/\n\n"
         "This message is automatically generated.\n"
     )
-    (table,) = PARSER.parse(text)
+    (table,) = run(PARSER, text)
     assert table.span == (0, len(text) - 1)
     assert extract_results(text) == []
 

@@ -2,8 +2,8 @@
 are tested on, written here so that no third-party archive has to live in the repo.
 
 Helpers:
-- `make_message` (one RFC 5322 message), `mboxrd_escape`, `to_mbox` (messages as one
-  mboxrd archive), `write_archive` (a DATA_DIR/raw/... .mbox.gz as the crawler writes);
+- `make_message` (one RFC 5322 message); archives are written with tests/archives.py
+  (`mboxrd_escape`, `to_mbox`, `write_archive`);
 - `envelope_postfix` / `foal_month` (a month export in lists.apache.org's own form:
   Postfix envelopes, mboxrd escaping, a blank line after every message);
 - `EDGE_MESSAGES`: name → one message each (charsets, transfer encodings, MIME
@@ -19,7 +19,6 @@ reader gives with what was put in, or with what the standard library reads.
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import quopri
 import time
@@ -28,39 +27,9 @@ from email.header import Header
 from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 
+from tests.archives import mboxrd_escape, to_mbox
+
 # ------------------------------------------------------------------ basic helpers
-
-
-def mboxrd_escape(raw: bytes) -> bytes:
-    """What lists.apache.org does to a message body: one more `>` on `>*From ` lines."""
-    out = []
-    for line in raw.splitlines(keepends=True):
-        if line.lstrip(b">").startswith(b"From "):
-            line = b">" + line
-        out.append(line)
-    return b"".join(out)
-
-
-def to_mbox(
-    messages: list[bytes], envelope: bytes = b"From MAILER-DAEMON Thu Jan  1 00:00:00 1970"
-) -> bytes:
-    """Messages as one mboxrd archive, each ending with a blank line."""
-    out = b""
-    for raw in messages:
-        body = mboxrd_escape(raw.replace(b"\r\n", b"\n"))
-        if not body.endswith(b"\n"):
-            body += b"\n"
-        out += envelope + b"\n" + body + b"\n"
-    return out
-
-
-def write_archive(data_dir: Path, list_address: str, month: str, mbox: bytes) -> Path:
-    """DATA_DIR/raw/<domain>/<list>/<YYYY-MM>.mbox.gz, as the crawler writes it."""
-    name, domain = list_address.split("@")
-    path = data_dir / "raw" / domain / name / f"{month}.mbox.gz"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(gzip.compress(mbox, mtime=0))
-    return path
 
 
 def make_message(

@@ -23,7 +23,8 @@ from extract.mail.message import (
     html_to_text,
     parse_message,
 )
-from tests.mail.mboxes import make_message, raw_message, to_mbox, write_archive
+from tests.archives import to_mbox, write_archive
+from tests.mail.mboxes import make_message, raw_message
 
 HEAD = "From: Ana Lopes <ana@example.org>\nDate: Thu, 10 Mar 2017 22:49:00 +0000\n"
 

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from extract.mail import mbox
 from extract.mail.mbox import ArchiveReadError, iter_messages, read_mbox
 from extract.pipeline import process_archive
-from tests.mail.mboxes import make_message, no_headers_message, write_archive
+from tests.archives import write_archive
+from tests.mail.mboxes import make_message, no_headers_message
 
 BLANK = (b"\n", b"\r\n")
 PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None)

@@ -15,8 +15,8 @@ from extract.__main__ import main
 from extract.outputs.export import main as export_main
 from extract.outputs.report import build_report, links
 from extract.outputs.report import findings as report_findings
+from tests.archives import to_mbox, write_archive
 from tests.db.test_findings import JMH_BEFORE_AFTER, _at, commit, jira
-from tests.mail.mboxes import to_mbox, write_archive
 
 HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 

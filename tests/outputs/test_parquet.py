@@ -17,8 +17,8 @@ from extract.db.store import Store
 from extract.outputs.export import main as export_main
 from extract.outputs.parquet import DATASET, write_dataset
 from extract.runner import run
-from tests.mail.mboxes import write_archive
-from tests.test_extract_cli import BROKEN, sample_as_archives
+from tests.archives import sample_as_archives, write_archive
+from tests.test_extract_cli import BROKEN
 
 
 def read_back(con, dataset: Path, table: str) -> str:

@@ -24,7 +24,8 @@ from extract.db.views import create_views
 from extract.pipeline import _result_rows, process_archive, read_tables, result_rows
 from extract.results.formats.base import ROLES
 from extract.results.message import message_results
-from tests.conftest import shared_path, write_mboxrd
+from tests.archives import write_mboxrd
+from tests.conftest import shared_path
 from tests.seed_facts import SEED_002_SUMMARY, SEED_002_TIMINGS
 
 # The comparisons are read from the readers' tables as they are: which of their numbers

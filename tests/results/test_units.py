@@ -7,7 +7,8 @@ import pytest
 
 from extract.pipeline import process_archive
 from extract.results.units import measurement_si, parse_duration, parse_number, to_si
-from tests.conftest import shared_path, write_mboxrd
+from tests.archives import write_mboxrd
+from tests.conftest import shared_path
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 

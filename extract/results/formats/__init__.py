@@ -1,7 +1,10 @@
 """The registry: every format module, in one place, and the function that runs them.
 
-Adding a format is: a module under `extract/results/formats/`, fixture pairs under
-`tests/fixtures/formats/`, and one line in `MODULES` below.
+Adding a format is: a module copied from `_template.py` (its docstring is the
+recipe), fixture pairs under `tests/fixtures/formats/`, one line in `MODULES` below,
+and `python -m extract.dev.docs --write` (the docs' list and table of formats).
+`run(format, text)` gives one format's tables with the work every format needs done
+here once; `extract_results(text)` runs them all.
 """
 
 from __future__ import annotations
@@ -9,21 +12,25 @@ from __future__ import annotations
 import importlib
 import logging
 import re
+import time
 from types import ModuleType
 
 from extract.results import prefilter
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import ungutter
+from extract.results.formats._rows import name_blocks
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.prefilter import Needs
 
 __all__ = [
     "FormatInfo",
     "Measurement",
     "ResultTable",
-    "heading_before",
     "PARSERS",
+    "GENERIC_FORMATS",
     "by_name",
     "extract_results",
     "locate_numbers",
+    "run",
 ]
 
 log = logging.getLogger(__name__)
@@ -83,6 +90,10 @@ PARSERS: list[ModuleType] = sorted(
     (importlib.import_module(f"extract.results.formats.{m}") for m in MODULES),
     key=lambda mod: (mod.INFO.kind != "noise", mod.INFO.priority),
 )
+
+
+# The formats of generic layouts (tables, records, sentences), not of one tool.
+GENERIC_FORMATS = frozenset(mod.INFO.name for mod in PARSERS if mod.INFO.generic)
 
 
 # A part of a trigger: (regex or None for "always", the prefilter's name for its
@@ -185,6 +196,36 @@ def by_name(name: str) -> ModuleType:
     raise KeyError(name)
 
 
+def run(fmt: ModuleType | str, text: str) -> list[ResultTable]:
+    """The tables one format finds in `text` (a module or its name), in text order,
+    with the work the registry does for every format: the text without a `| ` gutter
+    (`INFO.gutter`), each table's format and its variant from the heading above it
+    (`INFO.heading`), and a block repeated verbatim in one message (an edited comment
+    quoted with its previous version) counted once: later copies keep their span but
+    no measurements (unless `INFO.keeps_repeats`)."""
+    mod = by_name(fmt) if isinstance(fmt, str) else fmt
+    info = mod.INFO
+    view = ungutter(text) if info.gutter else text
+    tables = mod.parse(view)
+    for t in tables:
+        t.format = info.name
+    if info.heading:
+        name_blocks(tables, view, info.heading, info.not_heading)
+    tables.sort(key=lambda t: t.span)
+    if not info.keeps_repeats:
+        _drop_repeats(tables, view)
+    return tables
+
+
+def _drop_repeats(tables: list[ResultTable], text: str) -> None:
+    seen: set[str] = set()
+    for t in tables:
+        key = " ".join(text[t.span[0] : t.span[1]].split())
+        if key in seen:
+            t.measurements = []
+        seen.add(key)
+
+
 def _mask(text: str, span: tuple[int, int]) -> str:
     """Blank out a span, keeping offsets and line breaks, so later parsers skip it."""
     start, end = span
@@ -193,7 +234,12 @@ def _mask(text: str, span: tuple[int, int]) -> str:
 
 
 def extract_results(
-    text: str, *, strict: bool = False, plain: bool = False, noise: list | None = None
+    text: str,
+    *,
+    strict: bool = False,
+    plain: bool = False,
+    noise: list | None = None,
+    spent: dict[str, float] | None = None,
 ) -> list[ResultTable]:
     """Every result table in `text`, in text order. Noise recognisers run first and
     their spans are removed; then result parsers run from specific to generic, and
@@ -206,24 +252,36 @@ def extract_results(
     A parser that raises is skipped (and logged), so one parser's bug costs only its
     own tables, never the message; `strict=True` (the tests) re-raises instead.
     `noise`, when given, receives the tables the noise recognisers found (CI reports,
-    build summaries: what the text says that is not a result)."""
+    build summaries: what the text says that is not a result). `spent`, when given,
+    adds up the seconds of the trigger checks (`trigger checks`) and of each format
+    that ran (`parser <name>`): what `make bench` reports."""
     found: list[ResultTable] = []
     work = text
     hits = None  # prefilter.scan(work), once a parser is asked about
+    clock = time.perf_counter if spent is not None else None
     for mod, parts in _CHECKS:
         if not plain:
             if hits is None:
                 hits = prefilter.scan(work)
                 ok, decided = hits.among(_NAMES), hits.decided
-            if not _runs(parts, work, ok, decided):
+            start = clock() if clock else 0.0
+            runs = _runs(parts, work, ok, decided)
+            if clock:
+                spent["trigger checks"] = spent.get("trigger checks", 0.0) + clock() - start
+            if not runs:
                 continue
+        start = clock() if clock else 0.0
         try:
-            tables = mod.parse(work)
+            tables = run(mod, work)
         except Exception:
             if strict:
                 raise
             log.warning("format %s failed on a message; skipped", mod.INFO.name, exc_info=True)
             continue
+        finally:
+            if clock:
+                key = f"parser {mod.INFO.name}"
+                spent[key] = spent.get(key, 0.0) + clock() - start
         for table in tables:
             work = _mask(work, table.span)
             hits = None

@@ -12,21 +12,16 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import Measurement, ResultTable, heading_before
+from extract.results.formats._layout import CELL_NUM, context_before, heading_above
+from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_duration, parse_number, to_si
 
-# A number as written in a cell: 1,430 / 749 631 / -0.347 / 3.49E8 / .5 / 1_000 (not
-# dates, versions). Thousands grouped by spaces (SI style, also thin and no-break spaces).
-NUM = (
-    r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+)?"
-    r"(?:\.\d+)?(?:[eE][-+]?\d+)?"
-)
 _SPACED_THOUSANDS = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
 _UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
 # value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±
 _CELL = re.compile(
-    rf"""^\s*(?P<num>{NUM})(?:(?P<mag>[kKM])[ \t]+(?=[A-Za-z]+/))?\s*(?P<unit>{_UNIT})?
-        (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{NUM})\s*(?P<eunit>{_UNIT}|%)?)?
+    rf"""^\s*(?P<num>{CELL_NUM})(?:(?P<mag>[kKM])[ \t]+(?=[A-Za-z]+/))?\s*(?P<unit>{_UNIT})?
+        (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{CELL_NUM})\s*(?P<eunit>{_UNIT}|%)?)?
         \s*(?:\((?P<ratio>[^()]{{1,12}})\))?\s*$""",
     re.X,
 )
@@ -401,65 +396,7 @@ def grid_measurements(
     return out
 
 
-def mask_tags(text: str) -> str:
-    """HTML tags replaced by as many spaces (offsets kept), so that tool output pasted
-    as rich HTML (seed 000) reads as flattened text."""
-    if "<" not in text:
-        return text
-    return re.sub(r"<[^<>]{0,2000}>", lambda m: " " * len(m.group(0)), text)
-
-
-_FENCE = re.compile(r"^\s*(?:```[\w-]*|~~~|\{code(?::[^}]*)?\}|\{noformat\}|<pre>|<code>)\s*$")
-
-
-def past_fences(text: str, pos: int) -> int:
-    """Where a block starts once the fence lines opening it (```, {code}, {noformat})
-    are skipped, so the heading above the fence still names the block."""
-    for _ in range(3):
-        line_start = text.rfind("\n", 0, pos) + 1
-        if text[line_start:pos].strip():
-            return pos
-        head = text[:line_start].rstrip()
-        prev_start = head.rfind("\n") + 1
-        if not _FENCE.match(head[prev_start:]):
-            return pos
-        pos = prev_start
-    return pos
-
-
-def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
-    """The nearest non-blank line before `pos` when it reads as a title
-    (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`). None for a block
-    that starts mid-line (flattened text), where the text before it is prose."""
-    pos = past_fences(text, pos)
-    if text[text.rfind("\n", 0, pos) + 1 : pos].strip():
-        return None
-    for line in reversed(text[:pos].splitlines()[-2:]):
-        s = line.strip()
-        if not s:
-            continue
-        if s.startswith(("|", "+", "```")) or s.count("|") >= 2:
-            return None
-        s = re.sub(r"<[^>]+>", "", s)
-        s = s.strip("=#*-_>` ").strip().rstrip(":：").strip("*_ ")
-        if 2 <= len(s) <= max_len and re.search(r"[A-Za-z]", s):
-            return s
-        return None
-    return None
-
-
-def dedupe(tables, text: str) -> None:
-    """A block repeated verbatim in one message (an edited comment quoted with its
-    previous version) counts once: later copies keep their span but no measurements."""
-    seen: set[str] = set()
-    for t in tables:
-        key = " ".join(text[t.span[0] : t.span[1]].split())
-        if key in seen:
-            t.measurements = []
-        seen.add(key)
-
-
-_PAIR = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
+_PAIR = re.compile(rf"(?<![\w.])(?P<num>{CELL_NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
 
 
 _CELL_PREFIX = re.compile(r"^([A-Za-z][\w ./-]{0,40}?):\s+(.*)$")
@@ -512,26 +449,6 @@ def composite_measurements(
     return out
 
 
-def block_heading(text: str, pos: int) -> str | None:
-    """`base.heading_before`, except for the last line of a wrapped paragraph
-    (`... of the latest` / `changes:` is prose, not a heading)."""
-    pos = past_fences(text, pos)
-    before = text[text.rfind("\n", 0, pos) + 1 : pos]
-    if before.strip():
-        return inline_heading(before)  # mid-line: flattened text
-    head = heading_before(text, pos)
-    if head is None:
-        return None
-    lines = text[:pos].rstrip().splitlines()
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if len(lines) >= 2 and lines[-2].strip() and not lines[-1].strip().startswith(("*", "#", "=")):
-        prev = lines[-2].strip()
-        if len(prev) > 60 and not re.search(r"[:.!?]$", prev):
-            return None
-    return head
-
-
 def grid_table(
     fmt: str,
     text: str,
@@ -554,7 +471,7 @@ def grid_table(
         columns=list(header_levels[-1]) if columns is None else columns,
         rows=rows,
         caption=caption,
-        variant=block_heading(text, start),
+        variant=heading_above(text, start, style="table"),
     )
     table.measurements = grid_measurements(
         header_levels,
@@ -564,22 +481,3 @@ def grid_table(
         guess_time=guess_time,
     )
     return table
-
-
-def context_before(text: str, pos: int, *, lines: int = 3) -> str:
-    """The last few non-blank lines before a table (at most 400 characters), which
-    often say what its numbers are (`### Write benchmark:`, `Batches per second.`)."""
-    before = [x.strip() for x in text[max(0, pos - 400) : pos].splitlines() if x.strip()]
-    return " ".join(before[-lines:])
-
-
-_INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
-_INLINE_COLON = re.compile(r"(?:^|[.!?]\s+|\s{2,})([A-Z][^.!?:|\n]{1,60}):\s*$")
-
-
-def inline_heading(before: str) -> str | None:
-    """The heading right before a block in flattened text: `**tpcds — branch**` or a
-    short `Before patch:` that starts a sentence."""
-    before = before[-300:]
-    m = _INLINE_BOLD.search(before) or _INLINE_COLON.search(before)
-    return m.group(1).strip() if m else None

@@ -17,13 +17,17 @@ Times rows give label = row name (`Connect`, `Total`...), metric `connection_tim
 mean|sd|median|max>` (ms). Configuration lines (concurrency, document length, port)
 are part of the block but give no rows. The `ab ...` command line pasted above a report
 names its URL; it is not the report's variant (a heading such as `with the patch:` is).
+
+Not declared as rows: a report is a set of keyed lines (`Requests per second:`, `Time
+per request:`, ...) between banners, whose metric and unit come from each key, plus two
+small tables.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -38,12 +42,11 @@ INFO = FormatInfo(
     needles=("Requests per second:",),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _KEYS = re.compile(
     rf"""(?P<key>Time\ taken\ for\ tests|Complete\ requests|Failed\ requests|Write\ errors
           |Non-2xx\ responses|Total\ transferred|HTML\ transferred|Requests\ per\ second
           |Time\ per\ request|Transfer\ rate|Total\ body\ sent|Keep-Alive\ requests):
-        [ \t]+(?P<v>{_NUM})[ \t]*(?:\[(?P<u>[^\]\n]+)\]|(?P<w>bytes|seconds))?
+        [ \t]+(?P<v>{NUM})[ \t]*(?:\[(?P<u>[^\]\n]+)\]|(?P<w>bytes|seconds))?
         (?:[ \t]*\((?P<q>[^)]{{0,80}})\)|[ \t]*received|[ \t]*kb/s\ total)?""",
     re.X,
 )
@@ -53,14 +56,13 @@ _CONFIG = re.compile(
     r"|\s(?:Server|Document|Concurrency|Time taken|SSL|TLS)\b)"
 )
 # `Transfer rate:` goes on with two lines when a body was sent (`-p`/`-u`)
-_SENT = re.compile(rf"(?<!\S)(?P<v>{_NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b")
+_SENT = re.compile(rf"(?<!\S)(?P<v>{NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b")
 _CONN = re.compile(
-    rf"(?P<name>Connect|Processing|Waiting|Total):[ \t]+(?P<min>{_NUM})[ \t]+(?P<mean>{_NUM})"
-    rf"[ \t]+(?P<sd>{_NUM})[ \t]+(?P<median>{_NUM})[ \t]+(?P<max>{_NUM})"
+    rf"(?P<name>Connect|Processing|Waiting|Total):[ \t]+(?P<min>{NUM})[ \t]+(?P<mean>{NUM})"
+    rf"[ \t]+(?P<sd>{NUM})[ \t]+(?P<median>{NUM})[ \t]+(?P<max>{NUM})"
 )
-_CONN_HEAD = re.compile(r"Connection Times \(ms\)\s+min\s+mean\[\+/-sd\]\s+median\s+max")
 _PCT_HEAD = re.compile(r"Percentage of the requests served within a certain time \(ms\)")
-_PCT = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{_NUM})(?:[ \t]*\(longest request\))?")
+_PCT = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{NUM})(?:[ \t]*\(longest request\))?")
 _BANNER = re.compile(
     r"This is ApacheBench, Version [^\n]*?(?:\n|\s)"
     r"(?:Copyright [^\n]*?Zeus Technology Ltd, \S+\s*)?"
@@ -143,7 +145,7 @@ def _report(text: str, start: int, end: int, label: str | None) -> ResultTable |
 
 def _variant(text: str, pos: int) -> str | None:
     """The heading above the report; the `ab ...` command line pasted there is none."""
-    heading = block_heading(text, pos)
+    heading = heading_above(text, pos)
     return None if heading and _COMMAND.search(heading) else heading
 
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, norm_unit, number
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._grid import norm_unit
+from extract.results.formats._layout import FLOAT
+from extract.results.formats._rows import Rows, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="archery",
@@ -36,58 +38,51 @@ INFO = FormatInfo(
     needles=("contender",),
 )
 
-_HEADER = re.compile(
-    r"(?<!\S)benchmark[ \t]+baseline[ \t]+contender[ \t]+change(?:[ \t]*%)?"
-    r"(?:[ \t]+counters)?(?!\S)"
-)
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NUM = rf"(?:{FLOAT}|[-+]?(?:\d+\.|\.\d+))"  # (`12.` and `.5` too)
 # `570.247 MiB/sec`, `812.440M items/sec`; a bare number when the unit is a time (ns)
 _UNIT = r"(?:[KMGT][ \t]?items/sec|[A-Za-z][\w/]*(?:[ \t]items/sec)?)"
-_ROW = re.compile(
-    rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{_NUM})(?:[ \t]*(?P<bu>{_UNIT}))?"
-    rf"[ \t]+(?P<c>{_NUM})(?:[ \t]*(?P<cu>{_UNIT}))?[ \t]+(?P<ch>{_NUM})[ \t]*%?"
-    r"(?:[ \t]+(?P<counters>\{[^{}\n]*\}))?(?![^\s])"
-)
 _SECTION = re.compile(r"((?:Non-)?[Rr]egressions):\s*\(\d+\)")
-_JUNK = re.compile(r"[\s=+-]*")  # rules, diff markers, line breaks between rows
+
+
+def _fields(m: re.Match):
+    yield "baseline", m["b"], norm_unit(m["bu"])
+    yield "contender", m["c"], norm_unit(m["cu"])
+    yield "change", m["ch"], "%"
+
+
+ROWS = Rows(
+    header=re.compile(
+        r"(?<!\S)benchmark[ \t]+baseline[ \t]+contender[ \t]+change(?:[ \t]*%)?"
+        r"(?:[ \t]+counters)?(?!\S)"
+    ),
+    row=re.compile(
+        rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{_NUM})(?:[ \t]*(?P<bu>{_UNIT}))?"
+        rf"[ \t]+(?P<c>{_NUM})(?:[ \t]*(?P<cu>{_UNIT}))?[ \t]+(?P<ch>{_NUM})[ \t]*%?"
+        r"(?:[ \t]+(?P<counters>\{[^{}\n]*\}))?(?![^\s])"
+    ),
+    gap=re.compile(r"[\s=+-]*"),  # rules, diff markers, line breaks between rows
+    fields=_fields,
+    label="name",
+    cells=lambda m, name: [
+        name,
+        f"{m['b']} {m['bu'] or ''}".strip(),
+        f"{m['c']} {m['cu'] or ''}".strip(),
+        m["ch"],
+        m["counters"] or "",
+    ],  # fmt: skip
+    columns=("benchmark", "baseline", "contender", "change %", "counters"),
+)
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = []
-        for h in _HEADER.finditer(text):
-            sections = list(_SECTION.finditer(text, max(0, h.start() - 300), h.start()))
-            table = ResultTable(
-                INFO.name,
-                h.span(),
-                columns=["benchmark", "baseline", "contender", "change %", "counters"],
-                variant=sections[-1].group(1) if sections else None,
-            )
-            pos = h.end()
-            while (m := _ROW.match(text, _JUNK.match(text, pos).end())) is not None:
-                r = len(table.rows)
-                name = m.group("name")
-                table.rows.append(
-                    [name, f"{m.group('b')} {m.group('bu') or ''}".strip(),
-                     f"{m.group('c')} {m.group('cu') or ''}".strip(), m.group("ch"),
-                     m.group("counters") or ""]
-                )  # fmt: skip
-                for metric, key, unit, side in (
-                    ("baseline", "b", norm_unit(m.group("bu")), "before"),
-                    ("contender", "c", norm_unit(m.group("cu")), "after"),
-                    ("change", "ch", "%", None),
-                ):
-                    value = number(m.group(key))
-                    if value is not None:
-                        meas = Measurement(metric, value, unit, name, None, m.group(key), r)
-                        if side:  # the two sides of the comparison (extract.results.comparisons)
-                            meas.side, meas.side_name, meas.quantity = side, metric, "value"
-                        table.measurements.append(meas)
-                pos = m.end()
-                table.span = (h.start(), pos)
-            if table.rows:
-                tables.append(table)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = read(ROWS, text)
+    for t in tables:
+        sections = list(_SECTION.finditer(text, max(0, t.span[0] - 300), t.span[0]))
+        t.variant = sections[-1].group(1) if sections else None
+        for m in t.measurements:  # the two sides of the comparison (extract.results.comparisons)
+            if m.metric != "change":
+                m.side, m.side_name, m.quantity = _SIDE[m.metric], m.metric, "value"
+    return tables
+
+
+_SIDE = {"baseline": "before", "contender": "after"}

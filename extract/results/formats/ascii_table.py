@@ -26,16 +26,13 @@ from itertools import accumulate, count, islice
 from operator import add
 
 from extract.results.formats._grid import (
-    block_heading,
     clean_cell,
-    context_before,
-    dedupe,
     grid_measurements,
     grid_table,
     is_unit,
-    line_caption,
     read_cell,
 )
+from extract.results.formats._layout import FLOAT, context_before, heading_above, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # (for the trigger; line breaks as `str.splitlines` has them, written as characters:
@@ -68,6 +65,7 @@ INFO = FormatInfo(
         "whitespace-aligned columns under a header line (names 2+ spaces apart)"
     ),
     priority=40,
+    generic=True,
     kind="result",
     # A box: a row line (`| a | b |`) or two bar lines; or whitespace columns: two
     # lines (as `str.splitlines` parts them) with a gap of two blanks, or of a blank
@@ -361,7 +359,7 @@ def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[Re
             columns=[clean_cell(h) for h in header],
             rows=[[clean_cell(c) for c in r] for r in body],
             caption=caption,
-            variant=block_heading(text, start),
+            variant=heading_above(text, start, style="table"),
         )
         if header:
             table.measurements = grid_measurements(
@@ -555,7 +553,7 @@ def _whitespace_tables(
 _WORD_TOKEN = re.compile(r"\S+")
 # (one match in each word that has a digit, none in the others)
 _DIGIT_RUN = re.compile(r"(?<!\S)\S*?\d")
-_PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_PLAIN_NUMBER = re.compile(FLOAT)
 _SENTENCE_END = re.compile(r"[.:;!?)]$")
 # A word of rule or markup characters only (`=====`, `---`, `+`, `##`): a rule line or
 # a diff mark run into the line, where a table's structure breaks.
@@ -777,7 +775,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
                 span,
                 columns=[clean_cell(h) for h in header],
                 rows=[[clean_cell(c) for c in r] for r in data],
-                variant=block_heading(text, span[0]),
+                variant=heading_above(text, span[0], style="table"),
             )
             table.measurements = grid_measurements([header], data, context=context)
             tables.append(table)
@@ -856,30 +854,25 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        plain = is_plain(text)
-        gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
-        boxes = _may_have_box(text, plain)
-        # a whitespace table has two lines with two cells or more
-        columns = gaps is None or len(gaps) > 1
-        # (a flattened table has a long line; one typed with single blanks, three lines)
-        if not boxes and not columns and len(text) < _FLAT_MIN_LINE and text.count("\n") < 2:
-            return []
-        lines = _lines(text, plain)
-        tables = _box_tables(text, lines, plain) if boxes else []
-        claimed = [t.span for t in tables]
-        whitespace = _whitespace_tables(text, lines, gaps) if columns else []
-        for t in whitespace:
-            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
-                tables.append(t)
-                claimed.append(t.span)
-        flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
-        for t in flat + _spaced_tables(text, lines):
-            if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
-                tables.append(t)
-                claimed.append(t.span)
-        tables.sort(key=lambda t: t.span)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
+    plain = is_plain(text)
+    gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
+    boxes = _may_have_box(text, plain)
+    # a whitespace table has two lines with two cells or more
+    columns = gaps is None or len(gaps) > 1
+    # (a flattened table has a long line; one typed with single blanks, three lines)
+    if not boxes and not columns and len(text) < _FLAT_MIN_LINE and text.count("\n") < 2:
         return []
+    lines = _lines(text, plain)
+    tables = _box_tables(text, lines, plain) if boxes else []
+    claimed = [t.span for t in tables]
+    whitespace = _whitespace_tables(text, lines, gaps) if columns else []
+    for t in whitespace:
+        if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+            tables.append(t)
+            claimed.append(t.span)
+    flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
+    for t in flat + _spaced_tables(text, lines):
+        if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+            tables.append(t)
+            claimed.append(t.span)
+    return tables

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import NUM
+from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="autotvm",
@@ -26,55 +26,39 @@ INFO = FormatInfo(
     signature="`[Task  1/15]  Current/Best:  203.76/ 218.31 GFLOPS | Progress: (456/456) | "
     "640.50 s`",
     priority=12,
+    heading="block",
     trigger=r"(?-i:Current/Best:)",
     needles=("Current/Best:",),
 )
 
-_N = r"\d+(?:\.\d+)?"
-_LINE = re.compile(
-    rf"\[Task\s+(?P<i>\d+)/\s*(?P<n>\d+)\]\s+Current/Best:\s*(?P<cur>{_N})/\s*(?P<best>{_N})"
-    rf"\s*(?P<u>[GMT]?FLOPS)\s*\|\s*Progress:\s*\((?P<done>\d+)/(?P<all>\d+)\)"
-    rf"(?:\s*\|\s*(?P<s>{_N})\s*s\b)?(?:\s*Done\.)?"
+
+def _last_of_each_task(rows: list[re.Match]) -> list[re.Match]:
+    """The bar is redrawn: a task's last line is its result (in the order tasks start)."""
+    return list({_task(m): m for m in rows}.values())
+
+
+def _task(m: re.Match) -> str:
+    return f"Task {m['i']}/{m['n']}"
+
+
+ROWS = Rows(
+    row=re.compile(
+        rf"\[Task\s+(?P<i>\d+)/\s*(?P<n>\d+)\]\s+Current/Best:\s*(?P<cur>{NUM})/\s*(?P<best>{NUM})"
+        rf"\s*(?P<u>[GMT]?FLOPS)\s*\|\s*Progress:\s*\((?P<done>\d+)/(?P<all>\d+)\)"
+        rf"(?:\s*\|\s*(?P<s>{NUM})\s*s\b)?(?:\s*Done\.)?"
+    ),
+    fields=(
+        Field("Current", "cur", unit_group="u"),
+        Field("Best", "best", unit_group="u"),
+        Field("trials", "done"),
+        Field("elapsed", "s", "s"),
+    ),
+    label=_task,
+    select=_last_of_each_task,
+    columns=("task", "Current", "Best", "trials", "elapsed (s)"),
+    caption="AutoTVM tuning",
 )
 
 
 def parse(text: str) -> list[ResultTable]:
-    runs: list[list[re.Match]] = []
-    for m in _LINE.finditer(text):
-        if runs and not text[runs[-1][-1].end() : m.start()].strip():
-            runs[-1].append(m)
-        else:
-            runs.append([m])
-    tables = []
-    floor = 0
-    for run in runs:
-        last: dict[str, re.Match] = {}  # the last line of each task is its result
-        for m in run:
-            last[f"Task {m.group('i')}/{m.group('n')}"] = m
-        table = ResultTable(
-            format=INFO.name,
-            span=(run[0].start(), run[-1].end()),
-            columns=["task", "Current", "Best", "trials", "elapsed (s)"],
-            caption="AutoTVM tuning",
-            variant=block_heading(text, run[0].start(), floor),
-        )
-        for task, m in last.items():
-            index = len(table.rows)
-            table.rows.append(
-                [task, m.group("cur"), m.group("best"), m.group("done"), m.group("s") or ""]
-            )
-            fields = [
-                ("Current", m.group("cur"), m.group("u")),
-                ("Best", m.group("best"), m.group("u")),
-                ("trials", m.group("done"), None),
-                ("elapsed", m.group("s"), "s"),
-            ]
-            for metric, written, unit in fields:
-                if written is None:
-                    continue
-                meas = measure(metric, written, parse_number(written), unit, label=task, row=index)
-                if meas:
-                    table.measurements.append(meas)
-        floor = table.span[1]
-        tables.append(table)
-    return tables
+    return read(ROWS, text)

@@ -6,8 +6,10 @@ A format module defines, at its top:
 
     def parse(text: str) -> list[ResultTable]: ...
 
-`parse` is a pure function from message text to the result tables found in it; it
-never raises on odd input (it returns what it could read). Each table carries the
+`parse` is a pure function from message text to the result tables found in it; odd
+input gives what could be read. It catches no exception: a bug raises, the registry
+logs it and skips the format for that message (`strict=True`, in the tests, re-raises
+it so that it is seen). Each table carries the
 `span` of text it came from so that the registry can run specific parsers before
 generic ones without counting a block twice, and its `measurements`: one per number.
 
@@ -48,6 +50,19 @@ class FormatInfo:
     # when it has none); a part that starts with a literal or a character class is
     # searched much faster than a trigger that has to try every position.
     trigger_parts: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    # A generic layout (tables, records, sentences), not one tool's output: the
+    # classifier asks more of it before it counts as a benchmark report.
+    generic: bool = False
+    # The heading above each table names it (its `variant`), found by the registry in
+    # this style of `_layout.heading_above` ("block", "table", "line"); None: the
+    # module names its tables itself.
+    heading: str | None = None
+    not_heading: re.Pattern | None = None  # found in a heading: it names nothing
+    # The tool's lines may carry a `| ` gutter: the registry blanks it (offsets kept).
+    gutter: bool = False
+    # A block repeated verbatim in one message counts once (the registry empties later
+    # copies); True keeps every copy (records: two jobs may print the same lines).
+    keeps_repeats: bool = False
 
 
 # The values of `Measurement.role`.
@@ -110,23 +125,3 @@ class ResultTable:
             m.row = len(self.rows)
         self.rows.append(cells)
         self.measurements.extend(measurements)
-
-
-_HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
-
-
-def heading_before(text: str, pos: int, *, max_lines: int = 2) -> str | None:
-    """The short line just before `pos` that names the block that follows it,
-    such as `Before patch:` or `with 4 MM threads:` (returned without the colon).
-    None when the nearest non-blank line does not look like a heading."""
-    lines = text[:pos].rstrip().splitlines()
-    for line in reversed(lines[-max_lines:]):
-        s = line.strip().strip("`").strip()
-        if not s:
-            continue
-        if s.endswith((":", "：")) or (len(s) <= 60 and not re.search(r"[.;,]\s*$", s)):
-            m = _HEADING.match(s)
-            if m and re.search(r"[A-Za-z]", m.group("h")):
-                return m.group("h").rstrip(":： ").strip("*# ")
-        return None
-    return None

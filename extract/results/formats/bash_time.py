@@ -18,13 +18,17 @@ unit `s`, written = the text as printed. Variant = the heading before the record
 a record sits in; label = the log message (`Time spent by thread 2 to load generated
 data into the database`) when there is one, `run N` when a group has several
 records, else None.
+
+Not declared as rows: `real` / `user` / `sys` come as three lines or at the end of a log
+line, named by the command or heading above them; zsh's one-line form is another reader.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_duration, parse_number
 
@@ -89,8 +93,8 @@ def _log_start(text: str, pos: int) -> tuple[int, str | None]:
 
 # zsh's `time`: `./run.sh  1.23s user 0.45s system 98% cpu 1.712 total`.
 _ZSH = re.compile(
-    r"(?<![\w.])(?P<user>\d+(?:\.\d+)?)s\s+user\s+(?P<system>\d+(?:\.\d+)?)s\s+system\s+"
-    r"(?P<cpu>\d+)%\s+cpu\s+(?P<total>(?:\d+:)?\d+(?:\.\d+)?)\s+total\b"
+    rf"(?<![\w.])(?P<user>{NUM})s\s+user\s+(?P<system>{NUM})s\s+system\s+"
+    rf"(?P<cpu>\d+)%\s+cpu\s+(?P<total>(?:\d+:)?{NUM})\s+total\b"
 )
 # a flattened mail: `Heading: <command>` on the line before the timing
 _HEAD_CMD = re.compile(r"(?s)(?P<head>.*[^\s:]):[ \t]+(?=[^:]+$)")
@@ -105,11 +109,8 @@ _ZSH_FIELDS = [
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_parse, _zsh):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
-    return sorted(tables, key=lambda t: t.span)
+        tables.extend(reader(text))
+    return tables
 
 
 def _zsh(text: str) -> list[ResultTable]:
@@ -127,7 +128,7 @@ def _zsh(text: str) -> list[ResultTable]:
             columns=["command"] + [metric for _, metric, _ in _ZSH_FIELDS],
             rows=[[command or ""] + [m.group(g) for g, _, _ in _ZSH_FIELDS]],
             caption=command,
-            variant=block_heading(text, line_start, floor),
+            variant=heading_above(text, line_start, floor),
         )
         if tables and not text[floor:line_start].strip():  # the next line of one block
             table.variant = tables[-1].variant
@@ -193,7 +194,7 @@ def _parse(text: str) -> list[ResultTable]:
             span=(group[0][0].start(), group[-1][0].end()),
             columns=["run", "real", "user", "sys"],
             caption=timed.group("cmd") if timed else None,
-            variant=block_heading(text, heading_at, floor)
+            variant=heading_above(text, heading_at, floor)
             or _comma_heading(text, heading_at, floor),
         )
         for i, (m, _, message) in enumerate(group):

@@ -32,13 +32,17 @@ are not results.
 
 Rows are matched from the section header on, not line by line, so a mail
 flattened onto one line reads the same. Pure function; never raises.
+
+Not declared as rows: a section's rows name their own units (`i/s`, `times in`) and the
+Comparison section's rows refer back to them.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -52,18 +56,17 @@ INFO = FormatInfo(
     needles=("i/s", "i/100ms"),
 )
 
-_N = r"\d+(?:\.\d+)?"
-_K = rf"{_N}[kMBG]?"
+_K = rf"{NUM}[kMBG]?"
 _PM = r"(?:±|Â±|\?)"  # `±`, or as mail mangled it
 _SECTION = re.compile(r"(?P<s>Warming up|Calculating)[ \t]*-{5,}|(?P<c>Comparison):")
 _ROW = re.compile(
-    rf"\s*(?P<name>[^\s:][^\n]*?)\s+(?P<ips>{_K})\s+(?:\({_PM}\s*(?P<err>{_N})%\)\s+)?"
-    rf"i/(?:s|100ms)(?:\s+-\s+(?P<iters>{_K})\s+(?:times\s+)?in\s+(?P<secs>{_N})s"
-    rf"(?:\s+\((?P<per>{_N})(?P<pu>ns|[uµμ]s|ms|s)/i\))?)?"
+    rf"\s*(?P<name>[^\s:][^\n]*?)\s+(?P<ips>{_K})\s+(?:\({_PM}\s*(?P<err>{NUM})%\)\s+)?"
+    rf"i/(?:s|100ms)(?:\s+-\s+(?P<iters>{_K})\s+(?:times\s+)?in\s+(?P<secs>{NUM})s"
+    rf"(?:\s+\((?P<per>{NUM})(?P<pu>ns|[uµμ]s|ms|s)/i\))?)?"
 )
 _COMPARISON_ROW = re.compile(
-    rf"\s*(?P<name>[^\s:][^\n]*?):\s+(?P<ips>{_N}[kMBG]?)\s+i/s"
-    rf"(?:\s+-\s+(?:(?P<x>{_N})x\s+(?:\({_PM}\s*{_N}\)\s+)?(?P<dir>slower|faster)"
+    rf"\s*(?P<name>[^\s:][^\n]*?):\s+(?P<ips>{NUM}[kMBG]?)\s+i/s"
+    rf"(?:\s+-\s+(?:(?P<x>{NUM})x\s+(?:\({_PM}\s*{NUM}\)\s+)?(?P<dir>slower|faster)"
     r"|same-ish: difference falls within error))?"
 )
 
@@ -87,13 +90,13 @@ def _executables(text: str) -> list[ResultTable]:
         row_re = re.compile(
             rf"\n[ \t]*(?P<name>[^\s:][^\n]*?)[ \t]+(?P<vals>{_K}(?:[ \t]+{_K}){{{k - 1}}})[ \t]+"
             rf"(?P<unit>i/s|s/i|\S+)[ \t]+-[ \t]+(?P<iters>{_K})[ \t]+times"
-            rf"(?:[ \t]+in(?P<secs>(?:[ \t]+{_N}s){{{k}}}))?[ \t]*(?=\n|$)"
+            rf"(?:[ \t]+in(?P<secs>(?:[ \t]+{NUM}s){{{k}}}))?[ \t]*(?=\n|$)"
         )
         table = ResultTable(
             format=INFO.name,
             span=head.span(),
             columns=["benchmark", *names, "iterations", *(f"time {n}" for n in names)],
-            caption=block_heading(text, head.start(), 0),
+            caption=heading_above(text, head.start(), 0),
             variant="Calculating",
         )
         pos = head.end()
@@ -167,7 +170,7 @@ def parse(text: str) -> list[ResultTable]:
             columns=["benchmark", "i/s", "x"]
             if comparison
             else ["benchmark", "i/s", "error %", "iterations", "time (s)", "per iteration"],
-            caption=block_heading(text, sec.start(), floor)
+            caption=heading_above(text, sec.start(), floor)
             or (tables[-1].caption if tables else None),
             variant=name,
         )
@@ -206,4 +209,4 @@ def parse(text: str) -> list[ResultTable]:
             table.span = (sec.start(), pos)
             floor = pos
             tables.append(table)
-    return sorted(tables, key=lambda t: t.span)
+    return tables

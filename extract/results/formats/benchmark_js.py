@@ -9,13 +9,17 @@ Returns one ResultTable per run of consecutive results. Measurements, label = th
 benchmark name (lines joined with a space): `ops` (unit `ops/sec`, thousands separators
 removed), `rme` (%, the relative margin of error), `runs` (count), and `avg` (unit as
 printed, `ms`) when an `avg:` line follows.
+
+Not declared as rows: a result's name is the text before ` x ` on its line, or the one
+or two lines above it, or in flattened mail the words since the previous result;
+`Fastest is` ends a block with names of its own.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -29,12 +33,12 @@ INFO = FormatInfo(
 )
 
 _RESULT = re.compile(
-    r"(?<!\S)x[ \t]+(?P<ops>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[ \t]+ops/sec[ \t]+"
-    r"(?:±|\+/-|Â±|\?)[ \t]*(?P<rme>\d+(?:\.\d+)?)%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
+    rf"(?<!\S)x[ \t]+(?P<ops>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{NUM})[ \t]+ops/sec[ \t]+"
+    rf"(?:±|\+/-|Â±|\?)[ \t]*(?P<rme>{NUM})%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
 )
 _TAIL = re.compile(
-    r"(?:\s*avg:[ \t]*(?P<avg>\d+(?:\.\d+)?)[ \t]*(?P<avgu>ms|s|us|µs|ns))?"
-    r"(?:\s*\d+(?:\.\d+)?% of a frame @ \d+FPS)?"
+    rf"(?:\s*avg:[ \t]*(?P<avg>{NUM})[ \t]*(?P<avgu>ms|s|us|µs|ns))?"
+    rf"(?:\s*{NUM}% of a frame @ \d+FPS)?"
 )
 _FASTEST = re.compile(r"\s*Fastest is[ \t]+")
 
@@ -99,7 +103,7 @@ def parse(text: str) -> list[ResultTable]:
                 format=INFO.name,
                 span=(start, end),
                 columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
-                variant=block_heading(text, start, tables[-1].span[1] if tables else 0),
+                variant=heading_above(text, start, tables[-1].span[1] if tables else 0),
             )
             tables.append(current)
         row = len(current.rows)

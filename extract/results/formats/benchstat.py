@@ -20,12 +20,17 @@ a v2 unit such as `ms/avg` is read as unit `ms`, metric `avg`); and one `delta <
 per significant change (unit `%`, variant `new vs old`); `~` (no change) gives none.
 The runs are the sides of the comparison (`Measurement.side`: old / the first file is
 `before`), the `± 2%` their noise.
+
+Not declared as rows: v1 and v2 tables are read column by column from their header (one
+column per input file, a delta column, the unit in the header cells), not as rows of
+fixed fields.
 """
 
 from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import NUM, UNSIGNED
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -43,7 +48,6 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _SUP = "¹²³⁴⁵⁶⁷⁸⁹⁰"
 _V1_HEADER = re.compile(
     r"(?<!\S)name[ \t]+"
@@ -51,23 +55,24 @@ _V1_HEADER = re.compile(
 )
 _PM = r"(?:±|Â±|\?|\+/-)"  # `±`, or as mail mangled it
 _V1_CELL = (
-    rf"(?:(?P<{{p}}>{_NUM})(?P<{{p}}u>\?s|[^\s±?\d.][^\s±]*)?"
-    rf"(?:[ \t]*{_PM}[ \t]*(?P<{{p}}v>{_NUM}%|∞))?)"
+    rf"(?:(?P<{{p}}>{UNSIGNED})(?P<{{p}}u>\?s|[^\s±?\d.][^\s±]*)?"
+    rf"(?:[ \t]*{_PM}[ \t]*(?P<{{p}}v>{UNSIGNED}%|∞))?)"
 )
 _V1_ROW = re.compile(
     rf"""(?P<name>\[Geo\ mean\]|[^\s\[][^\s]*)[ \t]+{_V1_CELL.format(p="o")}
-        (?:\s+{_V1_CELL.format(p="n")}\s+(?P<delta>[-+−]?{_NUM}%|~)
+        (?:\s+{_V1_CELL.format(p="n")}\s+(?P<delta>[-+−]?{UNSIGNED}%|~)
         (?:\s+\((?P<stat>[^)]*)\))?)?(?=\s|$)""",  # \s: JIRA mail wraps long rows
     re.X,
 )
 _V2_FILES = re.compile(r"^[ \t]*│(?P<cells>[^\n]*│)[ \t]*$", re.M)
 _V2_CELL = re.compile(
-    rf"(?P<v>{_NUM})(?P<si>[kMGTPnµμumKi]*)?(?:[ \t]*±[ \t]*(?:(?P<var>{_NUM}%)|∞))?[ \t{_SUP}]*"
+    rf"(?P<v>{UNSIGNED})(?P<si>[kMGTPnµμumKi]*)?"
+    rf"(?:[ \t]*±[ \t]*(?:(?P<var>{UNSIGNED}%)|∞))?[ \t{_SUP}]*"
 )
-_V2_DELTA = re.compile(rf"(?P<d>[-+−]?{_NUM}%|~)(?:[ \t]*\((?P<stat>[^)\n]*)\))?[ \t{_SUP}]*")
+_V2_DELTA = re.compile(rf"(?P<d>[-+−]?{UNSIGNED}%|~)(?:[ \t]*\((?P<stat>[^)\n]*)\))?[ \t{_SUP}]*")
 _SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "m": 1e-3, "µ": 1e-6,
        "μ": 1e-6, "u": 1e-6, "n": 1e-9, "Ki": 1024.0, "Mi": 1024.0**2, "Gi": 1024.0**3}  # fmt: skip
-_STAT = re.compile(r"(?P<u>[^\s/]+)/(?P<stat>min|max|avg|mean|median|p\d+(?:\.\d+)?)")
+_STAT = re.compile(rf"(?P<u>[^\s/]+)/(?P<stat>min|max|avg|mean|median|p{NUM})")
 
 
 # A line of v1's group keys between rows: `pkg:encoding/gob`, `goos:linux goarch:amd64`.
@@ -286,4 +291,4 @@ def parse(text: str) -> list[ResultTable]:
     v2_text = _unmangle(text)  # same length: spans hold for `text`
     tables = _v1_tables(text) + _v2_tables(v2_text)
     tables += _v2_flat_tables(v2_text, [t.span for t in tables])
-    return sorted(tables, key=lambda t: t.span)
+    return tables

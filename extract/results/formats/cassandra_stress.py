@@ -24,13 +24,17 @@ Progress rows are lines: a flattened mail keeps only the `Results:` block.
 
 Source: tools/stress .../stress/report/StressMetrics.java (HEADFORMAT, ROWFORMAT,
 summarise); the 2.0 tool's legacy output as documented.
+
+Not declared as rows: `Results:` blocks hold `key : value [unit]` lines whose unit
+depends on the key, and the progress tables' columns come from their header.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import JAVA, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -41,6 +45,7 @@ INFO = FormatInfo(
     "time : hh:mm:ss`, `END`; progress header `type total ops, op/s, pk/s, row/s, mean, med, "
     ".95, .99, .999, max, time, ...`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:Results:|Averages from the middle|total ops,|interval_op_rate)",
     needles=("Results:", "Averages from the middle", "total ops,", "interval_op_rate"),
@@ -49,15 +54,14 @@ INFO = FormatInfo(
 # The lookbehind keeps this linear on long runs of blanks (masked text).
 _TRAILING_PIPES = re.compile(r"(?<![ \t])[ \t]*(?:\|[ \t]*)+$", re.M)
 _BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
-_NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|NaN|Infinity)"
 # `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.
 _KV = re.compile(
-    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{_NUMBER})"
+    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{JAVA})"
     r"(?:[ \t]*(?P<unit>op/s|pk/s|row/s|ms|seconds?|s|[KMG]i?B)(?![\w/]))?"
     r"(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?(?![\w.:])"
 )
 _STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
-_OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{_NUMBER})(?:\s*(?P<unit>[A-Za-z/%]+))?")
+_OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%]+))?")
 
 
 def _default_unit(key: str) -> str:
@@ -83,26 +87,13 @@ def _unit(key: str, written_unit: str | None) -> str:
     return _default_unit(key)
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     # Some pastes end every line with ` | |`; blank it out without moving offsets.
     clean = _TRAILING_PIPES.sub(lambda m: " " * len(m.group()), text)
     tables: list[ResultTable] = []
     for reader in (_results, _progress, _legacy_progress):
-        try:
-            tables.extend(reader(clean))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
-    return sorted(tables, key=lambda t: t.span)
+        tables.extend(reader(clean))
+    return tables
 
 
 # What the tool prints around its tables: walked over to find the heading of a run.
@@ -124,7 +115,7 @@ def _run_heading(text: str, pos: int, floor: int) -> str | None:
         if above < floor or not _CHATTER.fullmatch(text, above, start - 1):
             break
         start = above
-    return block_heading(text, max(start, floor), floor)
+    return heading_above(text, max(start, floor), floor)
 
 
 def _results(text: str) -> list[ResultTable]:
@@ -256,7 +247,7 @@ def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable |
             break
         cells = [c.strip() for c in line.group("row").split(",")]
         numeric = cells[names:]
-        if len(cells) != len(columns) or not all(re.fullmatch(_NUMBER, c) for c in numeric):
+        if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in numeric):
             break
         pos += line.end()
         table.span = (header.start(), pos)

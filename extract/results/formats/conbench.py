@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM
+from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="conbench",
@@ -30,38 +30,21 @@ INFO = FormatInfo(
     needles=(":arrow_down:",),
 )
 
-_MACHINE = re.compile(
-    r"\[(?P<status>\w+)\s+:arrow_down:\s*(?P<down>\d+(?:\.\d+)?)%\s+:arrow_up:\s*"
-    r"(?P<up>\d+(?:\.\d+)?)%\]\s*\[(?P<machine>[^\]\n]{1,80})\](?:\([^)\s]*\))?"
+ROWS = Rows(
+    row=re.compile(
+        rf"\[(?P<status>\w+)\s+:arrow_down:\s*(?P<down>{NUM})%\s+:arrow_up:\s*(?P<up>{NUM})%\]"
+        r"\s*\[(?P<machine>[^\]\n]{1,80})\](?:\([^)\s]*\))?"
+    ),
+    fields=(
+        Field("pct_benchmarks_regressed", "down", "%"),
+        Field("pct_benchmarks_improved", "up", "%"),
+    ),
+    label=lambda m: m["machine"].strip(),
+    cells=lambda m, machine: [machine, m["status"], m["down"], m["up"]],
+    columns=("machine", "status", "benchmarks regressed %", "benchmarks improved %"),
+    caption="Conbench compare runs",
 )
 
 
 def parse(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    for m in _MACHINE.finditer(text):
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    tables = []
-    for group in groups:
-        table = ResultTable(
-            format=INFO.name,
-            span=(group[0].start(), group[-1].end()),
-            columns=["machine", "status", "benchmarks regressed %", "benchmarks improved %"],
-            caption="Conbench compare runs",
-        )
-        for i, m in enumerate(group):
-            machine = m.group("machine").strip()
-            table.rows.append([machine, m.group("status"), m.group("down"), m.group("up")])
-            for g, metric in (
-                ("down", "pct_benchmarks_regressed"),
-                ("up", "pct_benchmarks_improved"),
-            ):
-                meas = measure(
-                    metric, m.group(g), parse_number(m.group(g)), "%", label=machine, row=i
-                )
-                if meas:
-                    table.measurements.append(meas)
-        tables.append(table)
-    return tables
+    return read(ROWS, text)

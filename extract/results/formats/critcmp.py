@@ -14,13 +14,16 @@ metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`
 throughput are the `before` side, the others' the `after` (`Measurement.side`). Rows are
 read as a stream, so a
 table flattened onto one line (GitBox mail) reads the same.
+
+Not declared as rows: the row pattern is made from each header (one group of cells per
+baseline it names), and a row's name is whatever stands before its cells.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, norm_unit
+from extract.results.formats._grid import norm_unit
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -62,45 +65,39 @@ def _sided(m: Measurement, column: int) -> Measurement:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = []
-        for h in _HEADER.finditer(text):
-            names = h.group("names").split()
-            if len(names) != len(h.group("rules").split()) - 1:
-                continue
-            row_re = re.compile(r"\s+".join(_CELL.format(i=i) for i in range(len(names))))
-            table = ResultTable(INFO.name, h.span(), columns=["group", *names])
-            pos = h.end()
-            while (m := row_re.search(text, pos)) is not None:
-                label = text[pos : m.start()].strip()
-                if not label or "\n" in label or len(label) > 150:
-                    break
-                r = len(table.rows)
-                table.rows.append([label, *(c.group(0) for c in _ONE_CELL.finditer(m.group(0)))])
-                for i, base in enumerate(names):
-                    # `Âµs` (UTF-8 read as Latin-1), `?s` (no µ): microseconds
-                    unit = re.sub(r"^(?:Âµ|\?)", "µ", m.group(f"unit{i}"))
-                    for metric, key, u in (
-                        ("ratio", "ratio", "x"),
-                        ("time", "mean", unit),
-                        ("stddev", "sd", unit),
-                    ):
-                        written = m.group(f"{key}{i}")
-                        table.measurements.append(
-                            _sided(
-                                Measurement(metric, float(written), u, label, base, written, r), i
-                            )
-                        )
-                    if m.group(f"tp{i}"):
-                        tp, tpu = m.group(f"tp{i}"), norm_unit(m.group(f"tpu{i}"))
-                        table.measurements.append(
-                            _sided(Measurement("throughput", float(tp), tpu, label, base, tp, r), i)
-                        )
-                pos = m.end()
-                table.span = (h.start(), pos)
-            if table.rows:
-                tables.append(table)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = []
+    for h in _HEADER.finditer(text):
+        names = h.group("names").split()
+        if len(names) != len(h.group("rules").split()) - 1:
+            continue
+        row_re = re.compile(r"\s+".join(_CELL.format(i=i) for i in range(len(names))))
+        table = ResultTable(INFO.name, h.span(), columns=["group", *names])
+        pos = h.end()
+        while (m := row_re.search(text, pos)) is not None:
+            label = text[pos : m.start()].strip()
+            if not label or "\n" in label or len(label) > 150:
+                break
+            r = len(table.rows)
+            table.rows.append([label, *(c.group(0) for c in _ONE_CELL.finditer(m.group(0)))])
+            for i, base in enumerate(names):
+                # `Âµs` (UTF-8 read as Latin-1), `?s` (no µ): microseconds
+                unit = re.sub(r"^(?:Âµ|\?)", "µ", m.group(f"unit{i}"))
+                for metric, key, u in (
+                    ("ratio", "ratio", "x"),
+                    ("time", "mean", unit),
+                    ("stddev", "sd", unit),
+                ):
+                    written = m.group(f"{key}{i}")
+                    table.measurements.append(
+                        _sided(Measurement(metric, float(written), u, label, base, written, r), i)
+                    )
+                if m.group(f"tp{i}"):
+                    tp, tpu = m.group(f"tp{i}"), norm_unit(m.group(f"tpu{i}"))
+                    table.measurements.append(
+                        _sided(Measurement("throughput", float(tp), tpu, label, base, tp, r), i)
+                    )
+            pos = m.end()
+            table.span = (h.start(), pos)
+        if table.rows:
+            tables.append(table)
+    return tables

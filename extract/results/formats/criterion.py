@@ -19,13 +19,18 @@ point estimate, unit as printed ns/µs/ms/s), `time_lower`, `time_upper`; `thrpt
 `change_lower`, `change_upper` (unit `%`; for throughput changes `thrpt_change`...).
 With a change, the estimate is the `after` side of a comparison with the saved
 baseline and the change its `change` (`Measurement.side`).
+
+Not declared as rows: a block is a benchmark name and its `time: [low est high]`,
+`thrpt:` and `change:` lines; the name may stand on the line before or be flattened into
+the prose before it.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import FLOAT, heading_above
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="criterion",
@@ -40,7 +45,7 @@ INFO = FormatInfo(
 )
 
 # criterion signs changes with U+2212 `−`, which mail read as cp1252 turns into `âˆ’`
-_NUM = r"(?:[-+−]|âˆ’)?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_NUM = rf"(?:−|âˆ’)?{FLOAT}"
 _VU = rf"(?:{_NUM})\s*[^\s\]]+"
 _INTERVAL = (
     rf"\[\s*(?P<{{p}}1>{_NUM})\s*(?P<{{p}}1u>[^\s\]]+)\s+(?P<{{p}}2>{_NUM})\s*(?P<{{p}}2u>[^\s\]]+)"
@@ -137,7 +142,7 @@ _NOT_HEADING = re.compile(
 
 def _heading(text: str, pos: int) -> str | None:
     """The heading before a block, unless that line is criterion's or cargo's own."""
-    h = heading_before(text, pos)
+    h = heading_above(text, pos, style="line")
     return None if h and _NOT_HEADING.match(h) else h
 
 
@@ -187,4 +192,4 @@ def parse(text: str) -> list[ResultTable]:
         for m in _PROGRESS.finditer(text):
             if not any(a < m.end() and m.start() < b for a, b in claimed):
                 tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
-    return sorted(tables, key=lambda t: t.span)
+    return tables

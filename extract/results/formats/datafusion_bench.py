@@ -18,13 +18,18 @@ Measurements: compare rows give label = query, variant = the branch column, metr
 name, metric = the name without its `(branch)` (or `count`), variant = that branch.
 Run lines give label = `<benchmark> Query N`, metric `iteration I` and `avg time`
 (ms or s), and `rows returned` (count) once per query.
+
+Not declared as rows: box tables drawn in several box-drawing styles (and their
+mojibake) are read as a stream of cells, and dfbench's iteration lines are another
+reader.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import dedupe, line_caption, number
+from extract.results.formats._grid import number
+from extract.results.formats._layout import line_caption
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -258,10 +263,5 @@ _MOJIBAKE_RE = re.compile("|".join(sorted(map(re.escape, _MOJIBAKE), key=len, re
 def parse(text: str) -> list[ResultTable]:
     if "â”" in text or "â\x94" in text:  # box characters mangled by mail
         text = _MOJIBAKE_RE.sub(lambda m: _MOJIBAKE[m.group(0)], text)
-    try:
-        tables = _compare_tables(text) + _run_tables(text)
-        tables.sort(key=lambda t: t.span)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = _compare_tables(text) + _run_tables(text)
+    return tables

@@ -18,6 +18,11 @@ Variant = the heading above the table.
 A table flattened onto one line (records apart by a blank only) is read from the
 header's names and the data's numbers (`benchmark,before_ms,after_ms readSmall,12.5,
 10.25 readLarge,…`). Pure function; never raises.
+
+Not declared as rows: a table of any CSV/TSV export, whose columns come from its header
+line split by whichever delimiter its lines share. (It is a generic layout, but not
+marked `generic`: the classifier's weights were fitted with it counted as a tool's
+output; marking it changes them, see `make fit`.)
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ import re
 from itertools import accumulate, compress, count, repeat
 from operator import add
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
 from extract.results.formats._grid import MEASURE_WORDS, header_unit, said_unit
+from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -165,7 +171,7 @@ def _build(
 ) -> ResultTable:
     """The table of a header and its data lines, with its measurements. `context`:
     the text before it on its line, when it was run onto one line."""
-    heading = block_heading(text, span[0], floor)
+    heading = heading_above(text, span[0], floor)
     # plain data (an inventory of hosts and cores) names no unit and no measure
     measured = any(header_unit(c)[1] for c in header[1:]) or bool(
         MEASURE_WORDS.search(" ".join([*header, heading or ""]))

@@ -17,6 +17,9 @@ A run of file lines that ends at a summary is claimed (also flattened onto one l
 as GitBox sends it), and a summary on its own (`--shortstat`).
 
 Returns ResultTables without measurements; the registry removes their spans.
+
+Not declared as rows: a noise recogniser: it claims the file lines of a diffstat near
+their summary line, and gives no measurements.
 """
 
 from __future__ import annotations

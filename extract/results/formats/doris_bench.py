@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
-from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._rows import Rows, read
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="doris-bench",
@@ -45,174 +45,88 @@ INFO = FormatInfo(
     ),
 )
 
-_N = r"\d+(?:\.\d+)?"
-_ROW = re.compile(
-    r"(?<![\w.])(?P<names>(?:(?:q|query)\d+[a-z]?[ \t]+)+)"
-    rf"(?P<nums>{_N}(?:[ \t]+{_N}){{2,3}})(?![\w.])"
-)
-_TOTAL = re.compile(rf"Total (?P<what>cold|hot) run time:\s*(?P<v>{_N})\s*(?P<unit>ms|s)\b")
+_COLUMNS = ["cold_run", "hot_run_1", "hot_run_2", "best_hot"]
+_TOTAL = re.compile(rf"\s*Total (?P<what>cold|hot) run time:\s*(?P<v>{NUM})\s*(?P<unit>ms|s)\b")
 # `------ Round 1 -------`, on its line or inside a flattened one
 _BANNER = re.compile(r"(?<![^\s])-{3,}[ \t]*(?P<h>[^\s=-][^\n-]*?)[ \t]*-{3,}(?![^\s])")
-_COLUMNS = ["cold_run", "hot_run_1", "hot_run_2", "best_hot"]
-
-_KV_HEAD = re.compile(r"(?i)performance test result:?[ \t]*$", re.M)
-_KV = re.compile(
-    r"[ \t]*(?P<key>[a-z][a-z ]{2,60}?):[ \t]+(?P<v>\d+(?:\.\d+)?)[ \t]*(?P<u>seconds|ms|Bytes)"
-    r"(?:[ \t]+(?:loaded|inserted)[ \t]+(?P<n>\d+)[ \t]+(?P<nu>Bytes|Rows),[ \t]*about[ \t]+"
-    r"(?P<rate>\d+(?:\.\d+)?[KMG]?)[ \t]+(?P<ru>[\w/]+))?[ \t]*(?=\n|$)"
-)
 _UNITS = {"seconds": "s", "ms": "ms", "Bytes": "B", "Rows": "rows"}
-
-
-def parse(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for reader in (_rounds, _key_values):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
-    if tables:
-        tables.extend(_summaries(text, tables))
-    return sorted(tables, key=lambda t: t.span)
-
-
 # The bot's collapsed `<summary>` repeats the total printed under the rows.
 _SUMMARY = re.compile(
-    r"(?:<summary>\s*)?(?P<bench>TPC-H|TPC-DS|ClickBench|SSB)\s*:\s*(?:<b>\s*)?"
-    r"Total (?P<what>hot|cold) run time:\s*(?P<v>\d+(?:\.\d+)?)\s*(?P<u>ms|s)\b"
+    rf"(?:<summary>\s*)?(?P<bench>TPC-H|TPC-DS|ClickBench|SSB)\s*:\s*(?:<b>\s*)?"
+    rf"Total (?P<what>hot|cold) run time:\s*(?P<v>{NUM})\s*(?P<u>ms|s)\b"
     r"(?:\s*</b>)?(?:\s*</summary>)?"
 )
 
-
-def _summaries(text: str, tables: list[ResultTable]) -> list[ResultTable]:
-    """Claimed without rows: a summary line whose total a round table also gives."""
-    totals = {(m.metric, m.value) for t in tables for m in t.measurements if m.label == "total"}
-    out = []
-    for m in _SUMMARY.finditer(text):
-        if (f"Total {m['what']} run time", float(m["v"])) in totals:
-            out.append(ResultTable(format=INFO.name, span=m.span()))
-    return out
-
-
-def _heading(text: str, start: int, floor: int) -> str | None:
-    banners = list(_BANNER.finditer(text, floor, start))
-    if banners and not re.fullmatch(r"[-=\s]*", banners[-1].group("h")):
-        return banners[-1].group("h").strip()
-    return block_heading(text, start, floor)
+ROUNDS = Rows(
+    row=re.compile(
+        r"(?<![\w.])(?P<names>(?:(?:q|query)\d+[a-z]?[ \t]+)+)"
+        rf"(?P<nums>{NUM}(?:[ \t]+{NUM}){{2,3}})(?![\w.])"
+    ),
+    fields=lambda m: zip(_COLUMNS, m["nums"].split(), [None] * 4, strict=False),
+    label=lambda m: m["names"].split()[-1],
+    cells=lambda m, label: [label, *m["nums"].split()],
+    columns=("query", *_COLUMNS),
+    min_rows=3,
+)
 
 
-def _rounds(text: str) -> list[ResultTable]:
-    blocks: list[list[re.Match]] = []
-    for m in _ROW.finditer(text):
-        if blocks and not text[blocks[-1][-1].end() : m.start()].strip():
-            blocks[-1].append(m)
-        else:
-            blocks.append([m])
-    tables = []
-    floor = 0
-    for block in blocks:
-        if len(block) < 3:
-            continue
-        end = block[-1].end()
-        totals = []
-        for _ in range(2):
-            total = _TOTAL.match(text, end + len(text[end:]) - len(text[end:].lstrip()))
-            if not total:
-                break
-            totals.append(total)
-            end = total.end()
-        nums = [n for m in block for n in m.group("nums").split()]
-        unit = totals[0].group("unit") if totals else ("s" if any("." in n for n in nums) else "ms")
-        table = ResultTable(
-            format=INFO.name,
-            span=(block[0].start(), end),
-            columns=["query"] + _COLUMNS,
-            variant=_heading(text, block[0].start(), floor),
-        )
-        for i, m in enumerate(block):
-            label = m.group("names").split()[-1]
-            cells = m.group("nums").split()
-            table.rows.append([label] + cells)
-            columns = _COLUMNS if len(cells) == 4 else _COLUMNS[:3]
-            for metric, written in zip(columns, cells, strict=False):
-                meas = measure(metric, written, parse_number(written), unit, label=label, row=i)
-                if meas:
-                    table.measurements.append(meas)
-        for total in totals:
-            metric = f"Total {total.group('what')} run time"
-            meas = measure(
-                metric,
-                total.group("v"),
-                parse_number(total.group("v")),
-                total.group("unit"),
-                label="total",
-            )
-            if meas:
-                table.measurements.append(meas)
-        floor = end
-        tables.append(table)
+def _key_value_fields(m: re.Match):
+    unit = _UNITS[m["u"]]
+    yield ("size" if unit == "B" else "time"), m["v"], unit
+    if m["n"]:
+        count_unit = _UNITS[m["nu"]]
+        yield ("bytes_loaded" if count_unit == "B" else "rows_inserted"), m["n"], count_unit
+        yield "throughput", m["rate"], m["ru"]
+
+
+KEY_VALUES = Rows(
+    header=re.compile(r"(?im)^[^\n]*?performance test result:?[ \t]*$"),
+    row=re.compile(
+        rf"[ \t]*(?P<key>[a-z][a-z ]{{2,60}}?):[ \t]+(?P<v>{NUM})[ \t]*(?P<u>seconds|ms|Bytes)"
+        r"(?:[ \t]+(?:loaded|inserted)[ \t]+(?P<n>\d+)[ \t]+(?P<nu>Bytes|Rows),[ \t]*about[ \t]+"
+        rf"(?P<rate>{NUM}[KMG]?)[ \t]+(?P<ru>[\w/]+))?[ \t]*(?=\n|$)"
+    ),
+    gap=re.compile(r"\n"),
+    fields=_key_value_fields,
+    label=lambda m: m["key"].strip(),
+    cells=("key", "v", "u", "n", "nu", "rate", "ru"),
+    columns=("key", "value", "unit", "count", "count unit", "rate", "rate unit"),
+    caption=lambda head: head[0].strip().rstrip(":"),
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables = _rounds(text) + read(KEY_VALUES, text)
+    if tables:  # claimed without rows: a summary line whose total a round also gives
+        totals = {(m.metric, m.value) for t in tables for m in t.measurements if m.label == "total"}
+        for m in _SUMMARY.finditer(text):
+            if (f"Total {m['what']} run time", float(m["v"])) in totals:
+                tables.append(ResultTable(INFO.name, m.span()))
     return tables
 
 
-def _key_values(text: str) -> list[ResultTable]:
-    tables = []
-    for head in _KV_HEAD.finditer(text):
-        head_start = text.rfind("\n", 0, head.start()) + 1
-        table = ResultTable(
-            format=INFO.name,
-            span=(head_start, head.end()),
-            columns=["key", "value", "unit", "count", "count unit", "rate", "rate unit"],
-            caption=text[head_start : head.end()].strip().rstrip(":"),
-        )
-        pos = head.end()
-        while True:
-            line = _KV.match(text, pos + 1) if text[pos : pos + 1] == "\n" else None
-            if not line:
-                break
-            pos = line.end()
-            table.span = (head_start, pos)
-            key = line.group("key").strip()
-            index = len(table.rows)
-            table.rows.append(
-                [line.group(g) or "" for g in ("key", "v", "u", "n", "nu", "rate", "ru")]
-            )
-            found = []
-            unit = _UNITS[line.group("u")]
-            metric = "size" if unit == "B" else "time"
-            found.append(
-                measure(
-                    metric,
-                    line.group("v"),
-                    parse_number(line.group("v")),
-                    unit,
-                    label=key,
-                    row=index,
-                )
-            )
-            if line.group("n"):
-                count_unit = _UNITS[line.group("nu")]
-                count_metric = "bytes_loaded" if count_unit == "B" else "rows_inserted"
-                found.append(
-                    measure(
-                        count_metric,
-                        line.group("n"),
-                        parse_number(line.group("n")),
-                        count_unit,
-                        label=key,
-                        row=index,
-                    )
-                )
-                found.append(
-                    measure(
-                        "throughput",
-                        line.group("rate"),
-                        parse_number(line.group("rate")),
-                        line.group("ru"),
-                        label=key,
-                        row=index,
-                    )
-                )
-            table.measurements.extend(x for x in found if x)
-        if table.rows:
-            tables.append(table)
+def _rounds(text: str) -> list[ResultTable]:
+    """A round's rows, then its `Total cold/hot run time` lines, which give the unit
+    (else: `s` when the cells are fractional, `ms` when not)."""
+    tables = read(ROUNDS, text)
+    floor = 0
+    for t in tables:
+        totals = []
+        while len(totals) < 2 and (total := _TOTAL.match(text, t.span[1])):
+            totals.append(total)
+            t.span = (t.span[0], total.end())
+        fractional = any("." in m.written for m in t.measurements)
+        unit = totals[0]["unit"] if totals else ("s" if fractional else "ms")
+        for m in t.measurements:
+            m.unit = unit
+        for total in totals:
+            metric = f"Total {total['what']} run time"
+            t.measurements.append(Measurement(metric, float(total["v"]), total["unit"], "total",
+                                              None, total["v"]))  # fmt: skip
+        banners = list(_BANNER.finditer(text, floor, t.span[0]))
+        if banners and not re.fullmatch(r"[-=\s]*", banners[-1]["h"]):
+            t.variant = banners[-1]["h"].strip()
+        else:
+            t.variant = heading_above(text, t.span[0], floor)
+        floor = t.span[1]
     return tables

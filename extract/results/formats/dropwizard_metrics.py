@@ -37,14 +37,18 @@ a setting or a level) are not read, as in the console form.
 
 Lines are matched on the text itself, so a mail flattened onto one line reads the
 same. Pure function; never raises.
+
+Not declared as rows: three report forms (console blocks of `name = value unit` under
+section rules, Slf4j records of `key=value` pairs, metrics-json), each named by a line
+found above it.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-from extract.results.formats._context import block_heading, command_above, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import FLOAT, NUM, command_above, heading_above, json_at, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -69,10 +73,9 @@ INFO = FormatInfo(
     ),
 )
 
-_N = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _LINE = re.compile(
     r"(?<![\w%.-])(?P<k>count|mean rate|15-minute rate|1-minute rate|5-minute rate|min|max|mean"
-    r"|stddev|median|value|\d+(?:\.\d+)?%)[ \t]*(?P<op><=|=)[ \t]*(?P<v>" + _N + r")"
+    rf"|stddev|median|value|{NUM}%)[ \t]*(?P<op><=|=)[ \t]*(?P<v>" + FLOAT + r")"
     r"(?:[ \t]+(?P<u>(?:calls|events|bytes|ops|requests)/(?:second|minute|hour|millisecond)"
     r"|nanoseconds|microseconds|milliseconds|seconds|minutes))?(?![\w.])"
 )
@@ -87,16 +90,6 @@ _INLINE_NAME = re.compile(
     r"(?:-{3,}|\d|seconds|second|minute|hour|millisecond)[ \t]+"
     r"(?P<name>[A-Za-z][\w.$:/\[\]=,-]*)[ \t]+$"
 )
-
-
-def _groups(text: str) -> list[list[re.Match]]:
-    groups: list[list[re.Match]] = []
-    for m in _LINE.finditer(text):
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    return groups
 
 
 def _is_report(group: list[re.Match]) -> bool:
@@ -160,12 +153,10 @@ _JSON_START = re.compile(
 def _json_reports(text: str) -> list[ResultTable]:
     """The metrics-json form of a registry: one table per timer, meter or histogram."""
     tables = []
-    decoder = json.JSONDecoder()
     for m in _JSON_START.finditer(text):
-        try:
-            obj, end = decoder.raw_decode(text, m.start())
-        except ValueError:
+        if (found := json_at(text, m.start())) is None:
             continue
+        obj, end = found
         first = True
         for section, kind in (
             ("histograms", "HISTOGRAM"),
@@ -205,18 +196,14 @@ def _json_reports(text: str) -> list[ResultTable]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = _json_reports(text) + _records(text) + _console(text)
-    except Exception:  # a parser bug must not lose the message
-        return []
-    tables.sort(key=lambda t: t.span)
+    tables = _json_reports(text) + _records(text) + _console(text)
     return tables
 
 
 def _console(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for group in _groups(text):
+    for group in runs(_LINE, text):
         if not _is_report(group):
             continue
         start = group[0].start()
@@ -233,7 +220,7 @@ def _console(text: str) -> list[ResultTable]:
         variant = sections[-1].group("s") if sections else None
         if label is None:
             # no metric name: the command that printed the report names it, else the heading
-            label = command_above(text, start, floor) or block_heading(text, start, floor)
+            label = command_above(text, start, floor) or heading_above(text, start, floor)
         table = ResultTable(
             format=INFO.name,
             span=(head_pos if name and name.end() == start else start, group[-1].end()),

@@ -32,14 +32,17 @@ terse `KiB/s`), `<dir>_io` (unit as printed; `KiB` in JSON/terse), `<dir>_runtim
 `ios_write`, `sectors_read`, `sectors_write`, `merge_read`, `merge_write` (count),
 `ticks_read`, `ticks_write`, `in_queue` (ms), `util` (%). A direction with no I/O (terse
 and JSON print zeros for it) and latency statistics with no samples give no rows.
+
+Not declared as rows: a job's report nests per-direction lines (IOPS, bandwidth,
+latencies, percentiles in brackets) under its header, beside group status lines, the
+terse `;` form and JSON.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import NUM, heading_above, json_at
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -55,7 +58,6 @@ INFO = FormatInfo(
     needles=("(groupid=", "Run status group", ";fio-", '"fio version"', "2;"),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _SCALE = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
 _LAT_UNIT = {"nsec": "ns", "usec": "us", "msec": "ms"}
 _DIRS = r"read|write|trim|mixed|sync"
@@ -72,66 +74,66 @@ _PREAMBLE = re.compile(
 )
 _UNIT = r"[KMGTPE]?i?B"
 _DIR_NEW = re.compile(
-    rf"(?P<dir>{_DIRS}):\s+IOPS=(?P<iops>{_NUM})(?P<iopsk>[kMG]?),\s+BW=(?P<bw>{_NUM})"
-    rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\)\s*\((?P<io>{_NUM})(?P<iou>{_UNIT})"
+    rf"(?P<dir>{_DIRS}):\s+IOPS=(?P<iops>{NUM})(?P<iopsk>[kMG]?),\s+BW=(?P<bw>{NUM})"
+    rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\)\s*\((?P<io>{NUM})(?P<iou>{_UNIT})"
     rf"/(?P<run>\d+)msec\)(?:;\s+\d+\s+zone\s+resets|;\s+Cachehit=[\d.]+%)?"
 )
 _DIR_OLD = re.compile(
-    rf"(?P<dir>{_DIRS})\s*:\s+io=(?P<io>{_NUM})(?P<iou>{_UNIT}),\s+bw=(?P<bw>{_NUM})"
-    rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s),\s+iops=(?P<iops>{_NUM})(?P<iopsk>[kKMG]?),"
+    rf"(?P<dir>{_DIRS})\s*:\s+io=(?P<io>{NUM})(?P<iou>{_UNIT}),\s+bw=(?P<bw>{NUM})"
+    rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s),\s+iops=(?P<iops>{NUM})(?P<iopsk>[kKMG]?),"
     rf"\s+runt=\s*(?P<run>\d+)msec"
 )
 _LAT = re.compile(
-    rf"(?<![\w(])(?P<kind>slat|clat|lat)\s+\((?P<u>nsec|usec|msec)\):\s+min=\s*(?P<min>{_NUM})"
-    rf"(?P<mink>[kKMG]?),\s+max=\s*(?P<max>{_NUM})(?P<maxk>[kKMG]?),\s+avg=\s*(?P<avg>{_NUM}),"
-    rf"\s+stdev=\s*(?P<stdev>{_NUM})"
+    rf"(?<![\w(])(?P<kind>slat|clat|lat)\s+\((?P<u>nsec|usec|msec)\):\s+min=\s*(?P<min>{NUM})"
+    rf"(?P<mink>[kKMG]?),\s+max=\s*(?P<max>{NUM})(?P<maxk>[kKMG]?),\s+avg=\s*(?P<avg>{NUM}),"
+    rf"\s+stdev=\s*(?P<stdev>{NUM})"
 )
 _PCT_HEAD = re.compile(r"(?P<kind>slat|clat|lat)\s+percentiles\s+\((?P<u>nsec|usec|msec)\):")
-_PCT = re.compile(rf"[\s|,]*(?P<p>{_NUM})th=\[\s*(?P<v>\d+)\s*\]")
+_PCT = re.compile(rf"[\s|,]*(?P<p>{NUM})th=\[\s*(?P<v>\d+)\s*\]")
 _BW = re.compile(
     rf"bw\s+\(\s*(?P<u>[KMGT]i?B|[kKMG]i?bit|kB)\s*/s\):\s+min=\s*(?P<min>\d+),\s+"
-    rf"max=\s*(?P<max>\d+),\s+per=\s*(?P<per>{_NUM})%,\s+avg=\s*(?P<avg>{_NUM}),\s+"
-    rf"stdev=\s*(?P<stdev>{_NUM})(?:,\s+samples=\s*\d+)?"
+    rf"max=\s*(?P<max>\d+),\s+per=\s*(?P<per>{NUM})%,\s+avg=\s*(?P<avg>{NUM}),\s+"
+    rf"stdev=\s*(?P<stdev>{NUM})(?:,\s+samples=\s*\d+)?"
 )
 _IOPS = re.compile(
-    rf"iops\s*:\s+min=\s*(?P<min>\d+),\s+max=\s*(?P<max>\d+),\s+avg=\s*(?P<avg>{_NUM}),"
-    rf"\s+stdev=\s*(?P<stdev>{_NUM})(?:,\s+samples=\s*\d+)?"
+    rf"iops\s*:\s+min=\s*(?P<min>\d+),\s+max=\s*(?P<max>\d+),\s+avg=\s*(?P<avg>{NUM}),"
+    rf"\s+stdev=\s*(?P<stdev>{NUM})(?:,\s+samples=\s*\d+)?"
 )
 _CPU = re.compile(
-    rf"cpu\s*:\s+usr=(?P<usr>{_NUM})%,\s+sys=(?P<sys>{_NUM})%,\s+ctx=(?P<ctx>\d+),"
+    rf"cpu\s*:\s+usr=(?P<usr>{NUM})%,\s+sys=(?P<sys>{NUM})%,\s+ctx=(?P<ctx>\d+),"
     rf"\s+majf=(?P<majf>\d+),\s+minf=(?P<minf>\d+)"
 )
 # distributions and settings of a job: part of its block, no rows
 _CLAIMED = re.compile(
-    rf"lat\s+\((?:nsec|usec|msec)\)\s*:\s+(?:>=)?\d+=\s*{_NUM}%(?:,\s+(?:>=)?\d+=\s*{_NUM}%)*"
-    rf"|IO\s+depths\s*:(?:\s+(?:>=)?\d+=\s*{_NUM}%,?)+"
-    rf"|(?:submit|complete)\s*:(?:\s+(?:>=)?\d+=\s*{_NUM}%,?)+"
+    rf"lat\s+\((?:nsec|usec|msec)\)\s*:\s+(?:>=)?\d+=\s*{NUM}%(?:,\s+(?:>=)?\d+=\s*{NUM}%)*"
+    rf"|IO\s+depths\s*:(?:\s+(?:>=)?\d+=\s*{NUM}%,?)+"
+    rf"|(?:submit|complete)\s*:(?:\s+(?:>=)?\d+=\s*{NUM}%,?)+"
     rf"|issued\s+rwts?:\s+total=[\d,]+\s+short=[\d,]+\s+dropped=[\d,]+"
     rf"|issued\s*:\s+total=r=\d+/w=\d+(?:/d=\d+)?,\s+short=r=\d+/w=\d+(?:/d=\d+)?,"
     rf"\s+drop=r=\d+/w=\d+(?:/d=\d+)?"
-    rf"|latency\s*:\s+target=\d+,\s+window=\d+,\s+percentile=\s*{_NUM}%,\s+depth=\d+"
+    rf"|latency\s*:\s+target=\d+,\s+window=\d+,\s+percentile=\s*{NUM}%,\s+depth=\d+"
     rf"|Description\s*:\s+\[[^\]\n]*\]"
 )
 _GROUP = re.compile(r"Run status group (?P<g>\d+)\s+\(all\s+jobs\):")
 _GROUP_NEW = re.compile(
-    rf"(?P<dir>READ|WRITE|TRIM|MIXED):\s+bw=(?P<bw>{_NUM})(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)"
-    rf"\s+\([^)\n]*\),\s+(?P<min>{_NUM})(?P<minu>{_UNIT}/s|[KMGTPE]?i?bit/s)-(?P<max>{_NUM})"
-    rf"(?P<maxu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\),\s+io=(?P<io>{_NUM})(?P<iou>{_UNIT})"
+    rf"(?P<dir>READ|WRITE|TRIM|MIXED):\s+bw=(?P<bw>{NUM})(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)"
+    rf"\s+\([^)\n]*\),\s+(?P<min>{NUM})(?P<minu>{_UNIT}/s|[KMGTPE]?i?bit/s)-(?P<max>{NUM})"
+    rf"(?P<maxu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\),\s+io=(?P<io>{NUM})(?P<iou>{_UNIT})"
     rf"\s+\([^)\n]*\),\s+run=(?P<rmin>\d+)-(?P<rmax>\d+)msec"
 )
 _GROUP_OLD = re.compile(
-    rf"(?P<dir>READ|WRITE|TRIM|MIXED):\s+io=(?P<io>{_NUM})(?P<iou>{_UNIT}),\s+"
-    rf"aggrb=(?P<bw>{_NUM})(?P<bwu>{_UNIT}/s),\s+minb=(?P<min>{_NUM})(?P<minu>{_UNIT}/s),\s+"
-    rf"maxb=(?P<max>{_NUM})(?P<maxu>{_UNIT}/s),\s+mint=(?P<rmin>\d+)msec,\s+maxt=(?P<rmax>\d+)msec"
+    rf"(?P<dir>READ|WRITE|TRIM|MIXED):\s+io=(?P<io>{NUM})(?P<iou>{_UNIT}),\s+"
+    rf"aggrb=(?P<bw>{NUM})(?P<bwu>{_UNIT}/s),\s+minb=(?P<min>{NUM})(?P<minu>{_UNIT}/s),\s+"
+    rf"maxb=(?P<max>{NUM})(?P<maxu>{_UNIT}/s),\s+mint=(?P<rmin>\d+)msec,\s+maxt=(?P<rmax>\d+)msec"
 )
 _DISK_HEAD = re.compile(r"Disk\s+stats\s+\(read/write\):")
 _DISK = re.compile(
     rf"(?P<dev>[\w\-.]+):\s+ios=(?P<ios_read>\d+)/(?P<ios_write>\d+),"
     rf"(?:\s+sectors=(?P<sectors_read>\d+)/(?P<sectors_write>\d+),)?"
     rf"\s+merge=(?P<merge_read>\d+)/(?P<merge_write>\d+),\s+ticks=(?P<ticks_read>\d+)/"
-    rf"(?P<ticks_write>\d+),\s+in_queue=(?P<in_queue>\d+),\s+util=(?P<util>{_NUM})%"
+    rf"(?P<ticks_write>\d+),\s+in_queue=(?P<in_queue>\d+),\s+util=(?P<util>{NUM})%"
     rf"(?:,\s+aggrios=\d+/\d+,(?:\s+aggsectors=\d+/\d+,)?\s+aggrmerge=\d+/\d+,"
-    rf"\s+aggrticks=\d+/\d+,\s+aggrin_queue=\d+,\s+aggrutil={_NUM}%)?"
+    rf"\s+aggrticks=\d+/\d+,\s+aggrin_queue=\d+,\s+aggrutil={NUM}%)?"
 )
 _DISK_UNITS = {"ticks_read": "ms", "ticks_write": "ms", "in_queue": "ms", "util": "%"}
 _TERSE = re.compile(r"(?<![\w;.])(?:[345];fio-\d[^;\s]*|2);[^;\s]+;\d+;\d+(?:;[^;\s]*)+")
@@ -352,10 +354,9 @@ _JSON_DISK = (
 
 
 def _json(text: str, start: re.Match) -> ResultTable | None:
-    try:
-        doc, end = json.JSONDecoder().raw_decode(text, start.start())
-    except ValueError:
+    if (found := json_at(text, start.start())) is None:
         return None
+    doc, end = found
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
         return None
     table = ResultTable(format=INFO.name, span=(start.start(), end), columns=["field", "value"])
@@ -412,7 +413,7 @@ def _json_rows(t: _Table, name: str, rows: list[tuple[str, object, str]]) -> Non
 def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading above the output, or a short `name:` before it on a flattened line;
     a `fio --name=...` command line is none."""
-    heading = block_heading(text, start, previous_end)
+    heading = heading_above(text, start, previous_end)
     return None if heading and _COMMAND.match(heading) else heading
 
 

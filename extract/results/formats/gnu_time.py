@@ -15,13 +15,17 @@ unit `s` for times (`0:02.10` elapsed → 2.10 s), `%` for CPU, `KB` for memory 
 `B` for the page size, `count` for counts. Consecutive records form one table
 whose variant is the heading before them (`HDFS -text`, `before change`); label =
 `run N` when a group has several records, else the timed command (verbose) or None.
+
+Not declared as rows: GNU's, POSIX's and BSD's one-line forms and the `-v` block of
+`key: value` lines, whose units are in the keys, are four readers.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -59,20 +63,19 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _GNU = re.compile(
-    rf"(?<![\w.])(?P<user>{_NUM})user\s+(?P<system>{_NUM})system\s+"
+    rf"(?<![\w.])(?P<user>{NUM})user\s+(?P<system>{NUM})system\s+"
     rf"(?P<elapsed>\d+(?::\d\d){{1,2}}(?:\.\d+)?)elapsed\s+(?P<cpu>\d+|\?)%CPU"
     rf"(?:\s*\((?P<avgtext>\d+)avgtext\+(?P<avgdata>\d+)avgdata\s+(?P<maxresident>\d+)maxresident\)k)?"
     rf"(?:\s+(?P<inputs>\d+)inputs\+(?P<outputs>\d+)outputs\s*"
     rf"\((?P<major>\d+)major\+(?P<minor>\d+)minor\)pagefaults\s+(?P<swaps>\d+)swaps)?"
 )
 _BSD = re.compile(
-    rf"(?<![\w.])(?P<real>{_NUM})\s+real\s+(?P<user>{_NUM})\s+user\s+(?P<sys>{_NUM})\s+sys\b"
+    rf"(?<![\w.])(?P<real>{NUM})\s+real\s+(?P<user>{NUM})\s+user\s+(?P<sys>{NUM})\s+sys\b"
 )
 _POSIX = re.compile(
-    rf"(?<![\w-])real[ \t]+(?P<real>{_NUM})\s+user[ \t]+(?P<user>{_NUM})"
-    rf"\s+sys[ \t]+(?P<sys>{_NUM})(?![\w.:])"
+    rf"(?<![\w-])real[ \t]+(?P<real>{NUM})\s+user[ \t]+(?P<user>{NUM})"
+    rf"\s+sys[ \t]+(?P<sys>{NUM})(?![\w.:])"
 )
 
 _GNU_FIELDS = [  # (group, metric, unit)
@@ -130,23 +133,12 @@ _COMMAND = re.compile(r'Command being timed:\s*"(?P<cmd>[^"\n]{0,200})"')
 _UNIT_IN_KEY = re.compile(r"\s*\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
 
 
-def _groups(matches: list[re.Match], text: str) -> list[list[re.Match]]:
-    """Records that follow each other with only whitespace between them."""
-    groups: list[list[re.Match]] = []
-    for m in matches:
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    return groups
-
-
 def _record_tables(
     text: str, pattern: re.Pattern, fields: list[tuple[str, str, str]]
 ) -> list[ResultTable]:
     tables = []
     floor = 0
-    for group in _groups(list(pattern.finditer(text)), text):
+    for group in runs(pattern, text):
         used = [f for f in fields if any(m.group(f[0]) is not None for m in group)]
         start = group[0].start()
         exit_line = _EXIT_LINE.search(text, max(floor, start - 80), start)
@@ -156,7 +148,7 @@ def _record_tables(
             format=INFO.name,
             span=(start, group[-1].end()),
             columns=["run"] + [metric for _, metric, _ in used],
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         for i, m in enumerate(group):
             label = f"run {i + 1}" if len(group) > 1 else None
@@ -176,7 +168,7 @@ def _record_tables(
 def _verbose_tables(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for group in _groups(list(_VERBOSE.finditer(text)), text):
+    for group in runs(_VERBOSE, text):
         if len(group) < 3:  # a lone "Swaps: 0" is not a time -v block
             continue
         start = group[0].start()
@@ -190,7 +182,7 @@ def _verbose_tables(text: str) -> list[ResultTable]:
             span=(start, group[-1].end()),
             columns=["field", "value"],
             caption=command,
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         for m in group:
             key, written = m.group("key"), m.group("val")
@@ -216,15 +208,12 @@ def parse(text: str) -> list[ResultTable]:
         lambda t: _record_tables(t, _POSIX, _SHORT_FIELDS),
         _verbose_tables,
     ):
-        try:
-            found = reader(text)
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        found = reader(text)
         for table in found:
             if any(_overlaps(table.span, t.span) for t in tables):
                 continue
             tables.append(table)
-    return sorted(tables, key=lambda t: t.span)
+    return tables
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import FLOAT, NUM
+from extract.results.formats._rows import Rows, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="go-bench",
@@ -27,79 +29,51 @@ INFO = FormatInfo(
     "after `goos:` / `goarch:` / `pkg:` / `cpu:` lines",
     priority=10,
     kind="result",
+    heading="line",
     trigger=r"(?-i:Benchmark\S*[ \t]+\d+\s+[-+]?\d)",
     needles=("Benchmark",),
 )
 
-_NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _UNIT = r"(?:[^\s/]+/[^\s/]+|%)"  # ns/op, B/op, allocs/op, MB/s, rows/s, %
-_ROW = re.compile(
-    rf"(?<!\S)(?P<name>Benchmark[^\s]*)[ \t]+(?P<iters>\d+)"
-    rf"(?P<pairs>(?:\s+{_NUM}\s+{_UNIT}(?=\s|$))+)"  # \s: JIRA mail wraps long lines
-)
-_PAIR = re.compile(rf"(?P<v>{_NUM})\s+(?P<u>{_UNIT})")
-_GAP = re.compile(
-    # (`\s`, not `\s+`, inside the `*`: nested quantifiers backtrack exponentially on a
-    # long run of blanks followed by anything else, 0.24 s for 22 blanks)
-    r"(?:\s|(?:goos|goarch|pkg|cpu|note|branch):[^\n]*?(?=\s(?:goos|goarch|pkg|cpu|Benchmark)|\n)"
-    r"|Benchmark[^\s]*(?=\s)|PASS|FAIL)*"
-)
-_HEAD_LINE = re.compile(r"^[ \t]*(?:(?:goos|goarch|pkg|cpu|note|branch):.*|Benchmark\S*)[ \t]*$")
-_TAIL = re.compile(r"\s+(?:PASS\s+)?ok[ \t]+\S+[ \t]+\d+(?:\.\d+)?s\b|\s+PASS\b")
+_PAIR = re.compile(rf"(?P<v>{FLOAT})\s+(?P<u>{_UNIT})")
 _METRIC = {"ns/op": "time/op", "B/op": "alloc/op", "allocs/op": "allocs/op", "MB/s": "speed"}
 
 
-def _block_start(text: str, start: int) -> int:
-    """Extend a block upwards over the config header and bare `-v` name lines."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
-        return start  # flattened: something else precedes on the same line
-    first = pos = line_start
-    for line in reversed(text[:line_start].split("\n")[:-1]):
-        pos -= len(line) + 1
-        if _HEAD_LINE.match(line):
-            first = pos
-        elif line.strip():
-            break
-    return first
+def _pairs(m: re.Match):
+    yield "iterations", m["iters"], "count"
+    for p in _PAIR.finditer(m["pairs"]):
+        yield _METRIC.get(p["u"], p["u"]), p["v"], p["u"]
 
 
-def _table(text: str, rows: list[re.Match]) -> ResultTable:
-    start = _block_start(text, rows[0].start())
-    end = rows[-1].end()
-    tail = _TAIL.match(text, end)
-    if tail:
-        end = tail.end()
-    table = ResultTable(format=INFO.name, span=(start, end), variant=heading_before(text, start))
-    units: list[str] = []
-    for r in rows:
-        for p in _PAIR.finditer(r["pairs"]):
-            if p["u"] not in units:
-                units.append(p["u"])
-    table.columns = ["name", "iterations", *units]
-    for i, r in enumerate(rows):
-        name = r["name"]
-        cells = {u: "" for u in units}
-        table.measurements.append(
-            Measurement("iterations", float(r["iters"]), "count", name, None, r["iters"], i)
-        )
-        for p in _PAIR.finditer(r["pairs"]):
-            cells[p["u"]] = p["v"]
-            metric = _METRIC.get(p["u"], p["u"])
-            table.measurements.append(
-                Measurement(metric, float(p["v"]), p["u"], name, None, p["v"], i)
-            )
-        table.rows.append([name, r["iters"], *cells.values()])
-    return table
+ROWS = Rows(
+    row=re.compile(
+        rf"(?<!\S)(?P<name>Benchmark[^\s]*)[ \t]+(?P<iters>\d+)"
+        rf"(?P<pairs>(?:\s+{FLOAT}\s+{_UNIT}(?=\s|$))+)"  # \s: JIRA mail wraps long lines
+    ),
+    fields=_pairs,
+    label="name",
+    gap=re.compile(
+        # (`\s`, not `\s+`, inside the `*`: nested quantifiers backtrack exponentially on a
+        # long run of blanks followed by anything else, 0.24 s for 22 blanks)
+        r"(?:\s|(?:goos|goarch|pkg|cpu|note|branch):[^\n]*?(?=\s(?:goos|goarch|pkg|cpu|Benchmark)|\n)"
+        r"|Benchmark[^\s]*(?=\s)|PASS|FAIL)*"
+    ),
+    # the config header and bare `-v` name lines; `PASS` and `ok  pkg  3.1s`
+    lead=re.compile(r"^[ \t]*(?:(?:goos|goarch|pkg|cpu|note|branch):.*|Benchmark\S*)[ \t]*$"),
+    tail=re.compile(rf"\s+(?:PASS\s+)?ok[ \t]+\S+[ \t]+{NUM}s\b|\s+PASS\b"),
+)
 
 
 def parse(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    last_end = -1
-    for m in _ROW.finditer(text):
-        if groups and _GAP.fullmatch(text, last_end, m.start()):
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-        last_end = m.end()
-    return [_table(text, rows) for rows in groups]
+    tables = read(ROWS, text)
+    for t in tables:  # a column per unit the block prints
+        units = list(dict.fromkeys(m.unit for m in t.measurements if m.metric != "iterations"))
+        t.columns = ["name", "iterations", *units]
+        written: list[dict[str, str]] = [{} for _ in t.rows]
+        for m in t.measurements:
+            written[m.row][m.unit] = m.written
+        t.rows = [
+            [r[0], w["count"], *(w.get(u, "") for u in units)]
+            for r, w in zip(t.rows, written, strict=True)
+        ]
+    return tables

@@ -27,15 +27,19 @@ Returns one ResultTable per table. Measurements, label = benchmark name:
   fractions (JSON `"aggregate_unit": "percentage"`) get unit `fraction`. Runs that
   report an error give nothing.
 Variant = the heading line before the table (`Before:`), when there is one.
+
+Not declared as rows: a console row's counters vary per row (`name=value` with SI
+suffixes, read as the tool prints them), rows group under headers with context lines
+between, and compare.py's table and the JSON and CSV exports are separate readers.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import re
 
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import FLOAT, heading_above, json_at, runs
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
 _TIMES = r"\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
@@ -59,7 +63,6 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _TUNIT = r"(?:ns|us|µs|μs|ms|s|%)"  # `%`: the `_cv` aggregate row of --benchmark_repetitions
 _HEADER = re.compile(r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Iterations(?:[ \t]+UserCounters\.{3})?")
 _CMP_HEADER = re.compile(
@@ -68,17 +71,17 @@ _CMP_HEADER = re.compile(
 _RULE = re.compile(r"-{10,}")
 _ROW = re.compile(
     rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+  # \s below: JIRA mail wraps long rows
-        (?P<time>{_NUM})\s*(?P<tu>{_TUNIT})\s+
-        (?P<cpu>{_NUM})\s*(?P<cu>{_TUNIT})\s+
+        (?P<time>{FLOAT})\s*(?P<tu>{_TUNIT})\s+
+        (?P<cpu>{FLOAT})\s*(?P<cu>{_TUNIT})\s+
         (?P<iters>\d+)
-        (?P<counters>(?:\s+[\w.]+=\S+|[ \t]+(?:{_NUM}[kMGT]?i?B/s|{_NUM}[kMGT]?\ items/s))*)
+        (?P<counters>(?:\s+[\w.]+=\S+|[ \t]+(?:{FLOAT}[kMGT]?i?B/s|{FLOAT}[kMGT]?\ items/s))*)
         (?:[ \t]+(?P<extra>[^\s=]+)(?=[ \t]*(?:\n|$)))?""",
     re.X,
 )
 _CMP_ROW = re.compile(
     rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+
-        (?P<tc>[-+]?{_NUM})[ \t]+(?P<cc>[-+]?{_NUM})[ \t]+
-        (?:(?P<to>{_NUM})[ \t]+(?P<tn>{_NUM})[ \t]+(?P<co>{_NUM})[ \t]+(?P<cn>{_NUM})(?=\s|$)
+        (?P<tc>[-+]?{FLOAT})[ \t]+(?P<cc>[-+]?{FLOAT})[ \t]+
+        (?:(?P<to>{FLOAT})[ \t]+(?P<tn>{FLOAT})[ \t]+(?P<co>{FLOAT})[ \t]+(?P<cn>{FLOAT})(?=\s|$)
           |(?P<utest>U\ Test,\ Repetitions:\ \d+\ vs\ \d+\.?[^\n]*))""",
     re.X,
 )
@@ -92,7 +95,7 @@ _CONTEXT = re.compile(
 )
 _SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6,
        "n": 1e-9}  # fmt: skip
-_COUNTER_VALUE = re.compile(rf"(?P<num>[-+]?{_NUM})(?P<si>[kKMGTmun]?)(?P<iec>i?)(?P<rest>\S*)")
+_COUNTER_VALUE = re.compile(rf"(?P<num>[-+]?{FLOAT})(?P<si>[kKMGTmun]?)(?P<iec>i?)(?P<rest>\S*)")
 
 
 def _counter(name: str, raw: str) -> tuple[float, str] | None:
@@ -122,16 +125,8 @@ def _is_noise_only(gap: str) -> bool:
 
 def _console_tables(text: str) -> list[ResultTable]:
     headers = [m.start() for m in _HEADER.finditer(text)]
-    groups: list[list[re.Match]] = []
-    last_end = -1
-    for m in _ROW.finditer(text):
-        if groups and _is_noise_only(text[last_end : m.start()]):
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-        last_end = m.end()
     tables = []
-    for rows in groups:
+    for rows in runs(_ROW, text, _is_noise_only):
         start, end = rows[0].start(), rows[-1].end()
         header = next((h for h in reversed(headers) if h < start), None)
         if header is not None and _is_noise_only(text[header:start]):
@@ -234,7 +229,7 @@ _NOT_HEADING = re.compile(
 
 def _heading(text: str, pos: int) -> str | None:
     """The heading before a table, unless that line is the run's context or a row."""
-    h = heading_before(text, pos)
+    h = heading_above(text, pos, style="line")
     if h and (_NOT_HEADING.match(h) or _ROW.search(h) or _CMP_ROW.search(h)):
         return None
     return h
@@ -284,14 +279,10 @@ def _export_row(table: ResultTable, name: str, fields: dict, fraction: bool = Fa
 
 def _json_tables(text: str) -> list[ResultTable]:
     tables, done = [], 0
-    decoder = json.JSONDecoder()
     for m in _JSON_START.finditer(text):
-        if m.start() < done:
+        if m.start() < done or (found := json_at(text, m.start())) is None:
             continue
-        try:
-            data, end = decoder.raw_decode(text, m.start())
-        except ValueError:
-            continue
+        data, end = found
         runs = data.get("benchmarks") if isinstance(data, dict) else None
         if not isinstance(runs, list):
             continue
@@ -350,4 +341,4 @@ def parse(text: str) -> list[ResultTable]:
     tables = exports + compare + console
     if tables:
         tables += _context(text, [t.span for t in tables])
-    return sorted(tables, key=lambda t: t.span)
+    return tables

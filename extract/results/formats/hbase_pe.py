@@ -25,13 +25,18 @@ whitespace) or carry a `| ` gutter.
 
 Source: PerformanceEvaluation.java (hbase-diagnostics; hbase-server tests in older
 releases): runOneClient, testTakedown, doLocalClients; YammerHistogramUtils.
+
+Not declared as rows: its records are log lines whose fields vary by test (histogram
+`key=value` lists, latency, TPS and duration lines), named by a test name found lines
+above and grouped by the thread that logged them.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -42,20 +47,20 @@ INFO = FormatInfo(
     "`[<Test> duration ] Min: Xms Max: Yms Avg: Zms`, `[ Avg latency (us)] N`, "
     "`[ Avg TPS/QPS] N row per second`, `Latency (us) : mean=..., 99th=...`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:Summary\s+of\s+timings|duration\s*\]|Avg\s+latency\s+\(|Avg\s+TPS/QPS"
     r"|Latency\s+\(|Num\s+measures|Test\s+in\s+\d|TestClient-\d+\s+in\s+\d)",
     needles=("Summary", "duration", "Avg", "Latency", "measures", "Test"),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 # Spaces are `\s+`: a mail gateway may wrap a record anywhere.
 _RECORDS = re.compile(
     r"\[(?P<tt>\w+)\]\s*Summary\s+of\s+timings\s+\((?P<tu>ms|us)\)\s*:\s*\[(?P<timings>[\d,.\s]+)\]"
-    rf"|\[(?P<dt>\w+)\s+duration\s*\]\s*Min:\s*(?P<dmin>{_NUM})ms\s+Max:\s*(?P<dmax>{_NUM})ms"
-    rf"\s+Avg:\s*(?P<davg>{_NUM})ms"
-    rf"|\[\s*Avg\s+latency\s+\((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{_NUM})"
-    rf"|\[\s*Avg\s+TPS/QPS\s*\]\s*(?P<tps>{_NUM})\s+row\s+per\s+second"
+    rf"|\[(?P<dt>\w+)\s+duration\s*\]\s*Min:\s*(?P<dmin>{NUM})ms\s+Max:\s*(?P<dmax>{NUM})ms"
+    rf"\s+Avg:\s*(?P<davg>{NUM})ms"
+    rf"|\[\s*Avg\s+latency\s+\((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{NUM})"
+    rf"|\[\s*Avg\s+TPS/QPS\s*\]\s*(?P<tps>{NUM})\s+row\s+per\s+second"
     r"|Latency\s+\((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
     rf"|Num\s+measures\s+\(latency\)\s*:\s*(?P<num>\d+)"
     # per-client lines of older releases and of the MapReduce mode
@@ -75,7 +80,7 @@ _FILLER = re.compile(
     r"|[\w.$]*PerformanceEvaluation:|```+|\{code(?::[^}]*)?\}|\{noformat\}"
     # the pretty histogram report (`Mean      = 1211.43`, ..., `99.999th  = 90112.00`) repeats
     # the `Latency (us) :` line; the value-size report is not a performance figure
-    r"|(?:Mean|Min|Max|StdDev|\d+(?:\.\d+)?th)\s*=\s*[\d.]+"
+    rf"|(?:Mean|Min|Max|StdDev|{NUM}th)\s*=\s*[\d.]+"
     r"|(?:ValueSize \(bytes\)|Num measures \(ValueSize\))\s*:[^\n]*"
     r"|No valueSize statistics available|Test\s*:\s*\w+,?\s*Thread\s*:\s*[\w-]+"
     r"|\s+"
@@ -105,17 +110,7 @@ def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measure
     return out
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     table: ResultTable | None = None
     floor = 0
@@ -124,7 +119,7 @@ def _parse(text: str) -> list[ResultTable]:
         start, thread = _start_of_record(text, m)
         gap = text[table.span[1] : start] if table else ""
         if table is None or _FILLER.sub("", gap):
-            heading = block_heading(text, start, floor)
+            heading = heading_above(text, start, floor)
             table = ResultTable(
                 format=INFO.name,
                 span=(start, m.end()),

@@ -18,14 +18,8 @@ import re
 import warnings
 from bisect import bisect_left
 
-from extract.results.formats._grid import (
-    clean_cell,
-    dedupe,
-    grid_table,
-    line_caption,
-    mask_tags,
-    read_cell,
-)
+from extract.results.formats._grid import clean_cell, grid_table, read_cell
+from extract.results.formats._layout import line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -33,6 +27,7 @@ INFO = FormatInfo(
     description="HTML <table> markup",
     signature="'<table>' ... '<tr><td>' ... '</table>' markup (incl. '<font color>', '<details>')",
     priority=30,
+    generic=True,
     kind="result",
     # a table, or a slice of its rows (an excerpt that starts inside the table)
     trigger=r"<table\b|<tr\b",
@@ -134,44 +129,40 @@ def parse(text: str) -> list[ResultTable]:
     lower = text.lower()
     if "<table" not in lower and "<tr" not in lower:
         return []
-    try:
-        from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
+    from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
 
-        tables = []
-        view = mask_tags(text)  # the lines before a table, read without their markup
-        spans = _table_spans(text) if _OPEN_TABLE.search(text) else []
-        slices = set(_row_slices(text, spans))
-        for start, end in sorted([*spans, *slices]):
-            markup = text[start:end]
-            if (start, end) in slices:
-                markup = f"<table>{markup}</table>"
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
-                soup = BeautifulSoup(markup, "html.parser")
-            table_el = soup.find("table")
-            if table_el is None:
-                continue
-            levels, body = _grid(table_el)
-            if not body:
-                continue
-            ncol = max(len(r) for r in [*levels, *body])
-            padded = [lv + [""] * (ncol - len(lv)) for lv in levels]
-            columns = [
-                " / ".join(dict.fromkeys(x for x in col if x)) for col in zip(*padded, strict=True)
-            ]
-            caption = _caption(text, start, soup)
-            tables.append(
-                grid_table(
-                    INFO.name,
-                    view,
-                    (start, end),
-                    levels or [[""] * ncol],
-                    body,
-                    columns=columns,
-                    caption=caption,
-                )  # fmt: skip
-            )
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = []
+    view = mask_tags(text)  # the lines before a table, read without their markup
+    spans = _table_spans(text) if _OPEN_TABLE.search(text) else []
+    slices = set(_row_slices(text, spans))
+    for start, end in sorted([*spans, *slices]):
+        markup = text[start:end]
+        if (start, end) in slices:
+            markup = f"<table>{markup}</table>"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+            soup = BeautifulSoup(markup, "html.parser")
+        table_el = soup.find("table")
+        if table_el is None:
+            continue
+        levels, body = _grid(table_el)
+        if not body:
+            continue
+        ncol = max(len(r) for r in [*levels, *body])
+        padded = [lv + [""] * (ncol - len(lv)) for lv in levels]
+        columns = [
+            " / ".join(dict.fromkeys(x for x in col if x)) for col in zip(*padded, strict=True)
+        ]
+        caption = _caption(text, start, soup)
+        tables.append(
+            grid_table(
+                INFO.name,
+                view,
+                (start, end),
+                levels or [[""] * ncol],
+                body,
+                columns=columns,
+                caption=caption,
+            )  # fmt: skip
+        )
+    return tables

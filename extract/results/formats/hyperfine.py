@@ -25,15 +25,17 @@ header; CSV/JSON: `s`), `runs` (count; JSON: the number of `times`), `relative`
 Mail damage read the same: flattened onto one line (GitBox), hard-wrapped, CRLF,
 indented, ANSI colours left as `[1;32m` debris, `±`/`σ`/`…`/`≡` turned into `?` or
 into UTF-8-read-as-Latin-1 (`Â±`).
+
+Not declared as rows: the console block is several differently shaped lines (`Time (mean
+± σ)`, `Range`, the summary's ratios), and five export forms (markdown, CSV, JSON,
+AsciiDoc, Org) are read separately, after terminal colours are repaired.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-from extract.results.formats._context import block_heading, repaired
-from extract.results.formats._grid import dedupe
+from extract.results.formats._layout import FLOAT, NUM, heading_above, json_at, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -75,26 +77,25 @@ def _clean(text: str) -> tuple[str, list[int] | None]:
 
 # --- terminal output ---------------------------------------------------------------
 
-_N = r"\d+(?:\.\d+)?"
 _U = r"(?:ns|µs|μs|us|ms|s)"
 _PM = r"[±?]"  # `±`, or `?` once a gateway lost it
 _CMD = r"[^\n]{1,300}?(?:\n[ \t]*[^\s\n][^\n]{0,200}?)?"  # one line, or wrapped onto two
 _BLOCK = re.compile(
     rf"Benchmark(?: #?\d+)?:[ \t]*(?P<cmd>{_CMD})\s+"
-    rf"Time \((?:mean {_PM} [σ?]|abs [≡?])\):\s*(?P<mean>{_N})\s*(?P<mu>{_U})"
-    rf"(?:\s*{_PM}\s*(?P<sd>{_N})\s*(?P<su>{_U}))?"
-    rf"(?:\s*\[User:\s*(?P<user>{_N})\s*(?P<uu>{_U}),\s*System:\s*(?P<sys>{_N})\s*(?P<yu>{_U})\])?"
-    rf"(?:\s*Range \(min […?] max\):\s*(?P<min>{_N})\s*(?P<minu>{_U})\s*[…?]\s*(?P<max>{_N})\s*"
+    rf"Time \((?:mean {_PM} [σ?]|abs [≡?])\):\s*(?P<mean>{NUM})\s*(?P<mu>{_U})"
+    rf"(?:\s*{_PM}\s*(?P<sd>{NUM})\s*(?P<su>{_U}))?"
+    rf"(?:\s*\[User:\s*(?P<user>{NUM})\s*(?P<uu>{_U}),\s*System:\s*(?P<sys>{NUM})\s*(?P<yu>{_U})\])?"
+    rf"(?:\s*Range \(min […?] max\):\s*(?P<min>{NUM})\s*(?P<minu>{_U})\s*[…?]\s*(?P<max>{NUM})\s*"
     rf"(?P<maxu>{_U})(?:\s*(?P<runs>\d+) runs)?)?"
 )
-_RATIO = rf"(?P<x>{_N})(?:\s*{_PM}\s*(?P<sd>{_N}))?"
+_RATIO = rf"(?P<x>{NUM})(?:\s*{_PM}\s*(?P<sd>{NUM}))?"
 _SUMMARY = re.compile(
     r"Summary\s+(?:'(?P<q1>[^'\n]+)'|(?P<p1>[^\n']+?)) ran"
-    rf"(?=\s+(?:{_N}(?:\s*{_PM}\s*{_N})? times (?:faster|slower) than|As fast \())"
+    rf"(?=\s+(?:{NUM}(?:\s*{_PM}\s*{NUM})? times (?:faster|slower) than|As fast \())"
 )
 _VS = re.compile(
     rf"\s+(?:{_RATIO} times (?P<dir>faster|slower) than"
-    rf"|As fast \((?P<x2>{_N})(?:\s*{_PM}\s*(?P<sd2>{_N}))?\) as)[ \t]+"
+    rf"|As fast \((?P<x2>{NUM})(?:\s*{_PM}\s*(?P<sd2>{NUM}))?\) as)[ \t]+"
     r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\n]+))"
 )
 _RELATIVE = re.compile(r"Relative speed comparison[ \t]*\r?\n")
@@ -211,7 +212,7 @@ _ADOC_HEADER = re.compile(
 )
 _ADOC_ROW = re.compile(r"\s*\|((?:[^|\n\\]|\\\||\\)*)" + r"\s*\|([^|\n]*)" * 4)
 _ADOC_END = re.compile(r"\s*\|===")
-_VALUE = re.compile(rf"^({_N})(?:\s*{_PM}\s*({_N}))?$")
+_VALUE = re.compile(rf"^({NUM})(?:\s*{_PM}\s*({NUM}))?$")
 
 
 def _exports(text: str) -> list[ResultTable]:
@@ -243,7 +244,7 @@ def _markup(text: str, header: re.Pattern, row_re: re.Pattern) -> list[ResultTab
             if mean.group(2):
                 table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
             for metric, cell in (("min", cells[2]), ("max", cells[3])):
-                if re.fullmatch(_N, cell):
+                if re.fullmatch(NUM, cell):
                     table.measurements.append(_m(metric, cell, unit, cmd, r))
             if rel := _VALUE.match(cells[4]):
                 table.measurements.append(_m("relative", rel.group(1), "x", cmd, r))
@@ -262,7 +263,6 @@ _CSV_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
 _CSV_HEADER = re.compile(
     r"command,mean,stddev,median,user,system,min,max(?P<params>(?:,parameter_\w+)*)"
 )
-_FLOAT = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 
 
 def _csv_row(n_params: int) -> re.Pattern:
@@ -271,7 +271,7 @@ def _csv_row(n_params: int) -> re.Pattern:
     # mail runs the next row on after the last field
     return re.compile(
         r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
-        + rf",({_FLOAT})" * 7
+        + rf",({FLOAT})" * 7
         + r"(?P<params>"
         + r",[^,\s]*" * n_params
         + r")(?![^\s])"
@@ -310,15 +310,13 @@ _JSON_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
 
 def _json(text: str) -> list[ResultTable]:
     out = []
-    decoder = json.JSONDecoder()
     pos = 0
     while (m := _JSON_START.search(text, pos)) is not None:
-        try:
-            data, end = decoder.raw_decode(text, m.start())
-        except ValueError:
+        if (found := json_at(text, m.start())) is None:
             pos = m.end()
             continue
-        pos = end
+        data, pos = found
+        end = pos
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             continue
@@ -364,28 +362,24 @@ def _variants(tables: list[ResultTable], text: str) -> None:
     for t in tables:
         gap = text[floor : t.span[0]]
         if floor == 0 or _BETWEEN.fullmatch(gap) is None:
-            variant = block_heading(text, t.span[0], floor)
+            variant = heading_above(text, t.span[0], floor)
         t.variant = variant
         floor = t.span[1]
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        clean, index = _clean(text)
-        tables = sorted(
-            _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
-        )
-        kept: list[ResultTable] = []
-        for t in tables:  # the registry masks each span: overlapping ones would count twice
-            if not kept or t.span[0] >= kept[-1].span[1]:
-                kept.append(t)
-        _variants(kept, clean)
-        dedupe(kept, clean)
-        if index is not None:
-            for t in kept:
-                # a table starts after the damage before it: its colour codes are its own
-                start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-                t.span = (start, index[t.span[1]])
-        return kept
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    clean, index = _clean(text)
+    tables = sorted(
+        _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
+    )
+    kept: list[ResultTable] = []
+    for t in tables:  # the registry masks each span: overlapping ones would count twice
+        if not kept or t.span[0] >= kept[-1].span[1]:
+            kept.append(t)
+    _variants(kept, clean)
+    if index is not None:
+        for t in kept:
+            # a table starts after the damage before it: its colour codes are its own
+            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+            t.span = (start, index[t.span[1]])
+    return kept

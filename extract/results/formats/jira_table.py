@@ -18,15 +18,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import (
-    block_heading,
-    clean_cell,
-    context_before,
-    dedupe,
-    grid_measurements,
-    line_caption,
-    read_cell,
-)
+from extract.results.formats._grid import clean_cell, grid_measurements, read_cell
+from extract.results.formats._layout import context_before, heading_above, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -34,6 +27,7 @@ INFO = FormatInfo(
     description="JIRA wiki-markup tables ('||h||' / '|c|')",
     signature="'||h1||h2||' header rows and '|c1|c2|' rows (no '---' separator), wrapped rows",
     priority=30,
+    generic=True,
     kind="result",
     trigger=r"\|\|",
     needles=("||",),
@@ -141,7 +135,7 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
         columns=[" / ".join(x for x in col if x) for col in zip(*levels, strict=True)],
         rows=[[clean_cell(c) for c in b] for b in body],
         caption=caption or line_caption(text, start),
-        variant=block_heading(text, start),
+        variant=heading_above(text, start, style="table"),
     )
     table.measurements = grid_measurements(
         levels, body, caption=caption or table.caption, context=context_before(text, start)
@@ -169,15 +163,11 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        tables = []
-        inline = _inline_blocks(text)
-        blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
-        for start, end, rows in sorted(inline + blocks):
-            table = _table(text, start, end, rows)
-            if table is not None:
-                tables.append(table)
-        dedupe(tables, text)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    tables = []
+    inline = _inline_blocks(text)
+    blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
+    for start, end, rows in sorted(inline + blocks):
+        table = _table(text, start, end, rows)
+        if table is not None:
+            tables.append(table)
+    return tables

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import NUM
+from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="jmeter",
@@ -29,65 +29,52 @@ INFO = FormatInfo(
     "`in 14.1s`), `summary = ...`",
     priority=10,
     kind="result",
+    heading="block",
     trigger=r"(?-i:summary [+=])",
     needles=("summary +", "summary ="),
 )
 
-_SUMMARY = re.compile(
-    r"summary (?P<kind>[+=])\s+(?P<n>\d+) in\s+(?P<dur>\d+:\d\d:\d\d|\d+(?:\.\d+)?(?=s\b))s?"
-    r"\s*=\s*(?P<rate>\d+(?:\.\d+)?)/s"
-    r"\s+Avg:\s*(?P<avg>\d+)\s+Min:\s*(?P<min>\d+)\s+Max:\s*(?P<max>\d+)"
-    r"\s+Err:\s*(?P<err>\d+)\s*\((?P<pct>\d+(?:\.\d+)?)%\)"
-    r"(?:\s+Active:\s*\d+\s+Started:\s*\d+\s+Finished:\s*\d+)?"
+
+def _labels(rows: list[re.Match]) -> list[str]:
+    """`summary + (interval N)`, counted in the block; `summary = (cumulative, 0:00:21)`."""
+    labels, interval = [], 0
+    for m in rows:
+        if m["kind"] == "+":
+            interval += 1
+            labels.append(f"summary + (interval {interval})")
+        else:
+            labels.append(f"summary = (cumulative, {m['dur']}{'' if ':' in m['dur'] else 's'})")
+    return labels
+
+
+FIELDS = (
+    Field("samples", "n", "count"),
+    Field("duration", "dur", "s"),
+    Field("throughput", "rate", "req/s"),
+    Field("avg", "avg", "ms"),
+    Field("min", "min", "ms"),
+    Field("max", "max", "ms"),
+    Field("errors", "err", "count"),
+    Field("error_pct", "pct", "%"),
 )
-_FIELDS = [
-    ("n", "samples", "count"),
-    ("dur", "duration", "s"),
-    ("rate", "throughput", "req/s"),
-    ("avg", "avg", "ms"),
-    ("min", "min", "ms"),
-    ("max", "max", "ms"),
-    ("err", "errors", "count"),
-    ("pct", "error_pct", "%"),
-]
-# Between two summariser lines of one run: log prefixes only.
-_GAP = re.compile(
-    r"(?:\s|\d{4}-\d\d-\d\d[ T][\d:,.]+|\b(?:INFO|WARN)\b|[\w.]*Summariser:|\[[\w.]+\]|\(\):)*"
+ROWS = Rows(
+    row=re.compile(
+        rf"summary (?P<kind>[+=])\s+(?P<n>\d+) in\s+(?P<dur>\d+:\d\d:\d\d|{NUM}(?=s\b))s?"
+        rf"\s*=\s*(?P<rate>{NUM})/s"
+        r"\s+Avg:\s*(?P<avg>\d+)\s+Min:\s*(?P<min>\d+)\s+Max:\s*(?P<max>\d+)"
+        rf"\s+Err:\s*(?P<err>\d+)\s*\((?P<pct>{NUM})%\)"
+        r"(?:\s+Active:\s*\d+\s+Started:\s*\d+\s+Finished:\s*\d+)?"
+    ),
+    fields=FIELDS,
+    labels=_labels,
+    columns=("summary", *(f.metric for f in FIELDS)),
+    caption="jmeter summariser",
+    # between two summariser lines of one run: log prefixes only
+    gap=re.compile(
+        r"(?:\s|\d{4}-\d\d-\d\d[ T][\d:,.]+|\b(?:INFO|WARN)\b|[\w.]*Summariser:|\[[\w.]+\]|\(\):)*"
+    ),
 )
 
 
 def parse(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    for m in _SUMMARY.finditer(text):
-        if groups and _GAP.fullmatch(text[groups[-1][-1].end() : m.start()]):
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    tables = []
-    floor = 0
-    for group in groups:
-        table = ResultTable(
-            format=INFO.name,
-            span=(group[0].start(), group[-1].end()),
-            columns=["summary"] + [metric for _, metric, _ in _FIELDS],
-            caption="jmeter summariser",
-            variant=block_heading(text, group[0].start(), floor),
-        )
-        interval = 0
-        for i, m in enumerate(group):
-            if m.group("kind") == "+":
-                interval += 1
-                label = f"summary + (interval {interval})"
-            else:
-                dur = m.group("dur") + ("" if ":" in m.group("dur") else "s")
-                label = f"summary = (cumulative, {dur})"
-            table.rows.append([label] + [m.group(g) for g, _, _ in _FIELDS])
-            for g, metric, unit in _FIELDS:
-                meas = measure(
-                    metric, m.group(g), parse_number(m.group(g)), unit, label=label, row=i
-                )
-                if meas:
-                    table.measurements.append(meas)
-        floor = group[-1].end()
-        tables.append(table)
-    return tables
+    return read(ROWS, text)

@@ -37,6 +37,11 @@ secondary results), variant = the heading before the block and the @Param values
 (unit from `Units`), `Score error` (same unit), `Cnt` (unit `count`; CSV/JSON also
 `Threads`); Result blocks add `min`, `max`, `stdev` and `p50`...; flat JSON records
 add `p50`...`p99`. The mode (thrpt, avgt, ss, sample) is kept in the row cells.
+
+Not declared as rows: JMH's text table is read column by column from its header
+(parameter columns vary, the Error column may be missing or mangled, a row may be
+wrapped or quoted without its header), and its run log, CSV and JSON results are three
+other shapes, each with its own reader.
 """
 
 from __future__ import annotations
@@ -45,8 +50,7 @@ import bisect
 import json
 import re
 
-from extract.results.formats._context import inline_heading
-from extract.results.formats._grid import dedupe, line_caption, mask_tags
+from extract.results.formats._layout import NUM, inline_heading, json_at, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -133,7 +137,7 @@ _HISTOGRAM = re.compile(
     r"\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*"
 )
 _PERCENTILES = re.compile(r"\s*Percentiles, (?P<unit>[^\s:]{1,20}):")
-_PERCENTILE = re.compile(rf"\s*p\((?P<p>\d+(?:\.\d+)?)\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
+_PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
 # A verbose run's measured iterations (`# Warmup Iteration` lines are not results);
 # a fork's lines stand one per line, sometimes with the secondary results after them.
 # (`# Warmup Iteration   1:` lines are not results); also in a re-indented or
@@ -466,12 +470,10 @@ def _csv_tables(text: str) -> list[ResultTable]:
 
 def _json_tables(text: str) -> list[ResultTable]:
     out = []
-    decoder = json.JSONDecoder()
     for m in re.finditer(r"\{\s*\"jmhVersion\"", text):
-        try:
-            obj, end = decoder.raw_decode(text, m.start())
-        except ValueError:
+        if (found := json_at(text, m.start())) is None:
             continue
+        obj, end = found
         if not isinstance(obj, dict) or not isinstance(obj.get("primaryMetric"), dict):
             continue
         name = str(obj.get("benchmark", ""))
@@ -517,15 +519,11 @@ def _json_lines(text: str) -> list[ResultTable]:
     """Flat result records, one JSON object a line (Druid's benchmark runner):
     `{"benchmark": .., "mode": .., "score": .., "scoreUnit": .., "scoreError": .., "p99": ..}`."""
     out = []
-    decoder = json.JSONDecoder()
     table = None
     # one record a line; a flattened mail puts them all on one line
     for m in re.finditer(r'\{[^{}\n]{0,3000}?"benchmark"[^{}\n]{0,3000}?"score"', text):
         start = m.start()
-        try:
-            obj, end = decoder.raw_decode(text, start)
-        except ValueError:
-            obj, end = _cut_record(text, start)
+        obj, end = json_at(text, start) or _cut_record(text, start)
         if not isinstance(obj, dict) or "scoreUnit" not in obj or "primaryMetric" in obj:
             continue
         name, unit = str(obj.get("benchmark", "")), str(obj.get("scoreUnit"))
@@ -541,7 +539,7 @@ def _json_lines(text: str) -> list[ResultTable]:
         r = len(table.rows)
         table.rows.append([name, variant or "", "score", str(obj.get("score"))])
         fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
-        fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(r"p\d+(?:\.\d+)?", k)]
+        fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(rf"p{NUM}", k)]
         fields.append(("Cnt", obj.get("sampleCount"), "count"))
         for metric, value, u in fields:
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
@@ -648,31 +646,24 @@ def _masked(text: str, tables: list[ResultTable]) -> str:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        view = mask_tags(text)
-        tables = (
-            _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
-        )
-        row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
-        for block in _result_blocks(view):
-            if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
-                continue
-            score = next((m for m in block.measurements if m.metric == "Score"), None)
-            if score is not None and any(_same_result(score, m) for m in row_scores):
-                # the same result is in the summary table: keep only what the table lacks
-                block.measurements = [
-                    m for m in block.measurements if m.metric in ("min", "max", "stdev")
-                ]
-            tables.append(block)
-        tables += _iterations(view)
-        tables += _bare_rows(_masked(view, tables))
-        if _LOG_SIGN.search(view):
-            tables += [
-                ResultTable(INFO.name, (m.start(), m.end()), caption="run log")
-                for m in _LOG_LINE.finditer(view)
+    view = mask_tags(text)
+    tables = _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
+    row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
+    for block in _result_blocks(view):
+        if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
+            continue
+        score = next((m for m in block.measurements if m.metric == "Score"), None)
+        if score is not None and any(_same_result(score, m) for m in row_scores):
+            # the same result is in the summary table: keep only what the table lacks
+            block.measurements = [
+                m for m in block.measurements if m.metric in ("min", "max", "stdev")
             ]
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
-    tables.sort(key=lambda t: t.span)
-    dedupe(tables, text)
+        tables.append(block)
+    tables += _iterations(view)
+    tables += _bare_rows(_masked(view, tables))
+    if _LOG_SIGN.search(view):
+        tables += [
+            ResultTable(INFO.name, (m.start(), m.end()), caption="run log")
+            for m in _LOG_LINE.finditer(view)
+        ]
     return tables

@@ -32,6 +32,7 @@ INFO = FormatInfo(
     description="JSON objects with numeric fields (result records, metric dumps)",
     signature='`{"consumer": {"records_per_sec": 570060.4, "mb_per_sec": 54.4}}` on a line',
     priority=36,
+    generic=True,
     trigger=r'\{\s*"',
     needles=("{",),
 )

@@ -33,15 +33,19 @@ progress lines before it (`1000<TAB>1.52`: message index, one latency) are not r
 Sources: tools/src/main/java/org/apache/kafka/tools/{ProducerPerformance,
 ConsumerPerformance,EndToEndLatency}.java, core/src/test/scala/other/kafka/
 TestLinearWriteSpeed.scala.
+
+The producer's lines and the linear-write table are declared rows (`_rows`); the
+consumer's CSV rows are read with a pattern made from its header (one cell per column
+it names), and an end-to-end summary is one line.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import NUM, UNSIGNED, heading_above
+from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="kafka-perf",
@@ -49,69 +53,78 @@ INFO = FormatInfo(
     signature="`N records sent, X records/sec (Y MB/sec), Z ms avg latency, W ms max latency`; "
     "consumer CSV header `start.time, end.time, data.consumed.in.MB, MB.sec, ...`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:records\s+sent,|end\.time,|threadId,|mb_sec[ \t]+avg_latency"
     r"|Percentiles: 50th =)",
     needles=("sent,", "end.time,", "threadId,", "mb_sec", "Percentiles: "),
 )
 
-_N = r"\d+(?:\.\d+)?"
-_PRODUCER = re.compile(
-    rf"(?<!\d)(?P<sent>\d+)\s+records\s+sent,\s*(?P<rps>{_N})\s+records/sec\s+\((?P<mbs>{_N})\s+MB/sec\),\s*"
-    rf"(?P<avg>{_N})\s+ms\s+avg\s+latency,\s*(?P<max>{_N})(?:\s+ms)?\s+max\s+latency"
-    rf"(?:,\s*(?P<p50>{_N})\s+ms\s+50th,\s*(?P<p95>{_N})\s+ms\s+95th,\s*(?P<p99>{_N})\s+ms\s+99th"
-    rf",\s*(?P<p999>{_N})\s+ms\s+99\.9th)?\.?"
-)
-_PRODUCER_FIELDS = [
-    ("sent", "records_sent", "records"),
-    ("rps", "throughput", "records/sec"),
-    ("mbs", "throughput", "MB/sec"),
-    ("avg", "avg_latency", "ms"),
-    ("max", "max_latency", "ms"),
-    ("p50", "p50_latency", "ms"),
-    ("p95", "p95_latency", "ms"),
-    ("p99", "p99_latency", "ms"),
-    ("p999", "p99.9_latency", "ms"),
-]
-_CONSUMER_HEADER = re.compile(
-    r"(?<![\w.])(?P<h>(?:start\.time|time),\s*(?:end\.time|threadId),\s*[A-Za-z][\w.]*"
-    r"(?:,\s*[A-Za-z][\w.]*)+)"
-)
-# One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
-_CELL = r"(?:\d{4}-\d\d-\d\d\s+\d\d:\d\d:\d\d:\d{3}|-?\d+(?:\.\d+)?)"
-_CONSUMER_UNITS = [
-    (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
-    (re.compile(r"nMsg\.sec$"), "msg/s"),
-    (re.compile(r"\.in\.MB$"), "MB"),
-    (re.compile(r"\.in\.nMsg$"), "msg"),
-    (re.compile(r"\.ms$"), "ms"),
-]
-
-
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
-def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for reader in (_producer, _consumer, _linear_write, _end_to_end):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
-    return sorted(tables, key=lambda t: t.span)
-
-
 # The shell command that ran the tool (`$ bin/kafka-producer-perf-test.sh ...`), and
 # EndToEndLatency's progress lines (`1000<TAB>1.19`): part of the output block.
 _PROMPT_LINE = re.compile(r"[ \t]*(?:\[[^\]\n]*\][ \t]*)?[$#][ \t]+[^\n]*\n[ \t]*")
-_E2E_PROGRESS = re.compile(r"[ \t]*\d+\t\d+(?:\.\d+)?[ \t]*\n[ \t]*")
+_E2E_PROGRESS = re.compile(rf"[ \t]*\d+\t{NUM}[ \t]*\n[ \t]*")
+
+
+def _producer_labels(rows: list[re.Match]) -> list[str]:
+    """`interval N` for a progress line; `summary` for the final one (`summary, run N`
+    when a block holds several runs of the test, one after the other)."""
+    summaries, labels, run, interval = sum(1 for m in rows if m["p50"]), [], 0, 0
+    for m in rows:
+        if m["p50"]:
+            run += 1
+            labels.append(f"summary, run {run}" if summaries > 1 else "summary")
+        else:
+            interval += 1
+            labels.append(f"interval {interval}")
+    return labels
+
+
+_PRODUCER_FIELDS = (
+    Field("records_sent", "sent", "records"),
+    Field("throughput", "rps", "records/sec"),
+    Field("throughput", "mbs", "MB/sec"),
+    Field("avg_latency", "avg", "ms"),
+    Field("max_latency", "max", "ms"),
+    Field("p50_latency", "p50", "ms"),
+    Field("p95_latency", "p95", "ms"),
+    Field("p99_latency", "p99", "ms"),
+    Field("p99.9_latency", "p999", "ms"),
+)
+PRODUCER = Rows(
+    row=re.compile(
+        rf"(?<!\d)(?P<sent>\d+)\s+records\s+sent,\s*(?P<rps>{NUM})\s+records/sec\s+"
+        rf"\((?P<mbs>{NUM})\s+MB/sec\),\s*(?P<avg>{NUM})\s+ms\s+avg\s+latency,\s*"
+        rf"(?P<max>{NUM})(?:\s+ms)?\s+max\s+latency(?:,\s*(?P<p50>{NUM})\s+ms\s+50th,\s*"
+        rf"(?P<p95>{NUM})\s+ms\s+95th,\s*(?P<p99>{NUM})\s+ms\s+99th,\s*(?P<p999>{NUM})\s+ms"
+        r"\s+99\.9th)?\.?"
+    ),
+    fields=_PRODUCER_FIELDS,
+    labels=_producer_labels,
+    columns=("sample", *(f"{f.metric} ({f.unit})" for f in _PRODUCER_FIELDS)),
+    caption="kafka producer-perf-test",
+)
+LINEAR_WRITE = Rows(
+    header=re.compile(r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])"),
+    row=re.compile(
+        rf"\s+(?P<mbs>{NUM})[ \t]+(?P<avg>{NUM})[ \t]+(?P<max>{NUM})(?![\w.])(?!\s+MB per sec)"
+    ),
+    gap=re.compile(""),
+    fields=(
+        Field("mb_sec", "mbs", "MB/s"),
+        Field("avg_latency", "avg", "ms"),
+        Field("max_latency", "max", "ms"),
+    ),  # fmt: skip
+    labels=lambda rows: [f"interval {i + 1}" for i in range(len(rows))],
+    columns=("sample", "mb_sec", "avg_latency", "max_latency"),
+    caption="kafka TestLinearWriteSpeed",
+    keep_empty=True,  # (a summary line alone is a table too)
+)
+_LINEAR_SUMMARY = re.compile(rf"\s+({UNSIGNED}) MB per sec\b")
+
+
+def parse(text: str) -> list[ResultTable]:
+    return _producer(text) + _consumer(text) + _linear_write(text) + _end_to_end(text)
 
 
 def _opened_by(text: str, start: int, floor: int, line: re.Pattern) -> int:
@@ -128,52 +141,33 @@ def _opened_by(text: str, start: int, floor: int, line: re.Pattern) -> int:
 
 
 def _producer(text: str) -> list[ResultTable]:
-    groups: list[list[re.Match]] = []
-    for m in _PRODUCER.finditer(text):
-        if groups and not text[groups[-1][-1].end() : m.start()].strip():
-            groups[-1].append(m)
-        else:
-            groups.append([m])
-    tables = []
+    """Runs of summary lines, opened by the command that ran them."""
+    tables = read(PRODUCER, text)
     floor = 0
-    for group in groups:
-        start = _opened_by(text, group[0].start(), floor, _PROMPT_LINE)
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, group[-1].end()),
-            columns=["sample"] + [f"{metric} ({unit})" for _, metric, unit in _PRODUCER_FIELDS],
-            caption="kafka producer-perf-test",
-            variant=block_heading(text, start, floor),
-        )
-        interval = 0
-        # several summaries in one block are several runs of the test, one after the other
-        runs = sum(1 for m in group if m.group("p50"))
-        run = 0
-        for i, m in enumerate(group):
-            if m.group("p50"):
-                run += 1
-                label = f"summary, run {run}" if runs > 1 else "summary"
-            else:
-                interval += 1
-                label = f"interval {interval}"
-            table.rows.append([label] + [m.group(g) or "" for g, _, _ in _PRODUCER_FIELDS])
-            for g, metric, unit in _PRODUCER_FIELDS:
-                if m.group(g):
-                    meas = measure(
-                        metric, m.group(g), parse_number(m.group(g)), unit, label=label, row=i
-                    )
-                    if meas:
-                        table.measurements.append(meas)
-        floor = group[-1].end()
-        tables.append(table)
+    for t in tables:
+        t.span = (_opened_by(text, t.span[0], floor, _PROMPT_LINE), t.span[1])
+        t.variant = heading_above(text, t.span[0], floor)
+        floor = t.span[1]
     return tables
 
 
+_CONSUMER_HEADER = re.compile(
+    r"(?<![\w.])(?P<h>(?:start\.time|time),\s*(?:end\.time|threadId),\s*[A-Za-z][\w.]*"
+    r"(?:,\s*[A-Za-z][\w.]*)+)"
+)
+# One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
+_CELL = rf"(?:\d{{4}}-\d\d-\d\d\s+\d\d:\d\d:\d\d:\d{{3}}|-?{NUM})"
+_CONSUMER_UNITS = [
+    (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
+    (re.compile(r"nMsg\.sec$"), "msg/s"),
+    (re.compile(r"\.in\.MB$"), "MB"),
+    (re.compile(r"\.in\.nMsg$"), "msg"),
+    (re.compile(r"\.ms$"), "ms"),
+]
+
+
 def _consumer_unit(column: str) -> str | None:
-    for pattern, unit in _CONSUMER_UNITS:
-        if pattern.search(column):
-            return unit
-    return None
+    return next((unit for pattern, unit in _CONSUMER_UNITS if pattern.search(column)), None)
 
 
 def _consumer(text: str) -> list[ResultTable]:
@@ -181,123 +175,64 @@ def _consumer(text: str) -> list[ResultTable]:
     floor = 0
     for header in _CONSUMER_HEADER.finditer(text):
         columns = [" ".join(c.split()) for c in header.group("h").split(",")]
-        table = ResultTable(
-            format=INFO.name,
-            span=header.span(),
-            columns=columns,
-            caption="kafka consumer-perf-test",
-        )
+        table = ResultTable(INFO.name, header.span(), columns, caption="kafka consumer-perf-test")
         # rows follow on their own lines, or after a space when the mail was flattened
         row_re = re.compile(r"\s+(" + r",\s*".join([_CELL] * len(columns)) + r")(?![\w.:])")
         pos = header.end()
-        while True:
-            row = row_re.match(text, pos)
-            if not row:
-                break
+        while row := row_re.match(text, pos):
             cells = [" ".join(c.split()) for c in row.group(1).split(",")]
-            index = len(table.rows)
-            table.rows.append(cells)
             # --show-detailed-stats: one row per reporting interval (and thread)
             label = None
             if columns[0] == "time":
                 label = f"interval {cells[0].split(' ')[-1]}"
-                if columns[1] == "threadId" and len({r[1] for r in table.rows}) > 1:
+                if columns[1] == "threadId" and len({r[1] for r in table.rows} | {cells[1]}) > 1:
                     label += f" thread {cells[1]}"
-            for column, written in zip(columns, cells, strict=False):
-                unit = _consumer_unit(column)
-                if unit is None:
-                    continue
-                meas = measure(column, written, parse_number(written), unit, label=label, row=index)
-                if meas:
-                    table.measurements.append(meas)
+            found = [(c, w, _consumer_unit(c)) for c, w in zip(columns, cells, strict=False)]
+            table.add_row(cells, numbers([f for f in found if f[2]], label))
             pos = row.end()
             table.span = (header.start(), pos)
         if table.rows:
-            table.variant = block_heading(text, header.start(), floor)
+            table.variant = heading_above(text, header.start(), floor)
             floor = table.span[1]
             tables.append(table)
     return tables
 
 
-_LINEAR_HEADER = re.compile(r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])")
-_LINEAR_ROW = re.compile(rf"\s+({_N})[ \t]+({_N})[ \t]+({_N})(?![\w.])(?!\s+MB per sec)")
-_LINEAR_SUMMARY = re.compile(rf"\s+({_N}(?:[eE][-+]?\d+)?) MB per sec\b")
-
-
 def _linear_write(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
-    for header in _LINEAR_HEADER.finditer(text):
-        if header.start() < floor:
-            continue
-        table = ResultTable(
-            format=INFO.name,
-            span=header.span(),
-            columns=["sample", "mb_sec", "avg_latency", "max_latency"],
-            caption="kafka TestLinearWriteSpeed",
-            variant=block_heading(text, header.start(), floor),
-        )
-        pos = header.end()
-        units = [("mb_sec", "MB/s"), ("avg_latency", "ms"), ("max_latency", "ms")]
-        while row := _LINEAR_ROW.match(text, pos):
-            pos = row.end()
-            index = len(table.rows)
-            label = f"interval {index + 1}"
-            table.rows.append([label, *row.groups()])
-            for (metric, unit), written in zip(units, row.groups(), strict=True):
-                m = measure(metric, written, parse_number(written), unit, label=label, row=index)
-                if m:
-                    table.measurements.append(m)
-        summary = _LINEAR_SUMMARY.match(text, pos)
-        if summary:
-            pos = summary.end()
+    """TestLinearWriteSpeed's interval rows, then its `N MB per sec` summary."""
+    tables = read(LINEAR_WRITE, text)
+    for t in tables:
+        if summary := _LINEAR_SUMMARY.match(text, t.span[1]):
             written = summary.group(1)
-            table.rows.append(["summary", written, "", ""])
-            m = measure(
-                "throughput", written, parse_number(written), "MB per sec",
-                label="summary", row=len(table.rows) - 1,
-            )  # fmt: skip
-            if m:
-                table.measurements.append(m)
-        if table.rows:
-            table.span = (header.start(), pos)
-            floor = pos
-            tables.append(table)
+            found = [("throughput", written, "MB per sec")]
+            t.add_row(["summary", written, "", ""], numbers(found, "summary"))
+            t.span = (t.span[0], summary.end())
+    tables = [t for t in tables if t.rows]
+    name_blocks(tables, text, "block")
     return tables
 
 
 _E2E = re.compile(
-    rf"(?:Avg latency: (?P<avg>{_N}) ms\s+)?"
+    rf"(?:Avg latency: (?P<avg>{NUM}) ms\s+)?"
     rf"Percentiles: 50th = (?P<p50>\d+), 99th = (?P<p99>\d+), 99\.9th = (?P<p999>\d+)"
 )
+_E2E_FIELDS = (("avg", "avg_latency"), ("p50", "p50_latency"), ("p99", "p99_latency"),
+               ("p999", "p99.9_latency"))  # fmt: skip
 
 
 def _end_to_end(text: str) -> list[ResultTable]:
+    """EndToEndLatency's summary, opened by its progress lines."""
     tables = []
     floor = 0
     for m in _E2E.finditer(text):
         start = _opened_by(text, m.start(), floor, _E2E_PROGRESS)
         table = ResultTable(
-            format=INFO.name,
-            span=(start, m.end()),
-            columns=["sample", "avg_latency", "p50_latency", "p99_latency", "p99.9_latency"],
-            caption="kafka EndToEndLatency",
-            variant=block_heading(text, start, floor),
-        )
-        fields = [
-            ("avg", "avg_latency"),
-            ("p50", "p50_latency"),
-            ("p99", "p99_latency"),
-            ("p999", "p99.9_latency"),
-        ]
-        table.rows.append(["end-to-end"] + [m.group(g) or "" for g, _ in fields])
-        for group, metric in fields:
-            written = m.group(group)
-            if written is None:
-                continue
-            meas = measure(metric, written, parse_number(written), "ms", label="end-to-end", row=0)
-            if meas:
-                table.measurements.append(meas)
+            INFO.name, (start, m.end()), ["sample", *(metric for _, metric in _E2E_FIELDS)],
+            caption="kafka EndToEndLatency", variant=heading_above(text, start, floor),
+        )  # fmt: skip
+        found = [(metric, m[g], "ms") for g, metric in _E2E_FIELDS]
+        table.add_row(["end-to-end", *(m[g] or "" for g, _ in _E2E_FIELDS)],
+                      numbers(found, "end-to-end"))  # fmt: skip
         floor = m.end()
         tables.append(table)
     return tables

@@ -28,13 +28,18 @@ Variant = the heading above the block (or above its code fence, for log records)
 Records are matched on the text itself, so a mail flattened onto one line reads
 the same; timing lines flattened onto one line are read where two or more records
 stand one after the other in it. Pure function; never raises.
+
+Not declared as rows: several log shapes (Hive's summaries under a rule, PerfLogger
+lines, zkbenchmark results, runs of timing lines) take their step names and units from
+each line.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -66,7 +71,6 @@ INFO = FormatInfo(
     ),
 )
 
-_N = r"\d+(?:\.\d+)?"
 # beeline prints the summary through its log: `INFO  : ` before every line
 _LP = r"(?:[ \t]*(?:INFO|WARN|DEBUG)[ \t]*:\s*)?"
 _SUMMARY = re.compile(
@@ -80,24 +84,24 @@ _SUMMARY = re.compile(
 )
 _PREFIX_BEFORE = re.compile(r"(?:^|(?<=\s))(?:INFO|WARN|DEBUG)[ \t]*:[ \t]*$", re.M)
 _STEP = re.compile(
-    rf"\s*{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{_N})(?P<u>ms|s)(?=\s|$)"
+    rf"\s*{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{NUM})(?P<u>ms|s)(?=\s|$)"
 )
 _PERFLOG = re.compile(
     r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
     r"(?:\s+from=[\w.$]+)?\s*>"
 )
 _ZK = re.compile(
-    rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{_N})\s+operations:\s*"
-    rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{_N})"
+    rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{NUM})\s+operations:\s*"
+    rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{NUM})"
 )
 _TIMING_RECORD = (
-    rf"(?P<label>[A-Za-z][^:|\n]{{2,100}}?):[ \t]*(?P<v>{_N})[ \t]*"
+    rf"(?P<label>[A-Za-z][^:|\n]{{2,100}}?):[ \t]*(?P<v>{NUM})[ \t]*"
     rf"(?P<u>{_TIME_UNITS})"
 )
 _TIMING_LINE = re.compile(rf"^[ \t]*{_TIMING_RECORD}[ \t]*\r?$", re.MULTILINE)
 # ... and the same records one after the other on a line (a flattened mail).
 _TIMING_IN_LINE = re.compile(rf"(?:^|(?<=[ \t])){_TIMING_RECORD}(?=[ \t\r]|$)", re.MULTILINE)
-_RECORD_END = re.compile(rf":[ \t]*{_N}[ \t]*(?:{_TIME_UNITS})[ \t]+$")
+_RECORD_END = re.compile(rf":[ \t]*{NUM}[ \t]*(?:{_TIME_UNITS})[ \t]+$")
 # A line that states a setting, not something measured.
 _SETTING = re.compile(
     r"timeout|interval|delay|ttl|retention|period|wait|sleep|backoff|expir|limit|max\b|"
@@ -110,10 +114,7 @@ _FENCE = re.compile(r"```|\{code[^}]*\}|\{noformat\}")
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for reader in (_summaries, _perflog, _zkbenchmark, _timing_lines):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
+        tables.extend(reader(text))
     tables.sort(key=lambda t: t.span)
     kept: list[ResultTable] = []
     for t in tables:  # the registry masks each span: overlapping ones would be read twice
@@ -137,7 +138,7 @@ def _summaries(text: str) -> list[ResultTable]:
             span=(start, head.end()),
             columns=["step", "time"],
             caption=head.group("title"),
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         pos = head.end()
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
@@ -162,28 +163,20 @@ def _log_variant(text: str, pos: int, floor: int) -> str | None:
     """The heading above the code fence that holds the log record at `pos`."""
     fences = [f for f in _FENCE.finditer(text, floor, pos)]
     if fences and len(fences) % 2 == 1:  # inside an open fence
-        return block_heading(text, fences[-1].start(), floor)
+        return heading_above(text, fences[-1].start(), floor)
     line_start = text.rfind("\n", 0, pos) + 1
-    return block_heading(text, line_start, floor)
+    return heading_above(text, line_start, floor)
 
 
-def _runs(text: str, pattern: re.Pattern) -> list[list[re.Match]]:
-    """Records of one pattern, grouped when only log lines stand between them."""
-    runs: list[list[re.Match]] = []
-    for m in pattern.finditer(text):
-        if runs and "\n\n\n" not in text[runs[-1][-1].end() : m.start()]:
-            gap = text[runs[-1][-1].end() : m.start()]
-            if not _FENCE.search(gap):
-                runs[-1].append(m)
-                continue
-        runs.append([m])
-    return runs
+def _log_lines(gap: str) -> bool:
+    """Whether only log lines stand between two records (no fence, no two blank lines)."""
+    return "\n\n\n" not in gap and not _FENCE.search(gap)
 
 
 def _perflog(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for run in _runs(text, _PERFLOG):
+    for run in runs(_PERFLOG, text, _log_lines):
         table = ResultTable(
             format=INFO.name,
             span=(run[0].start(), run[-1].end()),
@@ -208,7 +201,7 @@ _ZK_ROLE = {"time elapsed": "setting", "operations": "count"}
 def _zkbenchmark(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for run in _runs(text, _ZK):
+    for run in runs(_ZK, text, _log_lines):
         table = ResultTable(
             format=INFO.name,
             span=(run[0].start(), run[-1].end()),

@@ -31,14 +31,17 @@ The sides of the comparison (`Measurement.side`): `QPS <baseline>` is the `befor
 quantity `QPS`, `QPS <candidate>` its `after`; `P50 Base` / `P50 Cmp` those of `P50`.
 
 Rows are matched on the text itself, not line by line, so a mail flattened onto one
-line reads the same. Pure function; never raises.
-"""
+line reads the same. The tables are declared rows (`_rows`), their metric names taken
+from the header; the indexer lines are grouped past the shell commands that grepped
+them, which no declared gap says (a `^` must hold in the whole text)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import FLOAT, NUM, heading_above
+from extract.results.formats._rows import Field, Rows, measure, read
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -49,172 +52,45 @@ INFO = FormatInfo(
     "`Prefix3 147.12 (6.2%) 129.27 (4.0%) -12.1% ( -21% - -2%) 0.000`; `||Task||QPS ...`; "
     "`Task P50 B P50 C Diff ...`; `Indexer: 46.4 GB/hour plain text`",
     priority=12,
+    gutter=True,
     trigger=r"(?-i:Pct\s+diff|P50 B|P50 Base|GB/hour\s+plain\s+text)",
     needles=("Pct", "P50 B", "GB/hour"),
 )
 
-_N = r"[-+]?\d+(?:\.\d+)?"
-_HEADER = re.compile(
-    r"Task\s*QPS\s+(?P<base>\S+)\s+StdDev\s*QPS\s+(?P<cand>\S+)\s+StdDev"
-    r"\s+Pct\s+diff(?P<p>\s+p-value)?"
+_QPS_COLUMNS = ("Task", "QPS {base}", "StdDev {base}", "QPS {cand}", "StdDev {cand}", "Pct diff")
+_QPS = (
+    Field("QPS {base}", "qb", "QPS", side="before", side_name="{base}", quantity="QPS"),
+    Field("StdDev {base}", "sb", "%"),
+    Field("QPS {cand}", "qc", "QPS", side="after", side_name="{cand}", quantity="QPS"),
+    Field("StdDev {cand}", "sc", "%"),
 )
-_STD = r"\d+(?:\.\d+)?|n/a"
-_ROW = re.compile(
-    rf"\s*(?P<task>[A-Za-z][\w.:/-]*)\s+(?P<qb>\d+(?:\.\d+)?)\s+\(\s*(?P<sb>{_STD})%\)\s+"
-    rf"(?P<qc>\d+(?:\.\d+)?)\s+\(\s*(?P<sc>{_STD})%\)\s+(?P<pct>{_N})%\s*"
-    rf"\(\s*(?P<lo>{_N})%\s*-\s*(?P<hi>{_N})%\s*\)"
+_QPS_HEADER = r"Task\s*QPS\s+(?P<base>\S+)\s+StdDev\s*QPS\s+(?P<cand>\S+)\s+StdDev\s+Pct\s+diff"
+_QPS_ROW = (
+    rf"\s*(?P<task>[A-Za-z][\w.:/-]*)\s+(?P<qb>{NUM})\s+\(\s*(?P<sb>{NUM}|n/a)%\)\s+"
+    rf"(?P<qc>{NUM})\s+\(\s*(?P<sc>{NUM}|n/a)%\)\s+(?P<pct>{FLOAT})%\s*"
+    rf"\(\s*(?P<lo>{FLOAT})%\s*-\s*(?P<hi>{FLOAT})%\s*\)"
 )
-_P_VALUE = re.compile(r"\s+(?P<p>[01]\.\d+)(?![\d.%])")
+_CHANGE = (Field("Pct diff", "pct", "%"), Field("Pct diff low", "lo", "%"),
+           Field("Pct diff high", "hi", "%"))  # fmt: skip
+_P_VALUE = Field("p-value", "p")
 
-_JIRA_HEADER = re.compile(
-    r"\|\|Task\|\|QPS (?P<base>[^|\n]+)\|\|StdDev [^|\n]+\|\|QPS (?P<cand>[^|\n]+)\|\|StdDev "
-    r"[^|\n]+\|\|Pct diff\|\|(?P<p>p-value\|\|)?"
-)
+
+def _qps_text(p_value: bool) -> Rows:
+    """The plain-text QPS table; older versions print no p-value column."""
+    return Rows(
+        header=re.compile(_QPS_HEADER + (r"\s+p-value" if p_value else r"(?!\s+p-value)")),
+        row=re.compile(_QPS_ROW + (r"\s+(?P<p>[01]\.\d+)(?![\d.%])" if p_value else "")),
+        fields=(*_QPS, *_CHANGE, *((_P_VALUE,) if p_value else ())),
+        label="task",
+        columns=(*_QPS_COLUMNS, "p-value"),
+        caption="luceneutil",
+        heading="block",
+    )
 
 
 def _colored(group: str, number: str) -> str:
     """A cell `{color:red}21{color}` (the colour optional), the colour in `<group>c`."""
     return rf"(?:\{{color:(?P<{group}c>\w+)\}})?(?P<{group}>{number})%?(?:\{{color\}})?"
-
-
-_JIRA_ROW = re.compile(
-    r"\s*\|(?P<task>[A-Za-z][^|\n]{0,60}?)\|(?P<qb>\d+(?:\.\d+)?)\|(?P<sb>\d+(?:\.\d+)?)"
-    r"\|(?P<qc>\d+(?:\.\d+)?)\|(?P<sc>\d+(?:\.\d+)?)\|"
-    + _colored("lo", r"-?\d+")
-    + r"-"
-    + _colored("hi", r"-?\d+")
-    + r"(?:\|"
-    + _colored("p", r"[01]\.\d+")
-    + r")?\|"
-)
-
-_LAT_KEYS = ("P50", "P90", "P99", "P999", "P100")
-_LAT_HEADER = re.compile(
-    r"Task"
-    + "".join(rf"\s+{k} B\s+{k} C\s+Diff" for k in _LAT_KEYS)
-    + r"|\|\|Task\|\|"
-    + "".join(rf"{k} Base\|\|{k} Cmp\|\|Diff\|\|" for k in _LAT_KEYS)
-)
-_LAT_ROW_TEXT = re.compile(
-    r"\s*(?P<task>[A-Za-z][\w.:/-]*)"
-    + "".join(rf"\s+(?P<b{i}>{_N})\s+(?P<c{i}>{_N})\s+(?P<d{i}>{_N})%" for i in range(5))
-)
-_LAT_ROW_JIRA = re.compile(
-    r"\s*\|\|(?P<task>[A-Za-z][^|\n]{0,60}?)"
-    + "".join(rf"\|\|(?P<b{i}>{_N})\|\|(?P<c{i}>{_N})\|\|(?P<d{i}>{_N})%" for i in range(5))
-    + r"\|\|"
-)
-
-_INDEXER = re.compile(
-    r"(?:(?<![\w./~-])(?P<path>[\w./~-]+):)?Indexer:\s+"
-    r"(?P<v>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s+GB/hour\s+plain\s+text"
-)
-
-
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
-def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for reader in (_qps_text, _qps_jira, _latency, _indexer):
-        try:
-            found = reader(text)
-        except Exception:  # a reader's bug must not cost the other readers' tables
-            continue
-        tables.extend(t for t in found if not any(_overlap(t.span, u.span) for u in tables))
-    return sorted(tables, key=lambda t: t.span)
-
-
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
-
-
-def _add(
-    table: ResultTable,
-    task: str,
-    fields: list[tuple[str, str, str | None]],
-    sides: dict[str, tuple[str, str, str]] | None = None,
-) -> None:
-    """A row; `sides` maps a metric to its (side, side name, quantity): `QPS baseline`
-    is the `before` of `QPS`, `P50 Cmp` the `after` of `P50`."""
-    index = len(table.rows)
-    table.rows.append([task] + [written for _, written, _ in fields])
-    for metric, written, unit in fields:
-        m = measure(metric, written, parse_number(written), unit, label=task, row=index)
-        if m:
-            if sides and metric in sides:
-                m.side, m.side_name, m.quantity = sides[metric]
-            table.measurements.append(m)
-
-
-def _qps_sides(base: str, cand: str) -> dict[str, tuple[str, str, str]]:
-    return {f"QPS {base}": ("before", base, "QPS"), f"QPS {cand}": ("after", cand, "QPS")}
-
-
-_LAT_SIDES = {
-    f"{k} {s}": (side, s, k)
-    for k in _LAT_KEYS
-    for s, side in (("Base", "before"), ("Cmp", "after"))
-}
-
-
-def _qps_table(head: re.Match) -> ResultTable:
-    base, cand = head.group("base").strip(), head.group("cand").strip()
-    return ResultTable(
-        format=INFO.name,
-        span=head.span(),
-        columns=[
-            "Task",
-            f"QPS {base}",
-            f"StdDev {base}",
-            f"QPS {cand}",
-            f"StdDev {cand}",
-            "Pct diff",
-            "p-value",
-        ],
-        caption="luceneutil",
-    )
-
-
-def _qps_text(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
-    for head in _HEADER.finditer(text):
-        if head.start() < floor:
-            continue
-        base, cand = head.group("base"), head.group("cand")
-        table = _qps_table(head)
-        pos = head.end()
-        while row := _ROW.match(text, pos):
-            pos = row.end()
-            p_value = _P_VALUE.match(text, pos) if head.group("p") else None
-            if p_value:
-                pos = p_value.end()
-            fields = [
-                (f"QPS {base}", row.group("qb"), "QPS"),
-                (f"StdDev {base}", row.group("sb"), "%"),
-                (f"QPS {cand}", row.group("qc"), "QPS"),
-                (f"StdDev {cand}", row.group("sc"), "%"),
-                ("Pct diff", row.group("pct"), "%"),
-                ("Pct diff low", row.group("lo"), "%"),
-                ("Pct diff high", row.group("hi"), "%"),
-            ]
-            if p_value:
-                fields.append(("p-value", p_value.group("p"), None))
-            _add(table, row.group("task"), fields, _qps_sides(base, cand))
-            table.span = (head.start(), pos)
-        if table.rows:  # (the heading is looked for only then: it is not cheap)
-            table.variant = block_heading(text, head.start(), floor)
-            floor = table.span[1]
-            tables.append(table)
-    return tables
 
 
 def _signed(row: re.Match, group: str) -> str:
@@ -225,68 +101,98 @@ def _signed(row: re.Match, group: str) -> str:
     return written
 
 
-def _qps_jira(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
-    for head in _JIRA_HEADER.finditer(text):
-        if head.start() < floor:
-            continue
-        base, cand = head.group("base").strip(), head.group("cand").strip()
-        table = _qps_table(head)
-        pos = head.end()
-        while row := _JIRA_ROW.match(text, pos):
-            pos = row.end()
-            fields = [
-                (f"QPS {base}", row.group("qb"), "QPS"),
-                (f"StdDev {base}", row.group("sb"), "QPS"),
-                (f"QPS {cand}", row.group("qc"), "QPS"),
-                (f"StdDev {cand}", row.group("sc"), "QPS"),
-                ("Pct diff low", _signed(row, "lo"), "%"),
-                ("Pct diff high", _signed(row, "hi"), "%"),
-            ]
-            if row.group("p"):
-                fields.append(("p-value", row.group("p"), None))
-            _add(table, row.group("task").strip(), fields, _qps_sides(base, cand))
-            table.span = (head.start(), pos)
-        if table.rows:  # (the heading is looked for only then: it is not cheap)
-            table.variant = block_heading(text, head.start(), floor)
-            floor = table.span[1]
-            tables.append(table)
+def _jira_change(m: re.Match):
+    yield "Pct diff low", _signed(m, "lo"), "%"
+    yield "Pct diff high", _signed(m, "hi"), "%"
+    if m["p"]:
+        yield "p-value", m["p"], None
+
+
+QPS_JIRA = Rows(
+    header=re.compile(
+        r"\|\|Task\|\|QPS (?P<base>[^|\n]+)\|\|StdDev [^|\n]+\|\|QPS (?P<cand>[^|\n]+)"
+        r"\|\|StdDev [^|\n]+\|\|Pct diff\|\|(?P<p>p-value\|\|)?"
+    ),
+    row=re.compile(
+        rf"\s*\|(?P<task>[A-Za-z][^|\n]{{0,60}}?)\|(?P<qb>{NUM})\|(?P<sb>{NUM})"
+        rf"\|(?P<qc>{NUM})\|(?P<sc>{NUM})\|"
+        + _colored("lo", r"-?\d+")
+        + r"-"
+        + _colored("hi", r"-?\d+")
+        + r"(?:\|"
+        + _colored("p", r"[01]\.\d+")
+        + r")?\|"
+    ),  # fmt: skip
+    # (the standard deviations in QPS, not %)
+    fields=(*(replace(f, unit="QPS") for f in _QPS), _jira_change),
+    label=lambda m: m["task"].strip(),
+    columns=(*_QPS_COLUMNS, "p-value"),
+    caption="luceneutil",
+    heading="block",
+)
+
+_LAT_KEYS = ("P50", "P90", "P99", "P999", "P100")
+_LAT_FIELDS = tuple(
+    f
+    for i, k in enumerate(_LAT_KEYS)
+    for f in (
+        Field(f"{k} Base", f"b{i}", "ms", side="before", side_name="Base", quantity=k),
+        Field(f"{k} Cmp", f"c{i}", "ms", side="after", side_name="Cmp", quantity=k),
+        Field(f"{k} Diff", f"d{i}", "%"),
+    )
+)
+
+
+def _latency(jira: bool) -> Rows:
+    """The per-task latency table, plain (`P50 B  P50 C  Diff`) or for JIRA."""
+    cell = r"\|\|(?P<{c}{i}>{n})" if jira else r"\s+(?P<{c}{i}>{n})"
+    return Rows(
+        header=re.compile(
+            r"\|\|Task\|\|" + "".join(rf"{k} Base\|\|{k} Cmp\|\|Diff\|\|" for k in _LAT_KEYS)
+            if jira
+            else r"Task" + "".join(rf"\s+{k} B\s+{k} C\s+Diff" for k in _LAT_KEYS)
+        ),
+        row=re.compile(
+            (
+                r"\s*\|\|(?P<task>[A-Za-z][^|\n]{0,60}?)"
+                if jira
+                else r"\s*(?P<task>[A-Za-z][\w.:/-]*)"
+            )
+            + "".join(
+                cell.format(c="b", i=i, n=FLOAT)
+                + cell.format(c="c", i=i, n=FLOAT)
+                + cell.format(c="d", i=i, n=FLOAT)
+                + "%"
+                for i in range(5)
+            )
+            + (r"\|\|" if jira else "")
+        ),  # fmt: skip
+        fields=_LAT_FIELDS,
+        label=lambda m: m["task"].strip(),
+        columns=("Task", *(f.metric for f in _LAT_FIELDS)),
+        caption="luceneutil latency",
+        heading="block",
+    )
+
+
+READERS = (_qps_text(True), _qps_text(False), QPS_JIRA, _latency(False), _latency(True))
+
+
+def parse(text: str) -> list[ResultTable]:
+    tables: list[ResultTable] = []
+    for found in [*(read(spec, text) for spec in READERS), _indexer(text)]:
+        tables.extend(t for t in found if not any(_overlap(t.span, u.span) for u in tables))
     return tables
 
 
-def _latency(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
-    for head in _LAT_HEADER.finditer(text):
-        if head.start() < floor:
-            continue
-        row_re = _LAT_ROW_JIRA if head.group().startswith("||") else _LAT_ROW_TEXT
-        table = ResultTable(
-            format=INFO.name,
-            span=head.span(),
-            columns=["Task"] + [f"{k} {s}" for k in _LAT_KEYS for s in ("Base", "Cmp", "Diff")],
-            caption="luceneutil latency",
-        )
-        pos = head.end()
-        while row := row_re.match(text, pos):
-            pos = row.end()
-            fields = []
-            for i, key in enumerate(_LAT_KEYS):
-                fields += [
-                    (f"{key} Base", row.group(f"b{i}"), "ms"),
-                    (f"{key} Cmp", row.group(f"c{i}"), "ms"),
-                    (f"{key} Diff", row.group(f"d{i}"), "%"),
-                ]
-            _add(table, row.group("task").strip(), fields, _LAT_SIDES)
-            table.span = (head.start(), pos)
-        if table.rows:  # (the heading is looked for only then: it is not cheap)
-            table.variant = block_heading(text, head.start(), floor)
-            floor = table.span[1]
-            tables.append(table)
-    return tables
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
 
 
+_INDEXER = re.compile(
+    r"(?:(?<![\w./~-])(?P<path>[\w./~-]+):)?Indexer:\s+"
+    rf"(?P<v>{NUM}(?:[eE][-+]?\d+)?)\s+GB/hour\s+plain\s+text"
+)
 # Between grepped lines of one comparison: blanks, a `|` gutter, fences and the shell
 # commands that grepped them (`$ grep "GB/hour" /l/logs/trunk?`).
 _INDEXER_GAP = re.compile(
@@ -310,7 +216,7 @@ def _indexer(text: str) -> list[ResultTable]:
                 span=(start, m.end()),
                 columns=["log", "Indexer throughput (GB/hour)"],
                 caption="luceneutil Indexer",
-                variant=block_heading(text, start, floor),
+                variant=heading_above(text, start, floor),
             )
             tables.append(table)
         path = m.group("path")

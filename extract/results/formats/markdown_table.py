@@ -22,16 +22,12 @@ import os
 import re
 
 from extract.results.formats._grid import (
-    block_heading,
     clean_cell,
     composite_measurements,
-    context_before,
-    dedupe,
     grid_measurements,
-    line_caption,
-    mask_tags,
     read_cell,
 )
+from extract.results.formats._layout import context_before, heading_above, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import to_si
 
@@ -40,6 +36,7 @@ INFO = FormatInfo(
     description="Markdown pipe tables, also flattened onto one line",
     signature="'| a | b |' header + '|---|---|' (or 'a | b' + '-- | --') separator + pipe rows",
     priority=30,
+    generic=True,
     kind="result",
     trigger=r"--:?[ \t]*[|<]",
     needles=("|", "<"),  # the trigger ends with one of them
@@ -293,47 +290,43 @@ def _inline_bare(view, sep, line_start, line_end, ncol):
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        view = mask_tags(text)
-        raw = _line_tables(view)
-        taken = [span for span, _, _ in raw]
-        for item in _inline_tables(view):
-            if not any(item[0][0] < e and s < item[0][1] for s, e in taken):
-                raw.append(item)
-        tables = []
-        composite_all = []
-        for span, header, rows in sorted(raw):
-            caption = line_caption(view, span[0])
-            heading = block_heading(view, span[0])
-            table = ResultTable(
-                INFO.name,
-                span,
-                columns=[clean_cell(h) for h in header],
-                rows=[[clean_cell(c) for c in r] for r in rows],
-                caption=caption,
-                variant=heading,
+    view = mask_tags(text)
+    raw = _line_tables(view)
+    taken = [span for span, _, _ in raw]
+    for item in _inline_tables(view):
+        if not any(item[0][0] < e and s < item[0][1] for s, e in taken):
+            raw.append(item)
+    tables = []
+    composite_all = []
+    for span, header, rows in sorted(raw):
+        caption = line_caption(view, span[0])
+        heading = heading_above(view, span[0], style="table")
+        table = ResultTable(
+            INFO.name,
+            span,
+            columns=[clean_cell(h) for h in header],
+            rows=[[clean_cell(c) for c in r] for r in rows],
+            caption=caption,
+            variant=heading,
+        )
+        table.measurements = grid_measurements(
+            [header], rows, caption=caption, context=context_before(view, span[0])
+        )
+        if not table.measurements:
+            label_col = (
+                0
+                if rows
+                and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
+                and header[0]
+                else None
             )
-            table.measurements = grid_measurements(
-                [header], rows, caption=caption, context=context_before(view, span[0])
-            )
-            if not table.measurements:
-                label_col = (
-                    0
-                    if rows
-                    and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
-                    and header[0]
-                    else None
-                )
-                comp = composite_measurements(header, rows, label_col=label_col)
-                if len(comp) >= 2:
-                    table.measurements = [m for m, _, _ in comp]
-                    composite_all += comp
-            tables.append(table)
-        _name_bare_values(composite_all)
-        dedupe(tables, view)
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+            comp = composite_measurements(header, rows, label_col=label_col)
+            if len(comp) >= 2:
+                table.measurements = [m for m, _, _ in comp]
+                composite_all += comp
+        tables.append(table)
+    _name_bare_values(composite_all)
+    return tables
 
 
 def _name_bare_values(found: list[tuple[Measurement, bool, bool]]) -> None:

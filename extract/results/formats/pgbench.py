@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, runs_of
+from extract.results.formats._layout import NUM
+from extract.results.formats._rows import Field, Rows, name_blocks, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # the steps of `pgbench -i` that its `done in 1.04 s (drop tables 0.00 s, ...)` line times
@@ -50,7 +51,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r"(?-i:tps(?:[ \t]*=|,[ \t]*lat)|latency average|latency stddev"
-    r"|initial connection time|statement latencies in milliseconds|done in \d+(?:\.\d+)? s \((?:"
+    rf"|initial connection time|statement latencies in milliseconds|done in {NUM} s \((?:"
     + _STEPS
     + r") \d)",
     needles=(
@@ -66,43 +67,29 @@ INFO = FormatInfo(
     ),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _TTYPE = re.compile(r"transaction type:[ \t]*(?P<tt><[^>\n]*>|\S+)")
 _PARAMS = re.compile(
     r"(?:scaling factor|query mode|number of clients|number of threads|maximum number of tries"
     r"|number of transactions per client|duration|maximum try duration|partition method"
     r"|partitions):[ \t]*(?:\S+(?:[ \t]+s\b)?)"
+    # `pgbench (15.18 (Debian 15.18-0+deb12u1))`, `pgbench (16.1, server 15.4)`
+    r"|(?P<banner>pgbench \(\d+(?:\.\d+)*(?:[^()\n]|\([^()\n]*\))*\))|starting vacuum\.\.\.end\."
 )
 _RESULTS = re.compile(
     rf"""(?P<key>number\ of\ transactions\ actually\ processed):[ \t]*(?P<v>\d+)(?:/(?P<of>\d+))?
       |(?P<key2>number\ of\ failed\ transactions|number\ of\ transactions\ retried
            |total\ number\ of\ retries|number\ of\ transactions\ skipped
            |number\ of\ transactions\ above\ the\ [\d.]+\ ms\ latency\ limit)
-         :[ \t]*(?P<v2>\d+)(?:/\d+)?(?:[ \t]*\((?P<pct>{_NUM})[ \t]*%\))?
+         :[ \t]*(?P<v2>\d+)(?:/\d+)?(?:[ \t]*\((?P<pct>{NUM})[ \t]*%\))?
       |(?P<key3>latency\ average|latency\ stddev|initial\ connection\ time)
-         [ \t]*[=:][ \t]*(?P<v3>{_NUM})[ \t]*ms
-      |rate\ limit\ schedule\ lag:[ \t]*avg[ \t]+(?P<lag>{_NUM})
-         [ \t]*\(max[ \t]+(?P<lagmax>{_NUM})\)[ \t]*ms
-      |tps[ \t]*=[ \t]*(?P<tps>{_NUM})(?:[ \t]*\((?P<q>including|excluding|without)[^)\n]*\))?""",
+         [ \t]*[=:][ \t]*(?P<v3>{NUM})[ \t]*ms
+      |rate\ limit\ schedule\ lag:[ \t]*avg[ \t]+(?P<lag>{NUM})
+         [ \t]*\(max[ \t]+(?P<lagmax>{NUM})\)[ \t]*ms
+      |tps[ \t]*=[ \t]*(?P<tps>{NUM})(?:[ \t]*\((?P<q>including|excluding|without)[^)\n]*\))?""",
     re.X,
 )
-_PROGRESS = re.compile(
-    rf"progress:[ \t]*(?P<t>{_NUM})[ \t]*s,[ \t]*(?P<tps>{_NUM})[ \t]*tps,"
-    rf"[ \t]*lat[ \t]+(?P<lat>{_NUM})"
-    rf"[ \t]*ms[ \t]+stddev[ \t]+(?P<sd>{_NUM})(?:[ \t]*ms)?(?:,[ \t]*(?P<failed>\d+)[ \t]+failed)?"
-    rf"(?:,[ \t]*lag[ \t]+(?P<lag>{_NUM})[ \t]*ms)?(?:,[ \t]*(?P<skipped>\d+)[ \t]+skipped)?"
-    rf"(?:,[ \t]*(?P<retried>\d+)[ \t]+retried,[ \t]*(?P<retries>\d+)[ \t]+retries)?"
-)
-_STATEMENTS = re.compile(r"statement latencies in milliseconds(?: and failures)?:")
-# one line per script statement: latency [failures] statement (line mode only: when
-# flattened, the statements' own numbers cannot be told from the latencies)
-_STATEMENT_LINE = re.compile(r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)")
-# `pgbench (15.18 (Debian 15.18-0+deb12u1))`, `pgbench (16.1, server 15.4)`
-_BANNER = re.compile(r"pgbench \(\d+(?:\.\d+)*(?:[^()\n]|\([^()\n]*\))*\)")
-_VACUUM = re.compile(r"starting vacuum\.\.\.end\.")
-_GAP = re.compile(r"\s*")
-# a shell command line above the output (`$ pgbench -c 4 -T 60 bench`) names no variant
-_COMMAND = re.compile(r"^\W{0,3}pgbench\s+-")
+# a shell command line or the banner above the output names no variant
+_NOT_HEADING = re.compile(r"^\W{0,3}pgbench\s+-|pgbench \(\d+(?:\.\d+)*(?:[^()\n]|\([^()\n]*\))*\)")
 # `pgbench -i`: its progress and step lines, then `done in 1.04 s (drop tables 0.00 s, ...)`
 _INIT_STEP = re.compile(
     r"(?:dropping old tables|creating tables|generating data \([^)\n]*\)|vacuuming"
@@ -110,64 +97,83 @@ _INIT_STEP = re.compile(
     r"(?:[ \t]*\(elapsed [\d.]+ s, remaining [\d.]+ s\))?"
 )
 _INIT_DONE = re.compile(
-    rf"done in (?P<t>{_NUM}) s \((?P<steps>(?:(?:{_STEPS}) {_NUM} s(?:,[ \t]*)?)+)\)\."
+    rf"done in (?P<t>{NUM}) s \((?P<steps>(?:(?:{_STEPS}) {NUM} s(?:,[ \t]*)?)+)\)\."
 )
-_INIT_PART = re.compile(rf"(?P<step>{_STEPS}) (?P<t>{_NUM}) s")
+_INIT_PART = re.compile(rf"(?P<step>{_STEPS}) (?P<t>{NUM}) s")
+
+PROGRESS = Rows(
+    row=re.compile(
+        rf"progress:[ \t]*(?P<t>{NUM})[ \t]*s,[ \t]*(?P<tps>{NUM})[ \t]*tps,"
+        rf"[ \t]*lat[ \t]+(?P<lat>{NUM})[ \t]*ms[ \t]+stddev[ \t]+(?P<sd>{NUM})(?:[ \t]*ms)?"
+        rf"(?:,[ \t]*(?P<failed>\d+)[ \t]+failed)?"
+        rf"(?:,[ \t]*lag[ \t]+(?P<lag>{NUM})[ \t]*ms)?(?:,[ \t]*(?P<skipped>\d+)[ \t]+skipped)?"
+        rf"(?:,[ \t]*(?P<retried>\d+)[ \t]+retried,[ \t]*(?P<retries>\d+)[ \t]+retries)?"
+    ),
+    fields=(
+        Field("tps", "tps", "tx/s"),
+        Field("latency", "lat", "ms"),
+        Field("latency_stddev", "sd", "ms"),
+        Field("failed", "failed", "count"),
+        Field("lag", "lag", "ms"),
+        Field("skipped", "skipped", "count"),
+        Field("retried", "retried", "count"),
+        Field("retries", "retries", "count"),
+    ),
+    label=lambda m: f"progress {m['t']} s",
+    cells=("t", "tps", "lat", "sd"),
+    columns=("time (s)", "tps", "lat (ms)", "stddev (ms)"),
+)
+# `statement latencies in milliseconds:` and its `  0.183  BEGIN;` lines (line mode only:
+# when flattened, the statements' own numbers cannot be told from the latencies)
+STATEMENTS = Rows(
+    header=re.compile(r"statement latencies in milliseconds(?: and failures)?:"),
+    row=re.compile(r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)"),
+    gap=re.compile(""),
+    fields=(Field("latency", "ms", "ms"),),
+    label=lambda m: m["stmt"].strip(),
+    cells=lambda m, statement: [m["ms"], statement],
+    columns=("latency (ms)", "statement"),
+    caption=lambda head: head[0],
+)
 
 
 def _summaries(text: str) -> list[ResultTable]:
+    """One table per run of summary, parameter and banner lines with a tps or latency."""
     items = sorted(
-        [(m.start(), m.end(), "type", m) for m in _TTYPE.finditer(text)]
-        + [(m.start(), m.end(), "param", m) for m in _PARAMS.finditer(text)]
-        + [(m.start(), m.end(), "param", m) for m in _BANNER.finditer(text)]
-        + [(m.start(), m.end(), "param", m) for m in _VACUUM.finditer(text)]
-        + [(m.start(), m.end(), "result", m) for m in _RESULTS.finditer(text)],
-        key=lambda t: t[0],
+        [*_TTYPE.finditer(text), *_PARAMS.finditer(text), *_RESULTS.finditer(text)],
+        key=lambda m: m.start(),
     )
-    clusters: list[list[tuple]] = []
+    clusters: list[list[re.Match]] = []
     last = -1
-    for it in items:
-        if clusters and it[0] >= last and _GAP.fullmatch(text, last, it[0]):
-            clusters[-1].append(it)
+    for m in items:
+        if clusters and m.start() >= last and not text[last : m.start()].strip():
+            clusters[-1].append(m)
         else:
-            clusters.append([it])
-        last = max(last, it[1])
+            clusters.append([m])
+        last = max(last, m.end())
     tables = []
-    previous_end = 0
     for cl in clusters:
-        results = [m for _, _, kind, m in cl if kind == "result"]
+        results = [m for m in cl if m.re is _RESULTS]
         if not results or not any(m["tps"] or m["key3"] for m in results):
             continue  # a lone `number of ...:` line is not a pgbench summary
         if len(cl) < 2 and not results[0]["q"] and "pgbench" not in text:
             continue  # `tps = 1234` alone in prose is not pgbench output
-        ttype = next((m["tt"] for _, _, kind, m in cl if kind == "type"), None)
+        ttype = next((m["tt"] for m in cl if m.re is _TTYPE), None)
         label = ttype or "pgbench"
-        start = cl[0][0]
         table = ResultTable(
-            format=INFO.name,
-            span=(start, max(e for _, e, _, _ in cl)),
-            columns=["field", "value", "unit"],
+            INFO.name, (cl[0].start(), max(m.end() for m in cl)), ["field", "value", "unit"],
             caption=ttype,
-            variant=_variant(text, start, previous_end),
-        )
-        previous_end = table.span[1]
+        )  # fmt: skip
         for i, m in enumerate(results):
-            for metric, value, unit in _result(m):
-                table.measurements.append(
-                    Measurement(metric, float(value), unit, label, None, value, i)
-                )
-            table.rows.append([m.group(0).split("=")[0].split(":")[0].strip(), *_cells(m)])
+            found = _result(m)
+            table.measurements += [
+                Measurement(n, float(v), u, label, None, v, i) for n, v, u in found
+            ]
+            cell = " ".join(f"{v} {u}" for _, v, u in found)
+            table.rows.append([m.group(0).split("=")[0].split(":")[0].strip(), cell])
         tables.append(table)
+    name_blocks(tables, text, "block", _NOT_HEADING)
     return tables
-
-
-def _variant(text: str, start: int, previous_end: int) -> str | None:
-    """The heading of a summary: the line above it (`after:`), or, when the mail put
-    everything on one line, the short `name:` just before it; not a command or banner."""
-    heading = block_heading(text, start, previous_end)
-    if heading and (_COMMAND.match(heading) or _BANNER.search(heading)):
-        return None
-    return heading
 
 
 def _result(m: re.Match) -> list[tuple[str, str, str]]:
@@ -177,11 +183,8 @@ def _result(m: re.Match) -> list[tuple[str, str, str]]:
         if "latency limit" in m["key2"]:
             name = "transactions_above_latency_limit"
         else:
-            name = re.sub(r"^number of ", "", m["key2"]).replace(" ", "_")
-        out = [(name, m["v2"], "count")]
-        if m["pct"]:
-            out.append((f"{name}_pct", m["pct"], "%"))
-        return out
+            name = m["key2"].removeprefix("number of ").replace(" ", "_")
+        return [(name, m["v2"], "count")] + ([(f"{name}_pct", m["pct"], "%")] if m["pct"] else [])
     if m["key3"]:
         return [(m["key3"].replace(" ", "_"), m["v3"], "ms")]
     if m["lag"]:
@@ -189,24 +192,8 @@ def _result(m: re.Match) -> list[tuple[str, str, str]]:
             ("rate_limit_schedule_lag_avg", m["lag"], "ms"),
             ("rate_limit_schedule_lag_max", m["lagmax"], "ms"),
         ]
-    metric = {
-        "including": "tps_including_connections",
-        "excluding": "tps_excluding_connections",
-    }.get(m["q"] or "", "tps")
-    return [(metric, m["tps"], "tx/s")]
-
-
-def _cells(m: re.Match) -> list[str]:
-    return [" ".join(f"{v} {u}" for _, v, u in _result(m))]
-
-
-_PROGRESS_EXTRA = (
-    ("failed", "failed", "count"),
-    ("lag", "lag", "ms"),
-    ("skipped", "skipped", "count"),
-    ("retried", "retried", "count"),
-    ("retries", "retries", "count"),
-)
+    q = {"including": "_including_connections", "excluding": "_excluding_connections"}
+    return [("tps" + q.get(m["q"] or "", ""), m["tps"], "tx/s")]
 
 
 def _init(text: str) -> list[ResultTable]:
@@ -215,80 +202,20 @@ def _init(text: str) -> list[ResultTable]:
     tables = []
     previous_end = 0
     for done in _INIT_DONE.finditer(text):
-        start = done.start()
-        for step in _INIT_STEP.finditer(text, previous_end, start):
-            start = min(start, step.start())
-            break
-        label = "pgbench -i"
+        first_step = _INIT_STEP.search(text, previous_end, done.start())
+        start = min(done.start(), first_step.start()) if first_step else done.start()
         table = ResultTable(
-            format=INFO.name,
-            span=(start, done.end()),
-            columns=["step", "time (s)"],
-            caption=label,
-            variant=_variant(text, start, previous_end),
+            INFO.name, (start, done.end()), ["step", "time (s)"], caption="pgbench -i"
         )
-        table.add_row(
-            ["total", done["t"]],
-            [Measurement("init_total", float(done["t"]), "s", label, None, done["t"])],  # fmt: skip
-        )
-        for part in _INIT_PART.finditer(done["steps"]):
-            metric = "init_" + part["step"].replace(" ", "_").replace("-", "_")
-            table.add_row(
-                [part["step"], part["t"]],
-                [Measurement(metric, float(part["t"]), "s", label, None, part["t"])],
-            )
+        parts = [("total", done["t"]), *_INIT_PART.findall(done["steps"])]
+        for step, t in parts:
+            metric = "init_" + step.replace(" ", "_").replace("-", "_")
+            table.add_row([step, t], [Measurement(metric, float(t), "s", "pgbench -i", None, t)])
         previous_end = done.end()
         tables.append(table)
-    return tables
-
-
-def _progress(text: str) -> list[ResultTable]:
-    groups = runs_of(_PROGRESS, text)
-    tables = []
-    for rows in groups:
-        t = ResultTable(format=INFO.name, span=(rows[0].start(), rows[-1].end()),
-                        columns=["time (s)", "tps", "lat (ms)", "stddev (ms)"])  # fmt: skip
-        for i, m in enumerate(rows):
-            label = f"progress {m['t']} s"
-            t.rows.append([m["t"], m["tps"], m["lat"], m["sd"]])
-            t.measurements += [
-                Measurement("tps", float(m["tps"]), "tx/s", label, None, m["tps"], i),
-                Measurement("latency", float(m["lat"]), "ms", label, None, m["lat"], i),
-                Measurement("latency_stddev", float(m["sd"]), "ms", label, None, m["sd"], i),
-            ]
-            for key, metric, unit in _PROGRESS_EXTRA:
-                if m[key] is not None:
-                    t.measurements.append(
-                        Measurement(metric, float(m[key]), unit, label, None, m[key], i)
-                    )
-        tables.append(t)
-    return tables
-
-
-def _statements(text: str) -> list[ResultTable]:
-    """`statement latencies in milliseconds:` and its `  0.183  BEGIN;` lines."""
-    tables = []
-    for head in _STATEMENTS.finditer(text):
-        table = ResultTable(
-            format=INFO.name,
-            span=head.span(),
-            columns=["latency (ms)", "statement"],
-            caption=head[0],
-        )
-        pos = head.end()
-        while (line := _STATEMENT_LINE.match(text, pos)) is not None:
-            statement = line["stmt"].strip()
-            row = len(table.rows)
-            table.rows.append([line["ms"], statement])
-            table.measurements.append(Measurement("latency", float(line["ms"]), "ms", statement,
-                                                  None, line["ms"], row))  # fmt: skip
-            pos = line.end()
-            table.span = (head.start(), pos)
-        if table.rows:
-            tables.append(table)
+    name_blocks(tables, text, "block", _NOT_HEADING)
     return tables
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = _summaries(text) + _progress(text) + _statements(text) + _init(text)
-    return sorted(tables, key=lambda t: t.span)
+    return _summaries(text) + read(PROGRESS, text) + read(STATEMENTS, text) + _init(text)

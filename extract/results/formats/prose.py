@@ -108,6 +108,7 @@ INFO = FormatInfo(
     signature="a number with a duration, rate, `x` or `%` unit next to a performance word "
     "(took, faster, latency, improvement, from ... to ...)",
     priority=90,
+    generic=True,
     kind="result",
     trigger=rf"(?-i:{_NUMBER_UNIT}|factor of\s|(?:^|[^A-Za-z])(?:{_RATE_NAMES})|[xX×]\d"
     rf"|{_BARE_PAIR})|吞吐"

@@ -27,13 +27,17 @@ same, and a record wrapped over lines ends at its `Max: N`. Pure function; never
 
 Source: pulsar-testclient PerformanceProducer / PerformanceConsumer log statements (the
 repository was too large to fetch here; written from their documented output).
+
+Not declared as rows: a record ends at its last `Max:` (mail may wrap it over lines),
+and its `---`-separated fields vary in kind and order.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -43,11 +47,11 @@ INFO = FormatInfo(
     signature="`Throughput produced: N msg/s --- N Mbit/s --- Latency: mean: N ms - med: N - "
     "95pct: N ...`; `Aggregated throughput stats --- N records sent --- N msg/s`",
     priority=12,
+    gutter=True,
     trigger=r"(?-i:Throughput\s+(?:produced|received|acked)|Aggregated\s+(?:throughput|latency)\s+stats)",
     needles=("Throughput", "Aggregated"),
 )
 
-_N = r"\d+(?:\.\d+)?"
 # The optional log prefix carries the time that names the interval.
 # (log4j2 `%d{ISO8601_OFFSET_DATE_TIME_HHMM}` or `%d{HH:mm:ss.SSS}`, thread, level, logger)
 _PREFIX = (
@@ -60,11 +64,11 @@ _RECORD = re.compile(
 )
 # One `---`-separated field of the throughput part.
 _RATE = re.compile(
-    rf"(?P<failure>failure\s+)?(?P<v>{_N})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
+    rf"(?P<failure>failure\s+)?(?P<v>{NUM})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
     r"(?![\w/])"
 )
-_LATENCY = re.compile(rf"\b(?P<k>mean|med|\d+(?:\.\d+)?pct|Max):\s*(?P<v>{_N})(?:\s*ms\b)?")
-_LATENCY_END = re.compile(rf"-\s*Max:\s*{_N}")
+_LATENCY = re.compile(rf"\b(?P<k>mean|med|{NUM}pct|Max):\s*(?P<v>{NUM})(?:\s*ms\b)?")
+_LATENCY_END = re.compile(rf"-\s*Max:\s*{NUM}")
 _CONTINUED = re.compile(r"\r?\n[ \t]*--+[ \t][^\n]*")
 
 
@@ -89,17 +93,7 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
     return line_end
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     records = list(_RECORD.finditer(text))
     tables: list[ResultTable] = []
     floor = 0
@@ -118,7 +112,7 @@ def _parse(text: str) -> list[ResultTable]:
                 span=(rec.start(), end),
                 columns=["interval", "metric", "value", "unit"],
                 caption="pulsar-perf",
-                variant=block_heading(text, rec.start(), floor),
+                variant=heading_above(text, rec.start(), floor),
             )
             tables.append(table)
             intervals = 0

@@ -14,14 +14,17 @@ before the banner (`baseline:`), or the saved run a `--benchmark-compare` row na
 the current run); caption = the banner's group. Rows are read as a stream, so a
 table flattened onto one line (GitBox mail) or hard-wrapped reads the same; so does
 one whose colour codes (`--color=yes`) were left as `[1m` debris, or had CRs.
+
+Not declared as rows: its columns come from the header (their order and units vary with
+options and `--benchmark-columns`), so rows are split cell by cell under it.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import repaired
-from extract.results.formats._grid import block_heading, dedupe, number
+from extract.results.formats._grid import number
+from extract.results.formats._layout import GROUPED, heading_above, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -49,9 +52,8 @@ _HEADER = re.compile(
 _BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
 # (a number is digits with an optional fraction, or a bare fraction: one way to read
 # each digit run, so a long run cannot make the row pattern backtrack for minutes)
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
-_ONE = rf"(?:\d+;\d+|{_NUM}(?:\s*\([^()\s]*\))?)"
-_VALUE = re.compile(rf"(?P<out>\d+;\d+)|(?P<num>{_NUM})(?:\s*\((?P<ratio>[^()]*)\))?")
+_ONE = rf"(?:\d+;\d+|{GROUPED}(?:\s*\([^()\s]*\))?)"
+_VALUE = re.compile(rf"(?P<out>\d+;\d+)|(?P<num>{GROUPED})(?:\s*\((?P<ratio>[^()]*)\))?")
 _JUNK = re.compile(r"[\s=-]*")
 _TIME_COLS = {"min", "max", "mean", "stddev", "median", "iqr"}
 
@@ -74,7 +76,7 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
     line_start = text.rfind("\n", 0, start) + 1
     if set(text[line_start:start]) <= set("- \t"):
         start = line_start  # the banner's dashes belong to it
-    heading = block_heading(text, start)
+    heading = heading_above(text, start, style="table")
     table = ResultTable(
         INFO.name,
         (start, h.end()),
@@ -118,15 +120,11 @@ def _table(text: str, h: re.Match) -> ResultTable | None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    try:
-        clean, index = _clean(text)
-        tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
-        dedupe(tables, clean)
-        if index is not None:
-            for t in tables:
-                # a table starts after the damage before it: its colour codes are its own
-                start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-                t.span = (start, index[t.span[1]])
-        return tables
-    except Exception:  # a parser bug must not lose the message; the other formats still run
-        return []
+    clean, index = _clean(text)
+    tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
+    if index is not None:
+        for t in tables:
+            # a table starts after the damage before it: its colour codes are its own
+            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+            t.span = (start, index[t.span[1]])
+    return tables

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import GROUPED, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number, to_si
 
@@ -57,6 +58,7 @@ INFO = FormatInfo(
     signature="`Send TPS: 240 Max RT: 292`, `before: 7806` / `after: 6033`, "
     "`name: 46.4 GB/hour`, `p99=12.5ms`",
     priority=35,
+    generic=True,
     # a pair (a key whose last word has a letter, a number, then what may follow
     # one: a unit, or no word character, `.`, `:`, `/`, `-`), or a line that ends
     # with a number and a unit (`_UNIT`); the trigger test checks that both together
@@ -80,9 +82,9 @@ INFO = FormatInfo(
     r"|msec|millis(?:econds?)?|micros(?:econds?)?|nanos(?:econds?)?|mins?|minutes?|h|hours?"
     r"|qps|tps|rps|[kKM]?ops)[ \t]+(?:[^\s.;:!?|=()\[\]]+[ \t]+){1,4}\d[\d,]*(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?[ \t]*[A-Za-zµμ]",
+    keeps_repeats=True,
 )
 
-_NUMBER = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _UNIT = (
     r"%|[xX×](?!\w)|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
     r"|(?:ns|us|µs|μs|ms|s|sec|secs|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?"
@@ -91,14 +93,14 @@ _UNIT = (
 _KEY = r"[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff.()%#/-]*(?:[ \t]+[\w\u4e00-\u9fff.()%#/-]+){0,5}?"
 # (Markdown may wrap the key: `` `origin/main`: 8.53 us/op ``, `**p99**: 12 ms`.)
 _PAIR = re.compile(
-    rf"(?P<key>{_KEY})[`*_]{{0,3}}[ \t]*[:=：][ \t]*[`*_]{{0,3}}(?P<num>~?{_NUMBER})"
+    rf"(?P<key>{_KEY})[`*_]{{0,3}}[ \t]*[:=：][ \t]*[`*_]{{0,3}}(?P<num>~?{GROUPED})"
     # (a `.` may end the sentence after it: `Before: 12000 msg/s. After: ...`)
     rf"(?P<suffix>[kKM](?![A-Za-z]))?(?:[ \t]*(?P<unit>{_UNIT}))?(?![\w:/-]|\.\w)"
 )
 # More values of the same name after a pair, each with its own unit:
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
 _MORE_VALUES = re.compile(
-    rf"[ \t]*[,;][ \t]*(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
+    rf"[ \t]*[,;][ \t]*(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
     r"(?![\w:/-]|\.\w)"
 )
 # Keys that name a setting or an identifier, not a measured result.
@@ -233,7 +235,7 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
 # Such lines count only as a run of two or more in one unit (one alone is a sentence).
 _LABELLED = re.compile(
     rf"^[ \t]*(?P<head>[^\s|:=][^|:=\n]{{0,80}}?)(?:[ \t]+[-–][ \t]+|[ \t]+)"
-    rf"(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})[ \t]*$"
+    rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})[ \t]*$"
 )
 
 
@@ -294,7 +296,7 @@ def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
 # before the first `:` is the line's label.
 _CELL_PAIR = re.compile(
     rf"(?P<key>[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?)[ \t]*(?:[ \t]in|[ \t]took|:|=)[ \t]*"
-    rf"(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
+    rf"(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
 )
 
 
@@ -377,13 +379,13 @@ def _flat_named_lists(line: str, found: list[re.Match]) -> list[list[list[re.Mat
 # lines that flattening ran together (a capitalised head, ` - `, a number and a unit).
 _FLAT_LABELLED = re.compile(
     rf"(?P<head>[A-Z][^\s|:=-][^|:=\n]{{0,60}}?)[ \t]+[-–][ \t]+"
-    rf"(?P<key>)(?P<num>~?{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
+    rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
 )
 
 
 _CELL_TEXT = (
     rf"[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?[ \t]*(?:[ \t]in|[ \t]took|:|=)"
-    rf"[ \t]*~?{_NUMBER}[ \t]*(?:{_UNIT})"
+    rf"[ \t]*~?{GROUPED}[ \t]*(?:{_UNIT})"
 )
 # `Old client : small msgs in 57.8 secs | 1k msgs in 53.2 secs New client : ...`
 _FLAT_CELLS = re.compile(
@@ -430,7 +432,7 @@ def _flat_labelled(line: str) -> list[list[re.Match]]:
 # `1 element 3.97 sec 101 elements 5.81 sec ...`: `label  <number> <unit>` lines that
 # flattening ran together; the words between two values name the second.
 _FLAT_VALUE = re.compile(
-    rf"(?<![\w.~])(?P<key>)(?P<num>{_NUMBER})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
+    rf"(?<![\w.~])(?P<key>)(?P<num>{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})(?=[ \t]|$)"
 )
 _FLAT_HEAD = re.compile(r"[^\s.;:!?|=()\[\]]+(?:[ \t]+[^\s.;:!?|=()\[\]]+){0,3}")
 
@@ -471,13 +473,7 @@ def _shape(head: str) -> tuple[int, bool]:
 
 def _runs_of_three(line: str, matches) -> list[list[re.Match]]:
     """Runs of three or more of `matches` with only blanks between them."""
-    runs: list[list[re.Match]] = []
-    for m in matches:
-        if runs and not line[runs[-1][-1].end() : m.start()].strip():
-            runs[-1].append(m)
-        else:
-            runs.append([m])
-    return [run for run in runs if len(run) >= 3]
+    return [run for run in runs(matches, line) if len(run) >= 3]
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -596,7 +592,7 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             stretch = (min(p.start() for p in matches), max(p.end() for p in matches))
         if stretch is not None:
             start, end = offsets[first] + stretch[0], offsets[first] + stretch[1]
-    heading = block_heading(text, offsets[first], floor)  # (above the line, not in it)
+    heading = heading_above(text, offsets[first], floor)  # (above the line, not in it)
     keys = [tuple(k for k, *_ in kept) for _, _, kept in rows]
     # a series of samples: every line starts with the same key and none has a label
     series = len(rows) > 1 and len({ks[0] for ks in keys}) == 1 and not any(h for _, h, _ in rows)

@@ -28,13 +28,17 @@ percentile distribution (`99.902%` gives `p99_902`, `0.000%` `p0`) and
 `requests_within_<T>ms` (% of requests at most T ms, `0.103` written `0_103`) from the
 cumulative lines. Cumulative counts restate the percentages and give no rows; client,
 payload and configuration lines are settings and give none.
+
+Not declared as rows: a report is a sequence of line kinds whose meaning depends on the
+heading before them (percentile or cumulative distribution); `-q` lines take their title
+from the text before them.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -51,9 +55,8 @@ INFO = FormatInfo(
     needles=("requests", "======", '"test","rps"', '","'),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _TITLE = re.compile(r"={6} (?P<t>[^\n=][^\n]*?) ={6}")
-_COMPLETED = re.compile(rf"(?P<n>\d+)\s+requests\s+completed\s+in\s+(?P<s>{_NUM})\s+seconds")
+_COMPLETED = re.compile(rf"(?P<n>\d+)\s+requests\s+completed\s+in\s+(?P<s>{NUM})\s+seconds")
 # settings and headings inside a report: part of it, no rows
 _SKIP = re.compile(
     r"""\d+\ parallel\ clients|\d+\ bytes\ payload|keep\ alive:\ \d+
@@ -68,13 +71,13 @@ _HEADS = {
     "Cumulative distribution of latencies:": "cumulative",
 }
 _PCT = re.compile(
-    rf"(?P<p>{_NUM})%\s+<=\s+(?P<ms>{_NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
+    rf"(?P<p>{NUM})%\s+<=\s+(?P<ms>{NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
 )
-_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{_NUM})\s+requests\s+per\s+second")
+_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{NUM})\s+requests\s+per\s+second")
 _SUMMARY_COLS = ("avg", "min", "p50", "p95", "p99", "max")
 _LAT_SUMMARY = re.compile(
     r"latency\s+summary\s+\(msec\):\s+avg\s+min\s+p50\s+p95\s+p99\s+max"
-    + "".join(rf"\s+(?P<{c}>{_NUM})" for c in _SUMMARY_COLS)
+    + "".join(rf"\s+(?P<{c}>{NUM})" for c in _SUMMARY_COLS)
 )
 # the live line, redrawn with CR while a test runs
 _LIVE = re.compile(
@@ -86,7 +89,7 @@ _WARNING = re.compile(r"WARNING: Could not fetch server CONFIG")
 _COMMAND = re.compile(r"[^\n]{0,40}?\bredis-benchmark\s(?:[^\n]*\s)?-[A-Za-z\-][^\n]*")
 # a `-q` line; the title is checked apart (see _title)
 _QUIET = re.compile(
-    rf":[ \t]+(?P<v>{_NUM})\s+requests\s+per\s+second(?:,\s*p50=(?P<p50>{_NUM})\s*msec)?"
+    rf":[ \t]+(?P<v>{NUM})\s+requests\s+per\s+second(?:,\s*p50=(?P<p50>{NUM})\s*msec)?"
 )
 _UPPER_TITLE = re.compile(r"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?")
 _CSV_HEAD = re.compile(
@@ -94,10 +97,10 @@ _CSV_HEAD = re.compile(
     r'"p95_latency_ms","p99_latency_ms","max_latency_ms"'
 )
 _CSV_ROW = re.compile(
-    rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{_NUM})"'
-    + "".join(rf',"(?P<{c}>{_NUM})"' for c in _SUMMARY_COLS)
+    rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"'
+    + "".join(rf',"(?P<{c}>{NUM})"' for c in _SUMMARY_COLS)
 )
-_CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{_NUM})"(?![,"])')
+_CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"(?![,"])')
 
 
 def _metric_number(written: str) -> str:
@@ -105,16 +108,6 @@ def _metric_number(written: str) -> str:
     if "." in written:
         written = written.rstrip("0").rstrip(".")
     return written.replace(".", "_")
-
-
-def _skip(text: str, pos: int, end: int) -> int:
-    """Past blanks, live lines and the report's setting lines."""
-    while True:
-        pos = _GAP.match(text, pos, end).end()
-        s = _SKIP.match(text, pos, end)
-        if not s or s.end() == pos:
-            return pos
-        pos = s.end()
 
 
 def _report(text: str, title: re.Match, end: int) -> ResultTable:
@@ -231,13 +224,7 @@ def _csv_tables(text: str) -> list[ResultTable]:
         if table.rows:
             tables.append(table)
     # before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
-    runs: list[list[re.Match]] = []
-    for row in _CSV_OLD_ROW.finditer(text):
-        if runs and _GAP.fullmatch(text, runs[-1][-1].end(), row.start()):
-            runs[-1].append(row)
-        else:
-            runs.append([row])
-    for rows in runs:
+    for rows in runs(_CSV_OLD_ROW, text, _GAP.fullmatch):
         if len(rows) < 2 or not all(_UPPER_TITLE.fullmatch(r["t"]) for r in rows):
             continue
         table = ResultTable(
@@ -269,7 +256,7 @@ def _extend_back(text: str, start: int) -> int:
 def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading of a block: the line above it (`after:`), or the short `name:` just
     before it on its line when the mail flattened everything."""
-    heading = block_heading(text, start, previous_end)
+    heading = heading_above(text, start, previous_end)
     if heading and (_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading)):
         return None
     return heading
@@ -298,4 +285,4 @@ def parse(text: str) -> list[ResultTable]:
     for live in _LIVE.finditer(text) if tables and "rps=" in text else ():
         if not any(a <= live.start() < b for a, b in claimed):
             tables.append(ResultTable(format=INFO.name, span=live.span()))
-    return sorted(tables, key=lambda t: t.span)
+    return tables

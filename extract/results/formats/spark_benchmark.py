@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import JAVA, heading_above
+from extract.results.formats._rows import Rows, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -35,6 +36,7 @@ INFO = FormatInfo(
     signature="`<title>: Best Time(ms) Avg Time(ms) Stdev(ms) Rate(M/s) Per Row(ns) Relative` "
     "(or `Best/Avg Time(ms)`), dashed rule, `<case> 2161 2194 55 9.3 108.0 1.0X` rows",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:Best(?: |/Avg )Time\(ms\)|Running case:)",
     needles=("Time(ms)", "Running case:"),
@@ -47,16 +49,15 @@ _HEADER = re.compile(
 # The rule under the header; a mail that wraps at 72/80 columns splits it over lines.
 _RULE = re.compile(r"\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}(?:[ \t\r]*\n?[ \t]*-{3,}(?=\s|$))*")
 # `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
-_NUM = r"(?:\d+(?:\.\d+)?|NaN|Infinity)"
 _ROW_NEW = re.compile(
     r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
-    rf"(?P<best>{_NUM})\s+(?P<avg>{_NUM})\s+(?P<stdev>{_NUM})\s+(?P<rate>{_NUM})\s+"
-    rf"(?P<perrow>{_NUM})\s+(?P<relative>{_NUM})X(?![\w.])"
+    rf"(?P<best>{JAVA})\s+(?P<avg>{JAVA})\s+(?P<stdev>{JAVA})\s+(?P<rate>{JAVA})\s+"
+    rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
 )
 _ROW_OLD = re.compile(
     r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
-    rf"(?P<best>{_NUM})\s*/\s*(?P<avg>{_NUM})\s+(?P<rate>{_NUM})\s+"
-    rf"(?P<perrow>{_NUM})\s+(?P<relative>{_NUM})X(?![\w.])"
+    rf"(?P<best>{JAVA})\s*/\s*(?P<avg>{JAVA})\s+(?P<rate>{JAVA})\s+"
+    rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
 )
 _COLUMNS_NEW = [
     ("best", "Best Time(ms)", "ms"),
@@ -67,10 +68,6 @@ _COLUMNS_NEW = [
     ("relative", "Relative", "x"),
 ]
 _COLUMNS_OLD = [c for c in _COLUMNS_NEW if c[0] != "stdev"]
-_PROGRESS = re.compile(
-    r"Running case:[ \t]*(?P<case>[^\n]+?)\s+(?:\[info\]\s+)?"
-    r"Stopped after (?P<n>\d+) iterations?, (?P<ms>\d+) ms"
-)
 # In a flattened mail, the title follows the CPU line or a fence on the same line.
 _TITLE_BREAK = re.compile(r".*(?:GHz|Processor|```\w*|\[info\])\s+")
 
@@ -82,24 +79,21 @@ def _title(raw: str) -> str:
     return re.sub(r"^(?:\[info\]\s*|[-+]\s*)", "", title).strip().rstrip(":").strip()
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+PROGRESS = Rows(
+    row=re.compile(
+        r"Running case:[ \t]*(?P<case>[^\n]+?)\s+(?:\[info\]\s+)?"
+        r"Stopped after (?P<n>\d+) iterations?, (?P<ms>\d+) ms"
+    ),
+    gap=re.compile(r"\s*(?:\[info\]\s*)*"),
+    fields=lambda m: [(f"Stopped after {m['n']} iterations", m["ms"], "ms")],
+    label="case",
+    cells=lambda m, case: [case, f"Stopped after {m['n']} iterations", m["ms"]],
+    columns=("case", "metric", "ms"),
+)
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for reader in (_tables, _progress):
-        try:
-            tables.extend(reader(text))
-        except Exception:  # a parser bug must not stop the extraction of a message
-            continue
-    return sorted(tables, key=lambda t: t.span)
+    return _tables(text) + read(PROGRESS, text)
 
 
 def _tables(text: str) -> list[ResultTable]:
@@ -115,68 +109,25 @@ def _tables(text: str) -> list[ResultTable]:
             (_ROW_NEW, _COLUMNS_NEW) if header.group("new") else (_ROW_OLD, _COLUMNS_OLD)
         )
         table = ResultTable(
-            format=INFO.name,
-            span=(line_start + len(raw_title) - len(raw_title.lstrip()), header.end()),
-            columns=["case"] + [name for _, name, _ in columns],
+            INFO.name,
+            (line_start + len(raw_title) - len(raw_title.lstrip()), header.end()),
+            ["case"] + [name for _, name, _ in columns],
             caption=title,
         )
-        pos = header.end()
-        rule = _RULE.match(text, pos)
-        if rule:
-            pos = rule.end()
-        while True:
-            row = row_re.match(text, pos)
-            if not row or "Time(ms)" in row.group("label") or "---" in row.group("label"):
-                break
+        pos = rule.end() if (rule := _RULE.match(text, header.end())) else header.end()
+        while (row := row_re.match(text, pos)) and not re.search(r"Time\(ms\)|---", row["label"]):
             pos = row.end()
             table.span = (table.span[0], row.end())
-            diff = row.group("diff")
-            variant = {"-": "old", "+": "new"}.get(diff or "")
-            label = row.group("label").strip()
-            index = len(table.rows)
-            table.rows.append([(diff or "") + label] + [row.group(g) for g, _, _ in columns])
-            for group, metric, unit in columns:
-                written = row.group(group)
-                if group == "relative":
-                    written += "X"
-                value = parse_number(written.rstrip("X"))
-                meas = measure(
-                    metric, written, value, unit, label=label, variant=variant, row=index
-                )
-                if meas:
-                    table.measurements.append(meas)
+            diff = row["diff"] or ""
+            label = row["label"].strip()
+            found = [(metric, row[g] + ("X" if g == "relative" else ""), unit, parse_number(row[g]))
+                     for g, metric, unit in columns]  # fmt: skip
+            table.add_row([diff + label, *(row[g] for g, _, _ in columns)],
+                          numbers(found, label))  # fmt: skip
+            for m in table.measurements[-len(columns) :] if diff else ():
+                m.variant = {"-": "old", "+": "new"}[diff]
         if table.rows:
-            table.variant = None if title else block_heading(text, table.span[0], floor)
+            table.variant = None if title else heading_above(text, table.span[0], floor)
             floor = table.span[1]
             tables.append(table)
-    return tables
-
-
-def _progress(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for m in _PROGRESS.finditer(text):
-        if (
-            tables
-            and not re.fullmatch(r"\s*(?:\[info\]\s*)*", text[tables[-1].span[1] : m.start()])
-            or not tables
-        ):
-            tables.append(
-                ResultTable(
-                    format=INFO.name, span=(m.start(), m.end()), columns=["case", "metric", "ms"]
-                )
-            )
-        table = tables[-1]
-        table.span = (table.span[0], m.end())
-        metric = f"Stopped after {m.group('n')} iterations"
-        table.rows.append([m.group("case"), metric, m.group("ms")])
-        meas = measure(
-            metric,
-            m.group("ms"),
-            parse_number(m.group("ms")),
-            "ms",
-            label=m.group("case"),
-            row=len(table.rows) - 1,
-        )
-        if meas:
-            table.measurements.append(meas)
     return tables

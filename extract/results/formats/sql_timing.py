@@ -17,13 +17,17 @@ after the previous timing line (psql's command tags such as `SELECT 300000` or
 `CREATE INDEX` are not statements); variant = the heading before the block
 (`before this change`), kept for the statements that follow it in the same session.
 Unit `s` (`ms` for psql), counts `count`.
+
+Not declared as rows: each client prints its timing in a sentence of its own (`Time
+taken:`, `rows in set (0.01 sec)`, `Time: 1.2 ms`), named by the statement above it.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 
@@ -49,11 +53,10 @@ INFO = FormatInfo(
     ),
 )
 
-_N = r"\d+(?:\.\d+)?"
 _LINES = [
     (
         re.compile(
-            rf"Time taken:\s*(?P<t>{_N})\s*seconds?(?:,\s*Fetched:\s*(?P<n>\d+)\s*row\(s\))?"
+            rf"Time taken:\s*(?P<t>{NUM})\s*seconds?(?:,\s*Fetched:\s*(?P<n>\d+)\s*row\(s\))?"
         ),
         "time_taken",
         "s",
@@ -62,7 +65,7 @@ _LINES = [
     (
         re.compile(
             rf"(?:(?<!\d)(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?"
-            rf"\s*\((?P<t>{_N})\s*sec\)"
+            rf"\s*\((?P<t>{NUM})\s*sec\)"
         ),
         "elapsed",
         "s",
@@ -70,7 +73,7 @@ _LINES = [
     ),
     (
         re.compile(
-            rf"Query OK,\s*(?P<n>\d+) rows? affected(?:,\s*\d+ warnings?)?\s*\((?P<t>{_N})\s*sec\)"
+            rf"Query OK,\s*(?P<n>\d+) rows? affected(?:,\s*\d+ warnings?)?\s*\((?P<t>{NUM})\s*sec\)"
         ),
         "elapsed",
         "s",
@@ -78,14 +81,14 @@ _LINES = [
     ),
     (
         re.compile(
-            rf"(?:(?<!\d)(?P<n>\d+)|No) rows? (?:selected|affected)\s*\((?P<t>{_N})\s*seconds\)"
+            rf"(?:(?<!\d)(?P<n>\d+)|No) rows? (?:selected|affected)\s*\((?P<t>{NUM})\s*seconds\)"
         ),
         "elapsed",
         "s",
         "rows_returned",
     ),
     (
-        re.compile(rf"Fetched (?P<n>\d+) row\(s\) in (?P<t>{_N})s\b"),
+        re.compile(rf"Fetched (?P<n>\d+) row\(s\) in (?P<t>{NUM})s\b"),
         "elapsed",
         "s",
         "rows_fetched",
@@ -93,13 +96,13 @@ _LINES = [
     # (`[ \t]*`, not `\s*`, before `Time:`: `^\s*` retried at every line of a long
     # run of blank lines took quadratic time; the match no longer takes them in)
     (
-        re.compile(rf"(?m)^[ \t]*Time: (?P<t>{_N}) ms\b(?:[ \t]*\([\d:.]+\))?(?P<n>)"),
+        re.compile(rf"(?m)^[ \t]*Time: (?P<t>{NUM}) ms\b(?:[ \t]*\([\d:.]+\))?(?P<n>)"),
         "time",
         "ms",
         "",
     ),
     (
-        re.compile(rf"Run Time: real (?P<t>{_N}) user (?P<user>{_N}) sys (?P<sys>{_N})(?P<n>)"),
+        re.compile(rf"Run Time: real (?P<t>{NUM}) user (?P<user>{NUM}) sys (?P<sys>{NUM})(?P<n>)"),
         "real",
         "s",
         "",
@@ -142,7 +145,7 @@ def parse(text: str) -> list[ResultTable]:
         pre = _PREAMBLE.search(text, floor, line_start)
         if pre:
             block_start = pre.start()
-        heading = block_heading(text, block_start, floor)
+        heading = heading_above(text, block_start, floor)
         variant = heading if heading or not tables else variant
         info = _INFO.match(text, m.end()) if count_metric == "rows_affected" else None
         table = ResultTable(

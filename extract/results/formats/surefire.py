@@ -11,6 +11,9 @@ test results, a reactor summary or a build failure; a lone `BUILD SUCCESS` / `To
 time:` footer is left alone, since people quote it to report a build time.
 
 Returns ResultTables without measurements; the registry removes their spans.
+
+Not declared as rows: a noise recogniser: it claims runs of Maven log items that hold a
+test or reactor summary, and gives no measurements.
 """
 
 from __future__ import annotations

@@ -29,14 +29,18 @@ line. Measurements:
   MiB/s:` as `read` (`MiB/s`);
 - memory: label `Memory`, `total_operations` (count), `operations_rate` (`1/s`),
   `transferred` and `transfer_rate` (the printed `MiB`, `MiB/sec`; 0.x `MB`).
+
+Not declared as rows: a report is indented sections of `key: value` lines whose unit
+depends on the section and the key; interval and memory lines are read apart and share
+the run's name.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, runs_of
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable, heading_before
+from extract.results.formats._layout import NUM, heading_above, runs
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="sysbench",
@@ -50,12 +54,11 @@ INFO = FormatInfo(
     needles=("thds:", "sysbench", "SQL statistics:", "General statistics:"),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
 _INTERVAL = re.compile(
-    rf"""\[\s*(?P<t>{_NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{_NUM})
-        \s+qps:\s*(?P<qps>{_NUM})\s+\(r/w/o:\s*(?P<r>{_NUM})/(?P<w>{_NUM})/(?P<o>{_NUM})\)
-        \s+lat\s+\(ms,(?P<pct>[\d.]+)%\):\s*(?P<lat>{_NUM})
-        (?:\s+err/s:\s*(?P<err>{_NUM}))?(?:\s+reconn/s:\s*(?P<rec>{_NUM}))?""",
+    rf"""\[\s*(?P<t>{NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{NUM})
+        \s+qps:\s*(?P<qps>{NUM})\s+\(r/w/o:\s*(?P<r>{NUM})/(?P<w>{NUM})/(?P<o>{NUM})\)
+        \s+lat\s+\(ms,(?P<pct>[\d.]+)%\):\s*(?P<lat>{NUM})
+        (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
     re.X,
 )
 _SECTION = re.compile(
@@ -67,17 +70,17 @@ _KV = re.compile(
          |[a-z][a-z0-9 ,/]*?(?:\s\((?:avg/stddev)\))?
          |\d+(?:st|nd|rd|th)\ percentile|approx\.\s+\d+\ percentile
          |[a-z]+(?:,\s*\w+/s)?):
-        (?:\s+(?P<v>{_NUM})(?P<u>ms|s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{_NUM}))?
-           (?:\s+\((?P<rate>{_NUM})\ per\ sec\.\))?)?""",
+        (?:\s+(?P<v>{NUM})(?P<u>ms|s|[kMG]?iB(?:/sec)?)?(?:/(?P<v2>{NUM}))?
+           (?:\s+\((?P<rate>{NUM})\ per\ sec\.\))?)?""",
     re.X,
 )
 # memory: `Total operations: 2097152 (1885685.03 per second)` and `2048.00 MiB transferred
 # (1841.49 MiB/sec)`; before 1.0 `Operations performed: 2097152 (1885685.03 ops/sec)`, `MB`
 _MEMORY = re.compile(
     rf"(?P<key>Total operations|Operations performed):[ \t]*(?P<n>\d+)[ \t]*"
-    rf"\([ \t]*(?P<rate>{_NUM})[ \t]+(?:per second|ops/sec)\)"
-    rf"|(?P<mb>{_NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
-    rf"\((?P<mbrate>{_NUM})[ \t]+(?P<ru>[KMGT]i?B/sec)\)"
+    rf"\([ \t]*(?P<rate>{NUM})[ \t]+(?:per second|ops/sec)\)"
+    rf"|(?P<mb>{NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
+    rf"\((?P<mbrate>{NUM})[ \t]+(?P<ru>[KMGT]i?B/sec)\)"
 )
 _BANNER = re.compile(
     r"sysbench \d[\w.\-]*(?: \(using [^)\n]*\)|:[ \t]+multi-threaded system evaluation benchmark)"
@@ -101,7 +104,7 @@ def _snake(key: str) -> str:
 
 
 def _interval_tables(text: str) -> list[ResultTable]:
-    groups = runs_of(_INTERVAL, text)
+    groups = runs(_INTERVAL, text)
     tables = []
     for rows in groups:
         t = ResultTable(
@@ -250,7 +253,7 @@ def _memory_tables(text: str) -> list[ResultTable]:
 def _heading(text: str, pos: int, previous_end: int) -> str | None:
     """The name of the run at `pos`: the heading line above it, or a short `name:`
     before it on one flattened line - not a command or setup line."""
-    heading = block_heading(text, pos, previous_end)
+    heading = heading_above(text, pos, previous_end)
     if heading and (_COMMAND.match(heading) or _SETUP.search(heading)):
         return None
     return heading
@@ -266,7 +269,7 @@ def _own_heading(text: str, pos: int) -> bool:
         last.endswith(":")
         and not _SECTION.search(last)
         and not _KV.fullmatch(last)
-        and heading_before(text, pos) is not None
+        and heading_above(text, pos, style="line") is not None
     )
 
 
@@ -301,4 +304,4 @@ def parse(text: str) -> list[ResultTable]:
         for m in _SETUP.finditer(text):
             if not any(a < m.end() and m.start() < b for a, b in claimed):
                 tables.append(ResultTable(format=INFO.name, span=m.span()))
-    return sorted(tables, key=lambda t: t.span)
+    return tables

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import JAVA
+from extract.results.formats._rows import Rows, name_blocks, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="testdfsio",
@@ -35,121 +35,98 @@ INFO = FormatInfo(
     signature="`----- TestDFSIO ----- : write` + `Throughput mb/sec:` / `Average IO rate mb/sec:` "
     "lines; `-------------- NNBench -------------- :` + `TPS: Create/Write/Close:` lines",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:-\s*(?:TestDFSIO|NNBench))",
     needles=("TestDFSIO", "NNBench"),
 )
 
-# The operation is one word, or two for the read variants (`random read`, `backward read`,
-# `skip read`); a log record prefix before the header belongs to the block.
-_HEADER = re.compile(
+_HEADER = (
     r"(?P<prefix>(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:\s*)?"
-    r"(?<!-)-{3,}+\s*(?P<tool>TestDFSIO|NNBench)\s*-{3,}\s*:"
+    r"(?<!-)-{3,}+\s*(?P<tool>%s)\s*-{3,}\s*:"
     # on the header's line any word; on the next (a wrapped mail) only TestType's names
     r"(?:[ \t]*(?P<op>(?:(?:random|backward|skip)\s+(?=read\b))?[\w-]+(?![\w-])(?!\s*:))"
     r"|\s*(?P<op2>(?:write|read|append|truncate|cleanup|(?:random|backward|skip)\s+read)\b)"
     r"(?!\s*:)|)"
 )
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
-# `Key: value` where the key may itself contain `(ms):` (NNBench) — value is a number.
-_PAIR = re.compile(
-    r"(?P<key>[A-Za-z#][\w#&/().\- ]{0,60}?(?::\s*[A-Za-z#][\w/#(). ]{0,40}?)?)"
-    rf"\s*:\s*(?P<val>{_NUM})(?![\w.:])"
-)
-# Text allowed between the lines of a block (log prefixes, non-numeric lines).
-_LOG_PREFIX = re.compile(r"(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:")
-_NON_NUMERIC_PAIR = re.compile(
-    # `Date & time: Tue Feb 20 14:02:11 UTC 2024` (java.util.Date, may be wrapped)
-    r"Date\s+&\s+time\s*:\s*[A-Z][a-z]{2}\s+[A-Z][a-z]{2}\s+\d\d?\s+\d\d:\d\d:\d\d(?:\s+[A-Z]{2,5})?"
-    r"\s+\d{4}(?!\d)"
-    r"|(?:Date & time|Version|Test Operation|Start time|Test\s*type)\s*:"
-    r"[^\n]*?(?=\s+(?:INFO\b|[A-Z#][A-Za-z #&/().]*:)|\n|$)"
-)
+_TEST_OPERATION = re.compile(r"Test Operation\s*:\s*([\w-]+)")
+_UNITS = {
+    "TestDFSIO": [
+        (re.compile(r"throughput", re.I), "MB/s"),
+        (re.compile(r"io rate", re.I), "MB/s"),
+        (re.compile(r"exec time", re.I), "s"),
+        (re.compile(r"mbytes processed", re.I), "MB"),
+        (re.compile(r"number of files", re.I), "count"),
+    ],
+    "NNBench": [
+        (re.compile(r"^TPS\b", re.I), "ops/s"),
+        (re.compile(r"\(ms\)", re.I), "ms"),
+        (
+            re.compile(
+                r"^Successful file operations$|^# maps that missed the barrier$"
+                r"|^# exceptions$",
+                re.I,
+            ),
+            "count",
+        ),  # fmt: skip
+    ],
+}
 
-_BLANK = re.compile(r"\s*")
-_DFSIO_UNITS = [
-    (re.compile(r"throughput", re.I), "MB/s"),
-    (re.compile(r"io rate", re.I), "MB/s"),
-    (re.compile(r"exec time", re.I), "s"),
-    (re.compile(r"mbytes processed", re.I), "MB"),
-    (re.compile(r"number of files", re.I), "count"),
-]
-_NNBENCH_UNITS = [
-    (re.compile(r"^TPS\b", re.I), "ops/s"),
-    (re.compile(r"\(ms\)", re.I), "ms"),
-    (
-        re.compile(
-            r"^Successful file operations$|^# maps that missed the barrier$|^# exceptions$", re.I
+
+def _key(m: re.Match) -> str:
+    return " ".join(m["key"].split())
+
+
+def _unit(tool: str, m: re.Match) -> str | None:
+    return next((unit for pattern, unit in _UNITS[tool] if pattern.search(_key(m))), None)
+
+
+def _rows(tool: str) -> Rows:
+    """The `Key: value` lines under a tool's header; those of parameters (no unit) and
+    `RAW DATA` lines are part of the block but give no rows."""
+    return Rows(
+        header=re.compile(_HEADER % tool),
+        # the key may itself hold `(ms):` (NNBench)
+        row=re.compile(
+            r"(?P<key>[A-Za-z#][\w#&/().\- ]{0,60}?(?::\s*[A-Za-z#][\w/#(). ]{0,40}?)?)"
+            rf"\s*:\s*(?P<val>{JAVA})(?![\w.:])"
         ),
-        "count",
-    ),
-]
+        # between the lines: log prefixes, and lines that hold no number
+        gap=re.compile(
+            r"(?:\s*(?:(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:"
+            # `Date & time: Tue Feb 20 14:02:11 UTC 2024` (java.util.Date, may be wrapped)
+            r"|Date\s+&\s+time\s*:\s*[A-Z][a-z]{2}\s+[A-Z][a-z]{2}\s+\d\d?\s+\d\d:\d\d:\d\d"
+            r"(?:\s+[A-Z]{2,5})?\s+\d{4}(?!\d)"
+            r"|(?:Date & time|Version|Test Operation|Start time|Test\s*type)\s*:"
+            r"[^\n]*?(?=\s+(?:INFO\b|[A-Z#][A-Za-z #&/().]*:)|\n|$)))*\s*"
+        ),
+        select=lambda rows: [
+            m for m in rows if _unit(tool, m) and not _key(m).upper().startswith("RAW DATA")
+        ],
+        fields=lambda m: [(_key(m), m["val"], _unit(tool, m))],
+        label=_key,
+        cells=lambda m, key: [key, m["val"]],
+        columns=("key", "value"),
+        keep_empty=True,
+    )
 
 
-def _unit(tool: str, key: str) -> str | None:
-    for pattern, unit in _DFSIO_UNITS if tool == "TestDFSIO" else _NNBENCH_UNITS:
-        if pattern.search(key):
-            return unit
-    return None
-
-
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+READERS = (_rows("TestDFSIO"), _rows("NNBench"))
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
-    tables = []
-    headers = list(_HEADER.finditer(text))
-    floor = 0
-    for i, header in enumerate(headers):
-        limit = headers[i + 1].start() if i + 1 < len(headers) else len(text)
-        tool = header.group("tool")
-        op = " ".join((header.group("op") or header.group("op2") or "").split())
+    tables = sorted((t for spec in READERS for t in read(spec, text)), key=lambda t: t.span)
+    for k, t in enumerate(tables):
+        head = READERS[0].header.match(text, t.span[0]) or READERS[1].header.match(text, t.span[0])
+        tool, op = head["tool"], " ".join((head["op"] or head["op2"] or "").split())
         if tool == "NNBench":
-            found = re.search(r"Test Operation\s*:\s*([\w-]+)", text[header.end() : limit])
+            limit = tables[k + 1].span[0] if k + 1 < len(tables) else len(text)
+            found = _TEST_OPERATION.search(text[head.end() : limit])
             op = found.group(1) if found else op
-        label = f"{tool} {op}".strip() if tool == "TestDFSIO" else (op or tool)
-        table = ResultTable(
-            format=INFO.name,
-            span=(header.start(), header.end()),
-            columns=["key", "value"],
-            caption=f"{tool} {op}".strip(),
-        )
-        pos = header.end()
-        while pos < limit:
-            gap = _BLANK.match(text, pos, limit)
-            at = gap.end()
-            for skip in (_LOG_PREFIX, _NON_NUMERIC_PAIR):
-                m = skip.match(text, at, limit)
-                if m:
-                    break
-            if m:
-                pos = m.end()
-                continue
-            m = _PAIR.match(text, at, limit)
-            if not m:
-                break
-            pos = m.end()
-            key, written = " ".join(m.group("key").split()), m.group("val")
-            table.span = (table.span[0], m.end())
-            unit = _unit(tool, key)
-            if unit is None or key.upper().startswith("RAW DATA"):
-                continue
-            table.rows.append([key, written])
-            meas = measure(
-                key, written, parse_number(written), unit, label=label, row=len(table.rows) - 1
-            )
-            if meas:
-                if key.startswith("Total MBytes"):  # the bytes the job moved, not a result
-                    meas.role = "total"
-                table.measurements.append(meas)
-        table.variant = block_heading(text, header.start(), floor)
-        floor = table.span[1]
-        tables.append(table)
+        t.caption = f"{tool} {op}".strip()
+        for m in t.measurements:
+            m.label = t.caption if tool == "TestDFSIO" else (op or tool)
+            if m.metric.startswith("Total MBytes"):  # the bytes the job moved, not a result
+                m.role = "total"
+    name_blocks(tables, text, "block")
     return tables

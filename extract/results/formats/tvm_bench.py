@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._layout import NUM
+from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="tvm-bench",
@@ -29,48 +29,28 @@ INFO = FormatInfo(
     signature="header `Network Name  Mean Inference Time (std dev)`; rows "
     "`resnet-50  6.74 ms  (0.42 ms)`",
     priority=12,
+    heading="block",
     trigger=r"(?-i:Mean Inference Time)",
     needles=("Mean Inference Time",),
 )
 
-_N = r"\d+(?:\.\d+)?"
-_HEADER = re.compile(r"Network Name[ \t]+Mean Inference Time[ \t]*\(std dev\)(?:\s*-{10,})?")
-_ROW = re.compile(
-    rf"(?<![\w.-])(?P<name>[A-Za-z][\w.+-]*)[ \t]+(?P<mean>{_N})[ \t]*(?P<u>ms|s|us)[ \t]+"
-    rf"\([ \t]*(?P<sd>{_N})[ \t]*(?P<u2>ms|s|us)\)"
+ROWS = Rows(
+    header=re.compile(r"Network Name[ \t]+Mean Inference Time[ \t]*\(std dev\)(?:\s*-{10,})?"),
+    row=re.compile(
+        rf"(?<![\w.-])(?P<name>[A-Za-z][\w.+-]*)[ \t]+(?P<mean>{NUM})[ \t]*(?P<u>ms|s|us)[ \t]+"
+        rf"\([ \t]*(?P<sd>{NUM})[ \t]*(?P<u2>ms|s|us)\)"
+    ),
+    # the report ends where its code block ends, or at a blank line after the rows
+    end=re.compile(r"```|\{code\}|\{noformat\}|</pre>|\n[ \t]*\n[ \t]*\n"),
+    fields=(
+        Field("Mean Inference Time", "mean", unit_group="u"),
+        Field("std dev", "sd", unit_group="u2"),
+    ),
+    label="name",
+    columns=("Network Name", "Mean Inference Time", "std dev"),
+    caption="TVM imagenet benchmark",
 )
-# The report ends where its code block ends, or at a blank line after the rows.
-_END = re.compile(r"```|\{code\}|\{noformat\}|</pre>|\n[ \t]*\n[ \t]*\n")
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
-    for head in _HEADER.finditer(text):
-        if head.start() < floor:
-            continue
-        end_mark = _END.search(text, head.end())
-        end = end_mark.start() if end_mark else len(text)
-        table = ResultTable(
-            format=INFO.name,
-            span=head.span(),
-            columns=["Network Name", "Mean Inference Time", "std dev"],
-            caption="TVM imagenet benchmark",
-            variant=block_heading(text, head.start(), floor),
-        )
-        for row in _ROW.finditer(text, head.end(), end):
-            name = row.group("name")
-            index = len(table.rows)
-            table.rows.append([name, row.group("mean"), row.group("sd")])
-            for metric, g, ug in (("Mean Inference Time", "mean", "u"), ("std dev", "sd", "u2")):
-                written = row.group(g)
-                m = measure(
-                    metric, written, parse_number(written), row.group(ug), label=name, row=index
-                )
-                if m:
-                    table.measurements.append(m)
-            table.span = (head.start(), row.end())
-        if table.rows:
-            floor = table.span[1]
-            tables.append(table)
-    return tables
+    return read(ROWS, text)

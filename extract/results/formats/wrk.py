@@ -15,13 +15,16 @@ Returns one ResultTable per report. Measurements, label = the URL of the report:
 unit as printed: MB/GB), `requests_per_sec` (`req/s`), `transfer_per_sec` (`MB/s`,
 `KB/s`, `GB/s`), `socket_errors_<connect|read|write|timeout>` and `non_2xx_3xx_responses`
 (count). Thread and connection counts are configuration and give no rows.
+
+Not declared as rows: a report is a set of differently shaped lines (thread stats,
+latency distribution, totals, socket errors) between `Running ... test @` lines.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading
+from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -35,14 +38,13 @@ INFO = FormatInfo(
     needles=("Running ", "Thread Stats"),
 )
 
-_NUM = r"\d+(?:\.\d+)?"
-_VU = rf"(?P<{{p}}>{_NUM})(?P<{{p}}u>[a-zA-Zµ]*)"
+_VU = rf"(?P<{{p}}>{NUM})(?P<{{p}}u>[a-zA-Zµ]*)"
 _RUNNING = re.compile(r"Running (?P<dur>\S+) test @ (?P<url>\S+)")
 _THREADS = re.compile(r"\d+ threads? and \d+ connections?")
 _HEAD = re.compile(r"Thread Stats\s+Avg\s+Stdev\s+Max\s+\+/-\s+Stdev")
 _STAT_ROW = re.compile(
     rf"(?P<row>Latency|Req/Sec)\s+{_VU.format(p='avg')}\s+{_VU.format(p='stdev')}\s*"
-    rf"{_VU.format(p='max')}\s+(?P<within>{_NUM})%"
+    rf"{_VU.format(p='max')}\s+(?P<within>{NUM})%"
 )
 _DIST_HEAD = re.compile(r"Latency Distribution")
 _DIST = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}}(?:\.\d+)?)%\s+{_VU.format(p='v')}(?=\s|$)")
@@ -54,7 +56,7 @@ _SOCKET = re.compile(
     r"\s*timeout (?P<timeout>\d+)"
 )
 _NON2XX = re.compile(r"Non-2xx or 3xx responses:\s*(?P<n>\d+)")
-_RPS = re.compile(rf"Requests/sec:\s*(?P<v>{_NUM})")
+_RPS = re.compile(rf"Requests/sec:\s*(?P<v>{NUM})")
 _TPS = re.compile(rf"Transfer/sec:\s*{_VU.format(p='v')}")
 _SCALE = {"": 1.0, "k": 1e3, "M": 1e6}
 
@@ -140,7 +142,7 @@ def _report(text: str, start: int, end: int, url: str | None, floor: int = 0) ->
         span=(first, items[-1][1]),
         columns=["field", "value", "unit"],
         caption=url,
-        variant=block_heading(text, first, floor),
+        variant=heading_above(text, first, floor),
     )
     for _, _, ms, cells in items:
         table.add_row(cells, ms)

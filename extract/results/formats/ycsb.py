@@ -29,13 +29,17 @@ Variant = the heading before the run (`With patch`). Not measurements: histogram
 buckets (`[UPDATE], 0, 464`, `[READ], >1000, 5`), time-series points, JVM GC sections
 (`[TOTAL_GCS_PS_Scavenge]`, `[TOTAL_GC_TIME_%]`), the raw type's `Below is a summary`
 marker, and the estimated completion time.
+
+Not declared as rows: a block mixes three shapes (`[SECTION], metric, value` records,
+the JSON export, status lines) whose metric and unit come from each record's own text.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import block_heading, measure
+from extract.results.formats._context import measure
+from extract.results.formats._layout import JAVA, NUM, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -46,6 +50,7 @@ INFO = FormatInfo(
     '`[READ], AverageLatency(us), N`; `"measurement" : "RunTime(ms)"`; '
     "`50 sec: 1000 operations; 20 current ops/sec; [READ: Count=...]`",
     priority=10,
+    gutter=True,
     kind="result",
     trigger=r"(?-i:\]\s*,\s*(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency"
     r"|LatencyVariance|\d+thPercentileLatency|Return=|Total Operations)"
@@ -61,15 +66,14 @@ INFO = FormatInfo(
     ),
 )
 
-_VAL = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|NaN|Infinity|-Infinity"
 _LINE = re.compile(
     r"\[(?P<section>[A-Za-z][\w%\-]*)\]\s*,\s*(?P<metric>[A-Za-z0-9][^,\[\]\n]{0,60}?)\s*,\s*"
-    rf"(?P<val>{_VAL})(?![\w.])"
+    rf"(?P<val>{JAVA})(?![\w.])"
 )
 _JSON = re.compile(
     r"\{\s*\"metric\"\s*:\s*\"(?P<section>[^\"\n]{1,60})\"\s*,\s*"
     r"\"measurement\"\s*:\s*\"(?P<metric>[^\"\n]{1,80})\"\s*,\s*"
-    rf"\"value\"\s*:\s*(?P<val>{_VAL})\s*\}}"
+    rf"\"value\"\s*:\s*(?P<val>{JAVA})\s*\}}"
 )
 # `[<label>]2019-10-14 18:07:32:614 50 sec: 1000000 operations; 17966 current ops/sec;
 # est completion in 1 minute [READ: Count=...] [UPDATE AverageLatency(us)=...]`
@@ -99,7 +103,7 @@ _KNOWN = re.compile(
     r"|\d+thPercentileLatency|Return=\w+|Total Operations)",
 )
 # The raw measurement type's summary: microseconds, without a unit in the name.
-_RAW_METRIC = re.compile(r"^(?:Average|Min|Max|p\d+(?:\.\d+)?)$")
+_RAW_METRIC = re.compile(rf"^(?:Average|Min|Max|p{NUM})$")
 # Text allowed between two records of one run: log prefixes, a `|` gutter, JSON
 # punctuation, markup.
 _GAP = re.compile(
@@ -161,7 +165,7 @@ def _status(m: re.Match, table: ResultTable) -> None:
             for key, written in pairs:
                 if key in _HDR_NAMES:
                     name, unit = _HDR_NAMES[key]
-                elif re.fullmatch(r"\d+(?:\.\d+)?", key):
+                elif re.fullmatch(rf"{NUM}", key):
                     name, unit = f"{key}thPercentileLatency", "us"
                 else:
                     continue
@@ -199,17 +203,7 @@ def _blocks(text: str) -> list[list[tuple[str, re.Match]]]:
     return [b for b in blocks if wanted(b)]
 
 
-# A `| ` gutter before every line (logs pasted that way) is blanked without moving offsets,
-# so the spans still point into the original text. (`> ` quotes are the cleaner's: text
-# quoted from an earlier mail is not a new result.)
-_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-
-
 def parse(text: str) -> list[ResultTable]:
-    return _parse(_GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text))
-
-
-def _parse(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for block in _blocks(text):
@@ -218,7 +212,7 @@ def _parse(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(start, block[-1][1].end()),
             columns=["section", "metric", "value"],
-            variant=block_heading(text, start, floor),
+            variant=heading_above(text, start, floor),
         )
         for kind, m in block:
             if kind == "status":

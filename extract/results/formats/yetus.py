@@ -16,6 +16,10 @@ elsewhere in the same message is still found):
   for build results ...: <url>`.
 
 Returns ResultTables without measurements; the registry removes their spans.
+
+Not declared as rows: a noise recogniser: it finds the extent of a report (the overall
+line, the vote table in GitHub, JIRA or plain markup, the footer) to claim it, and gives
+no measurements.
 """
 
 from __future__ import annotations

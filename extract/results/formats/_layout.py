@@ -1,0 +1,392 @@
+"""The layout of text around results, in one place: how numbers are written, the fences
+and rules that frame a block, the heading above it, the command that made it, a
+`| ` gutter before its lines, and the runs of lines that make one block.
+
+Every format reads its text through these; none defines its own number pattern,
+gutter or heading rule.
+
+- `NUM` (and `UNSIGNED`, `FLOAT`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
+  print it, with the exponents, signs, separators and words some of them add.
+- `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`.
+- `heading_above(text, pos, floor)`: the short text that names the block at `pos`
+  (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
+- `command_above(text, pos, floor)`: the shell command pasted above an output.
+- `ungutter(text)`, `repaired(text, damage)`: the text without a `| ` gutter or
+  without terminal colours and mojibake, its offsets kept (or mapped back).
+- `runs(pattern, text, gap)`: the matches of a line pattern, grouped into the runs
+  that make one block each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+
+# ---------------------------------------------------------------- numbers
+
+# A number as tools print it: `12`, `3.25` (no sign, exponent or thousands separator).
+NUM = r"\d+(?:\.\d+)?"
+# ... with an exponent (`1.5e-3`), and a sign, as printf's %g and JSON write them.
+UNSIGNED = rf"{NUM}(?:[eE][-+]?\d+)?"
+FLOAT = rf"[-+]?{UNSIGNED}"
+# ... with `,` grouping thousands (`1,234.5`).
+GROUPED = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# As a table's cell writes it: `1,430`, `749 631` (thousands grouped by spaces, also
+# thin and no-break ones), `-0.347`, `3.49E8`, `.5` (not dates, versions).
+CELL_NUM = (
+    r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+)?"
+    r"(?:\.\d+)?(?:[eE][-+]?\d+)?"
+)
+# As Java's formatters print numbers: grouped (`1,966,793,680`), `NaN`, `Infinity`.
+JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
+
+# ---------------------------------------------------------------- fences and rules
+
+# A line that opens or closes a code block (Markdown, JIRA, HTML, a `...` elision).
+FENCE = re.compile(
+    r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\}|</?pre>|</?code>|\.\.\.)\s*$"
+)
+# An opening fence only: what `past_fences` steps over above a table.
+_OPENING_FENCE = re.compile(
+    r"^\s*(?:```[\w-]*|~~~|\{code(?::[^}]*)?\}|\{noformat\}|<pre>|<code>)\s*$"
+)
+# A line made only of rule characters (`=====`, `-----`).
+RULE = re.compile(r"^\s*[-=_*~#+]{3,}\s*$")
+
+
+def line_start(text: str, pos: int) -> int:
+    """Where the line holding `pos` starts."""
+    return text.rfind("\n", 0, pos) + 1
+
+
+def past_fences(text: str, pos: int) -> int:
+    """Where a block starts once the fence lines opening it (```, {code}, {noformat})
+    are skipped, so the heading above the fence still names the block."""
+    for _ in range(3):
+        start = line_start(text, pos)
+        if text[start:pos].strip():
+            return pos
+        head = text[:start].rstrip()
+        prev_start = head.rfind("\n") + 1
+        if not _OPENING_FENCE.match(head[prev_start:]):
+            return pos
+        pos = prev_start
+    return pos
+
+
+# ---------------------------------------------------------------- headings
+
+# A heading line: `Before patch:`, `## Results`, `=== with the fix ===`.
+_HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
+_SENTENCE_TAIL = re.compile(r"[.;,]\s*$")
+_LETTER = re.compile(r"[A-Za-z]")
+# The end of a sentence or a code fence inside a flattened line.
+_CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
+# A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
+_DATA_LINE = re.compile(r":\s*[-+~]?\d[\d.,]*\s*[A-Za-z%/]*\s*$")
+# A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
+_TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
+# A linking verb before a capitalised name: "The latest result is Before patch:".
+_LINK = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
+_FENCES_AT_END = re.compile(r"(?:\s|```+[\w+-]*|\{code(?::[^}]*)?\}|\{noformat\})+$")
+_FENCES_AT_START = re.compile(r"^(?:\s|```+|\{code\}|\{noformat\})+")
+_SENTENCE_INSIDE = re.compile(r"[.!?]\s")
+_UNFINISHED = re.compile(r"[.:;!?)\]}]$")
+_ENDS_SENTENCE = re.compile(r"[:.!?]$")
+# In a table's flattened text: a bold title or a short `Capitalised:` sentence start.
+_INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
+_INLINE_COLON = re.compile(r"(?:^|[.!?]\s+|\s{2,})([A-Z][^.!?:|\n]{1,60}):\s*$")
+
+
+def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
+    """The short line just before `pos` when it reads as a heading (`Before patch:`,
+    `with 4 MM threads:`, returned without the colon); None when the nearest
+    non-blank line of the last `max_lines` does not."""
+    lines = text[:pos].rstrip().splitlines()
+    for line in reversed(lines[-max_lines:]):
+        s = line.strip().strip("`").strip()
+        if not s:
+            continue
+        if s.endswith((":", "：")) or (len(s) <= 60 and not _SENTENCE_TAIL.search(s)):
+            m = _HEADING.match(s)
+            if m and _LETTER.search(m.group("h")):
+                return m.group("h").rstrip(":： ").strip("*# ")
+        return None
+    return None
+
+
+def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
+    """`Before patch` from the tail of a flattened line such as
+    `... The latest result is Before patch: ``` `. Without a trailing colon, only a
+    short phrase sitting between two blocks (`... 134%CPU Beeline http 5.36user`)."""
+    seg = _FENCES_AT_START.sub("", _FENCES_AT_END.sub("", segment))
+    if not seg.endswith((":", "：")):
+        short = 2 <= len(seg) <= 80 and _LETTER.search(seg)
+        if between_blocks and short and not _SENTENCE_INSIDE.search(seg):
+            return seg.strip("*#` ")
+        return None
+    parts = _CLAUSE_BREAK.split(seg[:-1].rstrip())
+    clause = _LINK.sub("", parts[-1].strip() if parts else "").strip()
+    if _TIMESTAMP.search(clause):
+        return None
+    words = clause.split()
+    if not words or len(words) > 12 or not _LETTER.search(clause):
+        return None
+    return clause.strip("*#` ")
+
+
+def _inline_title(before: str) -> str | None:
+    """The title right before a table in flattened text: `**tpcds — branch**` or a
+    short `Before patch:` that starts a sentence."""
+    before = before[-300:]
+    m = _INLINE_BOLD.search(before) or _INLINE_COLON.search(before)
+    return m.group(1).strip() if m else None
+
+
+def _block_heading(text: str, pos: int, floor: int) -> str | None:
+    start = max(line_start(text, pos), floor)
+    before_on_line = text[start:pos]
+    if before_on_line.strip():
+        inline = inline_heading(before_on_line, between_blocks=start == floor > 0)
+        # a block that starts inside the first line of a code block (after a tool's
+        # prefix, in a flattened mail) is named by the heading above the fence
+        above = text[line_start(text, start - 1) : start - 1] if start > floor else ""
+        if inline is not None or not FENCE.match(above):
+            return inline
+    # Walk up over blank lines, fences and rules.
+    end = start
+    for _ in range(6):
+        if end <= floor:
+            return None
+        prev_start = line_start(text, end - 1)
+        if prev_start < floor:
+            return None
+        line = text[prev_start : end - 1] if text[end - 1] == "\n" else text[prev_start:end]
+        if not line.strip() or FENCE.match(line) or RULE.match(line):
+            end = prev_start
+            continue
+        break
+    else:
+        return None
+    line = text[prev_start:end]
+    if _DATA_LINE.search(line) or _TIMESTAMP.search(line):
+        return None
+    heading = _heading_line(text[:end], end, max_lines=1)
+    if heading is None:
+        return None
+    line = line.strip()
+    # A heading wrapped by a mail gateway at ~80 columns: the line above it is long,
+    # does not end a sentence, and belongs to this block.
+    if line.endswith((":", "：")) and prev_start > floor:
+        above_start = line_start(text, prev_start - 1)
+        above = text[above_start : prev_start - 1].strip()
+        if above_start >= floor and len(above) >= 60 and not _UNFINISHED.search(above):
+            joined = _heading_line(above + " " + line, len(above) + 1 + len(line), max_lines=1)
+            if joined:
+                heading = joined
+    return heading
+
+
+def _table_heading(text: str, pos: int) -> str | None:
+    pos = past_fences(text, pos)
+    before = text[line_start(text, pos) : pos]
+    if before.strip():
+        return _inline_title(before)  # mid-line: flattened text
+    head = _heading_line(text, pos)
+    if head is None:
+        return None
+    lines = text[:pos].rstrip().splitlines()
+    if len(lines) >= 2 and lines[-2].strip() and not lines[-1].strip().startswith(("*", "#", "=")):
+        prev = lines[-2].strip()
+        if len(prev) > 60 and not _ENDS_SENTENCE.search(prev):
+            return None  # the last line of a wrapped paragraph (`... of the latest` / `changes:`)
+    return head
+
+
+def heading_above(text: str, pos: int, floor: int = 0, *, style: str = "block") -> str | None:
+    """The heading of the block that starts at `pos` (`Before patch`, `with 4 MM
+    threads`, `HDFS -text`), or None; never one that lies before `floor` (the end of
+    the previous block, so a block does not borrow the heading of the one before).
+
+    `style` says how far the rule looks, as the formats were tuned on real mail:
+    - "block" (tool output): the nearest line above, past blank lines, code fences
+      and rules, unless it holds data (`key: 12 ms`) or a log time; a heading a
+      gateway wrapped onto two lines is joined; in a flattened mail, the clause
+      before the block that ends in a colon (`... The result is Before patch:`);
+    - "table" (generic tables): the line above the table's opening fence, unless it
+      ends a wrapped paragraph; in flattened text, a `**bold title**` or a short
+      `Capitalised:` sentence start;
+    - "line": the nearest non-blank line of the two above `pos` (or the text before
+      `pos` on its line), as it is.
+    """
+    if style == "block":
+        return _block_heading(text, pos, floor)
+    if style == "table":
+        return _table_heading(text, pos)
+    return _heading_line(text, pos)
+
+
+def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
+    """The nearest non-blank line before `pos` when it reads as a title
+    (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`). None for a block
+    that starts mid-line (flattened text), where the text before it is prose."""
+    pos = past_fences(text, pos)
+    if text[line_start(text, pos) : pos].strip():
+        return None
+    for line in reversed(text[:pos].splitlines()[-2:]):
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith(("|", "+", "```")) or s.count("|") >= 2:
+            return None
+        s = _TAG.sub("", s)
+        s = s.strip("=#*-_>` ").strip().rstrip(":：").strip("*_ ")
+        if 2 <= len(s) <= max_len and _LETTER.search(s):
+            return s
+        return None
+    return None
+
+
+def context_before(text: str, pos: int, *, lines: int = 3) -> str:
+    """The last few non-blank lines before a table (at most 400 characters), which
+    often say what its numbers are (`### Write benchmark:`, `Batches per second.`)."""
+    before = [x.strip() for x in text[max(0, pos - 400) : pos].splitlines() if x.strip()]
+    return " ".join(before[-lines:])
+
+
+# ---------------------------------------------------------------- commands
+
+# A shell command: an optional prompt, a program (a word or a path), then arguments
+# of which at least one is an option (`-t 20`, `--bytes-per-write=1024`).
+_COMMAND = re.compile(
+    r"^\s*(?:[$#>%]\s+)?(?P<cmd>[\w./-]*[A-Za-z][\w./-]*(?:\s+[\w./=:-]+)*?\s+--?[A-Za-z][^\n]*)$"
+)
+
+
+def command_above(text: str, pos: int, floor: int = 0) -> str | None:
+    """The shell command on the line just above `pos`, or above a blank line there
+    (`ozone freon hsync-generator -t 20 ...`), which names the output that follows when
+    the tool printed no name of its own; None when that line is not a command or lies
+    before `floor`. In a mail flattened onto one line, the command is the clause just
+    before `pos`, after a code fence or the end of a sentence."""
+    start = line_start(text, pos)
+    if text[max(start, floor) : pos].strip():  # flattened: the command opens the fence
+        # the command is what follows the last fence or sentence on the line
+        clause = _CLAUSE_BREAK.split(text[max(start, floor) : pos])[-1]
+        m = _COMMAND.match(clause.rstrip())
+        return m.group("cmd").strip()[:200] if m else None
+    for _ in range(2):  # (a blank line may separate the command from its output)
+        if start <= floor:
+            return None
+        prev_start = line_start(text, start - 1)
+        if prev_start < floor:
+            return None
+        line = text[prev_start : start - 1]
+        if line.strip():
+            m = _COMMAND.match(line)
+            return m.group("cmd").strip()[:200] if m else None
+        start = prev_start
+    return None
+
+
+# ---------------------------------------------------------------- offset-keeping views
+
+# A `| ` gutter before every line (logs pasted that way). (`> ` quotes are the
+# cleaner's: text quoted from an earlier mail is not a new result.)
+_GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
+_TAG = re.compile(r"<[^>]+>")
+_LONG_TAG = re.compile(r"<[^<>]{0,2000}>")
+
+
+def ungutter(text: str) -> str:
+    """`text` with a `| ` gutter before its lines blanked, offsets kept, so that the
+    spans found in it still point into `text`."""
+    if "|" not in text:
+        return text
+    return _GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
+def mask_tags(text: str) -> str:
+    """HTML tags replaced by as many spaces (offsets kept), so that tool output pasted
+    as rich HTML (seed 000) reads as flattened text."""
+    if "<" not in text:
+        return text
+    return _LONG_TAG.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def repaired(
+    text: str, damage: re.Pattern, repair: dict[str, str] | None = None
+) -> tuple[str, list[int] | None]:
+    """`text` with every match of `damage` removed (or replaced by `repair[match]`),
+    and where each character of the result was in `text`, so that spans found in the
+    repaired text map back onto the original (None when nothing matched)."""
+    if not damage.search(text):
+        return text, None
+    repair = repair or {}
+    parts: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for m in damage.finditer(text):
+        parts.append(text[pos : m.start()])
+        index.extend(range(pos, m.start()))
+        fixed = repair.get(m.group(0), "")
+        parts.append(fixed)
+        index.extend([m.start()] * len(fixed))
+        pos = m.end()
+    parts.append(text[pos:])
+    index.extend(range(pos, len(text) + 1))
+    return "".join(parts), index
+
+
+# ---------------------------------------------------------------- JSON in text
+
+_JSON = json.JSONDecoder()
+# 64 levels opened at once: no tool's export nests so deep, and text that does is
+# rejected before the decoder recurses into it (at every one of its starts).
+_TOO_DEEP = re.compile(r'(?:\s*(?:\{\s*"(?:[^"\\\n]|\\.){0,200}"\s*:|\[)){64}')
+
+
+def json_at(text: str, pos: int) -> tuple[object, int] | None:
+    """The JSON value that starts at `pos` of `text` and where it ends; None when
+    none does (not JSON, or nested too deep to be a tool's export)."""
+    if _TOO_DEEP.match(text, pos):
+        return None
+    try:
+        return _JSON.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        return None
+
+
+# ---------------------------------------------------------------- runs of lines
+
+
+def runs(
+    matches: re.Pattern | Iterable[re.Match],
+    text: str,
+    gap: re.Pattern | Callable[[str], object] | None = None,
+) -> list[list[re.Match]]:
+    """Matches (of a pattern in `text`, or given) grouped into runs: two belong to one
+    run when the text between them is blank, or fully matches `gap` (what the format
+    lets stand between two lines of one block: log prefixes, a live line), or `gap`
+    says yes to it."""
+    found = matches.finditer(text) if isinstance(matches, re.Pattern) else matches
+    if gap is None:
+        joins = _blank
+    elif isinstance(gap, re.Pattern):
+        joins = gap.fullmatch
+    else:
+        joins = gap
+    groups: list[list[re.Match]] = []
+    last = -1
+    for m in found:
+        if groups and joins(text[last : m.start()]):
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+        last = m.end()
+    return groups
+
+
+def _blank(text: str) -> bool:
+    return not text.strip()

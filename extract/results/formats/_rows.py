@@ -1,0 +1,267 @@
+"""The declarative row reader: a tool module says what one row of its output looks like
+and which numbers it holds; `read` finds the blocks of rows in a text and returns one
+table per block, with a measurement per number.
+
+    ROWS = Rows(
+        row=re.compile(rf"(?P<name>\\w+)[ \\t]+(?P<mean>{NUM})[ \\t]*(?P<u>ms|s)"),
+        fields=(Field("mean", "mean", unit_group="u"),),
+        label="name",
+        columns=("name", "mean"),
+    )
+
+    def parse(text: str) -> list[ResultTable]:
+        return read(ROWS, text)
+
+A block is either a run of rows (with only blank space, or what `gap` allows,
+between them), or the rows that follow a `header` (each row right after the last,
+past what `gap` allows; or, with `end`, every row up to the end mark). The registry
+names each block by the heading above it when the module's `INFO.heading` says so.
+What a tool needs beyond this (which rows are warm-ups, which side is the baseline)
+is a short typed step of its own module, on the tables `read` returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from extract.results.formats._layout import heading_above, runs
+from extract.results.formats.base import Measurement, ResultTable
+from extract.results.units import parse_number
+
+_BLANK = re.compile(r"\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One number of a row: the pattern's group that holds it, the metric it
+    measures, and its unit as the tool writes it (`unit`) or the group that holds
+    the unit (`unit_group`). A row whose group did not match gives no measurement."""
+
+    metric: str
+    group: str
+    unit: str | None = None
+    unit_group: str | None = None
+    role: str = "result"  # what the number is (`base.ROLES`): a `count`, a `total`, ...
+    # A side of a comparison by construction (`Measurement.side`: "before", "after"),
+    # the side as the tool names it, and the quantity compared.
+    side: str | None = None
+    side_name: str | None = None
+    quantity: str | None = None
+
+
+# The numbers of a row; or, for rows whose numbers vary (`44.6 ns/op  16 B/op`), a
+# function giving (metric, number as written, unit[, value when not the written one]);
+# such a function may also stand among declared fields.
+Found = Callable[[re.Match], Iterable[tuple]]
+Fields = Sequence[Field | Found] | Found
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """What a tool's rows look like (see the module docstring)."""
+
+    row: re.Pattern
+    fields: Fields
+    # The row's name: a group of the pattern, or made from the match.
+    label: str | Callable[[re.Match], str] = ""
+    # The table's columns; after a header, `{group}` names a group of it (`QPS {base}`),
+    # in the columns and in the fields' metrics and side names.
+    columns: Sequence[str] = ()
+    # The row's cells: groups of the pattern (unmatched: ""), or made from the match
+    # and its label; default: the label and every field's number.
+    cells: Sequence[str] | Callable[[re.Match, str], list[str]] | None = None
+    # The table's caption, or made from the header (the first row) of its block.
+    caption: str | Callable[[re.Match], str | None] | None = None
+    header: re.Pattern | None = None
+    # What may stand between two rows of one block (default: blank space).
+    gap: re.Pattern | Callable[[str], object] | None = None
+    # After a header: where its block ends at the latest (rows are searched up to it).
+    end: re.Pattern | None = None
+    min_rows: int = 1  # a block of fewer rows is no table
+    keep_empty: bool = False  # a header with no rows is a table (it claims its text)
+    # The rows that give measurements, of all the rows of a block (default: all).
+    select: Callable[[list[re.Match]], list[re.Match]] | None = None
+    # Whole lines above the first row that belong to its block (a tool's header),
+    # and what right after the last row still does (a footer).
+    lead: re.Pattern | None = None
+    tail: re.Pattern | None = None
+    # The heading above each block names it (`_layout.heading_above` in this style),
+    # unless `not_heading` finds something in it (the tool's own command line).
+    heading: str | None = None
+    not_heading: re.Pattern | None = None
+    # The names of a block's rows at once, instead of `label` (`summary + (interval
+    # 2)` counts the rows before it).
+    labels: Callable[[list[re.Match]], list[str]] | None = None
+
+
+def read(spec: Rows, text: str) -> list[ResultTable]:
+    """The tables of `spec`'s blocks in `text`, in text order."""
+    if spec.header is None:
+        blocks = runs(spec.row, text, spec.gap)
+        tables = [_table(spec, text, b, b[0]) for b in blocks if len(b) >= spec.min_rows]
+    else:
+        tables = []
+        floor = 0
+        heads = list(spec.header.finditer(text))
+        for k, head in enumerate(heads):
+            if head.start() < floor:
+                continue
+            limit = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+            block = list(_after(spec, text, head.end(), limit))
+            if len(block) >= (0 if spec.keep_empty else spec.min_rows):
+                tables.append(_table(spec, text, block, head))
+                floor = tables[-1].span[1]
+    if spec.heading:
+        name_blocks(tables, text, spec.heading, spec.not_heading)
+    return tables
+
+
+def name_blocks(
+    tables: list[ResultTable], text: str, style: str, not_heading: re.Pattern | None = None
+) -> None:
+    """Each table's variant: the heading above it, not before the previous table's end."""
+    floor = 0
+    for t in tables:
+        heading = heading_above(text, t.span[0], floor, style=style)
+        t.variant = None if heading and not_heading and not_heading.search(heading) else heading
+        floor = t.span[1]
+
+
+def _after(spec: Rows, text: str, pos: int, limit: int):
+    """The rows of the block that starts at `pos` (right after its header), up to the
+    next header at `limit`."""
+    if spec.end is not None:
+        mark = spec.end.search(text, pos)
+        yield from spec.row.finditer(text, pos, mark.start() if mark else len(text))
+        return
+    gap = spec.gap
+    while True:
+        if gap is not None:
+            if (between := gap.match(text, pos, limit)) is None:
+                return
+            pos = between.end()
+        else:
+            pos = _BLANK.match(text, pos, limit).end()
+        m = spec.row.match(text, pos, limit)
+        if m is None:
+            return
+        yield m
+        pos = m.end()
+
+
+def _table(spec: Rows, text: str, block: list[re.Match], head: re.Match) -> ResultTable:
+    start, end = head.start(), block[-1].end() if block else head.end()
+    if spec.lead is not None:
+        start = _lead_start(text, start, spec.lead)
+    if spec.tail is not None and (tail := spec.tail.match(text, end)):
+        end = tail.end()
+    table = ResultTable(
+        format="",  # (the registry sets the format's name)
+        span=(start, end),
+        columns=list(spec.columns),
+        caption=spec.caption(head) if callable(spec.caption) else spec.caption,
+    )
+    rows = spec.select(block) if spec.select else block
+    if spec.labels is not None:
+        labels = spec.labels(rows)
+    elif isinstance(spec.label, str):
+        labels = [m[spec.label] for m in rows]
+    else:
+        labels = [spec.label(m) for m in rows]
+    for m, label in zip(rows, labels, strict=True):
+        table.add_row(cells(spec, m, label), measurements(spec.fields, m, label))
+    if spec.header is not None and "{" in "".join(spec.columns):
+        _name_from_header(table, head)
+    return table
+
+
+def _name_from_header(table: ResultTable, head: re.Match) -> None:
+    """Columns, metrics and sides that name a group of the header (`QPS {base}`)."""
+    names = {k: (v or "").strip() for k, v in head.groupdict().items()}
+    table.columns = [c.format_map(names) for c in table.columns]
+    for m in table.measurements:
+        m.metric = m.metric.format_map(names)
+        if m.side_name:
+            m.side_name = m.side_name.format_map(names)
+
+
+def _lead_start(text: str, start: int, lead: re.Pattern) -> int:
+    """`start` moved up over the lines above it that `lead` matches (blank lines
+    between them are passed over); not when the block starts mid-line (flattened)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return start
+    first = pos = line_start
+    for line in reversed(text[:line_start].split("\n")[:-1]):
+        pos -= len(line) + 1
+        if lead.match(line):
+            first = pos
+        elif line.strip():
+            break
+    return first
+
+
+def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
+    if spec.cells is None:  # the label and every number as written
+        return [label, *_written(spec.fields, m)]
+    if callable(spec.cells):
+        return spec.cells(m, label)
+    return [m[g] or "" for g in spec.cells]
+
+
+def _written(fields: Fields, m: re.Match) -> Iterator[str]:
+    for f in [fields] if callable(fields) else fields:
+        if callable(f):
+            yield from (found[1] or "" for found in f(m))
+        else:
+            yield m[f.group] or ""
+
+
+def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measurement]:
+    """A measurement per field of the match that holds a number; a declared field's
+    measurement knows its `span` (where its group matched)."""
+    if callable(fields):
+        return numbers(fields(m), label)
+    out = []
+    for f in fields:
+        if callable(f):  # (numbers given by a function, among declared ones)
+            out += numbers(f(m), label)
+            continue
+        unit = m[f.unit_group] if f.unit_group else f.unit
+        for meas in numbers([(f.metric, m[f.group], unit)], label):
+            meas.span, meas.role = m.span(f.group), f.role
+            if f.side:
+                meas.side, meas.side_name, meas.quantity = f.side, f.side_name, f.quantity
+            out.append(meas)
+    return out
+
+
+def numbers(
+    found: Iterable[tuple[str, str | None, str | None] | tuple[str, str | None, str | None, float]],
+    label: str | None,
+) -> list[Measurement]:
+    """A measurement per (metric, number as written, unit[, value]) that holds a number."""
+    out = []
+    for metric, written, unit, *value in found:
+        value = value[0] if value else parse_number(written) if written is not None else None
+        if value is not None:
+            out.append(Measurement(metric, value, unit, label, None, written))
+    return out
+
+
+def measure(
+    metric: str,
+    written: str,
+    value: float | None,
+    unit: str | None,
+    *,
+    label: str | None = None,
+    variant: str | None = None,
+    row: int | None = None,
+) -> Measurement | None:
+    """A Measurement, or None when the number could not be read."""
+    if value is None:
+        return None
+    return Measurement(metric, value, unit, label, variant, written, row)

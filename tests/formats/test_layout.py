@@ -1,0 +1,64 @@
+"""The layout module every format reads through: the heading that names a block, the
+command that printed it, a `| ` gutter, runs of lines."""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats._layout import command_above, heading_above, runs, ungutter
+
+
+def test_a_block_inside_the_first_line_of_a_code_block_takes_the_heading_above_it():
+    text = "Run with the small records\n```\n> Task :bench:main() mb_sec 22.4 0.1 0.4\n```"
+    assert heading_above(text, text.index("mb_sec")) == "Run with the small records"
+    # text before the block on a line that no fence opens is not skipped over
+    prose = "Run with the small records\nwe saw mb_sec 22.4 0.1 0.4"
+    assert heading_above(prose, prose.index("mb_sec")) is None
+
+
+def test_the_command_on_the_line_above_names_the_output():
+    text = "```\n$ bin/load run-test -t 8 --size=4096\n\n  count = 5\n```"
+    assert command_above(text, text.index("count")) == "bin/load run-test -t 8 --size=4096"
+    assert command_above("Some words on the line above\ncount = 5", 29) is None
+
+
+def test_in_a_flattened_mail_the_command_after_the_fence_names_the_output():
+    text = "Output of the load tool: ``` $ bin/load run-test -t 8 --size=4096 count = 5 ```"
+    assert command_above(text, text.index("count")) == "bin/load run-test -t 8 --size=4096"
+    # a sentence that ends before the block is not a command
+    said = "We ran it twice. The numbers are below count = 5"
+    assert command_above(said, said.index("count")) is None
+
+
+def test_the_three_heading_styles():
+    # a rule between the heading and the block: tool output looks past it, a table not
+    text = "Before patch:\n-----\nBenchmarkX 1 2 ns/op"
+    pos = text.index("Benchmark")
+    assert heading_above(text, pos) == "Before patch"
+    assert heading_above(text, pos, style="table") is None
+    # the heading of the previous block is not borrowed across `floor`
+    assert heading_above(text, pos, floor=text.index("-----")) is None
+    # a data line names nothing in tool output; as a line, it is what it is
+    data = "count: 12 ms\nBenchmarkX 1 2 ns/op"
+    assert heading_above(data, data.index("Benchmark")) is None
+    assert heading_above(data, data.index("Benchmark"), style="line") == "count: 12 ms"
+
+
+def test_a_gutter_is_blanked_and_offsets_are_kept():
+    text = "| Throughput: 12 msg/s\n|   Latency: 3 ms\n|\nno gutter | here"
+    clean = ungutter(text)
+    assert len(clean) == len(text)
+    assert clean.splitlines() == [
+        "  Throughput: 12 msg/s",
+        "    Latency: 3 ms",
+        " ",
+        "no gutter | here",
+    ]
+
+
+def test_runs_group_lines_by_what_stands_between_them():
+    row = re.compile(r"row \d")
+    text = "row 1\nrow 2\n\nrow 3 INFO row 4\ntext\nrow 5"
+    assert [len(r) for r in runs(row, text)] == [3, 1, 1]  # (blank lines keep a run)
+    gap = re.compile(r"\s*(?:INFO\s*)?")
+    assert [len(r) for r in runs(row, text, gap)] == [4, 1]
