@@ -1,6 +1,7 @@
 """The families of ordinary list traffic that carry numbers and are not benchmark
 reports: each a cheap, general test on a message's own text (and subject), used as
-message-level features by the fitted verdict (`extract.results.verdict`).
+message-level features by the fitted verdict (`extract.results.verdict`) and by the
+number model (`msg=<family>`).
 
 Most of lists.apache.org is this mail. Each family is recognised by how its kind of
 message is written, never by a project or a message:
@@ -8,89 +9,247 @@ message is written, never by a project or a message:
   test-result bots (`Total time taken`, `Tests run`, pass/fail tallies), coverage and
   quality-gate bots (Codecov, Sonar), dependency bots (`Bumps x from 1.2 to 1.3`);
 * `vote`: release votes and checks (`[VOTE]`, `+1 (binding)`, release candidates,
-  checksums, signatures, `KEYS`, how long a vote stays open);
+  how long a vote stays open; checksums, signatures and `KEYS` only next to those);
 * `bug`: bug reports with logs: stack traces, exceptions, JVM flags, `OutOfMemoryError`,
-  steps to reproduce, "after 8-9 hours";
+  `OOMKilled`, crashes, hangs, timeouts, thread dumps, GC logs ("dies after 8-9 hours");
 * `config`: configuration dumps (`key=value`, `<property>`, YAML) filling the message;
-* `design`: design talk about limits and defaults (`default`, `limit`, `max`,
-  `configurable`, `should`, proposals) without measured results;
+* `design`: design talk about limits and defaults, proposals, estimates and plans
+  (`the default of`, `a limit of`, `configurable`, `in theory`, `I'll run ... next week`);
 * `request`: requests for benchmarks ("could you run", "please share the numbers",
-  a list of metrics to collect);
-* `template`: PR / issue templates (`What changes were proposed`, `How was this patch
-  tested`, check boxes).
+  a list of metrics to collect, a bot command that starts a benchmark run);
+* `template`: PR templates and issue forms (`What changes were proposed`, `How was this
+  patch tested`, check boxes, `Describe the bug`, `Steps to reproduce`), by the share of
+  the message they fill: a container, which a report (a regression filed as a bug, a
+  benchmark under `How was this patch tested`) fills as well as anything else;
+* `announce`: announcements, advisories and project bookkeeping: releases
+  (`[ANNOUNCE]`, `is pleased to announce`), security advisories (CVE, CVSS, affected
+  versions), board reports and meeting notes (contributors, commits, attendees,
+  release schedules).
+
+A family's strength (0..1] grows with the distinct kinds of mark of it that a message
+shows (and, for the families that fill a message, with the share of its lines they
+fill): one stray word (`checksum` in a storage patch, `should` in a report) weighs
+little, and a mark repeated (forty frames of a stack trace, a log saying `timed out`
+forty times) is one mark.
+
+Each mark is one pattern, and all of them are one Hyperscan database: a message is
+scanned once, whatever the number of marks (the `re` alternations they were took
+~3 ms a message, the largest cost of a message the gate lets through).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import threading
+from bisect import bisect_right
 
-_CI = re.compile(
-    r"\+1 overall|-1 overall|hadoop qa|apache yetus|\byetus\b|jenkins|build (?:#\d+|failed"
-    r"|succeeded|success|failure|is back to normal|unstable)|total time taken|tests? run:"
-    r"|tests? results?:|test(?:s)? (?:passed|failed)|(?<!\d)\d++ (?:passed|failed|skipped)\b"
-    r"|github actions|workflow run|check run|codecov|coverage (?:increased|decreased|report)"
-    r"|sonar(?:cloud|qube)?|quality gate|dependabot|renovate|\bbumps? \S+ from \S+ to"
-    r"|trillian|test result \(|smoke ?test|ci (?:run|report|result)|\bci\b.{0,20}(?:passed"
-    r"|failed|green|red)|build log|console output",
-    re.I,
-)
-_VOTE = re.compile(
-    r"\[vote\]|\[result\]|\+1 \(binding\)|\+1 \(non-binding\)|\bbinding\b|release candidate"
-    r"|\brc\d\b|\bvote (?:will|is) open|open for at least \d+ hours|sha-?512|sha-?256|\.asc\b"
-    r"|\bgpg\b|\bkeys file|signatures?|checksums?|\[announce\]|staging repo|nexus",
-    re.I,
-)
-_BUG = re.compile(
-    r"exception\b|^[ \t]++at [\w$.]++\(|caused by:|traceback \(most recent|outofmemory|oom\b"
-    r"|-xx:|-xmx\d|-xms\d|jvm (?:flags|options|args)|steps to reproduce|stack ?trace"
-    r"|heap dump|core dump|segfault|\bcrash|\bhang(?:s|ing)?\b|deadlock|npe\b",
+import hyperscan
+
+from extract.results.prefilter import cached_database
+
+# Each family's marks: one pattern each (Hyperscan's syntax: no lookaround, no
+# possessive quantifiers), matched case aside. A family counts the distinct marks
+# it finds, not their repeats.
+MARKS: dict[str, tuple[str, ...]] = {
+    "ci": (
+        r"[+-]1 overall", r"hadoop qa", r"apache yetus", r"\byetus\b", r"total time taken",
+        r"quality gate", r"codecov", r"coverage diff", r"\bbumps? \S+ from \S+ to\b",
+        r"dependabot", r"renovate", r"\btrillian\b",
+        r"build (?:#\d|failed|succeeded|successful|failure|success|is back to normal"
+        r"|unstable|fixed|still failing)",
+        r"reactor summary", r"tests? run: ?\d", r"\brun (?:failed|succeeded|cancelled)",
+        r"\bci report", r"smoke tests? completed", r"^#+ ?test results", r"\bjenkins\b",
+        r"github actions", r"workflow run", r"check run", r"sonar(?:cloud|qube)", r"\bflaky\b",
+        r"nightly build", r"\bprecommit\b", r"\bpre-commit\b", r"bot commands",
+        r"\btests? (?:passed|failed)\b", r"\bci (?:passed|failed|is green)",
+        r"\b\d+ (?:passed|failed|skipped)\b", r"build log", r"console output",
+        r"\bci (?:run|result)", r"tests? results?:", r"test result \(", r"smoke ?test",
+        r"\bci\b[^\n]{0,20}(?:passed|failed|green|red)\b", r"\btest report\b",
+        r"^[ \t]*/rerun\b", r"\brerun (?:with|the)\b", r"\bworkflow:", r"\bjobs?:",
+    ),
+    "vote": (
+        r"\+1 \((?:non-?)?binding\)", r"\bbinding votes?\b",
+        r"\bvote (?:is|will be|will remain|stays) open", r"open for at least \d+ hours",
+        r"^[ \t]*\[ ?\] ?[+-][01]\b", r"release candidate", r"staging repo", r"\bkeys file\b",
+        r"/KEYS\b", r"the vote (?:passes|passed|fails|failed)", r"\bvotes? (?:cast|tally)",
+        r"\bcall for (?:a )?vote\b", r"\[vote\]", r"\[result\]", r"\bbinding\b", r"\brc\d\b",
+        r"\[announce\]", r"\bnexus\b",
+    ),
+    # The checks a voter makes: a vote's words only where the vote's own marks are, or
+    # several together (`checked signatures, checksums, LICENSE and NOTICE`).
+    "vote_check": (
+        r"\bchecksums?\b", r"\bsignatures?\b", r"\bsha-?(?:512|256)\b", r"\.asc\b", r"\bgpg\b",
+        r"\bhashes\b", r"\blicense and notice\b", r"\bnotice file",
+        r"built (?:it )?from (?:the )?source", r"\brat check", r"\bverified\b", r"\bchecked\b",
+    ),
+    "bug": (
+        # (a stack frame by its dotted name, `at org.foo.Bar.run(`)
+        r"\bat (?:[\w$<>]+\.)+[\w$<>]+\(", r"caused by:", r"traceback \(most recent",
+        r"\b(?-i:(?:[a-z]\w{0,40}\.){1,12}[A-Z]\w{0,60}(?:Exception|Error))\b",
+        r"outofmemory", r"\boomkilled\b", r"\boom\b", r"sigsegv", r"sigabrt", r"segfault",
+        r"segmentation fault", r"core dumped", r"\bhs_err", r"heap dump", r"-xx:",
+        r"-xmx\d", r"-xms\d", r"jvm (?:flags|options|args)", r"exit code:? ?\d",
+        r"\bdeadlock", r"\bnpe\b", r"nullpointerexception", r"\bcrash(?:es|ed|ing)?\b",
+        r"\bhangs?\b", r"\bhanging\b", r"\bhung\b", r"\bfails with\b", r"\bstack ?trace\b",
+        r"exception\b", r"error:", r"\bthread dump\b", r"\bjstack\b", r"\bliveness probe\b",
+        r"\bcrashloopbackoff\b", r"\bkilled\b", r"\bblocked\b", r"\bgc\(\d",
+        r"pause (?:young|full)", r"evacuation pause", r"\bfull gc\b", r"\bgc pauses?\b",
+        r"\bsafepoint\b", r"\btimes? ?out\b", r"timed out", r"\bstuck\b", r"never finishes",
+        r"\bpending\b", r"\blag\b",
+    ),
+    "design": (
+        r"\[discuss\]", r"\b(?:kip|pip|flip|spip|hip|aip)-\d", r"\bproposal\b",
+        r"\bi propose\b", r"\bwe propose\b", r"\bpropose to\b", r"\bthe default\b",
+        r"\bdefault (?:value|of|is|to|should)\b", r"\ba limit of\b",
+        r"\blimit (?:is|should|to)\b", r"\bmax(?:imum)? (?:allowed|size|number)\b",
+        r"\bconfigurable\b", r"\bshould we\b", r"\bwe could\b", r"\bwhat if\b",
+        r"\bin theory\b", r"\btheoretical(?:ly)?\b", r"\bi(?:'d| would) expect\b",
+        r"\bestimat(?:e|ed|ion)\b", r"\bassum(?:e|ing)\b",
+        r"\bi(?:'ll| will) (?:run|post|share|try|compare)\b",
+        r"\bwill (?:post|share) (?:the )?(?:results|numbers)\b", r"\bnext week\b",
+        r"\bplan(?:ning)? to\b", r"\bwe plan\b", r"\bsoft limit\b", r"\bhard limit\b",
+        r"\bcap (?:it|at)\b", r"\bdefaults? (?:to|for)\b", r"\bby default\b",
+        r"\blimits? (?:on|for)\b", r"\bsuggest", r"\bpropos", r"\bdesign\b",
+        r"\bshould (?:be|not|also)\b",
+    ),
+    "request": (
+        r"(?:could|can|would) you (?:please )?(?:also )?(?:run|share|post|provide|attach|do"
+        r"|try|add|test|benchmark|measure|include)\b",
+        r"please (?:run|share|post|provide|attach|include)\b",
+        r"(?:would|will) be (?:nice|great|good|helpful) to (?:see|have|get)",
+        r"any (?:benchmark|perf|performance)\w{0,10} (?:numbers|results|data)\b",
+        r"do (?:we|you) have (?:any )?(?:benchmark|perf)",
+        r"(?:need|want|like to see) (?:some |more )?(?:benchmark|perf|performance"
+        r"|stress[ -]test) (?:numbers|results|data|report)",
+        r"metrics to (?:collect|capture)", r"能否提供", r"请提供", r"麻烦提供",
+        r"please benchmark\b", r"^[ \t]*/benchmark\b",
+        r"@\w{1,30}bot (?:please )?(?:benchmark|run)\b",
+    ),
+    "announce": (
+        r"\[announce\]", r"\bis (?:proud|pleased|happy) to announce", r"\brelease notes\b",
+        r"\bcve-\d{4}-\d", r"\bcvss\b", r"\baffected versions?\b", r"\bseverity:",
+        r"\bboard report\b", r"\bcontributors\b", r"\bnew committers?\b", r"\bpmc members?\b",
+        r"\battendees\b", r"\bagenda\b", r"\bmeeting notes\b", r"\bnotes from\b",
+        r"\bcode freeze\b", r"\bbranch cut\b", r"\bblockers?\b", r"\bdownloads? (?:page|from)\b",
+    ),
+}  # fmt: skip
+# Families whose marks may stand in the subject too
+IN_SUBJECT = frozenset({"ci", "vote", "design", "announce"})
+
+# Marks counted by the lines they are on: the families that fill a message.
+LINE_MARKS: dict[str, tuple[str, ...]] = {
+    # a line that states a job's or a test's status: a tally or a verdict
+    "status": (
+        r"\b(?:passed|failed|succeeded|skipped|success|failure|cancell?ed|pending|errors?)\b",
+        r"✅", r"❌", r"✔", r"✖", r":x:", r":heavy_check_mark:", r":white_check_mark:", r":zzz:",
+    ),
+}  # fmt: skip
+# A PR template's or an issue form's headings and check boxes, at a line start. (With
+# `re`: Hyperscan 0.9.1 misses `- [ ] ` after a line start when another pattern of
+# the same database starts `^[ \t#*>]*` too; `re` finds line starts fast.)
+_TEMPLATE_LINE = re.compile(
+    r"^[ \t#*>]*+(?:what changes were proposed|why are the changes needed|does this pr introduce"
+    r"|how was this patch tested|what is the purpose of the change|brief change ?log"
+    r"|verifying this change|does this pull request potentially affect|documentation\b"
+    r"|motivation\b|modifications\b|verifying\b|checklist\b|description\b|component\(s\)"
+    r"|purpose of (?:this|the) pull request|related issues?\b|- \[[ xX]\] "
+    r"|what happened\b|how to reproduce\b|steps to reproduce\b|to reproduce\b"
+    r"|what you (?:think|expected) should happen|describe the bug|expected behaviou?r"
+    r"|actual behaviou?r|(?:apache )?[\w-]{2,20} version\b|anything else\b|are you willing"
+    r"|- [\w ,()./'-]{3,80}: (?:yes|no|don't know)\b)",
     re.I | re.M,
 )
+_VOTE_SUBJECT = re.compile(r"\[vote\]|\[result\]|release candidate|\brc ?#?\d\b", re.I)
+# (case matters and it is cheap: `re`, line by line)
 _CONFIG_LINE = re.compile(
     r"^[ \t]*+(?:<(?:property|name|value)>|[\w.\-]++[ \t]*+[=:][ \t]*+\S++[ \t]*+$|- [\w.\-]++:\s)",
     re.M,
 )
-_DESIGN = re.compile(
-    r"\bdefault(?:s| value)?\b|\blimits?\b|\bmax(?:imum)?\b|configurable|\bshould\b"
-    r"|\bpropos|\bdesign\b|\bthreshold\b|\btimeout\b|\bwe could\b|\bwhat if\b|\bsuggest",
-    re.I,
-)
-_REQUEST = re.compile(
-    r"(?:could|can|would) you (?:please )?(?:run|share|post|provide|attach|do|try|add)"
-    r"|please (?:run|share|post|provide|attach|do)|(?:would|will) be (?:nice|great|good|helpful)"
-    r" to (?:see|have|get)|any (?:benchmark|perf|performance)\w* (?:numbers|results|data)\?"
-    r"|do (?:we|you) have (?:any )?(?:benchmark|perf)|(?:need|want) (?:some |more )?"
-    r"(?:benchmark|perf|performance) (?:numbers|results|data)|metrics to (?:collect|capture)",
-    re.I,
-)
-_TEMPLATE = re.compile(
-    r"what changes were proposed|why are the changes needed|how was this patch tested"
-    r"|does this pr introduce|^#++ (?:description|motivation|checklist)\b|^[ \t]*+- \[[ x]\] ",
-    re.I | re.M,
-)
+
+_HEAD = 20000  # only this much of a message is read: the families show at its start
+
+# (id -> what it is a mark of: a family and the mark's index, or a line mark's name
+# and -1)
+_WHAT: list[tuple[str, int]] = [
+    (family, k) for family, marks in MARKS.items() for k in range(len(marks))
+] + [(name, -1) for name, marks in LINE_MARKS.items() for _ in marks]
+_PATTERNS = [p for marks in MARKS.values() for p in marks] + [
+    p for marks in LINE_MARKS.values() for p in marks
+]
+_local = threading.local()
+
+
+def _database() -> hyperscan.Database:
+    db = getattr(_local, "db", None)
+    if db is None:
+        base = hyperscan.HS_FLAG_CASELESS | hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_MULTILINE
+        rows = [
+            # (a mark is known once found: its first match ends its scan; line marks want all)
+            (p.encode("utf-8"), i, base if k < 0 else base | hyperscan.HS_FLAG_SINGLEMATCH)
+            for i, (p, (_, k)) in enumerate(zip(_PATTERNS, _WHAT, strict=True))
+        ]
+        # (compiling takes ~1 s: kept in a file, read back in milliseconds)
+        db = _local.db = cached_database("families", rows)
+    return db
+
+
+def marks_found(text: str, subject: str = "") -> tuple[dict[str, set[int]], dict[str, int]]:
+    """The marks of each family `text` (with `subject`, for the families that show
+    there) holds, by index into MARKS, and the number of lines each line mark is on."""
+    db = _database()
+    found: dict[str, set[int]] = {}
+    lines: dict[str, set[int]] = {}
+    # (a line-start mark needs a line start before the text's first line, as `re` has)
+    data = ("\n" + text[:_HEAD]).encode("utf-8", "surrogatepass")
+    line_starts = [m.end() for m in re.finditer(rb"\n", data)]
+
+    def in_body(i: int, start: int, end: int, flags: int, context: object) -> None:
+        family, k = _WHAT[i]
+        if k < 0:
+            lines.setdefault(family, set()).add(bisect_right(line_starts, end - 1))
+        else:
+            found.setdefault(family, set()).add(k)
+
+    def in_subject(i: int, start: int, end: int, flags: int, context: object) -> None:
+        family, k = _WHAT[i]
+        if k >= 0 and family in IN_SUBJECT:
+            found.setdefault(family, set()).add(k)
+
+    db.scan(data, match_event_handler=in_body)
+    if subject:  # (apart: a mark's first match in the subject would end its scan)
+        db.scan(subject.encode("utf-8", "surrogatepass"), match_event_handler=in_subject)
+    return found, {name: len(at) for name, at in lines.items()}
 
 
 @functools.lru_cache(maxsize=4)  # (the number model and the verdict ask in turn)
 def families(text: str, subject: str = "") -> dict[str, float]:
     """The families `text` (with `subject`) shows, each with its strength (0..1]."""
     out: dict[str, float] = {}
-    head = subject + "\n" + text[:20000]
-    if n := len(_CI.findall(head)):
-        out["ci"] = min(1.0, n / 3)
-    if n := len(_VOTE.findall(head)):
-        out["vote"] = min(1.0, n / 3)
-    if n := len(_BUG.findall(text[:20000])):
-        out["bug"] = min(1.0, n / 4)
-    lines = [ln for ln in text[:20000].splitlines() if ln.strip()]
-    if len(lines) >= 4:
-        configs = len(_CONFIG_LINE.findall(text[:20000]))
-        if configs / len(lines) > 0.4:
-            out["config"] = min(1.0, configs / len(lines))
-    if n := len(_DESIGN.findall(text[:20000])):
-        out["design"] = min(1.0, n / 5)
-    if _REQUEST.search(text[:20000]):
-        out["request"] = 1.0
-    if n := len(_TEMPLATE.findall(text[:20000])):
-        out["template"] = min(1.0, n / 2)
+    body = text[:_HEAD]
+    n_lines = max(1, sum(1 for ln in body.splitlines() if ln.strip()))
+    found, lines = marks_found(text, subject)
+    n = {family: len(marks) for family, marks in found.items()}
+
+    if ci := n.get("ci", 0):
+        out["ci"] = min(1.0, ci / 3 + lines.get("status", 0) / n_lines)
+    votes = n.get("vote", 0) + (2 if _VOTE_SUBJECT.search(subject) else 0)
+    checks = n.get("vote_check", 0)
+    if votes or checks >= 3:
+        out["vote"] = min(1.0, votes / 2 + (checks / 6 if votes else checks / 9))
+    if bug := n.get("bug", 0):
+        out["bug"] = min(1.0, bug / 4)
+    if n_lines >= 4:
+        configs = len(_CONFIG_LINE.findall(body))
+        if configs / n_lines > 0.4:
+            out["config"] = min(1.0, configs / n_lines)
+    if design := n.get("design", 0):
+        out["design"] = min(1.0, design / 4)
+    if request := n.get("request", 0):
+        out["request"] = min(1.0, request / 2 + 0.5)
+    if template := len(_TEMPLATE_LINE.findall(body)):
+        # (the share of the message the template fills: its headings and check boxes)
+        out["template"] = min(1.0, 2 * template / n_lines)
+    if announce := n.get("announce", 0):
+        out["announce"] = min(1.0, announce / 3)
     return out

@@ -477,6 +477,28 @@ def _save(path: Path, compiled_ok, ascii_db, wide_db) -> None:
         return  # no cache: the next process compiles again
 
 
+def cached_database(kind: str, rows: list[tuple[bytes, int, int]]) -> hyperscan.Database:
+    """The database of `rows` (expression, id, flags), read from the cache when an
+    earlier process compiled the same rows (`CACHE_DIR`'s sibling `kind`), else
+    compiled and kept there. Each call gives a database with its own scratch: one
+    per thread."""
+    key = hashlib.sha256(repr((_FORMAT, hyperscan.__version__, rows)).encode()).hexdigest()
+    path = CACHE_DIR.parent / kind / f"{key[:32]}.bin"
+    try:
+        return _loadb(path.read_bytes())
+    except Exception:  # (no file, or a damaged one: compile again)
+        pass
+    db = _database(rows)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as f:
+            f.write(hyperscan.dumpb(db))
+        os.replace(f.name, path)  # whole or not at all, also with workers racing
+    except OSError:
+        pass  # no cache: the next process compiles again
+    return db
+
+
 def _database(rows: list[tuple[bytes, int, int]]) -> hyperscan.Database | None:
     if not rows:
         return None

@@ -163,7 +163,7 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
 
 _THINGS_PER_TIME = re.compile(
     # (the blanks possessive: four `\s*` in a row once shared a run of spaces, O(n^4))
-    r"\s*+(?P<scale>[kKMG](?=\s*[A-Za-z#]))?\s*+(?P<what>[A-Za-z#][A-Za-z#_.-]*|)\s*+"
+    r"\s*+(?P<scale>(?-i:[kKMG])(?=\s*[A-Za-z#]))?\s*+(?P<what>[A-Za-z#][A-Za-z#_.-]*|)\s*+"
     r"(?:/|\bper(?=\s))\s*+(?P<per>s|sec|secs|second|ms|msec|us|µs|min|minute|h|hr|hour)\s*+",
     re.I,
 )

@@ -17,6 +17,8 @@ most, with their weights.
 from __future__ import annotations
 
 import math
+import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from extract.results.claims import stated_claims
@@ -41,7 +43,8 @@ def message_features(
     out: dict[str, float] = {}
     for name, (value, _) in reader_features(sample, tables, subject or "", kind).items():
         base = name.split(":", 1)[0]
-        if base != "note":
+        # (a commit mail carries its commit's diff: the diff is not what it says)
+        if base != "note" and not (base == "diff" and kind == "commit"):
             out[f"reader:{base}"] = out.get(f"reader:{base}", 0.0) + value
     own = [c for c in cands if not c.noise]
     scores = sorted((c.score for c in own), reverse=True)
@@ -57,16 +60,163 @@ def message_features(
     out["numbers:perf_unit"] = math.log1p(
         sum(any(f in c.features for f in _UNIT_FEATURES) for c in taken)
     )
-    # the changes the text states (`2x faster`, `30 % less latency`, `提升了 30%`)
-    out["claims"] = math.log1p(len(stated_claims(sample)))
-    for name, strength in families(sample, subject or "").items():
+    # the changes the text states (`2x faster`, `30 % less latency`, `提升了 30%`): as
+    # told (`we saw up to 17x`), or as supposed (`this should be ~30% faster`)
+    claims = stated_claims(sample)
+    out["claims"] = math.log1p(len(claims))
+    if claims:
+        told, supposed = _told_or_supposed(sample, [c.span[0] for c in claims])
+        out["claims:told"] = min(1.0, told / 2)
+        out["claims:supposed"] = min(1.0, supposed / 2)
+    out.update(_writing(sample, own, taken))
+    fam = families(sample, subject or "")
+    for name, strength in fam.items():
         out[f"family:{name}"] = strength
-    if kind:
-        out[f"kind:{kind}"] = 1.0
+    # The evidence of numbers that no family of ordinary traffic explains: a CI summary's
+    # forty durations are the CI's, however many they are (an additive weight of the
+    # family could not outweigh any number of them)
+    unexplained = 1.0 - GATE * max(fam.values(), default=0.0)
+    for name in list(out):
+        if name.startswith(_EVIDENCE):
+            out[name] = out[name] * unexplained
     return out
 
 
 _UNIT_FEATURES = tuple(f"unit={u}" for u in _PERF_UNITS)
+GATE = 0.5
+_EVIDENCE = (
+    "numbers:",
+    "voice:",
+    "claims",
+    "reader:tool",
+    "reader:more_tools",
+    "reader:perf_table",
+    "reader:more_perf_tables",
+    "reader:prose",
+    "reader:text",
+    "reader:numeric",
+    "reader:results",
+)
+# What the words around a number say of it (the number model's context features)
+_HEDGED = ("left=hedge", "right=hedge")
+_SETTING = ("left=setting",)
+_MEASURED = ("left=took", "left=compare", "right=compare", "left=change", "right=change")
+# A line that states a job's or a test's status (a CI summary's, a bot's)
+_STATUS_LINE = re.compile(
+    r"^[^\n]{0,200}?(?:\b(?:passed|failed|succeeded|skipped|success|failure|cancell?ed|pending"
+    r"|errors?)\b|✅|❌|✔|✖|:x:|:heavy_check_mark:|:white_check_mark:|:zzz:)",
+    re.I | re.M,
+)
+_QUESTION = re.compile(r"\?(?:\s|$)")
+_SENTENCE = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
+
+
+def _writing(sample: str, own: list[Candidate], taken: list[Candidate]) -> dict[str, float]:
+    """How the message is written: the share of its lines that hold the numbers taken
+    (a report's results fill it; a CI summary's durations are a few lines of many), how
+    many of its numbers stand in hedges or settings against those said to be measured
+    or compared, and how much of it asks rather than tells."""
+    lines = [k for k, ln in enumerate(sample.splitlines()) if ln.strip()]
+    n_lines = max(1, len(lines))
+    starts = [0]
+    for ln in sample.splitlines(keepends=True):
+        starts.append(starts[-1] + len(ln))
+    taken_lines = {bisect_right(starts, c.number.start) for c in taken}
+    perf = [c for c in own if any(f in c.features for f in _UNIT_FEATURES)]
+    n_perf = max(1, len(perf))
+    out = {
+        "text:results_share": min(1.0, len(taken_lines) / n_lines),
+        "numbers:taken_share": len(taken) / len(own) if own else 0.0,
+        # (shares, not counts: a long message is not more of a report for its length)
+        "numbers:hedged_share": sum(any(f in c.features for f in _HEDGED) for c in perf) / n_perf,
+        "numbers:setting_share": (
+            sum(any(f in c.features for f in _SETTING) for c in own) / len(own) if own else 0.0
+        ),
+        "numbers:measured_share": (
+            sum(any(f in c.features for f in _MEASURED) for c in taken) / len(taken)
+            if taken
+            else 0.0
+        ),
+    }
+    on_log = sum(any(f in c.features for f in ("line=log", "line=stack")) for c in taken)
+    out["numbers:log_share"] = on_log / len(taken) if taken else 0.0
+    out["text:status_share"] = min(1.0, len(_STATUS_LINE.findall(sample)) / n_lines)
+    sentences = max(1, len(_SENTENCE.findall(sample)))
+    out["text:questions"] = min(1.0, len(_QUESTION.findall(sample)) / sentences)
+    out.update(_voice(sample, own, perf))
+    return out
+
+
+# How a sentence with a performance number speaks: it tells what was run and seen (a
+# report), or what would, could or should be (an estimate, a plan, advice, a limit).
+_REPORT_VOICE = re.compile(
+    r"\b(?:i|we|i've|we've) (?:just )?(?:ran|run|measured|tested|benchmarked|tried|got|get"
+    r"|see|saw|observed|noticed|found|compared|profiled|deployed|checked)\b|\bresults?\b"
+    r"|\b(?:demonstrat|show|brought|brings|gave|gives|achiev|saw|seeing)\w{0,6}"
+    r"|\bhere (?:are|is)\b|\b(?:took|went|dropped|improved|reduced|regressed|finishes|finished"
+    r"|completed|now (?:takes|runs|is|gets))\b|\bfrom [^.\n]{1,40}? to\b|\bvs\.?|\bversus\b"
+    r"|\bbefore\b[^.\n]{0,80}?\bafter\b|\b(?:before|after|with|without) (?:the |this |my )?"
+    r"(?:patch|change|fix|pr)\b|\bbaseline\b|测试|压测|结果|提升|提高|降低|下降|降到|优化[前后]"
+    r"|之前|之后|以前|现在|只有",
+    re.I,
+)
+_HYPOTHETICAL_VOICE = re.compile(
+    r"\b(?:would|could|should|might|expect\w*|estimat\w*|assum\w*|theor\w*|roughly"
+    r"|rule of thumb|plan\w*|target\w*|goal|need|want|suppose|ideally|probably|will"
+    r"|going to|default|limit|max(?:imum)?)\b|预计|希望|应该|需要",
+    re.I,
+)
+_SENTENCE_STOP = re.compile(r"[.!?。！？;](?=\s)|\n")
+# Words that say a sentence is about performance, whatever unit its numbers have
+_PERF_TERM = re.compile(
+    r"throughput|latency|\b[qtr]ps\b|\bops\b|perf|faster|slower|speed|benchmark|\bp\d\d\b"
+    r"|per second|/s(?:ec)?\b|\bRT\b|每秒|吞吐|延迟|耗时|性能|速度|慢|快",
+    re.I,
+)
+
+
+def _told_or_supposed(sample: str, starts: list[int]) -> tuple[int, int]:
+    """How many of the sentences at `starts` tell, and how many suppose."""
+    stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
+    sentences = {bisect_right(stops, s) for s in starts}
+    told = supposed = 0
+    for k in sentences:
+        sentence = sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else len(sample)]
+        report = _REPORT_VOICE.search(sentence) is not None
+        hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
+        told += report and not hypothetical
+        supposed += hypothetical and not report
+    return told, supposed
+
+
+def _voice(sample: str, own: list[Candidate], perf: list[Candidate]) -> dict[str, float]:
+    """How many of the sentences that hold a performance number (one in a performance
+    unit, or any in a sentence about performance) report it, and how many only
+    suppose it."""
+    stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
+    perf_ids = {id(c) for c in perf}
+    seen: set[int] = set()
+    told = supposed = 0
+    for c in own:
+        k = bisect_right(stops, c.number.start)
+        if k in seen:
+            continue
+        sentence = sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else len(sample)]
+        if id(c) not in perf_ids and not _PERF_TERM.search(sentence):
+            continue
+        seen.add(k)
+        report = _REPORT_VOICE.search(sentence) is not None
+        hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
+        told += report and not hypothetical
+        supposed += hypothetical and not report
+    if not seen:
+        return {}
+    return {
+        "voice:told": math.log1p(told),
+        "voice:told_share": told / len(seen),
+        "voice:supposed_share": supposed / len(seen),
+        "voice:perf_sentences": min(1.0, len(seen) / 3),
+    }
 
 
 @dataclass(slots=True)

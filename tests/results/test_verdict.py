@@ -1,0 +1,107 @@
+"""The verdict's message features (`extract.results.verdict`) and how `make fit` fits
+them (`extract.dev.fit_judge`), on text written here: how a sentence speaks (it tells
+what was measured, or supposes), the families weighed by their distinct marks, and
+the signs the fitted weights may take."""
+
+from pathlib import Path
+
+import pytest
+
+from extract.dev import fit_judge
+from extract.results.families import families
+from extract.results.message import message_results
+from extract.results.verdict import _told_or_supposed
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "told", "supposed"),
+    [
+        ("We ran the suite again and saw it 30% faster with the patch.", 1, 0),
+        ("Here are the results: 4,200 ops/s before, 5,100 ops/s after.", 1, 0),
+        ("This should be roughly 30% faster once the cache is warm.", 0, 1),
+        ("I would expect about 2x the throughput in theory.", 0, 1),
+        ("The build is 30% larger.", 0, 0),  # neither: no verb of either voice
+    ],
+)
+def test_a_sentence_tells_or_supposes(sentence, told, supposed):
+    assert _told_or_supposed(sentence, [sentence.index("3") if "3" in sentence else 0]) == (
+        told,
+        supposed,
+    )
+
+
+def test_one_stray_word_is_not_a_vote():
+    """`checksum` in a storage patch is not a release vote; a vote's own marks are."""
+    patch = "The reader now verifies the checksum of each block before it caches it.\n"
+    assert "vote" not in families(patch, "Speed up the block reader")
+    vote = "+1 (binding)\n\nChecked signatures and checksums, built from source.\n"
+    assert families(vote, "[VOTE] Release Foo 2.1.0 RC2")["vote"] == 1.0
+
+
+def test_distinct_marks_weigh_not_repeats():
+    """A mark repeated is one mark: a log that says `timed out` forty times shows one."""
+    once = families("the request timed out\n", "")["bug"]
+    repeated = families("the request timed out\n" * 40, "")["bug"]
+    several = families("the request timed out\nthe pod was OOMKilled\njstack attached\n", "")
+    assert once == repeated < several["bug"]
+
+
+def test_announcements_and_advisories_are_a_family():
+    text = (
+        "The Apache Foo team is pleased to announce the release of Foo 3.2.0.\n"
+        "Release notes: https://foo.example.org/releases/3.2.0\n"
+        "Downloads page: https://foo.example.org/downloads\n"
+    )
+    assert families(text, "[ANNOUNCE] Apache Foo 3.2.0 released")["announce"] > 0
+
+
+def test_weights_keep_the_sign_their_feature_was_designed_with():
+    """A feature that is evidence of a report never weighs against one, whatever its
+    correlation with others in the data; a family never weighs for one."""
+    rows = [
+        {"numbers:taken": 1.0, "family:ci": 1.0, "claims": 1.0},  # a CI summary, not a report
+        {"numbers:taken": 1.0, "family:ci": 1.0, "claims": 1.0},
+        {"numbers:taken": 0.0, "family:ci": 0.0, "claims": 1.0},  # a report by its claims
+        {"numbers:taken": 0.0, "family:ci": 0.0, "claims": 1.0},
+    ]
+    y = [0, 0, 1, 1]
+    model = fit_judge.fit_messages(rows, y, 10.0, use_prior=False)
+    assert model.weights.get("numbers:taken", 0.0) >= 0.0
+    assert model.weights.get("family:ci", 0.0) <= 0.0
+
+
+def test_written_examples_declare_their_verdict():
+    """Every message written for the verdict says what it is, and `make fit` reads it."""
+    written = sorted((REPO / "tests" / "fixtures" / "verdict").glob("*.txt"))
+    assert len(written) >= 100
+    for path in written:
+        head = path.read_text("utf-8").partition("\n\n")[0]
+        assert any(line in ("Expect: benchmark", "Expect: none") for line in head.splitlines()), (
+            path.name
+        )
+    examples = fit_judge.written_examples()
+    assert len(examples) == len(written)
+    assert {e.set for e in examples} == {"written"}
+    assert not any(e.for_numbers for e in examples)  # they teach the verdict only
+
+
+def test_the_fitted_verdict_reads_the_written_examples():
+    """The verdict `make fit` wrote agrees with what nine in ten of the messages written
+    for it declare (they are its hard cases: CI summaries, votes with timings, bug
+    reports with hours, reports in one sentence)."""
+    examples = fit_judge.written_examples()
+    right = 0
+    for e in examples:
+        found = message_results(e.results.sample, subject=e.subject, kind=e.kind)
+        right += found.verdict.is_benchmark == e.positive
+    assert right / len(examples) >= 0.9, right
+
+
+def test_a_sentence_report_in_a_mail_is_taken():
+    body = (
+        "Hi all,\n\nI benchmarked the new codec on our cluster: ingest went from 41 MB/s "
+        "to 63 MB/s, and p99 read latency dropped from 12 ms to 9 ms.\n\nThanks\n"
+    )
+    assert message_results(body, subject="New codec numbers", kind="mail").verdict.is_benchmark
