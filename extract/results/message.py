@@ -209,8 +209,13 @@ def taken(sample: str, tables: list[ResultTable], cands: list[Candidate]) -> lis
     number that states an error, a deviation or a sample count of a taken one in the
     same row becomes that one's `error`, `stdev` or `samples`; an unread number that
     repeats a taken one (a summary restating a table) is not taken twice."""
-    # (a measurement is kept when one of its numbers is taken: a range's either end)
-    kept_ids = {id(c.measurement) for c in cands if c.measurement and c.taken}
+    # (a measurement is kept when one of its numbers is taken: a range's either end;
+    # a warm-up, as its tool says, never: its numbers are not results)
+    kept_ids = {
+        id(c.measurement)
+        for c in cands
+        if c.measurement and c.taken and c.measurement.role != "warmup"
+    }
     refused = {id(c.measurement) for c in cands if c.measurement} - kept_ids
     kept = []
     for t in tables:

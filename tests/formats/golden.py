@@ -48,7 +48,9 @@ def expected(case: str) -> dict:
 
 
 def rows_of(text: str) -> list[dict]:
-    """Every measurement the registry finds in `text`, as fixture rows."""
+    """Every measurement the registry finds in `text`, as fixture rows (a tool's
+    warm-ups aside: read, so that no number of theirs is taken for a result, but not
+    what the tool reports)."""
     return [
         {
             "format": t.format,
@@ -60,6 +62,7 @@ def rows_of(text: str) -> list[dict]:
         }
         for t in extract_results(text, strict=True)
         for m in t.measurements
+        if m.role != "warmup"
     ]
 
 

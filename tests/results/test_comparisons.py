@@ -410,6 +410,25 @@ def test_benchmark_driver_before_after_and_its_slower_read_right(tmp_path):
     ]  # fmt: skip
 
 
+def test_a_warm_up_is_read_but_never_stored_nor_paired(tmp_path):
+    """The fitted path: the judge sees every number, but a warm-up row's (its reader
+    gives them the role `warmup`) are neither stored as results nor paired."""
+    found = message_results(DRIVER, kind="github")
+    warm = {9.5, 24.0, 10.0, 1.052632, 1.0, 105.26, 41.67}  # (10 and 24: its counts)
+    read = [m for t in found.read for m in t.measurements if m.role == "warmup"]
+    assert {m.value for m in read} == warm
+    stored = [m for t in found.tables for m in t.measurements if m.variant == "Warming up"]
+    assert stored == []
+    assert not {m.span for t in found.tables for m in t.measurements} & {m.span for m in read}
+    _, rows = result_rows("msg", DRIVER)
+    con = _load(tmp_path / "pairs.duckdb", rows)
+    try:
+        sides = con.execute("SELECT before_value, after_value FROM comparisons").fetchall()
+    finally:
+        con.close()
+    assert sides and not {v for pair in sides for v in pair} & {9.5, 24.0, 1.052632, 105.26}
+
+
 def test_a_claim_the_numbers_contradict_is_kept_and_flagged(tmp_path):
     text = (
         "| query | before (ms) | after (ms) |\n|---|---|---|\n| q1 | 100 | 150 |\n\n"

@@ -27,8 +27,8 @@ Rows: label = the benchmark name; variant = the section. `Calculating` rows give
 `throughput` (i/s, `k`/`M` suffixes applied), `error` (%, benchmark-ips), `iterations`
 (no unit), `time` (s, the run's duration) and `time per iteration` (its unit with
 `/i`, e.g. `ms/i`); `Comparison` rows give `throughput` (i/s) and `slowdown` (x) when
-printed. `Warming up` sections are claimed but give no measurements: warm-up rates
-are not results.
+printed. `Warming up` rows give the same fields with the role `warmup`: they are
+the tool's, but not results (the pipeline never stores nor compares them).
 
 Rows are matched from the section header on, not line by line, so a mail
 flattened onto one line reads the same. Pure function; never raises.
@@ -196,14 +196,13 @@ def parse(text: str) -> list[ResultTable]:
                     ("time per iteration", row.group("per"), per_unit),
                 ]
                 table.rows.append([label] + [f[1] or "" for f in fields])
-                if name == "Warming up" or "i/100ms" in row.group(0):
-                    continue
+            warmup = name == "Warming up" or "i/100ms" in row.group(0)
             for metric, written, unit in fields:
                 if not written:
                     continue
                 m = measure(metric, written, parse_number(written), unit, label=label, row=index)
                 if m:
-                    m.role = _ROLE.get(metric, "result")
+                    m.role = "warmup" if warmup else _ROLE.get(metric, "result")
                     table.measurements.append(m)
         if table.rows:
             table.span = (sec.start(), pos)
