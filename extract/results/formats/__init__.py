@@ -9,6 +9,7 @@ here once; `extract_results(text)` runs them all.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import re
@@ -160,8 +161,13 @@ def triggered(text: str) -> tuple[int, int]:
     finds (needles there and, where the scan decides it, the trigger's pattern): a
     cheap sign of what the readers would look at. The scan is the one the readers
     reuse."""
-    hits = prefilter.scan(text)
-    ok = hits.among(_NAMES)
+    return _triggered(prefilter.scan(text).among(_NAMES))
+
+
+@functools.lru_cache(maxsize=4096)
+def _triggered(ok: frozenset[str]) -> tuple[int, int]:
+    # (by the set of names the scan found: most mail finds one of a few such sets,
+    # and the walk over every format's parts took a tenth of turning a message away)
     tools = generic = 0
     for mod, parts in _CHECKS:
         if mod.INFO.kind != "result":
