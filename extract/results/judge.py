@@ -203,12 +203,15 @@ _TAILS = (
     # (a source file's line: `Foo.java:329`; a number glued to any other `word:` is a
     # `glued_key`, and `key: 12` is no code at all)
     ("code", re.compile(r"\.(?:java|scala|py|cc|cpp|h|go|rs|js|ts|rb|kt):$")),
-    # (a product named right before the number: `JDK 17`, `Spark 3.5`, `kernel 5.10`)
+    # (a product named right before the number: `JDK 17`, `Spark 3.5`, `kernel 5.10`;
+    # hardware by its maker's line: `Xeon Platinum 8175M`, `EPYC 7763`, `RTX 3090`)
     (
         "version",
         re.compile(
             r"(?:^|[^a-z])(?:v|rc\d?|jdk|java|jre|python|scala|go|gcc|ubuntu"
             r"|centos|kernel|openjdk|hotspot|graalvm|spark|hadoop|linux|node"
+            r"|xeon|platinum|gold|silver|bronze|epyc|ryzen|opteron|threadripper|graviton\d?"
+            r"|rtx|gtx|radeon|tesla|snapdragon"
             r"|(?:upgrad(?:e|ed|ing)|bump(?:ed)?|versions?|releases?)(?: to| from| of)?)$"
         ),
     ),

@@ -4,6 +4,7 @@ general features of its context (`extract.results.judge`), on text written here.
 from extract.results.describe import describe
 from extract.results.formats import extract_results
 from extract.results.judge import judge_numbers, load_model, unit_class
+from extract.results.message import message_results
 
 JMH = """Benchmark          Mode  Cnt    Score   Error  Units
 Foo.bar            avgt   30  118.803 ± 2.440  ms/op
@@ -111,6 +112,16 @@ def test_error_words_versions_and_timestamps():
     assert "left=version" not in feats("After the upgrade the query takes 9000ms", 9000)
     assert "date_part" in feats("started 2023-12-26 18:27:23", 12)
     assert "left=date" in feats("2023-12-26 18:27:23 started", 18 * 3600 + 27 * 60 + 23)
+
+
+def test_hardware_named_by_its_line_is_a_model_not_a_measurement():
+    text = "on an Intel Xeon Platinum 8175M CPU and an AMD EPYC 7763: 41.2 ms"
+    assert "left=version" in feats(text, 8175e6)
+    assert "left=version" in feats(text, 7763)
+    assert "left=version" not in feats(text, 41.2)
+    found = message_results("The scan took 41.2 ms on a Xeon Platinum 8175M CPU.\n")
+    values = {m.value for t in found.tables for m in t.measurements}
+    assert 41.2 in values and 8175e6 not in values
 
 
 def test_a_comma_separated_row_has_a_column_header():
