@@ -54,7 +54,7 @@ class Field:
 # The numbers of a row; or, for rows whose numbers vary (`44.6 ns/op  16 B/op`), a
 # function giving (metric, number as written, unit[, value when not the written one]);
 # such a function may also stand among declared fields.
-Found = Callable[[re.Match], Iterable[tuple]]
+Found = Callable[[re.Match], Iterable[tuple | Measurement]]
 Fields = Sequence[Field | Found] | Found
 
 
@@ -62,7 +62,7 @@ Fields = Sequence[Field | Found] | Found
 class Rows:
     """What a tool's rows look like (see the module docstring)."""
 
-    row: re.Pattern
+    row: re.Pattern | None  # (None when `for_header` makes each block's own)
     fields: Fields
     # The row's name: a group of the pattern, or made from the match.
     label: str | Callable[[re.Match], str] = ""
@@ -94,6 +94,9 @@ class Rows:
     # The names of a block's rows at once, instead of `label` (`summary + (interval
     # 2)` counts the rows before it).
     labels: Callable[[list[re.Match]], list[str]] | None = None
+    # After a header: the Rows of its block, made from it (a row pattern with a cell
+    # per column it names), or None when the header is not the tool's.
+    for_header: Callable[[re.Match], Rows | None] | None = None
 
 
 def read(spec: Rows, text: str) -> list[ResultTable]:
@@ -109,9 +112,12 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
             if head.start() < floor:
                 continue
             limit = heads[k + 1].start() if k + 1 < len(heads) else len(text)
-            block = list(_after(spec, text, head.end(), limit))
-            if len(block) >= (0 if spec.keep_empty else spec.min_rows):
-                tables.append(_table(spec, text, block, head))
+            own = spec.for_header(head) if spec.for_header else spec
+            if own is None:
+                continue
+            block = list(_after(own, text, head.end(), limit))
+            if len(block) >= (0 if own.keep_empty else own.min_rows):
+                tables.append(_table(own, text, block, head))
                 floor = tables[-1].span[1]
     if spec.heading:
         name_blocks(tables, text, spec.heading, spec.not_heading)
@@ -239,12 +245,19 @@ def measurements(fields: Fields, m: re.Match, label: str | None) -> list[Measure
 
 
 def numbers(
-    found: Iterable[tuple[str, str | None, str | None] | tuple[str, str | None, str | None, float]],
+    found: Iterable[
+        tuple[str, str | None, str | None] | tuple[str, str | None, str | None, float] | Measurement
+    ],
     label: str | None,
 ) -> list[Measurement]:
-    """A measurement per (metric, number as written, unit[, value]) that holds a number."""
+    """A measurement per (metric, number as written, unit[, value]) that holds a number;
+    a Measurement given as it is (what a tuple cannot say: a variant, a side) is kept."""
     out = []
-    for metric, written, unit, *value in found:
+    for item in found:
+        if isinstance(item, Measurement):
+            out.append(item)
+            continue
+        metric, written, unit, *value = item
         value = value[0] if value else parse_number(written) if written is not None else None
         if value is not None:
             out.append(Measurement(metric, value, unit, label, None, written))

@@ -15,8 +15,8 @@ throughput are the `before` side, the others' the `after` (`Measurement.side`). 
 read as a stream, so a
 table flattened onto one line (GitBox mail) reads the same.
 
-Not declared as rows: the row pattern is made from each header (one group of cells per
-baseline it names), and a row's name is whatever stands before its cells.
+Each header makes its block's row pattern (a group of cells per baseline it names);
+a row's name is whatever stands before its cells on its line.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import norm_unit
+from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -64,40 +65,43 @@ def _sided(m: Measurement, column: int) -> Measurement:
     return m
 
 
+def _block(h: re.Match) -> Rows | None:
+    """The rows under header `h`: a name, then a group of cells per baseline it names."""
+    names = h["names"].split()
+    if len(names) != len(h["rules"].split()) - 1:
+        return None
+
+    def found(m: re.Match):
+        for i, base in enumerate(names):
+            # `Âµs` (UTF-8 read as Latin-1), `?s` (no µ): microseconds
+            unit = re.sub(r"^(?:Âµ|\?)", "µ", m[f"unit{i}"])
+            for metric, key, u in (
+                ("ratio", "ratio", "x"),
+                ("time", "mean", unit),
+                ("stddev", "sd", unit),
+            ):
+                written = m[f"{key}{i}"]
+                yield _sided(Measurement(metric, float(written), u, m["name"], base, written), i)
+            if tp := m[f"tp{i}"]:
+                tpu = norm_unit(m[f"tpu{i}"])
+                yield _sided(Measurement("throughput", float(tp), tpu, m["name"], base, tp), i)
+
+    cells = r"\s+".join(_CELL.format(i=i) for i in range(len(names)))
+    return Rows(
+        # (the name: up to 150 characters on the line, before the first cells)
+        row=re.compile(rf"(?P<name>\S[^\n]{{0,149}}?)\s*{cells}"),
+        fields=found,
+        label="name",
+        columns=["group", *names],
+        cells=lambda m, name: [
+            name,
+            *(c[0] for c in _ONE_CELL.finditer(m.string, m.start("ratio0"), m.end())),
+        ],
+    )
+
+
+ROWS = Rows(row=None, fields=(), header=_HEADER, for_header=_block)
+
+
 def parse(text: str) -> list[ResultTable]:
-    tables = []
-    for h in _HEADER.finditer(text):
-        names = h.group("names").split()
-        if len(names) != len(h.group("rules").split()) - 1:
-            continue
-        row_re = re.compile(r"\s+".join(_CELL.format(i=i) for i in range(len(names))))
-        table = ResultTable(INFO.name, h.span(), columns=["group", *names])
-        pos = h.end()
-        while (m := row_re.search(text, pos)) is not None:
-            label = text[pos : m.start()].strip()
-            if not label or "\n" in label or len(label) > 150:
-                break
-            r = len(table.rows)
-            table.rows.append([label, *(c.group(0) for c in _ONE_CELL.finditer(m.group(0)))])
-            for i, base in enumerate(names):
-                # `Âµs` (UTF-8 read as Latin-1), `?s` (no µ): microseconds
-                unit = re.sub(r"^(?:Âµ|\?)", "µ", m.group(f"unit{i}"))
-                for metric, key, u in (
-                    ("ratio", "ratio", "x"),
-                    ("time", "mean", unit),
-                    ("stddev", "sd", unit),
-                ):
-                    written = m.group(f"{key}{i}")
-                    table.measurements.append(
-                        _sided(Measurement(metric, float(written), u, label, base, written, r), i)
-                    )
-                if m.group(f"tp{i}"):
-                    tp, tpu = m.group(f"tp{i}"), norm_unit(m.group(f"tpu{i}"))
-                    table.measurements.append(
-                        _sided(Measurement("throughput", float(tp), tpu, label, base, tp, r), i)
-                    )
-            pos = m.end()
-            table.span = (h.start(), pos)
-        if table.rows:
-            tables.append(table)
-    return tables
+    return read(ROWS, text)

@@ -15,8 +15,8 @@ the current run); caption = the banner's group. Rows are read as a stream, so a
 table flattened onto one line (GitBox mail) or hard-wrapped reads the same; so does
 one whose colour codes (`--color=yes`) were left as `[1m` debris, or had CRs.
 
-Not declared as rows: its columns come from the header (their order and units vary with
-options and `--benchmark-columns`), so rows are split cell by cell under it.
+Its columns come from the header (their order and units vary with options and
+`--benchmark-columns`): each header makes its block's rows (`for_header`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import number
-from extract.results.formats._layout import GROUPED, heading_above, repaired
+from extract.results.formats._layout import GROUPED, repaired
+from extract.results.formats._rows import Rows, name_blocks, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -38,13 +39,6 @@ INFO = FormatInfo(
 
 # ANSI colour codes (with their ESC byte, or the `[1m` debris left without it) and CRs.
 _DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r")
-
-
-def _clean(text: str) -> tuple[str, list[int] | None]:
-    """`text` without the damage, and where each of its characters was in `text`."""
-    return repaired(text, _DAMAGE)
-
-
 _COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"
 _HEADER = re.compile(
     rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:\s+{_COLS}(?:\s*\([^()\n]*\))?)+)"
@@ -54,74 +48,73 @@ _BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
 # each digit run, so a long run cannot make the row pattern backtrack for minutes)
 _ONE = rf"(?:\d+;\d+|{GROUPED}(?:\s*\([^()\s]*\))?)"
 _VALUE = re.compile(rf"(?P<out>\d+;\d+)|(?P<num>{GROUPED})(?:\s*\((?P<ratio>[^()]*)\))?")
-_JUNK = re.compile(r"[\s=-]*")
 _TIME_COLS = {"min", "max", "mean", "stddev", "median", "iqr"}
+_COUNTS = {"rounds", "iterations"}
 
 
-def _columns(cols: str) -> list[tuple[str, str | None]]:
-    """Header columns after Name; `OPS (Kops/s)` keeps its unit."""
-    out = []
-    for m in re.finditer(r"([A-Za-z]+)(?:\s*\(([^()]+)\))?", cols):
-        out.append((m.group(1), m.group(2)))
-    return out
+def _block(h: re.Match) -> Rows:
+    """The rows under header `h`: a number per column it names, in its units."""
+    # (`OPS (Kops/s)` keeps its unit)
+    cols = [(c[1], c[2]) for c in re.finditer(r"([A-Za-z]+)(?:\s*\(([^()]+)\))?", h["cols"])]
+    units = [
+        h["unit"] if c.lower() in _TIME_COLS
+        else (u or "ops/s") if c.lower() == "ops"
+        else "count" if c.lower() in _COUNTS
+        else u
+        for c, u in cols
+    ]  # fmt: skip
+
+    def found(m: re.Match):
+        values = _VALUE.finditer(m["rest"])
+        for (col, _), unit, v in zip(cols, units, values, strict=True):
+            if v["num"] and (value := number(v["num"])) is not None:
+                yield Measurement(col, value, unit, m["name"], m["run"], v["num"])
+
+    return Rows(
+        row=re.compile(
+            rf"(?P<name>[^\s-][^\s]*)(?:\s+\((?P<run>NOW|\d{{4}}[\w.-]*)\))?"
+            rf"\s+(?P<rest>{_ONE}(?:\s+{_ONE}){{{len(cols) - 1}}})(?!\S)"
+        ),
+        fields=found,
+        label="name",
+        gap=_JUNK,
+        columns=[
+            f"Name (time in {h['unit']})",
+            *[c if u is None else f"{c} ({u})" for c, u in cols],
+        ],
+        cells=lambda m, _: [
+            m["name"] if m["run"] is None else f"{m['name']} ({m['run']})",
+            *[v[0] for v in _VALUE.finditer(m["rest"])],
+        ],
+    )
 
 
-def _table(text: str, h: re.Match) -> ResultTable | None:
-    unit = h.group("unit")
-    cols = _columns(h.group("cols"))
-    banner = None
-    for b in _BANNER.finditer(text, max(0, h.start() - 400), h.start()):
-        banner = b
-    start = banner.start() if banner else h.start()
+_JUNK = re.compile(r"[\s=-]*")
+ROWS = Rows(row=None, fields=(), header=_HEADER, for_header=_block)
+
+
+def _under_banner(text: str, table: ResultTable) -> None:
+    """The table starts at its banner (`--- benchmark 'group': 3 tests ---`), whose group
+    is its caption."""
+    start = table.span[0]
+    banners = list(_BANNER.finditer(text, max(0, start - 400), start))
+    if not banners:
+        return
+    banner = banners[-1]
+    start = banner.start()
     line_start = text.rfind("\n", 0, start) + 1
     if set(text[line_start:start]) <= set("- \t"):
         start = line_start  # the banner's dashes belong to it
-    heading = heading_above(text, start, style="table")
-    table = ResultTable(
-        INFO.name,
-        (start, h.end()),
-        columns=[f"Name (time in {unit})", *[c if u is None else f"{c} ({u})" for c, u in cols]],
-        caption=(banner.group("group") if banner else None) or None,
-        variant=heading,
-    )
-    row_re = re.compile(
-        rf"(?P<name>[^\s-][^\s]*)(?:\s+\((?P<run>NOW|\d{{4}}[\w.-]*)\))?"
-        rf"\s+(?P<rest>{_ONE}(?:\s+{_ONE}){{{len(cols) - 1}}})(?!\S)"
-    )
-    pos = h.end()
-    while (m := row_re.match(text, _JUNK.match(text, pos).end())) is not None:
-        name = m.group("name")
-        values = list(_VALUE.finditer(m.group("rest")))
-        if len(values) != len(cols):
-            break
-        r = len(table.rows)
-        run = m.group("run")
-        table.rows.append(
-            [name if run is None else f"{name} ({run})", *[v.group(0) for v in values]]
-        )
-        for (col, col_unit), v in zip(cols, values, strict=True):
-            if v.group("out"):
-                continue
-            key = col.lower()
-            if key in _TIME_COLS:
-                u = unit
-            elif key == "ops":
-                u = col_unit or "ops/s"
-            elif key in ("rounds", "iterations"):
-                u = "count"
-            else:
-                u = col_unit
-            value = number(v.group("num"))
-            if value is not None:
-                table.measurements.append(Measurement(col, value, u, name, run, v.group("num"), r))
-        pos = m.end()
-        table.span = (start, pos)
-    return table if table.rows else None
+    table.span = (start, table.span[1])
+    table.caption = banner["group"] or None
 
 
 def parse(text: str) -> list[ResultTable]:
-    clean, index = _clean(text)
-    tables = [t for h in _HEADER.finditer(clean) if (t := _table(clean, h)) is not None]
+    clean, index = repaired(text, _DAMAGE)
+    tables = read(ROWS, clean)
+    for t in tables:
+        _under_banner(clean, t)
+    name_blocks(tables, clean, "table")
     if index is not None:
         for t in tables:
             # a table starts after the damage before it: its colour codes are its own
