@@ -65,8 +65,10 @@ class FormatInfo:
     keeps_repeats: bool = False
 
 
-# The values of `Measurement.role`.
-ROLES = ("result", "count", "total", "setting", "warmup", "error")
+# The values of `Measurement.role`. (`sample`: one run's or one client's value of a
+# set the tool also summarises: a result, but never paired one by one, the runs of a
+# set being in no order the author compares.)
+ROLES = ("result", "count", "total", "setting", "warmup", "error", "sample")
 
 
 @dataclass(slots=True)

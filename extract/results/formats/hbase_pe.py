@@ -144,6 +144,9 @@ def parse(text: str) -> list[ResultTable]:
                     row=row,
                 )
                 if meas:
+                    # (its clients ran side by side: client 3 of one run is no
+                    # counterpart of client 3 of another; the summaries compare)
+                    meas.role = "sample"
                     found.append(meas)
             table.rows.append([test_name or "", "Summary of timings", m.group("timings").strip()])
         elif m.group("dt"):
