@@ -33,8 +33,10 @@ def test_fixture_survives_mail_damage(case, damage):
 def test_default_format_fields_and_units():
     got = rows(text_of("gnu-time--default-before-after"))
     first = {r[3]: (r[4], r[5]) for r in got if r[1] == "run 1" and "before" in r[2]}
+    # (avg_text and avg_data are printed 0: Linux does not measure them, as GNU time's
+    # manual says, and a 0 there is no size)
     assert set(first) == {
-        "user", "system", "elapsed", "CPU", "avg_text", "avg_data", "max_resident",
+        "user", "system", "elapsed", "CPU", "max_resident",
         "inputs", "outputs", "major_pagefaults", "minor_pagefaults", "swaps",
     }  # fmt: skip
     assert first["CPU"][1] == "%" and first["max_resident"][1] == "KB"
@@ -165,3 +167,16 @@ def test_linear_on_long_flattened_lines():
     start = time.perf_counter()
     run("gnu-time", text)
     assert time.perf_counter() - start < 2.0
+
+
+def test_an_average_size_linux_does_not_measure_is_no_measurement():
+    text = (
+        "0.01user 0.00system 0:00.02elapsed 90%CPU (0avgtext+0avgdata 2304maxresident)k\n"
+        "0inputs+0outputs (0major+110minor)pagefaults 0swaps\n"
+        "0.01user 0.00system 0:00.02elapsed 90%CPU (12avgtext+0avgdata 2304maxresident)k\n"
+        "0inputs+0outputs (0major+110minor)pagefaults 0swaps\n"
+    )
+    got = [(m.label, m.metric, m.value) for t in run("gnu-time", text) for m in t.measurements]
+    assert ("run 2", "avg_text", 12.0) in got  # (a platform that measures it)
+    assert not [g for g in got if g[1] in ("avg_text", "avg_data") and g[2] == 0]
+    assert ("run 1", "swaps", 0.0) in got  # (a measured zero stays)

@@ -120,6 +120,15 @@ _VERBOSE_KEYS = [
     ("Exit status", None),  # not a measurement; kept so the block stays contiguous
 ]
 _VERBOSE_UNIT = dict(_VERBOSE_KEYS)
+# The average sizes GNU time prints but Linux does not measure: its manual says they
+# are shown as zero there. A zero in them says nothing was measured, not that a size
+# was 0 (and two of them, 0 -> 0, made a pair of nothing).
+_UNMEASURED_WHEN_ZERO = frozenset(
+    ("avg_text", "avg_data", "Average shared text size", "Average unshared data size",
+     "Average stack size", "Average total size", "Average resident set size")
+)  # fmt: skip
+# What describes the machine, not the run.
+_SETTINGS = frozenset(("Page size",))
 _VERBOSE = re.compile(
     r"(?P<key>"
     + "|".join(re.escape(k) for k, _ in _VERBOSE_KEYS)
@@ -158,7 +167,7 @@ def _record_tables(
                 if written is None or written == "?":
                     continue
                 meas = measure(metric, written, parse_number(written), unit, label=label, row=i)
-                if meas:
+                if meas and not (metric in _UNMEASURED_WHEN_ZERO and meas.value == 0):
                     table.measurements.append(meas)
         floor = group[-1].end()
         tables.append(table)
@@ -192,8 +201,10 @@ def _verbose_tables(text: str) -> list[ResultTable]:
             metric = _UNIT_IN_KEY.sub("", key)
             table.rows.append([metric, written])
             meas = measure(metric, written, parse_number(written.rstrip("%")), unit, label=command)
-            if meas:
+            if meas and not (metric in _UNMEASURED_WHEN_ZERO and meas.value == 0):
                 meas.row = len(table.rows) - 1
+                if metric in _SETTINGS:
+                    meas.role = "setting"
                 table.measurements.append(meas)
         floor = group[-1].end()
         tables.append(table)
