@@ -98,6 +98,7 @@ def link(sample: str, tables: list[ResultTable], noise: list[ResultTable]) -> li
 _TIME_UNITS = {"s", "1/s", "B", "B/s", "1"}
 
 
+@functools.lru_cache(maxsize=4096)  # (a message writes a few units many times)
 def unit_class(unit: str) -> str:
     """time, rate, bytes, byterate, percent, factor, count, word or none."""
     if not unit:

@@ -7,6 +7,7 @@ written to a base unit so that values can be compared across messages.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -93,49 +94,59 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
     `B/s`, event rates → `1/s`, percentages → `1` (as a fraction). (None, None) otherwise."""
     if value is None or unit is None or (isinstance(value, float) and math.isnan(value)):
         return None, None
+    plan = _plan(unit)
+    if plan is None:
+        return None, None
+    times, over, unit_si = plan
+    return value * times / over, unit_si
+
+
+@functools.lru_cache(maxsize=4096)  # (a message writes a few units many times)
+def _plan(unit: str) -> tuple[float, float, str] | None:
+    """How `unit` converts: (times, over, unit_si), the SI value being
+    `value * times / over`; None for a unit with no SI form."""
     raw = unit.strip()
     key = _key(raw)
     if not key:
-        return None, None
+        return None
     if key in _PERCENT:
-        return value / 100.0, "1"
+        return 1.0, 100.0, "1"
     if key in _TIME:
         if key == "m" and raw != "m":
-            return None, None
-        return value * _TIME[key], "s"
+            return None
+        return _TIME[key], 1.0, "s"
     # time per operation (ms/op, us/op, ns/iter): the time of one operation
     m = re.fullmatch(r"([a-zµμ]+)/(op|ops|iter|i|call|row|query|msg|invocation)", key)
     if m and m.group(1) in _TIME:
-        return value * _TIME[m.group(1)], "s"
+        return _TIME[m.group(1)], 1.0, "s"
     if key in _BYTES and raw not in ("k", "K", "m", "M"):
-        return value * _BYTES[key], "B"
+        return _BYTES[key], 1.0, "B"
     # scaled counts per second: M/s, G/s, K/s (Spark's Rate(M/s), Google Benchmark's k/s)
     m = re.fullmatch(r"([kKMGT]?)/(?:s|sec|second)", raw.replace(" ", ""))
     if m:
-        return value * _SUFFIX[m.group(1)], "1/s"
+        return _SUFFIX[m.group(1)], 1.0, "1/s"
     # bit rates: Mbit/s, Gbit/sec, Mbps (a lower-case b is a bit, as in the SI)
     m = re.fullmatch(r"([kKMGT]?)(?:bits?/(?:s|sec|second)|bps)", raw.replace(" ", ""))
     if m:
-        return value * _SUFFIX[m.group(1)] / 8.0, "B/s"
+        return _SUFFIX[m.group(1)], 8.0, "B/s"
     # byte rates: MB/s, MiB/sec, GB/s, MBps, Mi/s, GB/hour, MB/min
     m = re.fullmatch(r"([kmgt]?i?b?)(?:/(s|sec|second|min|minute|h|hr|hour)|ps)", key)
     if m and m.group(1) and (m.group(1) in _BYTES):
-        per = _TIME.get(m.group(2) or "s", 1.0)
-        return value * _BYTES[m.group(1)] / per, "B/s"
+        return _BYTES[m.group(1)], _TIME.get(m.group(2) or "s", 1.0), "B/s"
     # floating-point rates
     m = re.fullmatch(r"([kmgt]?)flop/?s", key)
     if m:
-        return value * _SUFFIX[m.group(1).upper() if m.group(1) != "k" else "k"], "1/s"
+        return _SUFFIX[m.group(1).upper() if m.group(1) != "k" else "k"], 1.0, "1/s"
     # factors: 2.5x, 1.3x faster
     if re.fullmatch(r"[x×](?:faster|slower|speedup|speed-up|better|worse)?", key):
-        return value, "1"
+        return 1.0, 1.0, "1"
     # event rates: ops/s, rows/sec, req/s, ops/ms, QPS, TPS, IOPS
     if key in ("qps", "tps", "rps", "ops", "hz", "1/s", "iops"):
-        return value, "1/s"
+        return 1.0, 1.0, "1/s"
     # scaled operation rates: MOPS, Kops (without a time: ops are per second)
     m = re.fullmatch(r"([kKMG])(?:ops|OPS|Ops|iops|IOPS)", raw.replace(" ", ""))
     if m:
-        return value * _SUFFIX[m.group(1)], "1/s"
+        return _SUFFIX[m.group(1)], 1.0, "1/s"
     for suffix, divisor in _RATE_DIVISOR.items():
         if key.endswith(suffix):
             head = key[: -len(suffix)]
@@ -143,22 +154,21 @@ def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | No
                 scale = 1e3 if head.startswith("k") and head[1:] in _RATE_WORDS else 1.0
                 if head.startswith("k") and head[1:] not in _RATE_WORDS:
                     continue
-                return value * scale / divisor, "1/s"
+                return scale, divisor, "1/s"
     # any things per time: `Batches per second`, `pk/s`, `q/s`, `#/sec`, `Kelem/s`,
     # `M items/s`, `Mops/s`, `/ms` (a count of something per unit of time)
     m = _THINGS_PER_TIME.fullmatch(raw)
     if m and not _BYTE_WORD.fullmatch(m.group("what")) and m.group("what") != "m":  # m/s: metres
-        per = _TIME[m.group("per").lower()]
-        return value * _SUFFIX[m.group("scale") or ""] / per, "1/s"
+        return _SUFFIX[m.group("scale") or ""], _TIME[m.group("per").lower()], "1/s"
     # bytes per operation: Go's B/op, KB/op (memory allocated by one operation)
     m = re.fullmatch(r"([kmgt]?i?b)/(?:op|ops|iter|call|row|msg)", key)
     if m and m.group(1) in _BYTES:
-        return value * _BYTES[m.group(1)], "B"
+        return _BYTES[m.group(1)], 1.0, "B"
     # time per anything (`ms/avg`, `ns/elem`, `us/row`): a time; `m` is not a minute here
     m = re.fullmatch(r"([a-zµμ]+)/([a-z]+)", key)
     if m and m.group(1) in _TIME and m.group(1) != "m":
-        return value * _TIME[m.group(1)], "s"
-    return None, None
+        return _TIME[m.group(1)], 1.0, "s"
+    return None
 
 
 _THINGS_PER_TIME = re.compile(
