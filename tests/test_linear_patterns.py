@@ -76,14 +76,7 @@ DYNAMIC = {
 # ~9 on 2 cores; a run was killed after 0.5 s): "where" -> how it is used, on what,
 # how long. They are not run; remove an entry once its pattern is linear.
 KNOWN_SLOW: dict[str, str] = {
-    "extract.results.comparisons._NOT_COMPARED": "search on spaces: 0.161 s (near the bound)",
     "extract.results.formats.coverage._COVPY_CELL": "match on tabs: 0.110 s (near the bound)",
-    "extract.results.formats.json_records._SETTING": "search on dashes: 0.126 s (near the bound)",
-    "extract.results.comparisons._BASELINE": "search on spaces: 0.111 s",
-    "extract.results.comparisons._CHANGE": "search on newlines: 0.105 s",
-    "extract.results.comparisons._NOISE": "search on whitespace lines: 0.102 s",
-    "extract.dev.eval._CHANGE_WORDS": "search on pipe-space: 0.121 s",
-    "extract.dev.eval._QUALIFIERS": "search on spaces: over 0.5 s (killed)",
     "extract.mail.clean._NOT_OUTPUT": "search on its piece '](': over 0.5 s (killed)",
     "extract.results.formats._CHECKS": "search on",
     "extract.results.formats._layout._COMMAND": "match on letters: over 0.5 s (killed)",
