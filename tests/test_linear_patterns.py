@@ -77,7 +77,6 @@ DYNAMIC = {
 # how long. They are not run; remove an entry once its pattern is linear.
 KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.coverage._COVPY_CELL": "match on tabs: 0.110 s (near the bound)",
-    "extract.mail.clean._NOT_OUTPUT": "search on its piece '](': over 0.5 s (killed)",
     "extract.results.formats._CHECKS": "search on",
     "extract.results.formats._layout._COMMAND": "match on letters: over 0.5 s (killed)",
     "extract.results.formats._layout._LINK": "search on spaces: over 0.5 s (killed)",
