@@ -99,7 +99,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.critcmp._block:92": "search on pipes: 0.437 s (read() matches it)",
     "extract.results.formats.criterion._PROGRESS": "search on its piece 'Benchmarking ': over 0",
     "extract.results.formats.criterion.parse:188": "search on its piece 'Benchmarking ': over 0",
-    "extract.results.formats.delimited._NOT_A_MEASURE": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.diffstat._SUMMARY": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.dropwizard_metrics._INLINE_NAME": "search on dashes: over 0.5 s (k",
     "extract.results.formats.fio._JOB": "search on pipes: over 0.5 s (killed)",
