@@ -108,7 +108,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.hbase_pe._FILLER": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.hbase_pe._PREFIX": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.hbase_pe._hist_measurements:102": "search on digits: over 0.5 s (ki",
-    "extract.results.formats.html_table._caption:120": "search on its piece '<summary': over 0.",
     "extract.results.formats.hyperfine._ADOC_ROW": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.hyperfine._EXPORT_ROW": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.hyperfine._csv_row:272": "search on spaces:KILL spaces: over 0.5 s",
