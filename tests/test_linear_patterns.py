@@ -112,7 +112,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.hyperfine._EXPORT_ROW": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.hyperfine._csv_row:272": "search on spaces:KILL spaces: over 0.5 s",
     "extract.results.formats.jmh._row_regex:214": "search on spaces:KILL spaces: over 0.5 s (ki",
-    "extract.results.formats.json_records._SUFFIX_UNITS": "search on its piece '_': over 0.5 s ",
     "extract.results.formats.kafka_perf._E2E_PROGRESS": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.kafka_perf._PROMPT_LINE": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.kafka_perf._consumer:180": "search on spaces: over 0.5 s (killed)",
