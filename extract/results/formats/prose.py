@@ -235,7 +235,9 @@ _FACTOR = re.compile(
 )
 
 _PERF = re.compile(
-    r"(?i)\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
+    # (the look-ahead holds every first character: most positions fail at once)
+    r"(?i)(?=[a-z→耗用延时性提降加]|->)(?:"
+    r"\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
     r"|latenc(?:y|ies)|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?|improve"
     r"\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup|start-up"
     r"|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from"
@@ -243,7 +245,7 @@ _PERF = re.compile(
     # the runs a timing compares
     r"|with(?:out)? (?:the |this |my |a )?(?:patch|change|fix))\b|->|→"
     # in Chinese: time taken, time used, latency, performance, raise, lower, speed-up
-    r"|耗时|用时|延迟|时延|性能|提升|降低|加速"
+    r"|耗时|用时|延迟|时延|性能|提升|降低|加速)"
 )
 _SPEED_WORD = re.compile(
     r"(?i)^\W{0,3}(?:\w+\s+){0,2}(?:faster|slower|quicker|speed-?ups?|improve\w*|better|worse"
@@ -350,7 +352,7 @@ _BOOKKEEPING = re.compile(
 )
 # Quoted reply lines, and the lines a gateway wrapped out of them.
 _METRIC_WORDS = re.compile(
-    r"(?i)\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
+    r"(?i)(?=[a-z])\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
     r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
     r"|runtime|speed|speedup|improvement|degradation|degrade|regression|overhead|slowdown"
     r"|reduction|cpu|duration|qps|tps)\b"
