@@ -94,7 +94,41 @@ _ATTRIBUTION = re.compile(r"(?i)(?:\bwrote|\bcommented|^quoting\b.*|写道)\s*[:
 # (a number tried from the start of its digits, a URL from the start of its word: from
 # every character, a long run of digits or of `|` took quadratic time)
 _OUTPUT_LINE = re.compile(r"\d\d:\d\d:\d\d|(?<!\d)(?:\d[\d.,]*\D+){3}")
-_NOT_OUTPUT = re.compile(r"\]\([^)\s]*\)|(?<!\S)\S*?://\S+|`[^`\n]*`|\([0-9a-f]{7,40}\)|#\d+")
+# What is not output: a link's target `](...)`, a URL, a code span, a hash, `#123`.
+# A link's target is looked for by `_without_non_output` (from each `](` of a run of
+# them, `\]\([^)\s]*\)` read the run to its end again); the pattern has its opener.
+_NOT_OUTPUT = re.compile(r"\]\(|(?<!\S)\S*?://\S+|`[^`\n]*`|\([0-9a-f]{7,40}\)|#\d+")
+_NOT_OUTPUT_BUT_LINK = re.compile(r"(?<!\S)\S*?://\S+|`[^`\n]*`|\([0-9a-f]{7,40}\)|#\d+")
+_LINK_TARGET = re.compile(r"[^)\s]*+")
+
+
+def _without_non_output(text: str) -> str:
+    """`text` with each of `_NOT_OUTPUT`'s pieces (a link's target `](...)` first) put
+    as a space, in time linear in `text`: a `](` whose target has no `)` before a
+    space or the end is remembered, so that the `](` after it in the same run (which
+    reach the same end) fail without reading it again."""
+    out = []
+    done = at = 0
+    dead_end = -1  # a `](` before this has no `)`: its run ends here
+    while (m := _NOT_OUTPUT.search(text, at)) is not None:
+        start, end = m.span()
+        if m.group() == "](":
+            if start >= dead_end:
+                run_end = _LINK_TARGET.match(text, end).end()
+                if text.startswith(")", run_end):
+                    out += (text[done:start], " ")
+                    done = at = run_end + 1
+                    continue
+                dead_end = run_end
+            other = _NOT_OUTPUT_BUT_LINK.match(text, start)
+            if other is None:
+                at = start + 1
+                continue
+            end = other.end()
+        out += (text[done:start], " ")
+        done = at = end
+    out.append(text[done:])
+    return "".join(out)
 
 
 def unquote_own_output(body: str) -> str:
@@ -115,7 +149,7 @@ def unquote_own_output(body: str) -> str:
         above = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
         block = [ln.lstrip()[1:] for ln in lines[i:j]]
         texts = [b for b in block if b.strip() and not b.lstrip().startswith(">")]
-        output = sum(bool(_OUTPUT_LINE.search(_NOT_OUTPUT.sub(" ", b))) for b in texts)
+        output = sum(bool(_OUTPUT_LINE.search(_without_non_output(b))) for b in texts)
         if texts and not _ATTRIBUTION.search(above.strip()) and 2 * output >= len(texts):
             lines[i:j] = [b[1:] if b.startswith(" ") else b for b in block]
         i = j

@@ -76,8 +76,9 @@ CHANGE_WORDS = (
     r"after|new|patch|patched|with|w/|fix|fixed|optimi[sz]ed|proposed|pr|branch|"
     r"candidate|contender|modified|changed?|improved|\[\+\]"
 )
-_BASELINE = re.compile(rf"(?i)(?:^|(?<=[^a-z]))(?:{BASELINE_WORDS})(?=[^a-z]|$)")
-_CHANGE = re.compile(rf"(?i)(?:^|(?<=[^a-z]))(?:{CHANGE_WORDS})(?=[^a-z]|$)")
+# (`(?=[a-z\[])`: every word begins so; most positions fail at once)
+_BASELINE = re.compile(rf"(?i)(?=[a-z\[])(?:^|(?<=[^a-z]))(?:{BASELINE_WORDS})(?=[^a-z]|$)")
+_CHANGE = re.compile(rf"(?i)(?=[a-z\[])(?:^|(?<=[^a-z]))(?:{CHANGE_WORDS})(?=[^a-z]|$)")
 
 # The stated error or spread of a number (its noise), never compared.
 _NOISE = re.compile(

@@ -25,11 +25,18 @@ _CELL = re.compile(
         \s*(?:\((?P<ratio>[^()]{{1,12}})\))?\s*$""",
     re.X,
 )
+# A unit in brackets that ends a column name: `Best Time(ms)`, `Mean [s]`. Searched
+# (`header_unit` takes the name before it): it can only begin at a bracket, where
+# `^(?P<name>.*?)\s*(...)` tried each length of the name across a run of spaces.
 _HEADER_UNIT = re.compile(
-    r"^(?P<name>.*?)\s*(?:\((?:time\s+in\s+)?(?P<u1>[^()]{1,12})\)|\[(?P<u2>[^\[\]]{1,12})\])\s*$",
-    re.I,
+    r"(?:\((?:time\s+in\s+)?(?P<u1>[^()]{1,12})\)|\[(?P<u2>[^\[\]]{1,12})\])\s*$", re.I
 )
-_COMMA_UNIT = re.compile(r"^(?P<name>[^,]+?)\s*,\s*(?P<unit>[^,\s]{1,10})\s*$")
+# `CPU, ms`: the name is what precedes the first comma less the spaces before it (at
+# least one character); its spaces are taken only when more text follows them, so
+# that no run of spaces is read twice.
+_COMMA_UNIT = re.compile(
+    r"^(?P<name>(?:[^,\s]++|\s++(?=[^,\s]))++|\s)\s*,\s*(?P<unit>[^,\s]{1,10})\s*$"
+)
 # A unit as the last part of a column name: `time_ms`, `latency-us` (snake or kebab
 # case, as CSV exports and scripts name columns), `Score ms/op`, `Throughput ops/s`.
 # Times only: `memory_gb`, `disk_tb` name a machine's sizes more often than results.
@@ -47,17 +54,20 @@ _SEC_RATE = re.compile(r"(?i)/sec$")
 
 TIME_WORDS = re.compile(r"(?i)(?:^|[^a-z])(time|duration|elapsed|runtime|took)(?:[^a-z]|$)")
 _NOT_TIME_COLUMN = re.compile(
-    r"(?i)percent|ratio|speed ?up|relative|factor|%|\bx\b|count|rows?\b|#|num|threads?|"
-    r"iterations?|size|tables?|parallelism|partitions?|cores?|nodes?|rounds|runs|version"
+    r"(?i)(?=[%#cfilnprstvx])(?:"  # (every first character: most positions fail at once)
+    r"percent|ratio|speed ?up|relative|factor|%|\bx\b|count|rows?\b|#|num|threads?|"
+    r"iterations?|size|tables?|parallelism|partitions?|cores?|nodes?|rounds|runs|version)"
 )
 MEASURE_WORDS = re.compile(
-    r"(?i)\b(?:bench\w*|perf\w*|throughput|latency|ops|qps|tps|score|speed\w*|baseline|"
+    # (the look-ahead holds every first character: most positions fail at once)
+    r"(?i)(?=[a-eghil-t性耗用延时吞速基压测毫秒平均查])"
+    r"(?:\b(?:bench\w*|perf\w*|throughput|latency|ops|qps|tps|score|speed\w*|baseline|"
     r"contender|before|after|patch\w*|master|branch|main|improve\w*|regress\w*|diff\w*|"
     r"change|mean|median|avg|average|min|max|p\d\d|stddev|time\w*|duration|elapsed|"
     r"runtime|cpu|memory|mem|heap|gc|rate|result\w*|old|new|trunk|query|q\d+)\b"
     # the same in Chinese: performance, time taken, latency, throughput, speed,
     # benchmark, load test, test results, (milli)seconds, average, query
-    r"|性能|耗时|用时|延迟|时延|吞吐|速度|基准|压测|测试结果|毫秒|秒|平均|均值|查询"
+    r"|性能|耗时|用时|延迟|时延|吞吐|速度|基准|压测|测试结果|毫秒|秒|平均|均值|查询)"
 )
 
 
@@ -148,11 +158,12 @@ def header_unit(header: str) -> tuple[str, str | None]:
     `Name (time in us)` → (`Name`, `us`); `CPU, ms` → (`CPU`, `ms`);
     `time_ms` → (`time`, `ms`); `Score ms/op` → (`Score`, `ms/op`)."""
     h = (header or "").strip()
-    m = _HEADER_UNIT.match(h)
-    if m:
+    m = _HEADER_UNIT.search(h)
+    # (the name before it, with no line break: `^(?P<name>.*?)\s*` as it was matched)
+    if m and "\n" not in (name := h[: m.start()].rstrip()):
         u = (m.group("u1") or m.group("u2") or "").strip()
         if is_unit(u):
-            return m.group("name").strip(), norm_unit(u)
+            return name.strip(), norm_unit(u)
     if len(h) > 2 and h.endswith("%") and not h.endswith(("(%", "[%")):
         return h[:-1].strip().rstrip(",;:").strip(), "%"  # `change %`, `CPU, %`
     m = _COMMA_UNIT.match(h)
@@ -168,8 +179,28 @@ def header_unit(header: str) -> tuple[str, str | None]:
 
 
 _COLOR = re.compile(r"\{color(?::[^}]*)?\}")
-_MONOSPACE = re.compile(r"\{\{(.*?)\}\}")
 _BOLD = re.compile(r"\*(\S(?:.*?\S)?)\*")
+
+
+def _without_monospace(s: str) -> str:
+    """`{{x}}` -> `x`: each `{{` to the first `}}` after it in its line, as a lazy
+    regex would replace them, but in time linear in `s` (the regex looked for `}}` to
+    the line's end again from each `{{` of a line that has none)."""
+    out = []
+    done = at = 0
+    line_end = -1
+    while (start := s.find("{{", at)) >= 0:
+        if start > line_end:
+            line_end = s.find("\n", start)
+            line_end = len(s) if line_end < 0 else line_end
+        end = s.find("}}", start + 2, line_end)
+        if end < 0:  # no `}}` in the rest of this line: no `{{` of it is closed
+            at = line_end + 1
+            continue
+        out += (s[done:start], s[start + 2 : end])
+        done = at = end + 2
+    out.append(s[done:])
+    return "".join(out)
 
 
 def clean_cell(text: str) -> str:
@@ -179,7 +210,7 @@ def clean_cell(text: str) -> str:
     if "{color" in s:
         s = _COLOR.sub("", s)
     if "{{" in s:
-        s = _MONOSPACE.sub(r"\1", s)
+        s = _without_monospace(s)
     if "*" in s:
         s = _BOLD.sub(r"\1", s)
     s = s.replace("**", "").replace("`", "")
@@ -396,7 +427,11 @@ def grid_measurements(
     return out
 
 
-_PAIR = re.compile(rf"(?<![\w.])(?P<num>{CELL_NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])")
+# (the look-ahead holds what can begin a pair, the number being optional: a run of
+# dashes fails at once)
+_PAIR = re.compile(
+    rf"(?=[-+−]?[\d.\sA-Za-zµμ%])(?<![\w.])(?P<num>{CELL_NUM})\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/]*)(?![\w.])"
+)
 
 
 _CELL_PREFIX = re.compile(r"^([A-Za-z][\w ./-]{0,40}?):\s+(.*)$")

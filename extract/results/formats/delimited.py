@@ -60,7 +60,9 @@ _NAME = re.compile(r"[A-Za-z_%#][\w .,%#/+\-:]*?(?:\s*[(\[][^()\[\]]{1,16}[)\]])
 # (a comma inside a name came from a quoted cell: `"bulk, no index"`)
 _LABEL = re.compile(r"[A-Za-z_][^\t;]{0,80}")
 # Cells that read as numbers but are not measurements of a row: dates, times, versions.
-_NOT_A_MEASURE = re.compile(r"\d{4}-\d\d-\d\d|\d+:\d\d|\d+\.\d+\.\d+")
+# (only searched: a time or a version is tried from the start of its digits, which
+# no later start in them can do better than)
+_NOT_A_MEASURE = re.compile(r"\d{4}-\d\d-\d\d|(?<!\d)\d++(?::\d\d|\.\d+\.\d+)")
 
 
 def _cells(line: str, delimiter: str) -> list[str]:

@@ -113,13 +113,31 @@ def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
     return header, body
 
 
+_SUMMARY_OPEN = re.compile(r"<summary", re.I)
+_SUMMARY_CLOSE = re.compile(r"</summary>", re.I)
+
+
+def _summaries(text: str) -> list[str]:
+    """What `<summary ...>` and `</summary>` hold, in order: the groups of
+    `re.findall(r"<summary[^>]*>(.*?)</summary>", text, re.I | re.S)`, in time linear
+    in `text` (from each `<summary` the regex read the rest again for a `>`)."""
+    out = []
+    at = 0
+    while (opener := _SUMMARY_OPEN.search(text, at)) is not None:
+        tag_end = text.find(">", opener.end())
+        close = _SUMMARY_CLOSE.search(text, tag_end + 1) if tag_end >= 0 else None
+        if close is None:  # (nor has any `<summary` after it)
+            break
+        out.append(text[tag_end + 1 : close.start()])
+        at = close.end()
+    return out
+
+
 def _caption(text: str, start: int, soup) -> str | None:
     cap = soup.find("caption")
     if cap and cap.get_text(strip=True):
         return clean_cell(cap.get_text(" ", strip=True))
-    summary = re.findall(
-        r"<summary[^>]*>(.*?)</summary>", text[max(0, start - 600) : start], re.I | re.S
-    )
+    summary = _summaries(text[max(0, start - 600) : start])
     if summary and "</details>" not in text[max(0, start - 600) : start].split(summary[-1])[-1]:
         return clean_cell(re.sub(r"<[^>]+>", " ", summary[-1]))
     return line_caption(text, start, max_len=200)

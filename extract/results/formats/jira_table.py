@@ -144,6 +144,9 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
 
 
 _INLINE_HEADER = re.compile(r"\|\|(?:[^|\n]*\|\|){2,}")
+# (the spaces before a row are stepped over apart: a row pattern led by `[ \t]*` read
+# a run of spaces again from each of them when searched)
+_ROW_INDENT = re.compile(r"[ \t]*")
 
 
 def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
@@ -152,10 +155,10 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
     for h in _INLINE_HEADER.finditer(text):
         ncol = len(_cells(h.group(0)))
         # a cell may hold a `[text|link]` with its own pipe
-        row_re = re.compile(rf"[ \t]*(\|(?!\|)(?:(?:\[[^\[\]\n]*\]|[^|\n])*+\|){{{ncol}}})")
+        row = re.compile(rf"\|(?!\|)(?:(?:\[[^\[\]\n]*\]|[^|\n])*+\|){{{ncol}}}")
         rows, pos = [h.group(0)], h.end()
-        while (m := row_re.match(text, pos)) is not None:
-            rows.append(m.group(1))
+        while (m := row.match(text, _ROW_INDENT.match(text, pos).end())) is not None:
+            rows.append(m.group())
             pos = m.end()
         if len(rows) >= 2:
             out.append((h.start(), pos, rows))

@@ -64,7 +64,10 @@ _PERF_KEY = re.compile(
 # Field-name suffixes that name a unit.
 _SUFFIX_UNITS = (
     (re.compile(r"(?i)(?:^|_)(mb|kb|gb|b|bytes)_?per_?(?:sec|second|s)$"), None),
-    (re.compile(r"(?i)(?:^|_)(\w+?)_?per_?(?:sec|second|s)$"), "/s"),
+    # (the name after the first `_` of the last run of word characters, or the whole
+    # run at the start: the leftmost `(?:^|_)(\w+?)` that can succeed, tried once per
+    # run instead of from each `_` of it)
+    (re.compile(r"(?i)(?:^|(?<!\w)[^\W_]*+_)(\w+?)_?per_?(?:sec|second|s)$"), "/s"),
     (re.compile(r"(?i)(?:^|_)(ms|millis|milliseconds)$"), "ms"),
     (re.compile(r"(?i)(?:^|_)(us|micros|microseconds)$"), "us"),
     (re.compile(r"(?i)(?:^|_)(ns|nanos|nanoseconds)$"), "ns"),

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 
 from extract.results.formats._context import measure
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
@@ -234,7 +235,9 @@ _FACTOR = re.compile(
 )
 
 _PERF = re.compile(
-    r"(?i)\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
+    # (the look-ahead holds every first character: most positions fail at once)
+    r"(?i)(?=[a-z→耗用延时性提降加]|->)(?:"
+    r"\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
     r"|latenc(?:y|ies)|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?|improve"
     r"\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup|start-up"
     r"|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from"
@@ -242,7 +245,7 @@ _PERF = re.compile(
     # the runs a timing compares
     r"|with(?:out)? (?:the |this |my |a )?(?:patch|change|fix))\b|->|→"
     # in Chinese: time taken, time used, latency, performance, raise, lower, speed-up
-    r"|耗时|用时|延迟|时延|性能|提升|降低|加速"
+    r"|耗时|用时|延迟|时延|性能|提升|降低|加速)"
 )
 _SPEED_WORD = re.compile(
     r"(?i)^\W{0,3}(?:\w+\s+){0,2}(?:faster|slower|quicker|speed-?ups?|improve\w*|better|worse"
@@ -349,7 +352,7 @@ _BOOKKEEPING = re.compile(
 )
 # Quoted reply lines, and the lines a gateway wrapped out of them.
 _METRIC_WORDS = re.compile(
-    r"(?i)\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
+    r"(?i)(?=[a-z])\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
     r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
     r"|runtime|speed|speedup|improvement|degradation|degrade|regression|overhead|slowdown"
     r"|reduction|cpu|duration|qps|tps)\b"
@@ -671,7 +674,10 @@ _VS_BEFORE = re.compile(r"(?i)\b(?:vs\.?|versus)[\s`*(~]*$")
 # `processed 1 million 10 byte messages in 75 seconds`: the time of a counted amount of
 # work (a number, at most three words, a noun of work items, `in`).
 _VOLUME_IN = re.compile(
-    r"(?i)\d[\d.,]*\s*(?:[kKM]|thousand|million|billion)?\s+(?:[\w-]+\s+){0,3}?"
+    # (only searched: from the first digit of a run of digits, dots and commas, which
+    # no later start in the run can do better than, and without two runs of spaces)
+    r"(?i)(?<![\d.,])[.,]*+\d[\d.,]*+(?:\s*(?:[kKM]|thousand|million|billion))?\s+"
+    r"(?:[\w-]+\s+){0,3}?"
     r"(?:messages|msgs|rows|records|requests|reqs|queries|docs|documents|files|events|entries"
     r"|items|keys|objects|operations|ops|transactions|txns|iterations|calls|lookups|inserts"
     r"|writes|reads|puts|gets|tuples|elements)\b[^.;!?\d]{0,30}?\bin\s*$"
@@ -729,7 +735,8 @@ _CJK_TO = re.compile(
 )
 # Between a new value and the old one it replaced.
 _NEW_THEN_OLD = re.compile(
-    r"(?i)[\s`*]*(?:now)?[\s`*,;]*(?:\(\s*)?(?:(?:down|up) from|instead of|rather than"
+    # (`[\s`*]*+`: what it gives back the next class takes, so it keeps it)
+    r"(?i)[\s`*]*+(?:now)?[\s`*,;]*(?:\(\s*)?(?:(?:down|up) from|instead of|rather than"
     r"|(?<=[(,])\s*(?:was|were|before:?|previously|formerly))[\s`*~:]*"
 )
 
@@ -875,7 +882,6 @@ _WORD_AT_END = re.compile(r"(?:^|\s)[A-Za-z'’-]+$|,$")
 
 # A unified diff of prose in a ```diff fence (a README or doc change in a review):
 # its `-` and `+` lines are the old and the new text.
-_DIFF_FENCE = re.compile(r"```diff[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _WORD_RUN = re.compile(r"[A-Za-z]{2,}")
 # (its lines indented as the fence is: a fence in an indented mail has them all so)
 _DIFF_LINE = re.compile(r"^([ \t]*)([-+])(?![-+]{2})([^\n]*[A-Za-z][^\n]*)$", re.M)
@@ -886,15 +892,30 @@ def _diff_prose_lines(text: str) -> list[tuple[int, int, str]]:
     if "```diff" not in text:
         return []
     out = []
-    for fence in _DIFF_FENCE.finditer(text):
-        head = text[text.rfind("\n", 0, fence.start()) + 1 : fence.start()]
+    for start, lo, hi in _diff_fences(text):
+        head = text[text.rfind("\n", 0, start) + 1 : start]
         indent = head if not head.strip() else ""
-        for line in _DIFF_LINE.finditer(text, fence.start(1), fence.end(1)):
+        for line in _DIFF_LINE.finditer(text, lo, hi):
             if line.group(1) == indent and _is_prose(line.group(3)):
-                end = _wrapped_diff_end(text, line.end(3), fence.end(1), indent)
+                end = _wrapped_diff_end(text, line.end(3), hi, indent)
                 out.append((line.start(3), end, f"[{line.group(2)}]"))
-        out += _flat_hunk_lines(text, fence.start(1), fence.end(1))
+        out += _flat_hunk_lines(text, lo, hi)
     return out
+
+
+def _diff_fences(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, body start, body end) of each ```` ```diff ```` fence: its body runs from
+    the line after to the next ```` ``` ```` or the end. (With str.find, in linear time:
+    a regex looked for the line's end again from each ```` ```diff ```` of a line.)"""
+    at = 0
+    while (start := text.find("```diff", at)) >= 0:
+        newline = text.find("\n", start + 7)
+        if newline < 0:
+            return
+        end = text.find("```", newline + 1)
+        end = len(text) if end < 0 else end
+        yield start, newline + 1, end
+        at = end + 3
 
 
 # A hunk flattened onto its `@@ ... @@` line (a mail flattened onto one line): its

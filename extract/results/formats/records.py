@@ -105,7 +105,7 @@ _MORE_VALUES = re.compile(
 )
 # Keys that name a setting or an identifier, not a measured result.
 _SETTING = re.compile(
-    r"(?i)\b(?:threads?|thread ?count|port|id|version|size|batch|count|timeout|interval|"
+    r"(?i)(?=[a-z])\b(?:threads?|thread ?count|port|id|version|size|batch|count|timeout|interval|"
     r"delay|retries|partitions?|replicas?|nodes?|cores?|memory|heap|xmx|buffer|workers?|"
     r"connections?|clients?|concurrency|iterations?|warmups?|forks?|seed|level|step|line|"
     r"pid|uid|year|month|day|date|time ?zone|build|revision|rev|issue|pr|number|num|index|"
@@ -118,9 +118,13 @@ _TIME_SETTING = re.compile(
 )
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DIGIT = re.compile(r"\d")
-_RATE = re.compile(r"[A-Za-z]+/(?:s|sec|second|ms|us|min|minute|h|hour)$", re.I)
+# (`(?<![A-Za-z])`: a match begins where its run of letters does, as the leftmost
+# one did; so no run of letters is read more than once)
+_RATE = re.compile(r"(?<![A-Za-z])[A-Za-z]++/(?:s|sec|second|ms|us|min|minute|h|hour)$", re.I)
 # A count per unit of work (`72 allocs/op`, `3 GCs/iter`), as benchmark tools print it.
-_PER_OP = re.compile(r"[A-Za-z]+/(?:op|ops|operation|iter|iteration|call|invocation)$")
+_PER_OP = re.compile(
+    r"(?<![A-Za-z])[A-Za-z]++/(?:op|ops|operation|iter|iteration|call|invocation)$"
+)
 _NAME_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _TABLE_LINE = re.compile(r"^\s*[|+]|\|\s*$|^\s*[{\[\"]")
 _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\})\s*$")
@@ -268,7 +272,8 @@ def _share(line: str) -> tuple[str, list[re.Match]] | None:
     return name, [m]
 
 
-_HEAD_VALUE = re.compile(rf"[ \t]{{2,}}[-+~]?\d|\d[ \t]*(?:{_UNIT})(?![\w/])")
+# (a run of spaces is taken whole, from its start: the leftmost match began there)
+_HEAD_VALUE = re.compile(rf"(?<![ \t])[ \t]{{2,}}+[-+~]?\d|\d[ \t]*(?:{_UNIT})(?![\w/])")
 _UNIT_KIND = {"s": "time", "1/s": "throughput", "B/s": "throughput"}
 
 
