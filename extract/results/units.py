@@ -155,6 +155,10 @@ def _plan(unit: str) -> tuple[float, float, str] | None:
                 if head.startswith("k") and head[1:] not in _RATE_WORDS:
                     continue
                 return scale, divisor, "1/s"
+    # time per time (`ms/s`: CPU milliseconds a second): a share, no rate
+    m = re.fullmatch(r"([a-zµμ]+)/([a-z]+)", key)
+    if m and m.group(1) in _TIME and m.group(2) in _TIME and "m" not in (m.group(1), m.group(2)):
+        return _TIME[m.group(1)], _TIME[m.group(2)], "1"
     # any things per time: `Batches per second`, `pk/s`, `q/s`, `#/sec`, `Kelem/s`,
     # `M items/s`, `Mops/s`, `/ms` (a count of something per unit of time)
     m = _THINGS_PER_TIME.fullmatch(raw)

@@ -181,3 +181,9 @@ def test_every_unit_of_the_corpora_normalises():
         for unit, n in _units_without_si(m for t in tables for m in t.measurements).items():
             missing[unit] = missing.get(unit, 0) + n
     assert missing == {}
+
+
+def test_a_time_per_time_is_a_share_not_a_rate():
+    assert to_si(1.5, "ms/s") == (1.5 * 0.001 / 1.0, "1")
+    assert to_si(250.0, "us/ms") == (250.0 * 1e-06 / 0.001, "1")
+    assert to_si(3.0, "ops/s") == (3.0, "1/s")  # (a count per time stays a rate)
