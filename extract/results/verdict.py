@@ -196,14 +196,20 @@ def _voice(sample: str, own: list[Candidate], perf: list[Candidate]) -> dict[str
     stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
     perf_ids = {id(c) for c in perf}
     seen: set[int] = set()
+    # (whether a sentence is about performance, asked once a sentence: a long line of
+    # numbers without a stop asked it once a number, in time quadratic in its length)
+    about_perf: dict[int, bool] = {}
     told = supposed = 0
     for c in own:
         k = bisect_right(stops, c.number.start)
         if k in seen:
             continue
         sentence = sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else len(sample)]
-        if id(c) not in perf_ids and not _PERF_TERM.search(sentence):
-            continue
+        if id(c) not in perf_ids:
+            if k not in about_perf:
+                about_perf[k] = _PERF_TERM.search(sentence) is not None
+            if not about_perf[k]:
+                continue
         seen.add(k)
         report = _REPORT_VOICE.search(sentence) is not None
         hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
