@@ -73,7 +73,11 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
     num = m.group("num")
     if not num or not re.search(r"\d", num):
         return None
-    return sign * float(num.replace(",", "")) * _SUFFIX[m.group("suffix")]
+    try:
+        value = float(num.replace(",", ""))
+    except ValueError:  # (digits in no number's order: `e-999`, `1e5e5`)
+        return None
+    return sign * value * _SUFFIX[m.group("suffix")]
 
 
 def parse_duration(text: str) -> float | None:

@@ -148,9 +148,12 @@ def _console_tables(text: str) -> list[ResultTable]:
                 + [" ".join(counters + ([r["extra"]] if r["extra"] else []))]
             )
             ms = table.measurements
-            ms.append(_m("time", r["time"], r["tu"], name, i, f"{r['time']} {r['tu']}"))
-            ms.append(_m("cpu", r["cpu"], r["cu"], name, i, f"{r['cpu']} {r['cu']}"))
-            ms.append(_m("iterations", r["iters"], "count", name, i, r["iters"]))
+            found = (
+                _m("time", r["time"], r["tu"], name, i, f"{r['time']} {r['tu']}"),
+                _m("cpu", r["cpu"], r["cu"], name, i, f"{r['cpu']} {r['cu']}"),
+                _m("iterations", r["iters"], "count", name, i, r["iters"]),
+            )
+            ms.extend(m for m in found if m is not None)
             for tok in counters:
                 key, sep, raw = tok.partition("=")
                 if not sep:  # old style `211.669MB/s`: the bytes rate, `12M items/s`
@@ -165,8 +168,14 @@ def _console_tables(text: str) -> list[ResultTable]:
     return tables
 
 
-def _m(metric: str, num: str, unit: str | None, label: str, row: int, written: str) -> Measurement:
-    return Measurement(metric, float(num), unit, label, None, written, row)
+def _m(
+    metric: str, num: str, unit: str | None, label: str, row: int, written: str
+) -> Measurement | None:
+    try:
+        value = float(num)
+    except ValueError:  # (what only looks like a number: `--12`)
+        return None
+    return Measurement(metric, value, unit, label, None, written, row)
 
 
 def _compare_tables(text: str) -> list[ResultTable]:
@@ -195,7 +204,8 @@ def _compare_tables(text: str) -> list[ResultTable]:
             if r["utest"]:
                 table.rows.append([name, r["tc"], r["cc"], r["utest"], "", "", ""])
                 for metric, key in (("time_pvalue", "tc"), ("cpu_pvalue", "cc")):
-                    table.measurements.append(_m(metric, r[key], None, name, i, r[key]))
+                    if (meas := _m(metric, r[key], None, name, i, r[key])) is not None:
+                        table.measurements.append(meas)
                 continue
             table.rows.append([name, r["tc"], r["cc"], r["to"], r["tn"], r["co"], r["cn"]])
             unit = units.get(name) or units.get(_AGGREGATE.sub("", name))
@@ -205,6 +215,8 @@ def _compare_tables(text: str) -> list[ResultTable]:
                            ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
             for metric, key, u in fields:
                 meas = _m(metric, r[key], u, name, i, r[key])
+                if meas is None:
+                    continue
                 quantity, _, run = metric.rpartition("_")
                 if run in ("old", "new"):  # the sides (extract.results.comparisons)
                     meas.side = "before" if run == "old" else "after"
