@@ -189,6 +189,9 @@ _RULE_CHARS = frozenset("-=+|:_ ─━┼┿╋\t")
 _RECORD_LINE = re.compile(r"[^\n]{0,80}?[\w)%][ \t]*+[<>]?[:=][ \t]*+[-+~]?\d")
 
 
+# (the run of lines above each number is walked up line by line: a table of 4,000
+# numbers asked of the same lines hundreds of times, each split into cells again)
+@functools.lru_cache(maxsize=8192)
 def _is_table_line(line: str) -> bool:
     return (
         len(table_cells(line)) >= 2
@@ -201,6 +204,13 @@ def _is_record_line(line: str) -> bool:
     return _RECORD_LINE.match(line) is not None
 
 
+def forget_lines() -> None:
+    """Empty the caches of one message's lines (`extract.results.message`)."""
+    _run_start.cache_clear()
+    _is_table_line.cache_clear()
+
+
+@functools.lru_cache(maxsize=4096)  # (numbers of one line share it)
 def _run_start(sample: str, line_start: int, kind) -> int:
     """Where the run of lines of one `kind` (table lines, records) that holds the line
     at `line_start` begins (50 lines up at most): its heading names them all."""

@@ -476,6 +476,11 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
     return _column(_line_header(sample, ls), col, width)
 
 
+def forget_lines() -> None:
+    """Empty the cache of one message's lines (`extract.results.message`)."""
+    _line_header.cache_clear()
+
+
 @functools.lru_cache(maxsize=1024)  # (describe asks once a number, of a line of many)
 def _line_header(sample: str, ls: int) -> tuple | None:
     """A table-like line's cells, the cells of the header above it and whether its

@@ -16,6 +16,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from extract.results import describe, judge
 from extract.results.classify import Verdict, classify
 from extract.results.describe import (
     name_slowdowns,
@@ -199,7 +200,15 @@ def message_results(
             c = by_start.get(m.span[0]) if m.span else None
             if c is not None:
                 scores[id(m)] = round(c.score, 4)
+    _forget_lines()
     return MessageResults(sample, to_body, tables, verdict, noise, cands, read, scores)
+
+
+def _forget_lines() -> None:
+    # (the caches of lines kept while one message was read hold its text: memory
+    # stays flat only if no message's text outlives it)
+    describe.forget_lines()
+    judge.forget_lines()
 
 
 def taken(sample: str, tables: list[ResultTable], cands: list[Candidate]) -> list[ResultTable]:
