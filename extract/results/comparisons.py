@@ -47,7 +47,8 @@ in order:
    `reference`: runs of rule 2 of which a sentence names one as what it compares with
    ("Compare the results to `hdfs dfs -text`"): each other run against it.
 
-Only results are compared: never a count, a run total, a setting, a warm-up or an
+Only results are compared: never a count, a run total, a setting, a warm-up, one
+sample of a set the tool summarises (a client of an HBase PE run) or an
 error (`Measurement.role`, and columns named so), nor a stated change or factor. Error,
 ±, stdev, CI and p-value columns are never sides: their values become the noise of the
 numbers they qualify. The same pair written twice (benchmark-driver's `Comparison:`
