@@ -35,7 +35,8 @@ INFO = FormatInfo(
 )
 
 _UNIT = r"(?:[^\s/]+/[^\s/]+|%)"  # ns/op, B/op, allocs/op, MB/s, rows/s, %
-_PAIR = re.compile(rf"(?P<v>{FLOAT})\s+(?P<u>{_UNIT})")
+# (an unsigned number is tried from the first digit of its run only: linear)
+_PAIR = re.compile(rf"(?P<v>(?:[-+]|(?<!\d))(?=\d){FLOAT})\s+(?P<u>{_UNIT})")
 _METRIC = {"ns/op": "time/op", "B/op": "alloc/op", "allocs/op": "allocs/op", "MB/s": "speed"}
 
 

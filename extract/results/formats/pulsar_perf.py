@@ -64,7 +64,8 @@ _RECORD = re.compile(
 )
 # One `---`-separated field of the throughput part.
 _RATE = re.compile(
-    rf"(?P<failure>failure\s+)?(?P<v>{NUM})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
+    # (a number is tried from the first digit of its run: a later start fails where it does)
+    rf"(?P<failure>failure\s+)?(?<!\d)(?P<v>{NUM})\s*(?P<u>records\s+(?:sent|received)|msg/s|Mbit/s|msg)"
     r"(?![\w/])"
 )
 _LATENCY = re.compile(rf"\b(?P<k>mean|med|{NUM}pct|Max):\s*(?P<v>{NUM})(?:\s*ms\b)?")

@@ -74,6 +74,9 @@ _PCT = re.compile(
     rf"(?P<p>{NUM})%\s+<=\s+(?P<ms>{NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
 )
 _RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{NUM})\s+requests\s+per\s+second")
+# whether a heading states a rate: searched from the first digit of a run only (_RPS, which
+# would read a run of digits again from each of them, is only matched at a line)
+_RPS_IN = re.compile(rf"(?<!\d){NUM}\s+requests\s+per\s+second")
 _SUMMARY_COLS = ("avg", "min", "p50", "p95", "p99", "max")
 _LAT_SUMMARY = re.compile(
     r"latency\s+summary\s+\(msec\):\s+avg\s+min\s+p50\s+p95\s+p99\s+max"
@@ -257,7 +260,9 @@ def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading of a block: the line above it (`after:`), or the short `name:` just
     before it on its line when the mail flattened everything."""
     heading = heading_above(text, start, previous_end)
-    if heading and (_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading)):
+    if heading and (
+        _COMMAND.fullmatch(heading) or _RPS_IN.search(heading) or _LIVE.search(heading)
+    ):
         return None
     return heading
 
