@@ -77,11 +77,6 @@ DYNAMIC = {
 # how long. They are not run; remove an entry once its pattern is linear.
 KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats._CHECKS": "search on",
-    "extract.results.formats._layout._COMMAND": "match on letters: over 0.5 s (killed)",
-    "extract.results.formats._layout._LINK": "search on spaces: over 0.5 s (killed)",
-    "extract.results.formats._layout._FENCES_AT_END": "search on its pieces joined: over 0.",
-    "extract.results.formats._layout._INLINE_COLON": "search on spaces: over 0.5 s (killed)",
-    "extract.results.formats._layout._TAG": "search on its piece '<': over 0.5 s (kil",
     "extract.results.formats.bash_time._TIME_CMD": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.benchmark_driver._COMPARISON_ROW": "search on spaces: over 0.5 s (",
     "extract.results.formats.benchmark_driver._ROW": "search on spaces: over 0.5 s (killed)",

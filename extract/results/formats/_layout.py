@@ -88,15 +88,23 @@ _DATA_LINE = re.compile(r":\s*[-+~]?\d[\d.,]*\s*[A-Za-z%/]*\s*$")
 # A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
 _TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
 # A linking verb before a capitalised name: "The latest result is Before patch:".
-_LINK = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
-_FENCES_AT_END = re.compile(r"(?:\s|```+[\w+-]*|\{code(?::[^}]*)?\}|\{noformat\})+$")
+# (A match on a line implies one from the line's start, where `.*` takes the rest: it is
+# searched from line starts only (_LINK), and matched where a removal ended (_LINK_AT);
+# see _without_link.)
+_LINK = re.compile(r"(?m)^.*\b(?:is|are|was|were)\s+(?=[A-Z])")
+_LINK_AT = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
+# The pieces that _fences_stripped removes from the end of a segment: a code fence opener.
+_BACKTICK_WORD = re.compile(r"[\w+-]*")
+_SPACE = re.compile(r"\s")
 _FENCES_AT_START = re.compile(r"^(?:\s|```+|\{code\}|\{noformat\})+")
 _SENTENCE_INSIDE = re.compile(r"[.!?]\s")
 _UNFINISHED = re.compile(r"[.:;!?)\]}]$")
 _ENDS_SENTENCE = re.compile(r"[:.!?]$")
 # In a table's flattened text: a bold title or a short `Capitalised:` sentence start.
 _INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
-_INLINE_COLON = re.compile(r"(?:^|[.!?]\s+|\s{2,})([A-Z][^.!?:|\n]{1,60}):\s*$")
+# (a run of blanks before the capital is taken whole, from its first blank: a start inside
+# it would match from that first blank as well)
+_INLINE_COLON = re.compile(r"(?:^|[.!?]\s++|(?<!\s)\s{2,}+)([A-Z][^.!?:|\n]{1,60}):\s*$")
 
 
 def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
@@ -120,20 +128,78 @@ def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
     """`Before patch` from the tail of a flattened line such as
     `... The latest result is Before patch: ``` `. Without a trailing colon, only a
     short phrase sitting between two blocks (`... 134%CPU Beeline http 5.36user`)."""
-    seg = _FENCES_AT_START.sub("", _FENCES_AT_END.sub("", segment))
+    seg = _FENCES_AT_START.sub("", _fences_stripped(segment))
     if not seg.endswith((":", "：")):
         short = 2 <= len(seg) <= 80 and _LETTER.search(seg)
         if between_blocks and short and not _SENTENCE_INSIDE.search(seg):
             return seg.strip("*#` ")
         return None
     parts = _CLAUSE_BREAK.split(seg[:-1].rstrip())
-    clause = _LINK.sub("", parts[-1].strip() if parts else "").strip()
+    clause = _without_link(parts[-1].strip() if parts else "").strip()
     if _TIMESTAMP.search(clause):
         return None
     words = clause.split()
     if not words or len(words) > 12 or not _LETTER.search(clause):
         return None
     return clause.strip("*#` ")
+
+
+def _without_link(text: str) -> str:
+    """`_LINK_AT.sub("", text)`, each line read once: a match that starts inside a line
+    means one from its start (or from where the last removal ended), which `.*` makes
+    the longest, so no other starts on that line; the regex itself read the rest of the
+    line again from each position of a line without a match."""
+    out, kept, pos = [], 0, 0
+    while pos <= len(text):
+        m = None
+        if pos > 0 and text[pos - 1] != "\n":  # where a removal ended, inside a line
+            m = _LINK_AT.match(text, pos)
+        m = m or _LINK.search(text, pos)
+        if m is None:
+            break
+        out.append(text[kept : m.start()])
+        kept = pos = m.end()
+    out.append(text[kept:])
+    return "".join(out)
+
+
+def _fences_stripped(text: str) -> str:
+    """`text` without its tail of blanks and fences (```` ```lang ````, `{code:x}`,
+    `{noformat}`): the earliest position from which the rest of `text` is made of them
+    only, found from the end (a regex for that tail tried each position again)."""
+    n = len(text)
+    ok = [False] * (n + 1)  # ok[i]: text[i:] is all blanks and fences
+    ok[n] = True
+    next_ok = [n] * (n + 2)  # next_ok[i]: the first j >= i with ok[j]
+    next_close = [-1] * (n + 1)  # next_close[i]: the first `}` at or after i, or -1
+    first = run_end = word_end = n
+    for i in range(n - 1, -1, -1):
+        next_close[i] = i if text[i] == "}" else next_close[i + 1]
+        c = text[i]
+        if c == "`" and (i + 1 == n or text[i + 1] != "`"):  # the last of a run of backticks
+            run_end = i + 1
+            word_end = _BACKTICK_WORD.match(text, run_end).end()
+        if _SPACE.match(c):
+            good = ok[i + 1]
+        elif c == "`" and text.startswith("```", i):
+            # 3 or more backticks, then the word characters after them (to the end of
+            # their run: no piece starts with a word character), or fewer backticks and
+            # another fence
+            good = next_ok[i + 3] < run_end or ok[word_end]
+        elif text.startswith("{code}", i):
+            good = ok[i + 6]
+        elif text.startswith("{code:", i):
+            close = next_close[i + 6] if i + 6 <= n else -1
+            good = close >= 0 and ok[close + 1]
+        elif text.startswith("{noformat}", i):
+            good = ok[i + 10]
+        else:
+            good = False
+        ok[i] = good
+        next_ok[i] = i if good else next_ok[i + 1]
+        if good:
+            first = i
+    return text[:first] if first < n else text
 
 
 def _inline_title(before: str) -> str | None:
@@ -227,6 +293,24 @@ def heading_above(text: str, pos: int, floor: int = 0, *, style: str = "block") 
     return _heading_line(text, pos)
 
 
+def replace_tags(s: str, by: str = "") -> str:
+    """`re.sub(r"<[^>]+>", by, s)` with each `<` and `>` found once: the regex read the
+    rest of the text again from each `<` that no `>` follows."""
+    out, kept, pos = [], 0, 0
+    while (lt := s.find("<", pos)) >= 0:
+        if lt + 1 < len(s) and s[lt + 1] != ">":
+            gt = s.find(">", lt + 1)
+            if gt < 0:
+                break  # (no `>` after this `<`, nor after any later one)
+            out.append(s[kept:lt])
+            out.append(by)
+            kept = pos = gt + 1
+        else:
+            pos = lt + 1
+    out.append(s[kept:])
+    return "".join(out)
+
+
 def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
     """The nearest non-blank line before `pos` when it reads as a title
     (`**tpcds — branch**`, `Without the fix:`, `===== Report ====`). None for a block
@@ -240,7 +324,7 @@ def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
             continue
         if s.startswith(("|", "+", "```")) or s.count("|") >= 2:
             return None
-        s = _TAG.sub("", s)
+        s = replace_tags(s)
         s = s.strip("=#*-_>` ").strip().rstrip(":：").strip("*_ ")
         if 2 <= len(s) <= max_len and _LETTER.search(s):
             return s
@@ -259,8 +343,10 @@ def context_before(text: str, pos: int, *, lines: int = 3) -> str:
 
 # A shell command: an optional prompt, a program (a word or a path), then arguments
 # of which at least one is an option (`-t 20`, `--bytes-per-write=1024`).
+# (The program is a whole run of [\w./-] with a letter in it, as blanks follow it; taken
+# whole, it is not split again at each of its characters.)
 _COMMAND = re.compile(
-    r"^\s*(?:[$#>%]\s+)?(?P<cmd>[\w./-]*[A-Za-z][\w./-]*(?:\s+[\w./=:-]+)*?\s+--?[A-Za-z][^\n]*)$"
+    r"^\s*+(?:[$#>%]\s+)?(?P<cmd>(?=[\w./-]*?[A-Za-z])[\w./-]++(?:\s+[\w./=:-]+)*?\s+--?[A-Za-z][^\n]*)$"
 )
 
 
@@ -295,7 +381,6 @@ def command_above(text: str, pos: int, floor: int = 0) -> str | None:
 # A `| ` gutter before every line (logs pasted that way). (`> ` quotes are the
 # cleaner's: text quoted from an earlier mail is not a new result.)
 _GUTTER = re.compile(r"(?m)^([ \t]*)((?:\|[ \t]+)+(?=\S)|\|[ \t]*$)")
-_TAG = re.compile(r"<[^>]+>")
 _LONG_TAG = re.compile(r"<[^<>]{0,2000}>")
 
 

@@ -19,7 +19,7 @@ import warnings
 from bisect import bisect_left
 
 from extract.results.formats._grid import clean_cell, grid_table, read_cell
-from extract.results.formats._layout import line_caption, mask_tags
+from extract.results.formats._layout import line_caption, mask_tags, replace_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -139,7 +139,7 @@ def _caption(text: str, start: int, soup) -> str | None:
         return clean_cell(cap.get_text(" ", strip=True))
     summary = _summaries(text[max(0, start - 600) : start])
     if summary and "</details>" not in text[max(0, start - 600) : start].split(summary[-1])[-1]:
-        return clean_cell(re.sub(r"<[^>]+>", " ", summary[-1]))
+        return clean_cell(replace_tags(summary[-1], " "))
     return line_caption(text, start, max_len=200)
 
 
