@@ -145,16 +145,21 @@ def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
 
 
 def _without_link(text: str) -> str:
-    """`_LINK_AT.sub("", text)`, each line read once: a match that starts inside a line
-    means one from its start (or from where the last removal ended), which `.*` makes
-    the longest, so no other starts on that line; the regex itself read the rest of the
-    line again from each position of a line without a match."""
+    return without_line_led(text, _LINK.search, _LINK_AT.match)
+
+
+def without_line_led(text: str, search: Callable, match: Callable) -> str:
+    """`P.sub("", text)` for a pattern P that opens with `.*` (and matches no empty
+    text), each line read once: `match` is P's, `search` that of `(?m)^` and P. A match
+    that starts inside a line means one from its start (or from where the last removal
+    ended), which `.*` makes the longest, so no other starts on that line; the regex
+    itself read the rest of the line again from each position of a line without one."""
     out, kept, pos = [], 0, 0
     while pos <= len(text):
         m = None
         if pos > 0 and text[pos - 1] != "\n":  # where a removal ended, inside a line
-            m = _LINK_AT.match(text, pos)
-        m = m or _LINK.search(text, pos)
+            m = match(text, pos)
+        m = m or search(text, pos)
         if m is None:
             break
         out.append(text[kept : m.start()])

@@ -174,9 +174,10 @@ def parse(text: str) -> list[ResultTable]:
             or (tables[-1].caption if tables else None),
             variant=name,
         )
-        row_re = _COMPARISON_ROW if comparison else _ROW
+        # (a row is only matched where the last one ended: its leading blanks are read once)
+        row_at = _COMPARISON_ROW.match if comparison else _ROW.match
         pos = sec.end()
-        while (row := row_re.match(text, pos)) and not _SECTION.search(row.group("name")):
+        while (row := row_at(text, pos)) and not _SECTION.search(row.group("name")):
             pos = row.end()
             label = row.group("name").strip()
             index = len(table.rows)

@@ -34,6 +34,7 @@ AsciiDoc, Org) are read separately, after terminal colours are repaired.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from extract.results.formats._layout import FLOAT, NUM, heading_above, json_at, repaired
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
@@ -216,10 +217,14 @@ _VALUE = re.compile(rf"^({NUM})(?:\s*{_PM}\s*({NUM}))?$")
 
 
 def _exports(text: str) -> list[ResultTable]:
-    return _markup(text, _EXPORT_HEADER, _EXPORT_ROW) + _markup(text, _ADOC_HEADER, _ADOC_ROW)
+    return _markup(text, _EXPORT_HEADER, _EXPORT_ROW.match) + _markup(
+        text, _ADOC_HEADER, _ADOC_ROW.match
+    )
 
 
-def _markup(text: str, header: re.Pattern, row_re: re.Pattern) -> list[ResultTable]:
+def _markup(text: str, header: re.Pattern, row_at: Callable) -> list[ResultTable]:
+    """The tables under each `header`; `row_at(text, pos)` matches a row where the last
+    one ended (only there: a row's leading blanks are read once)."""
     out = []
     for h in header.finditer(text):
         unit = h.group("unit")
@@ -229,7 +234,7 @@ def _markup(text: str, header: re.Pattern, row_re: re.Pattern) -> list[ResultTab
             columns=["Command", f"Mean [{unit}]", f"Min [{unit}]", f"Max [{unit}]", "Relative"],
         )
         pos = h.end()
-        while (row := row_re.match(text, pos)) is not None:
+        while (row := row_at(text, pos)) is not None:
             cells = [c.strip() for c in row.groups()]
             mean = _VALUE.match(cells[1])
             if not mean:

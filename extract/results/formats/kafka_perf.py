@@ -42,6 +42,7 @@ it names), and an end-to-end summary is one line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from extract.results.formats._layout import NUM, UNSIGNED, heading_above
 from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
@@ -127,14 +128,15 @@ def parse(text: str) -> list[ResultTable]:
     return _producer(text) + _consumer(text) + _linear_write(text) + _end_to_end(text)
 
 
-def _opened_by(text: str, start: int, floor: int, line: re.Pattern) -> int:
-    """`start` moved back over the whole lines just above it that match `line`."""
+def _opened_by(text: str, start: int, floor: int, line: Callable) -> int:
+    """`start` moved back over the whole lines just above it that `line` (a pattern's
+    `fullmatch`: each line is read once) accepts."""
     while start > floor:
         line_start = text.rfind("\n", 0, max(start - 1, 0))
         line_start = 0 if line_start < 0 else line_start + 1
         if line_start == start or line_start < floor:
             break
-        if not line.fullmatch(text, line_start, start):
+        if not line(text, line_start, start):
             break
         start = line_start
     return start
@@ -145,7 +147,7 @@ def _producer(text: str) -> list[ResultTable]:
     tables = read(PRODUCER, text)
     floor = 0
     for t in tables:
-        t.span = (_opened_by(text, t.span[0], floor, _PROMPT_LINE), t.span[1])
+        t.span = (_opened_by(text, t.span[0], floor, _PROMPT_LINE.fullmatch), t.span[1])
         t.variant = heading_above(text, t.span[0], floor)
         floor = t.span[1]
     return tables
@@ -225,7 +227,7 @@ def _end_to_end(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for m in _E2E.finditer(text):
-        start = _opened_by(text, m.start(), floor, _E2E_PROGRESS)
+        start = _opened_by(text, m.start(), floor, _E2E_PROGRESS.fullmatch)
         table = ResultTable(
             INFO.name, (start, m.end()), ["sample", *(metric for _, metric in _E2E_FIELDS)],
             caption="kafka EndToEndLatency", variant=heading_above(text, start, floor),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import JAVA, heading_above
+from extract.results.formats._layout import JAVA, heading_above, without_line_led
 from extract.results.formats._rows import Rows, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
@@ -49,13 +49,14 @@ _HEADER = re.compile(
 # The rule under the header; a mail that wraps at 72/80 columns splits it over lines.
 _RULE = re.compile(r"\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}(?:[ \t\r]*\n?[ \t]*-{3,}(?=\s|$))*")
 # `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
+# (blanks are taken whole: what follows them is not a blank)
 _ROW_NEW = re.compile(
-    r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
+    r"\s*+(?:\[info\][ \t]*+)?(?P<diff>[-+](?!-))?[ \t]*+(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
     rf"(?P<best>{JAVA})\s+(?P<avg>{JAVA})\s+(?P<stdev>{JAVA})\s+(?P<rate>{JAVA})\s+"
     rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
 )
 _ROW_OLD = re.compile(
-    r"\s*(?:\[info\][ \t]*)?(?P<diff>[-+](?!-))?[ \t]*(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
+    r"\s*+(?:\[info\][ \t]*+)?(?P<diff>[-+](?!-))?[ \t]*+(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
     rf"(?P<best>{JAVA})\s*/\s*(?P<avg>{JAVA})\s+(?P<rate>{JAVA})\s+"
     rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
 )
@@ -69,13 +70,15 @@ _COLUMNS_NEW = [
 ]
 _COLUMNS_OLD = [c for c in _COLUMNS_NEW if c[0] != "stdev"]
 # In a flattened mail, the title follows the CPU line or a fence on the same line.
-_TITLE_BREAK = re.compile(r".*(?:GHz|Processor|```\w*|\[info\])\s+")
+# (searched from line starts and matched where a removal ended: see without_line_led)
+_TITLE_BREAK = re.compile(r"(?m)^.*(?:GHz|Processor|```\w*|\[info\])\s+")
+_TITLE_BREAK_AT = re.compile(r".*(?:GHz|Processor|```\w*|\[info\])\s+")
 
 
 def _title(raw: str) -> str:
     title = raw.strip()
     if len(title) > 80:
-        title = _TITLE_BREAK.sub("", title)
+        title = without_line_led(title, _TITLE_BREAK.search, _TITLE_BREAK_AT.match)
     return re.sub(r"^(?:\[info\]\s*|[-+]\s*)", "", title).strip().rstrip(":").strip()
 
 
@@ -105,8 +108,11 @@ def _tables(text: str) -> list[ResultTable]:
         line_start = max(text.rfind("\n", 0, header.start()) + 1, floor)
         raw_title = text[line_start : header.start()]
         title = _title(raw_title)
-        row_re, columns = (
-            (_ROW_NEW, _COLUMNS_NEW) if header.group("new") else (_ROW_OLD, _COLUMNS_OLD)
+        # (a row is only matched where the last one ended: its leading blanks are read once)
+        row_at, columns = (
+            (_ROW_NEW.match, _COLUMNS_NEW)
+            if header.group("new")
+            else (_ROW_OLD.match, _COLUMNS_OLD)
         )
         table = ResultTable(
             INFO.name,
@@ -115,7 +121,7 @@ def _tables(text: str) -> list[ResultTable]:
             caption=title,
         )
         pos = rule.end() if (rule := _RULE.match(text, header.end())) else header.end()
-        while (row := row_re.match(text, pos)) and not re.search(r"Time\(ms\)|---", row["label"]):
+        while (row := row_at(text, pos)) and not re.search(r"Time\(ms\)|---", row["label"]):
             pos = row.end()
             table.span = (table.span[0], row.end())
             diff = row["diff"] or ""
