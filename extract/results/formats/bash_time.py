@@ -142,9 +142,11 @@ def _zsh(text: str) -> list[ResultTable]:
 
 
 # the shell line that ran the timed command: `$ time mvn package -DskipTests`
+# (blanks are taken whole where what follows is no blank; the shortest command never
+# ends in a blank, so only ends before a blank try the run of blanks after them)
 _TIME_CMD = re.compile(
-    r"(?m)^[ \t]*(?:[$#%>]|[\w.-]+@[^\s$#]*[$#])?[ \t]*time[ \t]+"
-    r"(?P<cmd>[^\s-][^\n]{0,200}?)[ \t]*\r?$"
+    r"(?m)^[ \t]*+(?:[$#%>]|[\w.-]+@[^\s$#]*[$#])?[ \t]*+time[ \t]++"
+    r"(?P<cmd>[^\s-][^\n]{0,200}?)(?<![ \t])[ \t]*+\r?$"
 )
 # a short heading that ends in a comma (`From,` / `To,`), which base.heading_before
 # leaves out; looked at only above a fenced block

@@ -52,7 +52,9 @@ INFO = FormatInfo(
 
 # coverage.py's report: the header, its rows and the TOTAL row, plain or markdown
 # (read as a stream of cells, so a flattened or wrapped report reads the same)
-_COVPY_BANNER = re.compile(r"[-_]{3,}[ \t]*coverage: platform[^\n]*?[-_]{3,}\s*")
+# (the banner and the footer start at the first of a run of dashes; they are searched in a
+# slice, so that the first dash of the slice is the first of its run, as before)
+_COVPY_BANNER = re.compile(r"(?<![-_])[-_]{3,}+[ \t]*coverage: platform[^\n]*?[-_]{3,}\s*")
 _COVPY_HEADER = re.compile(
     r"(?P<md>\|[ \t]*)?Name[ \t|]+Stmts[ \t|]+Miss(?:[ \t|]+Branch[ \t|]+BrPart)?"
     r"(?:[ \t|]+Excluded)?[ \t|]+Cover(?:[ \t|]+Missing)?[ \t]*\|?"
@@ -94,7 +96,7 @@ _REPORT_TOKEN = re.compile(
     r"\]\([^)\s]*\)\)?|\||```|Coverage Report|[\d.]+%(?:\s*\(\d+/\d+\))?`?(?:\s*:tada:)?"
     r"|Powered by|Δ|@@[^@]*@@"
 )
-_GIT_FOOTER = re.compile(r"-{20,}\s*This is an automated message")
+_GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
 
 
 def _line_end(text: str, pos: int) -> int:
@@ -105,8 +107,8 @@ def _line_end(text: str, pos: int) -> int:
 def _comment_block(text: str, start: int) -> tuple[int, int]:
     end = _line_end(text, start)
     if end - start > 400:  # flattened onto one line: up to the last report-like token
-        footer = _GIT_FOOTER.search(text, start, end)
-        stop, last = (footer.start() if footer else end), start
+        footer = _GIT_FOOTER.search(text[start:end])
+        stop, last = (start + footer.start() if footer else end), start
         for tok in _REPORT_TOKEN.finditer(text, start, stop):
             if tok.start() - last > 200:
                 break
@@ -133,10 +135,11 @@ def _coverage_py(text: str) -> list[tuple[int, int]]:
     for h in _COVPY_HEADER.finditer(text):
         start = h.start()
         banner = None
-        for b in _COVPY_BANNER.finditer(text, max(0, start - 200), start):
+        window = max(0, start - 200)
+        for b in _COVPY_BANNER.finditer(text[window:start]):
             banner = b
-        if banner and banner.end() == start:
-            start = banner.start()
+        if banner and window + banner.end() == start:
+            start = window + banner.start()
         pos, rows = h.end(), 0
         while (cell := _COVPY_CELL.match(text, pos)) is not None and cell.end() > pos:
             pos = cell.end()

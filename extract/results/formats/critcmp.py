@@ -50,7 +50,8 @@ _CELL = (
     r"\s+(?:\?\s+\?/sec|(?P<tp{i}>[\d.]+)\s*(?P<tpu{i}>\S+/sec))"
 )
 
-_ONE_CELL = re.compile(_CELL.format(i=""))
+# (from the first digit of a run only; searched in a slice that starts at a cell)
+_ONE_CELL = re.compile(r"(?<!\d)" + _CELL.format(i=""))
 
 
 def _sided(m: Measurement, column: int) -> Measurement:
@@ -95,7 +96,7 @@ def _block(h: re.Match) -> Rows | None:
         columns=["group", *names],
         cells=lambda m, name: [
             name,
-            *(c[0] for c in _ONE_CELL.finditer(m.string, m.start("ratio0"), m.end())),
+            *(c[0] for c in _ONE_CELL.finditer(m.string[m.start("ratio0") : m.end()])),
         ],
     )
 

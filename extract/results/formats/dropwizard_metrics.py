@@ -86,8 +86,9 @@ _SECTION = re.compile(
 _NAME = re.compile(r"(?:^|\n)[ \t]*(?P<name>[A-Za-z][\w.$:/\[\]=,-]*)[ \t]*\n[ \t]*$")
 # ... or, in a mail flattened onto one line, the token just before the block, after a
 # section rule or the previous block's last value (`-- Timers ---- put-row count = 5`).
+# (a rule from its first dash only: searched in a slice, whose first dash is the first)
 _INLINE_NAME = re.compile(
-    r"(?:-{3,}|\d|seconds|second|minute|hour|millisecond)[ \t]+"
+    r"(?:(?<!-)-{3,}+|\d|seconds|second|minute|hour|millisecond)[ \t]+"
     r"(?P<name>[A-Za-z][\w.$:/\[\]=,-]*)[ \t]+$"
 )
 
@@ -207,15 +208,13 @@ def _console(text: str) -> list[ResultTable]:
         if not _is_report(group):
             continue
         start = group[0].start()
-        name = _NAME.search(text, max(floor, start - 200), start)
-        if not (name and name.end() == start):
-            name = _INLINE_NAME.search(text, max(floor, start - 200), start)
+        window = max(floor, start - 200)
+        name = _NAME.search(text, window, start)
+        label, head_pos, named = None, start, False
         if name and name.end() == start:
-            label = name.group("name")
-            head_pos = name.start("name")
-        else:
-            label = None
-            head_pos = start
+            label, head_pos, named = name.group("name"), name.start("name"), True
+        elif (inline := _INLINE_NAME.search(text[window:start])) and window + inline.end() == start:
+            label, head_pos, named = inline.group("name"), window + inline.start("name"), True
         sections = [s for s in _SECTION.finditer(text, floor, head_pos)]
         variant = sections[-1].group("s") if sections else None
         if label is None:
@@ -223,7 +222,7 @@ def _console(text: str) -> list[ResultTable]:
             label = command_above(text, start, floor) or heading_above(text, start, floor)
         table = ResultTable(
             format=INFO.name,
-            span=(head_pos if name and name.end() == start else start, group[-1].end()),
+            span=(head_pos if named else start, group[-1].end()),
             columns=["metric", "value", "unit"],
             caption=label,
             variant=variant,

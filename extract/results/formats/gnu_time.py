@@ -139,7 +139,8 @@ _EXIT_LINE = re.compile(
     r"Command (?:exited with non-zero status|terminated by signal) \d+[ \t]*\r?\n?\s*$"
 )
 _COMMAND = re.compile(r'Command being timed:\s*"(?P<cmd>[^"\n]{0,200})"')
-_UNIT_IN_KEY = re.compile(r"\s*\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
+# (from the first blank of a run only: a match from inside it starts at its first blank)
+_UNIT_IN_KEY = re.compile(r"(?<!\s)\s*+\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
 
 
 def _record_tables(

@@ -40,7 +40,8 @@ INFO = FormatInfo(
 
 _VU = rf"(?P<{{p}}>{NUM})(?P<{{p}}u>[a-zA-Zµ]*)"
 _RUNNING = re.compile(r"Running (?P<dur>\S+) test @ (?P<url>\S+)")
-_THREADS = re.compile(r"\d+ threads? and \d+ connections?")
+# (counts from the first digit of a run only; a report starts at a letter)
+_THREADS = re.compile(r"(?<!\d)\d+ threads? and \d+ connections?")
 _HEAD = re.compile(r"Thread Stats\s+Avg\s+Stdev\s+Max\s+\+/-\s+Stdev")
 _STAT_ROW = re.compile(
     rf"(?P<row>Latency|Req/Sec)\s+{_VU.format(p='avg')}\s+{_VU.format(p='stdev')}\s*"
@@ -49,7 +50,7 @@ _STAT_ROW = re.compile(
 _DIST_HEAD = re.compile(r"Latency Distribution")
 _DIST = re.compile(rf"(?<!\S)(?P<p>\d{{2,3}}(?:\.\d+)?)%\s+{_VU.format(p='v')}(?=\s|$)")
 _TOTALS = re.compile(
-    rf"(?P<n>\d+) requests in {_VU.format(p='dur')},\s*{_VU.format(p='read')} read"
+    rf"(?<!\d)(?P<n>\d+) requests in {_VU.format(p='dur')},\s*{_VU.format(p='read')} read"
 )
 _SOCKET = re.compile(
     r"Socket errors:\s*connect (?P<connect>\d+),\s*read (?P<read>\d+),\s*write (?P<write>\d+),"
