@@ -95,8 +95,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.hyperfine._csv_row:277": "search on spaces:KILL spaces: over 0.5 s",
     "extract.results.formats.jmh._row_regex:214": "search on spaces:KILL spaces: over 0.5 s (ki",
     "extract.results.formats.kafka_perf._consumer:182": "search on spaces: over 0.5 s (killed)",
-    "extract.results.formats.log_timing._FENCE": "search on its piece '{code': over 0.5 s (killed)",
-    "extract.results.formats.log_timing._STEP": "match on spaces: over 0.5 s (killed)",
     "extract.results.formats.pgbench._INIT_STEP": "search on its piece 'generating data (': killed",
     "extract.results.formats.pytest_benchmark._block:74": "search on pipes: over 0.5 s (killed)",
     "extract.results.formats.records._PAIR": "search on cjk: over 0.5 s (killed); a key may "
@@ -112,9 +110,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.ycsb._UNIT": "match on its piece '(': over 0.5 s (killed)",
     "extract.results.formats.ycsb._status:161": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.yetus._CI_NOTICE": "search on its piece '*': over 0.5 s (killed)",
-    "extract.results.formats.yetus._OVERALL_PREFIX": "search on its piece '|': over 0.5 s (killed)",
-    "extract.results.message._CODE_FILE": "search on dots: over 0.5 s (killed)",
-    "extract.results.units._METRIC_COUNT": "search on spaces: 0.107 s",
 }
 
 _BASE_TEXTS = {

@@ -47,8 +47,9 @@ _LONG_TOKEN_MARK = " [...]"
 _DIFF_FILE = re.compile(r"^diff --git a/\S+ b/(\S+)[^\n]*\n", re.M)
 # Source code and markup: numbers in their hunks are code, not results. (Results
 # files, `*-results.txt`, `*.md`, `*.csv`, `*.json`, `*.log`, stay.)
+# (every extension starts with a letter: other dots are turned away at once)
 _CODE_FILE = re.compile(
-    r"\.(?:java|scala|kt|groovy|gradle|py|pyx|js|jsx|mjs|ts|tsx|go|rs|c|cc|cpp|cxx|h|hh|hpp"
+    r"\.(?=[a-z])(?:java|scala|kt|groovy|gradle|py|pyx|js|jsx|mjs|ts|tsx|go|rs|c|cc|cpp|cxx|h|hh|hpp"
     r"|cs|rb|php|pl|lua|sh|bash|bat|cmd|ps1|css|scss|less|html?|xml|xsl|xsd|ya?ml|toml"
     r"|properties|proto|thrift|avsc|sql|vue|svg|cmake|mk|r|m|swift|erl|ex|exs|clj|hs"
     r"|png|jpe?g|gif|ico|jar|zip|gz)$|(?:^|/)(?:Makefile|Dockerfile|pom\.xml|BUILD)$",

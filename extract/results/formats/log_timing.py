@@ -83,8 +83,9 @@ _SUMMARY = re.compile(
     + r"-{10,})?"
 )
 _PREFIX_BEFORE = re.compile(r"(?:^|(?<=\s))(?:INFO|WARN|DEBUG)[ \t]*:[ \t]*$", re.M)
+# (the blanks before a step are taken whole: the prefix's own blanks add nothing)
 _STEP = re.compile(
-    rf"\s*{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{NUM})(?P<u>ms|s)(?=\s|$)"
+    rf"\s*+{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{NUM})(?P<u>ms|s)(?=\s|$)"
 )
 _PERFLOG = re.compile(
     r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
@@ -108,7 +109,8 @@ _SETTING = re.compile(
     r"min\b|default|config|setting|threshold|duration\s*=",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"```|\{code[^}]*\}|\{noformat\}")
+# What opens a fence; a `{code...}` one runs to its `}` (see _fence_starts).
+_FENCE_OPENER = re.compile(r"```|\{noformat\}|\{code")
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -159,18 +161,37 @@ def _summaries(text: str) -> list[ResultTable]:
     return tables
 
 
+def _fence_starts(text: str, start: int, end: int) -> list[int]:
+    r"""Where the fences between `start` and `end` start: the matches of
+    ```` ```|\{code[^}]*\}|\{noformat\} ````, whose `[^}]*` read the rest of the text
+    again from each `{code` that no `}` follows; here the first such one ends the look
+    for `}` (no later one has a `}` either)."""
+    out: list[int] = []
+    pos, closes = start, True
+    while m := _FENCE_OPENER.search(text, pos, end):
+        pos = m.end()
+        if m.group() == "{code":
+            close = text.find("}", pos, end) if closes else -1
+            if close < 0:
+                closes = False
+                continue
+            pos = close + 1
+        out.append(m.start())
+    return out
+
+
 def _log_variant(text: str, pos: int, floor: int) -> str | None:
     """The heading above the code fence that holds the log record at `pos`."""
-    fences = [f for f in _FENCE.finditer(text, floor, pos)]
+    fences = _fence_starts(text, floor, pos)
     if fences and len(fences) % 2 == 1:  # inside an open fence
-        return heading_above(text, fences[-1].start(), floor)
+        return heading_above(text, fences[-1], floor)
     line_start = text.rfind("\n", 0, pos) + 1
     return heading_above(text, line_start, floor)
 
 
 def _log_lines(gap: str) -> bool:
     """Whether only log lines stand between two records (no fence, no two blank lines)."""
-    return "\n\n\n" not in gap and not _FENCE.search(gap)
+    return "\n\n\n" not in gap and not _fence_starts(gap, 0, len(gap))
 
 
 def _perflog(text: str) -> list[ResultTable]:
