@@ -116,15 +116,41 @@ _INFO = re.compile(
 # psql's command tag after a statement (`SELECT 300000`, `CREATE INDEX`): not SQL.
 _TAG = re.compile(r"[A-Z]+(?: [A-Z]+)*(?: \d+){0,2}")
 # client settings before the first statement, between it and its heading
-_PREAMBLE = re.compile(r"(?:[ \t]*(?:\\timing(?: on)?|Timing is on\.|\.timer on)[ \t]*\r?\n)+$")
+# A line that switches timing on (`\\timing`, `.timer on`), from the first of the blanks
+# before it; the lines of them right above a statement are found by _preamble_start.
+_PREAMBLE_LINE = re.compile(
+    r"(?<![ \t])[ \t]*+(?:\\timing(?: on)?|Timing is on\.|\.timer on)[ \t]*+\r?\n"
+)
 _SQL = re.compile(
     # (after a prompt: `hive>`, `postgres=#`, `0: jdbc:hive2://host:10000>`, `[host:21000] db>`)
-    r"(?im)^[ \t]*(?:[\w.:=/\[\] -]{0,80}?(?:>|#)[ \t]*)?"
+    # (the blanks that open a line are taken whole: neither a prompt nor a statement gains
+    # by starting on a blank)
+    r"(?im)^[ \t]*+(?:[\w.:=/\[\] -]{0,80}?(?:>|#)[ \t]*)?"
     r"(?P<sql>(?:select|insert|update|delete|create|with|show"
     r"|explain|call|load|alter|drop|analyze|describe|desc|use)\b"
     # up to its `;` when a gateway wrapped it onto more lines, else its line
     r"(?:(?:[^;\n]|\n(?![ \t]*\r?\n)){0,600}?(?=;)|[^\n;]{0,200}))"
 )
+
+
+def _preamble_start(text: str, floor: int, end: int) -> int | None:
+    r"""Where the lines that switch timing on, just above `end` (a line start), begin,
+    if any: as `(?:[ \t]*(?:\\timing...)[ \t]*\r?\n)+$` searched between `floor` and
+    `end` (which read them again from each of their characters), but line by line upwards.
+    The first of them may begin inside its line; an empty line just above `end` is left
+    out, as `$` allowed."""
+    q = end - 1 if end - 2 >= floor and text[end - 2 : end] == "\n\n" else end
+    start = None
+    while q > floor and text[q - 1] == "\n":
+        line_start = max(text.rfind("\n", floor, q - 1) + 1, floor)
+        line = text[line_start:q]
+        if _PREAMBLE_LINE.fullmatch(line):
+            start = q = line_start
+            continue
+        if m := _PREAMBLE_LINE.search(line):  # (ends at the line's end: its only newline)
+            start = line_start + m.start()
+        break
+    return start
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -142,9 +168,9 @@ def parse(text: str) -> list[ResultTable]:
         label = " ".join(statements[-1].group("sql").split()) if statements else None
         block_start = statements[-1].start() if statements else m.start()
         line_start = text.rfind("\n", 0, block_start) + 1
-        pre = _PREAMBLE.search(text, floor, line_start)
-        if pre:
-            block_start = pre.start()
+        pre = _preamble_start(text, floor, line_start)
+        if pre is not None:
+            block_start = pre
         heading = heading_above(text, block_start, floor)
         variant = heading if heading or not tables else variant
         info = _INFO.match(text, m.end()) if count_metric == "rows_affected" else None

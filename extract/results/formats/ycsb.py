@@ -77,13 +77,23 @@ _JSON = re.compile(
 )
 # `[<label>]2019-10-14 18:07:32:614 50 sec: 1000000 operations; 17966 current ops/sec;
 # est completion in 1 minute [READ: Count=...] [UPDATE AverageLatency(us)=...]`
-_SUMMARY = (
-    r"\s*\[(?P<hsec>[A-Za-z][\w\-]*):\s+(?P<pairs>Count=[^\]\[]{0,400})\]"
-    r"|\s*\[(?P<asec>[A-Za-z][\w\-]*) AverageLatency\(us\)=(?P<aavg>[\d.]+(?:E\d+)?|NaN)\]"
-    r"|\s*(?P<rsec>[A-Za-z][\w\-]*) count: (?P<rcount>\d+), average latency\(us\): "
-    r"(?P<ravg>[\d.]+|NaN)"
+_SUMMARY_PARTS = (
+    r"\[(?P<hsec>[A-Za-z][\w\-]*):\s+(?P<pairs>Count=[^\]\[]{0,400})\]",
+    r"\[(?P<asec>[A-Za-z][\w\-]*) AverageLatency\(us\)=(?P<aavg>[\d.]+(?:E\d+)?|NaN)\]",
+    r"(?P<rsec>[A-Za-z][\w\-]*) count: (?P<rcount>\d+), average latency\(us\): "
+    r"(?P<ravg>[\d.]+|NaN)",
 )
-_SUMMARY_RE = re.compile(_SUMMARY)
+_SUMMARY = "|".join(r"\s*" + part for part in _SUMMARY_PARTS)
+# (searched: the blanks before a summary are taken from the first of their run, whole, and a
+# name from a letter after no letter: a match from inside either would start there as well;
+# a name is still read again from each letter that follows a digit, `_` or `-` in it)
+_SUMMARY_RE = re.compile(
+    r"(?<!\s)\s*+(?:"
+    + "|".join(_SUMMARY_PARTS).replace(
+        "(?P<rsec>[A-Za-z][\\w\\-]*)", "(?<![A-Za-z])(?P<rsec>[A-Za-z][\\w\\-]*+)"
+    )
+    + ")"
+)
 _STATUS = re.compile(
     r"(?<![\d.])(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}\s+)?(?P<sec>\d+)\s+sec:\s+(?P<ops>\d+)"
     r"\s+operations;(?:\s+(?P<cur>[\d.]+(?:E\d+)?|NaN|Infinity)\s+current\s+ops/sec;)?"
