@@ -79,7 +79,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats._CHECKS": "search on",
     "extract.results.formats.benchmark_driver._executables:90": "search on spaces: over 0.5 s (",
     "extract.results.formats.benchstat._v2_tables:193": "search on spaces: over 0.5 s (killed)",
-    "extract.results.formats.cassandra_stress._OP": "search on dashes: over 0.5 s (killed)",
     "extract.results.formats.coverage._HEADER": "search on its piece '[Codecov](': over 0.5 s (",
     "extract.results.formats.coverage._REPORT_TOKEN": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.critcmp._HEADER": "search on its pieces spaced: over 0.5 s (killed)",

@@ -62,6 +62,21 @@ _KV = re.compile(
 )
 _STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
 _OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%]+))?")
+# (_OP where a run of [\w-] starts; see _ops)
+_OP_AT_RUN = re.compile(r"(?<![\w-])(?=[\w-])" + _OP.pattern)
+
+
+def _ops(text: str):
+    r"""`_OP.finditer(text)`, each run of [\w-] read once: a match from inside a run means
+    one from its start (or from where the last match ended, which `match` tries), so only
+    run starts are searched (the regex read the run again from each of its characters)."""
+    pos = 0
+    while pos <= len(text):
+        m = (_OP.match(text, pos) if pos else None) or _OP_AT_RUN.search(text, pos)
+        if m is None:
+            return
+        yield m
+        pos = m.end()
 
 
 def _default_unit(key: str) -> str:
@@ -143,7 +158,7 @@ def _results(text: str) -> list[ResultTable]:
             meas = measure(key, written, parse_number(written), unit, label=label, row=index)
             if meas:
                 table.measurements.append(meas)
-            for op in _OP.finditer(line.group("ops") or ""):
+            for op in _ops(line.group("ops") or ""):
                 op_unit = _unit(key, op.group("unit"))
                 meas = measure(
                     key,
