@@ -90,7 +90,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.fio._PREAMBLE": "search on pipes: over 0.5 s (killed)",
     "extract.results.formats.hbase_pe._FILLER": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.hbase_pe._PREFIX": "search on digits: over 0.5 s (killed)",
-    "extract.results.formats.hbase_pe._hist_measurements:102": "search on digits: over 0.5 s (ki",
     "extract.results.formats.hyperfine._csv_row:277": "search on spaces:KILL spaces: over 0.5 s",
     "extract.results.formats.jmh._row_regex:214": "search on spaces:KILL spaces: over 0.5 s (ki",
     "extract.results.formats.kafka_perf._consumer:182": "search on spaces: over 0.5 s (killed)",
@@ -105,8 +104,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.sysbench._add:201": "search on its piece ',': over 0.5 s (killed)",
     "extract.results.formats.ycsb._SUMMARY_RE": "search on '1a' repeated: killed (a name is "
     "read again from each letter after a digit, `_` or `-`)",
-    "extract.results.formats.ycsb._UNIT": "match on its piece '(': over 0.5 s (killed)",
-    "extract.results.formats.ycsb._status:171": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.yetus._CI_NOTICE": "search on its piece '*': over 0.5 s (killed)",
 }
 

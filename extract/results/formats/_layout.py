@@ -148,6 +148,20 @@ def _without_link(text: str) -> str:
     return without_line_led(text, _LINK.search, _LINK_AT.match)
 
 
+def run_matches(text: str, match: Callable, search: Callable):
+    """`P.finditer(text)` for a pattern P that opens with a run of some class (`[\\w.]+`),
+    each run read once: `match` is P's, `search` that of P from where such a run starts
+    (`(?<![\\w.])`). A match from inside a run means one from its start, or from where
+    the last match ended (`match` tries there); P matches no empty text."""
+    pos = 0
+    while pos <= len(text):
+        m = (match(text, pos) if pos else None) or search(text, pos)
+        if m is None:
+            return
+        yield m
+        pos = m.end()
+
+
 def without_line_led(text: str, search: Callable, match: Callable) -> str:
     """`P.sub("", text)` for a pattern P that opens with `.*` (and matches no empty
     text), each line read once: `match` is P's, `search` that of `(?m)^` and P. A match

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._layout import NUM, heading_above, run_matches
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -96,10 +96,17 @@ def _start_of_record(text: str, m: re.Match) -> tuple[int, str | None]:
     return m.start(), None
 
 
+# `mean=1211.43` in a histogram; _HIST_PAIR_AT from where a key's run starts (run_matches)
+_HIST_PAIR = re.compile(r"([\w.]+)=([\d.]+)")
+_HIST_PAIR_AT = re.compile(r"(?<![\w.])" + _HIST_PAIR.pattern)
+
+
 def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measurement]:
     out = []
     unit = m.group("hu")
-    for key, written in re.findall(r"([\w.]+)=([\d.]+)", m.group("hist")):
+    for key, written in (
+        p.groups() for p in run_matches(m.group("hist"), _HIST_PAIR.match, _HIST_PAIR_AT.search)
+    ):
         name = {"mean": "mean", "min": "min", "max": "max", "stdDev": "stddev"}.get(key)
         name = name or ("p" + key[:-2] if key.endswith("th") else key)
         meas = measure(

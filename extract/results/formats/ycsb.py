@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import JAVA, NUM, heading_above
+from extract.results.formats._layout import JAVA, NUM, heading_above, run_matches
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -106,7 +106,6 @@ _HDR_NAMES = {
     "Min": ("MinLatency", "us"),
     "Avg": ("AverageLatency", "us"),
 }
-_UNIT = re.compile(r"^(?P<name>.*?)\((?P<unit>[^)]+)\)$")
 # Metrics YCSB writes in a report section; one of them must occur in a block.
 _KNOWN = re.compile(
     r"^(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency|LatencyVariance"
@@ -136,6 +135,20 @@ def _records(text: str) -> list[tuple[str, re.Match]]:
     return out
 
 
+def _name_and_unit(metric: str) -> tuple[str, str] | None:
+    r"""`AverageLatency`, `us` from `AverageLatency(us)`: the groups of
+    `^(?P<name>.*?)\((?P<unit>[^)]+)\)$` matched on `metric`, found with str.find (the
+    regex read the rest again from each `(`): the unit runs from the first `(` after
+    the last `)` but the closing one, and the name holds no newline."""
+    close = len(metric) - (2 if metric.endswith(")\n") else 1)
+    if close < 2 or metric[close] != ")":
+        return None
+    opening = metric.find("(", metric.rfind(")", 0, close) + 1, close - 1)
+    if opening < 0 or "\n" in metric[:opening]:
+        return None
+    return metric[:opening], metric[opening + 1 : close]
+
+
 def _report_measurement(section: str, metric: str, written: str, row: int):
     """The measurement of one report record; None for buckets, GC stats, markers."""
     section_up = section.upper()
@@ -143,9 +156,8 @@ def _report_measurement(section: str, metric: str, written: str, row: int):
         return None
     if metric.startswith("Below is a summary"):
         return None
-    unit_m = _UNIT.match(metric)
-    if unit_m:
-        name, unit = unit_m.group("name").strip(), unit_m.group("unit").strip()
+    if named := _name_and_unit(metric):
+        name, unit = named[0].strip(), named[1].strip()
     elif _RAW_METRIC.match(metric):
         name, unit = metric, "us"
     elif metric == "MBs":
@@ -153,6 +165,11 @@ def _report_measurement(section: str, metric: str, written: str, row: int):
     else:
         name, unit = metric, "count"
     return measure(name, written, parse_number(written), unit, label=section, row=row)
+
+
+# `Count=12` in a status line's summary; _PAIR_AT from where a key's run starts (run_matches)
+_PAIR = re.compile(r"([\w.]+)=([\d.]+(?:E\d+)?|NaN)")
+_PAIR_AT = re.compile(r"(?<![\w.])" + _PAIR.pattern)
 
 
 def _status(m: re.Match, table: ResultTable) -> None:
@@ -168,7 +185,9 @@ def _status(m: re.Match, table: ResultTable) -> None:
         found.append(measure("current ops/sec", cur, parse_number(cur), "ops/sec", label=when))
     for part in _SUMMARY_RE.finditer(m.group("summaries")):
         if part.group("pairs"):
-            pairs = re.findall(r"([\w.]+)=([\d.]+(?:E\d+)?|NaN)", part.group("pairs"))
+            pairs = [
+                p.groups() for p in run_matches(part.group("pairs"), _PAIR.match, _PAIR_AT.search)
+            ]
             if dict(pairs).get("Count") == "0":  # nothing ran in the interval
                 continue
             label = f"{part.group('hsec')} {when}"
