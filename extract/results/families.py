@@ -184,11 +184,9 @@ def _database() -> hyperscan.Database:
     db = getattr(_local, "db", None)
     if db is None:
         base = hyperscan.HS_FLAG_CASELESS | hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_MULTILINE
-        rows = [
-            # (a mark is known once found: its first match ends its scan; line marks want all)
-            (p.encode("utf-8"), i, base if k < 0 else base | hyperscan.HS_FLAG_SINGLEMATCH)
-            for i, (p, (_, k)) in enumerate(zip(_PATTERNS, _WHAT, strict=True))
-        ]
+        # (every match is reported, though a mark's first would do: the prefilter met
+        # Hyperscan missing a match with HS_FLAG_SINGLEMATCH, see `prefilter._flags`)
+        rows = [(p.encode("utf-8"), i, base) for i, p in enumerate(_PATTERNS)]
         # (compiling takes ~1 s: kept in a file, read back in milliseconds)
         db = _local.db = cached_database("families", rows)
     return db
