@@ -64,11 +64,12 @@ def message_features(
     # told (`we saw up to 17x`), or as supposed (`this should be ~30% faster`)
     claims = stated_claims(sample)
     out["claims"] = math.log1p(len(claims))
+    sentences = _Sentences(sample)
     if claims:
-        told, supposed = _told_or_supposed(sample, [c.span[0] for c in claims])
+        told, supposed = _told_or_supposed(sentences, [c.span[0] for c in claims])
         out["claims:told"] = min(1.0, told / 2)
         out["claims:supposed"] = min(1.0, supposed / 2)
-    out.update(_writing(sample, own, taken))
+    out.update(_writing(sample, own, taken, sentences))
     fam = families(sample, subject or "")
     for name, strength in fam.items():
         out[f"family:{name}"] = strength
@@ -111,7 +112,9 @@ _QUESTION = re.compile(r"\?(?:\s|$)")
 _SENTENCE = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
 
 
-def _writing(sample: str, own: list[Candidate], taken: list[Candidate]) -> dict[str, float]:
+def _writing(
+    sample: str, own: list[Candidate], taken: list[Candidate], sentences: _Sentences
+) -> dict[str, float]:
     """How the message is written: the share of its lines that hold the numbers taken
     (a report's results fill it; a CI summary's durations are a few lines of many), how
     many of its numbers stand in hedges or settings against those said to be measured
@@ -141,9 +144,9 @@ def _writing(sample: str, own: list[Candidate], taken: list[Candidate]) -> dict[
     on_log = sum(any(f in c.features for f in ("line=log", "line=stack")) for c in taken)
     out["numbers:log_share"] = on_log / len(taken) if taken else 0.0
     out["text:status_share"] = min(1.0, len(_STATUS_LINE.findall(sample)) / n_lines)
-    sentences = max(1, len(_SENTENCE.findall(sample)))
-    out["text:questions"] = min(1.0, len(_QUESTION.findall(sample)) / sentences)
-    out.update(_voice(sample, own, perf))
+    n_sentences = max(1, len(_SENTENCE.findall(sample)))
+    out["text:questions"] = min(1.0, len(_QUESTION.findall(sample)) / n_sentences)
+    out.update(_voice(sentences, own, perf))
     return out
 
 
@@ -175,48 +178,66 @@ _PERF_TERM = re.compile(
 )
 
 
-def _told_or_supposed(sample: str, starts: list[int]) -> tuple[int, int]:
+class _Sentences:
+    """A message's sentences (ended by `_SENTENCE_STOP`), found once, and how each
+    speaks, asked once: it tells (a report's voice, no supposing one) or supposes."""
+
+    def __init__(self, sample: str):
+        self.sample = sample
+        self.stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
+        self._voices: dict[int, tuple[bool, bool]] = {}
+
+    def at(self, pos: int) -> int:
+        """The index of the sentence holding `pos`."""
+        return bisect_right(self.stops, pos)
+
+    def text(self, k: int) -> str:
+        stops = self.stops
+        return self.sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else None]
+
+    def voice(self, k: int) -> tuple[bool, bool]:
+        """(tells, supposes) of sentence `k`."""
+        if k not in self._voices:
+            sentence = self.text(k)
+            report = _REPORT_VOICE.search(sentence) is not None
+            hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
+            self._voices[k] = (report and not hypothetical, hypothetical and not report)
+        return self._voices[k]
+
+
+def _told_or_supposed(sentences: _Sentences, starts: list[int]) -> tuple[int, int]:
     """How many of the sentences at `starts` tell, and how many suppose."""
-    stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
-    sentences = {bisect_right(stops, s) for s in starts}
     told = supposed = 0
-    for k in sentences:
-        sentence = sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else len(sample)]
-        report = _REPORT_VOICE.search(sentence) is not None
-        hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
-        told += report and not hypothetical
-        supposed += hypothetical and not report
+    for k in {sentences.at(s) for s in starts}:
+        tells, supposes = sentences.voice(k)
+        told += tells
+        supposed += supposes
     return told, supposed
 
 
-def _voice(sample: str, own: list[Candidate], perf: list[Candidate]) -> dict[str, float]:
+def _voice(sentences: _Sentences, own: list[Candidate], perf: list[Candidate]) -> dict[str, float]:
     """How many of the sentences that hold a performance number (one in a performance
     unit, or any in a sentence about performance) report it, and how many only
     suppose it."""
-    stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
     perf_ids = {id(c) for c in perf}
     seen: set[int] = set()
     # (whether a sentence is about performance, asked once a sentence: a long line of
     # numbers without a stop asked it once a number, in time quadratic in its length)
     about_perf: dict[int, bool] = {}
-    told = supposed = 0
     for c in own:
-        k = bisect_right(stops, c.number.start)
+        k = sentences.at(c.number.start)
         if k in seen:
             continue
-        sentence = sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else len(sample)]
         if id(c) not in perf_ids:
             if k not in about_perf:
-                about_perf[k] = _PERF_TERM.search(sentence) is not None
+                about_perf[k] = _PERF_TERM.search(sentences.text(k)) is not None
             if not about_perf[k]:
                 continue
         seen.add(k)
-        report = _REPORT_VOICE.search(sentence) is not None
-        hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
-        told += report and not hypothetical
-        supposed += hypothetical and not report
     if not seen:
         return {}
+    told = sum(sentences.voice(k)[0] for k in seen)
+    supposed = sum(sentences.voice(k)[1] for k in seen)
     return {
         "voice:told": math.log1p(told),
         "voice:told_share": told / len(seen),

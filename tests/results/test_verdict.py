@@ -10,7 +10,7 @@ import pytest
 from extract.dev import fit_judge
 from extract.results.families import families
 from extract.results.message import message_results
-from extract.results.verdict import _told_or_supposed
+from extract.results.verdict import _Sentences, _told_or_supposed
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
     ],
 )
 def test_a_sentence_tells_or_supposes(sentence, told, supposed):
-    assert _told_or_supposed(sentence, [sentence.index("3") if "3" in sentence else 0]) == (
+    assert _told_or_supposed(
+        _Sentences(sentence), [sentence.index("3") if "3" in sentence else 0]
+    ) == (
         told,
         supposed,
     )
