@@ -893,6 +893,7 @@ def features(
     kind: str | None = None,
     *,
     early_exit: bool = False,
+    screened: bool = False,
 ) -> dict[str, tuple[float, str | None]]:
     """The classifier's features of one message: name -> (value, reason). The
     verdict weighs each by `WEIGHTS[name]` (the part of the name before a `:`);
@@ -900,7 +901,9 @@ def features(
     `early_exit=True` (the verdict's path): the whole-text checks are skipped where
     the prefilter's scan finds none of their literals, and when the positive
     evidence cannot reach the threshold, the hard negatives are not computed and a
-    `note:` says so. Otherwise every check runs (the same features, slower)."""
+    `note:` says so. `screened=True` (the fitted verdict's path): the checks are
+    skipped where the scan finds none of their literals, with no early exit.
+    Otherwise every check runs (the same features, slower)."""
     text = _strip_quotes(body)
     low = text.lower()
     folded = low if text.isascii() else _fold(text)
@@ -911,7 +914,7 @@ def features(
     # `text` is the start of `body`, up to a line break (its last one, or quoted
     # lines after it): what is declared below matches in `body` wherever it does in
     # `text`. Else of `text`)
-    if not early_exit:
+    if not (early_exit or screened):
         hits = prefilter.EVERYTHING
     else:
         hits = prefilter.scan(body if body.startswith(text) else text)

@@ -11,7 +11,8 @@ traces); a logistic model fitted on the labelled mail (`make fit`, weights in
 that at least 99.5 % of the labelled reports pass (cross-validated by thread), the
 message is not a report and nothing else looks at it.
 
-`gate(text)` returns (passes, score); `counts(text)` the features it weighs.
+`gate(text)` returns (passes, score); `counts(text)` the features it weighs (each
+family's count, and whether it is there at all).
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ def counts(text: str) -> dict[str, float]:
 
     db.scan(text.encode("utf-8", "surrogatepass"), match_event_handler=on_match)
     out = {name: math.log1p(min(CAP, n)) for name, n in zip(NAMES, found, strict=True)}
+    # (whether a family is there at all: a report has a few of each kind of mark, and
+    # one stray mark in a long message weighs little on the log scale)
+    out.update((f"{name}:any", 1.0) for name, n in zip(NAMES, found, strict=True) if n)
     out["length"] = math.log1p(len(text) / 1000)
     # (the format readers' triggers, from the prefilter's scan the readers reuse)
     tools, generic = triggered(text)

@@ -41,7 +41,9 @@ def message_features(
 ) -> dict[str, float]:
     """name -> value of one message's features (see the module docstring)."""
     out: dict[str, float] = {}
-    for name, (value, _) in reader_features(sample, tables, subject or "", kind).items():
+    for name, (value, _) in reader_features(
+        sample, tables, subject or "", kind, screened=True
+    ).items():
         base = name.split(":", 1)[0]
         # (a commit mail carries its commit's diff: the diff is not what it says)
         if base != "note" and not (base == "diff" and kind == "commit"):

@@ -18,6 +18,9 @@ def test_the_counts_say_what_a_report_is_made_of():
     assert report["num_time"] > 0 and report["num_factor"] > 0 and report["num_rate"] > 0
     note = counts("Thanks, merged to master. See you at the meetup on the 12th.")
     assert note["num_time"] == note["num_factor"] == note["num_rate"] == 0
+    # (and whether each family is there at all)
+    assert report["num_time:any"] == report["num_factor:any"] == 1.0
+    assert "num_time:any" not in note and "num_factor:any" not in note
 
 
 @pytest.mark.parametrize(("name", "text"), fixture_texts(), ids=lambda x: x if len(x) < 60 else "")

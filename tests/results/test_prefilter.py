@@ -10,7 +10,7 @@ from extract.dev.eval import corpus_kind, read_message
 from extract.mail.clean import clean_body
 from extract.results import classify as C
 from extract.results import prefilter
-from extract.results.classify import EARLY_EXIT_REASON, classify
+from extract.results.classify import EARLY_EXIT_REASON, classify, features
 from extract.results.formats import extract_results
 from extract.results.message import extraction_text
 from extract.results.prefilter import Needs
@@ -43,6 +43,9 @@ def _same_both_ways(body: str, subject: str | None = None, kind: str | None = No
     if not early:
         assert (fast.score, fast.reasons) == (plain.score, plain.reasons)
     assert not any(EARLY_EXIT_REASON in r for r in plain.reasons)
+    # (the fitted verdict's path: screened by the scan, no early exit)
+    screened = features(body, fast_tables, subject or "", kind, screened=True)
+    assert screened == features(body, plain_tables, subject or "", kind)
     return early
 
 
