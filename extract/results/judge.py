@@ -229,32 +229,44 @@ class _Words:
         self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(low)]
         self.starts = [t[0] for t in self.tokens]
         self.low = low
+        # (each token's own families, looked up once however many windows hold it)
+        self._own: list[tuple[tuple[str, ...], str | None, bool] | None] = [None] * len(self.tokens)
+
+    def _token(self, k: int) -> tuple[tuple[str, ...], str | None, bool]:
+        """(its families, the family it makes with the token before, `pN`), of token k."""
+        own = self._own[k]
+        if own is not None:
+            return own
+        word = self.tokens[k][2]
+        if word[0] >= "\u4e00":
+            own = (tuple(f for key, f in _CJK_WORDS.items() if key in word), None, False)
+        else:
+            fams = [
+                *_WORD_FAMILIES.get(word, ()),
+                *(f for f, pre in _PREFIXES if word.startswith(pre)),
+            ]
+            prev = self.tokens[k - 1][2] if k else ""
+            pair = _PAIRS.get((prev, word)) if prev and prev[0] < "\u4e00" else None
+            stat = len(word) >= 2 and word[0] == "p" and word[1:].isdigit()
+            own = (tuple(fams), pair, stat)
+        self._own[k] = own
+        return own
 
     def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
         out: dict[str, None] = {}
-        k = bisect_right(self.starts, lo - 1)
-        prev = None
+        k = first = bisect_right(self.starts, lo - 1)
         while k < len(self.tokens) and self.tokens[k][0] < hi:
-            start, end, word = self.tokens[k]
-            k += 1
-            if end > hi:
+            if self.tokens[k][1] > hi:
                 break
-            if word[0] >= "\u4e00":
-                for key, family in _CJK_WORDS.items():
-                    if key in word:
-                        out[family] = None
-                prev = None
-                continue
-            for family in _WORD_FAMILIES.get(word, ()):
+            fams, pair, stat = self._token(k)
+            for family in fams:
                 out[family] = None
-            for family, prefixes in _PREFIXES:
-                if word.startswith(prefixes):
-                    out[family] = None
-            if prev is not None and (pair := _PAIRS.get((prev, word))):
+            # (a pair with the token before, when that one is in the window too)
+            if pair is not None and k > first:
                 out[pair] = None
-            if len(word) >= 2 and word[0] == "p" and word[1:].isdigit():
+            if stat:
                 out["stat"] = None
-            prev = word
+            k += 1
         window = self.low[lo:hi]
         if "->" in window or "→" in window or "=>" in window:
             out["compare"] = None
