@@ -784,7 +784,8 @@ def main(argv: list[str] | None = None) -> int:
         g = cv["gate"]
         print(
             f"    the gate lets {g['recall']:.3f} of {g['positives']} reports (labelled ones and"
-            f" the format fixtures) and {g['negatives_passed']:.3f} of {g['negatives']} other"
+            f" the format fixtures; {g['mail_recall']:.3f} of the {g['mail_positives']} labelled"
+            f" messages) and {g['negatives_passed']:.3f} of {g['negatives']} other"
             " messages through ("
             + ", ".join(f"{k} {v:.2f}" for k, v in sorted(g["negatives_passed_by_set"].items()))
             + ")"
