@@ -218,6 +218,21 @@ _TAILS = (
         ),
     ),
 )
+# The tails a window's last character allows: `#` ends an id, `<`/`>`/`=` a hedge, `:`
+# a code line's file or a date's clock, `-`, `/`, `T` and digits a date, letters and
+# digits a version.
+_TAIL_ENDS = {
+    "id": "#",
+    "hedge": "<>=",
+    "date": "-/T0123456789",
+    "code": ":",
+    "version": "abcdefghijklmnopqrstuvwxyz0123456789",
+}
+_TAILS_BY_END = {
+    ch: tuple((f, rx) for f, rx in _TAILS if ch in _TAIL_ENDS[f])
+    for ch in set("".join(_TAIL_ENDS.values()))
+}
+_TAILS_ANY: tuple = ()
 _RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
 
 
@@ -274,7 +289,8 @@ class _Words:
             out["code"] = None
         if tails:
             tail = window.rstrip(" \t")
-            for family, rx in _TAILS:
+            # (each pattern reads the window's end: only those its last character allows)
+            for family, rx in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
                 if rx.search(tail):
                     out[family] = None
         return list(out)
@@ -851,6 +867,7 @@ def metric_class(metric: str | None) -> str:
     return _metric_class(metric)
 
 
+@functools.lru_cache(maxsize=4096)  # (a table's rows repeat its few metric names)
 def _metric_class(metric: str | None) -> str:
     for name, rx in _METRIC_CLASSES:
         if metric and rx.search(metric):
