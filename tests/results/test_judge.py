@@ -157,3 +157,20 @@ def test_a_key_before_a_colon_is_no_source_line():
     text = "Time to access example at i=10%\t: 4.0us\nat Foo.java:329\n"
     assert "left=code" not in feats(text, 4.0)
     assert "left=code" in feats(text, 329)
+
+
+def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
+    """`_TAILS_BY_END` (which tail patterns a window's last character allows) finds
+    what trying every pattern finds: on windows written to end each way."""
+    from extract.results import judge as J
+
+    windows = [
+        "see issue #", "p99 <=", "latency >", "on 2024-05-", "at 2024/05/06t", "run 26/12/",
+        "foo.java:", "bar.py:", "jdk", "upgraded to", "graviton3", "xeon platinum", "rc2",
+        "spark", "count:", "took", "", "é", "x =", "node", "v",
+    ]  # fmt: skip
+    for tail in windows:
+        every = [f for f, rx in J._TAILS if rx.search(tail)]
+        allowed = [f for f, rx in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY) if rx.search(tail)]
+        assert allowed == every, tail
+    assert any(rx.search("jdk") for _, rx in J._TAILS_BY_END["k"])
