@@ -685,17 +685,11 @@ def write(model: NumberModel, path: Path = WEIGHTS_FILE) -> None:
         f"BLIND_THRESHOLD = {blind.threshold}",
         "",
         "WEIGHTS = {",
-        *(
-            f"    {json.dumps(name, ensure_ascii=False)}: {w},"
-            for name, w in sorted(model.weights.items())
-        ),
+        *_weight_lines(model.weights),
         "}",
         "",
         "BLIND_WEIGHTS = {",
-        *(
-            f"    {json.dumps(name, ensure_ascii=False)}: {w},"
-            for name, w in sorted(blind.weights.items())
-        ),
+        *_weight_lines(blind.weights),
         "}",
         "",
     ]
@@ -714,10 +708,7 @@ def write_verdict(
         f"THRESHOLD = {model.threshold}",
         "",
         "WEIGHTS = {",
-        *(
-            f"    {json.dumps(name, ensure_ascii=False)}: {w},"
-            for name, w in sorted(model.weights.items())
-        ),
+        *_weight_lines(model.weights),
         "}",
         "",
     ]
