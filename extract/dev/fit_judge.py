@@ -514,7 +514,13 @@ def corpus_held_out(exs, c, cm, like: NumberModel, out=print) -> list[tuple[floa
             m.blind.threshold = like.blind.threshold
     rows = message_rows(exs, models, fold)
     y = [int(e.positive) for e in exs]
-    verdicts = [
+    verdicts = fold_verdicts(rows, y, fold, k, cm)
+    return [(verdicts[f].score(r), v) for r, f, v in zip(rows, fold, y, strict=True)]
+
+
+def fold_verdicts(rows, y, fold, k: int, cm: float) -> list[MessageModel]:
+    """One verdict per fold, each fitted on the other folds' messages."""
+    return [
         fit_messages(
             [r for r, f in zip(rows, fold, strict=True) if f != h],
             [v for v, f in zip(y, fold, strict=True) if f != h],
@@ -522,7 +528,6 @@ def corpus_held_out(exs, c, cm, like: NumberModel, out=print) -> list[tuple[floa
         )
         for h in range(k)
     ]
-    return [(verdicts[f].score(r), v) for r, f, v in zip(rows, fold, y, strict=True)]
 
 
 def best_threshold(scored: list[tuple[float, int]], out=print) -> float:
@@ -756,14 +761,7 @@ def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = T
     # the verdict learns from numbers scored out of fold (as unseen mail is)
     rows = message_rows(exs, fold_models, fold)
     y = [int(e.positive) for e in exs]
-    verdicts = [
-        fit_messages(
-            [r for r, f in zip(rows, fold, strict=True) if f != held],
-            [v for v, f in zip(y, fold, strict=True) if f != held],
-            cm,
-        )
-        for held in range(folds)
-    ]
+    verdicts = fold_verdicts(rows, y, fold, folds, cm)
     # the threshold: the best F-score (recall weighted VERDICT_BETA times precision) of
     # the held-out verdicts on the messages and on their reader-blind copies together
     # (what mail in formats nobody wrote a reader for would get), pooled over two
