@@ -279,7 +279,7 @@ def test_numbers_and_headers_never_break_inside_a_token(tmp_path):
     assert re.findall(r"<td class='num ratio'>([^<]*)</td>", table)[0] == "×0.51"  # q1: 52/102
 
 
-def _in_order(shown: str, full: str) -> bool:
+def in_order(shown: str, full: str) -> bool:
     """Every piece of `shown` between its ellipses is in `full`, in that order."""
     at = 0
     for piece in shown.split("…"):
@@ -305,12 +305,12 @@ def test_chart_labels_keep_the_metric_and_show_the_full_label(tmp_path):
     full, shown = _chart_labels(chart)[0]
     assert full == long_label
     assert shown != long_label and shown.endswith(" / Mean Inference Time") and "…" in shown
-    assert shown.startswith("TeraGen") and _in_order(shown, full)
+    assert shown.startswith("TeraGen") and in_order(shown, full)
     long_list = "common-issues-and-more-issues@hadoop-and-friends.apache.org"
     bars = svg.hbar_chart([(long_list, 1, "100%")], title="t")
     full, shown = _chart_labels(bars)[0]
     assert full == long_list and "…" in shown and len(shown) < len(full)
-    assert shown.startswith("common") and _in_order(shown, full)
+    assert shown.startswith("common") and in_order(shown, full)
     # a short label is shown whole
     assert "<text" in svg.pair_bars([("q1 / Score", "b", 1, "a", 2, "")], title="t")
     assert ">q1 / Score</text>" in svg.pair_bars([("q1 / Score", "b", 1, "a", 2, "")], title="t")
@@ -327,7 +327,7 @@ def test_chart_labels_keep_the_part_that_differs():
         shown = svg.fit_labels(labels, n)
         assert all(len(s) <= n for s in shown), shown
         assert len(set(shown)) == len(labels), (n, shown)
-        assert all(_in_order(s, full) for s, full in zip(shown, labels, strict=True))
+        assert all(in_order(s, full) for s, full in zip(shown, labels, strict=True))
     shown = svg.fit_labels(labels, 47)
     assert "CREATE" in shown[0] and "NO_CACHING" in shown[1] and "measureValidation" in shown[0]
     # the side names of a pair chart too ("Async flush, with…" twice before)

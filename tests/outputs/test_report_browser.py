@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 
 from extract.outputs.report import build_report, links
 from tests.outputs.report_pipeline import demo_once
+from tests.outputs.test_report import in_order
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -405,17 +406,6 @@ def test_numbers_and_headers_stay_on_one_line_in_a_narrow_window(site, narrow):
     assert narrow.execute_script(SPLIT_WORDS_JS, "table.data th")
 
 
-def _in_order(shown: str, full: str) -> bool:
-    """Every piece of `shown` between its ellipses is in `full`, in that order."""
-    at = 0
-    for piece in shown.split("…"):
-        found = full.find(piece, at)
-        if found < 0:
-            return False
-        at = found + len(piece)
-    return True
-
-
 def test_chart_labels_fit_and_carry_their_full_text(site, browser):
     run, _ = site
     compared = _pages_with_most(
@@ -438,7 +428,7 @@ def test_chart_labels_fit_and_carry_their_full_text(site, browser):
             return out;""")
         for _chart, full, shown, left, right, width in labels:
             # whole, or cut with a visible ellipsis where words were left out
-            assert shown == full or ("…" in shown and _in_order(shown, full)), (full, shown)
+            assert shown == full or ("…" in shown and in_order(shown, full)), (full, shown)
             assert left >= 0 and right <= width + 0.5, (shown, left, right, width)
         # in one chart, labels that differ are shown differently (the part that
         # differs is kept)
