@@ -304,12 +304,56 @@ def unwrap_hard_wrapped(text: str) -> str:
         ):
             line = line.rstrip() + "  " + lines[i + 1].strip()
             i += 1
-        while i + 1 < len(lines) and _broken_here(line, lines[i + 1], width):
-            line = line.rstrip() + " " + lines[i + 1].strip()
+        joined = _Joined(line)
+        while i + 1 < len(lines) and _broken_here(joined, lines[i + 1], width):
+            joined.add(lines[i + 1])
             i += 1
-        out.append(line)
+        out.append(joined.text())
         i += 1
     return "\n".join(rejoin_split_rows(out, width))
+
+
+class _Joined:
+    """A line and the lines joined to it so far (`line.rstrip() + " " + next.strip()`
+    each time), with what `_broken_here` asks of the whole kept up to date part by
+    part. Asking the joined line itself after each join, and building it each time,
+    cost time quadratic in a run of joined lines: an undecoded base64 block of 280 kB
+    took 0.6 s, and one of some MB a worker's whole budget."""
+
+    def __init__(self, line: str) -> None:
+        self.parts = [line]
+        stripped = line.strip()
+        self.blank = not stripped
+        self.first_space = line[:1].isspace()
+        self.opens_bar = line.lstrip().startswith("|")
+        self.length = len(line)
+        self.rlen = len(line.rstrip())
+        self.inner_space = " " in stripped
+        self.rule = _RULE_LINE.match(line) is not None
+        self._rule_parts = _rule_parts(line)
+        self.option = _OPTION.search(line) is not None
+        self.bars = any(b in line for b in _BARS)
+        self.digit_runs = len(_DIGIT_RUN.findall(line))
+
+    def add(self, nxt: str) -> None:
+        """Joins `nxt` (not blank: `_broken_here` joins no blank line)."""
+        self.parts[-1] = self.parts[-1].rstrip()
+        part = nxt.strip()
+        self.parts.append(part)
+        # (what was joined ends with a word: its length is its length without blanks)
+        self.length = self.rlen = self.rlen + 1 + len(part)
+        self.blank = False
+        self.inner_space = True  # (the joint's blank stands between two words)
+        # (`\s--?[A-Za-z]` in a part, or at the joint's blank; the joint breaks runs of
+        # digits, dashes and `=`, so a rule and a count are their parts')
+        self.option = self.option or _OPTION.search(" " + part) is not None
+        self.bars = self.bars or any(b in part for b in _BARS)
+        self.digit_runs += len(_DIGIT_RUN.findall(part))
+        self._rule_parts = _and_rule(self._rule_parts, _rule_parts(part))
+        self.rule = _rule_of(self._rule_parts)
+
+    def text(self) -> str:
+        return " ".join(self.parts)
 
 
 # A cell of values: a number with its unit glued on or alone (`1.0X`, `36`, `12.5ms`,
@@ -399,41 +443,57 @@ def _rejoin_header(out: list[str], first_row: int, n_cells: int, width: int) -> 
 _OPTION = re.compile(r"\s--?[A-Za-z]")
 
 
-def _broken_here(line: str, nxt: str, width: int) -> bool:
-    if not line.strip() or not nxt.strip() or nxt[0].isspace() or _RULE_LINE.match(line):
+_RULE_CHARS = re.compile(r"[\s=+|:-]*")
+_DOUBLE_RULE_CHARS = re.compile(r"[\s=+|:]*")
+
+
+def _rule_parts(part: str) -> tuple[bool, bool, bool, bool]:
+    """What `_RULE_LINE` asks of a text, as four facts that two parts joined by a blank
+    combine: only its dash rule's characters, a run of three dashes, only its double
+    rule's characters, a run of three `=`."""
+    return (
+        _RULE_CHARS.fullmatch(part) is not None,
+        "---" in part,
+        _DOUBLE_RULE_CHARS.fullmatch(part) is not None,
+        "===" in part,
+    )
+
+
+def _and_rule(a: tuple[bool, ...], b: tuple[bool, ...]) -> tuple[bool, bool, bool, bool]:
+    return (a[0] and b[0], a[1] or b[1], a[2] and b[2], a[3] or b[3])
+
+
+def _rule_of(parts: tuple[bool, ...]) -> bool:
+    return (parts[0] and parts[1]) or (parts[2] and parts[3])
+
+
+def _broken_here(line: _Joined, nxt: str, width: int) -> bool:
+    if line.blank or not nxt.strip() or nxt[0].isspace() or line.rule:
         return False
     # a word longer than the width (a long name, a URL) stands alone on its line; the
     # cells of its table row follow on the next
-    if len(line.rstrip()) > width and " " not in line.strip() and nxt.startswith("|"):
+    if line.rlen > width and not line.inner_space and nxt.startswith("|"):
         return True
     # a command's options go on after the break (`tool run -t 20` / `--path=/x -n 5`)
-    if (
-        nxt.startswith("-")
-        and nxt[1:2] in ("-", *"abcdefghijklmnopqrstuvwxyz")
-        and _OPTION.search(line)
-    ):
+    if nxt.startswith("-") and nxt[1:2] in ("-", *"abcdefghijklmnopqrstuvwxyz") and line.option:
         first = nxt.split(None, 1)[0]
-        return len(line.rstrip()) + 1 + len(first) > width
+        return line.rlen + 1 + len(first) > width
     # (inside a run of `|` cells a capital starts a cell, not a sentence; in a table
     # written without the outer pipes, a line that opens with one goes on a row)
-    cells = any(b in line for b in _BARS) and any(b in nxt for b in _BARS)
-    opens_row = nxt.startswith("|") and not (cells and not line.lstrip().startswith("|"))
-    if len(line) < width - 20 or opens_row or nxt.startswith((">", "#", "`", "- ", "* ", "+ ")):
+    cells = line.bars and any(b in nxt for b in _BARS)
+    opens_row = nxt.startswith("|") and not (cells and not line.opens_bar)
+    if line.length < width - 20 or opens_row or nxt.startswith((">", "#", "`", "- ", "* ", "+ ")):
         return False
     # a capitalised word after the break may start a sentence or a row: the sentence
     # splitter and the table readers need that line break (outside rows of numbers,
     # any capital)
     if not cells and nxt[0].isupper() and (len(nxt) < 2 or nxt[1].islower()):
         return False
-    if (
-        not cells
-        and len(_DIGIT_RUN.findall(line)) < 2
-        and not (nxt[0].islower() or nxt[0] in "([{")
-    ):
+    if not cells and line.digit_runs < 2 and not (nxt[0].islower() or nxt[0] in "([{"):
         return False
     first = nxt.split(None, 1)[0]
-    return len(line.rstrip()) + 1 + len(first) > width and (
-        line[0].isspace() or len(nxt) < len(line) * 0.6 or (cells and len(line) <= width)
+    return line.rlen + 1 + len(first) > width and (
+        line.first_space or len(nxt) < line.length * 0.6 or (cells and line.length <= width)
     )
 
 
