@@ -18,12 +18,20 @@ past what `gap` allows; or, with `end`, every row up to the end mark). The regis
 names each block by the heading above it when the module's `INFO.heading` says so.
 What a tool needs beyond this (which rows are warm-ups, which side is the baseline)
 is a short typed step of its own module, on the tables `read` returns.
+
+Summaries printed as labelled lines (`Requests per second:  1036.10 [#/sec]`, `count =
+500000`) are rows too, whose metric, unit and role come from the key: `keyed(KEYS)` is
+the fields of such a row, `one_of(KEYS)` the pattern of its key.
+
+    KEYS = {"Requests per second": Key("requests_per_second", "#/sec"), ...}
+    ROWS = Rows(row=re.compile(rf"(?P<key>{one_of(KEYS)}):[ \t]+(?P<v>{NUM})"),
+                fields=keyed(KEYS), label=..., cells=("key", "v"))
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from extract.results.formats._layout import heading_above, runs
@@ -97,6 +105,36 @@ class Rows:
     # After a header: the Rows of its block, made from it (a row pattern with a cell
     # per column it names), or None when the header is not the tool's.
     for_header: Callable[[re.Match], Rows | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """What the number of a labelled line is: its metric (default: the key as printed,
+    its blanks joined), its unit, and its role (`base.ROLES`)."""
+
+    metric: str | None = None
+    unit: str | None = None
+    role: str = "result"
+
+
+def one_of(keys: Iterable[str]) -> str:
+    """A pattern matching any of the keys as printed, tried in their order."""
+    return "|".join(re.escape(k) for k in keys)
+
+
+def keyed(keys: Mapping[str, Key], key: str = "key", value: str = "v") -> Found:
+    """The fields of a labelled line: its number (group `value`; a `%` after it is the
+    unit's), with the metric, unit and role its key (group `key`) has in `keys`."""
+
+    def found(m: re.Match) -> Iterator[Measurement]:
+        name = " ".join(m[key].split())
+        k = keys[name]
+        written = m[value]
+        number = parse_number(written.rstrip("%")) if written is not None else None
+        if number is not None:
+            yield Measurement(k.metric or name, number, k.unit, None, None, written, role=k.role)
+
+    return found
 
 
 def read(spec: Rows, text: str) -> list[ResultTable]:
@@ -251,10 +289,13 @@ def numbers(
     label: str | None,
 ) -> list[Measurement]:
     """A measurement per (metric, number as written, unit[, value]) that holds a number;
-    a Measurement given as it is (what a tuple cannot say: a variant, a side) is kept."""
+    a Measurement given as it is (what a tuple cannot say: a variant, a side, a role) is
+    kept, with the row's label when it has none."""
     out = []
     for item in found:
         if isinstance(item, Measurement):
+            if item.label is None:
+                item.label = label
             out.append(item)
             continue
         metric, written, unit, *value = item
