@@ -162,6 +162,20 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
     return tables
 
 
+def report(specs: Sequence[Rows], text: str, start: int, end: int) -> list[tuple[re.Match, Rows]]:
+    """The rows of a report between `start` and `end` (a tool's summary, whose lines of
+    several kinds stand among lines that give none): every row of each spec there, or
+    after the spec's header the rows that follow it; each with its spec, in text order."""
+    found = []
+    for spec in specs:
+        if spec.header is None:
+            found += [(m, spec) for m in spec.row.finditer(text, start, end)]
+        elif head := spec.header.search(text, start, end):
+            found += [(m, spec) for m in _after(spec, text, head.end(), end)]
+    found.sort(key=lambda f: f[0].start())
+    return found
+
+
 def name_blocks(
     tables: list[ResultTable], text: str, style: str, not_heading: re.Pattern | None = None
 ) -> None:
