@@ -130,8 +130,7 @@ _BANNER = re.compile(
 
 
 def _report(text: str, start: int, end: int) -> ResultTable | None:
-    found = report(READERS, text, start, end)
-    if not any(spec is READERS[0] and m["key"] == "Requests per second" for m, spec in found):
+    if not (found := report(READERS, text, start, end)):
         return None
     settings = list(_CONFIG.finditer(text, start, end))
     label = _label(text, start, end, settings)
@@ -144,7 +143,7 @@ def _report(text: str, start: int, end: int) -> ResultTable | None:
     )
     for m, spec in found:
         table.add_row(cells(spec, m, label), measurements(spec.fields, m, label))
-    return table
+    return table if any(x.metric == "requests_per_second" for x in table.measurements) else None
 
 
 def _label(text: str, start: int, end: int, settings: list[re.Match]) -> str | None:
