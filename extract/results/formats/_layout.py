@@ -465,6 +465,19 @@ def json_at(text: str, pos: int) -> tuple[object, int] | None:
 # ---------------------------------------------------------------- runs of lines
 
 
+def last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | None:
+    """The last match of `pattern` in `text[start:end]`."""
+    found = None
+    for found in pattern.finditer(text, start, end):  # noqa: B007
+        pass
+    return found
+
+
+def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two spans share a character."""
+    return a[0] < b[1] and b[0] < a[1]
+
+
 def runs(
     matches: re.Pattern | Iterable[re.Match],
     text: str,

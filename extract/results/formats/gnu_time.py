@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM
+from extract.results.formats._layout import NUM, last, overlaps
 from extract.results.formats._rows import Key, Rows, keyed, name_blocks, numbers, one_of, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -176,20 +176,13 @@ def _take_line_above(tables: list[ResultTable], text: str, verbose: bool) -> Non
             t.span = (m.start(), t.span[1])
         elif (
             verbose
-            and (m := _last(_COMMAND, text, floor, start))
+            and (m := last(_COMMAND, text, floor, start))
             and not text[m.end() : start].strip()
         ):
             t.span, t.caption = (m.start(), t.span[1]), m["cmd"]
             for x in t.measurements:
                 x.label = t.caption
         floor = t.span[1]
-
-
-def _last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | None:
-    found = None
-    for found in pattern.finditer(text, start, end):  # noqa: B007
-        pass
-    return found
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -203,10 +196,6 @@ def parse(text: str) -> list[ResultTable]:
                 used = [i for i, c in enumerate(zip(*t.rows, strict=True)) if i == 0 or any(c)]
                 t.columns = [t.columns[i] for i in used]
                 t.rows = [[r[i] for i in used] for r in t.rows]
-            if not any(_overlaps(t.span, u.span) for u in tables):
+            if not any(overlaps(t.span, u.span) for u in tables):
                 tables.append(t)
     return tables
-
-
-def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
