@@ -88,6 +88,8 @@ class Rows:
     # After a header: where its block ends at the latest (rows are searched up to it).
     end: re.Pattern | None = None
     min_rows: int = 1  # a block of fewer rows is no table
+    # Which runs of rows are tables, when more than their number says (no header).
+    keep: Callable[[list[re.Match]], bool] | None = None
     keep_empty: bool = False  # a header with no rows is a table (it claims its text)
     # The rows that give measurements, of all the rows of a block (default: all).
     select: Callable[[list[re.Match]], list[re.Match]] | None = None
@@ -141,7 +143,8 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
     """The tables of `spec`'s blocks in `text`, in text order."""
     if spec.header is None:
         blocks = runs(spec.row, text, spec.gap)
-        tables = [_table(spec, text, b, b[0]) for b in blocks if len(b) >= spec.min_rows]
+        keep = spec.keep or (lambda b: len(b) >= spec.min_rows)
+        tables = [_table(spec, text, b, b[0]) for b in blocks if keep(b)]
     else:
         tables = []
         floor = 0
