@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import number
-from extract.results.formats._layout import last, line_caption
+from extract.results.formats._layout import GROUPED, NUM, last, line_caption
 from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -47,14 +47,14 @@ INFO = FormatInfo(
 
 # A compare.py cell: a time (`209.82ms`), min / mean ±sd / max (newer), or the change.
 _CELL = re.compile(
-    r"^\s*(?:(?P<t>[\d.,]+)\s*(?P<tu>ns|µs|us|ms|s)"
-    r"|(?P<min>[\d.]+)\s*/\s*(?P<mean>[\d.]+)\s*±\s*(?P<sd>[\d.]+)\s*/\s*(?P<max>[\d.]+)\s*"
-    r"(?P<unit>ns|µs|us|ms|s)|\+?(?P<x>[\d.]+)\s*x\s+(?P<dir>faster|slower))\s*$"
+    rf"^\s*(?:(?P<t>{GROUPED})\s*(?P<tu>ns|µs|us|ms|s)"
+    rf"|(?P<min>{NUM})\s*/\s*(?P<mean>{NUM})\s*±\s*(?P<sd>{NUM})\s*/\s*(?P<max>{NUM})\s*"
+    rf"(?P<unit>ns|µs|us|ms|s)|\+?(?P<x>{NUM})\s*x\s+(?P<dir>faster|slower))\s*$"
 )
 _SPREAD = (("min", "min"), ("mean", "mean"), ("sd", "stddev"), ("max", "max"))
 _RUN = re.compile(
-    r"(?<![\w-])Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>[\d.]+) ?(?P<u>ms|s)"
-    r"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>[\d.]+) ?(?P<au>ms|s))(?![\w.])"
+    rf"(?<![\w-])Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>{NUM}) ?(?P<u>ms|s)"
+    rf"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>{NUM}) ?(?P<au>ms|s))(?![\w.])"
 )
 
 
