@@ -31,6 +31,15 @@ from extract.results.formats._layout import NUM, last, overlaps
 from extract.results.formats._rows import Key, Rows, keyed, name_blocks, numbers, one_of, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
+# The trigger, one part per alternative: each starts with a literal and is searched only
+# when its word is in the text.
+_TRIGGER_PARTS = (
+    (r"(?-i:sys(?:tem\s+\d|[ \t]+\d))", ("sys",), ()),
+    (r"(?-i:user\s+\d[\d.]*\s+sys\b)", ("sys",), ()),
+    (r"(?-i:s\)\s*:\s*\d)", ("s)",), ()),
+    *((rf"(?-i:{word}\s*:)", (word,), ()) for word in ("faults", "switches", "Swaps", "inputs",
+      "outputs", "sent", "received", "delivered", "got", "status")),
+)  # fmt: skip
 INFO = FormatInfo(
     name="gnu-time",
     description="GNU/BSD time output, including -v verbose",
@@ -38,31 +47,8 @@ INFO = FormatInfo(
     "`real 0.00` / `user 0.00` / `sys 0.00`, `Command being timed:` / `User time (seconds):`",
     priority=15,
     kind="result",
-    trigger=r"(?-i:sys(?:tem\s+\d|[ \t]+\d)|user\s+\d[\d.]*\s+sys\b|s\)\s*:\s*\d|faults\s*:"
-    r"|switches\s*:|Swaps\s*:|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:"
-    r"|got\s*:|status\s*:)",
-    # one part per alternative: each starts with a literal and is searched only when
-    # its word is in the text
-    trigger_parts=(
-        (r"(?-i:sys(?:tem\s+\d|[ \t]+\d))", ("sys",), ()),
-        (r"(?-i:user\s+\d[\d.]*\s+sys\b)", ("sys",), ()),
-        (r"(?-i:s\)\s*:\s*\d)", ("s)",), ()),
-        *(
-            (rf"(?-i:{word}\s*:)", (needle,), ())
-            for word, needle in (
-                ("faults", "faults"),
-                ("switches", "switches"),
-                ("Swaps", "Swaps"),
-                ("inputs", "puts"),
-                ("outputs", "puts"),
-                ("sent", "sent"),
-                ("received", "received"),
-                ("delivered", "delivered"),
-                ("got", "got"),
-                ("status", "status"),
-            )
-        ),
-    ),
+    trigger="|".join(part for part, _, _ in _TRIGGER_PARTS),
+    trigger_parts=_TRIGGER_PARTS,
 )
 
 # The one-line records: `(group, metric, unit)` of each number, in the order printed.
