@@ -19,13 +19,11 @@ names each block by the heading above it when the module's `INFO.heading` says s
 What a tool needs beyond this (which rows are warm-ups, which side is the baseline)
 is a short typed step of its own module, on the tables `read` returns.
 
-Summaries printed as labelled lines (`Requests per second:  1036.10 [#/sec]`, `count =
-500000`) are rows too, whose metric, unit and role come from the key: `keyed(KEYS)` is
-the fields of such a row, `one_of(KEYS)` the pattern of its key.
-
-    KEYS = {"Requests per second": Key("requests_per_second", "#/sec"), ...}
-    ROWS = Rows(row=re.compile(rf"(?P<key>{one_of(KEYS)}):[ \t]+(?P<v>{NUM})"),
-                fields=keyed(KEYS), label=..., cells=("key", "v"))
+Summaries printed as labelled lines (`User time (seconds): 0.37`) are rows too, whose
+metric, unit and role come from the key: with `KEYS = {"User time (seconds)": Key("User
+time", "s"), ...}`, the row pattern holds `(?P<key>{one_of(KEYS)})` and its fields are
+`keyed(KEYS)`. A report whose lines of several kinds stand among lines that give
+none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order.
 """
 
 from __future__ import annotations
