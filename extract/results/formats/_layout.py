@@ -5,7 +5,7 @@ and rules that frame a block, the heading above it, the command that made it, a
 Every format reads its text through these; none defines its own number pattern,
 gutter or heading rule.
 
-- `NUM` (and `UNSIGNED`, `FLOAT`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
+- `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
   print it, with the exponents, signs, separators and words some of them add.
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
@@ -30,6 +30,8 @@ NUM = r"\d+(?:\.\d+)?"
 # ... with an exponent (`1.5e-3`), and a sign, as printf's %g and JSON write them.
 UNSIGNED = rf"{NUM}(?:[eE][-+]?\d+)?"
 FLOAT = rf"[-+]?{UNSIGNED}"
+# ... or as pandas prints some: `12.`, `.5`.
+LOOSE = rf"(?:{FLOAT}|[-+]?(?:\d+\.|\.\d+))"
 # ... with `,` grouping thousands (`1,234.5`).
 GROUPED = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
 # As a table's cell writes it: `1,430`, `749 631` (thousands grouped by spaces, also
@@ -463,6 +465,19 @@ def json_at(text: str, pos: int) -> tuple[object, int] | None:
 
 
 # ---------------------------------------------------------------- runs of lines
+
+
+def last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | None:
+    """The last match of `pattern` in `text[start:end]`."""
+    found = None
+    for found in pattern.finditer(text, start, end):  # noqa: B007
+        pass
+    return found
+
+
+def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two spans share a character."""
+    return a[0] < b[1] and b[0] < a[1]
 
 
 def runs(

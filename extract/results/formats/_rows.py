@@ -18,12 +18,18 @@ past what `gap` allows; or, with `end`, every row up to the end mark). The regis
 names each block by the heading above it when the module's `INFO.heading` says so.
 What a tool needs beyond this (which rows are warm-ups, which side is the baseline)
 is a short typed step of its own module, on the tables `read` returns.
+
+Summaries printed as labelled lines (`User time (seconds): 0.37`) are rows too, whose
+metric, unit and role come from the key: with `KEYS = {"User time (seconds)": Key("User
+time", "s"), ...}`, the row pattern holds `(?P<key>{one_of(KEYS)})` and its fields are
+`keyed(KEYS)`. A report whose lines of several kinds stand among lines that give
+none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from extract.results.formats._layout import heading_above, runs
@@ -80,6 +86,8 @@ class Rows:
     # After a header: where its block ends at the latest (rows are searched up to it).
     end: re.Pattern | None = None
     min_rows: int = 1  # a block of fewer rows is no table
+    # Which runs of rows are tables, when more than their number says (no header).
+    keep: Callable[[list[re.Match]], bool] | None = None
     keep_empty: bool = False  # a header with no rows is a table (it claims its text)
     # The rows that give measurements, of all the rows of a block (default: all).
     select: Callable[[list[re.Match]], list[re.Match]] | None = None
@@ -99,11 +107,42 @@ class Rows:
     for_header: Callable[[re.Match], Rows | None] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Key:
+    """What the number of a labelled line is: its metric (default: the key as printed,
+    its blanks joined), its unit, and its role (`base.ROLES`)."""
+
+    metric: str | None = None
+    unit: str | None = None
+    role: str = "result"
+
+
+def one_of(keys: Iterable[str]) -> str:
+    """A pattern matching any of the keys as printed, tried in their order."""
+    return "|".join(re.escape(k) for k in keys)
+
+
+def keyed(keys: Mapping[str, Key], key: str = "key", value: str = "v") -> Found:
+    """The fields of a labelled line: its number (group `value`; a `%` after it is the
+    unit's), with the metric, unit and role its key (group `key`) has in `keys`."""
+
+    def found(m: re.Match) -> Iterator[Measurement]:
+        name = " ".join(m[key].split())
+        k = keys[name]
+        written = m[value]
+        number = parse_number(written.rstrip("%")) if written is not None else None
+        if number is not None:
+            yield Measurement(k.metric or name, number, k.unit, None, None, written, role=k.role)
+
+    return found
+
+
 def read(spec: Rows, text: str) -> list[ResultTable]:
     """The tables of `spec`'s blocks in `text`, in text order."""
     if spec.header is None:
         blocks = runs(spec.row, text, spec.gap)
-        tables = [_table(spec, text, b, b[0]) for b in blocks if len(b) >= spec.min_rows]
+        keep = spec.keep or (lambda b: len(b) >= spec.min_rows)
+        tables = [_table(spec, text, b, b[0]) for b in blocks if keep(b)]
     else:
         tables = []
         floor = 0
@@ -122,6 +161,20 @@ def read(spec: Rows, text: str) -> list[ResultTable]:
     if spec.heading:
         name_blocks(tables, text, spec.heading, spec.not_heading)
     return tables
+
+
+def report(specs: Sequence[Rows], text: str, start: int, end: int) -> list[tuple[re.Match, Rows]]:
+    """The rows of a report between `start` and `end` (a tool's summary, whose lines of
+    several kinds stand among lines that give none): every row of each spec there, or
+    after the spec's header the rows that follow it; each with its spec, in text order."""
+    found = []
+    for spec in specs:
+        if spec.header is None:
+            found += [(m, spec) for m in spec.row.finditer(text, start, end)]
+        elif head := spec.header.search(text, start, end):
+            found += [(m, spec) for m in _after(spec, text, head.end(), end)]
+    found.sort(key=lambda f: f[0].start())
+    return found
 
 
 def name_blocks(
@@ -251,10 +304,13 @@ def numbers(
     label: str | None,
 ) -> list[Measurement]:
     """A measurement per (metric, number as written, unit[, value]) that holds a number;
-    a Measurement given as it is (what a tuple cannot say: a variant, a side) is kept."""
+    a Measurement given as it is (what a tuple cannot say: a variant, a side, a role) is
+    kept, with the row's label when it has none."""
     out = []
     for item in found:
         if isinstance(item, Measurement):
+            if item.label is None:
+                item.label = label
             out.append(item)
             continue
         metric, written, unit, *value = item

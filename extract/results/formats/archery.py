@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import norm_unit
-from extract.results.formats._layout import FLOAT
+from extract.results.formats._layout import LOOSE, last
 from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -38,7 +38,6 @@ INFO = FormatInfo(
     needles=("contender",),
 )
 
-_NUM = rf"(?:{FLOAT}|[-+]?(?:\d+\.|\.\d+))"  # (`12.` and `.5` too)
 # `570.247 MiB/sec`, `812.440M items/sec`; a bare number when the unit is a time (ns)
 _UNIT = r"(?:[KMGT][ \t]?items/sec|[A-Za-z][\w/]*(?:[ \t]items/sec)?)"
 _SECTION = re.compile(r"((?:Non-)?[Rr]egressions):\s*\(\d+\)")
@@ -56,8 +55,8 @@ ROWS = Rows(
         r"(?:[ \t]+counters)?(?!\S)"
     ),
     row=re.compile(
-        rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{_NUM})(?:[ \t]*(?P<bu>{_UNIT}))?"
-        rf"[ \t]+(?P<c>{_NUM})(?:[ \t]*(?P<cu>{_UNIT}))?[ \t]+(?P<ch>{_NUM})[ \t]*%?"
+        rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{LOOSE})(?:[ \t]*(?P<bu>{_UNIT}))?"
+        rf"[ \t]+(?P<c>{LOOSE})(?:[ \t]*(?P<cu>{_UNIT}))?[ \t]+(?P<ch>{LOOSE})[ \t]*%?"
         r"(?:[ \t]+(?P<counters>\{[^{}\n]*\}))?(?![^\s])"
     ),
     gap=re.compile(r"[\s=+-]*"),  # rules, diff markers, line breaks between rows
@@ -77,8 +76,8 @@ ROWS = Rows(
 def parse(text: str) -> list[ResultTable]:
     tables = read(ROWS, text)
     for t in tables:
-        sections = list(_SECTION.finditer(text, max(0, t.span[0] - 300), t.span[0]))
-        t.variant = sections[-1].group(1) if sections else None
+        section = last(_SECTION, text, max(0, t.span[0] - 300), t.span[0])
+        t.variant = section.group(1) if section else None
         for m in t.measurements:  # the two sides of the comparison (extract.results.comparisons)
             if m.metric != "change":
                 m.side, m.side_name, m.quantity = _SIDE[m.metric], m.metric, "value"

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._layout import NUM, heading_above, last
+from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_duration, parse_number
+from extract.results.units import parse_duration
 
 INFO = FormatInfo(
     name="bash-time",
@@ -58,7 +58,7 @@ _LOG_PREFIX = re.compile(
     r"^\s*(?:[IWEF]\d{4}\s+\d\d:\d\d:\d\d\.\d+\s+\d+\s+[\w./-]+:\d+\]"
     r"|\d{4}-\d\d-\d\d[ T][\d:,.]+\s+(?:\w+\s+)?(?:\[[^\]]*\]\s+)?(?:[\w.$]+:)?)\s*"
 )
-_FIELDS = [("real", "real"), ("user", "user"), ("sys", "sys")]
+_FIELDS = ("real", "user", "sys")  # (each group is its metric)
 
 
 def _seconds(written: str) -> float | None:
@@ -126,16 +126,15 @@ def _zsh(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=m.span(),
             columns=["command"] + [metric for _, metric, _ in _ZSH_FIELDS],
-            rows=[[command or ""] + [m.group(g) for g, _, _ in _ZSH_FIELDS]],
             caption=command,
             variant=heading_above(text, line_start, floor),
         )
         if tables and not text[floor:line_start].strip():  # the next line of one block
             table.variant = tables[-1].variant
-        for g, metric, unit in _ZSH_FIELDS:
-            meas = measure(metric, m.group(g), parse_number(m.group(g)), unit, label=command, row=0)
-            if meas:
-                table.measurements.append(meas)
+        table.add_row(
+            [command or ""] + [m[g] for g, _, _ in _ZSH_FIELDS],
+            numbers([(metric, m[g], unit) for g, metric, unit in _ZSH_FIELDS], command),
+        )
         floor = m.end()
         tables.append(table)
     return tables
@@ -152,13 +151,6 @@ _TIME_CMD = re.compile(
 # leaves out; looked at only above a fenced block
 _COMMA_HEADING = re.compile(r"[ \t]*(?P<h>[A-Z][\w .()/-]{0,40}?),[ \t]*\r?")
 _FENCE_LINE = re.compile(r"[ \t]*(?:```\w*|\{code[^}]*\}|\{noformat\})[ \t]*\r?")
-
-
-def _last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | None:
-    found = None
-    for found in pattern.finditer(text, start, end):  # noqa: B007
-        pass
-    return found
 
 
 def _comma_heading(text: str, pos: int, floor: int) -> str | None:
@@ -189,7 +181,7 @@ def _parse(text: str) -> list[ResultTable]:
         # `$ time mvn package` above the record (its output between): the command
         timed = None
         if len(group) == 1 and group[0][2] is None:
-            timed = _last(_TIME_CMD, text, max(floor, first_start - 2000), first_start)
+            timed = last(_TIME_CMD, text, max(floor, first_start - 2000), first_start)
         heading_at = timed.start() if timed else first_start
         table = ResultTable(
             format=INFO.name,
@@ -203,13 +195,10 @@ def _parse(text: str) -> list[ResultTable]:
             label = message or (f"run {i + 1}" if len(group) > 1 else None)
             if timed:
                 label = " ".join(timed.group("cmd").split())
-            table.rows.append([label or ""] + [m.group(g) or "" for g, _ in _FIELDS])
-            for g, metric in _FIELDS:
-                written = m.group(g)
-                if written:
-                    meas = measure(metric, written, _seconds(written), "s", label=label, row=i)
-                    if meas:
-                        table.measurements.append(meas)
+            table.add_row(
+                [label or ""] + [m[g] or "" for g in _FIELDS],
+                numbers([(g, m[g], "s", _seconds(m[g])) for g in _FIELDS if m[g]], label),
+            )
         tables.append(table)
         floor = group[-1][0].end()
         group.clear()

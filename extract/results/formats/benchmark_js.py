@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._layout import GROUPED, NUM, heading_above
+from extract.results.formats._rows import numbers
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="benchmark-js",
@@ -33,7 +34,7 @@ INFO = FormatInfo(
 )
 
 _RESULT = re.compile(
-    rf"(?<!\S)x[ \t]+(?P<ops>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{NUM})[ \t]+ops/sec[ \t]+"
+    rf"(?<!\S)x[ \t]+(?P<ops>{GROUPED})[ \t]+ops/sec[ \t]+"
     rf"(?:±|\+/-|Â±|\?)[ \t]*(?P<rme>{NUM})%[ \t]+\((?P<runs>\d+)[ \t]+runs?[ \t]+sampled\)"
 )
 _TAIL = re.compile(
@@ -106,23 +107,14 @@ def parse(text: str) -> list[ResultTable]:
                 variant=heading_above(text, start, tables[-1].span[1] if tables else 0),
             )
             tables.append(current)
-        row = len(current.rows)
         current.span = (current.span[0], end)
-        ms = [
-            Measurement(
-                "ops", float(m["ops"].replace(",", "")), "ops/sec", label, None, m["ops"], row
-            ),
-            Measurement("rme", float(m["rme"]), "%", label, None, m["rme"], row),
-            Measurement("runs", float(m["runs"]), "count", label, None, m["runs"], row),
-        ]
+        found = [("ops", m["ops"], "ops/sec", float(m["ops"].replace(",", ""))),
+                 ("rme", m["rme"], "%"), ("runs", m["runs"], "count")]  # fmt: skip
         avg = ""
         if tail and tail["avg"]:
             avg = tail["avg"] + tail["avgu"]
-            ms.append(
-                Measurement("avg", float(tail["avg"]), tail["avgu"], label, None, tail["avg"], row)
-            )
-        current.measurements.extend(ms)
-        current.rows.append([label, m["ops"], f"±{m['rme']}%", m["runs"], avg])
+            found.append(("avg", tail["avg"], tail["avgu"]))
+        current.add_row([label, m["ops"], f"±{m['rme']}%", m["runs"], avg], numbers(found, label))
         # (the block's recent names: a suite is short, a pathological text is not)
         end = _fastest_end(text, end, list(dict.fromkeys(r[0] for r in current.rows[-50:])))
         current.span = (current.span[0], end)

@@ -25,18 +25,18 @@ Progress rows are lines: a flattened mail keeps only the `Results:` block.
 Source: tools/stress .../stress/report/StressMetrics.java (HEADFORMAT, ROWFORMAT,
 summarise); the 2.0 tool's legacy output as documented.
 
-Not declared as rows: `Results:` blocks hold `key : value [unit]` lines whose unit
-depends on the key, and the progress tables' columns come from their header.
+The `Results:` block is declared rows (`_rows.Rows`, its label from its header); the
+progress tables are not: their columns come from their header, a row is its comma-
+separated cells while they are as many and numbers.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import JAVA, heading_above
-from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats._layout import JAVA, heading_above, run_matches
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="cassandra-stress",
@@ -55,28 +55,18 @@ INFO = FormatInfo(
 _TRAILING_PIPES = re.compile(r"(?<![ \t])[ \t]*(?:\|[ \t]*)+$", re.M)
 _BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
 # `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.
+# (not `END`, which closes the block; the key from the start of its word: linear)
 _KV = re.compile(
-    rf"\s*(?P<key>[A-Za-z][\w .()%]{{0,40}}?)[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{JAVA})"
+    r"(?<![\w.()%])(?!(?i:end)[ \t]*:)(?P<key>[A-Za-z][\w .()%]{0,40}?)"
+    rf"[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{JAVA})"
     r"(?:[ \t]*(?P<unit>op/s|pk/s|row/s|ms|seconds?|s|[KMG]i?B)(?![\w/]))?"
     r"(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?(?![\w.:])"
 )
+_END = re.compile(r"(?<!\s)\s*END\b")  # (from a row's end, not inside blanks: linear)
 _STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
 _OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%]+))?")
-# (_OP where a run of [\w-] starts; see _ops)
+# (_OP where a run of [\w-] starts: each run read once, by `_layout.run_matches`)
 _OP_AT_RUN = re.compile(r"(?<![\w-])(?=[\w-])" + _OP.pattern)
-
-
-def _ops(text: str):
-    r"""`_OP.finditer(text)`, each run of [\w-] read once: a match from inside a run means
-    one from its start (or from where the last match ended, which `match` tries), so only
-    run starts are searched (the regex read the run again from each of its characters)."""
-    pos = 0
-    while pos <= len(text):
-        m = (_OP.match(text, pos) if pos else None) or _OP_AT_RUN.search(text, pos)
-        if m is None:
-            return
-        yield m
-        pos = m.end()
 
 
 def _default_unit(key: str) -> str:
@@ -133,55 +123,44 @@ def _run_heading(text: str, pos: int, floor: int) -> str | None:
     return heading_above(text, max(start, floor), floor)
 
 
+def _numbers(m: re.Match, label: str) -> list[Measurement]:
+    """A `Results:` line's number, and those of its per-operation breakdown."""
+    key, ops = m["key"].strip(), m["ops"] or ""
+    found = numbers([(key, m["val"], _unit(key, m["unit"]))], label)
+    for op in run_matches(ops, _OP.match, _OP_AT_RUN.search):
+        found += numbers([(key, op["val"], _unit(key, op["unit"]))], op["op"])
+    return found
+
+
+def _results_rows(head: re.Match) -> Rows:
+    """The lines of a `Results:` block (legacy: of its averages), up to its `END`."""
+    label = "summary" if head[0].startswith("Averages") else "total"
+    return Rows(
+        row=_KV,
+        fields=lambda m: _numbers(m, label),
+        label=lambda m: label,
+        cells=lambda m, _: [m["key"].strip(), m["val"], m["unit"] or "", m["ops"] or ""],
+        columns=("key", "value", "unit", "per operation"),
+        tail=_END,
+    )
+
+
+RESULTS = Rows(header=_BLOCK_START, row=None, fields=(), for_header=_results_rows)
+
+
 def _results(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
-    for start in _BLOCK_START.finditer(text):
-        table = ResultTable(
-            format=INFO.name,
-            span=start.span(),
-            columns=["key", "value", "unit", "per operation"],
-        )
-        legacy = start.group().strip().startswith("Averages")
-        pos = start.end()
-        while True:
-            line = _KV.match(text, pos)
-            if not line or line.group("key").strip().upper() == "END":
-                break
-            pos = line.end()
-            table.span = (table.span[0], pos)
-            key, written = line.group("key").strip(), line.group("val")
-            unit = _unit(key, line.group("unit"))
-            index = len(table.rows)
-            table.rows.append([key, written, line.group("unit") or "", line.group("ops") or ""])
-            label = "summary" if legacy else "total"
-            meas = measure(key, written, parse_number(written), unit, label=label, row=index)
-            if meas:
-                table.measurements.append(meas)
-            for op in _ops(line.group("ops") or ""):
-                op_unit = _unit(key, op.group("unit"))
-                meas = measure(
-                    key,
-                    op.group("val"),
-                    parse_number(op.group("val")),
-                    op_unit,
-                    label=op.group("op"),
-                    row=index,
-                )
-                if meas:
-                    table.measurements.append(meas)
-        end = re.match(r"\s*END\b", text[pos:])
-        if end:
-            table.span = (table.span[0], pos + end.end())
+    for table in read(RESULTS, text):
+        # `Results:` is a common word; the block must speak cassandra-stress
+        if not _STRESS_KEYS.search(" ".join(row[0].lower() for row in table.rows)):
+            continue
         ops = sorted({m.label for m in table.measurements} - {"total", "summary"})
         if ops:  # the operations the run did name the block (`WRITE`, `insert, singlepost`)
             table.caption = ", ".join(ops)
-        keys = " ".join(row[0].lower() for row in table.rows)
-        # `Results:` is a common word; the block must speak cassandra-stress
-        if table.rows and _STRESS_KEYS.search(keys):
-            table.variant = _run_heading(text, start.start(), floor)
-            floor = table.span[1]
-            tables.append(table)
+        table.variant = _run_heading(text, table.span[0], floor)
+        floor = table.span[1]
+        tables.append(table)
     return tables
 
 
@@ -248,26 +227,17 @@ def _legacy_progress(text: str) -> list[ResultTable]:
     return tables
 
 
+_LINE = re.compile(r"\r?\n[ \t]*(?P<row>[^\n]*)")
+
+
 def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable | None:
-    table = ResultTable(
-        format=INFO.name,
-        span=header.span(),
-        columns=columns,
-    )
+    """The comma-separated rows under a progress header, while they have its columns."""
+    table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
     names = 2 if columns[:2] == ["id", "type"] else 1 if columns[0] == "type" else 0
-    pos = header.end()
-    while True:
-        line = re.match(r"\r?\n[ \t]*(?P<row>[^\n]*)", text[pos:])
-        if not line:
+    while line := _LINE.match(text, table.span[1]):
+        cells = [c.strip() for c in line["row"].split(",")]
+        if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in cells[names:]):
             break
-        cells = [c.strip() for c in line.group("row").split(",")]
-        numeric = cells[names:]
-        if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in numeric):
-            break
-        pos += line.end()
-        table.span = (header.start(), pos)
-        index = len(table.rows)
-        table.rows.append(cells)
         row = dict(zip(columns, cells, strict=False))
         if names == 2:  # one row per run and operation: `4 threadCount, READ, ...`
             label = f"{cells[1]} {cells[0]}"
@@ -275,13 +245,9 @@ def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable |
             label = f"{cells[0]} @{row.get(time_column, '?')}s"
         else:
             label = f"interval {row.get(time_column, '?')}s"
-        for column, written in row.items():
-            if column not in metrics:
-                continue
-            metric, unit = metrics[column]
-            meas = measure(metric, written, parse_number(written), unit, label=label, row=index)
-            if meas:
-                table.measurements.append(meas)
+        found = [(metrics[c][0], w, metrics[c][1]) for c, w in row.items() if c in metrics]
+        table.add_row(cells, numbers(found, label))
+        table.span = (header.start(), line.end())
     if not table.rows:
         return None
     table.variant = _run_heading(text, header.start(), 0)

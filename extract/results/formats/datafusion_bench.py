@@ -19,9 +19,8 @@ name, metric = the name without its `(branch)` (or `count`), variant = that bran
 Run lines give label = `<benchmark> Query N`, metric `iteration I` and `avg time`
 (ms or s), and `rows returned` (count) once per query.
 
-Not declared as rows: box tables drawn in several box-drawing styles (and their
-mojibake) are read as a stream of cells, and dfbench's iteration lines are another
-reader.
+dfbench's run lines are declared rows (`_rows.Rows`). Not declared as rows: box tables
+drawn in several box-drawing styles (and their mojibake) are read as a stream of cells.
 """
 
 from __future__ import annotations
@@ -29,7 +28,8 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import number
-from extract.results.formats._layout import line_caption
+from extract.results.formats._layout import GROUPED, NUM, last, line_caption
+from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -45,15 +45,16 @@ INFO = FormatInfo(
     needles=("Query", "Benchmark Summary"),
 )
 
-_SIMPLE = re.compile(r"^\s*([\d.,]+)\s*(ns|µs|us|ms|s)\s*$")
-_MMM = re.compile(
-    r"^\s*(?P<min>[\d.]+)\s*/\s*(?P<mean>[\d.]+)\s*±\s*(?P<sd>[\d.]+)\s*/\s*(?P<max>[\d.]+)\s*"
-    r"(?P<unit>ns|µs|us|ms|s)\s*$"
+# A compare.py cell: a time (`209.82ms`), min / mean ±sd / max (newer), or the change.
+_CELL = re.compile(
+    rf"^\s*(?:(?P<t>{GROUPED})\s*(?P<tu>ns|µs|us|ms|s)"
+    rf"|(?P<min>{NUM})\s*/\s*(?P<mean>{NUM})\s*±\s*(?P<sd>{NUM})\s*/\s*(?P<max>{NUM})\s*"
+    rf"(?P<unit>ns|µs|us|ms|s)|\+?(?P<x>{NUM})\s*x\s+(?P<dir>faster|slower))\s*$"
 )
-_CHANGE = re.compile(r"^\s*\+?(?P<x>[\d.]+)\s*x\s+(?P<dir>faster|slower)\s*$")
+_SPREAD = (("min", "min"), ("mean", "mean"), ("sd", "stddev"), ("max", "max"))
 _RUN = re.compile(
-    r"(?<![\w-])Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>[\d.]+) ?(?P<u>ms|s)"
-    r"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>[\d.]+) ?(?P<au>ms|s))(?![\w.])"
+    rf"(?<![\w-])Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>{NUM}) ?(?P<u>ms|s)"
+    rf"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>{NUM}) ?(?P<au>ms|s))(?![\w.])"
 )
 
 
@@ -132,9 +133,9 @@ def _fill(text: str, start: int, end: int, header: list[str], body: list[list[st
         label = row[0]
         if summary and len(row) >= 2:
             m = re.match(r"^(?P<name>.*?)\s*(?:\((?P<variant>[^()]*)\))?$", label)
-            cell = _SIMPLE.match(row[1])
-            if cell:
-                value, unit, written = number(cell.group(1)), cell.group(2), cell.group(1)
+            cell = _CELL.match(row[1])
+            if cell and cell["t"]:
+                value, unit, written = number(cell["t"]), cell["tu"], cell["t"]
             elif re.fullmatch(r"\d+", row[1]):
                 value, unit, written = float(row[1]), "count", row[1]
             else:
@@ -144,103 +145,63 @@ def _fill(text: str, start: int, end: int, header: list[str], body: list[list[st
                 Measurement(metric, value, unit, label, m.group("variant"), written, r)
             )
             continue
-        for c in range(1, len(row)):
-            column, cell = header[c], row[c]
-            simple, mmm, change = _SIMPLE.match(cell), _MMM.match(cell), _CHANGE.match(cell)
-            if simple:
-                table.measurements.append(
-                    Measurement("time", number(simple.group(1)), simple.group(2), label, column,
-                                simple.group(1), r)
-                )  # fmt: skip
-            elif mmm:
-                for key, metric in (
-                    ("min", "min"),
-                    ("mean", "mean"),
-                    ("sd", "stddev"),
-                    ("max", "max"),
-                ):
-                    table.measurements.append(
-                        Measurement(metric, float(mmm.group(key)), mmm.group("unit"), label, column,
-                                    mmm.group(key), r)
-                    )  # fmt: skip
-            elif change:
-                table.measurements.append(
-                    Measurement("change", float(change.group("x")), f"x {change.group('dir')}",
-                                label, None, change.group("x"), r)
-                )  # fmt: skip
+        for column, cell in zip(header[1:], row[1:], strict=False):
+            if not (c := _CELL.match(cell)):
+                continue
+            if c["t"]:
+                found = [Measurement("time", number(c["t"]), c["tu"], label, column, c["t"], r)]
+            elif c["min"]:
+                found = [Measurement(metric, float(c[k]), c["unit"], label, column, c[k], r)
+                         for k, metric in _SPREAD]  # fmt: skip
+            else:
+                found = [Measurement("change", float(c["x"]), f"x {c['dir']}", label, None,
+                                     c["x"], r)]  # fmt: skip
+            table.measurements += found
     return table
 
 
+def _run_numbers(m: re.Match):
+    if m["it"] is None:
+        yield "avg time", m["avg"], m["au"]
+        return
+    yield f"iteration {m['it']}", m["t"], m["u"]
+    yield "rows returned", m["rows"], "count"
+
+
+RUNS = Rows(
+    row=_RUN,
+    fields=_run_numbers,
+    label=lambda m: f"Query {m['q']}",
+    cells=lambda m, q: (
+        [q, f"iteration {m['it']}", m["t"], m["u"], m["rows"] or ""]
+        if m["it"] is not None
+        else [q, "avg time", m["avg"], m["au"], ""]
+    ),
+    columns=("Query", "metric", "value", "unit", "rows"),
+)
+# The benchmark the run lines come from, on the command line above them.
+_BENCH = re.compile(r"(?:dfbench|--bin tpch --|/tpch)\s+(?:--\s+)?(?P<name>[a-z_]\w*)")
+
+
 def _run_tables(text: str) -> list[ResultTable]:
-    out: list[ResultTable] = []
-    current: ResultTable | None = None
-    last_end = -1
-    rows_seen: set[str] = set()
-    for m in _RUN.finditer(text):
-        if current is None or text[last_end : m.start()].strip():
-            bench = re.findall(
-                r"(?:dfbench|--bin tpch --|/tpch)\s+(?:--\s+)?([a-z_]\w*)", text[: m.start()]
-            )
-            name = bench[-1] if bench else ""
-            name = "tpch" if name == "benchmark" else name
-            current = ResultTable(
-                INFO.name,
-                (m.start(), m.end()),
-                columns=["Query", "metric", "value", "unit", "rows"],
-            )
-            current.caption = name or None
-            out.append(current)
-            rows_seen = set()
-        label = (
-            f"{current.caption} Query {m.group('q')}"
-            if current.caption
-            else f"Query {m.group('q')}"
-        )
-        r = len(current.rows)
-        if m.group("it") is not None:
-            current.rows.append(
-                [
-                    label,
-                    f"iteration {m.group('it')}",
-                    m.group("t"),
-                    m.group("u"),
-                    m.group("rows") or "",
-                ]
-            )
-            current.measurements.append(
-                Measurement(
-                    f"iteration {m.group('it')}",
-                    float(m.group("t")),
-                    m.group("u"),
-                    label,
-                    None,
-                    m.group("t"),
-                    r,
-                )
-            )
-            if m.group("rows") and label not in rows_seen:
-                rows_seen.add(label)
-                current.measurements.append(
-                    Measurement(
-                        "rows returned",
-                        float(m.group("rows")),
-                        "count",
-                        label,
-                        None,
-                        m.group("rows"),
-                        r,
-                    )
-                )
-        else:
-            current.rows.append([label, "avg time", m.group("avg"), m.group("au"), ""])
-            current.measurements.append(
-                Measurement(
-                    "avg time", float(m.group("avg")), m.group("au"), label, None, m.group("avg"), r
-                )
-            )
-        current.span = (current.span[0], m.end())
-        last_end = m.end()
-    return out
+    """Runs of dfbench lines, their queries named by the benchmark (`tpch Query 1`); the
+    rows a query returned count once."""
+    tables = read(RUNS, text)
+    for t in tables:
+        bench = last(_BENCH, text, 0, t.span[0])
+        name = {"benchmark": "tpch"}.get(bench["name"], bench["name"]) if bench else None
+        t.caption = name or None
+        for row in t.rows:
+            row[0] = f"{name} {row[0]}" if name else row[0]
+        first: dict[str, Measurement] = {}
+        for m in t.measurements:
+            m.label = t.rows[m.row][0]
+        t.measurements = [
+            m
+            for m in t.measurements
+            if m.metric != "rows returned" or first.setdefault(m.label, m) is m
+        ]
+    return tables
 
 
 def _mojibake() -> dict[str, str]:

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, read
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._layout import NUM, heading_above, last
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="doris-bench",
@@ -119,13 +119,11 @@ def _rounds(text: str) -> list[ResultTable]:
         unit = totals[0]["unit"] if totals else ("s" if fractional else "ms")
         for m in t.measurements:
             m.unit = unit
-        for total in totals:
-            metric = f"Total {total['what']} run time"
-            t.measurements.append(Measurement(metric, float(total["v"]), total["unit"], "total",
-                                              None, total["v"]))  # fmt: skip
-        banners = list(_BANNER.finditer(text, floor, t.span[0]))
-        if banners and not re.fullmatch(r"[-=\s]*", banners[-1]["h"]):
-            t.variant = banners[-1]["h"].strip()
+        found = [(f"Total {m['what']} run time", m["v"], m["unit"]) for m in totals]
+        t.measurements += numbers(found, "total")
+        banner = last(_BANNER, text, floor, t.span[0])
+        if banner and not re.fullmatch(r"[-=\s]*", banner["h"]):
+            t.variant = banner["h"].strip()
         else:
             t.variant = heading_above(text, t.span[0], floor)
         floor = t.span[1]

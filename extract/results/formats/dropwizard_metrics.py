@@ -36,21 +36,18 @@ unit, rates the rate unit, histogram values none. Gauges and counters (one numbe
 a setting or a level) are not read, as in the console form.
 
 Lines are matched on the text itself, so a mail flattened onto one line reads the
-same. Pure function; never raises.
-
-Not declared as rows: three report forms (console blocks of `name = value unit` under
-section rules, Slf4j records of `key=value` pairs, metrics-json), each named by a line
-found above it.
+same. The console blocks are declared rows (`_rows.Rows`: a run of `key = value unit`
+lines that only these reports print), named after reading by the line above them;
+the Slf4j records (one table each, however close) and metrics-json are not rows.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import FLOAT, NUM, command_above, heading_above, json_at, runs
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats._layout import FLOAT, NUM, command_above, heading_above, json_at, last
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="dropwizard-metrics",
@@ -107,16 +104,25 @@ _RECORD = re.compile(
 )
 _FIELD = re.compile(r",\s*(?P<k>[A-Za-z]\w*)=(?P<v>[^,\s]+)")
 # keys that are rates / durations (the rest are counts or, for histograms, unitless)
-_RATE_KEYS = re.compile(r"mean_rate|m(?:1|5|15)(?:_rate)?")
-_DURATION_KEYS = re.compile(r"min|max|mean|stddev|median|p\d+")
+_KEY_KIND = re.compile(
+    r"(?P<rate>mean_rate|m(?:1|5|15)(?:_rate)?)|(?P<duration>min|max|mean|stddev|median|p\d+)"
+)
 
 
 def _unit_of(key: str, kind: str, rate_unit: str | None, duration_unit: str | None):
-    if _RATE_KEYS.fullmatch(key):
+    found = _KEY_KIND.fullmatch(key)
+    if found and found.lastgroup == "rate":
         return rate_unit
-    if kind == "TIMER" and _DURATION_KEYS.fullmatch(key):
-        return duration_unit
-    return None
+    return duration_unit if found and kind == "TIMER" else None
+
+
+def _metric_table(span, name: str, kind: str, rows) -> ResultTable | None:
+    """One timer, meter or histogram: a row per (key, number as written, unit[, value])."""
+    table = ResultTable(format=INFO.name, span=span, columns=["metric", "value", "unit"],
+                        caption=name, variant=_SECTIONS[kind])  # fmt: skip
+    for k, v, unit, *value in rows:
+        table.add_row([k, v, unit or ""], numbers([(k, v, unit, *value)], name))
+    return table if table.measurements else None
 
 
 def _records(text: str) -> list[ResultTable]:
@@ -124,24 +130,13 @@ def _records(text: str) -> list[ResultTable]:
     tables = []
     for m in _RECORD.finditer(text):
         fields = [(f.group("k"), f.group("v")) for f in _FIELD.finditer(m.group("fields"))]
-        units = dict(fields)
-        kind, name = m.group("type"), m.group("name")
-        table = ResultTable(
-            format=INFO.name,
-            span=(m.start(), m.end()),
-            columns=["metric", "value", "unit"],
-            caption=name,
-            variant=_SECTIONS[kind],
-        )
-        for k, v in fields:
-            if k in ("rate_unit", "duration_unit"):
-                continue
-            unit = _unit_of(k, kind, units.get("rate_unit"), units.get("duration_unit"))
-            meas = measure(k, v, parse_number(v), unit, label=name, row=len(table.rows))
-            table.rows.append([k, v, unit or ""])
-            if meas:
-                table.measurements.append(meas)
-        if table.measurements:
+        units, kind = dict(fields), m["type"]
+        rows = [
+            (k, v, _unit_of(k, kind, units.get("rate_unit"), units.get("duration_unit")))
+            for k, v in fields
+            if k not in ("rate_unit", "duration_unit")
+        ]
+        if table := _metric_table(m.span(), m["name"], kind, rows):
             tables.append(table)
     return tables
 
@@ -165,74 +160,60 @@ def _json_reports(text: str) -> list[ResultTable]:
             ("timers", "TIMER"),
         ):
             metrics = obj.get(section)
-            if not isinstance(metrics, dict):
-                continue
-            for name, fields in metrics.items():
+            for name, fields in metrics.items() if isinstance(metrics, dict) else ():
                 if not isinstance(fields, dict):
                     continue
                 at = max(m.start(), text.find(f'"{name}"', m.start(), end))
                 rate_unit = fields.get("rate_units") or fields.get("units")
-                duration_unit = fields.get("duration_units")
-                table = ResultTable(
-                    format=INFO.name,
-                    # the whole object is one span; the first table carries it
-                    span=(m.start(), end) if first else (at, at),
-                    columns=["metric", "value", "unit"],
-                    caption=name,
-                    variant=_SECTIONS[kind],
-                )
-                first = False
-                for k, v in fields.items():
-                    if isinstance(v, bool) or not isinstance(v, (int, float)):
-                        continue
-                    key = k.removesuffix("_rate") if k != "mean_rate" else k
-                    unit = _unit_of(key, kind, rate_unit, duration_unit)
-                    table.rows.append([k, str(v), unit or ""])
-                    table.measurements.append(
-                        Measurement(k, float(v), unit, name, None, str(v), len(table.rows) - 1)
-                    )
-                if table.measurements:
+                rows = [
+                    (k, str(v), _unit_of(k.removesuffix("_rate") if k != "mean_rate" else k,
+                                         kind, rate_unit, fields.get("duration_units")), float(v))
+                    for k, v in fields.items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)
+                ]  # fmt: skip
+                # the whole object is one span; the first table carries it
+                if table := _metric_table(
+                    (m.start(), end) if first else (at, at), name, kind, rows
+                ):
                     tables.append(table)
+                first = False
     return tables
+
+
+CONSOLE = Rows(
+    row=_LINE,
+    keep=_is_report,
+    fields=lambda m: [(m["k"], m["v"], m["u"])],
+    label=lambda m: None,
+    cells=("k", "v", "u"),
+    columns=("metric", "value", "unit"),
+)
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = _json_reports(text) + _records(text) + _console(text)
-    return tables
+    return _json_reports(text) + _records(text) + _console(text)
 
 
 def _console(text: str) -> list[ResultTable]:
-    tables = []
+    """The console blocks, named by the metric name above them (else the command that
+    printed them, else the heading above), their section the variant."""
+    tables = read(CONSOLE, text)
     floor = 0
-    for group in runs(_LINE, text):
-        if not _is_report(group):
-            continue
-        start = group[0].start()
+    for table in tables:
+        start = table.span[0]
         window = max(floor, start - 200)
         name = _NAME.search(text, window, start)
-        label, head_pos, named = None, start, False
+        label, head_pos = None, start
         if name and name.end() == start:
-            label, head_pos, named = name.group("name"), name.start("name"), True
+            label, head_pos = name.group("name"), name.start("name")
         elif (inline := _INLINE_NAME.search(text[window:start])) and window + inline.end() == start:
-            label, head_pos, named = inline.group("name"), window + inline.start("name"), True
-        sections = [s for s in _SECTION.finditer(text, floor, head_pos)]
-        variant = sections[-1].group("s") if sections else None
+            label, head_pos = inline.group("name"), window + inline.start("name")
+        section = last(_SECTION, text, floor, head_pos)
+        table.variant = section["s"] if section else None
         if label is None:
-            # no metric name: the command that printed the report names it, else the heading
             label = command_above(text, start, floor) or heading_above(text, start, floor)
-        table = ResultTable(
-            format=INFO.name,
-            span=(head_pos if named else start, group[-1].end()),
-            columns=["metric", "value", "unit"],
-            caption=label,
-            variant=variant,
-        )
-        for i, m in enumerate(group):
-            key, written, unit = m.group("k"), m.group("v"), m.group("u")
-            table.rows.append([key, written, unit or ""])
-            meas = measure(key, written, parse_number(written), unit, label=label, row=i)
-            if meas:
-                table.measurements.append(meas)
+        table.span, table.caption = (head_pos, table.span[1]), label
+        for m in table.measurements:
+            m.label = label
         floor = table.span[1]
-        tables.append(table)
     return tables

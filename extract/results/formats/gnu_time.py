@@ -16,19 +16,30 @@ unit `s` for times (`0:02.10` elapsed → 2.10 s), `%` for CPU, `KB` for memory 
 whose variant is the heading before them (`HDFS -text`, `before change`); label =
 `run N` when a group has several records, else the timed command (verbose) or None.
 
-Not declared as rows: GNU's, POSIX's and BSD's one-line forms and the `-v` block of
-`key: value` lines, whose units are in the keys, are four readers.
+Four declared readers: GNU's, BSD's and POSIX's one-line records (`_rows.Rows`), and the
+`-v` block of `key: value` lines (`_rows.keyed`: the units are in the keys). A table
+keeps the columns its records print; the line above a block that belongs to it (GNU
+time's `Command exited with non-zero status 1`, `-v`'s `Command being timed:`) is
+taken in after reading.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM, heading_above, runs
+from extract.results.formats._layout import NUM, last, overlaps
+from extract.results.formats._rows import Key, Rows, keyed, name_blocks, numbers, one_of, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
+# The trigger, one part per alternative: each starts with a literal and is searched only
+# when its word is in the text.
+_TRIGGER_PARTS = (
+    (r"(?-i:sys(?:tem\s+\d|[ \t]+\d))", ("sys",), ()),
+    (r"(?-i:user\s+\d[\d.]*\s+sys\b)", ("sys",), ()),
+    (r"(?-i:s\)\s*:\s*\d)", ("s)",), ()),
+    *((rf"(?-i:{word}\s*:)", (word,), ()) for word in ("faults", "switches", "Swaps", "inputs",
+      "outputs", "sent", "received", "delivered", "got", "status")),
+)  # fmt: skip
 INFO = FormatInfo(
     name="gnu-time",
     description="GNU/BSD time output, including -v verbose",
@@ -36,49 +47,12 @@ INFO = FormatInfo(
     "`real 0.00` / `user 0.00` / `sys 0.00`, `Command being timed:` / `User time (seconds):`",
     priority=15,
     kind="result",
-    trigger=r"(?-i:sys(?:tem\s+\d|[ \t]+\d)|user\s+\d[\d.]*\s+sys\b|s\)\s*:\s*\d|faults\s*:"
-    r"|switches\s*:|Swaps\s*:|inputs\s*:|outputs\s*:|sent\s*:|received\s*:|delivered\s*:"
-    r"|got\s*:|status\s*:)",
-    # one part per alternative: each starts with a literal and is searched only when
-    # its word is in the text
-    trigger_parts=(
-        (r"(?-i:sys(?:tem\s+\d|[ \t]+\d))", ("sys",), ()),
-        (r"(?-i:user\s+\d[\d.]*\s+sys\b)", ("sys",), ()),
-        (r"(?-i:s\)\s*:\s*\d)", ("s)",), ()),
-        *(
-            (rf"(?-i:{word}\s*:)", (needle,), ())
-            for word, needle in (
-                ("faults", "faults"),
-                ("switches", "switches"),
-                ("Swaps", "Swaps"),
-                ("inputs", "puts"),
-                ("outputs", "puts"),
-                ("sent", "sent"),
-                ("received", "received"),
-                ("delivered", "delivered"),
-                ("got", "got"),
-                ("status", "status"),
-            )
-        ),
-    ),
+    trigger="|".join(part for part, _, _ in _TRIGGER_PARTS),
+    trigger_parts=_TRIGGER_PARTS,
 )
 
-_GNU = re.compile(
-    rf"(?<![\w.])(?P<user>{NUM})user\s+(?P<system>{NUM})system\s+"
-    rf"(?P<elapsed>\d+(?::\d\d){{1,2}}(?:\.\d+)?)elapsed\s+(?P<cpu>\d+|\?)%CPU"
-    rf"(?:\s*\((?P<avgtext>\d+)avgtext\+(?P<avgdata>\d+)avgdata\s+(?P<maxresident>\d+)maxresident\)k)?"
-    rf"(?:\s+(?P<inputs>\d+)inputs\+(?P<outputs>\d+)outputs\s*"
-    rf"\((?P<major>\d+)major\+(?P<minor>\d+)minor\)pagefaults\s+(?P<swaps>\d+)swaps)?"
-)
-_BSD = re.compile(
-    rf"(?<![\w.])(?P<real>{NUM})\s+real\s+(?P<user>{NUM})\s+user\s+(?P<sys>{NUM})\s+sys\b"
-)
-_POSIX = re.compile(
-    rf"(?<![\w-])real[ \t]+(?P<real>{NUM})\s+user[ \t]+(?P<user>{NUM})"
-    rf"\s+sys[ \t]+(?P<sys>{NUM})(?![\w.:])"
-)
-
-_GNU_FIELDS = [  # (group, metric, unit)
+# The one-line records: `(group, metric, unit)` of each number, in the order printed.
+_GNU_FIELDS = (
     ("user", "user", "s"),
     ("system", "system", "s"),
     ("elapsed", "elapsed", "s"),
@@ -91,35 +65,21 @@ _GNU_FIELDS = [  # (group, metric, unit)
     ("major", "major_pagefaults", "count"),
     ("minor", "minor_pagefaults", "count"),
     ("swaps", "swaps", "count"),
-]
-_SHORT_FIELDS = [("real", "real", "s"), ("user", "user", "s"), ("sys", "sys", "s")]
+)
+_SHORT_FIELDS = (("real", "real", "s"), ("user", "user", "s"), ("sys", "sys", "s"))
+_GNU = (
+    rf"(?<![\w.])(?P<user>{NUM})user\s+(?P<system>{NUM})system\s+"
+    rf"(?P<elapsed>\d+(?::\d\d){{1,2}}(?:\.\d+)?)elapsed\s+(?P<cpu>\d+|\?)%CPU"
+    rf"(?:\s*\((?P<avgtext>\d+)avgtext\+(?P<avgdata>\d+)avgdata\s+(?P<maxresident>\d+)maxresident\)k)?"
+    rf"(?:\s+(?P<inputs>\d+)inputs\+(?P<outputs>\d+)outputs\s*"
+    rf"\((?P<major>\d+)major\+(?P<minor>\d+)minor\)pagefaults\s+(?P<swaps>\d+)swaps)?"
+)
+_BSD = rf"(?<![\w.])(?P<real>{NUM})\s+real\s+(?P<user>{NUM})\s+user\s+(?P<sys>{NUM})\s+sys\b"
+_POSIX = (
+    rf"(?<![\w-])real[ \t]+(?P<real>{NUM})\s+user[ \t]+(?P<user>{NUM})"
+    rf"\s+sys[ \t]+(?P<sys>{NUM})(?![\w.:])"
+)
 
-# GNU time -v keys, with the unit their values are in.
-_VERBOSE_KEYS = [
-    ("User time (seconds)", "s"),
-    ("System time (seconds)", "s"),
-    ("Percent of CPU this job got", "%"),
-    ("Elapsed (wall clock) time (h:mm:ss or m:ss)", "s"),
-    ("Average shared text size (kbytes)", "KB"),
-    ("Average unshared data size (kbytes)", "KB"),
-    ("Average stack size (kbytes)", "KB"),
-    ("Average total size (kbytes)", "KB"),
-    ("Maximum resident set size (kbytes)", "KB"),
-    ("Average resident set size (kbytes)", "KB"),
-    ("Major (requiring I/O) page faults", "count"),
-    ("Minor (reclaiming a frame) page faults", "count"),
-    ("Voluntary context switches", "count"),
-    ("Involuntary context switches", "count"),
-    ("Swaps", "count"),
-    ("File system inputs", "count"),
-    ("File system outputs", "count"),
-    ("Socket messages sent", "count"),
-    ("Socket messages received", "count"),
-    ("Signals delivered", "count"),
-    ("Page size (bytes)", "B"),
-    ("Exit status", None),  # not a measurement; kept so the block stays contiguous
-]
-_VERBOSE_UNIT = dict(_VERBOSE_KEYS)
 # The average sizes GNU time prints but Linux does not measure: its manual says they
 # are shown as zero there. A zero in them says nothing was measured, not that a size
 # was 0 (and two of them, 0 -> 0, made a pair of nothing).
@@ -127,106 +87,101 @@ _UNMEASURED_WHEN_ZERO = frozenset(
     ("avg_text", "avg_data", "Average shared text size", "Average unshared data size",
      "Average stack size", "Average total size", "Average resident set size")
 )  # fmt: skip
-# What describes the machine, not the run.
-_SETTINGS = frozenset(("Page size",))
-_VERBOSE = re.compile(
-    r"(?P<key>"
-    + "|".join(re.escape(k) for k, _ in _VERBOSE_KEYS)
-    + r")\s*:\s*(?P<val>\d+(?::\d\d){0,2}(?:\.\d+)?%?)"
+
+
+def _measured(found):
+    return [
+        x for x in numbers(found, None) if not (x.metric in _UNMEASURED_WHEN_ZERO and x.value == 0)
+    ]
+
+
+def _record(row: re.Pattern, fields: tuple[tuple[str, str, str], ...]) -> Rows:
+    """Records of one of the one-line forms; consecutive ones make one table."""
+    return Rows(
+        row=row,
+        fields=lambda m: _measured((metric, m[g], unit) for g, metric, unit in fields),
+        labels=lambda rows: [f"run {i + 1}" if len(rows) > 1 else None for i in range(len(rows))],
+        cells=lambda m, label: [label or "", *(m[g] or "" for g, _, _ in fields)],
+        columns=("run", *(metric for _, metric, _ in fields)),
+    )
+
+
+_COUNTS = ("Major (requiring I/O) page faults", "Minor (reclaiming a frame) page faults",
+           "Voluntary context switches", "Involuntary context switches", "Swaps",
+           "File system inputs", "File system outputs", "Socket messages sent",
+           "Socket messages received", "Signals delivered")  # fmt: skip
+# GNU time -v's keys, with the metric (the key without its unit) and unit of their values.
+_VERBOSE_KEYS = {
+    "User time (seconds)": Key("User time", "s"),
+    "System time (seconds)": Key("System time", "s"),
+    "Percent of CPU this job got": Key(unit="%"),
+    "Elapsed (wall clock) time (h:mm:ss or m:ss)": Key("Elapsed (wall clock) time", "s"),
+    "Average shared text size (kbytes)": Key("Average shared text size", "KB"),
+    "Average unshared data size (kbytes)": Key("Average unshared data size", "KB"),
+    "Average stack size (kbytes)": Key("Average stack size", "KB"),
+    "Average total size (kbytes)": Key("Average total size", "KB"),
+    "Maximum resident set size (kbytes)": Key("Maximum resident set size", "KB"),
+    "Average resident set size (kbytes)": Key("Average resident set size", "KB"),
+    **{k: Key(unit="count") for k in _COUNTS},
+    # (what describes the machine, not the run)
+    "Page size (bytes)": Key("Page size", "B", role="setting"),
+    "Exit status": Key(),  # not a measurement; kept so the block stays contiguous
+}
+_VERBOSE_NUMBERS = keyed(_VERBOSE_KEYS, value="val")
+VERBOSE = Rows(
+    row=re.compile(
+        rf"(?P<key>{one_of(_VERBOSE_KEYS)})\s*:\s*(?P<val>\d+(?::\d\d){{0,2}}(?:\.\d+)?%?)"
+    ),
+    min_rows=3,  # a lone "Swaps: 0" is not a time -v block
+    select=lambda rows: [m for m in rows if m["key"] != "Exit status"],
+    fields=lambda m: _measured(_VERBOSE_NUMBERS(m)),
+    label=lambda m: None,
+    cells=lambda m, _: [_VERBOSE_KEYS[m["key"]].metric or m["key"], m["val"]],
+    columns=("field", "value"),
 )
-# GNU time's own line above a record of a command that failed.
+READERS = (
+    _record(re.compile(_GNU), _GNU_FIELDS),
+    _record(re.compile(_BSD), _SHORT_FIELDS),
+    _record(re.compile(_POSIX), _SHORT_FIELDS),
+    VERBOSE,
+)
+
+# The line above a block that belongs to it: GNU time's own line above a record of a
+# command that failed (within 80 characters), the command that -v timed.
 _EXIT_LINE = re.compile(
     r"Command (?:exited with non-zero status|terminated by signal) \d+[ \t]*\r?\n?\s*$"
 )
 _COMMAND = re.compile(r'Command being timed:\s*"(?P<cmd>[^"\n]{0,200})"')
-# (from the first blank of a run only: a match from inside it starts at its first blank)
-_UNIT_IN_KEY = re.compile(r"(?<!\s)\s*+\((?:seconds|kbytes|bytes|h:mm:ss or m:ss)\)")
 
 
-def _record_tables(
-    text: str, pattern: re.Pattern, fields: list[tuple[str, str, str]]
-) -> list[ResultTable]:
-    tables = []
+def _take_line_above(tables: list[ResultTable], text: str, verbose: bool) -> None:
     floor = 0
-    for group in runs(pattern, text):
-        used = [f for f in fields if any(m.group(f[0]) is not None for m in group)]
-        start = group[0].start()
-        exit_line = _EXIT_LINE.search(text, max(floor, start - 80), start)
-        if exit_line:  # `Command exited with non-zero status 3` belongs to the record
-            start = exit_line.start()
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, group[-1].end()),
-            columns=["run"] + [metric for _, metric, _ in used],
-            variant=heading_above(text, start, floor),
-        )
-        for i, m in enumerate(group):
-            label = f"run {i + 1}" if len(group) > 1 else None
-            table.rows.append([label or ""] + [m.group(g) or "" for g, _, _ in used])
-            for group_name, metric, unit in used:
-                written = m.group(group_name)
-                if written is None or written == "?":
-                    continue
-                meas = measure(metric, written, parse_number(written), unit, label=label, row=i)
-                if meas and not (metric in _UNMEASURED_WHEN_ZERO and meas.value == 0):
-                    table.measurements.append(meas)
-        floor = group[-1].end()
-        tables.append(table)
-    return tables
-
-
-def _verbose_tables(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
-    for group in runs(_VERBOSE, text):
-        if len(group) < 3:  # a lone "Swaps: 0" is not a time -v block
-            continue
-        start = group[0].start()
-        command = None
-        commands = list(_COMMAND.finditer(text, floor, start))
-        cmd = commands[-1] if commands else None
-        if cmd and not text[cmd.end() : start].strip():
-            command, start = cmd.group("cmd"), cmd.start()
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, group[-1].end()),
-            columns=["field", "value"],
-            caption=command,
-            variant=heading_above(text, start, floor),
-        )
-        for m in group:
-            key, written = m.group("key"), m.group("val")
-            unit = _VERBOSE_UNIT[key]
-            if unit is None:
-                continue
-            metric = _UNIT_IN_KEY.sub("", key)
-            table.rows.append([metric, written])
-            meas = measure(metric, written, parse_number(written.rstrip("%")), unit, label=command)
-            if meas and not (metric in _UNMEASURED_WHEN_ZERO and meas.value == 0):
-                meas.row = len(table.rows) - 1
-                if metric in _SETTINGS:
-                    meas.role = "setting"
-                table.measurements.append(meas)
-        floor = group[-1].end()
-        tables.append(table)
-    return tables
+    for t in tables:
+        start = t.span[0]
+        if not verbose and (m := _EXIT_LINE.search(text, max(floor, start - 80), start)):
+            t.span = (m.start(), t.span[1])
+        elif (
+            verbose
+            and (m := last(_COMMAND, text, floor, start))
+            and not text[m.end() : start].strip()
+        ):
+            t.span, t.caption = (m.start(), t.span[1]), m["cmd"]
+            for x in t.measurements:
+                x.label = t.caption
+        floor = t.span[1]
 
 
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
-    for reader in (
-        lambda t: _record_tables(t, _GNU, _GNU_FIELDS),
-        lambda t: _record_tables(t, _BSD, _SHORT_FIELDS),
-        lambda t: _record_tables(t, _POSIX, _SHORT_FIELDS),
-        _verbose_tables,
-    ):
-        found = reader(text)
-        for table in found:
-            if any(_overlaps(table.span, t.span) for t in tables):
-                continue
-            tables.append(table)
+    for spec in READERS:
+        found = read(spec, text)
+        _take_line_above(found, text, spec is VERBOSE)
+        name_blocks(found, text, "block")
+        for t in found:
+            if spec is not VERBOSE:  # only the fields some record of the table prints
+                used = [i for i, c in enumerate(zip(*t.rows, strict=True)) if i == 0 or any(c)]
+                t.columns = [t.columns[i] for i in used]
+                t.rows = [[r[i] for i in used] for r in t.rows]
+            if not any(overlaps(t.span, u.span) for u in tables):
+                tables.append(t)
     return tables
-
-
-def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]

@@ -38,7 +38,8 @@ from __future__ import annotations
 import csv
 import re
 
-from extract.results.formats._layout import FLOAT, heading_above, json_at, runs
+from extract.results.formats._layout import FLOAT, heading_above, json_at, overlaps, runs
+from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -178,60 +179,49 @@ def _m(
     return Measurement(metric, value, unit, label, None, written, row)
 
 
-def _compare_tables(text: str) -> list[ResultTable]:
-    tables = []
-    for h in _CMP_HEADER.finditer(text):
-        pos, rows = h.end(), []
-        while True:
-            gap = re.match(r"\s*(?:-{10,}\s*)?", text[pos:])
-            m = _CMP_ROW.match(text, pos + gap.end())
-            if not m:
-                break
-            rows.append(m)
-            pos = m.end()
-        if not rows:
+def _compare_fields(m: re.Match, units: dict[str, str]):
+    """A compare.py row's changes, and its old and new times in the unit of the console
+    row of that benchmark printed before the table; a U-test row's p-values."""
+    name = m["name"]
+    fields = [("time_change", "tc", "fraction"), ("cpu_change", "cc", "fraction")]
+    if m["utest"]:
+        fields = [("time_pvalue", "tc", None), ("cpu_pvalue", "cc", None)]
+    elif name != "OVERALL_GEOMEAN":  # (its times are seconds printed as `0`)
+        unit = units.get(name) or units.get(_AGGREGATE.sub("", name))
+        fields += [("time_old", "to", unit), ("time_new", "tn", unit),
+                   ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
+    for metric, key, u in fields:
+        if (meas := _m(metric, m[key], u, name, None, m[key])) is None:
             continue
-        units = {m["name"]: m["tu"] for m in _ROW.finditer(text, 0, h.start())}
-        table = ResultTable(
-            format=INFO.name,
-            span=(h.start(), rows[-1].end()),
-            columns=["Benchmark", "Time", "CPU", "Time Old", "Time New", "CPU Old", "CPU New"],
-            caption=_comparing(text, h.start()),
-            variant=None,
-        )
-        for i, r in enumerate(rows):
-            name = r["name"]
-            if r["utest"]:
-                table.rows.append([name, r["tc"], r["cc"], r["utest"], "", "", ""])
-                for metric, key in (("time_pvalue", "tc"), ("cpu_pvalue", "cc")):
-                    if (meas := _m(metric, r[key], None, name, i, r[key])) is not None:
-                        table.measurements.append(meas)
-                continue
-            table.rows.append([name, r["tc"], r["cc"], r["to"], r["tn"], r["co"], r["cn"]])
-            unit = units.get(name) or units.get(_AGGREGATE.sub("", name))
-            fields = [("time_change", "tc", "fraction"), ("cpu_change", "cc", "fraction")]
-            if name != "OVERALL_GEOMEAN":  # its times are seconds printed as `0`
-                fields += [("time_old", "to", unit), ("time_new", "tn", unit),
-                           ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
-            for metric, key, u in fields:
-                meas = _m(metric, r[key], u, name, i, r[key])
-                if meas is None:
-                    continue
-                quantity, _, run = metric.rpartition("_")
-                if run in ("old", "new"):  # the sides (extract.results.comparisons)
-                    meas.side = "before" if run == "old" else "after"
-                    meas.side_name, meas.quantity = run, quantity
-                table.measurements.append(meas)
-        tables.append(table)
-    return tables
+        quantity, _, run = metric.rpartition("_")
+        if run in ("old", "new"):  # the sides (extract.results.comparisons)
+            meas.side = "before" if run == "old" else "after"
+            meas.side_name, meas.quantity = run, quantity
+        yield meas
 
 
+def _compare_rows(head: re.Match) -> Rows:
+    text = head.string
+    units = {m["name"]: m["tu"] for m in _ROW.finditer(text, 0, head.start())}
+    line = text[: head.start()].rstrip().rsplit("\n", 1)[-1].strip()
+    return Rows(
+        row=_CMP_ROW,
+        gap=_CMP_GAP,
+        fields=lambda m: _compare_fields(m, units),
+        label="name",
+        cells=lambda m, name: (
+            [name, m["tc"], m["cc"], m["utest"], "", "", ""]
+            if m["utest"]
+            else [name, m["tc"], m["cc"], m["to"], m["tn"], m["co"], m["cn"]]
+        ),
+        columns=("Benchmark", "Time", "CPU", "Time Old", "Time New", "CPU Old", "CPU New"),
+        caption=line if line.startswith("Comparing ") else None,
+    )
+
+
+_CMP_GAP = re.compile(r"\s*(?:-{10,}\s*)?")  # (rules between the rows)
+COMPARE = Rows(header=_CMP_HEADER, row=None, fields=(), for_header=_compare_rows)
 _AGGREGATE = re.compile(r"_(?:mean|median|stddev|cv|pvalue|BigO|RMS)$")
-
-
-def _comparing(text: str, pos: int) -> str | None:
-    line = text[:pos].rstrip().rsplit("\n", 1)[-1].strip()
-    return line if line.startswith("Comparing ") else None
 
 
 _NOT_HEADING = re.compile(
@@ -247,10 +237,6 @@ def _heading(text: str, pos: int) -> str | None:
     return h
 
 
-def _overlaps(span: tuple[int, int], tables: list[ResultTable]) -> bool:
-    return any(t.span[0] < span[1] and span[0] < t.span[1] for t in tables)
-
-
 def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
     """The run's context lines (CPU, caches, load, date): claimed without rows."""
     out = []
@@ -264,6 +250,7 @@ _JSON_START = re.compile(r'\{\s*"(?:context|benchmarks)"\s*:')
 _CSV_HEADER = re.compile(
     r"^[ \t]*name,iterations,real_time,cpu_time,time_unit(?P<rest>(?:,[^\n]*)?)\r?$", re.M
 )
+_CSV_ROW = re.compile(r"\n[ \t]*(\"[^\"\n]*\",[^\n]*?)\r?(?=\n|$)")
 _STANDARD = {"real_time", "cpu_time", "iterations", "repetitions", "repetition_index", "threads",
              "family_index", "per_family_instance_index"}  # fmt: skip
 _JSON_UNITS = {"bytes_per_second": "B/s", "items_per_second": "/s"}
@@ -323,7 +310,7 @@ def _csv_tables(text: str) -> list[ResultTable]:
         table = ResultTable(format=INFO.name, span=h.span(), columns=names,
                             variant=_heading(text, h.start()))  # fmt: skip
         pos = h.end()
-        while row := re.compile(r"\n[ \t]*(\"[^\"\n]*\",[^\n]*?)\r?(?=\n|$)").match(text, pos):
+        while row := _CSV_ROW.match(text, pos):
             cells = next(csv.reader([row.group(1)]))
             if len(cells) != len(names):
                 break
@@ -345,11 +332,13 @@ def _csv_tables(text: str) -> list[ResultTable]:
 
 
 def parse(text: str) -> list[ResultTable]:
+    def free(found: list[ResultTable], taken: list[ResultTable]) -> list[ResultTable]:
+        return [t for t in found if not any(overlaps(t.span, u.span) for u in taken)]
+
     exports = _json_tables(text)
-    exports += [t for t in _csv_tables(text) if not _overlaps(t.span, exports)]
-    compare = [t for t in _compare_tables(text) if not _overlaps(t.span, exports)]
-    taken = compare + exports
-    console = [t for t in _console_tables(text) if not _overlaps(t.span, taken)]
+    exports += free(_csv_tables(text), exports)
+    compare = free(read(COMPARE, text), exports)
+    console = free(_console_tables(text), compare + exports)
     tables = exports + compare + console
     if tables:
         tables += _context(text, [t.span for t in tables])

@@ -40,10 +40,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from extract.results.formats._layout import FLOAT, NUM, heading_above
-from extract.results.formats._rows import Field, Rows, measure, read
+from extract.results.formats._layout import FLOAT, NUM, UNSIGNED, heading_above, overlaps
+from extract.results.formats._rows import Field, Rows, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="luceneutil",
@@ -181,17 +180,13 @@ READERS = (_qps_text(True), _qps_text(False), QPS_JIRA, _latency(False), _latenc
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for found in [*(read(spec, text) for spec in READERS), _indexer(text)]:
-        tables.extend(t for t in found if not any(_overlap(t.span, u.span) for u in tables))
+        tables.extend(t for t in found if not any(overlaps(t.span, u.span) for u in tables))
     return tables
-
-
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
 
 
 _INDEXER = re.compile(
     r"(?:(?<![\w./~-])(?P<path>[\w./~-]+):)?Indexer:\s+"
-    rf"(?P<v>{NUM}(?:[eE][-+]?\d+)?)\s+GB/hour\s+plain\s+text"
+    rf"(?P<v>{UNSIGNED})\s+GB/hour\s+plain\s+text"
 )
 # Between grepped lines of one comparison: blanks, a `|` gutter, fences and the shell
 # commands that grepped them (`$ grep "GB/hour" /l/logs/trunk?`).
@@ -219,16 +214,10 @@ def _indexer(text: str) -> list[ResultTable]:
                 variant=heading_above(text, start, floor),
             )
             tables.append(table)
-        path = m.group("path")
-        label = path.rstrip("/").rsplit("/", 1)[-1] if path else None
-        written = m.group("v")
-        index = len(table.rows)
-        table.rows.append([label or "", written])
-        meas = measure(
-            "Indexer throughput", written, parse_number(written), "GB/hour", label=label, row=index
+        label = m["path"].rstrip("/").rsplit("/", 1)[-1] if m["path"] else None
+        table.add_row(
+            [label or "", m["v"]], numbers([("Indexer throughput", m["v"], "GB/hour")], label)
         )
-        if meas:
-            table.measurements.append(meas)
         table.span = (table.span[0], m.end())
         floor = m.end()
     return tables

@@ -36,10 +36,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._layout import NUM, heading_above, last
+from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="pulsar-perf",
@@ -80,11 +79,8 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
     line_end = line_end if line_end >= 0 else next_start
     para_end = text.find("\n\n", rec.end(), next_start)
     limit = para_end if para_end >= 0 else next_start
-    last = None
-    for m in _LATENCY_END.finditer(text, rec.end(), limit):
-        last = m
-    if last:
-        return last.end()
+    if latency_end := last(_LATENCY_END, text, rec.end(), limit):
+        return latency_end.end()
     # no latency part: the line, and lines a mail wrapped it onto (they start with `---`)
     while line_end < next_start:
         more = _CONTINUED.match(text, line_end, next_start)
@@ -141,10 +137,6 @@ def parse(text: str) -> list[ResultTable]:
         for lat in _LATENCY.finditer(latency):
             fields.append((f"Latency {lat.group('k')}", lat.group("v"), "ms"))
         for metric, written, unit in fields:
-            index = len(table.rows)
-            table.rows.append([label, metric, written, unit])
-            m = measure(metric, written, parse_number(written), unit, label=label, row=index)
-            if m:
-                table.measurements.append(m)
+            table.add_row([label, metric, written, unit], numbers([(metric, written, unit)], label))
         table.span = (table.span[0], end)
     return [t for t in tables if t.measurements]

@@ -29,17 +29,18 @@ percentile distribution (`99.902%` gives `p99_902`, `0.000%` `p0`) and
 cumulative lines. Cumulative counts restate the percentages and give no rows; client,
 payload and configuration lines are settings and give none.
 
-Not declared as rows: a report is a sequence of line kinds whose meaning depends on the
-heading before them (percentile or cumulative distribution); `-q` lines take their title
-from the text before them.
+The CSV forms are declared rows (`_rows.Rows`). Not declared as rows: a full report is a
+sequence of line kinds whose meaning depends on the heading before them (percentile or
+cumulative distribution); `-q` lines take their title from the text before them.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, runs
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="redis-benchmark",
@@ -73,10 +74,9 @@ _HEADS = {
 _PCT = re.compile(
     rf"(?P<p>{NUM})%\s+<=\s+(?P<ms>{NUM})\s+milliseconds(?:\s+\(cumulative\s+count\s+\d+\))?"
 )
-_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?P<v>{NUM})\s+requests\s+per\s+second")
-# whether a heading states a rate: searched from the first digit of a run only (_RPS, which
-# would read a run of digits again from each of them, is only matched at a line)
-_RPS_IN = re.compile(rf"(?<!\d){NUM}\s+requests\s+per\s+second")
+# (a number from the first digit of its run only: searched in a heading, it would read a
+# run of digits again from each of them)
+_RPS = re.compile(rf"(?:throughput\s+summary:\s+)?(?<!\d)(?P<v>{NUM})\s+requests\s+per\s+second")
 _SUMMARY_COLS = ("avg", "min", "p50", "p95", "p99", "max")
 _LAT_SUMMARY = re.compile(
     r"latency\s+summary\s+\(msec\):\s+avg\s+min\s+p50\s+p95\s+p99\s+max"
@@ -87,7 +87,7 @@ _LIVE = re.compile(
     r"[^\n\r:]{1,100}: rps=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\) "
     r"avg_msec=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\)"
 )
-_GAP = re.compile(rf"(?:\s+|{_LIVE.pattern})*")
+_GAP = re.compile(rf"(?:\s+|{_LIVE.pattern})*")  # (only ever matched at a position)
 _WARNING = re.compile(r"WARNING: Could not fetch server CONFIG")
 _COMMAND = re.compile(r"[^\n]{0,40}?\bredis-benchmark\s(?:[^\n]*\s)?-[A-Za-z\-][^\n]*")
 # a `-q` line; the title is checked apart (see _title)
@@ -125,7 +125,7 @@ def _report(text: str, title: re.Match, end: int) -> ResultTable:
     pos = title.end()
 
     def add(m: re.Match, cells: list[str], ms: list[tuple[str, str, str]]) -> None:
-        table.add_row(cells, [Measurement(n, float(v), u, label, None, v) for n, v, u in ms])
+        table.add_row(cells, numbers(ms, label))
         table.span = (table.span[0], m.end())
 
     while True:
@@ -194,52 +194,47 @@ def _quiet_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
                 columns=["test", "requests per second", "p50 (ms)"],
             )
             tables.append(current)
-        ms = [Measurement("requests_per_sec", float(m["v"]), "requests per second", title,
-                          None, m["v"])]  # fmt: skip
-        if m["p50"]:
-            ms.append(Measurement("latency_p50", float(m["p50"]), "ms", title, None, m["p50"]))
-        current.add_row([title, m["v"], m["p50"] or ""], ms)
+        found = [
+            ("requests_per_sec", m["v"], "requests per second"),
+            ("latency_p50", m["p50"], "ms"),
+        ]
+        current.add_row([title, m["v"], m["p50"] or ""], numbers(found, title))
         current.span = (current.span[0], m.end())
         floor = m.end()
     return tables
 
 
+def _csv_numbers(m: re.Match):
+    yield "requests_per_sec", m["rps"], "requests per second"
+    if "avg" in m.re.groupindex:
+        yield from ((f"latency_{c}", m[c], "ms") for c in _SUMMARY_COLS)
+
+
 def _csv_tables(text: str) -> list[ResultTable]:
+    """6.2+: the rows under the `"test","rps",...` header."""
     tables = []
     for head in _CSV_HEAD.finditer(text):
-        table = ResultTable(
-            format=INFO.name,
-            span=head.span(),
-            columns=["test", "rps", *(f"{c}_latency_ms" for c in _SUMMARY_COLS)],
-        )
-        pos = head.end()
-        while row := _CSV_ROW.match(text, _GAP.match(text, pos).end()):
-            title = row["t"]
-            ms = [Measurement("requests_per_sec", float(row["rps"]), "requests per second",
-                              title, None, row["rps"])]  # fmt: skip
-            ms += [
-                Measurement(f"latency_{c}", float(row[c]), "ms", title, None, row[c])
-                for c in _SUMMARY_COLS
-            ]
-            table.add_row([title, row["rps"], *(row[c] for c in _SUMMARY_COLS)], ms)
-            pos = row.end()
-            table.span = (table.span[0], pos)
+        columns = ["test", "rps", *(f"{c}_latency_ms" for c in _SUMMARY_COLS)]
+        table = ResultTable(format=INFO.name, span=head.span(), columns=columns)
+        while row := _CSV_ROW.match(text, _GAP.match(text, table.span[1]).end()):
+            table.add_row([row["t"], row["rps"], *(row[c] for c in _SUMMARY_COLS)],
+                          numbers(_csv_numbers(row), row["t"]))  # fmt: skip
+            table.span = (head.start(), row.end())
         if table.rows:
             tables.append(table)
-    # before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
-    for rows in runs(_CSV_OLD_ROW, text, _GAP.fullmatch):
-        if len(rows) < 2 or not all(_UPPER_TITLE.fullmatch(r["t"]) for r in rows):
-            continue
-        table = ResultTable(
-            format=INFO.name,
-            span=(rows[0].start(), rows[-1].end()),
-            columns=["test", "rps"],
-        )
-        for r in rows:
-            table.add_row([r["t"], r["rps"]], [Measurement("requests_per_sec", float(r["rps"]),
-                          "requests per second", r["t"], None, r["rps"])])  # fmt: skip
-        tables.append(table)
     return tables
+
+
+# before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
+OLD_CSV = Rows(
+    row=_CSV_OLD_ROW,
+    gap=_GAP.fullmatch,
+    keep=lambda rows: len(rows) >= 2 and all(_UPPER_TITLE.fullmatch(r["t"]) for r in rows),
+    fields=_csv_numbers,
+    label="t",
+    cells=("t", "rps"),
+    columns=("test", "rps"),
+)
 
 
 def _extend_back(text: str, start: int) -> int:
@@ -260,9 +255,7 @@ def _variant(text: str, start: int, previous_end: int) -> str | None:
     """The heading of a block: the line above it (`after:`), or the short `name:` just
     before it on its line when the mail flattened everything."""
     heading = heading_above(text, start, previous_end)
-    if heading and (
-        _COMMAND.fullmatch(heading) or _RPS_IN.search(heading) or _LIVE.search(heading)
-    ):
+    if heading and (_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading)):
         return None
     return heading
 
@@ -275,7 +268,7 @@ def parse(text: str) -> list[ResultTable]:
         table = _report(text, title, end)
         if table.measurements:
             tables.append(table)
-    tables += _csv_tables(text)
+    tables += _csv_tables(text) + read(OLD_CSV, text)
     tables += _quiet_tables(text, [t.span for t in tables])
     tables.sort(key=lambda t: t.span)
     previous: ResultTable | None = None

@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
 from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="sql-timing",
@@ -53,61 +52,28 @@ INFO = FormatInfo(
     ),
 )
 
+# Each client's timing line: its pattern (`t` the time, `n` the rows), and the metric and
+# unit of the time and the metric of the row count.
 _LINES = [
-    (
-        re.compile(
-            rf"Time taken:\s*(?P<t>{NUM})\s*seconds?(?:,\s*Fetched:\s*(?P<n>\d+)\s*row\(s\))?"
-        ),
-        "time_taken",
-        "s",
-        "rows_fetched",
-    ),
-    (
-        re.compile(
-            rf"(?:(?<!\d)(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?"
-            rf"\s*\((?P<t>{NUM})\s*sec\)"
-        ),
-        "elapsed",
-        "s",
-        "rows_returned",
-    ),
-    (
-        re.compile(
-            rf"Query OK,\s*(?P<n>\d+) rows? affected(?:,\s*\d+ warnings?)?\s*\((?P<t>{NUM})\s*sec\)"
-        ),
-        "elapsed",
-        "s",
-        "rows_affected",
-    ),
-    (
-        re.compile(
-            rf"(?:(?<!\d)(?P<n>\d+)|No) rows? (?:selected|affected)\s*\((?P<t>{NUM})\s*seconds\)"
-        ),
-        "elapsed",
-        "s",
-        "rows_returned",
-    ),
-    (
-        re.compile(rf"Fetched (?P<n>\d+) row\(s\) in (?P<t>{NUM})s\b"),
-        "elapsed",
-        "s",
-        "rows_fetched",
-    ),
+    (re.compile(rf"Time taken:\s*(?P<t>{NUM})\s*seconds?(?:,\s*Fetched:\s*(?P<n>\d+)\s*row\(s\))?"),
+     "time_taken", "s", "rows_fetched"),
+    (re.compile(rf"(?:(?<!\d)(?P<n>\d+) rows? in set|Empty set)(?:,\s*\d+ warnings?)?"
+                rf"\s*\((?P<t>{NUM})\s*sec\)"),
+     "elapsed", "s", "rows_returned"),
+    (re.compile(rf"Query OK,\s*(?P<n>\d+) rows? affected(?:,\s*\d+ warnings?)?"
+                rf"\s*\((?P<t>{NUM})\s*sec\)"),
+     "elapsed", "s", "rows_affected"),
+    (re.compile(rf"(?:(?<!\d)(?P<n>\d+)|No) rows? (?:selected|affected)"
+                rf"\s*\((?P<t>{NUM})\s*seconds\)"),
+     "elapsed", "s", "rows_returned"),
+    (re.compile(rf"Fetched (?P<n>\d+) row\(s\) in (?P<t>{NUM})s\b"),
+     "elapsed", "s", "rows_fetched"),
     # (`[ \t]*`, not `\s*`, before `Time:`: `^\s*` retried at every line of a long
     # run of blank lines took quadratic time; the match no longer takes them in)
-    (
-        re.compile(rf"(?m)^[ \t]*Time: (?P<t>{NUM}) ms\b(?:[ \t]*\([\d:.]+\))?(?P<n>)"),
-        "time",
-        "ms",
-        "",
-    ),
-    (
-        re.compile(rf"Run Time: real (?P<t>{NUM}) user (?P<user>{NUM}) sys (?P<sys>{NUM})(?P<n>)"),
-        "real",
-        "s",
-        "",
-    ),
-]
+    (re.compile(rf"(?m)^[ \t]*Time: (?P<t>{NUM}) ms\b(?:[ \t]*\([\d:.]+\))?"), "time", "ms", None),
+    (re.compile(rf"Run Time: real (?P<t>{NUM}) user (?P<user>{NUM}) sys (?P<sys>{NUM})"),
+     "real", "s", None),
+]  # fmt: skip
 # the mysql client's line under `Query OK`: bookkeeping, claimed with it
 _INFO = re.compile(
     r"\s*(?:Records: \d+\s+(?:Duplicates|Deleted): \d+\s+Warnings: \d+"
@@ -178,30 +144,14 @@ def parse(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(m.start(), info.end() if info else m.end()),
             columns=[metric, count_metric] if count_metric else [metric],
-            rows=[[m.group("t")] + ([m.group("n") or ""] if count_metric else [])],
             caption=label,
             variant=variant,
         )
-        found = [
-            measure(metric, m.group("t"), parse_number(m.group("t")), unit, label=label, row=0)
-        ]
-        for extra in ("user", "sys"):
-            if extra in m.re.groupindex:
-                found.append(
-                    measure(extra, m[extra], parse_number(m[extra]), unit, label=label, row=0)
-                )
-        if count_metric and m.group("n"):
-            found.append(
-                measure(
-                    count_metric,
-                    m.group("n"),
-                    parse_number(m.group("n")),
-                    "count",
-                    label=label,
-                    row=0,
-                )
-            )
-        table.measurements = [x for x in found if x]
+        found = [(metric, m["t"], unit)]
+        found += [(x, m[x], unit) for x in ("user", "sys") if x in m.re.groupindex]
+        if count_metric:
+            found.append((count_metric, m["n"], "count"))
+        table.add_row([m["t"]] + ([m["n"] or ""] if count_metric else []), numbers(found, label))
         floor = m.end()
         tables.append(table)
     return tables

@@ -50,26 +50,18 @@ _HEADER = (
     r"(?!\s*:)|)"
 )
 _TEST_OPERATION = re.compile(r"Test Operation\s*:\s*([\w-]+)")
+# The unit of a result line, by what its key says; a key that says none is a parameter.
 _UNITS = {
-    "TestDFSIO": [
-        (re.compile(r"throughput", re.I), "MB/s"),
-        (re.compile(r"io rate", re.I), "MB/s"),
-        (re.compile(r"exec time", re.I), "s"),
-        (re.compile(r"mbytes processed", re.I), "MB"),
-        (re.compile(r"number of files", re.I), "count"),
-    ],
-    "NNBench": [
-        (re.compile(r"^TPS\b", re.I), "ops/s"),
-        (re.compile(r"\(ms\)", re.I), "ms"),
-        (
-            re.compile(
-                r"^Successful file operations$|^# maps that missed the barrier$"
-                r"|^# exceptions$",
-                re.I,
-            ),
-            "count",
-        ),  # fmt: skip
-    ],
+    "TestDFSIO": re.compile(
+        r"(?P<MB_s>throughput|io rate)|(?P<s>exec time)|(?P<MB>mbytes processed)"
+        r"|(?P<count>number of files)",
+        re.I,
+    ),
+    "NNBench": re.compile(
+        r"(?P<ops_s>^TPS\b)|(?P<ms>\(ms\))"
+        r"|(?P<count>^(?:Successful file operations|# maps that missed the barrier|# exceptions)$)",
+        re.I,
+    ),
 }
 
 
@@ -78,7 +70,8 @@ def _key(m: re.Match) -> str:
 
 
 def _unit(tool: str, m: re.Match) -> str | None:
-    return next((unit for pattern, unit in _UNITS[tool] if pattern.search(_key(m))), None)
+    found = _UNITS[tool].search(_key(m))
+    return found.lastgroup.replace("_", "/") if found else None
 
 
 def _rows(tool: str) -> Rows:
