@@ -49,6 +49,7 @@ import re
 from collections.abc import Iterator
 
 from extract.results.formats._context import measure
+from extract.results.formats._grid import LETTER
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -450,7 +451,6 @@ def _value(m: re.Match) -> tuple[float | None, str]:
 _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 _LINK_WORD = re.compile(r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$")
 _CLAUSE_BREAK = re.compile(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]")
-_LETTER = re.compile(r"[A-Za-z]")
 
 
 def _label(sentence: str, pos: int) -> str | None:
@@ -483,10 +483,10 @@ def _last_piece_words(sentence: str, end: int) -> list[str]:
                 # the tail of a piece that began before the window: enough when it
                 # has a letter and over ten words (the first may be cut)
                 words = pieces[0].split()
-                if len(words) > 10 and _LETTER.search(pieces[0]):
+                if len(words) > 10 and LETTER.search(pieces[0]):
                     return words
                 break
-            if _LETTER.search(pieces[i]):
+            if LETTER.search(pieces[i]):
                 return pieces[i].split()
         if start == 0:
             return []
