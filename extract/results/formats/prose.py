@@ -265,8 +265,8 @@ _SPEED_BEFORE = re.compile(
     r"|\b(?:improv|increas|reduc|decreas|boost|cut|drop|grow|grew|speed|sped|lower|rais)\w*"
     r"\b[^.;!?]{0,40}?\bby\s*$"
 )
-# `load time is down 60%`, `up 12%`: a change stated by its direction.
-# What a change stated by its direction must be about (not `downloads are up 20%`).
+# `load time is down 60%`, `up 12%`: a change stated by its direction, which must be
+# about a measured quantity (not `downloads are up 20%`).
 _PERF_NOUN = re.compile(
     r"(?i)\b(?:time|times|latenc(?:y|ies)|throughput|perf\w*|cpu|qps|tps|speed|runtime|duration"
     r"|memory|heap|gc|p\d\d)\b"
@@ -350,7 +350,7 @@ _EXPECTATION_PIECES = (
 _BOOKKEEPING = re.compile(
     r"\[INFO\]|BUILD (?:SUCCESS|FAILURE)|Reactor Summary|Finished at:|target\(s\) in \d"
 )
-# Quoted reply lines, and the lines a gateway wrapped out of them.
+# What a number measures, when named near it (the metric).
 _METRIC_WORDS = re.compile(
     r"(?i)(?=[a-z])\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
     r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
@@ -382,9 +382,6 @@ _RATE_LED = re.compile(
     r"(?(suf)|(?!\s?(?!(?:on|in|at|with|after|before|and|now|for|from|per|during|when|while"
     r"|which|that|but|or|vs|than|of|to|here|there|again|too)\b)[A-Za-z])))"
 )
-# A duration written as a clock, with no unit, after a verb that times something:
-# `takes ~3:20`, `brought it down to 2:40` (m:ss, or h:mm:ss; stored in seconds). A
-# time of day (`at 10:30`, `10:30 am`, `UTC`) is none.
 # What a rate named before its number went to (`... 1.2万 提升到 3.5万`, `38k to 52k`).
 _RATE_LED_NEXT = re.compile(
     r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|增长|上升|涨|降)?(?:到了?|至)"
@@ -392,6 +389,9 @@ _RATE_LED_NEXT = re.compile(
     # (no unit may follow: `to 52k on two brokers` is one, `to 5 ms` another quantity)
     r"(?![\d%]|[.,]\d|[A-Za-zµ/]|\s?(?:[xX×/]|[nµu]?s|ms|secs?|seconds?|mins?|[KMG]i?B)\b)"
 )
+# A duration written as a clock, with no unit, after a verb that times something:
+# `takes ~3:20`, `brought it down to 2:40` (m:ss, or h:mm:ss; stored in seconds). A
+# time of day (`at 10:30`, `10:30 am`, `UTC`) is none.
 _CLOCK_TIME = re.compile(
     r"(?i)\b(?:takes?|took|taking|lasts?|lasted|down to|went to|goes to|reduced to"
     r"|brought (?:it |this |that )?(?:down )?to|(?P<vs>vs\.?|versus|and|or|then))\s+"
