@@ -36,9 +36,10 @@ from extract.results.formats._grid import (
 from extract.results.formats._layout import FLOAT, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
-# (for the trigger; line breaks as `str.splitlines` has them, written as characters:
-# the prefilter's Hyperscan reads no `\u` escapes)
-_BREAK = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# Where str.splitlines breaks a line besides "\n" (a test checks the list against Python).
+LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# (for the trigger, written as characters: the prefilter's Hyperscan reads no `\u` escapes)
+_BREAK = "\n" + LINE_BREAKS
 _ROW_LINE = rf"(?:^|[{_BREAK}])[ \t]*[|│┃║][^{_BREAK}]*[|│┃║][ \t]*(?:$|[{_BREAK}])"
 _GAP = r"\S(?:[^\S\n]{2}|[^\S \n])[^\S\n]*\S"
 _TWO_GAPS = rf"{_GAP}[^{_BREAK}]*[{_BREAK}](?s:.)*?{_GAP}"
@@ -101,10 +102,9 @@ _TWO_TOKENS = re.compile(r"\S(?:\s\s|[^\S ])\s*\S")
 # (also rich's SIMPLE, SIMPLE_HEAVY and HORIZONTALS boxes: `─────`, `━━━━━` under the header)
 _DASH_RULE = re.compile(r"[ \t]*[-─━═]{3,}[-─━═ \t]*")
 
-# Where str.splitlines breaks a line besides "\n", and the whitespace other than " "
-# that `\s` matches (tests check both lists against Python). A "plain" text has none
-# of them: its lines are `text.split("\n")` and a two-cell line has "  " in it.
-LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# The whitespace other than " " that `\s` matches, line breaks aside (a test checks it).
+# A "plain" text has none of these nor LINE_BREAKS: its lines are `text.split("\n")`
+# and a two-cell line has "  " in it.
 OTHER_SPACES = "\t\x1f\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
 _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
@@ -669,6 +669,9 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
     return found
 
 
+_BREAKS_AS_BLANKS = str.maketrans(dict.fromkeys(_BREAK, " "))
+
+
 def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Lines, except that a paragraph a gateway hard-wrapped (every line but its last
     60 characters or more, none with a gap of two blanks) is one line: its breaks
@@ -689,7 +692,7 @@ def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]
             out.append(lines[k])
         else:
             start, end = lines[k][0], lines[j][0] + len(lines[j][1])
-            joined = re.sub(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", " ", text[start:end])
+            joined = text[start:end].translate(_BREAKS_AS_BLANKS)
             out.append((start, joined))
         k = j + 1
     return out
