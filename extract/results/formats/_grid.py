@@ -11,6 +11,8 @@ unit from the cell, the header, or (for unit-less time tables) seconds.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from extract.results.formats._layout import CELL_NUM, context_before, heading_above
 from extract.results.formats.base import Measurement, ResultTable
@@ -72,8 +74,14 @@ MEASURE_WORDS = re.compile(
 
 
 _RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
-_DIGIT = re.compile(r"\d")
-_DIGITS = re.compile(r"\d+")
+# (shared by the table formats)
+DIGIT = re.compile(r"\d")
+LETTER = re.compile(r"[A-Za-z]")
+
+
+def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether `span` shares a character with one of `spans` (tables already found)."""
+    return any(span[0] < e and s < span[1] for s, e in spans)
 
 
 def is_unit(unit: str | None) -> bool:
@@ -108,19 +116,16 @@ def number(written: str, *, decimal_comma: bool = False) -> float | None:
     )
 
 
-class Cell:
+class Cell(NamedTuple):
     """A cell read as a number: value, unit, error (±) and written text."""
 
-    __slots__ = ("value", "unit", "err", "err_unit", "written", "err_written", "ratio")
-
-    def __init__(self, value, unit, err, err_unit, written, err_written, ratio):
-        self.value = value
-        self.unit = unit
-        self.err = err
-        self.err_unit = err_unit
-        self.written = written
-        self.err_written = err_written
-        self.ratio = ratio
+    value: float
+    unit: str | None
+    err: float | None
+    err_unit: str | None
+    written: str
+    err_written: str | None
+    ratio: str | None
 
 
 def read_cell(text: str) -> Cell | None:
@@ -130,7 +135,7 @@ def read_cell(text: str) -> Cell | None:
         return None
     s = text.strip().strip("*_`").strip()
     m = _CELL.match(s)
-    if not m or not _DIGIT.search(m.group("num")):
+    if not m or not DIGIT.search(m.group("num")):
         return None
     unit = m.group("unit")
     if unit and not is_unit(unit):
@@ -245,19 +250,11 @@ _SAID_ABBREVIATION = re.compile(
 )
 
 
+# Abbreviations that name a rate themselves (else `ops (operations per second)` is ops/s).
 _RATE_ABBREVIATIONS = {
-    "tps",
-    "qps",
-    "rps",
-    "iops",
-    "fps",
-    "pps",
-    "eps",
-    "mps",
-    "bps",
-    "kbps",
-    "mbps",
-}
+    "tps", "qps", "rps", "iops", "fps", "pps", "eps", "mps", "bps", "kbps", "mbps",
+}  # fmt: skip
+_PER = {"second": "s", "sec": "s", "minute": "min", "min": "min", "hour": "h"}
 
 
 def said_unit(context: str) -> str | None:
@@ -267,11 +264,8 @@ def said_unit(context: str) -> str | None:
     found = {m.group(1) for m in _SAID_UNIT.finditer(context)}
     found |= {m["rate"] or m["time"] or m["per"] for m in _UNIT_ALONE.finditer(context)}
     for m in _SAID_ABBREVIATION.finditer(context):
-        # `tps`, `qps`, `iops` name the rate; `ops (operations per second)` its count
-        per = {"second": "s", "sec": "s", "minute": "min", "min": "min", "hour": "h"}
         abbr = m.group(1)
-        rate = abbr.lower() in _RATE_ABBREVIATIONS
-        found.add(abbr if rate else f"{abbr}/{per[m.group(2)]}")
+        found.add(abbr if abbr.lower() in _RATE_ABBREVIATIONS else f"{abbr}/{_PER[m.group(2)]}")
     return found.pop() if len(found) == 1 else None
 
 
@@ -279,7 +273,7 @@ _UNITS_HEADER = re.compile(r"(?i)^\s*units?\s*$")
 
 
 def _is_index_column(header: str, cells: list[str]) -> bool:
-    return not header.strip() and all(_DIGITS.fullmatch(c.strip() or "x") for c in cells)
+    return not header.strip() and all(c.strip().isdecimal() for c in cells)
 
 
 def _is_section(cells: list[str]) -> bool:
@@ -358,7 +352,7 @@ def grid_measurements(
         len(value_cols) == ncol
         and ncol >= 2
         and 0 not in has_unit
-        and all(_DIGITS.fullmatch(c.strip()) for c in cols[0] if c.strip())
+        and all(c.strip().isdecimal() for c in cols[0] if c.strip())
     ):
         value_cols = value_cols[1:]  # all numeric: whole numbers first name the row (threads, run)
     if not value_cols:
@@ -495,16 +489,21 @@ def grid_table(
     caption: str | None = None,
     context: str | None = None,
     guess_time: bool = True,
+    clean: bool = False,
 ) -> ResultTable:
     """The table of a grid found at `span` of `text`, named by the heading above it,
     with its measurements (`grid_measurements`; `context`: the lines just above it,
-    unless given). `columns` default to the last header level."""
+    unless given). `columns` default to the last header level; `clean`: the table
+    shows its header and cells without markup (`clean_cell`)."""
     start = span[0]
+    if columns is None:
+        columns = list(header_levels[-1])
+        columns = [clean_cell(h) for h in columns] if clean else columns
     table = ResultTable(
         fmt,
         span,
-        columns=list(header_levels[-1]) if columns is None else columns,
-        rows=rows,
+        columns=columns,
+        rows=[[clean_cell(c) for c in r] for r in rows] if clean else rows,
         caption=caption,
         variant=heading_above(text, start, style="table"),
     )

@@ -26,18 +26,20 @@ from itertools import accumulate, count, islice
 from operator import add
 
 from extract.results.formats._grid import (
-    clean_cell,
-    grid_measurements,
+    DIGIT,
+    LETTER,
     grid_table,
     is_unit,
+    overlaps,
     read_cell,
 )
-from extract.results.formats._layout import FLOAT, context_before, heading_above, line_caption
+from extract.results.formats._layout import FLOAT, line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
-# (for the trigger; line breaks as `str.splitlines` has them, written as characters:
-# the prefilter's Hyperscan reads no `\u` escapes)
-_BREAK = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# Where str.splitlines breaks a line besides "\n" (a test checks the list against Python).
+LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# (for the trigger, written as characters: the prefilter's Hyperscan reads no `\u` escapes)
+_BREAK = "\n" + LINE_BREAKS
 _ROW_LINE = rf"(?:^|[{_BREAK}])[ \t]*[|│┃║][^{_BREAK}]*[|│┃║][ \t]*(?:$|[{_BREAK}])"
 _GAP = r"\S(?:[^\S\n]{2}|[^\S \n])[^\S\n]*\S"
 _TWO_GAPS = rf"{_GAP}[^{_BREAK}]*[{_BREAK}](?s:.)*?{_GAP}"
@@ -97,15 +99,12 @@ _ROW_CHARS = "|│┃║"
 _TOKEN = re.compile(r"\S+(?: \S+)*")
 # The line has two cells or more (a run of whitespace other than one space inside it).
 _TWO_TOKENS = re.compile(r"\S(?:\s\s|[^\S ])\s*\S")
-_LETTER = re.compile(r"[A-Za-z]")
-_DIGIT = re.compile(r"\d")
 # (also rich's SIMPLE, SIMPLE_HEAVY and HORIZONTALS boxes: `─────`, `━━━━━` under the header)
 _DASH_RULE = re.compile(r"[ \t]*[-─━═]{3,}[-─━═ \t]*")
 
-# Where str.splitlines breaks a line besides "\n", and the whitespace other than " "
-# that `\s` matches (tests check both lists against Python). A "plain" text has none
-# of them: its lines are `text.split("\n")` and a two-cell line has "  " in it.
-LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# The whitespace other than " " that `\s` matches, line breaks aside (a test checks it).
+# A "plain" text has none of these nor LINE_BREAKS: its lines are `text.split("\n")`
+# and a two-cell line has "  " in it.
 OTHER_SPACES = "\t\x1f\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
 _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
@@ -118,10 +117,6 @@ _PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
 _PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
 _PLAIN_ROW_FIRST = re.compile(r"[^\n]*(?:[|│┃║]|[├╰└]─)")  # `_ROW`
 _PLAIN_ROW_NEXT = re.compile(r"\n[^\n]*(?:[|│┃║]|[├╰└]─)")
-
-
-def _has_plain_rule(text: str) -> bool:
-    return bool(_PLAIN_RULE_FIRST.match(text) or _PLAIN_RULE_NEXT.search(text))
 
 
 def is_plain(text: str) -> bool:
@@ -145,7 +140,7 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
     return out
 
 
-def _may_have_box(text: str, plain: bool) -> bool:
+def _may_have_box(text: str) -> bool:
     """A box, a tree or a table of bars has two lines with bars: without one, none."""
     return any(c in text for c in _ROW_CHARS)
 
@@ -175,6 +170,14 @@ def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
     return [c.strip() for c in parts]
 
 
+def _outer_bars(lines: list[str]) -> tuple[bool, bool]:
+    """Whether most of the lines start, and end, with a bar (`| a | b |`)."""
+    stripped = [x.strip() for x in lines]
+    left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    return left, right
+
+
 def _numeric_free(cells: list[str]) -> bool:
     return all(read_cell(c) is None for c in cells)
 
@@ -193,9 +196,7 @@ def _box_rows(
     row_lines = [x for x, k in zip(block, kinds, strict=True) if k == "row"]
     if len(row_lines) < 2:
         return None
-    stripped = [x.strip() for x in row_lines]
-    outer_left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
-    outer_right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    outer_left, outer_right = _outer_bars(row_lines)
     cells = [
         _cells(x, outer_left, outer_right) if k == "row" else None
         for x, k in zip(block, kinds, strict=True)
@@ -273,8 +274,7 @@ def _bare_pipe_rows(block: list[str]):
     stripped = [x.strip() for x in block]
     if sum("||" in x for x in stripped) * 2 > len(stripped):
         return None  # JIRA markup
-    outer_left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
-    outer_right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    outer_left, outer_right = _outer_bars(block)
     cells = [_cells(x, outer_left, outer_right) for x in block]
     h = next(
         (
@@ -353,24 +353,17 @@ def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[Re
         start = lines[i + lo][0]
         end = lines[i + hi - 1][0] + len(lines[i + hi - 1][1])
         caption = line_caption(text, start)
-        table = ResultTable(
-            INFO.name,
-            (start, end),
-            columns=[clean_cell(h) for h in header],
-            rows=[[clean_cell(c) for c in r] for r in body],
-            caption=caption,
-            variant=heading_above(text, start, style="table"),
+        table = grid_table(
+            INFO.name, text, (start, end), levels or [header], body, caption=caption, clean=True
         )
-        if header:
-            table.measurements = grid_measurements(
-                levels or [header], body, caption=caption, context=context_before(text, start)
-            )
-            notes = more[0] if more else {}
-            for m in table.measurements:
-                if m.row in notes:
-                    m.metric = f"{m.metric} ({notes[m.row]})"
-                if levels and m.label is None and m.row is not None:
-                    m.label = f"row {m.row + 1}"  # rows of numbers only: their place
+        if not header:
+            table.measurements = []  # (rows without names for their numbers)
+        notes = more[0] if more else {}
+        for m in table.measurements:
+            if m.row in notes:
+                m.metric = f"{m.metric} ({notes[m.row]})"
+            if levels and m.label is None and m.row is not None:
+                m.label = f"row {m.row + 1}"  # rows of numbers only: their place
         tables.append(table)
     return tables
 
@@ -379,7 +372,6 @@ def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[Re
 _TREE_BRANCH = re.compile(r"(?:^|\s)[├╰└]─")
 _TREE_PREFIX = re.compile(r"^([│ ]*)((?:[├╰└]─+) ?)?")
 _WIDE_GAP = re.compile(r"\s{2,}")
-_RATE = re.compile(r"/(?:s|sec)$")
 
 
 def _tree_rows(block: list[str]):
@@ -431,7 +423,7 @@ def _tree_rows(block: list[str]):
         cells = [read_cell(v) for v in values]
         if name is None:
             unit = next((c.unit for c in cells if c and c.unit), None)
-            name = "throughput" if unit and _RATE.search(unit) else "second line"
+            name = "throughput" if unit and unit.endswith(("/s", "/sec")) else "second line"
         notes[len(rows)] = name.rstrip(":")
         rows.append(["/".join(path), *values])
     # the groups' own lines have no values: their names are in the paths
@@ -451,7 +443,7 @@ def _is_header(line: str) -> bool:
     if len(toks) < 2 or len(line.strip()) > 200:
         return False
     # read_cell reads nothing without a digit
-    return all(_LETTER.search(t) and (not _DIGIT.search(t) or read_cell(t) is None) for t in toks)
+    return all(LETTER.search(t) and (not DIGIT.search(t) or read_cell(t) is None) for t in toks)
 
 
 def _is_row(line: str, ncol: int) -> bool:
@@ -501,7 +493,7 @@ def _whitespace_tables(
             continue
         next_i = i + 1
         # the first row has a number: read_cell reads nothing without a digit
-        if not _DIGIT.search(lines[first_row][1]):
+        if not DIGIT.search(lines[first_row][1]):
             continue
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
@@ -554,10 +546,11 @@ _WORD_TOKEN = re.compile(r"\S+")
 # (one match in each word that has a digit, none in the others)
 _DIGIT_RUN = re.compile(r"(?<!\S)\S*?\d")
 _PLAIN_NUMBER = re.compile(FLOAT)
-_SENTENCE_END = re.compile(r"[.:;!?)]$")
-# A word of rule or markup characters only (`=====`, `---`, `+`, `##`): a rule line or
-# a diff mark run into the line, where a table's structure breaks.
-_MARKS_ONLY = re.compile(r"^[-=+#*~|_`:]+$")
+# What a word that ends a sentence ends with.
+_SENTENCE_END = (".", ":", ";", "!", "?", ")")
+# A word of these characters only (`=====`, `---`, `+`, `##`: `not word.strip(_MARKS)`)
+# is a rule line or a diff mark run into the line, where a table's structure breaks.
+_MARKS = "-=+#*~|_`:"
 _FLAT_MIN_LINE = 80
 
 
@@ -569,7 +562,7 @@ def _flat_cells(line: str) -> list[tuple[int, int, str, bool]]:
     k = 0
     while k < len(toks):
         s, e, t = toks[k]
-        if not _DIGIT.search(t):
+        if not DIGIT.search(t):
             value = unitless = False  # read_cell reads nothing without a digit
         elif _PLAIN_NUMBER.fullmatch(t):
             value = unitless = True
@@ -578,7 +571,7 @@ def _flat_cells(line: str) -> list[tuple[int, int, str, bool]]:
             value, unitless = cell is not None, cell is not None and not cell.unit
         if unitless and k + 1 < len(toks):
             nxt = toks[k + 1][2]
-            if not _DIGIT.search(nxt) and nxt not in ("x", "X", "#") and is_unit(nxt):
+            if not DIGIT.search(nxt) and nxt not in ("x", "X", "#") and is_unit(nxt):
                 out.append((s, toks[k + 1][1], f"{t} {nxt}", True))
                 k += 2
                 continue
@@ -622,9 +615,9 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
         while q < len(runs):
             c, d = runs[q]
             gap = [x for x in cells[carry:c] if not x[3]]
-            if not 1 <= len(gap) <= 4 or any(_SENTENCE_END.search(x[2]) for x in gap[:-1]):
+            if not 1 <= len(gap) <= 4 or any(x[2].endswith(_SENTENCE_END) for x in gap[:-1]):
                 break
-            if any(_MARKS_ONLY.match(x[2]) for x in gap):
+            if any(not x[2].strip(_MARKS) for x in gap):
                 break
             if d - c < ncol:
                 break
@@ -644,20 +637,20 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
         names_end = first_start
         names = []
         k = names_end - 1
-        if any(_MARKS_ONLY.match(x[2]) for x in cells[first_start : rows[0][0]]):
+        if any(not x[2].strip(_MARKS) for x in cells[first_start : rows[0][0]]):
             r = q
             continue
         while k >= 0 and len(names) < ncol + 1 and not cells[k][3]:
-            if len(names) >= ncol and _SENTENCE_END.search(cells[k][2]):
+            if len(names) >= ncol and cells[k][2].endswith(_SENTENCE_END):
                 break
-            if _MARKS_ONLY.match(cells[k][2]):
+            if not cells[k][2].strip(_MARKS):
                 if names:
                     break
                 k -= 1  # the dashed rule under the header
                 continue
             names.insert(0, cells[k][2])
             k -= 1
-        if len(names) < ncol or any(_SENTENCE_END.search(x) for x in names[-ncol:]):
+        if len(names) < ncol or any(x.endswith(_SENTENCE_END) for x in names[-ncol:]):
             r = q
             continue
         label_name = names[0] if len(names) > ncol else ""
@@ -674,6 +667,9 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
         found.append((header, body, cells[k + 1][0], cells[rows[-1][1] - 1][1]))
         r = q
     return found
+
+
+_BREAKS_AS_BLANKS = str.maketrans(dict.fromkeys(_BREAK, " "))
 
 
 def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -696,7 +692,7 @@ def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]
             out.append(lines[k])
         else:
             start, end = lines[k][0], lines[j][0] + len(lines[j][1])
-            joined = re.sub(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", " ", text[start:end])
+            joined = text[start:end].translate(_BREAKS_AS_BLANKS)
             out.append((start, joined))
         k = j + 1
     return out
@@ -770,14 +766,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
                 continue
             span = (pos + start, pos + end)
             context = text[max(pos, span[0] - 400) : span[0]]
-            table = ResultTable(
-                INFO.name,
-                span,
-                columns=[clean_cell(h) for h in header],
-                rows=[[clean_cell(c) for c in r] for r in data],
-                variant=heading_above(text, span[0], style="table"),
-            )
-            table.measurements = grid_measurements([header], data, context=context)
+            table = grid_table(INFO.name, text, span, [header], data, context=context, clean=True)
             tables.append(table)
     return tables
 
@@ -809,11 +798,11 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
     k = 0
     while k < len(lines) - 2:
         pos, line = lines[k]
-        if not (3 <= len(line) <= 200) or not line.strip() or not _LETTER.search(line):
+        if not (3 <= len(line) <= 200) or not line.strip() or not LETTER.search(line):
             k += 1
             continue
         # (the two rows under the header have values, so digits: before any cells)
-        if not (_DIGIT.search(lines[k + 1][1]) and _DIGIT.search(lines[k + 2][1])):
+        if not (DIGIT.search(lines[k + 1][1]) and DIGIT.search(lines[k + 2][1])):
             k += 1
             continue
         # (a word that ends with `:`, `.` or `,` ends a header cell, which rules the line
@@ -827,7 +816,7 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
         if not (2 <= ncol <= 12) or any(v for *_, v in head):
             k += 1
             continue
-        if any(_MARKS_ONLY.match(c[2]) or c[2].endswith((":", ".", ",")) for c in head):
+        if any(not c[2].strip(_MARKS) or c[2].endswith((":", ".", ",")) for c in head):
             k += 1
             continue
         body, shape, j = [], None, k + 1
@@ -856,7 +845,7 @@ def _spaced_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]
 def parse(text: str) -> list[ResultTable]:
     plain = is_plain(text)
     gaps = [m.start() for m in _PLAIN_GAP.finditer(text)] if plain else None
-    boxes = _may_have_box(text, plain)
+    boxes = _may_have_box(text)
     # a whitespace table has two lines with two cells or more
     columns = gaps is None or len(gaps) > 1
     # (a flattened table has a long line; one typed with single blanks, three lines)
@@ -867,12 +856,12 @@ def parse(text: str) -> list[ResultTable]:
     claimed = [t.span for t in tables]
     whitespace = _whitespace_tables(text, lines, gaps) if columns else []
     for t in whitespace:
-        if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+        if not overlaps(t.span, claimed):
             tables.append(t)
             claimed.append(t.span)
     flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
     for t in flat + _spaced_tables(text, lines):
-        if not any(t.span[0] < e and s < t.span[1] for s, e in claimed):
+        if not overlaps(t.span, claimed):
             tables.append(t)
             claimed.append(t.span)
     return tables

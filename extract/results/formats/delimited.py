@@ -27,14 +27,13 @@ output; marking it changes them, see `make fit`.)
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import re
 from itertools import accumulate, compress, count, repeat
 from operator import add
 
 from extract.results.formats._context import measure
-from extract.results.formats._grid import MEASURE_WORDS, header_unit, said_unit
+from extract.results.formats._grid import MEASURE_WORDS, header_unit, overlaps, said_unit
 from extract.results.formats._layout import heading_above
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
@@ -91,9 +90,7 @@ def parse(text: str) -> list[ResultTable]:
         tables = _tables(text)
     except csv.Error:  # the csv module gave up on some line: the text is no CSV table
         tables = []
-    # (a parser bug must not lose the message; the other formats still run)
-    with contextlib.suppress(Exception):
-        tables += _flat_tables(text, [t.span for t in tables])
+    tables += _flat_tables(text, [t.span for t in tables])
     return sorted(tables, key=lambda t: t.span)
 
 
@@ -174,35 +171,19 @@ def _build(
     """The table of a header and its data lines, with its measurements. `context`:
     the text before it on its line, when it was run onto one line."""
     heading = heading_above(text, span[0], floor)
+    units = [header_unit(c)[1] for c in header[1:]]
     # plain data (an inventory of hosts and cores) names no unit and no measure
-    measured = any(header_unit(c)[1] for c in header[1:]) or bool(
-        MEASURE_WORDS.search(" ".join([*header, heading or ""]))
-    )
-    table = ResultTable(
-        format=INFO.name,
-        span=span,
-        columns=header,
-        rows=data,
-        variant=heading,
-    )
+    measured = any(units) or bool(MEASURE_WORDS.search(" ".join([*header, heading or ""])))
+    table = ResultTable(format=INFO.name, span=span, columns=header, rows=data, variant=heading)
     # no unit in the header: the one the sentence above states (`latencies in ms`)
-    said = (
-        None
-        if any(header_unit(c)[1] for c in header[1:])
-        else said_unit(heading or "") or (said_unit(context) if context else None)
-    )
+    said = None
+    if not any(units):
+        said = said_unit(heading or "") or (said_unit(context) if context else None)
     for r, cells in enumerate(data if measured else ()):
         # the first column is the row's key: a name, or a setting (threads, size)
         label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
-        for column, written in zip(header[1:], cells[1:], strict=True):
-            m = measure(
-                column,
-                written,
-                _number(written),
-                header_unit(column)[1] or said,
-                label=label,
-                row=r,
-            )
+        for column, unit, written in zip(header[1:], units, cells[1:], strict=True):
+            m = measure(column, written, _number(written), unit or said, label=label, row=r)
             if m:
                 table.measurements.append(m)
     return table
@@ -226,7 +207,7 @@ def _flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
             for delimiter in _DELIMITERS:
                 if 6 <= line.count(delimiter) <= 5000:
                     for table in _flat_line(text, pos, line, delimiter):
-                        if not any(table.span[0] < e and s < table.span[1] for s, e in taken):
+                        if not overlaps(table.span, taken):
                             tables.append(table)
                             taken.append(table.span)
         pos += len(line) + 1

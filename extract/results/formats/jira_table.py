@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import clean_cell, grid_measurements, read_cell
-from extract.results.formats._layout import context_before, heading_above, line_caption
+from extract.results.formats._grid import clean_cell, grid_table, overlaps, read_cell
+from extract.results.formats._layout import line_caption
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -129,18 +129,11 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
             caption = names.pop()  # spans the whole table
             continue
         levels.insert(len(levels) - 1, expanded)
-    table = ResultTable(
-        INFO.name,
-        (start, end),
-        columns=[" / ".join(x for x in col if x) for col in zip(*levels, strict=True)],
-        rows=[[clean_cell(c) for c in b] for b in body],
-        caption=caption or line_caption(text, start),
-        variant=heading_above(text, start, style="table"),
+    columns = [" / ".join(x for x in col if x) for col in zip(*levels, strict=True)]
+    caption = caption or line_caption(text, start)
+    return grid_table(
+        INFO.name, text, (start, end), levels, body, columns=columns, caption=caption, clean=True
     )
-    table.measurements = grid_measurements(
-        levels, body, caption=caption or table.caption, context=context_before(text, start)
-    )
-    return table
 
 
 _INLINE_HEADER = re.compile(r"\|\|(?:[^|\n]*\|\|){2,}")
@@ -168,7 +161,8 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
 def parse(text: str) -> list[ResultTable]:
     tables = []
     inline = _inline_blocks(text)
-    blocks = [b for b in _blocks(text) if not any(b[0] < e and s < b[1] for s, e, _ in inline)]
+    taken = [(start, end) for start, end, _ in inline]
+    blocks = [b for b in _blocks(text) if not overlaps(b[:2], taken)]
     for start, end, rows in sorted(inline + blocks):
         table = _table(text, start, end, rows)
         if table is not None:

@@ -42,15 +42,12 @@ INFO = FormatInfo(
 _START = re.compile(r'(?<![\w"\]}{])\{\s*"')
 _DECODE = json.JSONDecoder()
 _NAME_KEYS = ("name", "benchmark", "bench", "test", "test_id", "testid", "case", "id", "label")
-_NAME_LINE = re.compile(
-    r"(?im)^[ \t]*(?:test_?id|test|name|benchmark|case)[ \t]*[:=][ \t]*(?P<v>\S[^\n]{0,200})$"
-)
+# A `name: value` record above an object names it: a line of its own (`test_id: ...`) ...
+_NAME_KEY = r"(?:test_?id|test|name|benchmark|case)[ \t]*[:=][ \t]*"
+_NAME_LINE = re.compile(rf"(?im)^[ \t]*{_NAME_KEY}(?P<v>\S[^\n]{{0,200}})$")
 # ... or, in a mail flattened onto one line, such a record inside the line: its value
 # is then one token (`test_id: kafkatest.benchmarks....compression_type=none status: PASS`).
-_NAME_IN_LINE = re.compile(
-    r"(?i)(?<![\w.-])(?:test_?id|test|name|benchmark|case)[ \t]*[:=][ \t]*"
-    r"(?P<v>[^\s{}\[\]\"]{3,200})"
-)
+_NAME_IN_LINE = re.compile(rf"(?i)(?<![\w.-]){_NAME_KEY}(?P<v>[^\s{{}}\[\]\"]{{3,200}})")
 _SETTING = re.compile(
     r"(?i)(?:^|[_.-])(?:port|pid|id|version|threads?|partitions?|replicas?|nodes?|workers?|seed|"
     r"timestamp|ts|epoch|date|year|start|end|offset|index|batch_size|size|count_limit|limit|"
@@ -61,32 +58,27 @@ _PERF_KEY = re.compile(
     r"(?i)time|latency|throughput|rate|per_?sec|ops|qps|tps|score|mean|median|avg|p\d\d|"
     r"duration|elapsed|speed|bandwidth"
 )
-# Field-name suffixes that name a unit.
-_SUFFIX_UNITS = (
-    (re.compile(r"(?i)(?:^|_)(mb|kb|gb|b|bytes)_?per_?(?:sec|second|s)$"), None),
-    # (the name after the first `_` of the last run of word characters, or the whole
-    # run at the start: the leftmost `(?:^|_)(\w+?)` that can succeed, tried once per
-    # run instead of from each `_` of it)
-    (re.compile(r"(?i)(?:^|(?<!\w)[^\W_]*+_)(\w+?)_?per_?(?:sec|second|s)$"), "/s"),
-    (re.compile(r"(?i)(?:^|_)(ms|millis|milliseconds)$"), "ms"),
-    (re.compile(r"(?i)(?:^|_)(us|micros|microseconds)$"), "us"),
-    (re.compile(r"(?i)(?:^|_)(ns|nanos|nanoseconds)$"), "ns"),
-    (re.compile(r"(?i)(?:^|_)(s|sec|secs|seconds)$"), "s"),
-    (re.compile(r"(?i)(?:^|_)(pct|percent)$"), "%"),
+# Field-name suffixes that name a unit: a rate of bytes (`mb_per_sec`), of anything else
+# (`records_per_sec`; the name after the first `_` of the last run of word characters,
+# or the whole run at the start: the leftmost `(?:^|_)(\w+?)` that can succeed, tried
+# once per run instead of from each `_` of it), a time or a share (`_ms`, `_pct`).
+_BYTE_RATE = re.compile(r"(?i)(?:^|_)(mb|kb|gb|b|bytes)_?per_?(?:sec|second|s)$")
+_RATE = re.compile(r"(?i)(?:^|(?<!\w)[^\W_]*+_)(\w+?)_?per_?(?:sec|second|s)$")
+_SUFFIX = re.compile(
+    r"(?i)(?:^|_)(?:(?P<ms>ms|millis|milliseconds)|(?P<us>us|micros|microseconds)"
+    r"|(?P<ns>ns|nanos|nanoseconds)|(?P<s>s|sec|secs|seconds)|(?P<pct>pct|percent))$"
 )
 _BYTE_UNITS = {"mb": "MB/s", "kb": "KB/s", "gb": "GB/s", "b": "B/s", "bytes": "B/s"}
 _MAX_OBJECT = 20_000  # characters: a bigger object is a data dump, not a result
 
 
 def _unit(key: str) -> str | None:
-    for pattern, unit in _SUFFIX_UNITS:
-        m = pattern.search(key)
-        if m:
-            if unit is None:
-                return _BYTE_UNITS[m.group(1).lower()]
-            if unit == "/s":
-                return f"{m.group(1)}/s"
-            return unit
+    if m := _BYTE_RATE.search(key):
+        return _BYTE_UNITS[m.group(1).lower()]
+    if m := _RATE.search(key):
+        return f"{m.group(1)}/s"
+    if m := _SUFFIX.search(key):
+        return "%" if m.lastgroup == "pct" else m.lastgroup
     return None
 
 

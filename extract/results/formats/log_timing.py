@@ -40,7 +40,7 @@ import re
 
 from extract.results.formats._context import measure
 from extract.results.formats._layout import NUM, heading_above, runs
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
 _TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
@@ -145,15 +145,8 @@ def _summaries(text: str) -> list[ResultTable]:
         pos = head.end()
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
             pos = step.end()
-            label = step.group("label").strip()
-            index = len(table.rows)
-            table.rows.append([label, step.group("v") + step.group("u")])
-            m = measure(
-                "time", step.group("v"), parse_number(step.group("v")), step.group("u"),
-                label=label, row=index,
-            )  # fmt: skip
-            if m:
-                table.measurements.append(m)
+            label, written, unit = step.group("label").strip(), step.group("v"), step.group("u")
+            _add_row(table, [label, written + unit], label, [("time", written, unit)])
         if table.rows:
             table.span = (start, pos)
             floor = pos
@@ -194,57 +187,53 @@ def _log_lines(gap: str) -> bool:
     return "\n\n\n" not in gap and not _fence_starts(gap, 0, len(gap))
 
 
+def _log_table(text: str, span: tuple[int, int], floor: int, columns, caption) -> ResultTable:
+    """A table of log records at `span`, named by the heading above their fence."""
+    variant = _log_variant(text, span[0], floor)
+    return ResultTable(INFO.name, span, columns=columns, caption=caption, variant=variant)
+
+
+def _add_row(table: ResultTable, cells: list[str], label: str, fields) -> list[Measurement]:
+    """A row and the measurements of its (metric, written, unit) fields."""
+    row = len(table.rows)
+    table.rows.append(cells)
+    found = [measure(f, n, parse_number(n), u, label=label, row=row) for f, n, u in fields]
+    table.measurements += [m for m in found if m]
+    return [m for m in found if m]
+
+
 def _perflog(text: str) -> list[ResultTable]:
     tables = []
-    floor = 0
     for run in runs(_PERFLOG, text, _log_lines):
-        table = ResultTable(
-            format=INFO.name,
-            span=(run[0].start(), run[-1].end()),
-            columns=["method", "duration (ms)"],
-            caption="Hive PerfLogger",
-            variant=_log_variant(text, run[0].start(), floor),
-        )
-        for i, rec in enumerate(run):
+        floor = tables[-1].span[1] if tables else 0
+        span = (run[0].start(), run[-1].end())
+        table = _log_table(text, span, floor, ["method", "duration (ms)"], "Hive PerfLogger")
+        for rec in run:
             method, written = rec.group("method"), rec.group("d")
-            table.rows.append([method, written])
-            m = measure("duration", written, parse_number(written), "ms", label=method, row=i)
-            if m:
-                table.measurements.append(m)
-        floor = table.span[1]
+            _add_row(table, [method, written], method, [("duration", written, "ms")])
         tables.append(table)
     return tables
 
 
-_ZK_ROLE = {"time elapsed": "setting", "operations": "count"}
+# The run's set length and its operation count: the rate is the result.
+_ZK_ROLE = {"time elapsed": "setting", "operations": "count", "avg rate": "result"}
 
 
 def _zkbenchmark(text: str) -> list[ResultTable]:
     tables = []
-    floor = 0
+    columns = ["operation", "time elapsed (sec)", "operations", "avg rate"]
     for run in runs(_ZK, text, _log_lines):
-        table = ResultTable(
-            format=INFO.name,
-            span=(run[0].start(), run[-1].end()),
-            columns=["operation", "time elapsed (sec)", "operations", "avg rate"],
-            caption="zkbenchmark",
-            variant=_log_variant(text, run[0].start(), floor),
-        )
-        for i, rec in enumerate(run):
-            op = rec.group("op")
-            table.rows.append([op, rec.group("t"), rec.group("ops"), rec.group("rate")])
+        floor = tables[-1].span[1] if tables else 0
+        table = _log_table(text, (run[0].start(), run[-1].end()), floor, columns, "zkbenchmark")
+        for rec in run:
+            op, t, ops, rate = rec.group("op", "t", "ops", "rate")
             fields = [
-                ("time elapsed", rec.group("t"), "sec"),
-                ("operations", rec.group("ops"), None),
-                ("avg rate", rec.group("rate"), "ops/sec"),
+                ("time elapsed", t, "sec"),
+                ("operations", ops, None),
+                ("avg rate", rate, "ops/sec"),
             ]
-            for metric, written, unit in fields:
-                m = measure(metric, written, parse_number(written), unit, label=op, row=i)
-                if m:
-                    # the run's set length and its operation count: the rate is the result
-                    m.role = _ZK_ROLE.get(metric, "result")
-                    table.measurements.append(m)
-        floor = table.span[1]
+            for m in _add_row(table, [op, t, ops, rate], op, fields):
+                m.role = _ZK_ROLE[m.metric]
         tables.append(table)
     return tables
 
@@ -273,25 +262,15 @@ def _timing_lines(text: str) -> list[ResultTable]:
         else:
             runs.append([m])
     tables = []
-    floor = 0
     for run in runs:
         # one label over and over is a log of the same event (GC pauses), not timings
         if len({m.group("label").strip() for m in run}) < 2:
             continue
+        floor = tables[-1].span[1] if tables else 0
         start = run[0].start() + len(run[0].group(0)) - len(run[0].group(0).lstrip())
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, run[-1].end()),
-            columns=["what", "time"],
-            caption="timing lines",
-            variant=_log_variant(text, start, floor),
-        )
-        for i, rec in enumerate(run):
+        table = _log_table(text, (start, run[-1].end()), floor, ["what", "time"], "timing lines")
+        for rec in run:
             label, written, unit = rec.group("label").strip(), rec.group("v"), rec.group("u")
-            table.rows.append([label, written + " " + unit])
-            m = measure("time", written, parse_number(written), unit, label=label, row=i)
-            if m:
-                table.measurements.append(m)
-        floor = table.span[1]
+            _add_row(table, [label, written + " " + unit], label, [("time", written, unit)])
         tables.append(table)
     return tables

@@ -21,13 +21,8 @@ from __future__ import annotations
 import os
 import re
 
-from extract.results.formats._grid import (
-    clean_cell,
-    composite_measurements,
-    grid_measurements,
-    read_cell,
-)
-from extract.results.formats._layout import context_before, heading_above, line_caption, mask_tags
+from extract.results.formats._grid import composite_measurements, grid_table, overlaps, read_cell
+from extract.results.formats._layout import line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import to_si
 
@@ -42,12 +37,10 @@ INFO = FormatInfo(
     needles=("|", "<"),  # the trigger ends with one of them
 )
 
-_SEP_LINE = re.compile(
-    r"^[ \t>]*(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.M
-)
-_SEP_INLINE = re.compile(
-    r"(?<![\w-])(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?(?![\w-])"
-)
+# The separator row (`|---|:--:|`, `-- | --`): on a line of its own, or inside a line.
+_SEP = r"(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?"
+_SEP_LINE = re.compile(rf"^[ \t>]*{_SEP}[ \t]*$", re.M)
+_SEP_INLINE = re.compile(rf"(?<![\w-]){_SEP}(?![\w-])")
 
 
 _CELL_BAR = re.compile(r"(?<!\\)\|")
@@ -65,9 +58,14 @@ def _long_line_above(view: str, line_start: int) -> bool:
     if line_start - 1 - above_start >= 60:
         return True
     # one word too long to fit after the line above (a link): the wrap moved it down
-    line_end = view.find("\n", line_start)
-    word = view[line_start : line_end if line_end >= 0 else len(view)].strip()
+    word = view[line_start : _line_end(view, line_start)].strip()
     return len(word) >= 20 and " " not in word
+
+
+def _line_end(view: str, pos: int) -> int:
+    """Where the line holding `pos` ends (its line break, or the end of `view`)."""
+    end = view.find("\n", pos)
+    return len(view) if end < 0 else end
 
 
 def _split_row(line: str) -> list[str]:
@@ -117,13 +115,11 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             continue
         rows, pos, end = [], sep.end(), sep.end()
         while pos < len(view):
-            nl = view.find("\n", pos + 1)
-            nl = len(view) if nl == -1 else nl
+            nl = _line_end(view, pos + 1)
             line = view[pos:nl].strip("\n")
             if line.strip() and "|" not in line and nl < len(view):
                 # a gateway's wrap before the first bar: the name alone on its line
-                nxt_end = view.find("\n", nl + 1)
-                nxt_end = len(view) if nxt_end == -1 else nxt_end
+                nxt_end = _line_end(view, nl + 1)
                 if view[nl + 1 : nxt_end].lstrip().startswith("|"):
                     line, nl = line.rstrip() + " " + view[nl + 1 : nxt_end].lstrip(), nxt_end
             if "|" not in line or not line.strip():
@@ -131,8 +127,7 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             cells = _split_row(line)
             # a row broken by a hard wrap: the next lines complete its cells
             while len(cells) < ncol and nl < len(view):
-                nxt_end = view.find("\n", nl + 1)
-                nxt_end = len(view) if nxt_end == -1 else nxt_end
+                nxt_end = _line_end(view, nl + 1)
                 nxt = view[nl + 1 : nxt_end]
                 longer = _split_row(line.rstrip() + " " + nxt.lstrip())
                 if not nxt.strip() or len(longer) > ncol:
@@ -193,39 +188,27 @@ def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[lis
             continue
         # a header is never longer than this: keeps flattened megabyte lines linear
         line_start = max(view.rfind("\n", 0, sep.start()) + 1, sep.start() - 3000)
-        line_end = view.find("\n", sep.end())
-        line_end = len(view) if line_end == -1 else line_end
+        line_end = _line_end(view, sep.end())
         if not view[line_start : sep.start()].strip() or not view[sep.end() : line_end].strip():
             continue  # a separator on a line of its own: the line form handles it
         ncol = len(re.findall(r":?-{2,}:?", sep.group(0)))
         outer = sep.group(0).lstrip().startswith("|")
-        item = (_inline_outer if outer else _inline_bare)(view, sep, line_start, line_end, ncol)
+        read = _inline_outer if outer else _inline_bare
+        item = read(view, sep.start(), sep.end(), line_start, line_end, ncol)
         if item is None and outer:
             # `Baseline | | -- | -- | --`: the bar before the rule ends a header whose
             # last cell is empty, in a table without outer bars
-            item = _inline_bare(view, _Span(sep.start() + 1, sep.end()), line_start, line_end, ncol)
+            item = _inline_bare(view, sep.start() + 1, sep.end(), line_start, line_end, ncol)
         if item:
             found.append(item)
             covered = item[0][1]
     return found
 
 
-class _Span:
-    """A match's `start()` and `end()`, moved."""
-
-    def __init__(self, start: int, end: int) -> None:
-        self._start, self._end = start, end
-
-    def start(self) -> int:
-        return self._start
-
-    def end(self) -> int:
-        return self._end
-
-
-def _inline_outer(view, sep, line_start, line_end, ncol):
-    """`| a | b | |---|---| | 1 | 2 | | 3 | 4 |` on one line."""
-    before = view[line_start : sep.start()].rstrip()
+def _inline_outer(view, sep_start, sep_end, line_start, line_end, ncol):
+    """`| a | b | |---|---| | 1 | 2 | | 3 | 4 |` on one line (the rule at
+    `sep_start:sep_end`)."""
+    before = view[line_start:sep_start].rstrip()
     if not before.endswith("|"):
         return None
     pipes = [i for i, c in enumerate(before) if c == "|"]
@@ -233,7 +216,7 @@ def _inline_outer(view, sep, line_start, line_end, ncol):
         return None
     head_open = pipes[-(ncol + 1)]
     header = [c.strip() for c in before[head_open + 1 : -1].split("|")]
-    stream_start = sep.end()
+    stream_start = sep_end
     parts, offsets, pos = [], [], stream_start
     for piece in view[stream_start:line_end].split("|"):
         parts.append(piece)
@@ -253,9 +236,9 @@ def _inline_outer(view, sep, line_start, line_end, ncol):
     return (line_start + head_open, end), header, rows
 
 
-def _inline_bare(view, sep, line_start, line_end, ncol):
+def _inline_bare(view, sep_start, sep_end, line_start, line_end, ncol):
     """`a | b -- | -- 1 | 2 3 | 4`: rows run into each other (`2 3`)."""
-    before = view[line_start : sep.start()]
+    before = view[line_start:sep_start]
     pieces = before.split("|")
     if len(pieces) < ncol or ncol < 2:
         return None
@@ -264,7 +247,7 @@ def _inline_bare(view, sep, line_start, line_end, ncol):
     first = first_piece[cut:]
     header = [first.strip()] + [p.strip() for p in pieces[len(pieces) - ncol + 1 :]]
     header_start = line_start + cut + (len(first) - len(first.lstrip()))
-    stream_start = sep.end()
+    stream_start = sep_end
     parts = view[stream_start:line_end].split("|")
     nrows = (len(parts) - 1) // (ncol - 1)
     if nrows < 1:
@@ -293,34 +276,16 @@ def parse(text: str) -> list[ResultTable]:
     view = mask_tags(text)
     raw = _line_tables(view)
     taken = [span for span, _, _ in raw]
-    for item in _inline_tables(view):
-        if not any(item[0][0] < e and s < item[0][1] for s, e in taken):
-            raw.append(item)
+    raw += [item for item in _inline_tables(view) if not overlaps(item[0], taken)]
     tables = []
     composite_all = []
     for span, header, rows in sorted(raw):
         caption = line_caption(view, span[0])
-        heading = heading_above(view, span[0], style="table")
-        table = ResultTable(
-            INFO.name,
-            span,
-            columns=[clean_cell(h) for h in header],
-            rows=[[clean_cell(c) for c in r] for r in rows],
-            caption=caption,
-            variant=heading,
-        )
-        table.measurements = grid_measurements(
-            [header], rows, caption=caption, context=context_before(view, span[0])
-        )
+        table = grid_table(INFO.name, view, span, [header], rows, caption=caption, clean=True)
         if not table.measurements:
-            label_col = (
-                0
-                if rows
-                and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
-                and header[0]
-                else None
-            )
-            comp = composite_measurements(header, rows, label_col=label_col)
+            # cells that are prose with several numbers, named by the first column
+            named = header[0] and all(read_cell(r[0]) is None and ":" not in r[0] for r in rows)
+            comp = composite_measurements(header, rows, label_col=0 if rows and named else None)
             if len(comp) >= 2:
                 table.measurements = [m for m, _, _ in comp]
                 composite_all += comp

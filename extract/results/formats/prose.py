@@ -49,6 +49,7 @@ import re
 from collections.abc import Iterator
 
 from extract.results.formats._context import measure
+from extract.results.formats._grid import LETTER
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -159,8 +160,8 @@ _SENTENCE_END = re.compile(r"\s" + _ENDS)
 # regex that starts with a literal skips to it, one with `\s` stops at every space).
 _SENTENCE_END_NL = re.compile(r"\n" + _ENDS)
 _AFTER_STOP = [re.compile(re.escape(c) + r"(?=[^\S\n])") for c in ".!?"]
-_BEFORE_PIPE = re.compile(r"\|(?<=[^\S\n]\|)")
-_BEFORE_HEADING = re.compile(r"#(?<=[^\S\n]#)(?=#{1,5}[ \t])")
+# (a `|`, or a Markdown heading's `#`, after a blank)
+_BAR_OR_HEADING = re.compile(r"\|(?<=[^\S\n]\|)|#(?<=[^\S\n]#)(?=#{1,5}[ \t])")
 
 _DURATION = (
     r"ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?|millis(?:econds?)?|milli seconds?"
@@ -209,7 +210,6 @@ for _q in sorted(_QUALIFIERS, key=len, reverse=True):
 _DIGITS = re.compile(r"\d\d*")
 _NUMBER_UNIT_RE = re.compile(_NUMBER_UNIT)
 _QUOTE_MARK = re.compile(r">(?<=\s>)(?=\s)")  # `(?<=\s)>(?=\s)`, found from its literal
-_DIGIT = re.compile(r"\d")
 # A factor written with its `x` first: `up to x10 times throughput`, `×4 faster`.
 _X_FIRST = re.compile(
     r"(?<![\w.])(?P<q>(?:up to|about|around|~|over|more than|nearly|almost|roughly)\s*)?"
@@ -265,8 +265,8 @@ _SPEED_BEFORE = re.compile(
     r"|\b(?:improv|increas|reduc|decreas|boost|cut|drop|grow|grew|speed|sped|lower|rais)\w*"
     r"\b[^.;!?]{0,40}?\bby\s*$"
 )
-# `load time is down 60%`, `up 12%`: a change stated by its direction.
-# What a change stated by its direction must be about (not `downloads are up 20%`).
+# `load time is down 60%`, `up 12%`: a change stated by its direction, which must be
+# about a measured quantity (not `downloads are up 20%`).
 _PERF_NOUN = re.compile(
     r"(?i)\b(?:time|times|latenc(?:y|ies)|throughput|perf\w*|cpu|qps|tps|speed|runtime|duration"
     r"|memory|heap|gc|p\d\d)\b"
@@ -350,7 +350,7 @@ _EXPECTATION_PIECES = (
 _BOOKKEEPING = re.compile(
     r"\[INFO\]|BUILD (?:SUCCESS|FAILURE)|Reactor Summary|Finished at:|target\(s\) in \d"
 )
-# Quoted reply lines, and the lines a gateway wrapped out of them.
+# What a number measures, when named near it (the metric).
 _METRIC_WORDS = re.compile(
     r"(?i)(?=[a-z])\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
     r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
@@ -382,9 +382,6 @@ _RATE_LED = re.compile(
     r"(?(suf)|(?!\s?(?!(?:on|in|at|with|after|before|and|now|for|from|per|during|when|while"
     r"|which|that|but|or|vs|than|of|to|here|there|again|too)\b)[A-Za-z])))"
 )
-# A duration written as a clock, with no unit, after a verb that times something:
-# `takes ~3:20`, `brought it down to 2:40` (m:ss, or h:mm:ss; stored in seconds). A
-# time of day (`at 10:30`, `10:30 am`, `UTC`) is none.
 # What a rate named before its number went to (`... 1.2万 提升到 3.5万`, `38k to 52k`).
 _RATE_LED_NEXT = re.compile(
     r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|增长|上升|涨|降)?(?:到了?|至)"
@@ -392,6 +389,9 @@ _RATE_LED_NEXT = re.compile(
     # (no unit may follow: `to 52k on two brokers` is one, `to 5 ms` another quantity)
     r"(?![\d%]|[.,]\d|[A-Za-zµ/]|\s?(?:[xX×/]|[nµu]?s|ms|secs?|seconds?|mins?|[KMG]i?B)\b)"
 )
+# A duration written as a clock, with no unit, after a verb that times something:
+# `takes ~3:20`, `brought it down to 2:40` (m:ss, or h:mm:ss; stored in seconds). A
+# time of day (`at 10:30`, `10:30 am`, `UTC`) is none.
 _CLOCK_TIME = re.compile(
     r"(?i)\b(?:takes?|took|taking|lasts?|lasted|down to|went to|goes to|reduced to"
     r"|brought (?:it |this |that )?(?:down )?to|(?P<vs>vs\.?|versus|and|or|then))\s+"
@@ -412,14 +412,28 @@ def _unit_kind(unit: str) -> str:
     return "rate"
 
 
+# The seconds of the units a compound duration is written in (`1 min 5 sec`, `2h 30min`),
+# and a clock's first field (`1:02:03 h`).
+_SECONDS = {
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600.0),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60.0),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
+    **dict.fromkeys(
+        ("ms", "msec", "msecs", "millis", "millisecond", "milliseconds", "milli second",
+         "milli seconds"),
+        0.001,
+    ),
+}  # fmt: skip
+
+
 def _value(m: re.Match) -> tuple[float | None, str]:
     """(value, unit) as written; clock times (`4:40 min`) become seconds."""
     n = m.group("n")
     unit = m.group("unit")
     if ":" in n:
         parts = [float(p) for p in n.split(":")]
-        scale = {"h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0}
-        first = scale.get(unit, 60.0)  # `4:40 min` is 4 min 40 s; `1:02:03 h` is h:m:s
+        # `4:40 min` is 4 min 40 s; `1:02:03 h` is h:m:s
+        first = 3600.0 if _SECONDS.get(unit) == 3600.0 else 60.0
         seconds = parts[0] * first + sum(
             p * 60.0 ** (len(parts) - 2 - i) for i, p in enumerate(parts[1:])
         )
@@ -437,7 +451,6 @@ def _value(m: re.Match) -> tuple[float | None, str]:
 _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 _LINK_WORD = re.compile(r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$")
 _CLAUSE_BREAK = re.compile(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]")
-_LETTER = re.compile(r"[A-Za-z]")
 
 
 def _label(sentence: str, pos: int) -> str | None:
@@ -470,10 +483,10 @@ def _last_piece_words(sentence: str, end: int) -> list[str]:
                 # the tail of a piece that began before the window: enough when it
                 # has a letter and over ten words (the first may be cut)
                 words = pieces[0].split()
-                if len(words) > 10 and _LETTER.search(pieces[0]):
+                if len(words) > 10 and LETTER.search(pieces[0]):
                     return words
                 break
-            if _LETTER.search(pieces[i]):
+            if LETTER.search(pieces[i]):
                 return pieces[i].split()
         if start == 0:
             return []
@@ -523,19 +536,13 @@ def _line_before(text: str, pos: int) -> str | None:
     return " ".join(lines[-1].split()[-10:]).strip(" `*:-(") or None
 
 
-def _metric(sentence: str, start: int, end: int, kind: str, words=None, ends=None) -> str:
-    """`words`: `_METRIC_WORDS.finditer(sentence)` as a list, when already found, and
-    `ends` their ends (then only the words near the number are looked at: none
-    ending before `start - 80` or starting after `end + 60` can be in reach)."""
+def _metric(start: int, end: int, kind: str, words: list[re.Match], ends: list[int]) -> str:
+    """The metric word nearest to the number at `start:end` (`words`: the sentence's
+    `_METRIC_WORDS`, `ends` their ends: only those near the number are looked at), else
+    the name of the unit's kind."""
     best = None
-    if words is None:
-        near = _METRIC_WORDS.finditer(sentence)
-    elif ends is None:
-        near = words
-    else:
-        near = words[bisect.bisect_left(ends, start - 80) :]
-    for m in near:
-        if ends is not None and m.start() > end + 60:
+    for m in words[bisect.bisect_left(ends, start - 80) :]:
+        if m.start() > end + 60:
             break
         # a word before the number names it more often than one after it
         distance = start - m.end() if m.end() <= start else m.start() - end + 20
@@ -621,16 +628,9 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
         )
     if kind == "duration":
         window = sentence[max(0, m.start() - 120) : m.end() + 60]
-        return bool(
-            _PERF.search(window)
-            or re.search(r":\s*$", before)
-            or _VS_AFTER.match(after)
-            or _VS_BEFORE.search(before)
-            or _VOLUME_IN.search(before)
-            or _STAT_BEFORE.search(before)
-        )
+        return bool(_PERF.search(window) or _VS_AFTER.match(after) or _TIMED_BEFORE.search(before))
     if kind == "ratio":
-        if _SPEED_WORD.search(after) or _SPEED_BEFORE.search(before):
+        if _speed_said(before, after):
             return True
         window = sentence[max(0, m.start() - 120) : m.end() + 60]
         return bool(_SEEN_BEFORE.search(before) and _CHANGE_WORD.search(window))
@@ -664,40 +664,23 @@ _HEDGE_AFTER = re.compile(
     r"(?i)[^.;!?\n]{0,60}?\b(?:in theory|theoretically|I guess|I think|I believe|I hope|maybe"
     r"|perhaps|probably|hopefully|presumably)\b"
 )
-# A statistic of timings just before the number: `the average is 123.4 ms`, `p99: 8 ms`.
-_STAT_BEFORE = re.compile(
-    r"(?i)\b(?:average|avg|mean|median|stddev|std dev|p\d{2,3}|percentile)\b[^.;,\d\n]{0,20}$"
-)
 # `14149ms vs 3169ms`: a duration compared with another is measured.
 _VS_AFTER = re.compile(r"[\s`*)]*(?:vs\.?|versus)[\s`*(~]*\d")
-_VS_BEFORE = re.compile(r"(?i)\b(?:vs\.?|versus)[\s`*(~]*$")
-# `processed 1 million 10 byte messages in 75 seconds`: the time of a counted amount of
-# work (a number, at most three words, a noun of work items, `in`).
-_VOLUME_IN = re.compile(
-    # (only searched: from the first digit of a run of digits, dots and commas, which
-    # no later start in the run can do better than, and without two runs of spaces)
-    r"(?i)(?<![\d.,])[.,]*+\d[\d.,]*+(?:\s*(?:[kKM]|thousand|million|billion))?\s+"
+# What just before a duration says it was measured: a colon (`build time: 27 s`), the
+# other side of a `vs`, a statistic of timings (`the average is 123.4 ms`, `p99: 8 ms`),
+# or a counted amount of work and `in` (`processed 1 million 10 byte messages in 75
+# seconds`: a number, at most three words, a noun of work items).
+_TIMED_BEFORE = re.compile(
+    r"(?i):\s*$|\b(?:vs\.?|versus)[\s`*(~]*$"
+    r"|\b(?:average|avg|mean|median|stddev|std dev|p\d{2,3}|percentile)\b[^.;,\d\n]{0,20}$"
+    # (the count searched from the first digit of a run of digits, dots and commas,
+    # which no later start in the run can do better than, and without two runs of spaces)
+    r"|(?<![\d.,])[.,]*+\d[\d.,]*+(?:\s*(?:[kKM]|thousand|million|billion))?\s+"
     r"(?:[\w-]+\s+){0,3}?"
     r"(?:messages|msgs|rows|records|requests|reqs|queries|docs|documents|files|events|entries"
     r"|items|keys|objects|operations|ops|transactions|txns|iterations|calls|lookups|inserts"
     r"|writes|reads|puts|gets|tuples|elements)\b[^.;!?\d]{0,30}?\bin\s*$"
 )
-
-
-# The seconds of the units a compound duration is written in (`1 min 5 sec`, `2h 30min`).
-_DURATION_SECONDS = (
-    (re.compile(r"h|hrs?|hours?"), 3600.0),
-    (re.compile(r"mins?|minutes?"), 60.0),
-    (re.compile(r"s|secs?|seconds?"), 1.0),
-    (re.compile(r"ms|msecs?|millis(?:econds?)?|milli seconds?"), 0.001),
-)
-
-
-def _seconds_per(unit: str | None) -> float | None:
-    for pattern, seconds in _DURATION_SECONDS:
-        if unit and pattern.fullmatch(unit):
-            return seconds
-    return None
 
 
 def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
@@ -706,7 +689,7 @@ def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurem
     i = 0
     while i + 1 < len(found):
         (m, meas), (n, nxt) = found[i], found[i + 1]
-        big, small = _seconds_per(meas.unit), _seconds_per(nxt.unit)
+        big, small = _SECONDS.get(meas.unit), _SECONDS.get(nxt.unit)
         between = sentence[m.end() : n.start()]
         if (
             big is not None
@@ -809,11 +792,10 @@ def _quoted(text: str) -> list[tuple[int, int]]:
 
 def _ends(text: str, lo: int, hi: int):
     """`_SENTENCE_END.finditer(text, lo, hi)`: the matches at line breaks found by
-    `_SENTENCE_END_NL`, the others tried only after `.!?` and before `|`."""
+    `_SENTENCE_END_NL`, the others tried only after `.!?` and before `|` or `##`."""
     others = sorted(
         {m.end() for stop in _AFTER_STOP for m in stop.finditer(text, max(lo - 1, 0), hi)}
-        | {m.start() - 1 for m in _BEFORE_PIPE.finditer(text, lo, hi)}
-        | {m.start() - 1 for m in _BEFORE_HEADING.finditer(text, lo, hi)}
+        | {m.start() - 1 for m in _BAR_OR_HEADING.finditer(text, lo, hi)}
     )
     pos, k = lo, 0
     at_break = _SENTENCE_END_NL.search(text, lo, hi)
@@ -1032,169 +1014,14 @@ def parse(text: str) -> list[ResultTable]:
     spans = [(lo, hi, None) for lo, hi in _sentences(text)] + _diff_prose_lines(text)
     previous, previous_end = "", 0  # the last sentence that states something
     for lo, hi, mark in sorted(spans):
-        # Flattened quote markers (`as much > as 30%`) are not words.
         sentence = text[lo:hi]
         # (the sentence before, when near: not across a code block or a long quote)
         context = previous if lo - previous_end <= 400 else ""
         if (stated := _statement(sentence, mark)) is not None:
             previous, previous_end = stated, hi
-        if ">" in sentence:
+        if ">" in sentence:  # flattened quote markers (`as much > as 30%`) are not words
             sentence = _QUOTE_MARK.sub(" ", sentence)
-        # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
-        # without one, only `factor of N` can give a measurement.
-        has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
-        rate_led = _RATE_LED_PIECES.search(sentence) is not None
-        clock = ":" in sentence and _CLOCK_TIME.search(sentence) is not None
-        x_first = _X_DIGIT.search(sentence) is not None
-        glued = has_unit or (
-            _BARE_PAIR_RE.search(sentence) is not None and _BARE_MINUTES.search(sentence)
-        )
-        if not (glued or rate_led or clock or x_first or "factor of" in sentence):
-            continue
-        if not (has_unit or _DIGIT.search(sentence)) or _BOOKKEEPING.search(sentence):
-            continue
-        found = _Found()
-        words = ends = None  # the metric words of the sentence (and their ends), found once
-        for m in _candidates(sentence) if has_unit else ():
-            kind = _unit_kind(m.group("unit"))
-            if not _accept(sentence, m, kind):
-                continue
-            value, unit = _value(m)
-            if _is_token_bound(m, value):
-                continue
-            written = m.group().strip()
-            if words is None:
-                words = list(_METRIC_WORDS.finditer(sentence))
-                ends = [w.end() for w in words]
-            metric = _metric(sentence, m.start(), m.end(), kind, words, ends)
-            if kind == "percent" and _TIME_SHARE_AFTER.match(sentence, m.end()):
-                metric = "share of time"
-            meas = measure(
-                metric,
-                written,
-                value,
-                unit,
-                label=_label(sentence, m.start()) or _line_before(text, lo),
-            )
-            if meas:
-                found.append((m, meas))
-        for m in _FACTOR.finditer(sentence) if "factor of" in sentence else ():
-            if _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()]):
-                continue
-            written = m.group().removeprefix("factor of").strip()
-            meas = measure(
-                "speedup",
-                written,
-                parse_number(m.group("n")),
-                "x",
-                label=_label(sentence, m.start()),
-            )
-            if meas and not found.covers(m.start("n")):
-                found.append((m, meas))
-        hms_seen = False
-        for m in _HMS.finditer(sentence) if glued else ():
-            if m.group("bare") and not (hms_seen or _BARE_MINUTES.search(sentence)):
-                continue
-            window = sentence[max(0, m.start() - 120) : m.end() + 60]
-            if not (_PERF.search(window) or _VS_AFTER.match(sentence, m.end())):
-                continue
-            inside = found.starting_in(m.start(), m.end())
-            found.discard(inside)
-            if not _unclaimed_and_stated(sentence, m, found):
-                for f in inside:
-                    found.append(f)
-                continue
-            if m.group("h"):
-                seconds = int(m.group("h")) * 3600.0 + int(m.group("hm")) * 60.0
-                seconds += float(m.group("hs") or 0)
-            elif m.group("m"):
-                seconds = int(m.group("m")) * 60.0 + float(m.group("ms"))
-            else:
-                seconds = 0.0
-            hms_seen = True
-            meas = measure(
-                "time",
-                m.group().strip(),
-                # (a bare `6m` is kept as written, in minutes)
-                float(m.group("bare")) if m.group("bare") else seconds,
-                "min" if m.group("bare") else "s",
-                label=_label(sentence, m.start()) or _line_before(text, lo),
-            )
-            if meas:
-                found.append((m, meas))
-        for m in _X_FIRST.finditer(sentence) if x_first else ():
-            before = sentence[max(0, m.start() - 45) : m.start()]
-            after = sentence[m.end() : m.end() + 40]
-            if not (_SPEED_WORD.search(after) or _SPEED_BEFORE.search(before)):
-                continue
-            if not _unclaimed_and_stated(sentence, m, found):
-                continue
-            meas = measure(
-                "speedup",
-                sentence[m.start() : m.end("n")].strip(),
-                parse_number(m.group("n")),
-                "x",
-                label=_label(sentence, m.start()),
-            )
-            if meas:
-                found.append((m, meas))
-        clocks, last_clock = 0, 0
-        for m in _CLOCK_TIME.finditer(sentence) if clock else ():
-            if not _unclaimed_and_stated(sentence, m, found):
-                continue
-            if m.group("vs") and not (clocks and m.start() - last_clock <= 30):
-                # `3:20 vs. 0:13`, `down to 1:20 and 0:10`: a second timing right after
-                # a first; `vs 10:30` or `and 10:30` alone is none
-                continue
-            clocks += 1
-            last_clock = m.end()
-            value = parse_number(m.group("n"))
-            meas = measure(
-                "time",
-                (m.group("q") or "") + m.group("n"),
-                value,
-                "s",
-                label=_label(sentence, m.start()) or _line_before(text, lo),
-            )
-            if meas:
-                found.append((m, meas))
-        for m in _RATE_LED.finditer(sentence) if rate_led else ():
-            if _SETTING_BEFORE.search(m.group("link")) or not _unclaimed_and_stated(
-                sentence, m, found
-            ):
-                continue
-            suffix = m.group("cjk") or m.group("suf") or ""
-            written = (m.group("n") + suffix).strip()
-            value = parse_number(m.group("n"))
-            if value is None:
-                continue
-            value *= _MAGNITUDE.get(suffix, 1.0)
-            kw = m.group("kw")
-            meas = measure(
-                kw.lower() if kw.isascii() else "throughput",
-                (m.group("q") or "") + written,
-                value,
-                kw.upper() if kw.lower() in ("tps", "qps", "rps") else None,
-                label=_label(sentence, m.start()) or _line_before(text, lo),
-            )
-            if meas:
-                found.append((m, meas))
-                # `吞吐从 1.2万 提升到 3.5万`, `TPS went from 38k to 52k`: the value it went to
-                nxt = _RATE_LED_NEXT.match(sentence, m.end())
-                if nxt and not found.covers(nxt.start("n")):
-                    suffix = nxt.group("cjk") or nxt.group("suf") or ""
-                    value = parse_number(nxt.group("n"))
-                    meas = measure(
-                        meas.metric,
-                        nxt.group("n") + suffix,
-                        value * _MAGNITUDE.get(suffix, 1.0) if value is not None else None,
-                        meas.unit,
-                        label=meas.label,
-                    )
-                    if meas:
-                        found.append((nxt, meas))
-                        if re.search(r"(?i)从|\bfrom\b", m.group("link")):
-                            found[-2][1].variant, meas.variant = "before", "after"
+        found = _measurements(text, lo, sentence)
         if not found:
             continue
         found.sort(key=lambda f: f[0].start())
@@ -1211,3 +1038,120 @@ def parse(text: str) -> list[ResultTable]:
             table.add_row([meas.label or "", meas.written or "", meas.unit or ""], [meas])
         tables.append(table)
     return tables
+
+
+def _measurements(text: str, lo: int, sentence: str) -> _Found:
+    """The measurements of a sentence (at `lo` of `text`), each with its match: numbers
+    with a unit, `factor of N`, glued durations (`4m30s`), factors written `x10`,
+    clock times (`takes ~3:20`) and rates named before their number (`TPS reached 38k`)."""
+    found = _Found()
+    # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
+    # without one, only `factor of N` can give a measurement.
+    has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
+    rate_led = _RATE_LED_PIECES.search(sentence) is not None
+    clock = ":" in sentence and _CLOCK_TIME.search(sentence) is not None
+    x_first = _X_DIGIT.search(sentence) is not None
+    glued = has_unit or (
+        _BARE_PAIR_RE.search(sentence) is not None and _BARE_MINUTES.search(sentence)
+    )
+    if not (glued or rate_led or clock or x_first or "factor of" in sentence):
+        return found
+    if not (has_unit or _DIGITS.search(sentence)) or _BOOKKEEPING.search(sentence):
+        return found
+
+    def named(pos: int) -> str | None:  # the clause before, else the line above
+        return _label(sentence, pos) or _line_before(text, lo)
+
+    def add(m, metric, written, value, unit, label) -> Measurement | None:
+        meas = measure(metric, written, value, unit, label=label)
+        if meas:
+            found.append((m, meas))
+        return meas
+
+    words = ends = None  # the metric words of the sentence (and their ends), found once
+    for m in _candidates(sentence) if has_unit else ():
+        kind = _unit_kind(m.group("unit"))
+        if not _accept(sentence, m, kind):
+            continue
+        value, unit = _value(m)
+        if _is_token_bound(m, value):
+            continue
+        if words is None:
+            words = list(_METRIC_WORDS.finditer(sentence))
+            ends = [w.end() for w in words]
+        metric = _metric(m.start(), m.end(), kind, words, ends)
+        if kind == "percent" and _TIME_SHARE_AFTER.match(sentence, m.end()):
+            metric = "share of time"
+        add(m, metric, m.group().strip(), value, unit, named(m.start()))
+    for m in _FACTOR.finditer(sentence) if "factor of" in sentence else ():
+        hoped = _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()])
+        if not hoped and not found.covers(m.start("n")):
+            written = m.group().removeprefix("factor of").strip()
+            add(m, "speedup", written, parse_number(m.group("n")), "x", _label(sentence, m.start()))
+    hms_seen = False
+    for m in _HMS.finditer(sentence) if glued else ():
+        if m.group("bare") and not (hms_seen or _BARE_MINUTES.search(sentence)):
+            continue
+        window = sentence[max(0, m.start() - 120) : m.end() + 60]
+        if not (_PERF.search(window) or _VS_AFTER.match(sentence, m.end())):
+            continue
+        inside = found.starting_in(m.start(), m.end())
+        found.discard(inside)
+        if not _unclaimed_and_stated(sentence, m, found):
+            for f in inside:
+                found.append(f)
+            continue
+        hms_seen = True
+        if m.group("bare"):  # (a bare `6m` is kept as written, in minutes)
+            value, unit = float(m.group("bare")), "min"
+        elif m.group("h"):
+            value = int(m.group("h")) * 3600.0 + int(m.group("hm")) * 60.0
+            value, unit = value + float(m.group("hs") or 0), "s"
+        else:
+            value, unit = int(m.group("m")) * 60.0 + float(m.group("ms")), "s"
+        add(m, "time", m.group().strip(), value, unit, named(m.start()))
+    for m in _X_FIRST.finditer(sentence) if x_first else ():
+        before = sentence[max(0, m.start() - 45) : m.start()]
+        after = sentence[m.end() : m.end() + 40]
+        if _speed_said(before, after) and _unclaimed_and_stated(sentence, m, found):
+            written = sentence[m.start() : m.end("n")].strip()
+            add(m, "speedup", written, parse_number(m.group("n")), "x", _label(sentence, m.start()))
+    clocks, last_clock = 0, 0
+    for m in _CLOCK_TIME.finditer(sentence) if clock else ():
+        if not _unclaimed_and_stated(sentence, m, found):
+            continue
+        if m.group("vs") and not (clocks and m.start() - last_clock <= 30):
+            # `3:20 vs. 0:13`, `down to 1:20 and 0:10`: a second timing right after
+            # a first; `vs 10:30` or `and 10:30` alone is none
+            continue
+        clocks += 1
+        last_clock = m.end()
+        written = (m.group("q") or "") + m.group("n")
+        add(m, "time", written, parse_number(m.group("n")), "s", named(m.start()))
+    for m in _RATE_LED.finditer(sentence) if rate_led else ():
+        if _SETTING_BEFORE.search(m.group("link")) or not _unclaimed_and_stated(sentence, m, found):
+            continue
+        kw = m.group("kw")
+        written, value = _magnified(m)
+        metric = kw.lower() if kw.isascii() else "throughput"
+        unit = kw.upper() if kw.lower() in ("tps", "qps", "rps") else None
+        meas = add(m, metric, (m.group("q") or "") + written, value, unit, named(m.start()))
+        # `吞吐从 1.2万 提升到 3.5万`, `TPS went from 38k to 52k`: the value it went to
+        nxt = _RATE_LED_NEXT.match(sentence, m.end()) if meas else None
+        if nxt and not found.covers(nxt.start("n")):
+            to = add(nxt, metric, *_magnified(nxt), unit, meas.label)
+            if to and re.search(r"(?i)从|\bfrom\b", m.group("link")):
+                meas.variant, to.variant = "before", "after"
+    return found
+
+
+def _magnified(m: re.Match) -> tuple[str, float | None]:
+    """(written, value) of a number with a magnitude after it: `38k`, `3.8万` (38000)."""
+    suffix = m.group("cjk") or m.group("suf") or ""
+    value = parse_number(m.group("n"))
+    return m.group("n") + suffix, None if value is None else value * _MAGNITUDE.get(suffix, 1.0)
+
+
+def _speed_said(before: str, after: str) -> bool:
+    """A factor followed by a speed word (`3x faster`), or led by a change (`sped up by`)."""
+    return bool(_SPEED_WORD.search(after) or _SPEED_BEFORE.search(before))
