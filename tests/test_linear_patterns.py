@@ -77,7 +77,6 @@ DYNAMIC = {
 # how long. They are not run; remove an entry once its pattern is linear.
 KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats._CHECKS": "search on",
-    "extract.results.formats.benchstat._v2_tables:193": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.coverage._HEADER": "search on its piece '[Codecov](': over 0.5 s (",
     "extract.results.formats.coverage._REPORT_TOKEN": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.critcmp._HEADER": "search on its pieces spaced: over 0.5 s (killed)",
