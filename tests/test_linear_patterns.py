@@ -77,8 +77,6 @@ DYNAMIC = {
 # how long. They are not run; remove an entry once its pattern is linear.
 KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats._CHECKS": "search on",
-    "extract.results.formats.coverage._HEADER": "search on its piece '[Codecov](': over 0.5 s (",
-    "extract.results.formats.coverage._REPORT_TOKEN": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.critcmp._HEADER": "search on its pieces spaced: over 0.5 s (killed)",
     "extract.results.formats.critcmp._block:93": "search on pipes: 0.437 s (read() matches it)",
     "extract.results.formats.criterion._PROGRESS": "search on its piece 'Benchmarking ': over 0",
