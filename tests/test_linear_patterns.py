@@ -79,8 +79,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats._CHECKS": "search on",
     "extract.results.formats.critcmp._HEADER": "search on its pieces spaced: over 0.5 s (killed)",
     "extract.results.formats.critcmp._block:93": "search on pipes: 0.437 s (read() matches it)",
-    "extract.results.formats.hbase_pe._FILLER": "search on digits: over 0.5 s (killed)",
-    "extract.results.formats.hbase_pe._PREFIX": "search on digits: over 0.5 s (killed)",
     "extract.results.formats.hyperfine._csv_row:277": "search on spaces:KILL spaces: over 0.5 s",
     "extract.results.formats.jmh._row_regex:214": "search on spaces:KILL spaces: over 0.5 s (ki",
     "extract.results.formats.kafka_perf._consumer:182": "search on spaces: over 0.5 s (killed)",
