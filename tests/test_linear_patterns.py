@@ -86,8 +86,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.records._PAIR": "search on cjk: over 0.5 s (killed); a key may "
     "begin at any letter of a run of key characters, so it is matched only where a pair can "
     "start (_pair_matches) and searched only within one pair (_flat_named_lists)",
-    "extract.results.formats.sysbench._KV": "fullmatch,match on letters: 0.113 s",
-    "extract.results.formats.sysbench._add:201": "search on its piece ',': over 0.5 s (killed)",
     "extract.results.formats.ycsb._SUMMARY_RE": "search on '1a' repeated: killed (a name is "
     "read again from each letter after a digit, `_` or `-`)",
     "extract.results.formats.yetus._CI_NOTICE": "search on its piece '*': over 0.5 s (killed)",
