@@ -88,7 +88,6 @@ KNOWN_SLOW: dict[str, str] = {
     "start (_pair_matches) and searched only within one pair (_flat_named_lists)",
     "extract.results.formats.ycsb._SUMMARY_RE": "search on '1a' repeated: killed (a name is "
     "read again from each letter after a digit, `_` or `-`)",
-    "extract.results.formats.yetus._CI_NOTICE": "search on its piece '*': over 0.5 s (killed)",
 }
 
 _BASE_TEXTS = {
