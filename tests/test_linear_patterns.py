@@ -86,8 +86,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.records._PAIR": "search on cjk: over 0.5 s (killed); a key may "
     "begin at any letter of a run of key characters, so it is matched only where a pair can "
     "start (_pair_matches) and searched only within one pair (_flat_named_lists)",
-    "extract.results.formats.ycsb._SUMMARY_RE": "search on '1a' repeated: killed (a name is "
-    "read again from each letter after a digit, `_` or `-`)",
 }
 
 _BASE_TEXTS = {
