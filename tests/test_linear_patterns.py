@@ -81,7 +81,6 @@ KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats.critcmp._block:93": "search on pipes: 0.437 s (read() matches it)",
     "extract.results.formats.hyperfine._csv_row:277": "search on spaces:KILL spaces: over 0.5 s",
     "extract.results.formats.jmh._row_regex:214": "search on spaces:KILL spaces: over 0.5 s (ki",
-    "extract.results.formats.kafka_perf._consumer:182": "search on spaces: over 0.5 s (killed)",
     "extract.results.formats.pytest_benchmark._block:74": "search on pipes: over 0.5 s (killed)",
     "extract.results.formats.records._PAIR": "search on cjk: over 0.5 s (killed); a key may "
     "begin at any letter of a run of key characters, so it is matched only where a pair can "
