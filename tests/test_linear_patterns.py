@@ -77,7 +77,6 @@ DYNAMIC = {
 # how long. They are not run; remove an entry once its pattern is linear.
 KNOWN_SLOW: dict[str, str] = {
     "extract.results.formats._CHECKS": "search on",
-    "extract.results.formats.critcmp._HEADER": "search on its pieces spaced: over 0.5 s (killed)",
     "extract.results.formats.critcmp._block:93": "search on pipes: 0.437 s (read() matches it)",
     "extract.results.formats.hyperfine._csv_row:277": "search on spaces:KILL spaces: over 0.5 s",
     "extract.results.formats.jmh._row_regex:214": "search on spaces:KILL spaces: over 0.5 s (ki",
