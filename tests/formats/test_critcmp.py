@@ -24,6 +24,12 @@ def test_cells_per_baseline():
     assert ("parse/ints", "main", "throughput") not in got  # `? ?/sec`
 
 
+def test_the_baselines_are_named_after_the_last_group_word_of_the_line():
+    # (the names are read up to the next `group` word: a line of them costs linear time)
+    text = text_of("critcmp--columns").replace("\ngroup ", "\nthe group group ", 1)
+    assert {r["variant"] for r in rows_of(text)} == {"main", "pr-5120"}
+
+
 @pytest.mark.shared
 @pytest.mark.parametrize(
     "folder,sample",

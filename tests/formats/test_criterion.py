@@ -38,6 +38,14 @@ def test_progress_and_cargo_lines_are_claimed_not_read():
     assert {r["variant"] for r in rows_of(text)} == {None}  # not "Benchmarking x: Analyzing"
 
 
+def test_a_progress_line_is_read_from_the_last_name_before_its_phase():
+    # (a name is read up to the next `Benchmarking `: a line of them costs linear time)
+    text = "Benchmarking a Benchmarking b: Analyzing\nBenchmarking c " * 3 + "x\n"
+    spans = [t.source(text) for t in run(PARSER, text)]
+    assert spans == ["Benchmarking b: Analyzing"] * 3
+    assert not run(PARSER, "Benchmarking x " * 5000 + "\nWarning: Unable to complete 1 samples")
+
+
 def test_throughput_and_noise_lines():
 
     text = (

@@ -39,6 +39,15 @@ def test_direction_line_units_and_suffixes():
     assert got["read_clat_max"] == (12345000.0, "ns")
 
 
+def test_a_job_name_is_read_whole_from_its_first_character():
+    # (read from a name's start only, so a line without blanks costs linear time)
+    name = "seq-read-" + "x" * 70
+    text = f"{name}: (groupid=0, jobs=1): err= 0: pid=1\n" + (
+        "  read: IOPS=5, BW=1MiB/s (1MB/s)(1MiB/1msec)\n"
+    )
+    assert {m.label for t in PARSE(text) for m in t.measurements} == {name}
+
+
 def test_two_jobs_and_their_group():
     rows = rows_of(text_of("fio--two-jobs-gitbox-crlf"))
     assert {r["label"] for r in rows} >= {"seqread", "seqwrite", "group 0"}

@@ -126,3 +126,9 @@ def test_third_party_samples(sample):
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_the_seeds(prefix):
     assert rows(seed(prefix)) == []
+
+
+def test_a_case_without_its_stop_line_is_not_read_into_the_next():
+    # (a case's name stops at the next `Running case:`: a line of them costs linear time)
+    text = "Running case: cut short Running case: Scan  Stopped after 3 iterations, 90 ms\n"
+    assert rows(text) == [("Scan", None, "Stopped after 3 iterations", 90, "ms")]

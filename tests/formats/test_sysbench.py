@@ -4,7 +4,10 @@ focused cases."""
 
 from __future__ import annotations
 
+import re
+
 from extract.results.formats import by_name, run
+from extract.results.formats.sysbench import _unit_after_comma
 from tests.formats.golden import cases, rows_of, text_of
 
 
@@ -84,3 +87,12 @@ def test_parse_survives_odd_input():
     parse = by_name("sysbench").parse
     for text in ODD:
         assert isinstance(parse(text), list)
+
+
+def test_a_unit_after_a_comma_is_found_as_the_pattern_did():
+    keys = ["read, MiB/s", "written,MiB/s", "reads/s", ", /s", "a,/s", "a, b c/s", "x ,  ab/s"]
+    assert (
+        [_unit_after_comma(k) for k in keys]
+        == [bool(re.search(r",\s*\S+/s$", k)) for k in keys]
+        == [True, True, False, False, False, False, True]
+    )

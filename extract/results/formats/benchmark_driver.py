@@ -78,6 +78,7 @@ _ROLE = {"iterations": "count", "time": "total"}
 # context names, rows with one value per context, and a Comparison per job.
 _CONTEXTS = re.compile(r"Calculating[ \t]*-{5,}[ \t]*\n(?P<names>[ \t]+[^\s\d][^\n]*?)[ \t]*(?=\n)")
 _CTX_JOB = re.compile(r"\s*\n[ \t]*(?P<job>[^\s:][^\n:]*?)[ \t]*(?=\n)")
+_CTX_COMPARISON = re.compile(r"\s*Comparison:")  # (matched where the rows end)
 
 
 def _executables(text: str) -> list[ResultTable]:
@@ -117,7 +118,7 @@ def _executables(text: str) -> list[ResultTable]:
             continue
         table.span = (head.start(), pos)
         tables.append(table)
-        comparison = re.compile(r"\s*Comparison:").match(text, pos)
+        comparison = _CTX_COMPARISON.match(text, pos)
         if comparison:
             cmp_table = _context_comparison(text, comparison.start(), comparison.end(), names)
             if cmp_table:

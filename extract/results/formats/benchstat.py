@@ -164,6 +164,13 @@ def _split_bars(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("│").split("│")]
 
 
+def _unit(cell: str) -> str:
+    """A units cell without its `vs base` (`sec/op vs base` -> `sec/op`)."""
+    if cell.endswith("vs base") and cell[:-7][-1:].isspace():
+        cell = cell[:-7]
+    return cell.strip()
+
+
 def _v2_value(raw_num: str, si: str, unit: str) -> tuple[float, str]:
     """v2 cells carry an SI prefix: fold it into time/byte units, apply it otherwise."""
     num = float(raw_num)
@@ -190,7 +197,7 @@ def _v2_tables(text: str) -> list[ResultTable]:
         if not files or len(unit_cells) != len(files) or "vs base" in files_line.group(0):
             i += 1
             continue
-        units = [re.sub(r"\s+vs base$", "", u).strip() for u in unit_cells]
+        units = [_unit(u) for u in unit_cells]
         table = ResultTable(
             format=INFO.name,
             span=(files_line.start(), units_line.end()),
@@ -233,7 +240,7 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
         unit_cells = [c.strip() for c in units_m.group(1).split("│") if c.strip()]
         if len(unit_cells) != len(files):
             continue
-        units = [re.sub(r"\s+vs base$", "", u).strip() for u in unit_cells]
+        units = [_unit(u) for u in unit_cells]
         table = ResultTable(
             format=INFO.name,
             span=(line_start + first_bar, units_m.end()),

@@ -71,9 +71,10 @@ _COVPY_CELL = re.compile(
 _COVPY_TAIL = re.compile(r"\s*(?:-{5,}\s*)?(?:\d+ files? skipped due to complete coverage\.)?")
 
 # (the heading marks are taken from the first `#` of a run only, and possessively:
-# `(?:#+[ \t]*)?` retried at every `#` of a long run took quadratic time)
+# `(?:#+[ \t]*)?` retried at every `#` of a long run took quadratic time; a link's
+# target stops at a `[`, so that one is not read again from every `[Codecov](` of a line)
 _HEADER = re.compile(
-    r"(?:(?<!#)#++[ \t]*+)?(?:\[Codecov\]\([^)\n]*\)[ \t]*Report|Codecov Report"
+    r"(?:(?<!#)#++[ \t]*+)?(?:\[Codecov\]\([^)\n\[]*\)[ \t]*Report|Codecov Report"
     r"|(?:(?:FE|BE|Cloud)[ \t]+)?(?:(?:Regression|UT|Unit Test)[ \t]+)?Coverage Report)"
 )
 # lines that belong to a Codecov/Doris coverage comment
@@ -92,8 +93,11 @@ _LINE = re.compile(
         [ \t:`]*[\d.]+%(?:[ \t]*\(\d+/\d+\))?`?""",
     re.X | re.I,
 )
+# (a number from its first digit, a link's target up to a `]`: neither is read again
+# from each of its characters)
 _REPORT_TOKEN = re.compile(
-    r"\]\([^)\s]*\)\)?|\||```|Coverage Report|[\d.]+%(?:\s*\(\d+/\d+\))?`?(?:\s*:tada:)?"
+    r"\]\([^)\s\]]*\)\)?|\||```|Coverage Report|(?<![\d.])[\d.]+%(?:\s*\(\d+/\d+\))?`?"
+    r"(?:\s*:tada:)?"
     r"|Powered by|Δ|@@[^@]*@@"
 )
 _GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")

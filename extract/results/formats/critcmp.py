@@ -41,8 +41,11 @@ INFO = FormatInfo(
     ),
 )
 
+# (the names end at a non-blank, and at the next `group` word: from each `group` of a
+# line the names are read once, up to where the next one's are)
 _HEADER = re.compile(
-    r"(?<!\S)group[ \t]+(?P<names>[^\n]{1,400}?)\s+(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
+    r"(?<!\S)group[ \t]++(?P<names>(?:(?!(?<!\S)group[ \t])[^\n]){0,399}?\S)\s++"
+    r"(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
 )
 _CELL = (
     r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)(?:Â?±|\?)(?P<sd{i}>[\d.]+)"

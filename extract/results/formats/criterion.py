@@ -32,6 +32,13 @@ import re
 from extract.results.formats._layout import FLOAT, heading_above
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
+# A progress line, or the name: what shows criterion ran (a progress line's name is
+# read up to the next `Benchmarking `, so that a line of them is not read again from
+# each: the phase after a name has no other `Benchmarking ` before it)
+_RAN = (
+    r"Benchmarking (?:(?!Benchmarking )[^\n])*: (?:Warming up|Collecting|Analyzing)|Criterion\.rs"
+)
+
 INFO = FormatInfo(
     name="criterion",
     description="Rust criterion 'time: [low est high]' blocks",
@@ -39,8 +46,7 @@ INFO = FormatInfo(
     "`change: [+5.25% +5.31% +5.37%] (p = 0.00 < 0.05)`, `Found N outliers among M measurements`",
     priority=10,
     kind="result",
-    trigger=r"(?-i:time:\s*\[|Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)"
-    r"|Criterion\.rs)",
+    trigger=rf"(?-i:time:\s*\[|{_RAN})",
     needles=("time:", "Benchmarking ", "Criterion.rs"),
 )
 
@@ -64,16 +70,17 @@ _BLOCK = re.compile(
     re.X,
 )
 _PROGRESS = re.compile(
-    r"""Benchmarking\ [^\n]*?:\ (?:Warming\ up\ for\ [\d.]+\ s|Analyzing
+    r"""Benchmarking\ (?:(?!Benchmarking\ )[^\n])*?:\ (?:Warming\ up\ for\ [\d.]+\ s|Analyzing
          |Collecting\ \d+\ samples\ in\ estimated\ [\d.]+\ s\ \(\S+\ iterations\)
          |Complete\ \(Analysis\ Disabled\))
       |Warning:\ Unable\ to\ complete\ \d+\ samples\ in\ [\d.]+s\.
-         [^\n]*?(?:sample\ count\ to\ \d+\.|$)
+         (?:(?!Warning:\ )[^\n])*?(?:sample\ count\ to\ \d+\.|$)
       |(?m:^[ \t]*(?:Compiling\ \S+\ v\d|Finished\ (?:bench|release|dev|test)\b
                    |Running\ (?:unittests|benches/|`?target/)
                    |Gnuplot\ not\ found)[^\n]*)""",
     re.X,
 )
+_RAN_RE = re.compile(_RAN)
 _SENTENCE_END = re.compile(
     r"(?:```\w*|\.\.\.|(?:high|low) (?:mild|severe)|detected\.|threshold\.|improved\.|regressed\."
     r"|: Analyzing|iterations\)|Disabled\)"
@@ -185,9 +192,7 @@ def parse(text: str) -> list[ResultTable]:
             ]
         ]
         tables.append(table)
-    if blocks or re.search(
-        r"Benchmarking [^\n]*: (?:Warming up|Collecting|Analyzing)|Criterion\.rs", text
-    ):
+    if blocks or _RAN_RE.search(text):
         claimed = [t.span for t in tables]
         for m in _PROGRESS.finditer(text):
             if not any(a < m.end() and m.start() < b for a, b in claimed):

@@ -39,8 +39,11 @@ INFO = FormatInfo(
     needles=("file changed", "files changed"),
 )
 
-# (the number's start is checked by hand, see `_summaries`)
-_SUMMARY = re.compile(r"\d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?")
+# (the number's start is checked by hand, see `_summaries`; and from its first digit
+# only, so that a run of digits is not read again from each)
+_SUMMARY = re.compile(
+    r"(?<!\d)\d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?"
+)
 # One file's line: its name (no blank, or a `{old => new}` rename), `(new)`-style notes
 # of --compact-summary, the bar, and the count with its +/- graph or a binary's sizes.
 _NAME = r"[^\s|]+(?: => [^\s|]+)?(?: \((?:new|gone|mode [+-]x|new \+x|new -x)\))?"

@@ -62,15 +62,17 @@ _SCALE = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
 _LAT_UNIT = {"nsec": "ns", "usec": "us", "msec": "ms"}
 _DIRS = r"read|write|trim|mixed|sync"
 
+# (a job's name is read from its first character only: a name tried from each of
+# its characters made a line without blanks cost quadratic time)
 _JOB = re.compile(
-    r"(?P<job>[^\s:]{1,64}):\s+\(groupid=(?P<g>\d+), jobs=\d+\):\s+err=\s*\d+(?:\s+\([^)\n]*\))?:"
-    r"\s+pid=\d+(?::\s+\w{3}\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4})?"
+    r"(?<![^\s:])(?P<job>[^\s:]+):\s+\(groupid=(?P<g>\d+), jobs=\d+\):"
+    r"\s+err=\s*\d+(?:\s+\([^)\n]*\))?:\s+pid=\d+(?::\s+\w{3}\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4})?"
 )
 _PREAMBLE = re.compile(
-    r"[^\s:]{1,64}:\s+\(g=\d+\):\s+rw=\S+,\s+bs=\(R\)[^:]{0,200}?iodepth=\d+|fio-\d[\w.\-]*"
+    r"(?<![^\s:])[^\s:]+:\s+\(g=\d+\):\s+rw=\S+,\s+bs=\(R\)[^:]{0,200}?iodepth=\d+|fio-\d[\w.\-]*"
     r"|Starting\s+\d+\s+(?:processes|process|threads?)(?:\s+and\s+\d+\s+(?:processes|process))?"
-    r"|[^\s:]{1,64}:\s+Laying out IO files?\s+\([^)\n]*\)"
-    r"|Jobs:\s+\d+\s+\([^)\n]*\):(?:\s*\[[^\]\n]*\])+"
+    r"|(?<![^\s:])[^\s:]+:\s+Laying out IO files?\s+\([^()\n]*\)"
+    r"|Jobs:\s+\d+\s+\([^()\n]*\):(?:\s*\[[^\]\n]*\])+"
 )
 _UNIT = r"[KMGTPE]?i?B"
 _DIR_NEW = re.compile(

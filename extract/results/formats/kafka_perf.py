@@ -179,7 +179,8 @@ def _consumer(text: str) -> list[ResultTable]:
         columns = [" ".join(c.split()) for c in header.group("h").split(",")]
         table = ResultTable(INFO.name, header.span(), columns, caption="kafka consumer-perf-test")
         # rows follow on their own lines, or after a space when the mail was flattened
-        row_re = re.compile(r"\s+(" + r",\s*".join([_CELL] * len(columns)) + r")(?![\w.:])")
+        # (from the first blank of a run: a header and a row end in no blank)
+        row_re = re.compile(r"(?<!\s)\s+(" + r",\s*".join([_CELL] * len(columns)) + r")(?![\w.:])")
         pos = header.end()
         while row := row_re.match(text, pos):
             cells = [" ".join(c.split()) for c in row.group(1).split(",")]

@@ -92,7 +92,7 @@ _RESULTS = re.compile(
 _NOT_HEADING = re.compile(r"^\W{0,3}pgbench\s+-|pgbench \(\d+(?:\.\d+)*(?:[^()\n]|\([^()\n]*\))*\)")
 # `pgbench -i`: its progress and step lines, then `done in 1.04 s (drop tables 0.00 s, ...)`
 _INIT_STEP = re.compile(
-    r"(?:dropping old tables|creating tables|generating data \([^)\n]*\)|vacuuming"
+    r"(?:dropping old tables|creating tables|generating data \([^()\n]*\)|vacuuming"
     r"|creating primary keys|creating foreign keys)\.\.\.|(?<!\d)\d+ of \d+ tuples \([\d.]+%\) done"
     r"(?:[ \t]*\(elapsed [\d.]+ s, remaining [\d.]+ s\))?"
 )

@@ -70,9 +70,11 @@ def _block(h: re.Match) -> Rows:
             if v["num"] and (value := number(v["num"])) is not None:
                 yield Measurement(col, value, unit, m["name"], m["run"], v["num"])
 
+    # (a name starts after what `_JUNK` passes over, as where a row is matched: so a
+    # run of non-blanks is not read again from each of its characters)
     return Rows(
         row=re.compile(
-            rf"(?P<name>[^\s-][^\s]*)(?:\s+\((?P<run>NOW|\d{{4}}[\w.-]*)\))?"
+            rf"(?<![^\s=-])(?P<name>[^\s-][^\s]*)(?:\s+\((?P<run>NOW|\d{{4}}[\w.-]*)\))?"
             rf"\s+(?P<rest>{_ONE}(?:\s+{_ONE}){{{len(cols) - 1}}})(?!\S)"
         ),
         fields=found,

@@ -63,12 +63,20 @@ INFO = FormatInfo(
     # one: a unit, or no word character, `.`, `:`, `/`, `-`), or a line that ends
     # with a number and a unit (`_UNIT`); the trigger test checks that both together
     # are necessary for a row. (CJK written as characters: the prefilter's
-    # Hyperscan reads no `\u` escapes)
-    trigger=r"[A-Za-z一-鿿][\w.()%#/-]*[ \t]*[:=：][ \t]*~?[-+]?\d[\d,]*(?:\.\d+)?"
-    r"(?:[eE][-+]?\d+)?(?:[^\w.:/-]|[A-Za-zµμ%]|$)"
-    r"|(?m:\d[ \t]*(?:%|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
-    r"|ns|us|µs|μs|ms|s|secs?|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?|nanos(?:econds?)?|mins?|minutes?|h"
-    r"|hours?|qps|tps|rps|[kKM]?ops)[ \t]*\r?$)"
+    # Hyperscan reads no `\u` escapes. The trigger only asks whether a pair is
+    # there: so a key is read from the start of its run of key characters, its first
+    # letter on, not again from each of its letters; and a number's unit is read once
+    # for both places it may stand, its words by their first letter: the Python
+    # search, which runs on text not in ASCII, tries them at every digit.)
+    trigger=r"(?:^|[^\w.()%#/-])(?:[^\WA-Za-z一-鿿]|[.()%#/-])*[A-Za-z一-鿿][\w.()%#/-]*"
+    r"[ \t]*[:=：][ \t]*~?[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:[^\w.:/-]|[A-Za-zµμ%]|$)"
+    # or a number and its unit that end the line, or, for a unit that is no size,
+    # `label  <number> <unit>` lines run together (`3.9 sec 101 elements 5.8 sec`)
+    r"|\d[ \t]*(?:(?:%|[kKMGT]?i?B(?:ps)?)(?m:[ \t]*\r?$)"
+    r"|(?:[A-Za-zµμ]+/[A-Za-z]+|[kKMGT]?i?B/s(?:ec)?|n(?:s|anos(?:econds?)?)|us|[µμ]s"
+    r"|m(?:s|sec|illis(?:econds?)?|icros(?:econds?)?|ins?|inutes?)|s(?:ecs?|econds?)?|h(?:ours?)?"
+    r"|[qtr]ps|[kKM]?ops)(?:(?m:[ \t]*\r?$)|[ \t]+(?:[^\s.;:!?|=()\[\]]+[ \t]+){1,4}"
+    r"\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?[ \t]*[A-Za-zµμ]))"
     # or `label - 5.7 min` records run together in a flattened line
     r"|[ \t][-–][ \t]+~?\d[\d,.]*[ \t]*[A-Za-zµμ]"
     # or `|`-separated named values (`small msgs in 57.8 secs | 1k msgs in 53.2 secs`)
@@ -76,12 +84,7 @@ INFO = FormatInfo(
     # or a profile's `37% apr_file_rename` lines (`_SHARE`)
     r"|(?m:^[ \t]*(?:[-*•+][ \t]+)?\d{1,3}(?:\.\d+)?[ \t]*%[ \t]+[A-Za-z_$])"
     # (and run together in a flattened line: `... 37% apr_file_rename / ...`)
-    r"|[ \t]\d{1,3}(?:\.\d+)?%[ \t]+[A-Za-z_$][\w$]*[_.(:]"
-    # or `label  <number> <unit>` lines run together (`3.9 sec 101 elements 5.8 sec`)
-    r"|\d[ \t]*(?:[A-Za-zµμ]+/[A-Za-z]+|[kKMGT]?i?B/s(?:ec)?|ns|us|µs|μs|ms|s|secs?|seconds?"
-    r"|msec|millis(?:econds?)?|micros(?:econds?)?|nanos(?:econds?)?|mins?|minutes?|h|hours?"
-    r"|qps|tps|rps|[kKM]?ops)[ \t]+(?:[^\s.;:!?|=()\[\]]+[ \t]+){1,4}\d[\d,]*(?:\.\d+)?"
-    r"(?:[eE][-+]?\d+)?[ \t]*[A-Za-zµμ]",
+    r"|[ \t]\d{1,3}(?:\.\d+)?%[ \t]+[A-Za-z_$][\w$]*[_.(:]",
     keeps_repeats=True,
 )
 

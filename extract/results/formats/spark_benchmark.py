@@ -82,9 +82,11 @@ def _title(raw: str) -> str:
     return re.sub(r"^(?:\[info\]\s*|[-+]\s*)", "", title).strip().rstrip(":").strip()
 
 
+# (a case's name stops at the next `Running case:`, so that a line of them is not read
+# again from each)
 PROGRESS = Rows(
     row=re.compile(
-        r"Running case:[ \t]*(?P<case>[^\n]+?)\s+(?:\[info\]\s+)?"
+        r"Running case:[ \t]*(?P<case>(?:(?!Running case:)[^\n])+?)\s+(?:\[info\]\s+)?"
         r"Stopped after (?P<n>\d+) iterations?, (?P<ms>\d+) ms"
     ),
     gap=re.compile(r"\s*(?:\[info\]\s*)*"),

@@ -54,9 +54,11 @@ _SPECIFIC = (
     # `bar(demo.FooTest)  Time elapsed: 0.01 sec  <<< ERROR!` (Surefire 2)
     r"(?<![\w.$])[\w$]+(?:\.[\w$]+)*(?:\([\w.$]+\))?\s+(?:--\s+)?Time elapsed:\s*[\d.,]+\s*"
     r"(?:s|sec)\b(?:\s*<<<\s*(?:FAILURE|ERROR)!)?",
-    # reactor module line, `Apache Hadoop Common ...... SUCCESS [  2.450 s]` (bounded: linear)
-    r"[\w\-][\w.\-]{0,80}?(?: [\w\-][\w.\-]{0,80}?){0,8} \.{2,}[ \t]*(?:SUCCESS|FAILURE|SKIPPED)"
-    r"(?:[ \t]*\[[ \t]*[\d:.,]+[ \t]*(?:s|min|h)?\])?",
+    # reactor module line, `Apache Hadoop Common ...... SUCCESS [  2.450 s]`, from a word's
+    # start (not retried from each of its characters); a word ends at a blank, so it is
+    # read possessively: no shorter one is tried
+    r"(?<![\w.\-])[\w\-][\w.\-]{0,80}+(?: [\w\-][\w.\-]{0,80}+){0,8} \.{2,}"
+    r"[ \t]*(?:SUCCESS|FAILURE|SKIPPED)(?:[ \t]*\[[ \t]*[\d:.,]+[ \t]*(?:s|min|h)?\])?",
     r"Reactor Summary(?: for [^\n:]*)?:",
     r"BUILD (?:SUCCESS|FAILURE)",
     r"Total time:\s*[\d:.,]+\s*(?:s|min|h)?(?:\s*\(Wall Clock\))?",

@@ -166,7 +166,7 @@ def _report_tables(text: str) -> list[ResultTable]:
         current.span = (current.span[0], sec.end())
         pos, prefix = sec.end(), ""
         while True:
-            ws = re.match(r"\s*", text[pos:]).end()
+            ws = re.compile(r"\s*").match(text, pos).end() - pos  # (no copy of the rest)
             if _SECTION.match(text, pos + ws):
                 break
             kv = _KV.match(text, pos + ws)
@@ -190,6 +190,15 @@ def _report_tables(text: str) -> list[ResultTable]:
     return [t for t in tables if t.measurements]
 
 
+def _unit_after_comma(key: str) -> bool:
+    """Whether `key` ends in a rate unit after a comma (`read, MiB/s`): what
+    `re.search(r",\\s*\\S+/s$", key)` says, without reading the key again from each comma."""
+    if not key.endswith("/s"):
+        return False
+    last = key.split()[-1]
+    return "," in last[:-3] or (len(last) > 2 and key[: -len(last)].rstrip().endswith(","))
+
+
 def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
     row = len(table.rows)
     if section == "Latency":
@@ -198,7 +207,7 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
         unit = kv["u"]
     elif section == "CPU speed" or "per second" in kv["key"]:
         unit = "1/s"
-    elif re.search(r",\s*\S+/s$", kv["key"]):  # fileio `read, MiB/s: 12.34`
+    elif _unit_after_comma(kv["key"]):  # fileio `read, MiB/s: 12.34`
         unit = kv["key"].split(",")[-1].strip()
         metric = _snake(kv["key"].split(",")[0])
     elif kv["key"].endswith("/s"):  # fileio `reads/s: 2840.50`

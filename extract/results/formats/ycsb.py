@@ -84,13 +84,13 @@ _SUMMARY_PARTS = (
     r"(?P<ravg>[\d.]+|NaN)",
 )
 _SUMMARY = "|".join(r"\s*" + part for part in _SUMMARY_PARTS)
-# (searched: the blanks before a summary are taken from the first of their run, whole, and a
-# name from a letter after no letter: a match from inside either would start there as well;
-# a name is still read again from each letter that follows a digit, `_` or `-` in it)
+# (searched: the blanks before a summary are taken from the first of their run, whole, and
+# a name from the start of its word: neither is read again from each of its characters; so
+# a name glued to the number before it, `812.4READ count:`, is not read)
 _SUMMARY_RE = re.compile(
     r"(?<!\s)\s*+(?:"
     + "|".join(_SUMMARY_PARTS).replace(
-        "(?P<rsec>[A-Za-z][\\w\\-]*)", "(?<![A-Za-z])(?P<rsec>[A-Za-z][\\w\\-]*+)"
+        "(?P<rsec>[A-Za-z][\\w\\-]*)", "(?<![\\w\\-])(?P<rsec>[A-Za-z][\\w\\-]*+)"
     )
     + ")"
 )

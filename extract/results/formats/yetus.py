@@ -69,8 +69,9 @@ _PLAIN_ITEM = re.compile(
     r"^[ \t]*(?:\{color:\w+\})?[+-][01](?:\{color\})?[ \t]+[\w@ .-]+?(?:\{color\})?\.[ \t]"
 )
 _PLAIN_LINK = re.compile(r"^[ \t]*[A-Z][\w ]+(?:results|warnings|output|report)s?:[ \t]*https?://")
+# (the bold marks are read from the first `*` of a run, not again from each)
 _CI_NOTICE = re.compile(
-    r"""\**\[?Test\ build\ \#\d+\ (?:has\ (?:started|finished)|timed\ out)[^\n]*
+    r"""(?<!\*)\**\[?Test\ build\ \#\d+\ (?:has\ (?:started|finished)|timed\ out)[^\n]*
         (?:\s*\*\ This\ patch\ [^\n]*)*
       |Refer\ to\ this\ link\ for\ build\ results[^\n]*(?:\s*https?://\S+)?
       |Test\ (?:PASS|FAIL)ed\b[^\n]*
