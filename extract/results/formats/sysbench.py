@@ -61,6 +61,7 @@ _INTERVAL = re.compile(
         (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
     re.X,
 )
+_BLANKS = re.compile(r"\s*")
 _SECTION = re.compile(
     r"(?P<s>SQL statistics|General statistics|Latency \(ms\)|Threads fairness|CPU speed"
     r"|Throughput|File operations|Memory speed|OLTP test statistics|Test execution summary):"
@@ -166,7 +167,7 @@ def _report_tables(text: str) -> list[ResultTable]:
         current.span = (current.span[0], sec.end())
         pos, prefix = sec.end(), ""
         while True:
-            ws = re.compile(r"\s*").match(text, pos).end() - pos  # (no copy of the rest)
+            ws = _BLANKS.match(text, pos).end() - pos  # (no copy of the rest)
             if _SECTION.match(text, pos + ws):
                 break
             kv = _KV.match(text, pos + ws)
