@@ -24,6 +24,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.numbers import Number, numbers
@@ -552,9 +553,26 @@ def _line_header(sample: str, ls: int) -> tuple | None:
 
 def _column(header: tuple | None, col: int, width: int) -> Column | None:
     """The column of the number at `col` (of `width` characters) of a line whose
-    `_line_header` is `header` (bar and comma tables: the header cell of the same
-    index; aligned columns: the header cell that overlaps the number, else the
-    nearest one)."""
+    `_line_header` is `header` (see `_column_place`)."""
+    place = _column_place(header, col, width)
+    if place is None:
+        return None
+    index, row_label, head_text = place
+    cells = header[0]
+    words = [t.strip(" *`") for _, t in cells[1:index] if not NUMBER_CELL.fullmatch(t.strip())]
+    between = " ".join(words) if row_label and len(words) == index - 1 else ""
+    at, cell = cells[index]
+    rest = cell[: col - at] + cell[col - at + width :]
+    bare = len(cell) <= 60 and sum(ch.isalpha() for ch in rest) <= 6
+    return Column(head_text, row_label, index, bare, between)
+
+
+def _column_place(header: tuple | None, col: int, width: int) -> tuple | None:
+    """(the index of its cell, the row's label, the header cell's text or None) of the
+    number at `col` (of `width` characters) of a line whose `_line_header` is `header`
+    (bar and comma tables: the header cell of the same index; aligned columns: the
+    header cell that overlaps the number, else the nearest one). All the judge asks of
+    a column: what else `Column` says costs a pattern a cell, once a number."""
     if header is None:
         return None
     cells, head, aligned = header
@@ -563,13 +581,8 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
         return None
     first = cells[0][1].strip(" *`")
     row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
-    words = [t.strip(" *`") for _, t in cells[1:index] if not NUMBER_CELL.fullmatch(t.strip())]
-    between = " ".join(words) if row_label and len(words) == index - 1 else ""
-    at, cell = cells[index]
-    rest = cell[: col - at] + cell[col - at + width :]
-    bare = len(cell) <= 60 and sum(ch.isalpha() for ch in rest) <= 6
     if head is None:
-        return Column(None, row_label, index, bare, between)
+        return index, row_label, None
     if not aligned:
         text = head[index][1]
     else:
@@ -581,7 +594,7 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
                 abs(h[0] + len(h[1]) - hi),
             ),
         )[1]
-    return Column(text.strip(" *`"), row_label, index, bare, between)
+    return index, row_label, text.strip(" *`")
 
 
 def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
@@ -607,13 +620,14 @@ NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0
 
 def _column_features(header: tuple | None, col: int, width: int) -> list[str]:
     """What the header above a table-like line says of the number's column
-    (`_column`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    c = _column(header, col, width)
-    if c is None:
+    (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name."""
+    place = _column_place(header, col, width)
+    if place is None:
         return []
-    out = ["row_label"] if c.row_label else []
-    if c.header is not None:
-        out.append(_column_kind(c.header))
+    _, row_label, head_text = place
+    out = ["row_label"] if row_label else []
+    if head_text is not None:
+        out.append(_column_kind(head_text))
     return out
 
 
@@ -680,10 +694,15 @@ def _features_of(
     ctx, lw, rw, slash = _context(sample, n, glued, line, fences, words, prev_end)
     tail = [f"kind={kind}"] if kind else []
     tail += message
-    full = _assemble(n, glued, c, ctx, lw, rw, slash) + tail
+    # (the number's shape and the context's features in the unit glued to it are the
+    # same in both views: built once, not once a view)
+    shape = _shape_features(n, glued)
+    around = _around(glued, ctx, lw, rw, slash)
+    full = _assemble(shape, glued, c, ctx, lw, rw, slash, around) + tail
     if not blind:
         return full, None
-    return full, _assemble(n, glued, Candidate(n, noise=c.noise), ctx, lw, rw, slash) + tail
+    blind_view = Candidate(n, noise=c.noise)
+    return full, _assemble(shape, glued, blind_view, ctx, lw, rw, slash, around) + tail
 
 
 def _shape_features(n: Number, glued: str) -> list[str]:
@@ -714,9 +733,13 @@ def _shape_features(n: Number, glued: str) -> list[str]:
     return f
 
 
-def _assemble(n: Number, glued: str, c: Candidate, ctx, lw, rw, slash: bool) -> list[str]:
-    """A number's features from its context and what the readers made of it (`c`)."""
-    f = _shape_features(n, glued)
+def _assemble(
+    shape: list[str], glued: str, c: Candidate, ctx, lw, rw, slash: bool, around: list[str]
+) -> list[str]:
+    """A number's features from its shape, its context and what the readers made of it
+    (`c`); `around` is `_around` in the `glued` unit (used as is when the readers gave
+    the number no other unit)."""
+    f = shape.copy()
     # the unit: the one glued to it, else the one the reader gave it
     unit = glued
     m = c.measurement
@@ -743,7 +766,13 @@ def _assemble(n: Number, glued: str, c: Candidate, ctx, lw, rw, slash: bool) -> 
         f.append(f"in_table={fam}")
     else:
         f.append("reader=none")
-    f += ctx
+    f += around if unit == glued else _around(unit, ctx, lw, rw, slash)
+    return f
+
+
+def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
+    """The context's features (`_context`) of a number in `unit`."""
+    f = list(ctx)
     if slash and unit in ("none", "word"):
         f.append("in_path")
     f += [f"left={w}" for w in lw]
@@ -904,7 +933,9 @@ class NumberModel:
                 c.score, c.taken = c.blind_score, c.blind_taken
 
     def score(self, feats: list[str]) -> float:
-        z = self.bias + sum(self.weights.get(name, 0.0) for name in feats)
+        # (the lookups by `map`, in the features' order: the same sum as a generator's,
+        # without a Python frame a feature)
+        z = self.bias + sum(map(self.weights.get, feats, repeat(0.0)))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def explain(self, feats: list[str]) -> list[tuple[str, float]]:
