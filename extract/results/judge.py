@@ -808,7 +808,14 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     lo = max(ls, n.start - 60)
     # (the token before: after the window's last blank, found with rfind, not a regex
     # tried at every position of the window)
-    tok_before = sample[max(lo, *(sample.rfind(b, lo, n.start) + 1 for b in " \t\n")) : n.start]
+    # (three calls written out, not a generator: this runs once a number)
+    cut = max(
+        lo,
+        sample.rfind(" ", lo, n.start) + 1,
+        sample.rfind("\t", lo, n.start) + 1,
+        sample.rfind("\n", lo, n.start) + 1,
+    )
+    tok_before = sample[cut : n.start]
     tok_after = _TOKEN_AFTER.match(sample[n.unit_end : n.unit_end + 40]).group()
     token = tok_before + tok_after
     slash = "/" in tok_before or "/" in tok_after
@@ -819,7 +826,9 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("glued_key")
     if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
         f.append("cli_arg")
-    if _DATE_TOKEN.search(tok_before + n.written + tok_after):
+    whole = tok_before + n.written + tok_after
+    # (a date has two of `-/.` in it: most tokens have none, and no search is made)
+    if ("-" in whole or "/" in whole or "." in whole) and _DATE_TOKEN.search(whole):
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
     if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
         f.append("id_like")
@@ -858,7 +867,6 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     ):
         f.append("in_tag")  # (`<span style="font-size:10.5pt">`: markup, not text)
     left = sample[max(ls, n.start - 48) : n.start].lower().rstrip(" \t")
-    right = sample[n.unit_end : min(le, n.unit_end + 32)].lower()
     # (each regex only where the window's last character lets it match)
     tail = left.rstrip(" \t\"'")
     if tail.endswith((":", "=", "：")):
@@ -866,7 +874,10 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
             f.append("key_before")
         if '"' in left and _JSON_KEY.search(sample[max(ls, n.start - 64) : n.start]):
             f.append("json_key")
-    if tail.endswith(("(", "[")) and right.lstrip().startswith((")", "]")):
+    # (what follows the number, read only here: after an opening bracket)
+    if tail.endswith(("(", "[")) and (
+        sample[n.unit_end : min(le, n.unit_end + 32)].lower().lstrip().startswith((")", "]"))
+    ):
         f.append("in_parens")
     if tail.endswith(("±", "-", "%)", "σ")) and _PLUS_MINUS.search(left):
         f.append("after_plus_minus")
