@@ -238,13 +238,19 @@ _RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
 
 
 class _Words:
-    """The words of a text, found once; the families in any window of it."""
+    """The words of `text[start:end]`, found once; the families in any window of it
+    (positions in `text`). (The judge reads words of one line at a time, of the lines
+    that hold numbers: most of a message's text is never looked at. No token crosses
+    a line break, so a line's tokens are the text's.)"""
 
-    def __init__(self, text: str):
-        low = text.translate(_ASCII_LOWER)
-        self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(low)]
+    def __init__(self, text: str, start: int = 0, end: int | None = None):
+        low = text[start:end].translate(_ASCII_LOWER)
+        self.tokens = [
+            (m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)
+        ]
         self.starts = [t[0] for t in self.tokens]
         self.low = low
+        self.offset = start
         # (each token's own families, looked up once however many windows hold it)
         self._own: list[tuple[tuple[str, ...], str | None, bool] | None] = [None] * len(self.tokens)
 
@@ -283,7 +289,7 @@ class _Words:
             if stat:
                 out["stat"] = None
             k += 1
-        window = self.low[lo:hi]
+        window = self.low[max(0, lo - self.offset) : max(0, hi - self.offset)]
         if "->" in window or "→" in window or "=>" in window:
             out["compare"] = None
         if "@@" in window:
@@ -369,12 +375,11 @@ def features(
             line = lines[ls] = _Line(ls, le, _line_features(sample[ls:le]))
         line.count += 1
     fences = [m.start() for m in _FENCE.finditer(sample)]
-    words = _Words(sample)
     prev_end = 0
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
         c.features, view = _features_of(
-            sample, c, lines[ls], fences, words, kind, message, blind, prev_end
+            sample, c, lines[ls], fences, lines[ls].words(sample), kind, message, blind, prev_end
         )
         if view is not None:
             c.blind_features = view
@@ -425,6 +430,12 @@ class _Line:
     features: list[str]
     count: int = 0  # numbers on it
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
+    _words: _Words | None = None  # its words, once a window on it is read
+
+    def words(self, sample: str) -> _Words:
+        if self._words is None:
+            self._words = _Words(sample, self.start, self.end)
+        return self._words
 
     def columns(self, sample: str, col: int, width: int) -> list[str]:
         if self.header is False:
