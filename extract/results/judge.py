@@ -237,58 +237,56 @@ _TAILS_ANY: tuple = ()
 _RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
 
 
+@functools.lru_cache(maxsize=8192)  # (a language's words repeat: looked up once each)
+def _word_families(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the families of a word, `("stat",)` when it is a `pN`, else ())."""
+    if word[0] >= "\u4e00":
+        return tuple(f for key, f in _CJK_WORDS.items() if key in word), ()
+    fams = (*_WORD_FAMILIES.get(word, ()), *(f for f, pre in _PREFIXES if word.startswith(pre)))
+    stat = len(word) >= 2 and word[0] == "p" and word[1:].isdigit()
+    return fams, ("stat",) if stat else ()
+
+
 class _Words:
-    """The words of `text[start:end]`, found once; the families in any window of it
-    (positions in `text`). (The judge reads words of one line at a time, of the lines
-    that hold numbers: most of a message's text is never looked at. No token crosses
-    a line break, so a line's tokens are the text's.)"""
+    """The words of one line (`text[start:end]`) and the families in any window of it
+    (positions in `text`). (The judge reads the words of the lines that hold numbers
+    only: most of a message's text is never looked at. No token crosses a line break,
+    so a line's tokens are the text's.)"""
 
     def __init__(self, text: str, start: int = 0, end: int | None = None):
         low = text[start:end].translate(_ASCII_LOWER)
-        self.tokens = [
-            (m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)
-        ]
-        self.starts = [t[0] for t in self.tokens]
         self.low = low
         self.offset = start
-        # (each token's own families, looked up once however many windows hold it)
-        self._own: list[tuple[tuple[str, ...], str | None, bool] | None] = [None] * len(self.tokens)
-
-    def _token(self, k: int) -> tuple[tuple[str, ...], str | None, bool]:
-        """(its families, the family it makes with the token before, `pN`), of token k."""
-        own = self._own[k]
-        if own is not None:
-            return own
-        word = self.tokens[k][2]
-        if word[0] >= "\u4e00":
-            own = (tuple(f for key, f in _CJK_WORDS.items() if key in word), None, False)
-        else:
-            fams = [
-                *_WORD_FAMILIES.get(word, ()),
-                *(f for f, pre in _PREFIXES if word.startswith(pre)),
-            ]
-            prev = self.tokens[k - 1][2] if k else ""
-            pair = _PAIRS.get((prev, word)) if prev and prev[0] < "\u4e00" else None
-            stat = len(word) >= 2 and word[0] == "p" and word[1:].isdigit()
-            own = (tuple(fams), pair, stat)
-        self._own[k] = own
-        return own
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        # What each token adds to a window: `alone` when it is the window's first
+        # token, `paired` when the token before it is in the window too (the family
+        # of the pair they make, `run time`, after its own): made once a token, so
+        # that a window's families are a walk over a slice of these.
+        self.alone: list[tuple[str, ...]] = []
+        self.paired: list[tuple[str, ...]] = []
+        prev = ""
+        for m in _TOKEN.finditer(low):
+            word = m.group()
+            self.starts.append(m.start() + start)
+            self.ends.append(m.end() + start)
+            fams, stat = _word_families(word)
+            self.alone.append(fams + stat)
+            pair = _PAIRS.get((prev, word))
+            self.paired.append(fams + (pair,) + stat if pair is not None else fams + stat)
+            prev = word
 
     def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
+        # (tokens do not overlap: their ends are sorted too, and the tokens the window
+        # holds whole are the range found by two bisections)
+        first = bisect_right(self.starts, lo - 1)
+        last = bisect_right(self.ends, hi)
         out: dict[str, None] = {}
-        k = first = bisect_right(self.starts, lo - 1)
-        while k < len(self.tokens) and self.tokens[k][0] < hi:
-            if self.tokens[k][1] > hi:
-                break
-            fams, pair, stat = self._token(k)
-            for family in fams:
-                out[family] = None
-            # (a pair with the token before, when that one is in the window too)
-            if pair is not None and k > first:
-                out[pair] = None
-            if stat:
-                out["stat"] = None
-            k += 1
+        if first < last:
+            out = dict.fromkeys(self.alone[first])
+            for fams in self.paired[first + 1 : last]:
+                for family in fams:
+                    out[family] = None
         window = self.low[max(0, lo - self.offset) : max(0, hi - self.offset)]
         if "->" in window or "→" in window or "=>" in window:
             out["compare"] = None
