@@ -429,6 +429,7 @@ class _Line:
     count: int = 0  # numbers on it
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
     _words: _Words | None = None  # its words, once a window on it is read
+    cell_starts: list[int] | None = None  # where its cells start, once its header is
 
     def words(self, sample: str) -> _Words:
         if self._words is None:
@@ -438,7 +439,9 @@ class _Line:
     def columns(self, sample: str, col: int, width: int) -> list[str]:
         if self.header is False:
             self.header = _line_header(sample, self.start)
-        return _column_features(self.header, col, width)
+            if self.header is not None:
+                self.cell_starts = [at for at, _ in self.header[0]]
+        return _column_features(self.header, col, width, self.cell_starts)
 
 
 def _line_features(line: str) -> list[str]:
@@ -576,17 +579,25 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
     return Column(head_text, row_label, index, bare, between)
 
 
-def _column_place(header: tuple | None, col: int, width: int) -> tuple | None:
+def _column_place(
+    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+) -> tuple | None:
     """(the index of its cell, the row's label, the header cell's text or None) of the
     number at `col` (of `width` characters) of a line whose `_line_header` is `header`
     (bar and comma tables: the header cell of the same index; aligned columns: the
     header cell that overlaps the number, else the nearest one). All the judge asks of
-    a column: what else `Column` says costs a pattern a cell, once a number."""
+    a column: what else `Column` says costs a pattern a cell, once a number.
+    `cell_starts`: where the line's cells start, when the caller keeps them."""
     if header is None:
         return None
     cells, head, aligned = header
-    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
-    if index is None:
+    # (the cells are in order and do not overlap: the one holding `col` is the last
+    # that starts at or before it, if it reaches it. Found by bisection: a line of
+    # many numbers asks once a number)
+    if cell_starts is None:
+        cell_starts = [at for at, _ in cells]
+    index = bisect_right(cell_starts, col) - 1
+    if index < 0 or col >= cells[index][0] + len(cells[index][1]):
         return None
     first = cells[0][1].strip(" *`")
     row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
@@ -627,10 +638,12 @@ def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
 NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0,8}")
 
 
-def _column_features(header: tuple | None, col: int, width: int) -> list[str]:
+def _column_features(
+    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+) -> list[str]:
     """What the header above a table-like line says of the number's column
     (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    place = _column_place(header, col, width)
+    place = _column_place(header, col, width, cell_starts)
     if place is None:
         return []
     _, row_label, head_text = place
