@@ -247,6 +247,13 @@ def _word_families(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return fams, ("stat",) if stat else ()
 
 
+@functools.lru_cache(maxsize=8192)
+def _word_adds(word: str) -> tuple[str, ...]:
+    """What a word adds to a window: its families, then `stat`."""
+    fams, stat = _word_families(word)
+    return fams + stat
+
+
 class _Words:
     """The words of one line (`text[start:end]`) and the families in any window of it
     (positions in `text`). (The judge reads the words of the lines that hold numbers
@@ -257,24 +264,20 @@ class _Words:
         low = text[start:end].translate(_ASCII_LOWER)
         self.low = low
         self.offset = start
-        self.starts: list[int] = []
-        self.ends: list[int] = []
+        found = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)]
+        self.starts = [t[0] for t in found]
+        self.ends = [t[1] for t in found]
+        words = [t[2] for t in found]
         # What each token adds to a window: `alone` when it is the window's first
         # token, `paired` when the token before it is in the window too (the family
         # of the pair they make, `run time`, after its own): made once a token, so
         # that a window's families are a walk over a slice of these.
-        self.alone: list[tuple[str, ...]] = []
-        self.paired: list[tuple[str, ...]] = []
-        prev = ""
-        for m in _TOKEN.finditer(low):
-            word = m.group()
-            self.starts.append(m.start() + start)
-            self.ends.append(m.end() + start)
-            fams, stat = _word_families(word)
-            self.alone.append(fams + stat)
-            pair = _PAIRS.get((prev, word))
-            self.paired.append(fams + (pair,) + stat if pair is not None else fams + stat)
-            prev = word
+        self.alone = list(map(_word_adds, words))
+        self.paired = self.alone.copy()
+        for k, pair in enumerate(map(_PAIRS.get, zip(["", *words], words, strict=False))):
+            if pair is not None:  # (rare: the token's own, then the pair's, then `stat`)
+                fams, stat = _word_families(words[k])
+                self.paired[k] = fams + (pair,) + stat
 
     def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
         # (tokens do not overlap: their ends are sorted too, and the tokens the window
@@ -287,7 +290,8 @@ class _Words:
             for fams in self.paired[first + 1 : last]:
                 for family in fams:
                     out[family] = None
-        window = self.low[max(0, lo - self.offset) : max(0, hi - self.offset)]
+        # (a window is within the line: lo and hi are at or after its start)
+        window = self.low[lo - self.offset : hi - self.offset]
         if "->" in window or "→" in window or "=>" in window:
             out["compare"] = None
         if "@@" in window:
@@ -701,7 +705,7 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
 
 def _digits_bucket(n: Number) -> str:
     head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
-    d = sum(ch.isdigit() for ch in head)
+    d = sum(map(str.isdigit, head))
     return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
 
 
@@ -720,11 +724,12 @@ def _features_of(
     # same in both views: built once, not once a view)
     shape = _shape_features(n, glued)
     around = _around(glued, ctx, lw, rw, slash)
-    full = _assemble(shape, glued, c, ctx, lw, rw, slash, around) + tail
+    full = _assemble(shape, glued, c.measurement, c.table, c.noise, ctx, lw, rw, slash, around)
     if not blind:
-        return full, None
-    blind_view = Candidate(n, noise=c.noise)
-    return full, _assemble(shape, glued, blind_view, ctx, lw, rw, slash, around) + tail
+        return full + tail, None
+    # (the blind view: no measurement, no table, the same noise span)
+    view = _assemble(shape, glued, None, None, c.noise, ctx, lw, rw, slash, around)
+    return full + tail, view + tail
 
 
 def _shape_features(n: Number, glued: str) -> list[str]:
@@ -756,35 +761,43 @@ def _shape_features(n: Number, glued: str) -> list[str]:
 
 
 def _assemble(
-    shape: list[str], glued: str, c: Candidate, ctx, lw, rw, slash: bool, around: list[str]
+    shape: list[str],
+    glued: str,
+    m: Measurement | None,
+    table: ResultTable | None,
+    noise: bool,
+    ctx,
+    lw,
+    rw,
+    slash: bool,
+    around: list[str],
 ) -> list[str]:
     """A number's features from its shape, its context and what the readers made of it
-    (`c`); `around` is `_around` in the `glued` unit (used as is when the readers gave
-    the number no other unit)."""
+    (its candidate's `measurement`, `table` and `noise`); `around` is `_around` in the
+    `glued` unit (used as is when the readers gave the number no other unit)."""
     f = shape.copy()
     # the unit: the one glued to it, else the one the reader gave it
     unit = glued
-    m = c.measurement
     if unit == "none" and m is not None and m.unit:
         unit = unit_class(m.unit)
         f.append("unit_from_reader")
     f.append(f"unit={unit}")
 
     # what the readers made of it
-    if c.noise:
+    if noise:
         f.append("noise_span")
     if m is not None:
-        fam = GENERIC.get(c.table.format, "tool")
+        fam = GENERIC.get(table.format, "tool")
         f.append(f"reader={fam}")
-        f.append(f"format={c.table.format}")
+        f.append(f"format={table.format}")
         f.append(f"metric={_metric_class(m.metric)}")
         if m.role != "result":
             f.append(f"role={m.role}")
         f.append(f"reader={fam}&unit={unit}")
         if m.side in ("before", "after", "change"):
             f.append("side")
-    elif c.table is not None:
-        fam = GENERIC.get(c.table.format, "tool")
+    elif table is not None:
+        fam = GENERIC.get(table.format, "tool")
         f.append(f"in_table={fam}")
     else:
         f.append("reader=none")
