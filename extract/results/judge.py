@@ -237,7 +237,6 @@ _TAILS_ANY: tuple = ()
 _RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
 
 
-@functools.lru_cache(maxsize=8192)  # (a language's words repeat: looked up once each)
 def _word_families(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the families of a word, `("stat",)` when it is a `pN`, else ())."""
     if word[0] >= "\u4e00":
@@ -247,7 +246,9 @@ def _word_families(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return fams, ("stat",) if stat else ()
 
 
-@functools.lru_cache(maxsize=8192)
+# (a language's words repeat: looked up once each. Bounded, and words only, never a
+# message's text: a token is cut at 1000 characters with the sample's long runs)
+@functools.lru_cache(maxsize=4096)
 def _word_adds(word: str) -> tuple[str, ...]:
     """What a word adds to a window: its families, then `stat`."""
     fams, stat = _word_families(word)
@@ -347,7 +348,7 @@ def key_before(window: str, reach: int = 48) -> str | None:
 
 
 _JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
-_TOKEN_AFTER = re.compile(r"^\S*")
+_TOKEN_AFTER = re.compile(r"\S*")  # (matched at a position: no `^`, no slice)
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
 _FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|<pre)", re.M)
@@ -851,7 +852,7 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         sample.rfind("\n", lo, n.start) + 1,
     )
     tok_before = sample[cut : n.start]
-    tok_after = _TOKEN_AFTER.match(sample[n.unit_end : n.unit_end + 40]).group()
+    tok_after = _TOKEN_AFTER.match(sample, n.unit_end, n.unit_end + 40).group()
     token = tok_before + tok_after
     slash = "/" in tok_before or "/" in tok_after
     if "://" in token:
