@@ -24,6 +24,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.numbers import Number, numbers
@@ -236,53 +237,62 @@ _TAILS_ANY: tuple = ()
 _RIGHT_WORDS = ("change", "compare", "hedge", "setting", "stat", "time", "rate")
 
 
+def _word_families(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the families of a word, `("stat",)` when it is a `pN`, else ())."""
+    if word[0] >= "\u4e00":
+        return tuple(f for key, f in _CJK_WORDS.items() if key in word), ()
+    fams = (*_WORD_FAMILIES.get(word, ()), *(f for f, pre in _PREFIXES if word.startswith(pre)))
+    stat = len(word) >= 2 and word[0] == "p" and word[1:].isdigit()
+    return fams, ("stat",) if stat else ()
+
+
+# (a language's words repeat: looked up once each. Bounded, and words only, never a
+# message's text: a token is cut at 1000 characters with the sample's long runs)
+@functools.lru_cache(maxsize=4096)
+def _word_adds(word: str) -> tuple[str, ...]:
+    """What a word adds to a window: its families, then `stat`."""
+    fams, stat = _word_families(word)
+    return fams + stat
+
+
 class _Words:
-    """The words of a text, found once; the families in any window of it."""
+    """The words of one line (`text[start:end]`) and the families in any window of it
+    (positions in `text`). (The judge reads the words of the lines that hold numbers
+    only: most of a message's text is never looked at. No token crosses a line break,
+    so a line's tokens are the text's.)"""
 
-    def __init__(self, text: str):
-        low = text.translate(_ASCII_LOWER)
-        self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(low)]
-        self.starts = [t[0] for t in self.tokens]
+    def __init__(self, text: str, start: int = 0, end: int | None = None):
+        low = text[start:end].translate(_ASCII_LOWER)
         self.low = low
-        # (each token's own families, looked up once however many windows hold it)
-        self._own: list[tuple[tuple[str, ...], str | None, bool] | None] = [None] * len(self.tokens)
-
-    def _token(self, k: int) -> tuple[tuple[str, ...], str | None, bool]:
-        """(its families, the family it makes with the token before, `pN`), of token k."""
-        own = self._own[k]
-        if own is not None:
-            return own
-        word = self.tokens[k][2]
-        if word[0] >= "\u4e00":
-            own = (tuple(f for key, f in _CJK_WORDS.items() if key in word), None, False)
-        else:
-            fams = [
-                *_WORD_FAMILIES.get(word, ()),
-                *(f for f, pre in _PREFIXES if word.startswith(pre)),
-            ]
-            prev = self.tokens[k - 1][2] if k else ""
-            pair = _PAIRS.get((prev, word)) if prev and prev[0] < "\u4e00" else None
-            stat = len(word) >= 2 and word[0] == "p" and word[1:].isdigit()
-            own = (tuple(fams), pair, stat)
-        self._own[k] = own
-        return own
+        self.offset = start
+        found = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)]
+        self.starts = [t[0] for t in found]
+        self.ends = [t[1] for t in found]
+        words = [t[2] for t in found]
+        # What each token adds to a window: `alone` when it is the window's first
+        # token, `paired` when the token before it is in the window too (the family
+        # of the pair they make, `run time`, after its own): made once a token, so
+        # that a window's families are a walk over a slice of these.
+        self.alone = list(map(_word_adds, words))
+        self.paired = self.alone.copy()
+        for k, pair in enumerate(map(_PAIRS.get, zip(["", *words], words, strict=False))):
+            if pair is not None:  # (rare: the token's own, then the pair's, then `stat`)
+                fams, stat = _word_families(words[k])
+                self.paired[k] = fams + (pair,) + stat
 
     def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
+        # (tokens do not overlap: their ends are sorted too, and the tokens the window
+        # holds whole are the range found by two bisections)
+        first = bisect_right(self.starts, lo - 1)
+        last = bisect_right(self.ends, hi)
         out: dict[str, None] = {}
-        k = first = bisect_right(self.starts, lo - 1)
-        while k < len(self.tokens) and self.tokens[k][0] < hi:
-            if self.tokens[k][1] > hi:
-                break
-            fams, pair, stat = self._token(k)
-            for family in fams:
-                out[family] = None
-            # (a pair with the token before, when that one is in the window too)
-            if pair is not None and k > first:
-                out[pair] = None
-            if stat:
-                out["stat"] = None
-            k += 1
-        window = self.low[lo:hi]
+        if first < last:
+            out = dict.fromkeys(self.alone[first])
+            for fams in self.paired[first + 1 : last]:
+                for family in fams:
+                    out[family] = None
+        # (a window is within the line: lo and hi are at or after its start)
+        window = self.low[lo - self.offset : hi - self.offset]
         if "->" in window or "→" in window or "=>" in window:
             out["compare"] = None
         if "@@" in window:
@@ -338,7 +348,7 @@ def key_before(window: str, reach: int = 48) -> str | None:
 
 
 _JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
-_TOKEN_AFTER = re.compile(r"^\S*")
+_TOKEN_AFTER = re.compile(r"\S*")  # (matched at a position: no `^`, no slice)
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
 _FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|<pre)", re.M)
@@ -368,12 +378,11 @@ def features(
             line = lines[ls] = _Line(ls, le, _line_features(sample[ls:le]))
         line.count += 1
     fences = [m.start() for m in _FENCE.finditer(sample)]
-    words = _Words(sample)
     prev_end = 0
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
         c.features, view = _features_of(
-            sample, c, lines[ls], fences, words, kind, message, blind, prev_end
+            sample, c, lines[ls], fences, lines[ls].words(sample), kind, message, blind, prev_end
         )
         if view is not None:
             c.blind_features = view
@@ -424,11 +433,20 @@ class _Line:
     features: list[str]
     count: int = 0  # numbers on it
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
+    _words: _Words | None = None  # its words, once a window on it is read
+    cell_starts: list[int] | None = None  # where its cells start, once its header is
+
+    def words(self, sample: str) -> _Words:
+        if self._words is None:
+            self._words = _Words(sample, self.start, self.end)
+        return self._words
 
     def columns(self, sample: str, col: int, width: int) -> list[str]:
         if self.header is False:
             self.header = _line_header(sample, self.start)
-        return _column_features(self.header, col, width)
+            if self.header is not None:
+                self.cell_starts = [at for at, _ in self.header[0]]
+        return _column_features(self.header, col, width, self.cell_starts)
 
 
 def _line_features(line: str) -> list[str]:
@@ -552,24 +570,44 @@ def _line_header(sample: str, ls: int) -> tuple | None:
 
 def _column(header: tuple | None, col: int, width: int) -> Column | None:
     """The column of the number at `col` (of `width` characters) of a line whose
-    `_line_header` is `header` (bar and comma tables: the header cell of the same
-    index; aligned columns: the header cell that overlaps the number, else the
-    nearest one)."""
-    if header is None:
+    `_line_header` is `header` (see `_column_place`)."""
+    place = _column_place(header, col, width)
+    if place is None:
         return None
-    cells, head, aligned = header
-    index = next((k for k, (at, text) in enumerate(cells) if at <= col < at + len(text)), None)
-    if index is None:
-        return None
-    first = cells[0][1].strip(" *`")
-    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
+    index, row_label, head_text = place
+    cells = header[0]
     words = [t.strip(" *`") for _, t in cells[1:index] if not NUMBER_CELL.fullmatch(t.strip())]
     between = " ".join(words) if row_label and len(words) == index - 1 else ""
     at, cell = cells[index]
     rest = cell[: col - at] + cell[col - at + width :]
     bare = len(cell) <= 60 and sum(ch.isalpha() for ch in rest) <= 6
+    return Column(head_text, row_label, index, bare, between)
+
+
+def _column_place(
+    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+) -> tuple | None:
+    """(the index of its cell, the row's label, the header cell's text or None) of the
+    number at `col` (of `width` characters) of a line whose `_line_header` is `header`
+    (bar and comma tables: the header cell of the same index; aligned columns: the
+    header cell that overlaps the number, else the nearest one). All the judge asks of
+    a column: what else `Column` says costs a pattern a cell, once a number.
+    `cell_starts`: where the line's cells start, when the caller keeps them."""
+    if header is None:
+        return None
+    cells, head, aligned = header
+    # (the cells are in order and do not overlap: the one holding `col` is the last
+    # that starts at or before it, if it reaches it. Found by bisection: a line of
+    # many numbers asks once a number)
+    if cell_starts is None:
+        cell_starts = [at for at, _ in cells]
+    index = bisect_right(cell_starts, col) - 1
+    if index < 0 or col >= cells[index][0] + len(cells[index][1]):
+        return None
+    first = cells[0][1].strip(" *`")
+    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
     if head is None:
-        return Column(None, row_label, index, bare, between)
+        return index, row_label, None
     if not aligned:
         text = head[index][1]
     else:
@@ -581,7 +619,7 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
                 abs(h[0] + len(h[1]) - hi),
             ),
         )[1]
-    return Column(text.strip(" *`"), row_label, index, bare, between)
+    return index, row_label, text.strip(" *`")
 
 
 def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
@@ -605,15 +643,18 @@ def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
 NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0,8}")
 
 
-def _column_features(header: tuple | None, col: int, width: int) -> list[str]:
+def _column_features(
+    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+) -> list[str]:
     """What the header above a table-like line says of the number's column
-    (`_column`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    c = _column(header, col, width)
-    if c is None:
+    (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name."""
+    place = _column_place(header, col, width, cell_starts)
+    if place is None:
         return []
-    out = ["row_label"] if c.row_label else []
-    if c.header is not None:
-        out.append(_column_kind(c.header))
+    _, row_label, head_text = place
+    out = ["row_label"] if row_label else []
+    if head_text is not None:
+        out.append(_column_kind(head_text))
     return out
 
 
@@ -665,7 +706,7 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
 
 def _digits_bucket(n: Number) -> str:
     head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
-    d = sum(ch.isdigit() for ch in head)
+    d = sum(map(str.isdigit, head))
     return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
 
 
@@ -680,10 +721,16 @@ def _features_of(
     ctx, lw, rw, slash = _context(sample, n, glued, line, fences, words, prev_end)
     tail = [f"kind={kind}"] if kind else []
     tail += message
-    full = _assemble(n, glued, c, ctx, lw, rw, slash) + tail
+    # (the number's shape and the context's features in the unit glued to it are the
+    # same in both views: built once, not once a view)
+    shape = _shape_features(n, glued)
+    around = _around(glued, ctx, lw, rw, slash)
+    full = _assemble(shape, glued, c.measurement, c.table, c.noise, ctx, lw, rw, slash, around)
     if not blind:
-        return full, None
-    return full, _assemble(n, glued, Candidate(n, noise=c.noise), ctx, lw, rw, slash) + tail
+        return full + tail, None
+    # (the blind view: no measurement, no table, the same noise span)
+    view = _assemble(shape, glued, None, None, c.noise, ctx, lw, rw, slash, around)
+    return full + tail, view + tail
 
 
 def _shape_features(n: Number, glued: str) -> list[str]:
@@ -714,36 +761,54 @@ def _shape_features(n: Number, glued: str) -> list[str]:
     return f
 
 
-def _assemble(n: Number, glued: str, c: Candidate, ctx, lw, rw, slash: bool) -> list[str]:
-    """A number's features from its context and what the readers made of it (`c`)."""
-    f = _shape_features(n, glued)
+def _assemble(
+    shape: list[str],
+    glued: str,
+    m: Measurement | None,
+    table: ResultTable | None,
+    noise: bool,
+    ctx,
+    lw,
+    rw,
+    slash: bool,
+    around: list[str],
+) -> list[str]:
+    """A number's features from its shape, its context and what the readers made of it
+    (its candidate's `measurement`, `table` and `noise`); `around` is `_around` in the
+    `glued` unit (used as is when the readers gave the number no other unit)."""
+    f = shape.copy()
     # the unit: the one glued to it, else the one the reader gave it
     unit = glued
-    m = c.measurement
     if unit == "none" and m is not None and m.unit:
         unit = unit_class(m.unit)
         f.append("unit_from_reader")
     f.append(f"unit={unit}")
 
     # what the readers made of it
-    if c.noise:
+    if noise:
         f.append("noise_span")
     if m is not None:
-        fam = GENERIC.get(c.table.format, "tool")
+        fam = GENERIC.get(table.format, "tool")
         f.append(f"reader={fam}")
-        f.append(f"format={c.table.format}")
+        f.append(f"format={table.format}")
         f.append(f"metric={_metric_class(m.metric)}")
         if m.role != "result":
             f.append(f"role={m.role}")
         f.append(f"reader={fam}&unit={unit}")
         if m.side in ("before", "after", "change"):
             f.append("side")
-    elif c.table is not None:
-        fam = GENERIC.get(c.table.format, "tool")
+    elif table is not None:
+        fam = GENERIC.get(table.format, "tool")
         f.append(f"in_table={fam}")
     else:
         f.append("reader=none")
-    f += ctx
+    f += around if unit == glued else _around(unit, ctx, lw, rw, slash)
+    return f
+
+
+def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
+    """The context's features (`_context`) of a number in `unit`."""
+    f = list(ctx)
     if slash and unit in ("none", "word"):
         f.append("in_path")
     f += [f"left={w}" for w in lw]
@@ -779,8 +844,15 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     lo = max(ls, n.start - 60)
     # (the token before: after the window's last blank, found with rfind, not a regex
     # tried at every position of the window)
-    tok_before = sample[max(lo, *(sample.rfind(b, lo, n.start) + 1 for b in " \t\n")) : n.start]
-    tok_after = _TOKEN_AFTER.match(sample[n.unit_end : n.unit_end + 40]).group()
+    # (three calls written out, not a generator: this runs once a number)
+    cut = max(
+        lo,
+        sample.rfind(" ", lo, n.start) + 1,
+        sample.rfind("\t", lo, n.start) + 1,
+        sample.rfind("\n", lo, n.start) + 1,
+    )
+    tok_before = sample[cut : n.start]
+    tok_after = _TOKEN_AFTER.match(sample, n.unit_end, n.unit_end + 40).group()
     token = tok_before + tok_after
     slash = "/" in tok_before or "/" in tok_after
     if "://" in token:
@@ -790,7 +862,9 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("glued_key")
     if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
         f.append("cli_arg")
-    if _DATE_TOKEN.search(tok_before + n.written + tok_after):
+    whole = tok_before + n.written + tok_after
+    # (a date has two of `-/.` in it: most tokens have none, and no search is made)
+    if ("-" in whole or "/" in whole or "." in whole) and _DATE_TOKEN.search(whole):
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
     if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
         f.append("id_like")
@@ -829,7 +903,6 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     ):
         f.append("in_tag")  # (`<span style="font-size:10.5pt">`: markup, not text)
     left = sample[max(ls, n.start - 48) : n.start].lower().rstrip(" \t")
-    right = sample[n.unit_end : min(le, n.unit_end + 32)].lower()
     # (each regex only where the window's last character lets it match)
     tail = left.rstrip(" \t\"'")
     if tail.endswith((":", "=", "：")):
@@ -837,7 +910,10 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
             f.append("key_before")
         if '"' in left and _JSON_KEY.search(sample[max(ls, n.start - 64) : n.start]):
             f.append("json_key")
-    if tail.endswith(("(", "[")) and right.lstrip().startswith((")", "]")):
+    # (what follows the number, read only here: after an opening bracket)
+    if tail.endswith(("(", "[")) and (
+        sample[n.unit_end : min(le, n.unit_end + 32)].lower().lstrip().startswith((")", "]"))
+    ):
         f.append("in_parens")
     if tail.endswith(("±", "-", "%)", "σ")) and _PLUS_MINUS.search(left):
         f.append("after_plus_minus")
@@ -904,7 +980,9 @@ class NumberModel:
                 c.score, c.taken = c.blind_score, c.blind_taken
 
     def score(self, feats: list[str]) -> float:
-        z = self.bias + sum(self.weights.get(name, 0.0) for name in feats)
+        # (the lookups by `map`, in the features' order: the same sum as a generator's,
+        # without a Python frame a feature)
+        z = self.bias + sum(map(self.weights.get, feats, repeat(0.0)))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def explain(self, feats: list[str]) -> list[tuple[str, float]]:

@@ -98,7 +98,10 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
             continue
         found = [n for n in _read_run(text, run.start(), run.group()) if n is not None]
         out.extend(found)
-        taken_until = max([run.end(), *(n.end for n in found)])
+        taken_until = run.end()
+        for n in found:  # (a loop, not a list unpacked into max: this runs once a run)
+            if n.end > taken_until:
+                taken_until = n.end
     _link_ranges(text, out)
     return out
 
@@ -121,9 +124,10 @@ def _read_run(text: str, start: int, run: str) -> list[Number]:
         if _CLOCK.fullmatch(run):
             return [_finish(text, start, end, _clock_seconds(run), "clock")]
         return _split(text, start, run, ":")
-    seps = {ch for ch in run if not ch.isdigit()}
-    if not seps:
+    # (most runs are plain digits: one test, not a set built character by character)
+    if run.isdigit():
         return [_finish(text, start, end, float(run), "int")]
+    seps = {ch for ch in run if not ch.isdigit()}
     if seps == {"."}:
         if run.count(".") > 1:  # a version or an address
             return []

@@ -49,6 +49,9 @@ def message_features(
         if base != "note" and not (base == "diff" and kind == "commit"):
             out[f"reader:{base}"] = out.get(f"reader:{base}", 0.0) + value
     own = [c for c in cands if not c.noise]
+    # (each number's features as a set, made once: the shares below ask a dozen names
+    # of each number, and a list is searched end to end for every name)
+    named = {id(c): frozenset(c.features) for c in own}
     scores = sorted((c.score for c in own), reverse=True)
     taken = [c for c in own if c.taken]
     out["numbers:taken"] = math.log1p(len(taken))
@@ -60,7 +63,7 @@ def message_features(
     out["numbers:blind_best"] = blind[0] if blind else 0.0
     out["numbers:blind_taken"] = math.log1p(sum(c.blind_taken for c in own))
     out["numbers:perf_unit"] = math.log1p(
-        sum(any(f in c.features for f in _UNIT_FEATURES) for c in taken)
+        sum(not named[id(c)].isdisjoint(_UNIT_FEATURES) for c in taken)
     )
     # the changes the text states (`2x faster`, `30 % less latency`, `提升了 30%`): as
     # told (`we saw up to 17x`), or as supposed (`this should be ~30% faster`)
@@ -71,7 +74,7 @@ def message_features(
         told, supposed = _told_or_supposed(sentences, [c.span[0] for c in claims])
         out["claims:told"] = min(1.0, told / 2)
         out["claims:supposed"] = min(1.0, supposed / 2)
-    out.update(_writing(sample, own, taken, sentences))
+    out.update(_writing(sample, own, taken, sentences, named))
     fam = families(sample, subject or "")
     for name, strength in fam.items():
         out[f"family:{name}"] = strength
@@ -103,6 +106,7 @@ _EVIDENCE = (
 # What the words around a number say of it (the number model's context features)
 _HEDGED = ("left=hedge", "right=hedge")
 _SETTING = ("left=setting",)
+_ON_LOG = ("line=log", "line=stack")
 _MEASURED = ("left=took", "left=compare", "right=compare", "left=change", "right=change")
 # A line that states a job's or a test's status (a CI summary's, a bot's)
 _STATUS_LINE = re.compile(
@@ -115,35 +119,43 @@ _SENTENCE = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
 
 
 def _writing(
-    sample: str, own: list[Candidate], taken: list[Candidate], sentences: _Sentences
+    sample: str,
+    own: list[Candidate],
+    taken: list[Candidate],
+    sentences: _Sentences,
+    named: dict[int, frozenset[str]],
 ) -> dict[str, float]:
     """How the message is written: the share of its lines that hold the numbers taken
     (a report's results fill it; a CI summary's durations are a few lines of many), how
     many of its numbers stand in hedges or settings against those said to be measured
-    or compared, and how much of it asks rather than tells."""
-    lines = [k for k, ln in enumerate(sample.splitlines()) if ln.strip()]
-    n_lines = max(1, len(lines))
+    or compared, and how much of it asks rather than tells. `named`: each number's
+    features, by `id`."""
+    # (the lines split once: a line's breaks are blanks, so it is blank with them or not)
     starts = [0]
+    n_lines = 0
     for ln in sample.splitlines(keepends=True):
         starts.append(starts[-1] + len(ln))
+        if ln.strip():
+            n_lines += 1
+    n_lines = max(1, n_lines)
     taken_lines = {bisect_right(starts, c.number.start) for c in taken}
-    perf = [c for c in own if any(f in c.features for f in _UNIT_FEATURES)]
+    perf = [c for c in own if not named[id(c)].isdisjoint(_UNIT_FEATURES)]
     n_perf = max(1, len(perf))
     out = {
         "text:results_share": min(1.0, len(taken_lines) / n_lines),
         "numbers:taken_share": len(taken) / len(own) if own else 0.0,
         # (shares, not counts: a long message is not more of a report for its length)
-        "numbers:hedged_share": sum(any(f in c.features for f in _HEDGED) for c in perf) / n_perf,
+        "numbers:hedged_share": sum(not named[id(c)].isdisjoint(_HEDGED) for c in perf) / n_perf,
         "numbers:setting_share": (
-            sum(any(f in c.features for f in _SETTING) for c in own) / len(own) if own else 0.0
+            sum(not named[id(c)].isdisjoint(_SETTING) for c in own) / len(own) if own else 0.0
         ),
         "numbers:measured_share": (
-            sum(any(f in c.features for f in _MEASURED) for c in taken) / len(taken)
+            sum(not named[id(c)].isdisjoint(_MEASURED) for c in taken) / len(taken)
             if taken
             else 0.0
         ),
     }
-    on_log = sum(any(f in c.features for f in ("line=log", "line=stack")) for c in taken)
+    on_log = sum(not named[id(c)].isdisjoint(_ON_LOG) for c in taken)
     out["numbers:log_share"] = on_log / len(taken) if taken else 0.0
     out["text:status_share"] = min(1.0, len(_STATUS_LINE.findall(sample)) / n_lines)
     n_sentences = max(1, len(_SENTENCE.findall(sample)))
