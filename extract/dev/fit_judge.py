@@ -518,13 +518,15 @@ def corpus_held_out(exs, c, cm, like: NumberModel, out=print) -> list[tuple[floa
     return [(verdicts[f].score(r), v) for r, f, v in zip(rows, fold, y, strict=True)]
 
 
-def fold_verdicts(rows, y, fold, k: int, cm: float) -> list[MessageModel]:
-    """One verdict per fold, each fitted on the other folds' messages."""
+def fold_verdicts(rows, y, fold, k: int, cm: float, **fit) -> list[MessageModel]:
+    """One message model per fold, each fitted on the other folds' messages (`fit`:
+    more of `fit_messages`' arguments)."""
     return [
         fit_messages(
             [r for r, f in zip(rows, fold, strict=True) if f != h],
             [v for v, f in zip(y, fold, strict=True) if f != h],
             cm,
+            **fit,
         )
         for h in range(k)
     ]
@@ -621,22 +623,14 @@ def fit_gate(exs: list[Example], folds: int = 5, out=print) -> tuple[MessageMode
     order = sorted(set(threads), key=_stable_order)
     fold_of = {t: n % folds for n, t in enumerate(order)}
     fold = [fold_of[t] for t in threads]
-    held = [0.0] * len(rows)
-    for k in range(folds):
-        m = fit_messages(
-            [r for r, f in zip(rows, fold, strict=True) if f != k],
-            [v for v, f in zip(y, fold, strict=True) if f != k],
-            GATE_C,
-            positive_weight=GATE_POSITIVE_WEIGHT,
-            use_prior=False,
-        )
-        for i, f in enumerate(fold):
-            if f == k:
-                held[i] = m.score(rows[i])
+    by_fold = fold_verdicts(
+        rows, y, fold, folds, GATE_C, positive_weight=GATE_POSITIVE_WEIGHT, use_prior=False
+    )
+    held = [by_fold[f].score(r) for r, f in zip(rows, fold, strict=True)]
     pos = sorted(h for h, v in zip(held, y, strict=True) if v)
     # (held to the labelled mail, not the fixtures: GATE_RECALL of each set of reports)
     mail = sorted(
-        h for h, v, t in zip(held, y, threads, strict=True) if v and not t.startswith("fix")
+        h for h, v, t in zip(held, y, threads, strict=True) if v and not t.startswith("fixture/")
     )
     cv_cut = min(pos[int(len(pos) * (1 - GATE_RECALL))], mail[int(len(mail) * (1 - GATE_RECALL))])
     model = fit_messages(rows, y, GATE_C, positive_weight=GATE_POSITIVE_WEIGHT, use_prior=False)
