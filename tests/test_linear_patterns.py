@@ -14,9 +14,12 @@ without being listed:
 
 How a pattern is used decides how it is timed: a pattern that the code only ever
 `match`es or `fullmatch`es at a position (every use of its name is `.match(` or
-`.fullmatch(`) is timed that way, once at the start of the text; any other pattern
-(searched, substituted, passed on, kept in a container) is timed scanning the whole
-text (`findall`), which tries every start position as a search does.
+`.fullmatch(`) is timed that way, once at the start of the text; so is a pattern kept
+in a `Rows` declaration (or built per header by its `for_header`) where the row reader
+only matches it, and one built at run time as `re.compile(...).match` (all the code gets
+is the bound `match`); any other pattern (searched, substituted, passed on, kept in a
+container) is timed scanning the whole text (`findall`), which tries every start
+position as a search does. No pattern is exempt.
 
 Each is run against 100 kB of: spaces, newlines, whitespace lines, tabs, `|`, `-`,
 digits, dots, digits and dots, CJK, letters, words, and the pattern's own literal
@@ -58,56 +61,17 @@ DYNAMIC = {
     "extract.results.formats._declare_parts": "at import: each format's trigger parts, in _CHECKS",
     "extract.results.formats.benchmark_driver._executables": "a row of k columns",
     "extract.results.formats.benchstat._v2_flat_tables": "a units row of k files",
-    "extract.results.formats.critcmp._block": "a row of k groups",
-    "extract.results.formats.hyperfine._csv_row": "a CSV row with k parameters",
+    "extract.results.formats.critcmp._block": "a row of k groups (a Rows per header)",
+    "extract.results.formats.hyperfine._csv_row_match": "a CSV row with k parameters",
     "extract.results.formats.jira_table._inline_blocks": "a flattened row of k cells",
-    "extract.results.formats.jmh._row_regex": "a row with k @Param columns",
+    "extract.results.formats.jmh._row_match": "a row with k @Param columns",
     "extract.results.formats.kafka_perf._consumer": "a row of k columns",
-    "extract.results.formats.pytest_benchmark._block": "a row of k columns",
+    "extract.results.formats.pytest_benchmark._block": "a row of k columns (a Rows per header)",
     "extract.results.formats.prose.<module>": "at import: one pattern per sentence stop, a global",
     "extract.results.formats.luceneutil._qps_text": "at import: QPS with and without p-value",
     "extract.results.formats.luceneutil._latency": "at import: latency in text and for JIRA",
     "extract.results.formats.testdfsio._rows": "at import: TestDFSIO's and NNBench's rows",
 }
-
-# Patterns over the bound that are left as they are, each keyed by what stays put: a
-# pattern's name (`module.NAME`), the function that builds it at run time
-# (`module.function`, as in DYNAMIC), or, for a trigger (all found in `_CHECKS`), its
-# text; -> how it is timed, on what, how long (100 kB, a shared machine), and why it is
-# bounded where the code runs it. They are not run; remove an entry once its pattern
-# is linear (a trigger's entry goes stale, and its pattern is timed, once its text
-# changes).
-_BOX = "".join(map(chr, range(0x2500, 0x2580)))
-KNOWN_SLOW: dict[str, str] = {
-    # triggers of formats whose modules were being rewritten by others (issue 27); a
-    # trigger is searched by Python only where Hyperscan cannot decide it (text not in
-    # ASCII)
-    r"(?-i:Benchmark\S*[ \t]+\d+\s+[-+]?\d)": "go-bench's trigger: search on its piece "
-    "'Benchmark': killed",
-    r"\d\S*\s+(?:\S+\s+)?[*_`]*[-+−]?\.?\d": "ascii-table's trigger: search on digits: killed",
-    rf"[+|{_BOX}][-=+:|{_BOX}]*[-─━═]{{3}}": "ascii-table's trigger: search on pipes: killed",
-    # rows built per header, timed as searches (the test cannot see their use), but only
-    # ever matched where the header or the row before ends: one match reads one row
-    "extract.results.formats.critcmp._block": "search on pipes: 0.44 s; matched by "
-    "_rows.read after each row, its name at most 150 characters of the row's line",
-    "extract.results.formats.hyperfine._csv_row": "search on spaces: killed; matched after "
-    "the CSV header and after each row, its command at most 300 characters",
-    "extract.results.formats.jmh._row_regex": "search on spaces: killed; matched after the "
-    "header, each row and a split heading",
-    "extract.results.formats.pytest_benchmark._block": "search on pipes: killed; matched by "
-    "_rows.read after each row and the filler `_JUNK` passes over",
-    "extract.results.formats.records._PAIR": "search on cjk: over 0.5 s (killed); a key may "
-    "begin at any letter of a run of key characters, so it is matched only where a pair can "
-    "start (_pair_matches) and searched only within one pair (_flat_named_lists)",
-}
-
-
-def known_slow(pattern: re.Pattern, where: str) -> bool:
-    """Whether KNOWN_SLOW lists the pattern: by its place, its builder (a pattern built
-    at run time; not one the same function compiles from a constant), or its text."""
-    built = where.partition(" (built")[0] if " (built" in where else None
-    return any(key in KNOWN_SLOW for key in (where, built, pattern.pattern))
-
 
 _BASE_TEXTS = {
     "spaces": " ",
@@ -342,6 +306,40 @@ def _row_reader_uses(modules: list[types.ModuleType]) -> dict[int, set[str]]:
     return out
 
 
+def _rows_built_per_header(modules: list[types.ModuleType]) -> dict[tuple, set[str]]:
+    """How the row reader uses the patterns of the `Rows` a declaration's `for_header`
+    builds for each header it finds in the format fixtures: `read` reads such a block
+    right after its header (`_after`), matching its rows and gaps one after the other
+    (or, with an `end`, searching the rows up to it). By (pattern, flags)."""
+    from extract.results.formats._rows import Rows
+
+    texts = [
+        path.read_text(encoding="utf-8")
+        for path in sorted((REPO / "tests" / "fixtures" / "formats").glob("*.txt"))
+    ]
+    out: dict[tuple, set[str]] = {}
+    for module in modules:
+        for value in vars(module).values():
+            for spec in value if isinstance(value, list | tuple) else (value,):
+                if not isinstance(spec, Rows) or spec.for_header is None or spec.header is None:
+                    continue
+                for text in texts:
+                    for head in spec.header.finditer(text):
+                        own = spec.for_header(head)
+                        if own is None:
+                            continue
+                        for pattern, how in (
+                            (own.row, "search" if own.end is not None else "match"),
+                            (own.gap, "match"),
+                            (own.end, "search"),
+                            (own.lead, "match"),
+                            (own.tail, "match"),
+                        ):
+                            if isinstance(pattern, re.Pattern):
+                                out.setdefault((pattern.pattern, pattern.flags), set()).add(how)
+    return out
+
+
 def find_patterns() -> tuple[list[tuple[re.Pattern, str, str]], list[str], int]:
     """([(pattern, where, how it is timed)], dynamic call sites not listed, modules)."""
     modules = []
@@ -382,7 +380,17 @@ def find_patterns() -> tuple[list[tuple[re.Pattern, str, str]], list[str], int]:
         patterns[(pattern.pattern, pattern.flags, how)] = (pattern, where, how)
     unlisted = []
     at_run_time = compiled_at_run_time()
+    per_header = _rows_built_per_header(modules)
     walked = {(pattern.pattern, pattern.flags) for pattern, _ in found.values()}
+    # how each function's patterns built at run time are used: matched only if every
+    # such call of it binds `re.compile(...).match` (or `.fullmatch`), and nothing else
+    built_uses: dict[str, set[str]] = {}
+    for module, node, flags_node, use, where, _, _ in calls:
+        with contextlib.suppress(Exception):
+            _evaluate(module, node)
+            _evaluate(module, flags_node)
+            continue
+        built_uses.setdefault(where, set()).add(use)
     for module, node, flags_node, use, where, line, function in calls:
         try:
             source = _evaluate(module, node)
@@ -394,8 +402,11 @@ def find_patterns() -> tuple[list[tuple[re.Pattern, str, str]], list[str], int]:
                 if not at_run_time.get(where):
                     unlisted.append(f"{where} (line {line}: no fixture made it compile)")
                 for pattern in at_run_time.get(where, ()):
-                    key = (pattern.pattern, pattern.flags, "search")
-                    patterns.setdefault(key, (pattern, f"{where} (built, line {line})", "search"))
+                    # (kept in a `Rows` built per header: as the row reader uses it)
+                    kinds = per_header.get((pattern.pattern, pattern.flags)) or built_uses[where]
+                    how = ",".join(sorted(kinds)) if kinds <= {"match", "fullmatch"} else "search"
+                    key = (pattern.pattern, pattern.flags, how)
+                    patterns.setdefault(key, (pattern, f"{where} (built, line {line})", how))
             continue
         pattern = re.compile(source, flags)
         if function == "compile" and (pattern.pattern, pattern.flags) in walked:
@@ -488,9 +499,9 @@ def _worker(conn, patterns) -> None:
         conn.send(None)
 
 
-def time_patterns(patterns, skip=lambda pattern, where: False) -> list[tuple]:
+def time_patterns(patterns) -> list[tuple]:
     """[(where, how, text name, seconds or None when killed)]: the first run over the
-    bound of each pattern (those `skip(pattern, where)` says are not run)."""
+    bound of each pattern."""
     ctx = multiprocessing.get_context("fork")
     slow = []
 
@@ -503,9 +514,7 @@ def time_patterns(patterns, skip=lambda pattern, where: False) -> list[tuple]:
 
     conn, process = start()
     try:
-        for index, (pattern, where, how) in enumerate(patterns):
-            if skip(pattern, where):
-                continue
+        for index, (_, where, how) in enumerate(patterns):
             conn.send(index)
             while (name := conn.recv()) is not None:
                 if not conn.poll(DEADLINE):
@@ -557,7 +566,7 @@ def test_the_literal_pieces_of_a_pattern():
 @pytest.mark.slow
 def test_every_pattern_is_linear_on_adversarial_text(discovered):
     patterns, _, _ = discovered
-    new = time_patterns(patterns, skip=known_slow)
+    new = time_patterns(patterns)
     lines = [
         f"{where} ({how}) on {name}: "
         + (f"over {DEADLINE:g} s (killed)" if seconds is None else f"{seconds:.3f} s")

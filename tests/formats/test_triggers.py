@@ -237,3 +237,8 @@ def test_record_pairs_are_found_without_trying_every_position():
         want = [(m.span(), m.groupdict()) for m in records._PAIR.finditer(line)]
         got = [(m.span(), m.groupdict()) for m in records._pair_matches(line)]
         assert got == want, line
+        # and within a part of the line (where a flattened list's next pair may start)
+        start, end = sorted(rnd.randint(0, len(line)) for _ in range(2))
+        want = [(m.span(), m.groupdict()) for m in records._PAIR.finditer(line, start, end)]
+        got = [(m.span(), m.groupdict()) for m in records._pair_matches(line, start, end)]
+        assert got == want, (line, start, end)

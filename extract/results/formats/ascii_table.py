@@ -52,11 +52,14 @@ _BAR_LINES = (
     rf"[^{_BREAK}{_BARS}+┼╋╪┿╬╇]*[{_BARS}+┼╋╪┿╬╇]"
 )
 
-_TWO_VALUES = r"\d\S*\s+(?:\S+\s+)?[*_`]*[-+−]?\.?\d"
+# (from the last digit of a word: it matches where, and only where, a value read from
+# any of its digits would, and a search does not read a long word from each digit)
+_TWO_VALUES = r"\d[^\s\d]*\s+(?:\S+\s+)?[*_`]*[-+−]?\.?\d"
 # A box's rule (also run into a line): box-drawing characters (U+2500-U+257F, written
-# out) or `+|-=:`, with three horizontals in a row.
+# out) or `+|-=:`, with three horizontals in a row. (From the last corner, bar or box
+# character before the three: the same places, and each character read once.)
 _BOX_CHARS = "".join(map(chr, range(0x2500, 0x2580)))
-_RULE_RUN = rf"[+|{_BOX_CHARS}][-=+:|{_BOX_CHARS}]*[-─━═]{{3}}"
+_RULE_RUN = rf"[+|{_BOX_CHARS}][-=:]*[-─━═]{{3}}"
 
 INFO = FormatInfo(
     name="ascii-table",

@@ -92,8 +92,9 @@ def _block(h: re.Match) -> Rows | None:
 
     cells = r"\s+".join(_CELL.format(i=i) for i in range(len(names)))
     return Rows(
-        # (the name: up to 150 characters on the line, before the first cells)
-        row=re.compile(rf"(?P<name>\S[^\n]{{0,149}}?)\s*{cells}"),
+        # (the name: up to 150 characters on the line, before the first cells, which
+        # start at a digit run's first digit: one way to read a long run of digits)
+        row=re.compile(rf"(?P<name>\S[^\n]{{0,149}}?)\s*(?<!\d){cells}"),
         fields=found,
         label="name",
         columns=["group", *names],

@@ -30,7 +30,9 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     heading="line",
-    trigger=r"(?-i:Benchmark\S*[ \t]+\d+\s+[-+]?\d)",
+    # (a name of up to 200 characters after `Benchmark`: a word of many `Benchmark`s
+    # is then not read to its end from each of them)
+    trigger=r"(?-i:Benchmark\S{0,200}[ \t]+\d+\s+[-+]?\d)",
     needles=("Benchmark",),
 )
 

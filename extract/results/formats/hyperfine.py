@@ -270,28 +270,29 @@ _CSV_HEADER = re.compile(
 )
 
 
-def _csv_row(n_params: int) -> re.Pattern:
+def _csv_row_match(n_params: int) -> Callable[..., re.Match | None]:
     # the command may be hard-wrapped by a gateway (its spaces are the only places
     # to break a CSV row); parameter values are read up to a space, as a flattened
-    # mail runs the next row on after the last field
+    # mail runs the next row on after the last field. Only matched, after the header
+    # and after each row: searched, a long command would be read from each character.
     return re.compile(
         r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
         + rf",({FLOAT})" * 7
         + r"(?P<params>"
         + r",[^,\s]*" * n_params
         + r")(?![^\s])"
-    )
+    ).match
 
 
 def _csv(text: str) -> list[ResultTable]:
     out = []
     for h in _CSV_HEADER.finditer(text):
         n_params = h.group("params").count(",")
-        row_re = _csv_row(n_params)
+        row_match = _csv_row_match(n_params)
         table = ResultTable(INFO.name, h.span(), columns=h.group(0).split(","))
         table.caption = "hyperfine --export-csv"
         pos = h.end()
-        while (row := row_re.match(text, pos)) is not None:
+        while (row := row_match(text, pos)) is not None:
             cmd = row.group("cmd")
             if cmd.startswith('"'):
                 cmd = cmd[1:-1].replace('""', '"')

@@ -49,6 +49,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Callable
 
 from extract.results.formats._layout import NUM, inline_heading, json_at, line_caption, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
@@ -208,16 +209,18 @@ def _row_measurements(
     return out
 
 
-def _row_regex(k: int) -> re.Pattern:
-    """A result row under a header with `k` @Param columns. Any gap between cells may
-    hold a line break (a row hard-wrapped by the mail, or a flattened table)."""
+def _row_match(k: int) -> Callable[..., re.Match | None]:
+    """A result row under a header with `k` @Param columns, matched where the header or
+    the row before ends (only matched: searched, the name's run would be read again
+    from each of its characters). Any gap between cells may hold a line break (a row
+    hard-wrapped by the mail, or a flattened table)."""
     return re.compile(
         rf"[ \t\r\n\u00a0]*(?P<name>[^\s|()]+)"
         rf"(?P<params>(?:{_GAP}[^\s]+){{{k}}}){_GAP}(?P<mode>{_MODES})"
         rf"(?:{_GAP}(?P<cnt>\d+))?{_GAP}(?P<score>{_NUM})"
         rf"(?:(?:[ \t\r\n\u00a0]*{_PM}[ \t\r\n\u00a0]*|{_GAP})(?P<err>{_NUM}))?"
         rf"{_GAP}(?P<unit>{_UNIT})"
-    )
+    ).match
 
 
 # ... or, flattened onto one line, a few words and a colon between two rows.
@@ -230,7 +233,7 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
     out = []
     for h in _HEADER.finditer(view):
         params = re.findall(r"\((\w+)\)", h.group("params"))
-        row_re = _row_regex(len(params))
+        row_match = _row_match(len(params))
         columns = [
             "Benchmark",
             *[f"({p})" for p in params],
@@ -243,7 +246,7 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
         start, pos = h.start(), h.end()
         heading = _caption(view, h.start())
         while True:
-            table, pos = _read_rows(view, row_re, params, columns, start, pos, heading)
+            table, pos = _read_rows(view, row_match, params, columns, start, pos, heading)
             if table is None:
                 break
             out.append(table)
@@ -251,7 +254,7 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
             split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
             if not split or not re.search(r"[A-Za-z]", split.group("h")):
                 break
-            if _SUMMARY_WORDS.match(split.group("h")) or not row_re.match(view, split.end()):
+            if _SUMMARY_WORDS.match(split.group("h")) or not row_match(view, split.end()):
                 break
             heading = split.group("h").strip().rstrip(":：").strip("*_# ") or None
             start, pos = split.start("h"), split.end()
@@ -261,10 +264,10 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
 _SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
 
 
-def _read_rows(view, row_re, params, columns, start, pos, heading):
+def _read_rows(view, row_match, params, columns, start, pos, heading):
     table = ResultTable(INFO.name, (start, pos), columns=list(columns), variant=None)
     while True:
-        m = row_re.match(view, pos)
+        m = row_match(view, pos)
         if not m:
             break
         pvals = m.group("params").split()

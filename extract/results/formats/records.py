@@ -150,25 +150,26 @@ _LAST_WORDS = re.compile(r"[ \t]*[^ \t]+(?:[ \t]+[^ \t]+){0,5}")
 _KEY_START = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
-def _pair_matches(line: str) -> list[re.Match]:
-    """`list(_PAIR.finditer(line))`, trying only where a pair can start."""
+def _pair_matches(line: str, start: int = 0, end: int | None = None) -> list[re.Match]:
+    """`list(_PAIR.finditer(line, start, end))`, trying only where a pair can start."""
+    end = len(line) if end is None else end
     out = []
-    pos = 0
+    pos = start
     rev = None
-    for sep in _SEP_NUM.finditer(line):
+    for sep in _SEP_NUM.finditer(line, start, end):
         s = sep.start()
         if s <= pos:
             continue
         if rev is None:
             rev = line[::-1]
         j = len(line) - s  # (in `rev`, the character before the separator)
-        end = min(_KEY_RUN.match(rev, j).end(), len(line) - pos)
-        words = _LAST_WORDS.match(rev, j, end)
+        back = min(_KEY_RUN.match(rev, j).end(), len(line) - pos)
+        words = _LAST_WORDS.match(rev, j, back)
         if words is None:
             continue
         p = s - (words.end() - j)
         while (k := _KEY_START.search(line, p, s)) is not None:
-            m = _PAIR.match(line, k.start())
+            m = _PAIR.match(line, k.start(), end)
             if m is not None:
                 out.append(m)
                 pos = m.end()
@@ -359,9 +360,10 @@ def _flat_named_lists(line: str, found: list[re.Match]) -> list[list[list[re.Mat
     for m in found:
         if groups and m.start() < groups[-1][-1].end():
             # (its key began in the values before it: `KB/op - this branch: 6.38`)
-            m = _PAIR.search(line, groups[-1][-1].end(), m.end())
-            if m is None:
+            within = _pair_matches(line, groups[-1][-1].end(), m.end())
+            if not within:
                 continue
+            m = within[0]
         group = [m]
         while (more := _MORE_VALUES.match(line, group[-1].end())) is not None:
             group.append(more)
