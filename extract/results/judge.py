@@ -388,6 +388,52 @@ def features(
             c.blind_features = view
         prev_end = c.number.unit_end
     _pair_units(sample, cands)
+    _siblings(sample, cands, starts)
+
+
+# A line's shape with its numbers masked (`#,#.# msec task-clock  # #.# CPUs`): lines of
+# one tool's output, or of one list, share it. (Only this much of a line is compared.)
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_SHAPE_CHARS = 200
+
+
+def _siblings(sample: str, cands: list[Candidate], starts: list[int]) -> None:
+    """A number no reader read, whose sibling a reader did read: on the same line in
+    the same kind of unit (`sibling=line`: `Before: 123 MB/s, After: 171 MB/s`), or at
+    the same place of a line of the same shape (`sibling=shape`: the second of two
+    `perf stat` lines). Readers miss parts of what they know; what they read of a
+    structure says what its other parts are."""
+    if not any(c.measurement is not None for c in cands):
+        return
+    by_line: dict[int, list[Candidate]] = {}
+    for c in cands:
+        by_line.setdefault(starts[bisect_right(starts, c.number.start) - 1], []).append(c)
+
+    def shape_of(ls: int) -> str:
+        end = sample.find("\n", ls)
+        return _DIGITS.sub("#", sample[ls : end if end >= 0 else len(sample)]).strip()[
+            :_SHAPE_CHARS
+        ]
+
+    read_at = {
+        (shape_of(ls), k)
+        for ls, on_line in by_line.items()
+        if any(c.measurement is not None for c in on_line)
+        for k, c in enumerate(on_line)
+        if c.measurement is not None
+    }
+    for ls, on_line in by_line.items():
+        read = [c for c in on_line if c.measurement is not None]
+        units = {unit_class(c.number.unit) for c in read} - {"none", "word", "count"}
+        # (the shape of a line none of whose numbers was read)
+        shape = None if read else shape_of(ls)
+        for k, c in enumerate(on_line):
+            if c.measurement is not None:
+                continue
+            if units and unit_class(c.number.unit) in units:
+                c.features.append("sibling=line")
+            if shape is not None and (shape, k) in read_at:
+                c.features.append("sibling=shape")
 
 
 # Words that set two numbers against each other (`12 to 9`, `14 minutes instead of 25`).
@@ -705,8 +751,12 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
 
 
 def _digits_bucket(n: Number) -> str:
-    head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
-    d = sum(map(str.isdigit, head))
+    if n.shape == "grouped" and not n.magnitude:
+        # (its integer part is all its groups: `12,345.67` has five digits)
+        d = len(str(int(abs(n.value))))
+    else:
+        head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
+        d = sum(map(str.isdigit, head))
     return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
 
 
@@ -962,11 +1012,17 @@ class NumberModel:
     # The model for a message no reader read anything in (a format nobody wrote a
     # reader for): fitted on the same mail described without the readers' work.
     blind: NumberModel | None = None
+    # A number no reader read, in a message whose readers read others, is taken too
+    # when the blind model is this sure of it. (This model learns from mail whose
+    # readers were written to read its numbers, so "no reader read it" weighs as a
+    # refusal; on other mail the readers miss numbers a sentence plainly reports.)
+    unread_threshold: float | None = None
 
     def judge(self, cands: list[Candidate]) -> None:
         """Score each candidate and decide which are taken: by this model, unless it
         takes no number a reader read (the readers did not know the message's format:
-        then the blind model decides, from the numbers' context alone)."""
+        then the blind model decides, from the numbers' context alone); an unread
+        number the blind model is sure of (`unread_threshold`) is taken as well."""
         for c in cands:
             c.score = self.score(c.features)
             c.taken = c.score >= self.threshold
@@ -978,6 +1034,10 @@ class NumberModel:
         if not any(c.taken and c.measurement is not None for c in cands):
             for c in cands:
                 c.score, c.taken = c.blind_score, c.blind_taken
+        elif self.unread_threshold is not None:
+            for c in cands:
+                if not c.taken and c.measurement is None and c.blind_score >= self.unread_threshold:
+                    c.score, c.taken = c.blind_score, True
 
     def score(self, feats: list[str]) -> float:
         # (the lookups by `map`, in the features' order: the same sum as a generator's,
@@ -999,7 +1059,13 @@ def load_model() -> NumberModel | None:
     blind = NumberModel(
         number_weights.BLIND_WEIGHTS, number_weights.BLIND_BIAS, number_weights.BLIND_THRESHOLD
     )
-    return NumberModel(number_weights.WEIGHTS, number_weights.BIAS, number_weights.THRESHOLD, blind)
+    return NumberModel(
+        number_weights.WEIGHTS,
+        number_weights.BIAS,
+        number_weights.THRESHOLD,
+        blind,
+        getattr(number_weights, "UNREAD_THRESHOLD", None),
+    )
 
 
 def judge_numbers(

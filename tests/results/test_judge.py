@@ -2,8 +2,8 @@
 general features of its context (`extract.results.judge`), on text written here."""
 
 from extract.results.describe import describe
-from extract.results.formats import extract_results
-from extract.results.judge import judge_numbers, load_model, unit_class
+from extract.results.formats import Measurement, ResultTable, extract_results
+from extract.results.judge import NumberModel, judge_numbers, load_model, unit_class
 from extract.results.message import message_results
 
 JMH = """Benchmark          Mode  Cnt    Score   Error  Units
@@ -174,3 +174,48 @@ def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
         allowed = [f for f, rx in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY) if rx.search(tail)]
         assert allowed == every, tail
     assert any(rx.search("jdk") for _, rx in J._TAILS_BY_END["k"])
+
+
+def test_a_number_whose_sibling_a_reader_read():
+    """An unread number in the same kind of unit on the line of a read one, or at the
+    same place of a line shaped like one that was read, says so; read ones do not."""
+    text = (
+        "Flush: 120 MB/s, then 95 MB/s at 64 threads\n"
+        "  1,234.5 msec cpu-clock   # 1.9 CPUs\n"
+        "  987.6 msec cpu-clock   # 1.8 CPUs\n"
+    )
+    start = text.index("120")
+    first = text.index("1,234.5")
+    table = ResultTable("prose", (0, len(text)))
+    table.measurements = [
+        Measurement("throughput", 120.0, "MB/s", "Flush", None, "120", span=(start, start + 3)),
+        Measurement("time", 1234.5, "msec", "cpu", None, "1,234.5", span=(first, first + 7)),
+    ]
+    assert "sibling=line" in feats(text, 95, [table])
+    assert "sibling=line" not in feats(text, 64, [table])  # (a count: another kind)
+    assert "sibling=shape" in feats(text, 987.6, [table])
+    assert not {"sibling=line", "sibling=shape"} & set(feats(text, 120, [table]))
+    assert not {"sibling=line", "sibling=shape"} & set(feats(text, 95))  # (no reader)
+
+
+def test_a_grouped_number_counts_all_its_integer_digits():
+    assert "digits=5+" in feats("took 12,345.67 msec", 12345.67)
+    assert "digits=3-4" in feats("took 9,876.54 msec", 9876.54)
+    assert "digits=1" in feats("took 3,5 s", 3.5)  # (a decimal comma)
+
+
+def test_an_unread_number_the_blind_model_is_sure_of_is_taken():
+    """In a message whose readers read a number, one they did not read is taken when
+    the blind model reaches `unread_threshold`, and only then."""
+    text = "Before: 120 MB/s. After: 171 MB/s."
+    start = text.index("120")
+    table = ResultTable("prose", (0, len(text)))
+    table.measurements = [
+        Measurement("throughput", 120.0, "MB/s", "Before", None, "120", span=(start, start + 3))
+    ]
+    full = NumberModel({"reader=prose": 5.0}, -2.0, 0.5)
+    full.blind = NumberModel({"unit=byterate": 4.0}, -2.0, 0.5)
+    for unread_threshold, taken in ((None, {120.0}), (0.9, {120.0}), (0.8, {120.0, 171.0})):
+        full.unread_threshold = unread_threshold
+        cands = judge_numbers(text, [table], [], model=full)
+        assert {c.number.value for c in cands if c.taken} == taken
