@@ -387,3 +387,11 @@ def test_label_value_unit_lines_run_together_in_a_flattened_line():
     # words between values that are a sentence are not labels
     said = "It took 5 s at first. Then 6 s. Then after the fix 7 s, I think, and 8 s later."
     assert not [r for r in rows(said + " " + said) if r[0] == "records"]
+
+
+def test_bare_values_take_the_one_unit_their_heading_states():
+    text = "Scan times per query (ms), 3 runs each:\nq1: 41.5\nq7: 12.25\nall: 310\n"
+    assert {r[5] for r in rows(text)} == {"ms"}
+    # (a value with its own unit keeps it, and a heading of two units states none)
+    assert {r[5] for r in rows("Times (ms):\nq1: 41.5 s\nq7: 12.2 s\n")} == {"s"}
+    assert {r[5] for r in rows("Latency (ms) and rate (ops/s):\np50: 4.1\nrate: 900\n")} == {None}

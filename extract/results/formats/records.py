@@ -36,7 +36,9 @@ ends with a comma is the end of a wrapped sentence, not a record. In a long
 
 Rows: one per line. label = the line's own label, else the heading above the
 block; variant = `line N` when several lines repeat the same keys (a series of
-samples) and no line has a label of its own; metric = the key; unit as written.
+samples) and no line has a label of its own; metric = the key; unit as written, or,
+when no value of the block has one, the one unit its heading states (`Query times
+(seconds):`).
 Keys that name settings (threads, port, size, timeout, id, version, ...) are
 configuration, not results, and give no rows unless they carry a unit of time
 or rate (not even then when they name a time setting: timeout, interval, ttl, ...).
@@ -48,6 +50,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
+from extract.results.formats._grid import said_unit
 from extract.results.formats._layout import GROUPED, heading_above, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number, to_si
@@ -603,6 +606,8 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
         if stretch is not None:
             start, end = offsets[first] + stretch[0], offsets[first] + stretch[1]
     heading = heading_above(text, offsets[first], floor)  # (above the line, not in it)
+    # (values written bare under a heading that says their one unit: `Query times (s):`)
+    stated = None if with_unit or heading is None else said_unit(heading)
     keys = [tuple(k for k, *_ in kept) for _, _, kept in rows]
     # a series of samples: every line starts with the same key and none has a label
     series = len(rows) > 1 and len({ks[0] for ks in keys}) == 1 and not any(h for _, h, _ in rows)
@@ -618,6 +623,7 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
         variant = f"line {n}" if series else None
         ms = []
         for key, written, value, unit in kept:
+            unit = unit or stated
             metric = _unit_metric(unit) if one_name or not key else key
             m = measure(metric, written, value, unit, label=label, variant=variant)
             if m is not None:
