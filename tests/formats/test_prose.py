@@ -340,3 +340,21 @@ def test_a_rate_name_runs_prose_unless_a_letter_comes_before(text, runs):
     assert (regex.search(text) is not None) is runs
     hits = prefilter.scan(text)
     assert hits.decides(name) and (name in hits) is runs
+
+
+def test_a_side_named_with_a_colon_names_the_number_after_it():
+    """`Before: A, After: B`: each key is the side of the number after it (not a
+    schedule, `after 30 minutes`, nor the side of the number before it)."""
+    from extract.results.formats import by_name, run
+
+    def prose(text):
+        return [(m.value, m.variant) for t in run(by_name("prose"), text) for m in t.measurements]
+
+    text = "Before: 123 MB/s, After: 171 MB/s on the same box. Pauses are unchanged.\n"
+    assert prose(text) == [(123.0, "before"), (171.0, "after")]
+    # (a side written after its number still names that number)
+    assert prose("Compaction ran 12 min before, 9 min after the change.\n") == [
+        (12.0, "before"),
+        (9.0, "after"),
+    ]
+    assert prose("After 30 minutes the compaction stalls.\n") == []

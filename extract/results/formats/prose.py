@@ -360,6 +360,8 @@ _METRIC_WORDS = re.compile(
 _BEFORE_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:\)?\s*)?(?P<w>before|after"
     r"|with(?:out)? (?:the |this |my )?(?:patch|change|fix)|baseline|patched|unpatched|old|new)\b"
+    # (`Before: 12 s, After: 9 s`: a side named with a colon names the number after it)
+    r"(?![ \t]*[:：])"
 )
 
 
@@ -589,6 +591,9 @@ _LOAD_AT = re.compile(
 )
 
 
+_SIDE_KEY = re.compile(r"(?i)\b(?:before|after)[ \t]*[:：][ \t]*[`*~]*$")
+
+
 def _accept(sentence: str, m: re.Match, kind: str) -> bool:
     before = _SPACES.sub(" ", sentence[max(0, m.start() - 45) : m.start()])
     after = sentence[m.end() : m.end() + 40]
@@ -606,6 +611,7 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
         _may_match(before, _SETTING_PIECES)
         and _SETTING_BEFORE.search(before)
         and not _FROM_BEFORE.search(before)
+        and not _SIDE_KEY.search(before)  # (`After: 171 MB/s`: a side, not a schedule)
         and not (kind == "percent" and _WITHIN_OF.search(before) and _OF_AFTER.match(after))
     ):
         return False
@@ -709,10 +715,13 @@ def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurem
         i += 1
 
 
-# The side named just before a number: `without patch 12.3s, with patch 8.1s`.
+# The side named just before a number: `without patch 12.3s, with patch 8.1s`, or as a
+# key: `Before: 123 MB/s, After: 171 MB/s`.
 _SIDE_BEFORE = re.compile(
     r"(?i)\bwith(out)? (?:the |this |my |a )?(?:patch|change|fix)(?:es)?(?: applied)?[\s:,=]*$"
+    r"|\b(?P<key>before|after|baseline|patched|unpatched)[ \t]*[:：=][ \t]*[`*~]*$"
 )
+_BEFORE_SIDES = ("before", "baseline", "unpatched")
 _CJK_TO = re.compile(
     r"\s*(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|减)?(?:到了?|至)\s*"
 )
@@ -733,7 +742,9 @@ def _variants(
         lead = _SIDE_BEFORE.search(sentence, max(0, m.start() - 30), m.start())
         word = _BEFORE_AFTER.match(after)
         if lead and mark is None and (not word or re.match(r"\s*[,;]", after)):
-            meas.variant = "before" if lead.group(1) else "after"  # `without patch 12.3s`
+            # `without patch 12.3s`, `Before: 123 MB/s`
+            key = (lead.group("key") or "").lower()
+            meas.variant = "before" if lead.group(1) or key in _BEFORE_SIDES else "after"
         elif word:
             w = word.group("w").lower()
             meas.variant = (
