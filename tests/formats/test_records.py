@@ -395,3 +395,13 @@ def test_bare_values_take_the_one_unit_their_heading_states():
     # (a value with its own unit keeps it, and a heading of two units states none)
     assert {r[5] for r in rows("Times (ms):\nq1: 41.5 s\nq7: 12.2 s\n")} == {"s"}
     assert {r[5] for r in rows("Latency (ms) and rate (ops/s):\np50: 4.1\nrate: 900\n")} == {None}
+
+
+def test_a_key_that_names_its_unit_gives_it():
+    text = (
+        "Run 2:\nSend TPS: 112345 | Max RT(ms): 234 | Average RT(ms): 1.215\nOps per sec: 6564.26\n"
+    )
+    got = {r[3]: r[5] for r in rows(text)}
+    assert got["Max RT(ms)"] == "ms" and got["Average RT(ms)"] == "ms"
+    assert got["Ops per sec"] == "Ops per sec"
+    assert got["Send TPS"] is None  # (a rate's name, no unit stated)

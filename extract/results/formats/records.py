@@ -36,9 +36,9 @@ ends with a comma is the end of a wrapped sentence, not a record. In a long
 
 Rows: one per line. label = the line's own label, else the heading above the
 block; variant = `line N` when several lines repeat the same keys (a series of
-samples) and no line has a label of its own; metric = the key; unit as written, or,
-when no value of the block has one, the one unit its heading states (`Query times
-(seconds):`).
+samples) and no line has a label of its own; metric = the key; unit as written, else
+the one its key names (`Max RT(ms): 234`, `Ops per sec: 6564.26`), else, when no value
+of the block has one, the one unit its heading states (`Query times (seconds):`).
 Keys that name settings (threads, port, size, timeout, id, version, ...) are
 configuration, not results, and give no rows unless they carry a unit of time
 or rate (not even then when they name a time setting: timeout, interval, ttl, ...).
@@ -582,6 +582,8 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
                 _SETTING.search(words) and not (unit and _time_or_rate(unit))
             ):
                 continue
+            # (a key that names its unit: `Max RT(ms): 234`, `Ops per sec: 6564.26`)
+            unit = unit or said_unit(key)
             written = p.group("num").lstrip("~")
             value = parse_number(written + (p.group("suffix") or ""))
             if value is None:
