@@ -358,3 +358,14 @@ def test_a_side_named_with_a_colon_names_the_number_after_it():
         (9.0, "after"),
     ]
     assert prose("After 30 minutes the compaction stalls.\n") == []
+
+
+def test_a_percentile_named_before_its_value_is_no_value():
+    """`avg: 2.1 - 50%: 1.9 - 99%: 5.3`: `50%` names the value after it; neither is a
+    share, nor the end of a range `2.1 - 50%`."""
+    from extract.results.formats import by_name, run
+
+    text = "Publish latency (ms) avg: 2.135 - 50%: 1.912 - 99%: 5.301 - Max: 25.12\n"
+    assert [m.unit for t in run(by_name("prose"), text) for m in t.measurements] == []
+    text = "It improved throughput by 10-15% overall.\n"
+    assert [m.written for t in run(by_name("prose"), text) for m in t.measurements] == ["10-15%"]

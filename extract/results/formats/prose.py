@@ -186,12 +186,16 @@ _CANDIDATE = re.compile(
     # a decimal comma (`3,5 s`, `1,25x`): one or two digits after it (`1000,1ms` is a list)
     r"|\d{1,3},\d{1,2}(?![\d,])"
     r"|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
-    r"(?P<range>\s?[-–~]\s?\d+(?:\.\d+)?|[xX×]?\s(?:to|or)\s\d+(?:\.\d+)?(?=\s?[xX×%]))?"
+    # (a range's end is no key: in `avg: 2.1 - 50%: 1.9`, `50%` names the next value)
+    r"(?P<range>\s?[-–~]\s?\d+(?:\.\d+)?(?!\d|\s?%?[ \t]*[:：][ \t]*\d)"
+    r"|[xX×]?\s(?:to|or)\s\d+(?:\.\d+)?(?=\s?[xX×%]))?"
     r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b)"
     r"|\s(?:thousand|million|billion)(?=\s))?"
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?!(?![{_CJK}])\w)"
     r"|times(?=\s+(?:faster|slower|better|more|less))"
     rf"|(?:{_RATE}){_NOT_GLUED}|(?:{_DURATION}){_NOT_GLUED}))"
+    # (nor is the number itself: `50%: 1.9`, `99.9%: 9.8` name percentiles)
+    r"(?![ \t]*[:：][ \t]*\d)"
 )
 # What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces).
 _QUALIFIERS = (
