@@ -116,6 +116,11 @@ MARKS: dict[str, tuple[str, ...]] = {
     "request": (
         r"(?:could|can|would) you (?:please )?(?:also )?(?:run|share|post|provide|attach|do"
         r"|try|add|test|benchmark|measure|include)\b",
+        # (asked of anyone: `could someone run`, `if anybody can share`)
+        r"(?:could|can|would) (?:someone|somebody|anyone|anybody) (?:please )?(?:also )?"
+        r"(?:run|share|post|provide|do|try|test|benchmark|measure)\b",
+        r"(?:someone|somebody|anyone|anybody) (?:could|can|would|will) (?:please )?(?:also )?"
+        r"(?:run|share|post|provide|do|try|test|benchmark|measure)\b",
         r"please (?:run|share|post|provide|attach|include)\b",
         r"(?:would|will) be (?:nice|great|good|helpful) to (?:see|have|get)",
         r"any (?:benchmark|perf|performance)\w{0,10} (?:numbers|results|data)\b",

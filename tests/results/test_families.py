@@ -95,6 +95,13 @@ merge? It would be great to see TPS, average and p99 latency, CPU and memory usa
 1, 4 and 16 producers, each run for at least 10 minutes.
 """
 
+BENCHMARK_ASKED_OF_ANYONE = """Before we cut 5.0 it would help if someone could run the
+perf suite on real hardware and report back:
+- produce throughput (msg/s) with 1 KB and 10 KB records
+- p99 and p999 end-to-end latency in ms
+We should reach at least 500k msg/s on 3 brokers.
+"""
+
 PR_TEMPLATE = """### What changes were proposed in this pull request?
 Use a cached thread pool for the metadata fetches.
 
@@ -119,6 +126,7 @@ FAMILIES = [
     ("config", CONFIG_DUMP),
     ("design", DESIGN_TALK),
     ("request", BENCHMARK_REQUEST),
+    ("request", BENCHMARK_ASKED_OF_ANYONE),
     ("template", PR_TEMPLATE),
 ]
 IDS = [
@@ -132,6 +140,7 @@ IDS = [
     "config-dump",
     "design-defaults",
     "benchmark-request",
+    "benchmark-asked-of-anyone",
     "pr-template",
 ]
 
