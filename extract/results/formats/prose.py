@@ -364,8 +364,9 @@ _METRIC_WORDS = re.compile(
 _BEFORE_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:\)?\s*)?(?P<w>before|after"
     r"|with(?:out)? (?:the |this |my )?(?:patch|change|fix)|baseline|patched|unpatched|old|new)\b"
-    # (`Before: 12 s, After: 9 s`: a side named with a colon names the number after it)
-    r"(?![ \t]*[:：])"
+    # (`Before: 12 s, After: 9 s`, `before 12 s, after 9 s`: a side named with a colon,
+    # or just before a number, names the number after it)
+    r"(?![ \t]*[:：]|[ \t]+[~≈]?\d)"
 )
 
 
