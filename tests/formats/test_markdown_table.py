@@ -233,3 +233,16 @@ def test_flattened_row_whose_last_cell_is_empty_runs_into_a_name_like_its_own():
     got = {(m.label, m.value) for m in values_of(text)}
     assert ("org.example.Codec.decode", 4410.25) in got
     assert ("org.example.Codec.copy", 980.75) in got
+
+
+def test_a_note_just_below_a_table_states_its_unit():
+    table = (
+        "| rows | master | patch |\n|---|---|---|\n| 1M | 2.31 | 1.87 |\n| 10M | 22.9 | 17.4 |\n"
+    )
+    below = run(by_name("markdown-table"), "Scan times:\n\n" + table + "all times in seconds\n")
+    assert {m.unit for t in below for m in t.measurements} == {"seconds"}
+    # (a sentence with numbers below is no note, and a unit stated above wins)
+    after = run(by_name("markdown-table"), "Scan times:\n\n" + table + "The 10M run took 3 s.\n")
+    assert {m.unit for t in after for m in t.measurements} == {None}
+    above = run(by_name("markdown-table"), "Scan times (ms):\n\n" + table + "in seconds\n")
+    assert {m.unit for t in above for m in t.measurements} == {"ms"}

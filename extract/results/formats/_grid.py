@@ -492,9 +492,10 @@ def grid_table(
     clean: bool = False,
 ) -> ResultTable:
     """The table of a grid found at `span` of `text`, named by the heading above it,
-    with its measurements (`grid_measurements`; `context`: the lines just above it,
-    unless given). `columns` default to the last header level; `clean`: the table
-    shows its header and cells without markup (`clean_cell`)."""
+    with its measurements (`grid_measurements`; `context`: the lines just above it, and
+    the note just below it when those state no unit, unless given). `columns` default
+    to the last header level; `clean`: the table shows its header and cells without
+    markup (`clean_cell`)."""
     start = span[0]
     if columns is None:
         columns = list(header_levels[-1])
@@ -507,11 +508,22 @@ def grid_table(
         caption=caption,
         variant=heading_above(text, start, style="table"),
     )
+    if context is None:
+        context = context_before(text, start)
+        if said_unit(f"{caption or ''} {context}") is None:
+            context = f"{context} {_note_below(text, span[1])}"
     table.measurements = grid_measurements(
-        header_levels,
-        rows,
-        caption=caption,
-        context=context_before(text, start) if context is None else context,
-        guess_time=guess_time,
+        header_levels, rows, caption=caption, context=context, guess_time=guess_time
     )
     return table
+
+
+# A short line of words just below a table, its note: `times in seconds`, `(all in ms)`.
+_NOTE_BELOW = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*([^\d\n|]{3,60}?)[ \t]*\r?(?:\n|$)")
+
+
+def _note_below(text: str, end: int) -> str:
+    """The note on the line just below a table (or below one blank line), when it is
+    a short line without digits: what the lines above say of its unit, said after it."""
+    m = _NOTE_BELOW.match(text, end)
+    return m.group(1) if m else ""
