@@ -333,9 +333,13 @@ def key_before(window: str, reach: int = 48) -> str | None:
     while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in _KEY_CHARS):
         k -= 1
     words = head[k:].split()
-    # (a key ends at a separator: `med: 6.4 - 95pct:`, `Producer - Throughput:`)
+    # (a key ends at a separator, `med: 6.4 - 95pct:`, `Producer - Throughput:`, or at a
+    # sentence's last value, `in 45,678ms. Read Throughput =`)
     for i in range(len(words) - 2, -1, -1):
-        if not any(ch.isalnum() for ch in words[i]):
+        w = words[i]
+        if not any(ch.isalnum() for ch in w) or (
+            w.endswith(".") and any(ch.isdigit() for ch in w) and words[i + 1][:1].isupper()
+        ):
             words = words[i + 1 :]
             break
     key = " ".join(words)

@@ -219,3 +219,11 @@ def test_an_unread_number_the_blind_model_is_sure_of_is_taken():
         full.unread_threshold = unread_threshold
         cands = judge_numbers(text, [table], [], model=full)
         assert {c.number.value for c in cands if c.taken} == taken
+
+
+def test_a_key_starts_after_the_last_value_of_the_sentence_before():
+    from extract.results.judge import key_before
+
+    assert key_before("in 45,678ms. Read Throughput = ") == "Read Throughput"
+    assert key_before("Avg. Latency: ") == "Avg. Latency"  # (no value ends that `.`)
+    assert key_before("med: 6.4 - 95pct:") == "95pct"
