@@ -371,3 +371,16 @@ def test_a_percentile_named_before_its_value_is_no_value():
     assert [m.unit for t in run(by_name("prose"), text) for m in t.measurements] == []
     text = "It improved throughput by 10-15% overall.\n"
     assert [m.written for t in run(by_name("prose"), text) for m in t.measurements] == ["10-15%"]
+
+
+def test_before_and_after_the_change_in_chinese():
+    from extract.results.formats import by_name, run
+
+    def prose(text):
+        return [(m.value, m.variant) for t in run(by_name("prose"), text) for m in t.measurements]
+
+    assert prose("批量写入平均耗时 3.2s（优化前 5.8s）。\n") == [(3.2, "after"), (5.8, "before")]
+    got = prose("优化前 TPS：8523.12\n优化后 TPS：10211.45\n")
+    assert got == [(8523.12, "before"), (10211.45, "after")]
+    # (`目前`, `当前`: now, not before)
+    assert prose("目前 TPS：8523.12\n") == [(8523.12, None)]

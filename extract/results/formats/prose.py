@@ -725,6 +725,8 @@ def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurem
 _SIDE_BEFORE = re.compile(
     r"(?i)\bwith(out)? (?:the |this |my |a )?(?:patch|change|fix)(?:es)?(?: applied)?[\s:,=]*$"
     r"|\b(?P<key>before|after|baseline|patched|unpatched)[ \t]*[:：=][ \t]*[`*~]*$"
+    # (`优化前 TPS：8523`, `修改后：`: before / after the change, in Chinese)
+    r"|(?:优化|修改|改进|升级|调整|修复|改动|变更|合入|使用)(?P<cjk>前|后)[^\d\n。，,；;]{0,12}$"
 )
 _BEFORE_SIDES = ("before", "baseline", "unpatched")
 _CJK_TO = re.compile(
@@ -733,8 +735,9 @@ _CJK_TO = re.compile(
 # Between a new value and the old one it replaced.
 _NEW_THEN_OLD = re.compile(
     # (`[\s`*]*+`: what it gives back the next class takes, so it keeps it)
-    r"(?i)[\s`*]*+(?:now)?[\s`*,;]*(?:\(\s*)?(?:(?:down|up) from|instead of|rather than"
-    r"|(?<=[(,])\s*(?:was|were|before:?|previously|formerly))[\s`*~:]*"
+    r"(?i)[\s`*]*+(?:now)?[\s`*,;]*(?:[(（]\s*)?(?:(?:down|up) from|instead of|rather than"
+    r"|(?<=[(,（，])\s*(?:was|were|before:?|previously|formerly|(?:优化|修改|改进|升级)前|之前))"
+    r"[\s`*~:：]*"
 )
 
 
@@ -749,7 +752,8 @@ def _variants(
         if lead and mark is None and (not word or re.match(r"\s*[,;]", after)):
             # `without patch 12.3s`, `Before: 123 MB/s`
             key = (lead.group("key") or "").lower()
-            meas.variant = "before" if lead.group(1) or key in _BEFORE_SIDES else "after"
+            before = lead.group(1) or key in _BEFORE_SIDES or lead.group("cjk") == "前"
+            meas.variant = "before" if before else "after"
         elif word:
             w = word.group("w").lower()
             meas.variant = (
