@@ -152,7 +152,7 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
             metric = header or _clean(col.between)
             block = _run_start(sample, line_start, _is_table_line)
     if not label and not tabled:
-        label = _sentence_label(sample, n, before, after, previous)
+        label = _line_record_name(before) or _sentence_label(sample, n, before, after, previous)
     if not metric and time_word(n):
         metric = time_word(n)  # (`5.36user 0.50system 0:05.54elapsed`)
     if not metric and unit in ("rate", "byterate"):
@@ -333,6 +333,27 @@ _LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")
 _FOR_WHAT = re.compile(r"(?:for|on|of|per|when|while|in|to|with|without)\b", re.I)
 _AFTER_BREAK = re.compile(r"\s-{1,3}\s|[.!?;,。；]\s|\n|\(|\||[.!?]$")
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
+
+
+def _line_record_name(before: str) -> str:
+    """The name a line of values opens with, when only values and their units stand
+    between it and the number (`fillrandom : 2.345 micros/op 426439 ops/sec`: the
+    second value is fillrandom's too); '' when the line is no such record."""
+    line = before[before.rfind("\n") + 1 :]
+    k = min((i for i in (line.find(":"), line.find("=")) if i > 0), default=-1)
+    if k < 0:
+        return ""
+    tokens = [t.strip(",;|") for t in line[k + 1 :].split()]
+    if not tokens:
+        return ""
+    for i, token in enumerate(tokens):
+        if not token or _NUMBERISH.match(token):
+            continue
+        if i > 0 and _NUMBERISH.match(tokens[i - 1]) and _UNIT_WORD.fullmatch(token):
+            continue
+        return ""
+    name = _clean(line[:k])
+    return name if 1 <= len(name.split()) <= 6 and _content_words(name) else ""
 
 
 def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> str:

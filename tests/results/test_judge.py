@@ -227,3 +227,13 @@ def test_a_key_starts_after_the_last_value_of_the_sentence_before():
     assert key_before("in 45,678ms. Read Throughput = ") == "Read Throughput"
     assert key_before("Avg. Latency: ") == "Avg. Latency"  # (no value ends that `.`)
     assert key_before("med: 6.4 - 95pct:") == "95pct"
+
+
+def test_a_value_no_reader_read_on_a_line_of_values_is_named_by_the_line():
+    from extract.results.describe import _line_record_name
+
+    assert _line_record_name("fillrandom   :       2.345 micros/op ") == "fillrandom"
+    assert _line_record_name("run time:   1 minute ") == "run time"
+    # (words between the key and the number: a sentence, not a record)
+    assert _line_record_name("Result: the new path took ") == ""
+    assert _line_record_name("no key here 12 ms ") == ""
