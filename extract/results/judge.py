@@ -414,18 +414,16 @@ def _siblings(sample: str, cands: list[Candidate], starts: list[int]) -> None:
         by_line.setdefault(starts[bisect_right(starts, c.number.start) - 1], []).append(c)
 
     def shape_of(ls: int) -> str:
-        end = sample.find("\n", ls)
-        return _DIGITS.sub("#", sample[ls : end if end >= 0 else len(sample)]).strip()[
-            :_SHAPE_CHARS
-        ]
+        # (of the line's head only: a long line costs no more than a short one)
+        end = sample.find("\n", ls, ls + 2 * _SHAPE_CHARS)
+        head = sample[ls : end if end >= 0 else ls + 2 * _SHAPE_CHARS]
+        return _DIGITS.sub("#", head).strip()[:_SHAPE_CHARS]
 
-    read_at = {
-        (shape_of(ls), k)
-        for ls, on_line in by_line.items()
-        if any(c.measurement is not None for c in on_line)
-        for k, c in enumerate(on_line)
-        if c.measurement is not None
-    }
+    read_at = set()
+    for ls, on_line in by_line.items():
+        if any(c.measurement is not None for c in on_line):
+            shape = shape_of(ls)
+            read_at.update((shape, k) for k, c in enumerate(on_line) if c.measurement is not None)
     for ls, on_line in by_line.items():
         read = [c for c in on_line if c.measurement is not None]
         units = {unit_class(c.number.unit) for c in read} - {"none", "word", "count"}

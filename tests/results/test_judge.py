@@ -237,3 +237,20 @@ def test_a_value_no_reader_read_on_a_line_of_values_is_named_by_the_line():
     # (words between the key and the number: a sentence, not a record)
     assert _line_record_name("Result: the new path took ") == ""
     assert _line_record_name("no key here 12 ms ") == ""
+
+
+def test_siblings_of_numbers_on_one_long_line_cost_linear_time():
+    """2,000 read numbers on one 100 kB line: the line's shape is made once."""
+    import time
+
+    text = "".join(f"v{k}: {k % 97 + 1}.5 ms | " for k in range(2000)).ljust(100_000) + "\n"
+    table = ResultTable("records", (0, len(text)))
+    for c in judge_numbers(text, [], []):
+        if c.number.unit == "ms":
+            span = (c.number.start, c.number.end)
+            table.measurements.append(
+                Measurement("t", c.number.value, "ms", "v", None, c.number.written, span=span)
+            )
+    started = time.process_time()
+    judge_numbers(text, [table], [])
+    assert time.process_time() - started < 1.0  # (3 s when each read number made it)
