@@ -146,10 +146,17 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         if col is not None and col.bare:
             tabled = True
             header = _clean(col.header or "")
-            if NUMBER_CELL.fullmatch(header):
-                header = ""  # (a row of values above is no header: `| 1164.46 |`)
-            label = _clean(col.row_label) or header
-            metric = header or _clean(col.between)
+            if NUMBER_CELL.fullmatch(header) or _VALUE_IN.search(header):
+                # (a row of values above is no header: `| 1164.46 |`, `avg=12.3ms`)
+                header = ""
+            row_label = _clean(col.row_label)
+            if (keyed := _VALUE_IN.search(row_label)) is not None:
+                row_label = _clean(row_label[: keyed.start()].rstrip(" ."))  # `reqs...: 98231`
+            between = _clean(col.between)
+            label = row_label or header
+            # (what stands between the row's name and the number names it, unless it is
+            # other values: `: 2.345 micros/op 426439 ops/sec;`)
+            metric = header or ("" if _DIGIT.search(between) else between)
             block = _run_start(sample, line_start, _is_table_line)
     if not label and not tabled:
         label = _line_record_name(before) or _sentence_label(sample, n, before, after, previous)
@@ -157,6 +164,8 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         metric = time_word(n)  # (`5.36user 0.50system 0:05.54elapsed`)
     if not metric and unit in ("rate", "byterate"):
         metric = "throughput"  # (whatever the words around it: `--- 1520.7 Mbit/s`)
+    if not metric and unit == "factor":
+        metric = "speedup"  # (a ratio, whatever it is of: `提升约 3.7 倍`, `2.1x`)
     if not metric:
         item = not tabled and _LIST_ITEM.search(before[-5:]) is not None
         metric = _nearest_metric("" if item else before[-60:], after[:60]) or {
@@ -284,6 +293,8 @@ def _last_break(text: str, end: int) -> int:
 
 
 _NUMBERISH = re.compile(r"[-+~(]?\d")
+_DIGIT = re.compile(r"\d")
+_VALUE_IN = re.compile(r"[ \t.]*[:=][ \t]*[-+~]?\d")  # (a key's value: `reqs...: 98231`)
 _UNIT_WORD = re.compile(r"[A-Za-zµμ%/]{1,10}\)?")
 
 # Words that name nothing measured (pronouns, auxiliaries, prepositions, fillers): a

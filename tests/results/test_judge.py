@@ -254,3 +254,23 @@ def test_siblings_of_numbers_on_one_long_line_cost_linear_time():
     started = time.process_time()
     judge_numbers(text, [table], [])
     assert time.process_time() - started < 1.0  # (3 s when each read number made it)
+
+
+def test_an_unread_number_is_not_named_by_other_values():
+    """A line's values between its name and the number, or a record line above, name
+    nothing; a ratio is a speedup whatever words stand near it."""
+    from extract.results.describe import text_tables
+
+    def described(text):
+        cands = [c for c in judge_numbers(text, [], []) if c.number.unit]
+        return {
+            m.value: (m.label, m.metric) for t in text_tables(text, cands) for m in t.measurements
+        }
+
+    got = described("fillrandom   :   2.345 micros/op   426439 ops/sec;   47.2 MB/s\n")
+    assert got[47.2] == ("fillrandom", "throughput")
+    got = described(
+        "http_req_duration....: avg=12.3ms  max=310ms\nhttp_reqs............: 98231   1637.1/s\n"
+    )
+    assert got[1637.1] == ("http_reqs", "throughput")
+    assert described("调度耗时从 45 秒降到 12 秒左右，提升约 3.7 倍。\n")[3.7][1] == "speedup"
