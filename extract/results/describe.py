@@ -294,7 +294,8 @@ def _last_break(text: str, end: int) -> int:
 
 _NUMBERISH = re.compile(r"[-+~(]?\d")
 _DIGIT = re.compile(r"\d")
-_VALUE_IN = re.compile(r"[ \t.]*[:=][ \t]*[-+~]?\d")  # (a key's value: `reqs...: 98231`)
+# (a key's value: `reqs...: 98231`; from the start of the run of blanks and dots only)
+_VALUE_IN = re.compile(r"(?<![ \t.])[ \t.]*+[:=][ \t]*+[-+~]?\d")
 _UNIT_WORD = re.compile(r"[A-Za-zµμ%/]{1,10}\)?")
 
 # Words that name nothing measured (pronouns, auxiliaries, prepositions, fillers): a

@@ -384,3 +384,14 @@ def test_before_and_after_the_change_in_chinese():
     assert got == [(8523.12, "before"), (10211.45, "after")]
     # (`目前`, `当前`: now, not before)
     assert prose("目前 TPS：8523.12\n") == [(8523.12, None)]
+
+
+def test_a_number_set_against_another_shares_its_label():
+    from extract.results.formats import by_name, run
+
+    text = (
+        "I measured the broker startup: it now comes up in 4.2 seconds, compared with "
+        "11.8 seconds on trunk.\n"
+    )
+    labels = [m.label for t in run(by_name("prose"), text) for m in t.measurements]
+    assert len(labels) == 2 and labels[0] == labels[1] and "startup" in labels[0]

@@ -741,6 +741,12 @@ _NEW_THEN_OLD = re.compile(
 )
 
 
+# Between two numbers set against each other, sides unsaid.
+_SET_AGAINST = re.compile(
+    r"(?i)[\s`*,;(]*+(?:compared (?:with|to)|as against|against|versus|vs\.?)[\s`*~]*"
+)
+
+
 def _variants(
     sentence: str, found: list[tuple[re.Match, Measurement]], mark: str | None = None
 ) -> None:
@@ -782,6 +788,10 @@ def _variants(
                 meas.variant = meas.variant or "before"
                 found[i + 1][1].variant = "after"
                 found[i + 1][1].label = meas.label  # `B` of `from A to B` is A's quantity
+            elif _SET_AGAINST.fullmatch(between):
+                # `4.2 s, compared with 11.8 s on trunk`, `48s vs 31s`: the other side of
+                # the same quantity (which side is which, the words do not say)
+                found[i + 1][1].label = meas.label
             elif mark is None and _NEW_THEN_OLD.fullmatch(between) and not found[i + 1][1].variant:
                 # `50 ms, down from 300 ms`, `3.2 s (was 5.1 s)`, `A instead of B`
                 meas.variant = meas.variant or "after"
