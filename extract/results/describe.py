@@ -489,6 +489,7 @@ def tell_runs_apart(sample: str, tables: list[ResultTable]) -> None:
     runs) whose measurements carry the same label, metric and variant are told apart
     in `variant`: by the heading above each run, else the command that started it,
     else its ordinal (`run 2`). Tables of sentences and records are left alone."""
+    _name_sections(sample, [t for t in tables if t.format in _GENERIC_FORMATS])
     groups: dict[tuple, list] = {}
     for t in tables:
         if t.format in _GENERIC_FORMATS:
@@ -513,6 +514,41 @@ def tell_runs_apart(sample: str, tables: list[ResultTable]) -> None:
         for t, m in g:
             base = m.variant or t.variant
             m.variant = f"{base}, {name_of[id(t)]}" if base else name_of[id(t)]
+
+
+def _name_sections(sample: str, tables: list[ResultTable]) -> None:
+    """The same quantity read twice from records, sentences or lines (one label, metric
+    and variant), under different headings (`before the change:` ... `after:`): each is
+    named by its section's heading. Left alone when the headings do not tell them apart."""
+    groups: dict[tuple, list[Measurement]] = {}
+    for t in tables:
+        for m in t.measurements:
+            if m.span:
+                groups.setdefault((t.format, m.label, m.metric, m.variant), []).append(m)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        names = [_section_heading(sample, m.span[0]) for m in group]
+        if None in names or len(set(names)) < len(names):
+            continue
+        for m, name in zip(group, names, strict=True):
+            m.variant = f"{m.variant}, {name}" if m.variant else name
+
+
+def _section_heading(sample: str, pos: int) -> str | None:
+    """The heading of the section `pos` stands in: the nearest line above its line
+    (30 at most) that holds no digit and is short (`after:`, `Top frames before the
+    change:`), past the lines of numbers and blank lines; None when there is none."""
+    end = sample.rfind("\n", 0, pos)
+    for _ in range(30):
+        if end < 0:
+            return None
+        start = sample.rfind("\n", max(0, end - 200), end) + 1
+        line = sample[start:end].strip()
+        if line and not _DIGIT.search(line):
+            return _clean(line.rstrip(":：")) or None if len(line) <= 80 else None
+        end = start - 1
+    return None
 
 
 def _run_name(sample: str, t: ResultTable) -> str | None:

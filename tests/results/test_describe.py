@@ -200,3 +200,20 @@ def test_a_tool_s_comment_line_of_values_does_not_name_a_run():
     variants = {m.value: m.variant for t in found.tables for m in t.measurements}
     assert variants[2.754] != variants[2.911]
     assert not any("ns/op" in (v or "") for v in variants.values()), variants
+
+
+def test_the_same_quantity_under_two_headings_is_told_apart():
+    from extract.results.message import message_results
+
+    text = (
+        "Top frames before the change:\n  38.2%  org.apache.foo.Codec.decode\n"
+        "  12.1%  java.util.HashMap.get\nafter:\n  21.7%  org.apache.foo.Codec.decode\n"
+        "  12.4%  java.util.HashMap.get\n"
+    )
+    got = {
+        m.value: m.variant
+        for t in message_results(text, subject="cpu profile").tables
+        for m in t.measurements
+    }
+    assert got[38.2] == got[12.1] == "Top frames before the change"
+    assert got[21.7] == got[12.4] == "after"
