@@ -395,3 +395,11 @@ def test_a_number_set_against_another_shares_its_label():
     )
     labels = [m.label for t in run(by_name("prose"), text) for m in t.measurements]
     assert len(labels) == 2 and labels[0] == labels[1] and "startup" in labels[0]
+
+
+def test_things_counted_per_second_in_words():
+    from extract.results.formats import by_name, run
+
+    text = "On a 3-node cluster I see about 30k writes per second.\n"
+    got = [(m.value, m.unit) for t in run(by_name("prose"), text) for m in t.measurements]
+    assert got == [(30000.0, "writes per second")]

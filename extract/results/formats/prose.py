@@ -71,8 +71,8 @@ _AFTER_DIGIT = (
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
     r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b"
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
-    r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions)"
-    r" per sec(?:ond)?"
+    r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions"
+    rf"|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
     r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
     rf"{_NOT_GLUED})"
@@ -173,7 +173,7 @@ _RATE = (
     r"|files|docs|documents|i|it|iter|B|KB|MB|GB|KiB|MiB|GiB|kb|mb|gb"
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)"
     r"|/(?:s|sec|ms)|(?:ops|op|operations?|lookups?|calls|queries|requests|rows|records|messages"
-    r"|transactions) per sec(?:ond)?"
+    rf"|transactions|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps"
 )
 _CANDIDATE = re.compile(
