@@ -403,3 +403,16 @@ def test_things_counted_per_second_in_words():
     text = "On a 3-node cluster I see about 30k writes per second.\n"
     got = [(m.value, m.unit) for t in run(by_name("prose"), text) for m in t.measurements]
     assert got == [(30000.0, "writes per second")]
+
+
+def test_a_result_reached_up_to_and_storage_and_compute_rates():
+    from extract.results.formats import by_name, run
+
+    def prose(text):
+        return [(m.value, m.unit) for t in run(by_name("prose"), text) for m in t.measurements]
+
+    assert prose("We reached up to 410 MB/s per broker.\n") == [(410.0, "MB/s")]
+    assert prose("The link supports up to 100 MB/s.\n") == []  # (a bound)
+    text = "With the new scheduler fio reports about 45000 IOPS, it was 31000 IOPS before.\n"
+    assert prose(text) == [(45000.0, "IOPS"), (31000.0, "IOPS")]
+    assert prose("Benchmarks show up to 3800 gflops on the A100.\n") == [(3800.0, "gflops")]

@@ -65,7 +65,7 @@ _RATE_THINGS = (
 )
 # A number with a unit (the trigger's first part): a digit, then `_AFTER_DIGIT`.
 _AFTER_DIGIT = (
-    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiKMGBkgQTnuµμshlcwj])"
+    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiIFKMGBkgQTnuµμshlcwj])"
     r"(?:%|percent\b|[xX]"
     rf"(?!(?![{_CJK}])\w)|×"
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
@@ -73,7 +73,8 @@ _AFTER_DIGIT = (
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
     r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions"
     rf"|{_RATE_THINGS}) per sec(?:ond)?"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
+    r"|QPS|TPS|qps|tps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
+    r"|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
     r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
     rf"{_NOT_GLUED})"
 )
@@ -174,7 +175,7 @@ _RATE = (
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)"
     r"|/(?:s|sec|ms)|(?:ops|op|operations?|lookups?|calls|queries|requests|rows|records|messages"
     rf"|transactions|{_RATE_THINGS}) per sec(?:ond)?"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps"
+    r"|QPS|TPS|qps|tps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
 )
 _CANDIDATE = re.compile(
     rf"(?<![.\-/=:#@$+])(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
@@ -260,6 +261,11 @@ _SPEED_WORD = re.compile(
     r"|run|execution|response|compile|query|wall|cpu)[ -]?times?|runtime|latency|throughput)\b"
 )
 # `we saw up to 17x`: a factor that was seen, in a sentence about gains (`_CHANGE_WORD`).
+# A verb that reports what a run did, just before `up to`: `reached`, `shows`, `peaked at`.
+_RESULT_VERB = re.compile(
+    r"(?i)\b(?:saw|seen|see|observed?|measured|got|gets?|achieved?|achieves|reach(?:ed|es)?"
+    r"|show(?:s|ed|n)?|hit|hits|peak(?:s|ed)?(?: at)?)\s*$"
+)
 _SEEN_BEFORE = re.compile(
     r"(?i)\b(?:saw|seen|see|seeing|observed?|observing|measured|got|getting|achieved?|reached)\s*$"
 )
@@ -629,8 +635,10 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
     if _SETTING_AFTER.match(after):
         return False  # `a 100 ms timeout`, `5 s poll interval`
     q = (m.group("q") or "").strip().lower()
-    if q == "up to" and kind not in ("ratio", "percent"):
-        return False  # `up to 30 s`, `up to 100 MB/s`: a bound; `up to 3x faster` a result
+    if q == "up to" and kind not in ("ratio", "percent") and not _RESULT_VERB.search(before):
+        # `up to 30 s`, `up to 100 MB/s`: a bound; `up to 3x faster`, `we reached up to
+        # 3800 gflops` a result
+        return False
     if kind == "rate":
         # `Hardware: 176 cores, ..., network bandwidth 10GB/s`: the machine's spec
         return not (
