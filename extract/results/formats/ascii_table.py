@@ -112,14 +112,15 @@ OTHER_SPACES = "\t\x1f\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "
 _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
 # In plain text: a line with two cells, apart by two spaces or more (`_TWO_TOKENS`),
-# from the first gap to the line's end; and a rule line (`_RULE`), the first line or
-# one after a line break (a regex that starts with "\n" skips to line breaks).
+# from the first gap to the line's end; and a rule line (`_RULE`) or a row line
+# (`_ROW`), the first line or one after a line break (a regex that starts with "\n"
+# skips to line breaks; each match ends on the line it starts).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_RULE_LINE = r" *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)"
-_PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
-_PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
-_PLAIN_ROW_FIRST = re.compile(r"[^\n]*(?:[|│┃║]|[├╰└]─)")  # `_ROW`
-_PLAIN_ROW_NEXT = re.compile(r"\n[^\n]*(?:[|│┃║]|[├╰└]─)")
+_PLAIN_BOX_LINE = (
+    r"(?: *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)|[^\n]*(?:[|│┃║]|[├╰└]─))"
+)
+_PLAIN_BOX_FIRST = re.compile(_PLAIN_BOX_LINE)
+_PLAIN_BOX_NEXT = re.compile("\n" + _PLAIN_BOX_LINE)
 
 
 def is_plain(text: str) -> bool:
@@ -155,12 +156,10 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
         return [
             i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.search(x)
         ]
-    found = set()
-    if _PLAIN_RULE_FIRST.match(text) or _PLAIN_ROW_FIRST.match(text):
-        found.add(0)
     starts = [pos for pos, _ in lines]
-    for pattern in (_PLAIN_RULE_NEXT, _PLAIN_ROW_NEXT):
-        found.update(bisect_right(starts, m.start() + 1) - 1 for m in pattern.finditer(text))
+    found = {bisect_right(starts, m.start() + 1) - 1 for m in _PLAIN_BOX_NEXT.finditer(text)}
+    if _PLAIN_BOX_FIRST.match(text):
+        found.add(0)
     return sorted(found)
 
 
