@@ -36,7 +36,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import FLOAT, NUM, heading_above, json_at, repaired
+from extract.results.formats._layout import (
+    COLOURS,
+    FLOAT,
+    NUM,
+    heading_above,
+    json_at,
+    repaired,
+    spans_back,
+)
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -67,7 +75,7 @@ INFO = FormatInfo(
 
 # ANSI colour codes (with their ESC byte, or the `[1;32m` debris left without it),
 # carriage returns, and UTF-8 symbols read as Latin-1.
-_DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r|Â±|Ïƒ|â€¦|â‰¡|Âµ")
+_DAMAGE = re.compile(rf"{COLOURS}|\r|Â±|Ïƒ|â€¦|â‰¡|Âµ")
 _REPAIR = {"Â±": "±", "Ïƒ": "σ", "â€¦": "…", "â‰¡": "≡", "Âµ": "µ"}
 
 
@@ -364,9 +372,5 @@ def parse(text: str) -> list[ResultTable]:
         if not kept or t.span[0] >= kept[-1].span[1]:
             kept.append(t)
     _variants(kept, clean)
-    if index is not None:
-        for t in kept:
-            # a table starts after the damage before it: its colour codes are its own
-            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-            t.span = (start, index[t.span[1]])
+    spans_back(kept, index)
     return kept
