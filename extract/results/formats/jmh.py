@@ -51,6 +51,7 @@ import json
 import re
 from collections.abc import Callable
 
+from extract.results.formats._grid import LETTER
 from extract.results.formats._layout import (
     NUM,
     inline_heading,
@@ -242,7 +243,7 @@ _INLINE_SPLIT = re.compile(r"[ \t\u00a0]+(?P<h>[A-Za-z][^\n|:]{0,40}?:)(?=[ \t\u
 _SPLIT_HEADING = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?P<h>[^\n|]{2,60}?)[ \t\r]*(?=\n)")
 
 
-def _text_tables(text: str, view: str) -> list[ResultTable]:
+def _text_tables(view: str) -> list[ResultTable]:
     out = []
     for h in _HEADER.finditer(view):
         params = re.findall(r"\((\w+)\)", h.group("params"))
@@ -258,16 +259,18 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
         ]
         start, pos = h.start(), h.end()
         heading = _caption(view, h.start())
-        while True:
-            table, pos = _read_rows(view, row_match, params, columns, start, pos, heading)
-            if table is None:
-                break
+        while (m := row_match(view, pos)) is not None:
+            table = ResultTable(INFO.name, (start, pos), columns=list(columns), caption=heading)
+            while m is not None:
+                pvals = m.group("params").split()
+                _add_row(table, m, pvals, _variant(heading, list(zip(params, pvals, strict=False))))
+                pos = m.end()
+                m = row_match(view, pos)
+            table.span = (start, pos)
             out.append(table)
             # the same table may go on under a short heading line, without its header
             split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
-            if not split or not re.search(r"[A-Za-z]", split.group("h")):
-                break
-            if _SUMMARY_WORDS.match(split.group("h")) or not row_match(view, split.end()):
+            if not split or not LETTER.search(split["h"]) or _SUMMARY_WORDS.match(split["h"]):
                 break
             heading = split.group("h").strip().rstrip(":：").strip("*_# ") or None
             start, pos = split.start("h"), split.end()
@@ -275,22 +278,6 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
 
 
 _SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
-
-
-def _read_rows(view, row_match, params, columns, start, pos, heading):
-    table = ResultTable(INFO.name, (start, pos), columns=list(columns), variant=None)
-    while True:
-        m = row_match(view, pos)
-        if not m:
-            break
-        pvals = m.group("params").split()
-        _add_row(table, m, pvals, _variant(heading, list(zip(params, pvals, strict=False))))
-        pos = m.end()
-    if not table.rows:
-        return None, pos
-    table.span = (start, pos)
-    table.caption = heading
-    return table, pos
 
 
 def _percentile(p: str) -> str:
@@ -469,14 +456,14 @@ def _json_tables(text: str) -> list[ResultTable]:
         for sec, metric in (obj.get("secondaryMetrics") or {}).items():
             if isinstance(metric, dict):
                 metrics.append((f"{name}:{sec}", metric))
+        threads = str(obj.get("threads", ""))
         for label, metric in metrics:
-            score, err = metric.get("score"), metric.get("scoreError")
-            threads, unit = str(obj.get("threads", "")), metric.get("scoreUnit")
-            row = [label, mode, threads, str(obj.get("forks", "")), str(score), str(err)]
+            score, err = str(metric.get("score")), str(metric.get("scoreError"))
+            primary = threads if label == name else None  # (its threads are the run's)
             ms = _row_measurements(
-                label, str(score), str(err), None, unit, variant,
-                threads=threads if label == name else None,
-            )  # fmt: skip
+                label, score, err, None, metric.get("scoreUnit"), variant, threads=primary
+            )
+            row = [label, mode, threads, str(obj.get("forks", "")), score, err]
             table.add_row([*row, str(metric.get("scoreUnit", ""))], ms)
         out.append(table)
     return out
@@ -503,16 +490,14 @@ def _json_lines(text: str) -> list[ResultTable]:
                 INFO.name, (start, end), columns=["benchmark", "variant", "field", "value"]
             )
             out.append(table)
-        r = len(table.rows)
-        table.rows.append([name, variant or "", "score", str(obj.get("score"))])
         fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
         fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(rf"p{NUM}", k)]
         fields.append(("Cnt", obj.get("sampleCount"), "count"))
-        for metric, value, u in fields:
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
-                table.measurements.append(
-                    Measurement(metric, float(value), u, name, variant, str(value), r)
-                )
+        numbers = [
+            f for f in fields if isinstance(f[1], (int, float)) and not isinstance(f[1], bool)
+        ]
+        ms = [Measurement(k, float(v), u, name, variant, str(v)) for k, v, u in numbers if v == v]
+        table.add_row([name, variant or "", "score", str(obj.get("score"))], ms)
         table.span = (table.span[0], end)
     return out
 
@@ -604,7 +589,7 @@ def _masked(text: str, tables: list[ResultTable]) -> str:
 
 def parse(text: str) -> list[ResultTable]:
     view = mask_tags(text)
-    tables = _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
+    tables = _text_tables(view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
     row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
     for block in _result_blocks(view):
         if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
