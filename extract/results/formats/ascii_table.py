@@ -436,10 +436,6 @@ def _tree_rows(block: list[str]):
     return header, [rows[k] for k in kept], 0, len(block), notes
 
 
-def _tokens(line: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(line)]
-
-
 def _is_header(line: str) -> bool:
     toks = _TOKEN.findall(line)
     if len(toks) < 2 or len(line.strip()) > 200:
@@ -500,10 +496,8 @@ def _whitespace_tables(
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
             continue
-        ncol = len(_tokens(line))
-        j = i + 1
-        if j < len(lines) and _DASH_RULE.fullmatch(lines[j][1]):
-            j += 1
+        head_toks = [t.span() for t in _TOKEN.finditer(line)]
+        ncol, j = len(head_toks), first_row
         rows_at = []
         while j < len(lines) and _is_row(lines[j][1].replace("\t", "    "), ncol):
             rows_at.append(j)
@@ -512,10 +506,9 @@ def _whitespace_tables(
             continue
         body_lines = [lines[k][1].replace("\t", "    ") for k in rows_at]
         segs = _segments([line, *body_lines])
-        head_toks = _tokens(line)
 
         def names(seg, head_toks=head_toks):
-            return {k for k, (s, e, _) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
+            return {k for k, (s, e) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
 
         merged: list[list[int]] = []
         for seg in segs:
@@ -759,13 +752,10 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
             k = max(j, k + 1)
             if len(segments) < 2 or not segments[0]:
                 continue
-            first = segments[0]
-            if all(_numeric_free(r) for r in first):
-                header, data = _join_cells(first), [r for s in segments[1:] for r in s]
-            else:
+            data = [r for s in segments[1:] for r in s]
+            if not data or not all(_numeric_free(r) for r in segments[0]):
                 continue
-            if not data:
-                continue
+            header = _join_cells(segments[0])
             span = (pos + start, pos + end)
             context = text[max(pos, span[0] - 400) : span[0]]
             table = grid_table(INFO.name, text, span, [header], data, context=context, clean=True)
