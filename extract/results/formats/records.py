@@ -48,6 +48,7 @@ Pure function; never raises.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from extract.results.formats._context import measure
 from extract.results.formats._grid import DIGIT, LETTER, said_unit
@@ -489,29 +490,22 @@ def _runs_of_three(line: str, matches) -> list[list[re.Match]]:
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     lines = text.split("\n")
-    offsets = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line) + 1
+    offsets = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     block: list[tuple[int, str, list[re.Match]]] = []
     floor = 0
 
-    def close(stretch: tuple[int, int] | None = None) -> None:
-        nonlocal block, floor
-        if not block:
+    def close(rows: list, stretch: tuple[int, int] | None = None) -> None:
+        """The table of a block of (line, label, pairs), if it is one."""
+        nonlocal floor
+        labelled = [pairs[0] for _, _, pairs in rows if not pairs[0].group("key")]
+        # (`label <number> <unit>` lines alone: two or more, in one unit)
+        units = {m.group("unit") for m in labelled}
+        if labelled and len(labelled) == len(rows) and (len(labelled) < 2 or len(units) > 1):
             return
-        labelled = [pairs[0] for _, _, pairs in block if not pairs[0].group("key")]
-        if labelled and len(labelled) == len(block):
-            units = {m.group("unit") for m in labelled}
-            if len(labelled) < 2 or len(units) > 1:
-                block = []
-        if block:
-            table = _table(text, block, offsets, lines, floor, stretch, joined)
-            if table is not None:
-                tables.append(table)
-                floor = table.span[1]
-        block = []
+        table = _table(text, rows, offsets, lines, floor, stretch, joined) if rows else None
+        if table is not None:
+            tables.append(table)
+            floor = table.span[1]
 
     gap = 0
     joined: dict[int, int] = {}  # a row's first line -> its last, when wrapped onto two
@@ -521,7 +515,8 @@ def parse(text: str) -> list[ResultTable]:
         if not line.strip() or _FENCE.match(line):
             gap += 1
             if gap > 2:
-                close()
+                close(block)
+                block = []
             continue
         # (every reader below needs a digit, and one of what `_may_hold_a_record`
         # looks for: most lines of ordinary mail have neither)
@@ -536,30 +531,25 @@ def parse(text: str) -> list[ResultTable]:
             if got is not None:
                 joined[i] = i + 1
         if got is None:
-            close()
-            gap = 0
+            close(block)
+            block, gap = [], 0
             # flattened mail: its records run inside one long line
             if len(line) > 120 and DIGIT.search(line):
                 for rows in _flat_runs(line):
-                    block = [(i, "", pairs) for pairs in rows]
-                    close()
-                cells = _flat_cells(line)
-                if cells:
-                    block = [(i, head, pairs) for head, pairs, _ in cells]
-                    close((cells[0][2][0], cells[-1][2][1]))
+                    close([(i, "", pairs) for pairs in rows])
+                if cells := _flat_cells(line):
+                    stretch = (cells[0][2][0], cells[-1][2][1])
+                    close([(i, head, pairs) for head, pairs, _ in cells], stretch)
                 for run in _flat_labelled(line):
-                    block = [(i, m.group("head").strip(), [m]) for m in run]
-                    close()
+                    close([(i, m.group("head").strip(), [m]) for m in run])
                 for run in _flat_shares(line):
-                    block = [(i, m.group("head"), [m]) for m in run]
-                    close()
+                    close([(i, m.group("head"), [m]) for m in run])
                 for run in _flat_unit_rows(line):
-                    block = [(i, head, [m]) for head, m in run]
-                    close()
+                    close([(i, head, [m]) for head, m in run])
             continue
         gap = 0
         block.append((i, got[0], got[1]))
-    close()
+    close(block)
     return tables
 
 
