@@ -51,7 +51,7 @@ import json
 import re
 from collections.abc import Callable
 
-from extract.results.formats._grid import LETTER
+from extract.results.formats._grid import LETTER, overlaps
 from extract.results.formats._layout import (
     NUM,
     inline_heading,
@@ -592,7 +592,7 @@ def parse(text: str) -> list[ResultTable]:
     tables = _text_tables(view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
     row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
     for block in _result_blocks(view):
-        if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
+        if overlaps(block.span, [t.span for t in tables]):
             continue
         score = next((m for m in block.measurements if m.metric == "Score"), None)
         if score is not None and any(_same_result(score, m) for m in row_scores):

@@ -50,10 +50,9 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 
-from extract.results.formats._context import measure
 from extract.results.formats._grid import DIGIT, LETTER, said_unit
 from extract.results.formats._layout import GROUPED, heading_above, runs
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number, to_si
 
 INFO = FormatInfo(
@@ -611,11 +610,9 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
         label = (kept[0][0] if one_name else head) or heading
         variant = f"line {n}" if series else None
         ms = []
-        for key, written, value, unit in kept:
+        for key, written, value, unit in kept:  # (every value was read: `kept` holds numbers)
             unit = unit or stated
             metric = _unit_metric(unit) if one_name or not key else key
-            m = measure(metric, written, value, unit, label=label, variant=variant)
-            if m is not None:
-                ms.append(m)
+            ms.append(Measurement(metric, value, unit, label, variant, written))
         table.add_row([head, *(f"{k}: {w}{' ' + u if u else ''}" for k, w, _, u in kept)], ms)
     return table
