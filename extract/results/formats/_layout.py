@@ -509,3 +509,19 @@ def runs(
 
 def _blank(text: str) -> bool:
     return not text.strip()
+
+
+# ANSI colour codes, with their ESC byte or as the `[1;32m` debris a mail leaves
+# without it: damage that `repaired` removes before a tool's output is read.
+COLOURS = r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m"
+
+
+def spans_back(tables: Iterable, index: list[int] | None) -> None:
+    """The spans of tables found in `repaired` text moved back onto the original text
+    (`index` as `repaired` returns it). A table starts after the damage before it:
+    the colour codes at its start are its own."""
+    if index is None:
+        return
+    for t in tables:
+        start = index[t.span[0] - 1] + 1 if t.span[0] else 0
+        t.span = (start, index[t.span[1]])

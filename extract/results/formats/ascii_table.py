@@ -112,14 +112,15 @@ OTHER_SPACES = "\t\x1f\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "
 _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
 # In plain text: a line with two cells, apart by two spaces or more (`_TWO_TOKENS`),
-# from the first gap to the line's end; and a rule line (`_RULE`), the first line or
-# one after a line break (a regex that starts with "\n" skips to line breaks).
+# from the first gap to the line's end; and a rule line (`_RULE`) or a row line
+# (`_ROW`), the first line or one after a line break (a regex that starts with "\n"
+# skips to line breaks; each match ends on the line it starts).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_RULE_LINE = r" *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)"
-_PLAIN_RULE_FIRST = re.compile(_PLAIN_RULE_LINE)
-_PLAIN_RULE_NEXT = re.compile("\n" + _PLAIN_RULE_LINE)
-_PLAIN_ROW_FIRST = re.compile(r"[^\n]*(?:[|│┃║]|[├╰└]─)")  # `_ROW`
-_PLAIN_ROW_NEXT = re.compile(r"\n[^\n]*(?:[|│┃║]|[├╰└]─)")
+_PLAIN_BOX_LINE = (
+    r"(?: *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)|[^\n]*(?:[|│┃║]|[├╰└]─))"
+)
+_PLAIN_BOX_FIRST = re.compile(_PLAIN_BOX_LINE)
+_PLAIN_BOX_NEXT = re.compile("\n" + _PLAIN_BOX_LINE)
 
 
 def is_plain(text: str) -> bool:
@@ -155,12 +156,10 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
         return [
             i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.search(x)
         ]
-    found = set()
-    if _PLAIN_RULE_FIRST.match(text) or _PLAIN_ROW_FIRST.match(text):
-        found.add(0)
     starts = [pos for pos, _ in lines]
-    for pattern in (_PLAIN_RULE_NEXT, _PLAIN_ROW_NEXT):
-        found.update(bisect_right(starts, m.start() + 1) - 1 for m in pattern.finditer(text))
+    found = {bisect_right(starts, m.start() + 1) - 1 for m in _PLAIN_BOX_NEXT.finditer(text)}
+    if _PLAIN_BOX_FIRST.match(text):
+        found.add(0)
     return sorted(found)
 
 
@@ -437,10 +436,6 @@ def _tree_rows(block: list[str]):
     return header, [rows[k] for k in kept], 0, len(block), notes
 
 
-def _tokens(line: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(line)]
-
-
 def _is_header(line: str) -> bool:
     toks = _TOKEN.findall(line)
     if len(toks) < 2 or len(line.strip()) > 200:
@@ -501,10 +496,8 @@ def _whitespace_tables(
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
             continue
-        ncol = len(_tokens(line))
-        j = i + 1
-        if j < len(lines) and _DASH_RULE.fullmatch(lines[j][1]):
-            j += 1
+        head_toks = [t.span() for t in _TOKEN.finditer(line)]
+        ncol, j = len(head_toks), first_row
         rows_at = []
         while j < len(lines) and _is_row(lines[j][1].replace("\t", "    "), ncol):
             rows_at.append(j)
@@ -513,10 +506,9 @@ def _whitespace_tables(
             continue
         body_lines = [lines[k][1].replace("\t", "    ") for k in rows_at]
         segs = _segments([line, *body_lines])
-        head_toks = _tokens(line)
 
         def names(seg, head_toks=head_toks):
-            return {k for k, (s, e, _) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
+            return {k for k, (s, e) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
 
         merged: list[list[int]] = []
         for seg in segs:
@@ -760,13 +752,10 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
             k = max(j, k + 1)
             if len(segments) < 2 or not segments[0]:
                 continue
-            first = segments[0]
-            if all(_numeric_free(r) for r in first):
-                header, data = _join_cells(first), [r for s in segments[1:] for r in s]
-            else:
+            data = [r for s in segments[1:] for r in s]
+            if not data or not all(_numeric_free(r) for r in segments[0]):
                 continue
-            if not data:
-                continue
+            header = _join_cells(segments[0])
             span = (pos + start, pos + end)
             context = text[max(pos, span[0] - 400) : span[0]]
             table = grid_table(INFO.name, text, span, [header], data, context=context, clean=True)

@@ -36,7 +36,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import FLOAT, NUM, heading_above, json_at, repaired
+from extract.results.formats._layout import (
+    COLOURS,
+    FLOAT,
+    NUM,
+    heading_above,
+    json_at,
+    repaired,
+    spans_back,
+)
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -67,13 +75,8 @@ INFO = FormatInfo(
 
 # ANSI colour codes (with their ESC byte, or the `[1;32m` debris left without it),
 # carriage returns, and UTF-8 symbols read as Latin-1.
-_DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r|Â±|Ïƒ|â€¦|â‰¡|Âµ")
+_DAMAGE = re.compile(rf"{COLOURS}|\r|Â±|Ïƒ|â€¦|â‰¡|Âµ")
 _REPAIR = {"Â±": "±", "Ïƒ": "σ", "â€¦": "…", "â‰¡": "≡", "Âµ": "µ"}
-
-
-def _clean(text: str) -> tuple[str, list[int] | None]:
-    """`text` without the damage, and where each character of it was in `text`."""
-    return repaired(text, _DAMAGE, _REPAIR)
 
 
 # --- terminal output ---------------------------------------------------------------
@@ -99,12 +102,26 @@ _VS = re.compile(
     rf"|As fast \((?P<x2>{NUM})(?:\s*{_PM}\s*(?P<sd2>{NUM}))?\) as)[ \t]+"
     r"(?:'(?P<q>[^'\n]+)'|(?P<p>[^\n]+))"
 )
+# (metric, group of the value, group of its unit) in a terminal block
+_BLOCK_VALUES = (
+    ("mean", "mean", "mu"),
+    ("stddev", "sd", "su"),
+    ("user", "user", "uu"),
+    ("system", "sys", "yu"),
+    ("min", "min", "minu"),
+    ("max", "max", "maxu"),
+)
 _RELATIVE = re.compile(r"Relative speed comparison[ \t]*\r?\n")
 _RELATIVE_ROW = re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)")
 
 
-def _m(metric, written, unit, label, row) -> Measurement:
-    return Measurement(metric, float(written), unit, label, None, written, row)
+def _m(metric, written, unit, label) -> Measurement:
+    return Measurement(metric, float(written), unit, label, None, written)
+
+
+def _ratio(metric: str, x: str, sd: str | None, label: str) -> list[Measurement]:
+    """A ratio (unit `x`) and its stddev when given."""
+    return [_m(metric, x, "x", label)] + ([_m(f"{metric} stddev", sd, "x", label)] if sd else [])
 
 
 def _known(name: str, commands: list[str]) -> str:
@@ -128,25 +145,12 @@ def _blocks(text: str) -> list[ResultTable]:
             b.span(),
             columns=["Command", "mean", "stddev", "user", "system", "min", "max", "runs"],
         )
-        pairs = [
-            ("mean", "mean", "mu"),
-            ("stddev", "sd", "su"),
-            ("user", "user", "uu"),
-            ("system", "sys", "yu"),
-            ("min", "min", "minu"),
-            ("max", "max", "maxu"),
-        ]
-        row = [cmd]
-        for metric, key, unit in pairs:
-            if b.group(key):
-                table.measurements.append(_m(metric, b.group(key), b.group(unit), cmd, 0))
-                row.append(f"{b.group(key)} {b.group(unit)}")
-            else:
-                row.append("")
-        if b.group("runs"):
-            table.measurements.append(_m("runs", b.group("runs"), "count", cmd, 0))
-        row.append(b.group("runs") or "")
-        table.rows.append(row)
+        row, ms = [cmd], []
+        for metric, key, unit in _BLOCK_VALUES:
+            row.append(f"{b[key]} {b[unit]}" if b[key] else "")
+            ms += [_m(metric, b[key], b[unit], cmd)] if b[key] else []
+        ms += [_m("runs", b["runs"], "count", cmd)] if b["runs"] else []
+        table.add_row([*row, b["runs"] or ""], ms)
         out.append(table)
     for s in _SUMMARY.finditer(text):
         quoted = s.group("q1") is not None
@@ -164,11 +168,7 @@ def _blocks(text: str) -> list[ResultTable]:
                 metric, x, sd = f"times {v.group('dir')} than {other}", v.group("x"), v.group("sd")
             else:
                 metric, x, sd = f"as fast as {other}", v.group("x2"), v.group("sd2")
-            r = len(table.rows)
-            table.rows.append([fastest, x, sd or "", other])
-            table.measurements.append(_m(metric, x, "x", fastest, r))
-            if sd:
-                table.measurements.append(_m(f"{metric} stddev", sd, "x", fastest, r))
+            table.add_row([fastest, x, sd or "", other], _ratio(metric, x, sd, fastest))
             pos = end
         table.span = (s.start(), pos)
         if table.rows:
@@ -178,12 +178,8 @@ def _blocks(text: str) -> list[ResultTable]:
         table.caption = "Relative speed comparison"
         pos = h.end()
         while (row := _RELATIVE_ROW.match(text, pos)) is not None:
-            cmd = row.group("cmd").strip()
-            r = len(table.rows)
-            table.rows.append([cmd, row.group("x"), row.group("sd") or ""])
-            table.measurements.append(_m("relative", row.group("x"), "x", cmd, r))
-            if row.group("sd"):
-                table.measurements.append(_m("relative stddev", row.group("sd"), "x", cmd, r))
+            cmd, x, sd = row["cmd"].strip(), row["x"], row["sd"]
+            table.add_row([cmd, x, sd or ""], _ratio("relative", x, sd, cmd))
             pos = row.end()
         table.span = (h.start(), pos)
         if table.rows:
@@ -243,18 +239,14 @@ def _markup(text: str, header: re.Pattern, row_at: Callable) -> list[ResultTable
             cmd = cells[0].replace("\\|", "|")
             if len(cmd) > 1 and cmd[0] == cmd[-1] and cmd[0] in "`=":  # code: `x` or =x=
                 cmd = cmd[1:-1]
-            r = len(table.rows)
-            table.rows.append(cells)
-            table.measurements.append(_m("mean", mean.group(1), unit, cmd, r))
-            if mean.group(2):
-                table.measurements.append(_m("stddev", mean.group(2), unit, cmd, r))
+            ms = [_m("mean", mean[1], unit, cmd)]
+            ms += [_m("stddev", mean[2], unit, cmd)] if mean[2] else []
             for metric, cell in (("min", cells[2]), ("max", cells[3])):
                 if re.fullmatch(NUM, cell):
-                    table.measurements.append(_m(metric, cell, unit, cmd, r))
+                    ms.append(_m(metric, cell, unit, cmd))
             if rel := _VALUE.match(cells[4]):
-                table.measurements.append(_m("relative", rel.group(1), "x", cmd, r))
-                if rel.group(2):
-                    table.measurements.append(_m("relative stddev", rel.group(2), "x", cmd, r))
+                ms += _ratio("relative", rel[1], rel[2], cmd)
+            table.add_row(cells, ms)
             pos = row.end()
         if header is _ADOC_HEADER and (end := _ADOC_END.match(text, pos)):
             pos = end.end()
@@ -264,7 +256,8 @@ def _markup(text: str, header: re.Pattern, row_at: Callable) -> list[ResultTable
     return out
 
 
-_CSV_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
+# The numbers of a CSV row and of a JSON result, in seconds.
+_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
 _CSV_HEADER = re.compile(
     r"command,mean,stddev,median,user,system,min,max(?P<params>(?:,parameter_\w+)*)"
 )
@@ -297,12 +290,15 @@ def _csv(text: str) -> list[ResultTable]:
             if cmd.startswith('"'):
                 cmd = cmd[1:-1].replace('""', '"')
             cmd = " ".join(cmd.split())
-            r = len(table.rows)
             fields = row.groups()[1:8]
             # the parameter values are settings, not results: in the row only
-            table.rows.append([cmd, *fields, *row.group("params").split(",")[1:]])
-            for metric, written in zip(_CSV_FIELDS, fields, strict=True):
-                table.measurements.append(_m(metric, written, "s", cmd, r))
+            table.add_row(
+                [cmd, *fields, *row.group("params").split(",")[1:]],
+                [
+                    _m(metric, written, "s", cmd)
+                    for metric, written in zip(_FIELDS, fields, strict=True)
+                ],
+            )
             pos = row.end()
         table.span = (h.start(), pos)
         if table.rows:
@@ -311,7 +307,6 @@ def _csv(text: str) -> list[ResultTable]:
 
 
 _JSON_START = re.compile(r'\{\s*"results"\s*:\s*\[')
-_JSON_FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
 
 
 def _json(text: str) -> list[ResultTable]:
@@ -326,30 +321,24 @@ def _json(text: str) -> list[ResultTable]:
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             continue
-        table = ResultTable(INFO.name, (m.start(), end), columns=["command", *_JSON_FIELDS, "runs"])
+        table = ResultTable(INFO.name, (m.start(), end), columns=["command", *_FIELDS, "runs"])
         table.caption = "hyperfine --export-json"
         for item in results:
             if not isinstance(item, dict) or not isinstance(item.get("command"), str):
                 continue
             if not isinstance(item.get("mean"), (int, float)):
                 continue
-            cmd = item["command"]
-            r = len(table.rows)
-            cells = [cmd]
-            for key in _JSON_FIELDS:
+            cmd, cells, ms = item["command"], [item["command"]], []
+            for key in _FIELDS:
                 value = item.get(key)
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    table.measurements.append(
-                        Measurement(key, float(value), "s", cmd, None, str(value), r)
-                    )
-                    cells.append(str(value))
-                else:
-                    cells.append("")
+                number = isinstance(value, (int, float)) and not isinstance(value, bool)
+                cells.append(str(value) if number else "")
+                ms += [Measurement(key, float(value), "s", cmd, None, str(value))] if number else []
             times = item.get("times")
             if isinstance(times, list) and times:
-                table.measurements.append(_m("runs", str(len(times)), "count", cmd, r))
+                ms.append(_m("runs", str(len(times)), "count", cmd))
             cells.append(str(len(times)) if isinstance(times, list) else "")
-            table.rows.append(cells)
+            table.add_row(cells, ms)
         if table.rows:
             out.append(table)
     return out
@@ -374,7 +363,7 @@ def _variants(tables: list[ResultTable], text: str) -> None:
 
 
 def parse(text: str) -> list[ResultTable]:
-    clean, index = _clean(text)
+    clean, index = repaired(text, _DAMAGE, _REPAIR)  # (and where each character was)
     tables = sorted(
         _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
     )
@@ -383,9 +372,5 @@ def parse(text: str) -> list[ResultTable]:
         if not kept or t.span[0] >= kept[-1].span[1]:
             kept.append(t)
     _variants(kept, clean)
-    if index is not None:
-        for t in kept:
-            # a table starts after the damage before it: its colour codes are its own
-            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-            t.span = (start, index[t.span[1]])
+    spans_back(kept, index)
     return kept

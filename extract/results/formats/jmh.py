@@ -51,7 +51,15 @@ import json
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import NUM, inline_heading, json_at, line_caption, mask_tags
+from extract.results.formats._grid import LETTER, overlaps
+from extract.results.formats._layout import (
+    NUM,
+    inline_heading,
+    json_at,
+    line_caption,
+    mask_tags,
+    runs,
+)
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -134,10 +142,11 @@ _LOG_LINE = re.compile(
     r"[ \t]*:(?:(?!Iteration[ \t]+\d+:)[^\n#]){0,300})"
 )
 _LOG_SIGN = re.compile(r"#[ \t]*(?:JMH version|Benchmark|Warmup Iteration)[ \t]*:?")
-_HISTOGRAM = re.compile(
-    r"\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*"
+# What may follow a Result block: its histogram, then the head of its percentiles.
+_HISTOGRAM_PERCENTILES = re.compile(
+    r"(?:\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*)?"
+    r"(?:\s*Percentiles, (?P<unit>[^\s:]{1,20}):)?"
 )
-_PERCENTILES = re.compile(r"\s*Percentiles, (?P<unit>[^\s:]{1,20}):")
 _PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
 # A verbose run's measured iterations (`# Warmup Iteration` lines are not results);
 # a fork's lines stand one per line, sometimes with the secondary results after them.
@@ -191,22 +200,27 @@ def _variant(heading: str | None, params: list[tuple[str, str]]) -> str | None:
     return " / ".join(parts) or None
 
 
-def _row_measurements(
-    name, score, err, cnt, unit, variant, row, *, threads=None, err_metric="Score error"
-) -> list[Measurement]:
+def _row_measurements(name, score, err, cnt, unit, variant, *, threads=None) -> list[Measurement]:
     out = []
     value = _num(score)
     if value is None:
         return out
-    out.append(Measurement("Score", value, unit, name, variant, score.strip(), row))
+    out.append(Measurement("Score", value, unit, name, variant, score.strip()))
     e = _num(err)
     if e is not None:
-        out.append(Measurement(err_metric, e, unit, name, variant, err.strip(), row))
+        out.append(Measurement("Score error", e, unit, name, variant, err.strip()))
     if cnt and cnt.strip().isdigit():
-        out.append(Measurement("Cnt", float(cnt), "count", name, variant, cnt.strip(), row))
+        out.append(Measurement("Cnt", float(cnt), "count", name, variant, cnt.strip()))
     if threads and threads.strip().isdigit():
-        out.append(Measurement("Threads", float(threads), "count", name, variant, threads, row))
+        out.append(Measurement("Threads", float(threads), "count", name, variant, threads))
     return out
+
+
+def _add_row(table: ResultTable, m: re.Match, params: list[str], variant: str | None) -> None:
+    """A text table's row `m` (its @Param cells `params`) and its measurements."""
+    cells = [m["name"], *params, m["mode"], m["cnt"] or "", m["score"], m["err"] or "", m["unit"]]
+    ms = _row_measurements(m["name"], m["score"], m["err"], m["cnt"], m["unit"], variant)
+    table.add_row(cells, ms)
 
 
 def _row_match(k: int) -> Callable[..., re.Match | None]:
@@ -229,7 +243,7 @@ _INLINE_SPLIT = re.compile(r"[ \t\u00a0]+(?P<h>[A-Za-z][^\n|:]{0,40}?:)(?=[ \t\u
 _SPLIT_HEADING = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?P<h>[^\n|]{2,60}?)[ \t\r]*(?=\n)")
 
 
-def _text_tables(text: str, view: str) -> list[ResultTable]:
+def _text_tables(view: str) -> list[ResultTable]:
     out = []
     for h in _HEADER.finditer(view):
         params = re.findall(r"\((\w+)\)", h.group("params"))
@@ -245,16 +259,18 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
         ]
         start, pos = h.start(), h.end()
         heading = _caption(view, h.start())
-        while True:
-            table, pos = _read_rows(view, row_match, params, columns, start, pos, heading)
-            if table is None:
-                break
+        while (m := row_match(view, pos)) is not None:
+            table = ResultTable(INFO.name, (start, pos), columns=list(columns), caption=heading)
+            while m is not None:
+                pvals = m.group("params").split()
+                _add_row(table, m, pvals, _variant(heading, list(zip(params, pvals, strict=False))))
+                pos = m.end()
+                m = row_match(view, pos)
+            table.span = (start, pos)
             out.append(table)
             # the same table may go on under a short heading line, without its header
             split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
-            if not split or not re.search(r"[A-Za-z]", split.group("h")):
-                break
-            if _SUMMARY_WORDS.match(split.group("h")) or not row_match(view, split.end()):
+            if not split or not LETTER.search(split["h"]) or _SUMMARY_WORDS.match(split["h"]):
                 break
             heading = split.group("h").strip().rstrip(":：").strip("*_# ") or None
             start, pos = split.start("h"), split.end()
@@ -262,41 +278,6 @@ def _text_tables(text: str, view: str) -> list[ResultTable]:
 
 
 _SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
-
-
-def _read_rows(view, row_match, params, columns, start, pos, heading):
-    table = ResultTable(INFO.name, (start, pos), columns=list(columns), variant=None)
-    while True:
-        m = row_match(view, pos)
-        if not m:
-            break
-        pvals = m.group("params").split()
-        row = [
-            m.group("name"),
-            *pvals,
-            m.group("mode"),
-            m.group("cnt") or "",
-            m.group("score"),
-            m.group("err") or "",
-            m.group("unit"),
-        ]
-        table.rows.append(row)
-        variant = _variant(heading, list(zip(params, pvals, strict=False)))
-        table.measurements += _row_measurements(
-            m.group("name"),
-            m.group("score"),
-            m.group("err"),
-            m.group("cnt"),
-            m.group("unit"),
-            variant,
-            len(table.rows) - 1,
-        )
-        pos = m.end()
-    if not table.rows:
-        return None, pos
-    table.span = (start, pos)
-    table.caption = heading
-    return table, pos
 
 
 def _percentile(p: str) -> str:
@@ -313,11 +294,11 @@ def _result_blocks(view: str) -> list[ResultTable]:
             INFO.name,
             (m.start(), m.end()),
             columns=["Benchmark", "N", "Score", "Error", "Units"],
-            rows=[[name, m.group("n") or "", m.group("score"), m.group("err") or "", unit]],
             caption=m.group("secondary"),
         )
-        table.measurements = _row_measurements(
-            name, m.group("score"), m.group("err"), m.group("n"), unit, None, 0
+        table.add_row(
+            [name, m.group("n") or "", m.group("score"), m.group("err") or "", unit],
+            _row_measurements(name, m.group("score"), m.group("err"), m.group("n"), unit, None),
         )
         for key in ("min", "max", "stdev"):
             value = _num(m.group(key))
@@ -325,13 +306,8 @@ def _result_blocks(view: str) -> list[ResultTable]:
                 table.measurements.append(
                     Measurement(key, value, unit, name, None, m.group(key), 0)
                 )
-        end = m.end()
-        hist = _HISTOGRAM.match(view, end)
-        if hist:
-            end = hist.end()
-        head = _PERCENTILES.match(view, end)
-        if head:
-            end = head.end()
+        end = (head := _HISTOGRAM_PERCENTILES.match(view, m.end())).end()
+        if head["unit"]:
             p_unit = head.group("unit").rstrip(".,;")
             while (p := _PERCENTILE.match(view, end)) is not None:
                 value = _num(p.group("v"))
@@ -353,52 +329,46 @@ def _iterations(view: str) -> list[ResultTable]:
     JMH's tables, variant the benchmark; the caption is the run's mode line
     (`Single shot invocation time`)."""
     out = []
-    run: list[re.Match] = []
     benches = list(_BENCHMARK_LINE.finditer(view))
     starts = [b.end() for b in benches]
 
-    def flush() -> None:
-        if not run:
-            return
-        k = bisect.bisect_right(starts, run[0].start())
-        if k:
-            bench = benches[k - 1]
-            name = bench.group("name")
-            mode = _MODE_LINE.search(view, max(0, bench.start() - 300), bench.start())
-            table = ResultTable(
-                INFO.name,
-                (run[0].start(), run[-1].end()),
-                columns=["Iteration", "Score", "Units"],
-                caption=mode.group("mode").strip() if mode else name,
-            )
-            for r, m in enumerate(run):
-                value = _num(m.group("v"))
-                if value is None:
-                    continue
-                unit = m.group("unit")
-                table.rows.append([m.group("i"), m.group("v"), unit])
-                table.measurements.append(
-                    Measurement(
-                        "Score", value, unit, f"Iteration {m.group('i')}", name, m.group("v"), r
-                    )
-                )
-            out.append(table)
-        run.clear()
+    def one_run(between: str) -> bool:
+        return between.count("\n") <= 1 and "#" not in between and "Result" not in between
 
-    for m in _ITERATION.finditer(view):
-        between = view[run[-1].end() : m.start()] if run else ""
-        if run and (between.count("\n") > 1 or "#" in between or "Result" in between):
-            flush()
-        run.append(m)
-    flush()
+    for run in runs(_ITERATION, view, one_run):
+        k = bisect.bisect_right(starts, run[0].start())
+        if not k:
+            continue
+        bench = benches[k - 1]
+        name = bench.group("name")
+        mode = _MODE_LINE.search(view, max(0, bench.start() - 300), bench.start())
+        table = ResultTable(
+            INFO.name,
+            (run[0].start(), run[-1].end()),
+            columns=["Iteration", "Score", "Units"],
+            caption=mode.group("mode").strip() if mode else name,
+        )
+        for r, m in enumerate(run):
+            value = _num(m.group("v"))
+            if value is None:
+                continue
+            unit = m.group("unit")
+            table.rows.append([m.group("i"), m.group("v"), unit])
+            label = f"Iteration {m.group('i')}"
+            table.measurements.append(Measurement("Score", value, unit, label, name, m["v"], r))
+        out.append(table)
     return out
 
 
-_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
-_BARE = re.compile(r'[^\s,;"]*')
-# In SCSV (`;`-separated, written where the decimal mark is a comma) a bare field may
-# hold a comma: `528,857143`.
-_BARE_SCSV = re.compile(r'[^\s;"]*')
+# A field, quoted or bare, and the blanks after it, per separator: in SCSV
+# (`;`-separated, written where the decimal mark is a comma) a bare field may hold a
+# comma: `528,857143`.
+_FIELD_OR = r'(?P<field>"(?P<q>(?:[^"]|"")*)"|{})[ \t]*'
+_FIELD = {
+    ",": re.compile(_FIELD_OR.format(r'[^\s,;"]*')),
+    ";": re.compile(_FIELD_OR.format(r'[^\s;"]*')),
+}
+_BLANKS = re.compile(r"[ \t\r\n\u00a0]*")
 
 
 def _csv_records(text: str, pos: int, sep: str) -> tuple[list[list[str]], int]:
@@ -410,25 +380,22 @@ def _csv_records(text: str, pos: int, sep: str) -> tuple[list[list[str]], int]:
     records: list[list[str]] = []
     end = pos
     while True:
-        gap = re.compile(r"[ \t\r\n\u00a0]*").match(text, pos)
+        gap = _BLANKS.match(text, pos)
         if records and (gap.group(0).count("\n") > 1 or not text.startswith('"', gap.end())):
             break
         pos = gap.end()
         record: list[str] = []
         while True:
-            q = _QUOTED.match(text, pos)
-            if q:
-                record.append(" ".join(q.group(1).replace('""', '"').split()))
-                pos = q.end()
+            f = _FIELD[sep].match(text, pos)
+            if f["q"] is not None:
+                record.append(" ".join(f["q"].replace('""', '"').split()))
             elif text.startswith('"', pos):
                 return records, end  # cut off inside a quoted field
             else:
-                f = (_BARE_SCSV if sep == ";" else _BARE).match(text, pos)
-                record.append(f.group(0))
-                pos = f.end()
-            t = re.compile(r"[ \t]*").match(text, pos).end()
-            if text.startswith(sep, t):
-                pos = t + 1
+                record.append(f["field"])
+            pos = f.end("field")
+            if text.startswith(sep, f.end()):
+                pos = f.end() + 1
                 continue
             break
         if len(record) < 2:
@@ -454,19 +421,16 @@ def _csv_tables(text: str) -> list[ResultTable]:
             (i, n.removeprefix("Param: ")) for i, n in enumerate(header) if n.startswith("Param: ")
         ]
         heading = _caption(text, h.start())
-        table = ResultTable(INFO.name, (h.start(), end), columns=header, rows=body, caption=heading)
-        for r, rec in enumerate(body):
+        table = ResultTable(INFO.name, (h.start(), end), columns=header, caption=heading)
+        for rec in body:
             params = [(n, rec[i]) for i, n in param_cols if rec[i]]
-            table.measurements += _row_measurements(
-                rec[idx["Benchmark"]],
-                rec[idx["Score"]],
-                rec[err_col] if err_col is not None else None,
-                rec[idx["Samples"]],
-                rec[idx["Unit"]],
-                _variant(heading, params),
-                r,
-                threads=rec[idx["Threads"]],
+            name, score, cnt, unit, threads = (
+                rec[idx[k]] for k in ("Benchmark", "Score", "Samples", "Unit", "Threads")
             )
+            err = rec[err_col] if err_col is not None else None
+            variant = _variant(heading, params)
+            ms = _row_measurements(name, score, err, cnt, unit, variant, threads=threads)
+            table.add_row(rec, ms)
         out.append(table)
     return out
 
@@ -492,28 +456,15 @@ def _json_tables(text: str) -> list[ResultTable]:
         for sec, metric in (obj.get("secondaryMetrics") or {}).items():
             if isinstance(metric, dict):
                 metrics.append((f"{name}:{sec}", metric))
+        threads = str(obj.get("threads", ""))
         for label, metric in metrics:
-            score, err = metric.get("score"), metric.get("scoreError")
-            row = [
-                label,
-                mode,
-                str(obj.get("threads", "")),
-                str(obj.get("forks", "")),
-                str(score),
-                str(err),
-            ]
-            row.append(str(metric.get("scoreUnit", "")))
-            table.rows.append(row)
-            table.measurements += _row_measurements(
-                label,
-                str(score),
-                str(err),
-                None,
-                metric.get("scoreUnit"),
-                variant,
-                len(table.rows) - 1,
-                threads=str(obj.get("threads", "")) if label == name else None,
+            score, err = str(metric.get("score")), str(metric.get("scoreError"))
+            primary = threads if label == name else None  # (its threads are the run's)
+            ms = _row_measurements(
+                label, score, err, None, metric.get("scoreUnit"), variant, threads=primary
             )
+            row = [label, mode, threads, str(obj.get("forks", "")), score, err]
+            table.add_row([*row, str(metric.get("scoreUnit", ""))], ms)
         out.append(table)
     return out
 
@@ -539,16 +490,14 @@ def _json_lines(text: str) -> list[ResultTable]:
                 INFO.name, (start, end), columns=["benchmark", "variant", "field", "value"]
             )
             out.append(table)
-        r = len(table.rows)
-        table.rows.append([name, variant or "", "score", str(obj.get("score"))])
         fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
         fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(rf"p{NUM}", k)]
         fields.append(("Cnt", obj.get("sampleCount"), "count"))
-        for metric, value, u in fields:
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
-                table.measurements.append(
-                    Measurement(metric, float(value), u, name, variant, str(value), r)
-                )
+        numbers = [
+            f for f in fields if isinstance(f[1], (int, float)) and not isinstance(f[1], bool)
+        ]
+        ms = [Measurement(k, float(v), u, name, variant, str(v)) for k, v, u in numbers if v == v]
+        table.add_row([name, variant or "", "score", str(obj.get("score"))], ms)
         table.span = (table.span[0], end)
     return out
 
@@ -620,17 +569,7 @@ def _bare_rows(view: str) -> list[ResultTable]:
             continue
         pvals = m.group("params").split()
         variant = " / ".join(p for p in (table.caption, ", ".join(pvals)) if p) or None
-        row = [m.group("name"), " ".join(pvals), m.group("mode"), m.group("cnt") or ""]
-        table.rows.append(row + [m.group("score"), m.group("err") or "", m.group("unit")])
-        table.measurements += _row_measurements(
-            m.group("name"),
-            m.group("score"),
-            m.group("err"),
-            m.group("cnt"),
-            m.group("unit"),
-            variant,
-            len(table.rows) - 1,
-        )
+        _add_row(table, m, [" ".join(pvals)], variant)
         table.span = (table.span[0], m.end())
     return out
 
@@ -650,10 +589,10 @@ def _masked(text: str, tables: list[ResultTable]) -> str:
 
 def parse(text: str) -> list[ResultTable]:
     view = mask_tags(text)
-    tables = _text_tables(text, view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
+    tables = _text_tables(view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
     row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
     for block in _result_blocks(view):
-        if any(block.span[0] < t.span[1] and t.span[0] < block.span[1] for t in tables):
+        if overlaps(block.span, [t.span for t in tables]):
             continue
         score = next((m for m in block.measurements if m.metric == "Score"), None)
         if score is not None and any(_same_result(score, m) for m in row_scores):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import number
-from extract.results.formats._layout import GROUPED, repaired
+from extract.results.formats._layout import COLOURS, GROUPED, repaired, spans_back
 from extract.results.formats._rows import Rows, name_blocks, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -38,7 +38,7 @@ INFO = FormatInfo(
 )
 
 # ANSI colour codes (with their ESC byte, or the `[1m` debris left without it) and CRs.
-_DAMAGE = re.compile(r"\x1b\[[0-9;]*m|\[\d+(?:;\d+)*m|\r")
+_DAMAGE = re.compile(rf"{COLOURS}|\r")
 _COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"
 _HEADER = re.compile(
     rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:\s+{_COLS}(?:\s*\([^()\n]*\))?)+)"
@@ -117,9 +117,5 @@ def parse(text: str) -> list[ResultTable]:
     for t in tables:
         _under_banner(clean, t)
     name_blocks(tables, clean, "table")
-    if index is not None:
-        for t in tables:
-            # a table starts after the damage before it: its colour codes are its own
-            start = index[t.span[0] - 1] + 1 if t.span[0] else 0
-            t.span = (start, index[t.span[1]])
+    spans_back(tables, index)
     return tables

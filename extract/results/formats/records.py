@@ -48,11 +48,11 @@ Pure function; never raises.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
-from extract.results.formats._context import measure
-from extract.results.formats._grid import said_unit
+from extract.results.formats._grid import DIGIT, LETTER, said_unit
 from extract.results.formats._layout import GROUPED, heading_above, runs
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number, to_si
 
 INFO = FormatInfo(
@@ -123,23 +123,21 @@ _TIME_SETTING = re.compile(
     r"|grace period|poll|linger)s?\b"
 )
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_DIGIT = re.compile(r"\d")
-# (`(?<![A-Za-z])`: a match begins where its run of letters does, as the leftmost
-# one did; so no run of letters is read more than once)
-_RATE = re.compile(r"(?<![A-Za-z])[A-Za-z]++/(?:s|sec|second|ms|us|min|minute|h|hour)$", re.I)
-# A count per unit of work (`72 allocs/op`, `3 GCs/iter`), as benchmark tools print it.
-_PER_OP = re.compile(
-    r"(?<![A-Za-z])[A-Za-z]++/(?:op|ops|operation|iter|iteration|call|invocation)$"
+# A rate, or a count per unit of work (`72 allocs/op`, `3 GCs/iter`) as benchmark
+# tools print it. (`(?<![A-Za-z])`: a match begins where its run of letters does, as
+# the leftmost one did; so no run of letters is read more than once)
+_RATE = re.compile(
+    r"(?<![A-Za-z])[A-Za-z]++/(?:(?i:s|sec|second|ms|us|min|minute|h|hour)"
+    r"|op|ops|operation|iter|iteration|call|invocation)$"
 )
+# A letter that a name starts with, or holds.
 _NAME_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _TABLE_LINE = re.compile(r"^\s*[|+]|\|\s*$|^\s*[{\[\"]")
 _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\})\s*$")
 
 
 def _unit_known(unit: str | None) -> bool:
-    return bool(unit) and (
-        to_si(1.0, unit)[1] is not None or bool(_RATE.search(unit) or _PER_OP.search(unit))
-    )
+    return bool(unit) and (to_si(1.0, unit)[1] is not None or bool(_RATE.search(unit)))
 
 
 # A pair's key and the blanks after it hold only `_KEY`'s characters, and a number
@@ -150,7 +148,6 @@ def _unit_known(unit: str | None) -> bool:
 _SEP_NUM = re.compile(r"[:=：][ \t]*[`*_]{0,3}~?[-+]?\d")
 _KEY_RUN = re.compile(r"[\w.()%#/ \t`*-]*")
 _LAST_WORDS = re.compile(r"[ \t]*[^ \t]+(?:[ \t]+[^ \t]+){0,5}")
-_KEY_START = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
 def _pair_matches(line: str, start: int = 0, end: int | None = None) -> list[re.Match]:
@@ -171,7 +168,7 @@ def _pair_matches(line: str, start: int = 0, end: int | None = None) -> list[re.
         if words is None:
             continue
         p = s - (words.end() - j)
-        while (k := _KEY_START.search(line, p, s)) is not None:
+        while (k := _NAME_WORD.search(line, p, s)) is not None:
             m = _PAIR.match(line, k.start(), end)
             if m is not None:
                 out.append(m)
@@ -293,7 +290,7 @@ def _labelled(line: str) -> tuple[str, list[re.Match]] | None:
     """(label, [its one value]) for a `label  <number> <unit>` line whose unit is a
     time or a rate."""
     m = _LABELLED.match(line)
-    if m is None or not re.search(r"[A-Za-z]", m.group("head")):
+    if m is None or not LETTER.search(m.group("head")):
         return None
     # a value in the head makes the line a row of an aligned table, the table readers'
     if _HEAD_VALUE.search(m.group("head")):
@@ -477,7 +474,7 @@ def _flat_unit_rows(line: str) -> list[list[tuple[str, re.Match]]]:
 
 
 def _is_flat_head(words: str) -> bool:
-    return _FLAT_HEAD.fullmatch(words) is not None and re.search("[A-Za-z]", words) is not None
+    return _FLAT_HEAD.fullmatch(words) is not None and LETTER.search(words) is not None
 
 
 def _shape(head: str) -> tuple[int, bool]:
@@ -492,29 +489,22 @@ def _runs_of_three(line: str, matches) -> list[list[re.Match]]:
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     lines = text.split("\n")
-    offsets = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line) + 1
+    offsets = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     block: list[tuple[int, str, list[re.Match]]] = []
     floor = 0
 
-    def close(stretch: tuple[int, int] | None = None) -> None:
-        nonlocal block, floor
-        if not block:
+    def close(rows: list, stretch: tuple[int, int] | None = None) -> None:
+        """The table of a block of (line, label, pairs), if it is one."""
+        nonlocal floor
+        labelled = [pairs[0] for _, _, pairs in rows if not pairs[0].group("key")]
+        # (`label <number> <unit>` lines alone: two or more, in one unit)
+        units = {m.group("unit") for m in labelled}
+        if labelled and len(labelled) == len(rows) and (len(labelled) < 2 or len(units) > 1):
             return
-        labelled = [pairs[0] for _, _, pairs in block if not pairs[0].group("key")]
-        if labelled and len(labelled) == len(block):
-            units = {m.group("unit") for m in labelled}
-            if len(labelled) < 2 or len(units) > 1:
-                block = []
-        if block:
-            table = _table(text, block, offsets, lines, floor, stretch, joined)
-            if table is not None:
-                tables.append(table)
-                floor = table.span[1]
-        block = []
+        table = _table(text, rows, offsets, lines, floor, stretch, joined) if rows else None
+        if table is not None:
+            tables.append(table)
+            floor = table.span[1]
 
     gap = 0
     joined: dict[int, int] = {}  # a row's first line -> its last, when wrapped onto two
@@ -524,13 +514,14 @@ def parse(text: str) -> list[ResultTable]:
         if not line.strip() or _FENCE.match(line):
             gap += 1
             if gap > 2:
-                close()
+                close(block)
+                block = []
             continue
         # (every reader below needs a digit, and one of what `_may_hold_a_record`
         # looks for: most lines of ordinary mail have neither)
         got = (
             (_pairs(line) or _labelled(line) or _cells(line) or _share(line))
-            if _DIGIT.search(line) and _may_hold_a_record(line)
+            if DIGIT.search(line) and _may_hold_a_record(line)
             else None
         )
         if got is None and "|" in line and i + 1 < len(lines) and lines[i + 1].strip():
@@ -539,30 +530,25 @@ def parse(text: str) -> list[ResultTable]:
             if got is not None:
                 joined[i] = i + 1
         if got is None:
-            close()
-            gap = 0
+            close(block)
+            block, gap = [], 0
             # flattened mail: its records run inside one long line
-            if len(line) > 120 and _DIGIT.search(line):
+            if len(line) > 120 and DIGIT.search(line):
                 for rows in _flat_runs(line):
-                    block = [(i, "", pairs) for pairs in rows]
-                    close()
-                cells = _flat_cells(line)
-                if cells:
-                    block = [(i, head, pairs) for head, pairs, _ in cells]
-                    close((cells[0][2][0], cells[-1][2][1]))
+                    close([(i, "", pairs) for pairs in rows])
+                if cells := _flat_cells(line):
+                    stretch = (cells[0][2][0], cells[-1][2][1])
+                    close([(i, head, pairs) for head, pairs, _ in cells], stretch)
                 for run in _flat_labelled(line):
-                    block = [(i, m.group("head").strip(), [m]) for m in run]
-                    close()
+                    close([(i, m.group("head").strip(), [m]) for m in run])
                 for run in _flat_shares(line):
-                    block = [(i, m.group("head"), [m]) for m in run]
-                    close()
+                    close([(i, m.group("head"), [m]) for m in run])
                 for run in _flat_unit_rows(line):
-                    block = [(i, head, [m]) for head, m in run]
-                    close()
+                    close([(i, head, [m]) for head, m in run])
             continue
         gap = 0
         block.append((i, got[0], got[1]))
-    close()
+    close(block)
     return tables
 
 
@@ -624,11 +610,9 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
         label = (kept[0][0] if one_name else head) or heading
         variant = f"line {n}" if series else None
         ms = []
-        for key, written, value, unit in kept:
+        for key, written, value, unit in kept:  # (every value was read: `kept` holds numbers)
             unit = unit or stated
             metric = _unit_metric(unit) if one_name or not key else key
-            m = measure(metric, written, value, unit, label=label, variant=variant)
-            if m is not None:
-                ms.append(m)
+            ms.append(Measurement(metric, value, unit, label, variant, written))
         table.add_row([head, *(f"{k}: {w}{' ' + u if u else ''}" for k, w, _, u in kept)], ms)
     return table
