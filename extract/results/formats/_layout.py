@@ -6,7 +6,8 @@ Every format reads its text through these; none defines its own number pattern,
 gutter or heading rule.
 
 - `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
-  print it, with the exponents, signs, separators and words some of them add.
+  print it, with the exponents, signs, separators and words some of them add;
+  `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format.
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
@@ -42,6 +43,12 @@ CELL_NUM = (
 )
 # As Java's formatters print numbers: grouped (`1,966,793,680`), `NaN`, `Infinity`.
 JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
+
+# A digit, a Latin letter (what makes a cell a number, a line a name), and the blanks
+# at a position (`BLANKS.match(text, pos).end()`: where the next token starts).
+DIGIT = re.compile(r"\d")
+LETTER = re.compile(r"[A-Za-z]")
+BLANKS = re.compile(r"\s*")
 
 # ---------------------------------------------------------------- fences and rules
 
@@ -82,7 +89,6 @@ def past_fences(text: str, pos: int) -> int:
 # A heading line: `Before patch:`, `## Results`, `=== with the fix ===`.
 _HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
 _SENTENCE_TAIL = re.compile(r"[.;,]\s*$")
-_LETTER = re.compile(r"[A-Za-z]")
 # The end of a sentence or a code fence inside a flattened line.
 _CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
 # A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
@@ -120,7 +126,7 @@ def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
             continue
         if s.endswith((":", "：")) or (len(s) <= 60 and not _SENTENCE_TAIL.search(s)):
             m = _HEADING.match(s)
-            if m and _LETTER.search(m.group("h")):
+            if m and LETTER.search(m.group("h")):
                 return m.group("h").rstrip(":： ").strip("*# ")
         return None
     return None
@@ -132,7 +138,7 @@ def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
     short phrase sitting between two blocks (`... 134%CPU Beeline http 5.36user`)."""
     seg = _FENCES_AT_START.sub("", _fences_stripped(segment))
     if not seg.endswith((":", "：")):
-        short = 2 <= len(seg) <= 80 and _LETTER.search(seg)
+        short = 2 <= len(seg) <= 80 and LETTER.search(seg)
         if between_blocks and short and not _SENTENCE_INSIDE.search(seg):
             return seg.strip("*#` ")
         return None
@@ -141,7 +147,7 @@ def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
     if _TIMESTAMP.search(clause):
         return None
     words = clause.split()
-    if not words or len(words) > 12 or not _LETTER.search(clause):
+    if not words or len(words) > 12 or not LETTER.search(clause):
         return None
     return clause.strip("*#` ")
 
@@ -347,7 +353,7 @@ def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
             return None
         s = replace_tags(s)
         s = s.strip("=#*-_>` ").strip().rstrip(":：").strip("*_ ")
-        if 2 <= len(s) <= max_len and _LETTER.search(s):
+        if 2 <= len(s) <= max_len and LETTER.search(s):
             return s
         return None
     return None

@@ -32,11 +32,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import BLANKS, heading_above, runs
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_number
-
-_BLANK = re.compile(r"\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +200,7 @@ def _after(spec: Rows, text: str, pos: int, limit: int):
                 return
             pos = between.end()
         else:
-            pos = _BLANK.match(text, pos, limit).end()
+            pos = BLANKS.match(text, pos, limit).end()
         m = spec.row.match(text, pos, limit)
         if m is None:
             return

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, json_at
+from extract.results.formats._layout import BLANKS, NUM, heading_above, json_at
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -180,7 +180,7 @@ def _job(text: str, head: re.Match, end: int) -> ResultTable:
     pos = head.end()
     direction = "read"
     while True:
-        pos = re.compile(r"\s*").match(text, pos).end()
+        pos = BLANKS.match(text, pos).end()
         if pos >= end:
             break
         if m := (_DIR_NEW.match(text, pos, end) or _DIR_OLD.match(text, pos, end)):
@@ -239,8 +239,8 @@ def _job(text: str, head: re.Match, end: int) -> ResultTable:
 def _group(text: str, head: re.Match) -> ResultTable:
     t = _Table(head.start(), head.end(), f"group {head['g']}", ["field", "value", "unit"])
     pos = head.end()
-    while m := (
-        _GROUP_NEW.match(text, _skip_ws(text, pos)) or _GROUP_OLD.match(text, _skip_ws(text, pos))
+    while m := _GROUP_NEW.match(text, at := BLANKS.match(text, pos).end()) or _GROUP_OLD.match(
+        text, at
     ):
         d = m["dir"].lower()
         t.add(m, [m.group(0)], [
@@ -256,7 +256,7 @@ def _disks(text: str, head: re.Match) -> list[ResultTable]:
     tables = []
     pos = head.end()
     first = True
-    while m := _DISK.match(text, _skip_ws(text, pos)):
+    while m := _DISK.match(text, BLANKS.match(text, pos).end()):
         t = _Table(head.start() if first else m.start(), m.end(), m["dev"], ["field", "value"])
         rows = [
             (key, m[key], _DISK_UNITS.get(key, "count"), 1.0)
@@ -267,10 +267,6 @@ def _disks(text: str, head: re.Match) -> list[ResultTable]:
         tables.append(t.table)
         pos, first = m.end(), False
     return tables
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    return re.compile(r"\s*").match(text, pos).end()
 
 
 def _terse(line: re.Match) -> ResultTable | None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, runs
+from extract.results.formats._layout import BLANKS, NUM, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -61,7 +61,6 @@ _INTERVAL = re.compile(
         (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
     re.X,
 )
-_BLANKS = re.compile(r"\s*")
 _SECTION = re.compile(
     r"(?P<s>SQL statistics|General statistics|Latency \(ms\)|Threads fairness|CPU speed"
     r"|Throughput|File operations|Memory speed|OLTP test statistics|Test execution summary):"
@@ -167,7 +166,7 @@ def _report_tables(text: str) -> list[ResultTable]:
         current.span = (current.span[0], sec.end())
         pos, prefix = sec.end(), ""
         while True:
-            ws = _BLANKS.match(text, pos).end() - pos  # (no copy of the rest)
+            ws = BLANKS.match(text, pos).end() - pos  # (no copy of the rest)
             if _SECTION.match(text, pos + ws):
                 break
             kv = _KV.match(text, pos + ws)
