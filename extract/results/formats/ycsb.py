@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import JAVA, NUM, heading_above, run_matches
+from extract.results.formats._layout import JAVA, NUM, heading_above, run_matches, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -121,16 +121,17 @@ _GAP = re.compile(
 )
 
 
-def _records(text: str) -> list[tuple[str, re.Match]]:
-    found = [("line", m) for m in _LINE.finditer(text)]
-    found += [("json", m) for m in _JSON.finditer(text)]
-    found += [("status", m) for m in _STATUS.finditer(text)]
-    found.sort(key=lambda r: r[1].start())
-    out: list[tuple[str, re.Match]] = []
+def _records(text: str) -> list[re.Match]:
+    """Report lines, JSON records and status lines, in text order, none inside another."""
+    found = sorted(
+        [*_LINE.finditer(text), *_JSON.finditer(text), *_STATUS.finditer(text)],
+        key=lambda m: m.start(),
+    )
+    out: list[re.Match] = []
     end = -1
-    for kind, m in found:
+    for m in found:
         if m.start() >= end:
-            out.append((kind, m))
+            out.append(m)
             end = m.end()
     return out
 
@@ -214,37 +215,29 @@ def _status(m: re.Match, table: ResultTable) -> None:
             table.measurements.append(meas)
 
 
-def _blocks(text: str) -> list[list[tuple[str, re.Match]]]:
-    blocks: list[list[tuple[str, re.Match]]] = []
-    for kind, m in _records(text):
-        if blocks:
-            gap = text[blocks[-1][-1][1].end() : m.start()]
-            if _GAP.fullmatch(gap):
-                blocks[-1].append((kind, m))
-                continue
-        blocks.append([(kind, m)])
+def _blocks(text: str) -> list[list[re.Match]]:
+    """Runs of records (what `_GAP` allows between them) holding a status line or a
+    metric YCSB writes."""
 
     def wanted(block):
-        return any(k == "status" for k, _ in block) or any(
-            _KNOWN.match(m.group("metric").strip()) for k, m in block if k != "status"
-        )
+        return any(m.re is _STATUS or _KNOWN.match(m.group("metric").strip()) for m in block)
 
-    return [b for b in blocks if wanted(b)]
+    return [b for b in runs(_records(text), text, _GAP) if wanted(b)]
 
 
 def parse(text: str) -> list[ResultTable]:
     tables = []
     floor = 0
     for block in _blocks(text):
-        start = block[0][1].start()
+        start = block[0].start()
         table = ResultTable(
             format=INFO.name,
-            span=(start, block[-1][1].end()),
+            span=(start, block[-1].end()),
             columns=["section", "metric", "value"],
             variant=heading_above(text, start, floor),
         )
-        for kind, m in block:
-            if kind == "status":
+        for m in block:
+            if m.re is _STATUS:
                 _status(m, table)
                 continue
             section, metric, written = m.group("section"), m.group("metric").strip(), m.group("val")
