@@ -115,15 +115,8 @@ def _v1_tables(text: str) -> list[ResultTable]:
         if not rows:
             continue
         runs = ["old", "new"] if h["m"] else [None]
-        table = ResultTable(
-            format=INFO.name,
-            span=(h.start(), rows[-1].end()),
-            columns=["name"]
-            + [f"{r} {metric}" for r in runs if r]
-            + (["delta"] if h["m"] else [metric]),
-        )
-        if not h["m"]:
-            table.columns = ["name", metric]
+        columns = ["name", *([f"old {metric}", f"new {metric}", "delta"] if h["m"] else [metric])]
+        table = ResultTable(format=INFO.name, span=(h.start(), rows[-1].end()), columns=columns)
         for i, r in enumerate(rows):
             name = r["name"]
             cells = [name]
@@ -183,6 +176,12 @@ def _v2_value(raw_num: str, si: str, unit: str) -> tuple[float, str]:
     return num * _SI.get(si, 1.0), unit
 
 
+def _v2_table(files: list[str], units: list[str], span: tuple[int, int]) -> ResultTable:
+    """A v2 table under its files and units header: a column per file, with its unit."""
+    columns = ["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)]
+    return ResultTable(format=INFO.name, span=span, columns=columns)
+
+
 def _v2_tables(text: str) -> list[ResultTable]:
     tables = []
     lines = list(_V2_FILES.finditer(text))
@@ -198,11 +197,7 @@ def _v2_tables(text: str) -> list[ResultTable]:
             i += 1
             continue
         units = [_unit(u) for u in unit_cells]
-        table = ResultTable(
-            format=INFO.name,
-            span=(files_line.start(), units_line.end()),
-            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
-        )
+        table = _v2_table(files, units, (files_line.start(), units_line.end()))
         pos = units_line.end()
         while True:
             nl = text.find("\n", pos)
@@ -241,11 +236,7 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
         if len(unit_cells) != len(files):
             continue
         units = [_unit(u) for u in unit_cells]
-        table = ResultTable(
-            format=INFO.name,
-            span=(line_start + first_bar, units_m.end()),
-            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
-        )
+        table = _v2_table(files, units, (line_start + first_bar, units_m.end()))
         pos = units_m.end()
         while (parsed := _v2_row(text, pos, files, units)) is not None:
             table.add_row(parsed[0], parsed[1])
