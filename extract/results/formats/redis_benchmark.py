@@ -55,7 +55,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r'(?-i:requests\s+per\s+second|requests completed in|={6} .+ ={6}|"test","rps"'
-    r'|"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?","\d+(?:\.\d+)?")',
+    rf'|"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{{1,60}}\))?","{NUM}")',
     needles=("requests", "======", '"test","rps"', '","'),
 )
 
