@@ -8,7 +8,8 @@ gutter or heading rule.
 - `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
   print it, with the exponents, signs, separators and words some of them add;
   `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format.
-- `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`.
+- `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
+  `GIT_FOOTER`: the notice under a commit mail.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
 - `command_above(text, pos, floor)`: the shell command pasted above an output.
@@ -62,6 +63,10 @@ _OPENING_FENCE = re.compile(
 )
 # A line made only of rule characters (`=====`, `-----`).
 RULE = re.compile(r"^\s*[-=_*~#+]{3,}\s*$")
+# The rule and notice the ASF's gitbox puts under a commit or CI mail: what follows is
+# no report. (From the first dash of a run only: searched in a slice, whose first dash
+# is the first.)
+GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
 
 
 def line_start(text: str, pos: int) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM
+from extract.results.formats._layout import GIT_FOOTER, NUM
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -100,7 +100,6 @@ _REPORT_TOKEN = re.compile(
     r"(?:\s*:tada:)?"
     r"|Powered by|Δ|@@[^@]*@@"
 )
-_GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
 
 
 def _line_end(text: str, pos: int) -> int:
@@ -111,7 +110,7 @@ def _line_end(text: str, pos: int) -> int:
 def _comment_block(text: str, start: int) -> tuple[int, int]:
     end = _line_end(text, start)
     if end - start > 400:  # flattened onto one line: up to the last report-like token
-        footer = _GIT_FOOTER.search(text[start:end])
+        footer = GIT_FOOTER.search(text[start:end])
         stop, last = (start + footer.start() if footer else end), start
         for tok in _REPORT_TOKEN.finditer(text, start, stop):
             if tok.start() - last > 200:

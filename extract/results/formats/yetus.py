@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import GIT_FOOTER
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -86,17 +87,13 @@ def _line_bounds(text: str, pos: int) -> tuple[int, int]:
     return start, len(text) if end < 0 else end
 
 
-# (from the first dash of a run only; searched in a slice, whose first dash is the first)
-_GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
-
-
 def _flattened_block(text: str, start: int) -> tuple[int, int]:
     """A report flattened onto one line: up to the footer, else to the last `|`."""
     _, line_end = _line_bounds(text, start)
     footer = _FOOTER.search(text, start, line_end)
     if footer:
         return start, footer.end()
-    git_footer = _GIT_FOOTER.search(text[start:line_end])
+    git_footer = GIT_FOOTER.search(text[start:line_end])
     stop = start + git_footer.start() if git_footer else line_end
     last_bar = text.rfind("|", start, stop)
     return start, (last_bar + 1 if last_bar > start else stop)
