@@ -38,11 +38,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
 from extract.results.formats._layout import NUM, heading_above
 from extract.results.formats._rows import Rows, numbers, read
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats.base import FormatInfo, ResultTable
 
 _TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
 # Two records `name: 12 ms` one under the other, or one after the other on a line
@@ -147,7 +145,7 @@ def _summaries(text: str) -> list[ResultTable]:
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
             pos = step.end()
             label, written, unit = step.group("label").strip(), step.group("v"), step.group("u")
-            _add_row(table, [label, written + unit], label, [("time", written, unit)])
+            table.add_row([label, written + unit], numbers([("time", written, unit)], label))
         if table.rows:
             table.span = (start, pos)
             floor = pos
@@ -195,15 +193,6 @@ def _named_by_fence(text: str, tables: list[ResultTable]) -> list[ResultTable]:
         t.variant = _log_variant(text, t.span[0], floor)
         floor = t.span[1]
     return tables
-
-
-def _add_row(table: ResultTable, cells: list[str], label: str, fields) -> list[Measurement]:
-    """A row and the measurements of its (metric, written, unit) fields."""
-    row = len(table.rows)
-    table.rows.append(cells)
-    found = [measure(f, n, parse_number(n), u, label=label, row=row) for f, n, u in fields]
-    table.measurements += [m for m in found if m]
-    return [m for m in found if m]
 
 
 PERFLOG = Rows(
@@ -270,6 +259,6 @@ def _timing_lines(text: str) -> list[ResultTable]:
         table = ResultTable(INFO.name, span, columns=["what", "time"], caption="timing lines")
         for rec in run:
             label, written, unit = rec.group("label").strip(), rec.group("v"), rec.group("u")
-            _add_row(table, [label, written + " " + unit], label, [("time", written, unit)])
+            table.add_row([label, f"{written} {unit}"], numbers([("time", written, unit)], label))
         tables.append(table)
     return tables
