@@ -40,8 +40,8 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import BLANKS, NUM, heading_above
-from extract.results.formats._rows import Rows, read
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="sysbench",
@@ -184,7 +184,6 @@ def _unit_after_comma(key: str) -> bool:
 
 
 def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
-    row = len(table.rows)
     if section == "Latency":
         unit = "ms"
     elif kv["u"]:
@@ -203,24 +202,13 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
         unit = "count"
     if kv["v2"] is not None:  # `events (avg/stddev): 620.0000/0.00`
         base = metric.replace("_avg_stddev", "")
-        table.measurements.append(
-            Measurement(f"{base}_avg", float(kv["v"]), unit, section, None, kv["v"], row)
-        )
-        table.measurements.append(
-            Measurement(f"{base}_stddev", float(kv["v2"]), unit, section, None, kv["v2"], row)
-        )
+        found = [(f"{base}_avg", kv["v"], unit), (f"{base}_stddev", kv["v2"], unit)]
     else:
-        table.measurements.append(
-            Measurement(metric, float(kv["v"]), unit, section, None, kv["v"], row)
-        )
-    if kv["rate"] is not None:
-        table.measurements.append(
-            Measurement(
-                f"{metric}_rate", float(kv["rate"]), "per sec", section, None, kv["rate"], row
-            )
-        )
+        found = [(metric, kv["v"], unit)]
+    found.append((f"{metric}_rate", kv["rate"], "per sec"))  # (none without a rate)
     value = kv["v"] + (kv["u"] or "") + (f"/{kv['v2']}" if kv["v2"] else "")
-    table.rows.append([section, kv["key"], value, f"({kv['rate']} per sec.)" if kv["rate"] else ""])
+    rate = f"({kv['rate']} per sec.)" if kv["rate"] else ""
+    table.add_row([section, kv["key"], value, rate], numbers(found, section))
 
 
 def _memory_numbers(m: re.Match):
