@@ -117,31 +117,28 @@ def _v1_tables(text: str) -> list[ResultTable]:
         runs = ["old", "new"] if h["m"] else [None]
         columns = ["name", *([f"old {metric}", f"new {metric}", "delta"] if h["m"] else [metric])]
         table = ResultTable(format=INFO.name, span=(h.start(), rows[-1].end()), columns=columns)
-        for i, r in enumerate(rows):
+        for r in rows:
             name = r["name"]
-            cells = [name]
+            cells, ms = [name], []
             for run, p in zip(runs, ("o", "n"), strict=False):
                 written = r[p] + (r[p + "u"] or "")
                 cells.append(written + (f" ± {r[p + 'v']}" if r[p + "v"] else ""))
                 unit = _v1_unit(r[p + "u"] or "") or (
                     metric if "/" in metric and not metric.startswith("time") else None
                 )
-                meas = Measurement(metric, _num(r[p]), unit, name, run, r[p], i)
+                ms.append(meas := Measurement(metric, _num(r[p]), unit, name, run, r[p]))
                 if run:  # old and new: the sides of the comparison (extract.results.comparisons)
                     meas.side = "before" if run == "old" else "after"
                     meas.side_name, meas.quantity = run, metric
                     meas.noise = _spread(r[p + "v"])
-                table.measurements.append(meas)
             if h["m"]:
                 cells.append(r["delta"] + (f" ({r['stat']})" if r["stat"] else ""))
                 if r["delta"] != "~":
-                    d = r["delta"].rstrip("%")
-                    table.measurements.append(
-                        Measurement(
-                            f"delta {metric}", _num(d), "%", name, "new vs old", r["delta"], i
-                        )
+                    delta = _num(r["delta"].rstrip("%"))
+                    ms.append(
+                        Measurement(f"delta {metric}", delta, "%", name, "new vs old", r["delta"])
                     )
-            table.rows.append(cells)
+            table.add_row(cells, ms)
         tables.append(table)
     return tables
 
