@@ -141,20 +141,15 @@ def _console_tables(text: str) -> list[ResultTable]:
             columns=["Benchmark", "Time", "CPU", "Iterations", "UserCounters"],
             variant=_heading(text, start),
         )
-        for i, r in enumerate(rows):
-            name = r.group("name")
-            counters = r.group("counters").split()
-            table.rows.append(
-                [name, f"{r['time']} {r['tu']}", f"{r['cpu']} {r['cu']}", r["iters"]]
-                + [" ".join(counters + ([r["extra"]] if r["extra"] else []))]
-            )
-            ms = table.measurements
+        for r in rows:
+            name, counters = r["name"], r["counters"].split()
+            time, cpu = f"{r['time']} {r['tu']}", f"{r['cpu']} {r['cu']}"
             found = (
-                _m("time", r["time"], r["tu"], name, i, f"{r['time']} {r['tu']}"),
-                _m("cpu", r["cpu"], r["cu"], name, i, f"{r['cpu']} {r['cu']}"),
-                _m("iterations", r["iters"], "count", name, i, r["iters"]),
+                _m("time", r["time"], r["tu"], name, time),
+                _m("cpu", r["cpu"], r["cu"], name, cpu),
+                _m("iterations", r["iters"], "count", name, r["iters"]),
             )
-            ms.extend(m for m in found if m is not None)
+            ms = [m for m in found if m is not None]
             for tok in counters:
                 key, sep, raw = tok.partition("=")
                 if not sep:  # old style `211.669MB/s`: the bytes rate, `12M items/s`
@@ -164,19 +159,19 @@ def _console_tables(text: str) -> list[ResultTable]:
                     )
                 parsed = _counter(key, raw.replace(" items", ""))
                 if parsed:
-                    ms.append(Measurement(key, parsed[0], parsed[1], name, None, raw, i))
+                    ms.append(Measurement(key, parsed[0], parsed[1], name, None, raw))
+            counters += [r["extra"]] if r["extra"] else []
+            table.add_row([name, time, cpu, r["iters"], " ".join(counters)], ms)
         tables.append(table)
     return tables
 
 
-def _m(
-    metric: str, num: str, unit: str | None, label: str, row: int, written: str
-) -> Measurement | None:
+def _m(metric: str, num: str, unit: str | None, label: str, written: str) -> Measurement | None:
     try:
         value = float(num)
     except ValueError:  # (what only looks like a number: `--12`)
         return None
-    return Measurement(metric, value, unit, label, None, written, row)
+    return Measurement(metric, value, unit, label, None, written)
 
 
 def _compare_fields(m: re.Match, units: dict[str, str]):
@@ -191,7 +186,7 @@ def _compare_fields(m: re.Match, units: dict[str, str]):
         fields += [("time_old", "to", unit), ("time_new", "tn", unit),
                    ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
     for metric, key, u in fields:
-        if (meas := _m(metric, m[key], u, name, None, m[key])) is None:
+        if (meas := _m(metric, m[key], u, name, m[key])) is None:
             continue
         quantity, _, run = metric.rpartition("_")
         if run in ("old", "new"):  # the sides (extract.results.comparisons)
