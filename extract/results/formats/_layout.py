@@ -93,7 +93,6 @@ def past_fences(text: str, pos: int) -> int:
 
 # A heading line: `Before patch:`, `## Results`, `=== with the fix ===`.
 _HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
-_SENTENCE_TAIL = re.compile(r"[.;,]\s*$")
 # The end of a sentence or a code fence inside a flattened line.
 _CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
 # A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
@@ -108,11 +107,10 @@ _LINK = re.compile(r"(?m)^.*\b(?:is|are|was|were)\s+(?=[A-Z])")
 _LINK_AT = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
 # The pieces that _fences_stripped removes from the end of a segment: a code fence opener.
 _BACKTICK_WORD = re.compile(r"[\w+-]*")
-_SPACE = re.compile(r"\s")
 _FENCES_AT_START = re.compile(r"^(?:\s|```+|\{code\}|\{noformat\})+")
 _SENTENCE_INSIDE = re.compile(r"[.!?]\s")
-_UNFINISHED = re.compile(r"[.:;!?)\]}]$")
-_ENDS_SENTENCE = re.compile(r"[:.!?]$")
+# What ends a line that ends a sentence (a gateway did not wrap it mid-sentence).
+_SENTENCE_ENDS = tuple(".:;!?)]}")
 # In a table's flattened text: a bold title or a short `Capitalised:` sentence start.
 _INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
 # (a run of blanks before the capital is taken whole, from its first blank: a start inside
@@ -129,7 +127,7 @@ def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
         s = line.strip().strip("`").strip()
         if not s:
             continue
-        if s.endswith((":", "：")) or (len(s) <= 60 and not _SENTENCE_TAIL.search(s)):
+        if s.endswith((":", "：")) or (len(s) <= 60 and not s.endswith((".", ";", ","))):
             m = _HEADING.match(s)
             if m and LETTER.search(m.group("h")):
                 return m.group("h").rstrip(":： ").strip("*# ")
@@ -211,7 +209,7 @@ def _fences_stripped(text: str) -> str:
         if c == "`" and (i + 1 == n or text[i + 1] != "`"):  # the last of a run of backticks
             run_end = i + 1
             word_end = _BACKTICK_WORD.match(text, run_end).end()
-        if _SPACE.match(c):
+        if c.isspace():
             good = ok[i + 1]
         elif c == "`" and text.startswith("```", i):
             # 3 or more backticks, then the word characters after them (to the end of
@@ -279,7 +277,7 @@ def _block_heading(text: str, pos: int, floor: int) -> str | None:
     if line.endswith((":", "：")) and prev_start > floor:
         above_start = line_start(text, prev_start - 1)
         above = text[above_start : prev_start - 1].strip()
-        if above_start >= floor and len(above) >= 60 and not _UNFINISHED.search(above):
+        if above_start >= floor and len(above) >= 60 and not above.endswith(_SENTENCE_ENDS):
             joined = _heading_line(above + " " + line, len(above) + 1 + len(line), max_lines=1)
             if joined:
                 heading = joined
@@ -297,7 +295,7 @@ def _table_heading(text: str, pos: int) -> str | None:
     lines = text[:pos].rstrip().splitlines()
     if len(lines) >= 2 and lines[-2].strip() and not lines[-1].strip().startswith(("*", "#", "=")):
         prev = lines[-2].strip()
-        if len(prev) > 60 and not _ENDS_SENTENCE.search(prev):
+        if len(prev) > 60 and not prev.endswith((":", ".", "!", "?")):
             return None  # the last line of a wrapped paragraph (`... of the latest` / `changes:`)
     return head
 
