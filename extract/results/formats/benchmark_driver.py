@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._layout import BLANKS, NUM, heading_above
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -88,7 +88,6 @@ def _numbers(found, label: str, role: str | None = None) -> list[Measurement]:
 # context names, rows with one value per context, and a Comparison per job.
 _CONTEXTS = re.compile(r"Calculating[ \t]*-{5,}[ \t]*\n(?P<names>[ \t]+[^\s\d][^\n]*?)[ \t]*(?=\n)")
 _CTX_JOB = re.compile(r"\s*\n[ \t]*(?P<job>[^\s:][^\n:]*?)[ \t]*(?=\n)")
-_CTX_COMPARISON = re.compile(r"\s*Comparison:")  # (matched where the rows end)
 
 
 def _executables(text: str) -> list[ResultTable]:
@@ -123,11 +122,10 @@ def _executables(text: str) -> list[ResultTable]:
             continue
         table.span = (head.start(), pos)
         tables.append(table)
-        comparison = _CTX_COMPARISON.match(text, pos)
-        if comparison:
-            cmp_table = _context_comparison(text, comparison.start(), comparison.end(), names)
-            if cmp_table:
-                tables.append(cmp_table)
+        at = BLANKS.match(text, pos).end()  # (a Comparison right where the rows end)
+        comparison = text.startswith("Comparison:", at)
+        if comparison and (found := _context_comparison(text, pos, at + 11, names)):
+            tables.append(found)
     return tables
 
 
