@@ -74,6 +74,12 @@ def line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
+def line_end(text: str, pos: int) -> int:
+    """Where the line holding `pos` ends (its line break, or the end of `text`)."""
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
 def past_fences(text: str, pos: int) -> int:
     """Where a block starts once the fence lines opening it (```, {code}, {noformat})
     are skipped, so the heading above the fence still names the block."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, UNSIGNED
+from extract.results.formats._layout import NUM, UNSIGNED, line_end
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -200,14 +200,13 @@ def _v2_tables(text: str) -> list[ResultTable]:
             nl = text.find("\n", pos)
             if nl < 0:
                 break
-            line_end = text.find("\n", nl + 1)
-            line_end = len(text) if line_end < 0 else line_end
+            end = line_end(text, nl + 1)
             parsed = _v2_row(text, nl + 1, files, units)
-            if parsed is None or text[parsed[2] : line_end].strip():
+            if parsed is None or text[parsed[2] : end].strip():
                 break
             table.add_row(parsed[0], parsed[1])
             table.span = (table.span[0], parsed[2])
-            pos = line_end
+            pos = end
         if table.rows:
             tables.append(table)
         i += 2

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GIT_FOOTER, NUM
+from extract.results.formats._layout import GIT_FOOTER, NUM, line_end
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -102,13 +102,8 @@ _REPORT_TOKEN = re.compile(
 )
 
 
-def _line_end(text: str, pos: int) -> int:
-    end = text.find("\n", pos)
-    return len(text) if end < 0 else end
-
-
 def _comment_block(text: str, start: int) -> tuple[int, int]:
-    end = _line_end(text, start)
+    end = line_end(text, start)
     if end - start > 400:  # flattened onto one line: up to the last report-like token
         footer = GIT_FOOTER.search(text[start:end])
         stop, last = (start + footer.start() if footer else end), start
@@ -119,7 +114,7 @@ def _comment_block(text: str, start: int) -> tuple[int, int]:
         return start, last
     pos, in_fence = end + 1, False
     while pos < len(text):
-        le = _line_end(text, pos)
+        le = line_end(text, pos)
         line = text[pos:le]
         if line.strip().startswith("```"):
             in_fence = not in_fence

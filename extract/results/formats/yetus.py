@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GIT_FOOTER
+from extract.results.formats._layout import GIT_FOOTER, line_end, line_start
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -82,9 +82,7 @@ _CI_NOTICE = re.compile(
 
 
 def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return start, len(text) if end < 0 else end
+    return line_start(text, pos), line_end(text, pos)
 
 
 def _flattened_block(text: str, start: int) -> tuple[int, int]:
