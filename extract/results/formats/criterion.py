@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import FLOAT, heading_above
+from extract.results.formats._rows import chatter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # A progress line, or the name: what shows criterion ran (a progress line's name is
@@ -185,8 +186,5 @@ def parse(text: str) -> list[ResultTable]:
         table.add_row(cells, ms)
         tables.append(table)
     if blocks or _RAN_RE.search(text):
-        claimed = [t.span for t in tables]
-        for m in _PROGRESS.finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b in claimed):
-                tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
+        tables += chatter(_PROGRESS, text, tables)
     return tables

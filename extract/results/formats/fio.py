@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import BLANKS, NUM, heading_above, json_at
+from extract.results.formats._rows import chatter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -420,10 +421,7 @@ def parse(text: str) -> list[ResultTable]:
             tables.append(t)
     if not tables:
         return []
-    claimed = [t.span for t in tables]
-    for m in _PREAMBLE.finditer(text):
-        if not any(a <= m.start() < b for a, b in claimed):
-            tables.append(ResultTable(format=INFO.name, span=m.span()))
+    tables += chatter(_PREAMBLE, text, tables, starts_in=True)
     tables.sort(key=lambda t: t.span)
     previous: ResultTable | None = None
     for t in tables:

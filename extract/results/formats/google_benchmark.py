@@ -39,7 +39,7 @@ import csv
 import re
 
 from extract.results.formats._layout import FLOAT, heading_above, json_at, overlaps, runs
-from extract.results.formats._rows import Rows, read
+from extract.results.formats._rows import Rows, chatter, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -232,15 +232,6 @@ def _heading(text: str, pos: int) -> str | None:
     return h
 
 
-def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
-    """The run's context lines (CPU, caches, load, date): claimed without rows."""
-    out = []
-    for m in _CONTEXT.finditer(text):
-        if not any(a < m.end() and m.start() < b for a, b in taken):
-            out.append(ResultTable(format=INFO.name, span=m.span()))
-    return out
-
-
 _JSON_START = re.compile(r'\{\s*"(?:context|benchmarks)"\s*:')
 _CSV_HEADER = re.compile(
     r"^[ \t]*name,iterations,real_time,cpu_time,time_unit(?P<rest>(?:,[^\n]*)?)\r?$", re.M
@@ -336,5 +327,5 @@ def parse(text: str) -> list[ResultTable]:
     console = free(_console_tables(text), compare + exports)
     tables = exports + compare + console
     if tables:
-        tables += _context(text, [t.span for t in tables])
+        tables += chatter(_CONTEXT, text, tables)  # the run's context: CPU, caches, load, date
     return tables

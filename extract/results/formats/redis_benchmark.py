@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats._rows import Rows, chatter, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -282,8 +282,6 @@ def parse(text: str) -> list[ResultTable]:
         else:
             t.variant = _variant(text, t.span[0], previous.span[1] if previous else 0)
         previous = t
-    claimed = [t.span for t in tables]
-    for live in _LIVE.finditer(text) if tables and "rps=" in text else ():
-        if not any(a <= live.start() < b for a, b in claimed):
-            tables.append(ResultTable(format=INFO.name, span=live.span()))
+    if tables and "rps=" in text:
+        tables += chatter(_LIVE, text, tables, starts_in=True)
     return tables

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import BLANKS, NUM, heading_above
-from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats._rows import Rows, chatter, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -281,8 +281,5 @@ def parse(text: str) -> list[ResultTable]:
         tables += read(MEMORY, text)
     _set_variants(text, tables)
     if tables:
-        claimed = [t.span for t in tables]
-        for m in _SETUP.finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b in claimed):
-                tables.append(ResultTable(format=INFO.name, span=m.span()))
+        tables += chatter(_SETUP, text, tables)
     return tables
