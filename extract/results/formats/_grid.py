@@ -14,7 +14,13 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from extract.results.formats._layout import CELL_NUM, context_before, heading_above
+from extract.results.formats._layout import (
+    CELL_NUM,
+    DIGIT,
+    LETTER,  # noqa: F401 (for the table formats)
+    context_before,
+    heading_above,
+)
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_duration, parse_number, to_si
 
@@ -74,9 +80,6 @@ MEASURE_WORDS = re.compile(
 
 
 _RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
-# (shared by the table formats)
-DIGIT = re.compile(r"\d")
-LETTER = re.compile(r"[A-Za-z]")
 
 
 def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:

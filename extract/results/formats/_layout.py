@@ -6,8 +6,10 @@ Every format reads its text through these; none defines its own number pattern,
 gutter or heading rule.
 
 - `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
-  print it, with the exponents, signs, separators and words some of them add.
-- `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`.
+  print it, with the exponents, signs, separators and words some of them add;
+  `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format.
+- `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
+  `GIT_FOOTER`: the notice under a commit mail.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
 - `command_above(text, pos, floor)`: the shell command pasted above an output.
@@ -43,6 +45,12 @@ CELL_NUM = (
 # As Java's formatters print numbers: grouped (`1,966,793,680`), `NaN`, `Infinity`.
 JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 
+# A digit, a Latin letter (what makes a cell a number, a line a name), and the blanks
+# at a position (`BLANKS.match(text, pos).end()`: where the next token starts).
+DIGIT = re.compile(r"\d")
+LETTER = re.compile(r"[A-Za-z]")
+BLANKS = re.compile(r"\s*")
+
 # ---------------------------------------------------------------- fences and rules
 
 # A line that opens or closes a code block (Markdown, JIRA, HTML, a `...` elision).
@@ -55,11 +63,21 @@ _OPENING_FENCE = re.compile(
 )
 # A line made only of rule characters (`=====`, `-----`).
 RULE = re.compile(r"^\s*[-=_*~#+]{3,}\s*$")
+# The rule and notice the ASF's gitbox puts under a commit or CI mail: what follows is
+# no report. (From the first dash of a run only: searched in a slice, whose first dash
+# is the first.)
+GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
 
 
 def line_start(text: str, pos: int) -> int:
     """Where the line holding `pos` starts."""
     return text.rfind("\n", 0, pos) + 1
+
+
+def line_end(text: str, pos: int) -> int:
+    """Where the line holding `pos` ends (its line break, or the end of `text`)."""
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
 
 
 def past_fences(text: str, pos: int) -> int:
@@ -81,8 +99,6 @@ def past_fences(text: str, pos: int) -> int:
 
 # A heading line: `Before patch:`, `## Results`, `=== with the fix ===`.
 _HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(?:[=\-#*]+)?\s*$")
-_SENTENCE_TAIL = re.compile(r"[.;,]\s*$")
-_LETTER = re.compile(r"[A-Za-z]")
 # The end of a sentence or a code fence inside a flattened line.
 _CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
 # A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
@@ -97,11 +113,10 @@ _LINK = re.compile(r"(?m)^.*\b(?:is|are|was|were)\s+(?=[A-Z])")
 _LINK_AT = re.compile(r".*\b(?:is|are|was|were)\s+(?=[A-Z])")
 # The pieces that _fences_stripped removes from the end of a segment: a code fence opener.
 _BACKTICK_WORD = re.compile(r"[\w+-]*")
-_SPACE = re.compile(r"\s")
 _FENCES_AT_START = re.compile(r"^(?:\s|```+|\{code\}|\{noformat\})+")
 _SENTENCE_INSIDE = re.compile(r"[.!?]\s")
-_UNFINISHED = re.compile(r"[.:;!?)\]}]$")
-_ENDS_SENTENCE = re.compile(r"[:.!?]$")
+# What ends a line that ends a sentence (a gateway did not wrap it mid-sentence).
+_SENTENCE_ENDS = tuple(".:;!?)]}")
 # In a table's flattened text: a bold title or a short `Capitalised:` sentence start.
 _INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
 # (a run of blanks before the capital is taken whole, from its first blank: a start inside
@@ -118,9 +133,9 @@ def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
         s = line.strip().strip("`").strip()
         if not s:
             continue
-        if s.endswith((":", "：")) or (len(s) <= 60 and not _SENTENCE_TAIL.search(s)):
+        if s.endswith((":", "：")) or (len(s) <= 60 and not s.endswith((".", ";", ","))):
             m = _HEADING.match(s)
-            if m and _LETTER.search(m.group("h")):
+            if m and LETTER.search(m.group("h")):
                 return m.group("h").rstrip(":： ").strip("*# ")
         return None
     return None
@@ -132,7 +147,7 @@ def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
     short phrase sitting between two blocks (`... 134%CPU Beeline http 5.36user`)."""
     seg = _FENCES_AT_START.sub("", _fences_stripped(segment))
     if not seg.endswith((":", "：")):
-        short = 2 <= len(seg) <= 80 and _LETTER.search(seg)
+        short = 2 <= len(seg) <= 80 and LETTER.search(seg)
         if between_blocks and short and not _SENTENCE_INSIDE.search(seg):
             return seg.strip("*#` ")
         return None
@@ -141,7 +156,7 @@ def inline_heading(segment: str, *, between_blocks: bool = False) -> str | None:
     if _TIMESTAMP.search(clause):
         return None
     words = clause.split()
-    if not words or len(words) > 12 or not _LETTER.search(clause):
+    if not words or len(words) > 12 or not LETTER.search(clause):
         return None
     return clause.strip("*#` ")
 
@@ -200,7 +215,7 @@ def _fences_stripped(text: str) -> str:
         if c == "`" and (i + 1 == n or text[i + 1] != "`"):  # the last of a run of backticks
             run_end = i + 1
             word_end = _BACKTICK_WORD.match(text, run_end).end()
-        if _SPACE.match(c):
+        if c.isspace():
             good = ok[i + 1]
         elif c == "`" and text.startswith("```", i):
             # 3 or more backticks, then the word characters after them (to the end of
@@ -268,7 +283,7 @@ def _block_heading(text: str, pos: int, floor: int) -> str | None:
     if line.endswith((":", "：")) and prev_start > floor:
         above_start = line_start(text, prev_start - 1)
         above = text[above_start : prev_start - 1].strip()
-        if above_start >= floor and len(above) >= 60 and not _UNFINISHED.search(above):
+        if above_start >= floor and len(above) >= 60 and not above.endswith(_SENTENCE_ENDS):
             joined = _heading_line(above + " " + line, len(above) + 1 + len(line), max_lines=1)
             if joined:
                 heading = joined
@@ -286,7 +301,7 @@ def _table_heading(text: str, pos: int) -> str | None:
     lines = text[:pos].rstrip().splitlines()
     if len(lines) >= 2 and lines[-2].strip() and not lines[-1].strip().startswith(("*", "#", "=")):
         prev = lines[-2].strip()
-        if len(prev) > 60 and not _ENDS_SENTENCE.search(prev):
+        if len(prev) > 60 and not prev.endswith((":", ".", "!", "?")):
             return None  # the last line of a wrapped paragraph (`... of the latest` / `changes:`)
     return head
 
@@ -347,7 +362,7 @@ def line_caption(text: str, pos: int, *, max_len: int = 120) -> str | None:
             return None
         s = replace_tags(s)
         s = s.strip("=#*-_>` ").strip().rstrip(":：").strip("*_ ")
-        if 2 <= len(s) <= max_len and _LETTER.search(s):
+        if 2 <= len(s) <= max_len and LETTER.search(s):
             return s
         return None
     return None

@@ -23,7 +23,8 @@ Summaries printed as labelled lines (`User time (seconds): 0.37`) are rows too, 
 metric, unit and role come from the key: with `KEYS = {"User time (seconds)": Key("User
 time", "s"), ...}`, the row pattern holds `(?P<key>{one_of(KEYS)})` and its fields are
 `keyed(KEYS)`. A report whose lines of several kinds stand among lines that give
-none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order.
+none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order; what a
+tool prints around its results (banners, progress) is claimed by `chatter(...)`.
 """
 
 from __future__ import annotations
@@ -32,11 +33,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from extract.results.formats._layout import heading_above, runs
+from extract.results.formats._layout import BLANKS, heading_above, runs
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_number
-
-_BLANK = re.compile(r"\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +176,22 @@ def report(specs: Sequence[Rows], text: str, start: int, end: int) -> list[tuple
     return found
 
 
+def chatter(
+    pattern: re.Pattern, text: str, tables: list[ResultTable], *, starts_in: bool = False
+) -> list[ResultTable]:
+    """A table without rows per match of `pattern` (what a tool prints around its
+    results: banners, settings, progress) that overlaps none of `tables` (with
+    `starts_in`: whose start none of them holds), so that the registry claims its text."""
+    spans = [t.span for t in tables]
+
+    def taken(m: re.Match) -> bool:
+        if starts_in:
+            return any(a <= m.start() < b for a, b in spans)
+        return any(a < m.end() and m.start() < b for a, b in spans)
+
+    return [ResultTable("", m.span()) for m in pattern.finditer(text) if not taken(m)]
+
+
 def name_blocks(
     tables: list[ResultTable], text: str, style: str, not_heading: re.Pattern | None = None
 ) -> None:
@@ -202,7 +217,7 @@ def _after(spec: Rows, text: str, pos: int, limit: int):
                 return
             pos = between.end()
         else:
-            pos = _BLANK.match(text, pos, limit).end()
+            pos = BLANKS.match(text, pos, limit).end()
         m = spec.row.match(text, pos, limit)
         if m is None:
             return

@@ -41,10 +41,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats.base import FormatInfo, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats._layout import BLANKS, NUM, heading_above
+from extract.results.formats._rows import numbers
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="benchmark-driver",
@@ -74,11 +73,21 @@ _COMPARISON_ROW = re.compile(
 _ROLE = {"iterations": "count", "time": "total"}
 
 
+def _numbers(found, label: str, role: str | None = None) -> list[Measurement]:
+    """The measurements of (metric, number as written, unit[, variant]) that hold a
+    number, with their role (by default, what the metric is)."""
+    out = []
+    for metric, written, unit, *variant in found:
+        for m in numbers([(metric, written, unit)], label):
+            m.variant, m.role = (variant or [None])[0], role or _ROLE.get(metric, "result")
+            out.append(m)
+    return out
+
+
 # benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`): a header of
 # context names, rows with one value per context, and a Comparison per job.
 _CONTEXTS = re.compile(r"Calculating[ \t]*-{5,}[ \t]*\n(?P<names>[ \t]+[^\s\d][^\n]*?)[ \t]*(?=\n)")
 _CTX_JOB = re.compile(r"\s*\n[ \t]*(?P<job>[^\s:][^\n:]*?)[ \t]*(?=\n)")
-_CTX_COMPARISON = re.compile(r"\s*Comparison:")  # (matched where the rows end)
 
 
 def _executables(text: str) -> list[ResultTable]:
@@ -103,26 +112,20 @@ def _executables(text: str) -> list[ResultTable]:
         pos = head.end()
         while row := row_re.match(text, pos):
             pos = row.end()
-            label, index = row["name"].strip(), len(table.rows)
+            label = row["name"].strip()
             vals, secs = row["vals"].split(), (row["secs"] or "").split()
-            table.rows.append([label, *vals, row["iters"], *secs])
             fields = [("throughput", v, row["unit"], n) for v, n in zip(vals, names, strict=True)]
             fields.append(("iterations", row["iters"], None, None))
             fields += [("time", t.rstrip("s"), "s", n) for t, n in zip(secs, names, strict=True)]
-            for metric, written, unit, variant in fields:
-                m = measure(metric, written, parse_number(written), unit, label=label, row=index)
-                if m:
-                    m.variant, m.role = variant, _ROLE.get(metric, "result")
-                    table.measurements.append(m)
+            table.add_row([label, *vals, row["iters"], *secs], _numbers(fields, label))
         if not table.rows:
             continue
         table.span = (head.start(), pos)
         tables.append(table)
-        comparison = _CTX_COMPARISON.match(text, pos)
-        if comparison:
-            cmp_table = _context_comparison(text, comparison.start(), comparison.end(), names)
-            if cmp_table:
-                tables.append(cmp_table)
+        at = BLANKS.match(text, pos).end()  # (a Comparison right where the rows end)
+        comparison = text.startswith("Comparison:", at)
+        if comparison and (found := _context_comparison(text, pos, at + 11, names)):
+            tables.append(found)
     return tables
 
 
@@ -134,18 +137,12 @@ def _context_comparison(text: str, start: int, pos: int, names: list[str]) -> Re
             break
         pos, label = job.end(), job["job"].strip()
         while (row := _COMPARISON_ROW.match(text, pos)) and row["name"].strip() in names:
-            pos, index = row.end(), len(table.rows)
-            context = row["name"].strip()
-            table.rows.append([label, context, row["ips"], row["x"] or ""])
-            for metric, written, unit in (
-                ("throughput", row["ips"], "i/s"),
-                ("slowdown", row["x"], "x"),
-            ):
-                m = written and measure(metric, written, parse_number(written), unit, label=label,
-                                        row=index)  # fmt: skip
-                if m:
-                    m.variant = context
-                    table.measurements.append(m)
+            pos, context = row.end(), row["name"].strip()
+            found = [
+                ("throughput", row["ips"], "i/s", context),
+                ("slowdown", row["x"], "x", context),
+            ]
+            table.add_row([label, context, row["ips"], row["x"] or ""], _numbers(found, label))
     if not table.rows:
         return None
     table.span = (start, pos)
@@ -181,13 +178,12 @@ def parse(text: str) -> list[ResultTable]:
         while (row := row_at(text, pos)) and not _SECTION.search(row.group("name")):
             pos = row.end()
             label = row.group("name").strip()
-            index = len(table.rows)
             if comparison:
                 fields = [
                     ("throughput", row.group("ips"), "i/s"),
                     ("slowdown", row.group("x"), "x"),
                 ]
-                table.rows.append([label, row.group("ips"), row.group("x") or ""])
+                cells = [label, row.group("ips"), row.group("x") or ""]
             else:
                 per_unit = f"{row.group('pu')}/i" if row.group("pu") else None
                 fields = [
@@ -197,15 +193,9 @@ def parse(text: str) -> list[ResultTable]:
                     ("time", row.group("secs"), "s"),
                     ("time per iteration", row.group("per"), per_unit),
                 ]
-                table.rows.append([label] + [f[1] or "" for f in fields])
+                cells = [label] + [f[1] or "" for f in fields]
             warmup = name == "Warming up" or "i/100ms" in row.group(0)
-            for metric, written, unit in fields:
-                if not written:
-                    continue
-                m = measure(metric, written, parse_number(written), unit, label=label, row=index)
-                if m:
-                    m.role = "warmup" if warmup else _ROLE.get(metric, "result")
-                    table.measurements.append(m)
+            table.add_row(cells, _numbers(fields, label, "warmup" if warmup else None))
         if table.rows:
             table.span = (sec.start(), pos)
             floor = pos

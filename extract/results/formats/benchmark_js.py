@@ -8,7 +8,7 @@ when flattened - the words since the previous result; Arrow JS's `avg: 0.23ms` a
 Returns one ResultTable per run of consecutive results. Measurements, label = the
 benchmark name (lines joined with a space): `ops` (unit `ops/sec`, thousands separators
 removed), `rme` (%, the relative margin of error), `runs` (count), and `avg` (unit as
-printed, `ms`) when an `avg:` line follows.
+printed, `ms`) when an `avg:` line follows. Variant = the heading above the block.
 
 Not declared as rows: a result's name is the text before ` x ` on its line, or the one
 or two lines above it, or in flattened mail the words since the previous result;
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GROUPED, NUM, heading_above
+from extract.results.formats._layout import GROUPED, NUM
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -29,6 +29,7 @@ INFO = FormatInfo(
     signature="`name x 4,386 ops/sec ±17.33% (61 runs sampled)`",
     priority=10,
     kind="result",
+    heading="block",  # the registry names each block by the heading above it
     trigger=r"(?-i:ops/sec[ \t]+(?:±|\+/-|Â±|\?))",
     needles=("ops/sec",),
 )
@@ -104,7 +105,6 @@ def parse(text: str) -> list[ResultTable]:
                 format=INFO.name,
                 span=(start, end),
                 columns=["benchmark", "ops/sec", "rme", "runs", "avg"],
-                variant=heading_above(text, start, tables[-1].span[1] if tables else 0),
             )
             tables.append(current)
         current.span = (current.span[0], end)

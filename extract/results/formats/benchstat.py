@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, UNSIGNED
+from extract.results.formats._layout import NUM, UNSIGNED, line_end
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -115,40 +115,30 @@ def _v1_tables(text: str) -> list[ResultTable]:
         if not rows:
             continue
         runs = ["old", "new"] if h["m"] else [None]
-        table = ResultTable(
-            format=INFO.name,
-            span=(h.start(), rows[-1].end()),
-            columns=["name"]
-            + [f"{r} {metric}" for r in runs if r]
-            + (["delta"] if h["m"] else [metric]),
-        )
-        if not h["m"]:
-            table.columns = ["name", metric]
-        for i, r in enumerate(rows):
+        columns = ["name", *([f"old {metric}", f"new {metric}", "delta"] if h["m"] else [metric])]
+        table = ResultTable(format=INFO.name, span=(h.start(), rows[-1].end()), columns=columns)
+        for r in rows:
             name = r["name"]
-            cells = [name]
+            cells, ms = [name], []
             for run, p in zip(runs, ("o", "n"), strict=False):
                 written = r[p] + (r[p + "u"] or "")
                 cells.append(written + (f" ± {r[p + 'v']}" if r[p + "v"] else ""))
                 unit = _v1_unit(r[p + "u"] or "") or (
                     metric if "/" in metric and not metric.startswith("time") else None
                 )
-                meas = Measurement(metric, _num(r[p]), unit, name, run, r[p], i)
+                ms.append(meas := Measurement(metric, _num(r[p]), unit, name, run, r[p]))
                 if run:  # old and new: the sides of the comparison (extract.results.comparisons)
                     meas.side = "before" if run == "old" else "after"
                     meas.side_name, meas.quantity = run, metric
                     meas.noise = _spread(r[p + "v"])
-                table.measurements.append(meas)
             if h["m"]:
                 cells.append(r["delta"] + (f" ({r['stat']})" if r["stat"] else ""))
                 if r["delta"] != "~":
-                    d = r["delta"].rstrip("%")
-                    table.measurements.append(
-                        Measurement(
-                            f"delta {metric}", _num(d), "%", name, "new vs old", r["delta"], i
-                        )
+                    delta = _num(r["delta"].rstrip("%"))
+                    ms.append(
+                        Measurement(f"delta {metric}", delta, "%", name, "new vs old", r["delta"])
                     )
-            table.rows.append(cells)
+            table.add_row(cells, ms)
         tables.append(table)
     return tables
 
@@ -183,6 +173,12 @@ def _v2_value(raw_num: str, si: str, unit: str) -> tuple[float, str]:
     return num * _SI.get(si, 1.0), unit
 
 
+def _v2_table(files: list[str], units: list[str], span: tuple[int, int]) -> ResultTable:
+    """A v2 table under its files and units header: a column per file, with its unit."""
+    columns = ["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)]
+    return ResultTable(format=INFO.name, span=span, columns=columns)
+
+
 def _v2_tables(text: str) -> list[ResultTable]:
     tables = []
     lines = list(_V2_FILES.finditer(text))
@@ -198,24 +194,19 @@ def _v2_tables(text: str) -> list[ResultTable]:
             i += 1
             continue
         units = [_unit(u) for u in unit_cells]
-        table = ResultTable(
-            format=INFO.name,
-            span=(files_line.start(), units_line.end()),
-            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
-        )
+        table = _v2_table(files, units, (files_line.start(), units_line.end()))
         pos = units_line.end()
         while True:
             nl = text.find("\n", pos)
             if nl < 0:
                 break
-            line_end = text.find("\n", nl + 1)
-            line_end = len(text) if line_end < 0 else line_end
+            end = line_end(text, nl + 1)
             parsed = _v2_row(text, nl + 1, files, units)
-            if parsed is None or text[parsed[2] : line_end].strip():
+            if parsed is None or text[parsed[2] : end].strip():
                 break
             table.add_row(parsed[0], parsed[1])
             table.span = (table.span[0], parsed[2])
-            pos = line_end
+            pos = end
         if table.rows:
             tables.append(table)
         i += 2
@@ -241,11 +232,7 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
         if len(unit_cells) != len(files):
             continue
         units = [_unit(u) for u in unit_cells]
-        table = ResultTable(
-            format=INFO.name,
-            span=(line_start + first_bar, units_m.end()),
-            columns=["name"] + [f"{f} ({u})" for f, u in zip(files, units, strict=True)],
-        )
+        table = _v2_table(files, units, (line_start + first_bar, units_m.end()))
         pos = units_m.end()
         while (parsed := _v2_row(text, pos, files, units)) is not None:
             table.add_row(parsed[0], parsed[1])

@@ -96,7 +96,7 @@ def parse(text: str) -> list[ResultTable]:
     # Some pastes end every line with ` | |`; blank it out without moving offsets.
     clean = _TRAILING_PIPES.sub(lambda m: " " * len(m.group()), text)
     tables: list[ResultTable] = []
-    for reader in (_results, _progress, _legacy_progress):
+    for reader in (_results, _progress):
         tables.extend(reader(clean))
     return tables
 
@@ -164,9 +164,11 @@ def _results(text: str) -> list[ResultTable]:
     return tables
 
 
-# `StressMetrics.HEAD`; the summary of several runs (auto thread count) prefixes `id, `.
+# `StressMetrics.HEAD` (the summary of several runs, auto thread count, prefixes `id, `),
+# or the legacy (2.0) header.
 _PROGRESS_HEADER = re.compile(
-    r"(?m)^[ \t]*(?:id,[ \t]*)?type[ \t]+total ops,[ \t]*op/s,[^\n]*?(?=\r?$)"
+    r"(?m)^[ \t]*(?:(?P<progress>(?:id,[ \t]*)?type[ \t]+total ops,[ \t]*op/s,[^\n]*?(?=\r?$))"
+    r"|total,interval_op_rate,interval_key_rate,latency,95th,99\.9th,elapsed_time[ \t\r]*$)"
 )
 _PROGRESS_METRICS = {
     "total ops": ("total ops", "count"),
@@ -188,24 +190,6 @@ _PROGRESS_METRICS = {
     "mb": ("gc mb", "MB"),
 }
 
-
-def _progress(text: str) -> list[ResultTable]:
-    tables = []
-    for header in _PROGRESS_HEADER.finditer(text):
-        head = header.group().strip()
-        ids = ["id"] if head.startswith("id,") else []
-        head = re.sub(r"^id,[ \t]*", "", head)
-        columns = ids + ["type"] + [c.strip() for c in head[4:].split(",")]
-        table = _rows_table(text, header, columns, _PROGRESS_METRICS, time_column="time")
-        if table:
-            tables.append(table)
-    return tables
-
-
-_LEGACY_HEADER = re.compile(
-    r"(?m)^[ \t]*total,interval_op_rate,interval_key_rate,latency,95th,99\.9th,elapsed_time"
-    r"[ \t\r]*$"
-)
 _LEGACY_METRICS = {
     "total": ("total", "count"),
     "interval_op_rate": ("interval_op_rate", "op/s"),
@@ -217,12 +201,18 @@ _LEGACY_METRICS = {
 }
 
 
-def _legacy_progress(text: str) -> list[ResultTable]:
+def _progress(text: str) -> list[ResultTable]:
     tables = []
-    for header in _LEGACY_HEADER.finditer(text):
-        columns = header.group().strip().split(",")
-        table = _rows_table(text, header, columns, _LEGACY_METRICS, time_column="elapsed_time")
-        if table:
+    for header in _PROGRESS_HEADER.finditer(text):
+        head = header.group().strip()
+        if header["progress"]:
+            ids = ["id"] if head.startswith("id,") else []
+            head = re.sub(r"^id,[ \t]*", "", head)
+            columns = ids + ["type"] + [c.strip() for c in head[4:].split(",")]
+            metrics, time_column = _PROGRESS_METRICS, "time"
+        else:
+            columns, metrics, time_column = head.split(","), _LEGACY_METRICS, "elapsed_time"
+        if table := _rows_table(text, header, columns, metrics, time_column=time_column):
             tables.append(table)
     return tables
 

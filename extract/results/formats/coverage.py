@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM
+from extract.results.formats._layout import GIT_FOOTER, NUM, line_end
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -100,18 +100,12 @@ _REPORT_TOKEN = re.compile(
     r"(?:\s*:tada:)?"
     r"|Powered by|Δ|@@[^@]*@@"
 )
-_GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
-
-
-def _line_end(text: str, pos: int) -> int:
-    end = text.find("\n", pos)
-    return len(text) if end < 0 else end
 
 
 def _comment_block(text: str, start: int) -> tuple[int, int]:
-    end = _line_end(text, start)
+    end = line_end(text, start)
     if end - start > 400:  # flattened onto one line: up to the last report-like token
-        footer = _GIT_FOOTER.search(text[start:end])
+        footer = GIT_FOOTER.search(text[start:end])
         stop, last = (start + footer.start() if footer else end), start
         for tok in _REPORT_TOKEN.finditer(text, start, stop):
             if tok.start() - last > 200:
@@ -120,7 +114,7 @@ def _comment_block(text: str, start: int) -> tuple[int, int]:
         return start, last
     pos, in_fence = end + 1, False
     while pos < len(text):
-        le = _line_end(text, pos)
+        le = line_end(text, pos)
         line = text[pos:le]
         if line.strip().startswith("```"):
             in_fence = not in_fence

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import FLOAT, heading_above
+from extract.results.formats._rows import chatter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # A progress line, or the name: what shows criterion ran (a progress line's name is
@@ -115,7 +116,12 @@ def _label(text: str, start: int, prev_end: int) -> tuple[str, int]:
     )
 
 
-def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Measurement]:
+def _cell(m: re.Match, p: str) -> str:
+    """An interval as a cell: `[2.2397 ms 2.2405 ms 2.2412 ms]`."""
+    return "[" + " ".join(f"{m[p + k]} {m[p + k + 'u']}" for k in "123") + "]"
+
+
+def _interval(m: re.Match, p: str, metric: str, label: str) -> list[Measurement]:
     out = []
     for k, suffix in (("2", ""), ("1", "_lower"), ("3", "_upper")):
         if m[p + k] is None:
@@ -123,7 +129,7 @@ def _interval(m: re.Match, p: str, metric: str, label: str, row: int) -> list[Me
         unit = m[p + k + "u"] if (p + k + "u") in m.re.groupindex else "%"
         unit = unit.replace("Âµ", "µ")  # UTF-8 `µ` read as Latin-1 / cp1252
         value = float(m[p + k].replace("âˆ’", "-").replace("−", "-"))
-        out.append(Measurement(metric + suffix, value, unit, label, None, m[p + k], row))
+        out.append(Measurement(metric + suffix, value, unit, label, None, m[p + k]))
     return out
 
 
@@ -170,31 +176,15 @@ def parse(text: str) -> list[ResultTable]:
             columns=["benchmark", "time", "thrpt", "change"],
             variant=variant,
         )
-        ms = _interval(b, "t", "time", label, 0)
-        if b["r1"]:
-            ms += _interval(b, "r", "thrpt", label, 0)
-        if b["c1"]:
-            ms += _interval(b, "c", "change", label, 0)
-        if b["d1"]:
-            ms += _interval(b, "d", "thrpt_change", label, 0)
+        ms = _interval(b, "t", "time", label)
+        for p, metric in (("r", "thrpt"), ("c", "change"), ("d", "thrpt_change")):
+            if b[p + "1"]:
+                ms += _interval(b, p, metric, label)
         _sides(ms)
-        table.measurements = ms
-        table.rows = [
-            [
-                label,
-                f"[{b['t1']} {b['t1u']} {b['t2']} {b['t2u']} {b['t3']} {b['t3u']}]",
-                f"[{b['r1']} {b['r1u']} {b['r2']} {b['r2u']} {b['r3']} {b['r3u']}]"
-                if b["r1"]
-                else "",
-                f"[{b['c1']}% {b['c2']}% {b['c3']}%]" + (f" (p = {b['p']})" if b["p"] else "")
-                if b["c1"]
-                else "",
-            ]
-        ]
+        change = f"[{b['c1']}% {b['c2']}% {b['c3']}%]" + (f" (p = {b['p']})" if b["p"] else "")
+        cells = [label, _cell(b, "t"), _cell(b, "r") if b["r1"] else "", change if b["c1"] else ""]
+        table.add_row(cells, ms)
         tables.append(table)
     if blocks or _RAN_RE.search(text):
-        claimed = [t.span for t in tables]
-        for m in _PROGRESS.finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b in claimed):
-                tables.append(ResultTable(format=INFO.name, span=(m.start(), m.end())))
+        tables += chatter(_PROGRESS, text, tables)
     return tables

@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, json_at
+from extract.results.formats._layout import BLANKS, NUM, heading_above, json_at
+from extract.results.formats._rows import chatter
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -151,126 +152,114 @@ def _pct_name(p: str) -> str:
     return p.replace(".", "_")
 
 
-class _Table:
-    """A ResultTable being filled; `add` keeps the span over what it read."""
+_STATS = ("min", "max", "avg", "stdev")
 
-    def __init__(self, start: int, end: int, label: str, columns: list[str]) -> None:
-        self.label = label
-        self.table = ResultTable(
-            format=INFO.name, span=(start, end), columns=columns, caption=label
-        )
 
-    def add(
-        self, m: re.Match | None, cells: list[str], rows: list[tuple[str, str, str | None, float]]
-    ) -> None:
-        ms = [
-            Measurement(metric, float(value) * scale, unit, self.label, None, value)
-            for metric, value, unit, scale in rows
-        ]
-        self.table.add_row(cells, ms)
-        if m is not None:
-            self.extend(m.end())
+def _table(start: int, end: int, label: str, columns: list[str]) -> ResultTable:
+    return ResultTable(format=INFO.name, span=(start, end), columns=columns, caption=label)
 
-    def extend(self, end: int) -> None:
-        self.table.span = (self.table.span[0], max(self.table.span[1], end))
+
+def _add(table: ResultTable, cells: list[str], found, end: int | None = None) -> None:
+    """A row of the table's numbers `found`, (metric, number as written, unit[, scale]),
+    labelled by its caption; the table's span reaching `end` at least."""
+    table.add_row(cells, [
+        Measurement(metric, float(value) * (scale[0] if scale else 1.0), unit, table.caption,
+                    None, value)
+        for metric, value, unit, *scale in found
+    ])  # fmt: skip
+    if end is not None:
+        _extend(table, end)
+
+
+def _extend(table: ResultTable, end: int) -> None:
+    table.span = (table.span[0], max(table.span[1], end))
 
 
 def _job(text: str, head: re.Match, end: int) -> ResultTable:
-    t = _Table(head.start(), head.end(), head["job"], ["field", "value", "unit"])
+    t = _table(head.start(), head.end(), head["job"], ["field", "value", "unit"])
     pos = head.end()
     direction = "read"
-    while True:
-        pos = re.compile(r"\s*").match(text, pos).end()
-        if pos >= end:
-            break
+    while (pos := BLANKS.match(text, pos).end()) < end:
         if m := (_DIR_NEW.match(text, pos, end) or _DIR_OLD.match(text, pos, end)):
-            direction = m["dir"]
-            d = direction
-            t.add(m, [m.group(0)], [
+            direction = d = m["dir"]
+            found = [
                 (f"{d}_iops", m["iops"], "IOPS", _SCALE[m["iopsk"]]),
-                (f"{d}_bw", m["bw"], m["bwu"], 1.0),
-                (f"{d}_io", m["io"], m["iou"], 1.0),
-                (f"{d}_runtime", m["run"], "ms", 1.0),
-            ])  # fmt: skip
+                (f"{d}_bw", m["bw"], m["bwu"]), (f"{d}_io", m["io"], m["iou"]),
+                (f"{d}_runtime", m["run"], "ms"),
+            ]  # fmt: skip
         elif m := _LAT.match(text, pos, end):
             k, unit = f"{direction}_{m['kind']}", _LAT_UNIT[m["u"]]
-            t.add(m, [m.group(0)], [
+            found = [
                 (f"{k}_min", m["min"], unit, _SCALE[m["mink"]]),
                 (f"{k}_max", m["max"], unit, _SCALE[m["maxk"]]),
-                (f"{k}_avg", m["avg"], unit, 1.0),
-                (f"{k}_stdev", m["stdev"], unit, 1.0),
-            ])  # fmt: skip
+                (f"{k}_avg", m["avg"], unit), (f"{k}_stdev", m["stdev"], unit),
+            ]  # fmt: skip
         elif m := _PCT_HEAD.match(text, pos, end):
             k, unit = f"{direction}_{m['kind']}", _LAT_UNIT[m["u"]]
-            t.extend(m.end())
+            _extend(t, m.end())
             pos = m.end()
             while (p := _PCT.match(text, pos, end)) is not None:
-                t.add(
-                    p, [p["p"] + "th", p["v"]], [(f"{k}_p{_pct_name(p['p'])}", p["v"], unit, 1.0)]
-                )
+                _add(t, [p["p"] + "th", p["v"]], [(f"{k}_p{_pct_name(p['p'])}", p["v"], unit)],
+                     p.end())  # fmt: skip
                 pos = p.end()
             continue
         elif m := _BW.match(text, pos, end):
             k, unit = f"{direction}_bw", m["u"] + "/s"
-            t.add(m, [m.group(0)], [
-                (f"{k}_min", m["min"], unit, 1.0), (f"{k}_max", m["max"], unit, 1.0),
-                (f"{k}_pct_of_group", m["per"], "%", 1.0), (f"{k}_avg", m["avg"], unit, 1.0),
-                (f"{k}_stdev", m["stdev"], unit, 1.0),
-            ])  # fmt: skip
+            found = [
+                (f"{k}_min", m["min"], unit), (f"{k}_max", m["max"], unit),
+                (f"{k}_pct_of_group", m["per"], "%"), (f"{k}_avg", m["avg"], unit),
+                (f"{k}_stdev", m["stdev"], unit),
+            ]  # fmt: skip
         elif m := _IOPS.match(text, pos, end):
-            k = f"{direction}_iops"
-            t.add(m, [m.group(0)], [
-                (f"{k}_{c}", m[c], "IOPS", 1.0) for c in ("min", "max", "avg", "stdev")
-            ])  # fmt: skip
+            found = [(f"{direction}_iops_{c}", m[c], "IOPS") for c in _STATS]
         elif m := _CPU.match(text, pos, end):
-            t.add(m, [m.group(0)], [
-                ("cpu_usr", m["usr"], "%", 1.0), ("cpu_sys", m["sys"], "%", 1.0),
-                ("cpu_ctx", m["ctx"], "count", 1.0), ("cpu_majf", m["majf"], "count", 1.0),
-                ("cpu_minf", m["minf"], "count", 1.0),
-            ])  # fmt: skip
-        elif m := _CLAIMED.match(text, pos, end):
-            t.extend(m.end())
+            found = [
+                ("cpu_usr", m["usr"], "%"), ("cpu_sys", m["sys"], "%"),
+                ("cpu_ctx", m["ctx"], "count"), ("cpu_majf", m["majf"], "count"),
+                ("cpu_minf", m["minf"], "count"),
+            ]  # fmt: skip
+        elif m := _CLAIMED.match(text, pos, end):  # (no numbers)
+            _extend(t, m.end())
+            pos = m.end()
+            continue
         else:
             break
+        _add(t, [m.group(0)], found, m.end())
         pos = m.end()
-    return t.table
+    return t
 
 
 def _group(text: str, head: re.Match) -> ResultTable:
-    t = _Table(head.start(), head.end(), f"group {head['g']}", ["field", "value", "unit"])
+    t = _table(head.start(), head.end(), f"group {head['g']}", ["field", "value", "unit"])
     pos = head.end()
-    while m := (
-        _GROUP_NEW.match(text, _skip_ws(text, pos)) or _GROUP_OLD.match(text, _skip_ws(text, pos))
+    while m := _GROUP_NEW.match(text, at := BLANKS.match(text, pos).end()) or _GROUP_OLD.match(
+        text, at
     ):
         d = m["dir"].lower()
-        t.add(m, [m.group(0)], [
-            (f"{d}_bw", m["bw"], m["bwu"], 1.0), (f"{d}_bw_min", m["min"], m["minu"], 1.0),
-            (f"{d}_bw_max", m["max"], m["maxu"], 1.0), (f"{d}_io", m["io"], m["iou"], 1.0),
-            (f"{d}_run_min", m["rmin"], "ms", 1.0), (f"{d}_run_max", m["rmax"], "ms", 1.0),
-        ])  # fmt: skip
+        _add(t, [m.group(0)], [
+            (f"{d}_bw", m["bw"], m["bwu"]), (f"{d}_bw_min", m["min"], m["minu"]),
+            (f"{d}_bw_max", m["max"], m["maxu"]), (f"{d}_io", m["io"], m["iou"]),
+            (f"{d}_run_min", m["rmin"], "ms"), (f"{d}_run_max", m["rmax"], "ms"),
+        ], m.end())  # fmt: skip
         pos = m.end()
-    return t.table
+    return t
 
 
 def _disks(text: str, head: re.Match) -> list[ResultTable]:
     tables = []
     pos = head.end()
     first = True
-    while m := _DISK.match(text, _skip_ws(text, pos)):
-        t = _Table(head.start() if first else m.start(), m.end(), m["dev"], ["field", "value"])
-        rows = [
-            (key, m[key], _DISK_UNITS.get(key, "count"), 1.0)
+    while m := _DISK.match(text, BLANKS.match(text, pos).end()):
+        t = _table(head.start() if first else m.start(), m.end(), m["dev"], ["field", "value"])
+        found = [
+            (key, m[key], _DISK_UNITS.get(key, "count"))
             for key in _DISK.groupindex
             if key != "dev" and m[key] is not None
         ]
-        t.add(m, [m.group(0)], rows)
-        tables.append(t.table)
+        _add(t, [m.group(0)], found)
+        tables.append(t)
         pos, first = m.end(), False
     return tables
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    return re.compile(r"\s*").match(text, pos).end()
 
 
 def _terse(line: re.Match) -> ResultTable | None:
@@ -283,51 +272,45 @@ def _terse(line: re.Match) -> ResultTable | None:
     per = 47 if ver == 5 else 41
     if len(rest) < per * len(dirs) + 5:
         return None
-    t = _Table(line.start(), line.end(), name, ["field", "value"])
+    t = _table(line.start(), line.end(), name, ["field", "value"])
     for i, d in enumerate(dirs):
         x = rest[i * per : (i + 1) * per]
         try:
             if float(x[3]) == 0:
                 continue  # no I/O in this direction
-            rows = [
-                (f"{d}_io", x[0], "KiB", 1.0), (f"{d}_bw", x[1], "KiB/s", 1.0),
-                (f"{d}_iops", x[2], "IOPS", 1.0), (f"{d}_runtime", x[3], "ms", 1.0),
+            found = [
+                (f"{d}_io", x[0], "KiB"), (f"{d}_bw", x[1], "KiB/s"),
+                (f"{d}_iops", x[2], "IOPS"), (f"{d}_runtime", x[3], "ms"),
             ]  # fmt: skip
             for j, kind in ((4, "slat"), (8, "clat"), (32, "lat")):
                 if any(float(v) for v in x[j : j + 4]):
-                    rows += [
-                        (f"{d}_{kind}_{s}", x[j + n], "us", 1.0)
-                        for n, s in enumerate(("min", "max", "avg", "stdev"))
-                    ]
+                    found += [(f"{d}_{kind}_{s}", x[j + n], "us") for n, s in enumerate(_STATS)]
             for cell in x[12:32]:
                 p, _, v = cell.partition("%=")
                 if float(p):
-                    rows.append((f"{d}_clat_p{_pct_name(p)}", v, "us", 1.0))
-            rows += [
-                (f"{d}_bw_min", x[36], "KiB/s", 1.0), (f"{d}_bw_max", x[37], "KiB/s", 1.0),
-                (f"{d}_bw_pct_of_group", x[38].rstrip("%"), "%", 1.0),
-                (f"{d}_bw_avg", x[39], "KiB/s", 1.0), (f"{d}_bw_stdev", x[40], "KiB/s", 1.0),
+                    found.append((f"{d}_clat_p{_pct_name(p)}", v, "us"))
+            found += [
+                (f"{d}_bw_min", x[36], "KiB/s"), (f"{d}_bw_max", x[37], "KiB/s"),
+                (f"{d}_bw_pct_of_group", x[38].rstrip("%"), "%"),
+                (f"{d}_bw_avg", x[39], "KiB/s"), (f"{d}_bw_stdev", x[40], "KiB/s"),
             ]  # fmt: skip
             if ver == 5:
-                rows += [
-                    (f"{d}_iops_{s}", x[42 + n], "IOPS", 1.0)
-                    for n, s in enumerate(("min", "max", "avg", "stdev"))
-                ]
-            for _, v, _, _ in rows:
+                found += [(f"{d}_iops_{s}", x[42 + n], "IOPS") for n, s in enumerate(_STATS)]
+            for _, v, _ in found:
                 float(v)
         except (ValueError, IndexError):
             return None
-        t.add(None, [d], rows)
+        _add(t, [d], found)
     cpu = rest[per * len(dirs) : per * len(dirs) + 5]
     try:
-        t.add(None, ["cpu"], [
-            ("cpu_usr", cpu[0].rstrip("%"), "%", 1.0), ("cpu_sys", cpu[1].rstrip("%"), "%", 1.0),
-            ("cpu_ctx", cpu[2], "count", 1.0), ("cpu_majf", cpu[3], "count", 1.0),
-            ("cpu_minf", cpu[4], "count", 1.0),
+        _add(t, ["cpu"], [
+            ("cpu_usr", cpu[0].rstrip("%"), "%"), ("cpu_sys", cpu[1].rstrip("%"), "%"),
+            ("cpu_ctx", cpu[2], "count"), ("cpu_majf", cpu[3], "count"),
+            ("cpu_minf", cpu[4], "count"),
         ])  # fmt: skip
     except ValueError:
         return None
-    return t.table
+    return t
 
 
 _JSON_STATS = (("min", "min"), ("max", "max"), ("avg", "mean"), ("stdev", "stddev"))
@@ -353,9 +336,11 @@ _JSON_DISK = (
     "read_ios", "write_ios", "read_merges", "write_merges",
     "read_ticks", "write_ticks", "in_queue", "util",
 )  # fmt: skip
+_JSON_DISK_UNITS = {"util": "%", "read_ticks": "ms", "write_ticks": "ms", "in_queue": "ms"}
 
 
 def _json(text: str, start: re.Match) -> ResultTable | None:
+    """One table for the document: a row per job and direction, per job's CPU, per disk."""
     if (found := json_at(text, start.start())) is None:
         return None
     doc, end = found
@@ -365,7 +350,6 @@ def _json(text: str, start: re.Match) -> ResultTable | None:
     for job in doc["jobs"]:
         if not isinstance(job, dict):
             continue
-        t = _Table(0, 0, str(job.get("jobname", "")), [])
         for d in ("read", "write", "trim", "mixed"):
             s = job.get(d)
             if not isinstance(s, dict) or not s.get("io_bytes"):
@@ -384,32 +368,24 @@ def _json(text: str, start: re.Match) -> ResultTable | None:
                 for p, v in (st.get("percentile") or {}).items():
                     rows.append((f"{d}_{kind}_p{_pct_name(p)}", v, "ns"))
             rows += [(f"{d}_{name}", s.get(key), unit) for name, key, unit in _JSON_DIR]
-            _json_rows(t, d, rows)
-        _json_rows(t, "cpu", [(name, job.get(key), unit) for name, key, unit in _JSON_CPU])
-        for i, cells in enumerate(t.table.rows):
-            for m in t.table.measurements:
-                if m.row == i:
-                    m.row = len(table.rows)
-            table.rows.append(cells)
-        table.measurements += t.table.measurements
+            _json_row(table, job.get("jobname", ""), [d], rows)
+        cpu = [(name, job.get(key), unit) for name, key, unit in _JSON_CPU]
+        _json_row(table, job.get("jobname", ""), ["cpu"], cpu)
     for disk in doc.get("disk_util") or []:
-        if not isinstance(disk, dict):
-            continue
-        t = _Table(0, 0, str(disk.get("name", "")), [])
-        units = {"util": "%", "read_ticks": "ms", "write_ticks": "ms", "in_queue": "ms"}
-        _json_rows(t, "disk", [(k, disk.get(k), units.get(k, "count")) for k in _JSON_DISK])
-        for m in t.table.measurements:
-            m.row = len(table.rows)
-        table.rows.append(["disk", str(disk.get("name", ""))])
-        table.measurements += t.table.measurements
+        if isinstance(disk, dict):
+            rows = [(k, disk.get(k), _JSON_DISK_UNITS.get(k, "count")) for k in _JSON_DISK]
+            _json_row(table, disk.get("name", ""), ["disk", str(disk.get("name", ""))], rows, True)
     return table
 
 
-def _json_rows(t: _Table, name: str, rows: list[tuple[str, object, str]]) -> None:
-    keep = [(metric, str(v), unit, 1.0) for metric, v, unit in rows
+def _json_row(table, label, cells: list[str], rows, always: bool = False) -> None:
+    """A row of the numbers among `rows` (metric, JSON value, unit), labelled `label`;
+    none: no row, unless `always`."""
+    keep = [Measurement(metric, float(str(v)), unit, str(label), None, str(v))
+            for metric, v, unit in rows
             if isinstance(v, (int, float)) and not isinstance(v, bool)]  # fmt: skip
-    if keep:
-        t.add(None, [name], keep)
+    if keep or always:
+        table.add_row(cells, keep)
 
 
 def _variant(text: str, start: int, previous_end: int) -> str | None:
@@ -445,10 +421,7 @@ def parse(text: str) -> list[ResultTable]:
             tables.append(t)
     if not tables:
         return []
-    claimed = [t.span for t in tables]
-    for m in _PREAMBLE.finditer(text):
-        if not any(a <= m.start() < b for a, b in claimed):
-            tables.append(ResultTable(format=INFO.name, span=m.span()))
+    tables += chatter(_PREAMBLE, text, tables, starts_in=True)
     tables.sort(key=lambda t: t.span)
     previous: ResultTable | None = None
     for t in tables:

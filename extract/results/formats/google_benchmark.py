@@ -39,7 +39,7 @@ import csv
 import re
 
 from extract.results.formats._layout import FLOAT, heading_above, json_at, overlaps, runs
-from extract.results.formats._rows import Rows, read
+from extract.results.formats._rows import Rows, chatter, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -141,20 +141,15 @@ def _console_tables(text: str) -> list[ResultTable]:
             columns=["Benchmark", "Time", "CPU", "Iterations", "UserCounters"],
             variant=_heading(text, start),
         )
-        for i, r in enumerate(rows):
-            name = r.group("name")
-            counters = r.group("counters").split()
-            table.rows.append(
-                [name, f"{r['time']} {r['tu']}", f"{r['cpu']} {r['cu']}", r["iters"]]
-                + [" ".join(counters + ([r["extra"]] if r["extra"] else []))]
-            )
-            ms = table.measurements
+        for r in rows:
+            name, counters = r["name"], r["counters"].split()
+            time, cpu = f"{r['time']} {r['tu']}", f"{r['cpu']} {r['cu']}"
             found = (
-                _m("time", r["time"], r["tu"], name, i, f"{r['time']} {r['tu']}"),
-                _m("cpu", r["cpu"], r["cu"], name, i, f"{r['cpu']} {r['cu']}"),
-                _m("iterations", r["iters"], "count", name, i, r["iters"]),
+                _m("time", r["time"], r["tu"], name, time),
+                _m("cpu", r["cpu"], r["cu"], name, cpu),
+                _m("iterations", r["iters"], "count", name, r["iters"]),
             )
-            ms.extend(m for m in found if m is not None)
+            ms = [m for m in found if m is not None]
             for tok in counters:
                 key, sep, raw = tok.partition("=")
                 if not sep:  # old style `211.669MB/s`: the bytes rate, `12M items/s`
@@ -164,19 +159,19 @@ def _console_tables(text: str) -> list[ResultTable]:
                     )
                 parsed = _counter(key, raw.replace(" items", ""))
                 if parsed:
-                    ms.append(Measurement(key, parsed[0], parsed[1], name, None, raw, i))
+                    ms.append(Measurement(key, parsed[0], parsed[1], name, None, raw))
+            counters += [r["extra"]] if r["extra"] else []
+            table.add_row([name, time, cpu, r["iters"], " ".join(counters)], ms)
         tables.append(table)
     return tables
 
 
-def _m(
-    metric: str, num: str, unit: str | None, label: str, row: int, written: str
-) -> Measurement | None:
+def _m(metric: str, num: str, unit: str | None, label: str, written: str) -> Measurement | None:
     try:
         value = float(num)
     except ValueError:  # (what only looks like a number: `--12`)
         return None
-    return Measurement(metric, value, unit, label, None, written, row)
+    return Measurement(metric, value, unit, label, None, written)
 
 
 def _compare_fields(m: re.Match, units: dict[str, str]):
@@ -191,7 +186,7 @@ def _compare_fields(m: re.Match, units: dict[str, str]):
         fields += [("time_old", "to", unit), ("time_new", "tn", unit),
                    ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
     for metric, key, u in fields:
-        if (meas := _m(metric, m[key], u, name, None, m[key])) is None:
+        if (meas := _m(metric, m[key], u, name, m[key])) is None:
             continue
         quantity, _, run = metric.rpartition("_")
         if run in ("old", "new"):  # the sides (extract.results.comparisons)
@@ -235,15 +230,6 @@ def _heading(text: str, pos: int) -> str | None:
     if h and (_NOT_HEADING.match(h) or _ROW.search(h) or _CMP_ROW.search(h)):
         return None
     return h
-
-
-def _context(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
-    """The run's context lines (CPU, caches, load, date): claimed without rows."""
-    out = []
-    for m in _CONTEXT.finditer(text):
-        if not any(a < m.end() and m.start() < b for a, b in taken):
-            out.append(ResultTable(format=INFO.name, span=m.span()))
-    return out
 
 
 _JSON_START = re.compile(r'\{\s*"(?:context|benchmarks)"\s*:')
@@ -341,5 +327,5 @@ def parse(text: str) -> list[ResultTable]:
     console = free(_console_tables(text), compare + exports)
     tables = exports + compare + console
     if tables:
-        tables += _context(text, [t.span for t in tables])
+        tables += chatter(_CONTEXT, text, tables)  # the run's context: CPU, caches, load, date
     return tables

@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
 from extract.results.formats._layout import NUM, heading_above, run_matches
+from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="hbase-pe",
@@ -103,20 +102,15 @@ _HIST_PAIR = re.compile(r"([\w.]+)=([\d.]+)")
 _HIST_PAIR_AT = re.compile(r"(?<![\w.])" + _HIST_PAIR.pattern)
 
 
-def _hist_measurements(m: re.Match, label: str | None, row: int) -> list[Measurement]:
-    out = []
-    unit = m.group("hu")
+def _hist_measurements(m: re.Match, label: str | None) -> list[Measurement]:
+    found = []
     for key, written in (
         p.groups() for p in run_matches(m.group("hist"), _HIST_PAIR.match, _HIST_PAIR_AT.search)
     ):
         name = {"mean": "mean", "min": "min", "max": "max", "stdDev": "stddev"}.get(key)
         name = name or ("p" + key[:-2] if key.endswith("th") else key)
-        meas = measure(
-            f"latency_{name}", written, parse_number(written), unit, label=label, row=row
-        )
-        if meas:
-            out.append(meas)
-    return out
+        found.append((f"latency_{name}", written, m.group("hu")))
+    return numbers(found, label)
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -140,81 +134,39 @@ def parse(text: str) -> list[ResultTable]:
         floor = m.end()
         named = _TEST_NAME.findall(text, max(0, start - 200), start)
         test_name = m.group("tt") or m.group("dt") or (named[-1] if named else test_name)
-        row = len(table.rows)
-        found: list[Measurement] = []
-        if m.group("timings"):
-            for i, written in enumerate(re.findall(r"[\d.]+", m.group("timings"))):
-                meas = measure(
-                    "timing",
-                    written,
-                    parse_number(written),
-                    m.group("tu"),
-                    label=f"{test_name} client {i}",
-                    row=row,
-                )
-                if meas:
-                    # (its clients ran side by side: client 3 of one run is no
-                    # counterpart of client 3 of another; the summaries compare)
-                    meas.role = "sample"
-                    found.append(meas)
-            table.rows.append([test_name or "", "Summary of timings", m.group("timings").strip()])
-        elif m.group("dt"):
-            for g, metric in (
-                ("dmin", "duration_min"),
-                ("dmax", "duration_max"),
-                ("davg", "duration_avg"),
-            ):
-                found.append(
-                    measure(
-                        metric, m.group(g), parse_number(m.group(g)), "ms", label=test_name, row=row
-                    )
-                )
-            table.rows.append(
-                [
-                    test_name or "",
-                    "duration",
-                    f"Min {m.group('dmin')} Max {m.group('dmax')} Avg {m.group('davg')}",
-                ]
-            )
-        elif m.group("lat"):
-            unit = m.group("lu")
-            _one_value(m, "lat", "avg_latency", unit, test_name, "Avg latency", table, found)
-        elif m.group("tps"):
-            _one_value(m, "tps", "avg_tps", "rows/s", test_name, "Avg TPS/QPS", table, found)
-        elif m.group("hist"):
+        if m["timings"]:
+            cells = [test_name or "", "Summary of timings", m["timings"].strip()]
+            found = []
+            for i, written in enumerate(re.findall(r"[\d.]+", m["timings"])):
+                found += numbers([("timing", written, m["tu"])], f"{test_name} client {i}")
+            for meas in found:
+                # (its clients ran side by side: client 3 of one run is no
+                # counterpart of client 3 of another; the summaries compare)
+                meas.role = "sample"
+        elif m["dt"]:
+            durations = f"Min {m['dmin']} Max {m['dmax']} Avg {m['davg']}"
+            cells = [test_name or "", "duration", durations]
+            stats = (("dmin", "duration_min"), ("dmax", "duration_max"), ("davg", "duration_avg"))
+            found = numbers([(metric, m[g], "ms") for g, metric in stats], test_name)
+        elif m["lat"]:
+            cells, found = _one_value(m, "lat", "avg_latency", m["lu"], test_name, "Avg latency")
+        elif m["tps"]:
+            cells, found = _one_value(m, "tps", "avg_tps", "rows/s", test_name, "Avg TPS/QPS")
+        elif m["hist"]:
             label = thread or test_name
-            found.extend(_hist_measurements(m, label, row))
-            table.rows.append([label or "", "Latency", m.group("hist").strip()])
-        elif m.group("num"):
+            cells, found = [label or "", "Latency", m["hist"].strip()], _hist_measurements(m, label)
+        elif m["num"]:
             label = thread or test_name
-            _one_value(m, "num", "num_measures", "count", label, "Num measures", table, found)
-        elif m.group("ft"):
-            label = m.group("ft")
-            found.append(
-                measure(
-                    "time", m.group("fms"), parse_number(m.group("fms")), "ms", label=label, row=row
-                )
-            )
-            if m.group("fmbs"):
-                found.append(
-                    measure(
-                        "throughput",
-                        m.group("fmbs"),
-                        parse_number(m.group("fmbs")),
-                        "MB/s",
-                        label=label,
-                        row=row,
-                    )
-                )
-            table.rows.append([label, "Finished", f"{m.group('fms')} ms"])
-        table.measurements.extend(x for x in found if x is not None)
+            cells, found = _one_value(m, "num", "num_measures", "count", label, "Num measures")
+        else:  # `Finished ... in 1234ms`
+            label = m["ft"]
+            cells = [label, "Finished", f"{m['fms']} ms"]
+            found = numbers([("time", m["fms"], "ms"), ("throughput", m["fmbs"], "MB/s")], label)
+        table.add_row(cells, found)
     return tables
 
 
-def _one_value(m, group, metric, unit, label, row_name, table, found) -> None:
-    """A summary line that carries one number: one measurement and one row."""
+def _one_value(m, group, metric, unit, label, row_name):
+    """A summary line that carries one number: its row's cells and measurement."""
     written = m.group(group)
-    found.append(
-        measure(metric, written, parse_number(written), unit, label=label, row=len(table.rows))
-    )
-    table.rows.append([label or "", row_name, written])
+    return [label or "", row_name, written], numbers([(metric, written, unit)], label)

@@ -159,17 +159,16 @@ _CONSUMER_HEADER = re.compile(
 )
 # One cell of a data row: a `yyyy-MM-dd HH:mm:ss:SSS` timestamp or a number.
 _CELL = rf"(?:\d{{4}}-\d\d-\d\d\s+\d\d:\d\d:\d\d:\d{{3}}|-?{NUM})"
-_CONSUMER_UNITS = [
-    (re.compile(r"(?:^|\.)MB\.sec$"), "MB/s"),
-    (re.compile(r"nMsg\.sec$"), "msg/s"),
-    (re.compile(r"\.in\.MB$"), "MB"),
-    (re.compile(r"\.in\.nMsg$"), "msg"),
-    (re.compile(r"\.ms$"), "ms"),
-]
+# A column's unit from how its name ends (`fetch.MB.sec`, `data.consumed.in.nMsg`); the
+# first column, `MB.sec` whole, too.
+_CONSUMER_UNITS = {".MB.sec": "MB/s", "nMsg.sec": "msg/s", ".in.MB": "MB", ".in.nMsg": "msg",
+                   ".ms": "ms"}  # fmt: skip
 
 
 def _consumer_unit(column: str) -> str | None:
-    return next((unit for pattern, unit in _CONSUMER_UNITS if pattern.search(column)), None)
+    if column == "MB.sec":
+        return "MB/s"
+    return next((unit for end, unit in _CONSUMER_UNITS.items() if column.endswith(end)), None)
 
 
 def _consumer(text: str) -> list[ResultTable]:

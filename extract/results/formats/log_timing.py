@@ -29,19 +29,18 @@ Records are matched on the text itself, so a mail flattened onto one line reads
 the same; timing lines flattened onto one line are read where two or more records
 stand one after the other in it. Pure function; never raises.
 
-Not declared as rows: several log shapes (Hive's summaries under a rule, PerfLogger
-lines, zkbenchmark results, runs of timing lines) take their step names and units from
-each line.
+PerfLogger records and zkbenchmark results are declared rows (`_rows.Rows`). Not
+declared as rows: Hive's summaries stop at a rule inside them, and a run of timing lines
+needs two different labels and skips settings in it.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM, heading_above, runs
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 _TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
 # Two records `name: 12 ms` one under the other, or one after the other on a line
@@ -114,9 +113,9 @@ _FENCE_OPENER = re.compile(r"```|\{noformat\}|\{code")
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for reader in (_summaries, _perflog, _zkbenchmark, _timing_lines):
-        tables.extend(reader(text))
+    tables = _summaries(text)
+    for found in (read(PERFLOG, text), read(ZKBENCHMARK, text), _timing_lines(text)):
+        tables.extend(_named_by_fence(text, found))
     tables.sort(key=lambda t: t.span)
     kept: list[ResultTable] = []
     for t in tables:  # the registry masks each span: overlapping ones would be read twice
@@ -146,7 +145,7 @@ def _summaries(text: str) -> list[ResultTable]:
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
             pos = step.end()
             label, written, unit = step.group("label").strip(), step.group("v"), step.group("u")
-            _add_row(table, [label, written + unit], label, [("time", written, unit)])
+            table.add_row([label, written + unit], numbers([("time", written, unit)], label))
         if table.rows:
             table.span = (start, pos)
             floor = pos
@@ -187,55 +186,44 @@ def _log_lines(gap: str) -> bool:
     return "\n\n\n" not in gap and not _fence_starts(gap, 0, len(gap))
 
 
-def _log_table(text: str, span: tuple[int, int], floor: int, columns, caption) -> ResultTable:
-    """A table of log records at `span`, named by the heading above their fence."""
-    variant = _log_variant(text, span[0], floor)
-    return ResultTable(INFO.name, span, columns=columns, caption=caption, variant=variant)
-
-
-def _add_row(table: ResultTable, cells: list[str], label: str, fields) -> list[Measurement]:
-    """A row and the measurements of its (metric, written, unit) fields."""
-    row = len(table.rows)
-    table.rows.append(cells)
-    found = [measure(f, n, parse_number(n), u, label=label, row=row) for f, n, u in fields]
-    table.measurements += [m for m in found if m]
-    return [m for m in found if m]
-
-
-def _perflog(text: str) -> list[ResultTable]:
-    tables = []
-    for run in runs(_PERFLOG, text, _log_lines):
-        floor = tables[-1].span[1] if tables else 0
-        span = (run[0].start(), run[-1].end())
-        table = _log_table(text, span, floor, ["method", "duration (ms)"], "Hive PerfLogger")
-        for rec in run:
-            method, written = rec.group("method"), rec.group("d")
-            _add_row(table, [method, written], method, [("duration", written, "ms")])
-        tables.append(table)
+def _named_by_fence(text: str, tables: list[ResultTable]) -> list[ResultTable]:
+    """Each table of log records named by the heading above its fence."""
+    floor = 0
+    for t in tables:
+        t.variant = _log_variant(text, t.span[0], floor)
+        floor = t.span[1]
     return tables
 
 
+PERFLOG = Rows(
+    row=_PERFLOG,
+    gap=_log_lines,
+    fields=lambda m: [("duration", m["d"], "ms")],
+    label="method",
+    columns=("method", "duration (ms)"),
+    caption="Hive PerfLogger",
+)
 # The run's set length and its operation count: the rate is the result.
 _ZK_ROLE = {"time elapsed": "setting", "operations": "count", "avg rate": "result"}
 
 
-def _zkbenchmark(text: str) -> list[ResultTable]:
-    tables = []
-    columns = ["operation", "time elapsed (sec)", "operations", "avg rate"]
-    for run in runs(_ZK, text, _log_lines):
-        floor = tables[-1].span[1] if tables else 0
-        table = _log_table(text, (run[0].start(), run[-1].end()), floor, columns, "zkbenchmark")
-        for rec in run:
-            op, t, ops, rate = rec.group("op", "t", "ops", "rate")
-            fields = [
-                ("time elapsed", t, "sec"),
-                ("operations", ops, None),
-                ("avg rate", rate, "ops/sec"),
-            ]
-            for m in _add_row(table, [op, t, ops, rate], op, fields):
-                m.role = _ZK_ROLE[m.metric]
-        tables.append(table)
-    return tables
+def _zk_numbers(m: re.Match):
+    fields = [("time elapsed", m["t"], "sec"), ("operations", m["ops"], None),
+              ("avg rate", m["rate"], "ops/sec")]  # fmt: skip
+    for meas in numbers(fields, m["op"]):
+        meas.role = _ZK_ROLE[meas.metric]
+        yield meas
+
+
+ZKBENCHMARK = Rows(
+    row=_ZK,
+    gap=_log_lines,
+    fields=_zk_numbers,
+    label="op",
+    cells=("op", "t", "ops", "rate"),
+    columns=("operation", "time elapsed (sec)", "operations", "avg rate"),
+    caption="zkbenchmark",
+)
 
 
 def _in_line_run(text: str, m: re.Match) -> bool:
@@ -266,11 +254,11 @@ def _timing_lines(text: str) -> list[ResultTable]:
         # one label over and over is a log of the same event (GC pauses), not timings
         if len({m.group("label").strip() for m in run}) < 2:
             continue
-        floor = tables[-1].span[1] if tables else 0
         start = run[0].start() + len(run[0].group(0)) - len(run[0].group(0).lstrip())
-        table = _log_table(text, (start, run[-1].end()), floor, ["what", "time"], "timing lines")
+        span = (start, run[-1].end())
+        table = ResultTable(INFO.name, span, columns=["what", "time"], caption="timing lines")
         for rec in run:
             label, written, unit = rec.group("label").strip(), rec.group("v"), rec.group("u")
-            _add_row(table, [label, written + " " + unit], label, [("time", written, unit)])
+            table.add_row([label, f"{written} {unit}"], numbers([("time", written, unit)], label))
         tables.append(table)
     return tables

@@ -22,7 +22,7 @@ import os
 import re
 
 from extract.results.formats._grid import composite_measurements, grid_table, overlaps, read_cell
-from extract.results.formats._layout import line_caption, mask_tags
+from extract.results.formats._layout import line_caption, line_end, mask_tags
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import to_si
 
@@ -58,14 +58,8 @@ def _long_line_above(view: str, line_start: int) -> bool:
     if line_start - 1 - above_start >= 60:
         return True
     # one word too long to fit after the line above (a link): the wrap moved it down
-    word = view[line_start : _line_end(view, line_start)].strip()
+    word = view[line_start : line_end(view, line_start)].strip()
     return len(word) >= 20 and " " not in word
-
-
-def _line_end(view: str, pos: int) -> int:
-    """Where the line holding `pos` ends (its line break, or the end of `view`)."""
-    end = view.find("\n", pos)
-    return len(view) if end < 0 else end
 
 
 def _split_row(line: str) -> list[str]:
@@ -115,11 +109,11 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             continue
         rows, pos, end = [], sep.end(), sep.end()
         while pos < len(view):
-            nl = _line_end(view, pos + 1)
+            nl = line_end(view, pos + 1)
             line = view[pos:nl].strip("\n")
             if line.strip() and "|" not in line and nl < len(view):
                 # a gateway's wrap before the first bar: the name alone on its line
-                nxt_end = _line_end(view, nl + 1)
+                nxt_end = line_end(view, nl + 1)
                 if view[nl + 1 : nxt_end].lstrip().startswith("|"):
                     line, nl = line.rstrip() + " " + view[nl + 1 : nxt_end].lstrip(), nxt_end
             if "|" not in line or not line.strip():
@@ -127,7 +121,7 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             cells = _split_row(line)
             # a row broken by a hard wrap: the next lines complete its cells
             while len(cells) < ncol and nl < len(view):
-                nxt_end = _line_end(view, nl + 1)
+                nxt_end = line_end(view, nl + 1)
                 nxt = view[nl + 1 : nxt_end]
                 longer = _split_row(line.rstrip() + " " + nxt.lstrip())
                 if not nxt.strip() or len(longer) > ncol:
@@ -188,17 +182,17 @@ def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[lis
             continue
         # a header is never longer than this: keeps flattened megabyte lines linear
         line_start = max(view.rfind("\n", 0, sep.start()) + 1, sep.start() - 3000)
-        line_end = _line_end(view, sep.end())
-        if not view[line_start : sep.start()].strip() or not view[sep.end() : line_end].strip():
+        eol = line_end(view, sep.end())
+        if not view[line_start : sep.start()].strip() or not view[sep.end() : eol].strip():
             continue  # a separator on a line of its own: the line form handles it
         ncol = len(re.findall(r":?-{2,}:?", sep.group(0)))
         outer = sep.group(0).lstrip().startswith("|")
         read = _inline_outer if outer else _inline_bare
-        item = read(view, sep.start(), sep.end(), line_start, line_end, ncol)
+        item = read(view, sep.start(), sep.end(), line_start, eol, ncol)
         if item is None and outer:
             # `Baseline | | -- | -- | --`: the bar before the rule ends a header whose
             # last cell is empty, in a table without outer bars
-            item = _inline_bare(view, sep.start() + 1, sep.end(), line_start, line_end, ncol)
+            item = _inline_bare(view, sep.start() + 1, sep.end(), line_start, eol, ncol)
         if item:
             found.append(item)
             covered = item[0][1]

@@ -34,8 +34,8 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM
-from extract.results.formats._rows import Field, Rows, name_blocks, read
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 # the steps of `pgbench -i` that its `done in 1.04 s (drop tables 0.00 s, ...)` line times
 _STEPS = (
@@ -164,13 +164,13 @@ def _summaries(text: str) -> list[ResultTable]:
             INFO.name, (cl[0].start(), max(m.end() for m in cl)), ["field", "value", "unit"],
             caption=ttype,
         )  # fmt: skip
-        for i, m in enumerate(results):
+        for m in results:
             found = _result(m)
-            table.measurements += [
-                Measurement(n, float(v), u, label, None, v, i) for n, v, u in found
+            cells = [
+                m.group(0).split("=")[0].split(":")[0].strip(),
+                " ".join(f"{v} {u}" for _, v, u in found),
             ]
-            cell = " ".join(f"{v} {u}" for _, v, u in found)
-            table.rows.append([m.group(0).split("=")[0].split(":")[0].strip(), cell])
+            table.add_row(cells, numbers(found, label))
         tables.append(table)
     name_blocks(tables, text, "block", _NOT_HEADING)
     return tables
@@ -210,7 +210,7 @@ def _init(text: str) -> list[ResultTable]:
         parts = [("total", done["t"]), *_INIT_PART.findall(done["steps"])]
         for step, t in parts:
             metric = "init_" + step.replace(" ", "_").replace("-", "_")
-            table.add_row([step, t], [Measurement(metric, float(t), "s", "pgbench -i", None, t)])
+            table.add_row([step, t], numbers([(metric, t, "s")], "pgbench -i"))
         previous_end = done.end()
         tables.append(table)
     name_blocks(tables, text, "block", _NOT_HEADING)

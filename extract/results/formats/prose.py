@@ -49,7 +49,7 @@ import re
 from collections.abc import Iterator
 
 from extract.results.formats._context import measure
-from extract.results.formats._grid import LETTER
+from extract.results.formats._layout import LETTER, NUM
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -186,10 +186,10 @@ _CANDIDATE = re.compile(
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
     # a decimal comma (`3,5 s`, `1,25x`): one or two digits after it (`1000,1ms` is a list)
     r"|\d{1,3},\d{1,2}(?![\d,])"
-    r"|\d+(?:\.\d+)?(?::\d\d(?:\.\d+)?)?)"
+    rf"|{NUM}(?::\d\d(?:\.\d+)?)?)"
     # (a range's end is no key: in `avg: 2.1 - 50%: 1.9`, `50%` names the next value)
-    r"(?P<range>\s?[-–~]\s?\d+(?:\.\d+)?(?!\d|\s?%?[ \t]*[:：][ \t]*\d)"
-    r"|[xX×]?\s(?:to|or)\s\d+(?:\.\d+)?(?=\s?[xX×%]))?"
+    rf"(?P<range>\s?[-–~]\s?{NUM}(?!\d|\s?%?[ \t]*[:：][ \t]*\d)"
+    rf"|[xX×]?\s(?:to|or)\s{NUM}(?=\s?[xX×%]))?"
     r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b)"
     r"|\s(?:thousand|million|billion)(?=\s))?"
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?!(?![{_CJK}])\w)"
@@ -218,7 +218,7 @@ _QUOTE_MARK = re.compile(r">(?<=\s>)(?=\s)")  # `(?<=\s)>(?=\s)`, found from its
 # A factor written with its `x` first: `up to x10 times throughput`, `×4 faster`.
 _X_FIRST = re.compile(
     r"(?<![\w.])(?P<q>(?:up to|about|around|~|over|more than|nearly|almost|roughly)\s*)?"
-    r"[xX×](?P<n>\d+(?:\.\d+)?)(?:\s*times)?(?![\w.%])"
+    rf"[xX×](?P<n>{NUM})(?:\s*times)?(?![\w.%])"
 )
 _X_DIGIT = re.compile(r"[xX×]\d")
 # A duration in glued units, as `time` and CI logs print it: `4m30s`, `1h 20m`,
@@ -232,11 +232,11 @@ _BARE_MINUTES = re.compile(
 _BARE_PAIR_RE = re.compile(_BARE_PAIR)
 _HMS = re.compile(
     r"(?<![\w.])(?P<q>(?:~|about|around|roughly|under|over|almost|nearly)\s*)?"
-    r"(?P<n>(?P<h>\d+)h\s?(?P<hm>\d+)m(?:in)?(?:\s?(?P<hs>\d+(?:\.\d+)?)s)?"
-    r"|(?P<m>\d+)m\s?(?P<ms>\d+(?:\.\d+)?)s|(?P<bare>\d+)m)(?![\w/])"
+    rf"(?P<n>(?P<h>\d+)h\s?(?P<hm>\d+)m(?:in)?(?:\s?(?P<hs>{NUM})s)?"
+    rf"|(?P<m>\d+)m\s?(?P<ms>{NUM})s|(?P<bare>\d+)m)(?![\w/])"
 )
 _FACTOR = re.compile(
-    r"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>\d+(?:\.\d+)?)"
+    rf"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>{NUM})"
 )
 
 _PERF = re.compile(
@@ -384,7 +384,7 @@ _RATE_LED = re.compile(
     # (not across the end of a clause, CJK's `；。！？` included)
     r"(?P<link>[^\d.!?;:\n；。！？]{0,24}?|\s*[:：]\s*)"
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
-    r"(?<![A-Za-z0-9_.])(?P<n>\d+(?:\.\d+)?)"
+    rf"(?<![A-Za-z0-9_.])(?P<n>{NUM})"
     # a CJK magnitude ends the number (`3.8万 after the fix`); else no unit may follow
     r"(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?"
     # (`2、` numbers an item of a list)
@@ -398,7 +398,7 @@ _RATE_LED = re.compile(
 # What a rate named before its number went to (`... 1.2万 提升到 3.5万`, `38k to 52k`).
 _RATE_LED_NEXT = re.compile(
     r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|增长|上升|涨|降)?(?:到了?|至)"
-    r"|(?:->|→|to))\s*(?P<n>\d+(?:\.\d+)?)(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?)"
+    rf"|(?:->|→|to))\s*(?P<n>{NUM})(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?)"
     # (no unit may follow: `to 52k on two brokers` is one, `to 5 ms` another quantity)
     r"(?![\d%]|[.,]\d|[A-Za-zµ/]|\s?(?:[xX×/]|[nµu]?s|ms|secs?|seconds?|mins?|[KMG]i?B)\b)"
 )

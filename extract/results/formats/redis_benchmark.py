@@ -29,9 +29,12 @@ percentile distribution (`99.902%` gives `p99_902`, `0.000%` `p0`) and
 cumulative lines. Cumulative counts restate the percentages and give no rows; client,
 payload and configuration lines are settings and give none.
 
-The CSV forms are declared rows (`_rows.Rows`). Not declared as rows: a full report is a
-sequence of line kinds whose meaning depends on the heading before them (percentile or
-cumulative distribution); `-q` lines take their title from the text before them.
+The pre-6.2 CSV rows are declared rows (`_rows.Rows`). Not declared as rows: a full
+report is a sequence of line kinds whose meaning depends on the heading before them
+(percentile or cumulative distribution); `-q` lines take their title from the text before
+them; the 6.2 CSV rows are read after their header over the live lines between them
+(`_GAP`, only ever matched at a position: searched, it would read up to 100 characters
+from each).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats._rows import Rows, chatter, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -52,7 +55,7 @@ INFO = FormatInfo(
     priority=10,
     kind="result",
     trigger=r'(?-i:requests\s+per\s+second|requests completed in|={6} .+ ={6}|"test","rps"'
-    r'|"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?","\d+(?:\.\d+)?")',
+    rf'|"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{{1,60}}\))?","{NUM}")',
     needles=("requests", "======", '"test","rps"', '","'),
 )
 
@@ -88,7 +91,7 @@ _LIVE = re.compile(
     r"avg_msec=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\)"
 )
 _GAP = re.compile(rf"(?:\s+|{_LIVE.pattern})*")  # (only ever matched at a position)
-_WARNING = re.compile(r"WARNING: Could not fetch server CONFIG")
+_WARNING = "WARNING: Could not fetch server CONFIG"
 _COMMAND = re.compile(r"[^\n]{0,40}?\bredis-benchmark\s(?:[^\n]*\s)?-[A-Za-z\-][^\n]*")
 # a `-q` line; the title is checked apart (see _title)
 _QUIET = re.compile(
@@ -245,7 +248,7 @@ def _extend_back(text: str, start: int) -> int:
             return start
         prev_start = text.rfind("\n", 0, line_end) + 1
         line = text[prev_start:line_end].strip()
-        if line and (_WARNING.fullmatch(line) or _COMMAND.fullmatch(line)):
+        if line and (line == _WARNING or _COMMAND.fullmatch(line)):
             start = prev_start + text[prev_start:line_end].index(line)
             continue
         return start
@@ -279,8 +282,6 @@ def parse(text: str) -> list[ResultTable]:
         else:
             t.variant = _variant(text, t.span[0], previous.span[1] if previous else 0)
         previous = t
-    claimed = [t.span for t in tables]
-    for live in _LIVE.finditer(text) if tables and "rps=" in text else ():
-        if not any(a <= live.start() < b for a, b in claimed):
-            tables.append(ResultTable(format=INFO.name, span=live.span()))
+    if tables and "rps=" in text:
+        tables += chatter(_LIVE, text, tables, starts_in=True)
     return tables

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above
+from extract.results.formats._layout import NUM, heading_above, line_end
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -159,6 +159,5 @@ def parse(text: str) -> list[ResultTable]:
 
 def _is_tag(text: str, m: re.Match) -> bool:
     """A psql command tag line (`SELECT 300000`), not a statement."""
-    end = text.find("\n", m.start("sql"))
-    line = text[m.start() : end if end >= 0 else len(text)].strip()
+    line = text[m.start() : line_end(text, m.start("sql"))].strip()
     return _TAG.fullmatch(line) is not None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import line_end, line_start
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -103,9 +104,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
 def _item_end(text: str, item: re.Match) -> int:
     """End of the last item of a run. On a flattened line a generic `[INFO] message`
     has no visible end, so only its tag (and a known item after it) is claimed."""
-    line_start = text.rfind("\n", 0, item.start()) + 1
-    line_end = text.find("\n", item.start())
-    if (len(text) if line_end < 0 else line_end) - line_start <= 400:
+    if line_end(text, item.start()) - line_start(text, item.start()) <= 400:
         return item.end()
     tag = re.compile(rf"{_STAMP}{_LEVEL}[ \t]*").match(text, item.start())
     if not tag:

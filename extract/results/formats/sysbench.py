@@ -30,17 +30,18 @@ line. Measurements:
 - memory: label `Memory`, `total_operations` (count), `operations_rate` (`1/s`),
   `transferred` and `transfer_rate` (the printed `MiB`, `MiB/sec`; 0.x `MB`).
 
-Not declared as rows: a report is indented sections of `key: value` lines whose unit
-depends on the section and the key; interval and memory lines are read apart and share
-the run's name.
+Interval and memory lines are declared rows (`_rows.Rows`). Not declared as rows: a
+report is indented sections of `key: value` lines whose unit depends on the section and
+the key. All share the run's name.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, runs
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.formats._layout import BLANKS, NUM, heading_above
+from extract.results.formats._rows import Rows, chatter, numbers, read
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="sysbench",
@@ -61,7 +62,6 @@ _INTERVAL = re.compile(
         (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
     re.X,
 )
-_BLANKS = re.compile(r"\s*")
 _SECTION = re.compile(
     r"(?P<s>SQL statistics|General statistics|Latency \(ms\)|Threads fairness|CPU speed"
     r"|Throughput|File operations|Memory speed|OLTP test statistics|Test execution summary):"
@@ -98,56 +98,39 @@ _SETUP = re.compile(
     r"|Threads started!|Time limit exceeded, exiting\.\.\.|Warmup time: \d+s?"
 )
 
-_SIGNATURE = re.compile(r"sysbench|SQL statistics:|General statistics:")
+_SIGNATURES = ("sysbench", "SQL statistics:", "General statistics:")
 
 
 def _snake(key: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
 
 
+def _interval_numbers(m: re.Match):
+    pct = m["pct"].replace(".", "_")
+    for metric, key, unit in (
+        ("tps", "tps", "tx/s"), ("qps", "qps", "q/s"), ("reads", "r", "q/s"),
+        ("writes", "w", "q/s"), ("other", "o", "q/s"), (f"latency_p{pct}", "lat", "ms"),
+        ("err_per_sec", "err", "1/s"), ("reconn_per_sec", "rec", "1/s"),
+    ):  # fmt: skip
+        yield metric, m[key], unit
+
+
+INTERVALS = Rows(
+    row=_INTERVAL,
+    fields=_interval_numbers,
+    label=lambda m: f"interval {m['t']}s",
+    cells=lambda m, _: [f"{m['t']}s", m["thds"], m["tps"], m["qps"],
+                        f"{m['r']}/{m['w']}/{m['o']}", m["lat"], m["err"] or "", m["rec"] or ""],
+    columns=("time", "thds", "tps", "qps", "r/w/o", "lat (ms,{pct}%)", "err/s", "reconn/s"),
+)  # fmt: skip
+
+
 def _interval_tables(text: str) -> list[ResultTable]:
-    groups = runs(_INTERVAL, text)
-    tables = []
-    for rows in groups:
-        t = ResultTable(
-            format=INFO.name,
-            span=(rows[0].start(), rows[-1].end()),
-            columns=[
-                "time",
-                "thds",
-                "tps",
-                "qps",
-                "r/w/o",
-                f"lat (ms,{rows[0]['pct']}%)",
-                "err/s",
-                "reconn/s",
-            ],
-        )
-        for i, m in enumerate(rows):
-            label = f"interval {m['t']}s"
-            t.rows.append(
-                [
-                    f"{m['t']}s",
-                    m["thds"],
-                    m["tps"],
-                    m["qps"],
-                    f"{m['r']}/{m['w']}/{m['o']}",
-                    m["lat"],
-                    m["err"] or "",
-                    m["rec"] or "",
-                ]  # fmt: skip
-            )
-            pct = m["pct"].replace(".", "_")
-            for metric, key, unit in (
-                ("tps", "tps", "tx/s"), ("qps", "qps", "q/s"), ("reads", "r", "q/s"),
-                ("writes", "w", "q/s"), ("other", "o", "q/s"), (f"latency_p{pct}", "lat", "ms"),
-                ("err_per_sec", "err", "1/s"), ("reconn_per_sec", "rec", "1/s"),
-            ):  # fmt: skip
-                if m[key] is not None:
-                    t.measurements.append(
-                        Measurement(metric, float(m[key]), unit, label, None, m[key], i)
-                    )
-        tables.append(t)
+    """Runs of interval lines; the latency column names the percentile of the first."""
+    tables = read(INTERVALS, text)
+    for t in tables:
+        pct = _INTERVAL.match(text, t.span[0])["pct"]
+        t.columns = [c.replace("{pct}", pct) for c in t.columns]
     return tables
 
 
@@ -167,7 +150,7 @@ def _report_tables(text: str) -> list[ResultTable]:
         current.span = (current.span[0], sec.end())
         pos, prefix = sec.end(), ""
         while True:
-            ws = _BLANKS.match(text, pos).end() - pos  # (no copy of the rest)
+            ws = BLANKS.match(text, pos).end() - pos  # (no copy of the rest)
             if _SECTION.match(text, pos + ws):
                 break
             kv = _KV.match(text, pos + ws)
@@ -201,7 +184,6 @@ def _unit_after_comma(key: str) -> bool:
 
 
 def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
-    row = len(table.rows)
     if section == "Latency":
         unit = "ms"
     elif kv["u"]:
@@ -220,45 +202,33 @@ def _add(table: ResultTable, section: str, metric: str, kv: re.Match) -> None:
         unit = "count"
     if kv["v2"] is not None:  # `events (avg/stddev): 620.0000/0.00`
         base = metric.replace("_avg_stddev", "")
-        table.measurements.append(
-            Measurement(f"{base}_avg", float(kv["v"]), unit, section, None, kv["v"], row)
-        )
-        table.measurements.append(
-            Measurement(f"{base}_stddev", float(kv["v2"]), unit, section, None, kv["v2"], row)
-        )
+        found = [(f"{base}_avg", kv["v"], unit), (f"{base}_stddev", kv["v2"], unit)]
     else:
-        table.measurements.append(
-            Measurement(metric, float(kv["v"]), unit, section, None, kv["v"], row)
-        )
-    if kv["rate"] is not None:
-        table.measurements.append(
-            Measurement(
-                f"{metric}_rate", float(kv["rate"]), "per sec", section, None, kv["rate"], row
-            )
-        )
+        found = [(metric, kv["v"], unit)]
+    found.append((f"{metric}_rate", kv["rate"], "per sec"))  # (none without a rate)
     value = kv["v"] + (kv["u"] or "") + (f"/{kv['v2']}" if kv["v2"] else "")
-    table.rows.append([section, kv["key"], value, f"({kv['rate']} per sec.)" if kv["rate"] else ""])
+    rate = f"({kv['rate']} per sec.)" if kv["rate"] else ""
+    table.add_row([section, kv["key"], value, rate], numbers(found, section))
 
 
-def _memory_tables(text: str) -> list[ResultTable]:
-    tables = []
-    for m in _MEMORY.finditer(text):
-        t = ResultTable(format=INFO.name, span=m.span(), columns=["key", "value", "rate"])
-        if m["n"] is not None:
-            ms = [
-                Measurement("total_operations", float(m["n"]), "count", "Memory", None, m["n"]),
-                Measurement("operations_rate", float(m["rate"]), "1/s", "Memory", None, m["rate"]),
-            ]
-        else:
-            ms = [
-                Measurement("transferred", float(m["mb"]), m["u"], "Memory", None, m["mb"]),
-                Measurement(
-                    "transfer_rate", float(m["mbrate"]), m["ru"], "Memory", None, m["mbrate"]
-                ),
-            ]
-        t.add_row([m.group(0)], ms)
-        tables.append(t)
-    return tables
+def _memory_numbers(m: re.Match):
+    if m["n"] is not None:
+        yield "total_operations", m["n"], "count"
+        yield "operations_rate", m["rate"], "1/s"
+    else:
+        yield "transferred", m["mb"], m["u"]
+        yield "transfer_rate", m["mbrate"], m["ru"]
+
+
+# one table per memory line
+MEMORY = Rows(
+    row=_MEMORY,
+    gap=lambda between: False,
+    fields=_memory_numbers,
+    label=lambda m: "Memory",
+    cells=lambda m, _: [m.group(0)],
+    columns=("key", "value", "rate"),
+)
 
 
 def _heading(text: str, pos: int, previous_end: int) -> str | None:
@@ -306,13 +276,10 @@ def _set_variants(text: str, tables: list[ResultTable]) -> None:
 
 def parse(text: str) -> list[ResultTable]:
     tables = _interval_tables(text)
-    if _SIGNATURE.search(text):  # `Latency (ms):`, `Throughput:` alone are too generic
+    if any(s in text for s in _SIGNATURES):  # `Latency (ms):`, `Throughput:` alone are too generic
         tables += _report_tables(text)
-        tables += _memory_tables(text)
+        tables += read(MEMORY, text)
     _set_variants(text, tables)
     if tables:
-        claimed = [t.span for t in tables]
-        for m in _SETUP.finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b in claimed):
-                tables.append(ResultTable(format=INFO.name, span=m.span()))
+        tables += chatter(_SETUP, text, tables)
     return tables

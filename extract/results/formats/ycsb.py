@@ -38,10 +38,9 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._context import measure
-from extract.results.formats._layout import JAVA, NUM, heading_above, run_matches
-from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number
+from extract.results.formats._layout import JAVA, NUM, run_matches, runs
+from extract.results.formats._rows import numbers
+from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="ycsb",
@@ -51,6 +50,7 @@ INFO = FormatInfo(
     "`50 sec: 1000 operations; 20 current ops/sec; [READ: Count=...]`",
     priority=10,
     gutter=True,
+    heading="block",  # the registry names each block by the heading above it
     kind="result",
     trigger=r"(?-i:\]\s*,\s*(?:RunTime|Throughput|Operations|AverageLatency|MinLatency|MaxLatency"
     r"|LatencyVariance|\d+thPercentileLatency|Return=|Total Operations)"
@@ -121,16 +121,17 @@ _GAP = re.compile(
 )
 
 
-def _records(text: str) -> list[tuple[str, re.Match]]:
-    found = [("line", m) for m in _LINE.finditer(text)]
-    found += [("json", m) for m in _JSON.finditer(text)]
-    found += [("status", m) for m in _STATUS.finditer(text)]
-    found.sort(key=lambda r: r[1].start())
-    out: list[tuple[str, re.Match]] = []
+def _records(text: str) -> list[re.Match]:
+    """Report lines, JSON records and status lines, in text order, none inside another."""
+    found = sorted(
+        [*_LINE.finditer(text), *_JSON.finditer(text), *_STATUS.finditer(text)],
+        key=lambda m: m.start(),
+    )
+    out: list[re.Match] = []
     end = -1
-    for kind, m in found:
+    for m in found:
         if m.start() >= end:
-            out.append((kind, m))
+            out.append(m)
             end = m.end()
     return out
 
@@ -149,22 +150,21 @@ def _name_and_unit(metric: str) -> tuple[str, str] | None:
     return metric[:opening], metric[opening + 1 : close]
 
 
-def _report_measurement(section: str, metric: str, written: str, row: int):
-    """The measurement of one report record; None for buckets, GC stats, markers."""
+def _report_number(section: str, metric: str, written: str) -> tuple | None:
+    """(metric, number as written, unit) of one report record; None for buckets, GC
+    stats, markers."""
     section_up = section.upper()
     if section_up.startswith("TOTAL_GC") or re.fullmatch(r"[\d.]+", metric):
         return None
     if metric.startswith("Below is a summary"):
         return None
     if named := _name_and_unit(metric):
-        name, unit = named[0].strip(), named[1].strip()
-    elif _RAW_METRIC.match(metric):
-        name, unit = metric, "us"
-    elif metric == "MBs":
-        name, unit = "memory", "MB"
-    else:
-        name, unit = metric, "count"
-    return measure(name, written, parse_number(written), unit, label=section, row=row)
+        return named[0].strip(), written, named[1].strip()
+    if _RAW_METRIC.match(metric):
+        return metric, written, "us"
+    if metric == "MBs":
+        return "memory", written, "MB"
+    return metric, written, "count"
 
 
 # `Count=12` in a status line's summary; _PAIR_AT from where a key's run starts (run_matches)
@@ -173,16 +173,11 @@ _PAIR_AT = re.compile(r"(?<![\w.])" + _PAIR.pattern)
 
 
 def _status(m: re.Match, table: ResultTable) -> None:
-    """Measurements of a status line and of the per-operation summaries in it."""
-    row = len(table.rows)
+    """The row of a status line: its numbers and those of the per-operation summaries
+    in it."""
     when = f"{m.group('sec')} sec"
-    table.rows.append([when, "status", " ".join(m.group(0).split())])
-    found: list[Measurement | None] = [
-        measure("operations", m.group("ops"), parse_number(m.group("ops")), "count", label=when)
-    ]
-    if m.group("cur"):
-        cur = m.group("cur")
-        found.append(measure("current ops/sec", cur, parse_number(cur), "ops/sec", label=when))
+    ops = [("operations", m["ops"], "count"), ("current ops/sec", m["cur"], "ops/sec")]
+    found = numbers(ops, when)
     for part in _SUMMARY_RE.finditer(m.group("summaries")):
         if part.group("pairs"):
             pairs = [
@@ -190,70 +185,48 @@ def _status(m: re.Match, table: ResultTable) -> None:
             ]
             if dict(pairs).get("Count") == "0":  # nothing ran in the interval
                 continue
-            label = f"{part.group('hsec')} {when}"
+            stats = []
             for key, written in pairs:
                 if key in _HDR_NAMES:
                     name, unit = _HDR_NAMES[key]
+                    stats.append((name, written, unit))
                 elif re.fullmatch(rf"{NUM}", key):
-                    name, unit = f"{key}thPercentileLatency", "us"
-                else:
-                    continue
-                found.append(measure(name, written, parse_number(written), unit, label=label))
+                    stats.append((f"{key}thPercentileLatency", written, "us"))
+            found += numbers(stats, f"{part.group('hsec')} {when}")
         elif part.group("asec"):
-            avg = part.group("aavg")
-            label = f"{part.group('asec')} {when}"
-            found.append(measure("AverageLatency", avg, parse_number(avg), "us", label=label))
+            found += numbers([("AverageLatency", part["aavg"], "us")], f"{part['asec']} {when}")
         else:
-            label = f"{part.group('rsec')} {when}"
-            count, avg = part.group("rcount"), part.group("ravg")
-            found.append(measure("Operations", count, parse_number(count), "count", label=label))
-            found.append(measure("AverageLatency", avg, parse_number(avg), "us", label=label))
-    for meas in found:
-        if meas is not None:
-            meas.row = row
-            table.measurements.append(meas)
+            summary = [
+                ("Operations", part["rcount"], "count"),
+                ("AverageLatency", part["ravg"], "us"),
+            ]
+            found += numbers(summary, f"{part['rsec']} {when}")
+    table.add_row([when, "status", " ".join(m.group(0).split())], found)
 
 
-def _blocks(text: str) -> list[list[tuple[str, re.Match]]]:
-    blocks: list[list[tuple[str, re.Match]]] = []
-    for kind, m in _records(text):
-        if blocks:
-            gap = text[blocks[-1][-1][1].end() : m.start()]
-            if _GAP.fullmatch(gap):
-                blocks[-1].append((kind, m))
-                continue
-        blocks.append([(kind, m)])
+def _blocks(text: str) -> list[list[re.Match]]:
+    """Runs of records (what `_GAP` allows between them) holding a status line or a
+    metric YCSB writes."""
 
     def wanted(block):
-        return any(k == "status" for k, _ in block) or any(
-            _KNOWN.match(m.group("metric").strip()) for k, m in block if k != "status"
-        )
+        return any(m.re is _STATUS or _KNOWN.match(m.group("metric").strip()) for m in block)
 
-    return [b for b in blocks if wanted(b)]
+    return [b for b in runs(_records(text), text, _GAP) if wanted(b)]
 
 
 def parse(text: str) -> list[ResultTable]:
     tables = []
-    floor = 0
     for block in _blocks(text):
-        start = block[0][1].start()
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, block[-1][1].end()),
-            columns=["section", "metric", "value"],
-            variant=heading_above(text, start, floor),
-        )
-        for kind, m in block:
-            if kind == "status":
+        span, columns = (block[0].start(), block[-1].end()), ["section", "metric", "value"]
+        table = ResultTable(format=INFO.name, span=span, columns=columns)
+        for m in block:
+            if m.re is _STATUS:
                 _status(m, table)
                 continue
             section, metric, written = m.group("section"), m.group("metric").strip(), m.group("val")
-            meas = _report_measurement(section, metric, written, len(table.rows))
-            if meas is None:
-                continue
-            table.rows.append([section, metric, written])
-            table.measurements.append(meas)
+            found = _report_number(section, metric, written)
+            if ms := numbers([found] if found else [], section):
+                table.add_row([section, metric, written], ms)
         if table.measurements:
-            floor = table.span[1]
             tables.append(table)
     return tables

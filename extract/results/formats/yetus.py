@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import GIT_FOOTER, line_end, line_start
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -81,13 +82,7 @@ _CI_NOTICE = re.compile(
 
 
 def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return start, len(text) if end < 0 else end
-
-
-# (from the first dash of a run only; searched in a slice, whose first dash is the first)
-_GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
+    return line_start(text, pos), line_end(text, pos)
 
 
 def _flattened_block(text: str, start: int) -> tuple[int, int]:
@@ -96,7 +91,7 @@ def _flattened_block(text: str, start: int) -> tuple[int, int]:
     footer = _FOOTER.search(text, start, line_end)
     if footer:
         return start, footer.end()
-    git_footer = _GIT_FOOTER.search(text[start:line_end])
+    git_footer = GIT_FOOTER.search(text[start:line_end])
     stop = start + git_footer.start() if git_footer else line_end
     last_bar = text.rfind("|", start, stop)
     return start, (last_bar + 1 if last_bar > start else stop)
