@@ -23,7 +23,7 @@ import functools
 import re
 
 from extract.results.formats import Measurement, ResultTable
-from extract.results.formats._layout import heading_above
+from extract.results.formats._layout import DIGIT, heading_above
 from extract.results.judge import (
     NUMBER_CELL,
     Candidate,
@@ -156,7 +156,7 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
             label = row_label or header
             # (what stands between the row's name and the number names it, unless it is
             # other values: `: 2.345 micros/op 426439 ops/sec;`)
-            metric = header or ("" if _DIGIT.search(between) else between)
+            metric = header or ("" if DIGIT.search(between) else between)
             block = _run_start(sample, line_start, _is_table_line)
     if not label and not tabled:
         label = _line_record_name(before) or _sentence_label(sample, n, before, after, previous)
@@ -293,7 +293,6 @@ def _last_break(text: str, end: int) -> int:
 
 
 _NUMBERISH = re.compile(r"[-+~(]?\d")
-_DIGIT = re.compile(r"\d")
 # (a key's value: `reqs...: 98231`; from the start of the run of blanks and dots only)
 _VALUE_IN = re.compile(r"(?<![ \t.])[ \t.]*+[:=][ \t]*+[-+~]?\d")
 _UNIT_WORD = re.compile(r"[A-Za-zµμ%/]{1,10}\)?")
@@ -545,7 +544,7 @@ def _section_heading(sample: str, pos: int) -> str | None:
             return None
         start = sample.rfind("\n", max(0, end - 200), end) + 1
         line = sample[start:end].strip()
-        if line and not _DIGIT.search(line):
+        if line and not DIGIT.search(line):
             return _clean(line.rstrip(":：")) or None if len(line) <= 80 else None
         end = start - 1
     return None
