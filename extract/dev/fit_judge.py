@@ -61,8 +61,8 @@ class Example:
     annotated: int = 0  # annotated numbers of the message
     covered: list[set[int]] = field(default_factory=list)  # annotated numbers each hits
     for_numbers: bool = True  # a negative, or an annotated positive: its numbers teach
-    # its numbers again, described as if the readers had missed some of its lines
-    # (`missed_lines`): the number model learns from both
+    # its numbers again, described as if the readers had missed some of its tables and
+    # lines (`missed_lines`): the number model learns from both
     missed: list[list[str]] = field(default_factory=list)
     results: object = None  # its MessageResults (readers' tables, numbers)
     subject: str | None = None
@@ -199,7 +199,8 @@ def blind(ex: Example) -> Example:
     return copy
 
 
-# One line in this many of what the readers read is taken as missed (`missed_lines`).
+# One table in this many, and one line in this many of the others, are taken as missed
+# (`missed_lines`).
 MISSED_EVERY = 3
 
 
