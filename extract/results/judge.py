@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 
 from extract.results.formats import Measurement, ResultTable
+from extract.results.formats.prose import RESULT_VERBS
 from extract.results.numbers import Number, numbers
 from extract.results.units import to_si
 
@@ -162,6 +163,8 @@ _FAMILY_WORDS = {
     "compare": "vs versus compared from than before after baseline patch master with without"
     " old new",
     "hedge": "should would could goal might may must sla if timeout",
+    # (verbs that report what a run did: `it reached 410 MB/s`, `shows 9000ms`)
+    "result": " ".join(RESULT_VERBS),
     "setting": "thread threads client clients connection connections partition partitions"
     " size row rows record records iteration iterations warmup fork forks node nodes core"
     " cores cpu cpus vcpu vcpus instance instances replica replicas worker workers"
@@ -174,6 +177,7 @@ _FAMILY_WORDS = {
     " june july august september october november december mon tue wed thu fri sat sun",
     "code": "line",
 }
+_RESULTS = frozenset(RESULT_VERBS)
 _WORD_FAMILIES: dict[str, list[str]] = {}
 for _family, _words in _FAMILY_WORDS.items():
     for _w in _words.split():
@@ -276,6 +280,8 @@ class _Words:
         self.alone = list(map(_word_adds, words))
         self.paired = self.alone.copy()
         for k, pair in enumerate(map(_PAIRS.get, zip(["", *words], words, strict=False))):
+            if pair == "hedge" and k >= 2 and words[k - 1] == "up" and words[k - 2] in _RESULTS:
+                pair = None  # (`reached up to 410 MB/s`: what a run reached, no bound)
             if pair is not None:  # (rare: the token's own, then the pair's, then `stat`)
                 fams, stat = _word_families(words[k])
                 self.paired[k] = fams + (pair,) + stat
@@ -717,6 +723,7 @@ def _column_kind(text: str) -> str:
 
 _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")
 _CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)")
+_SENTENCE_END = re.compile(r"[;.!?；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
 _HEX_LETTERS = re.compile(r"[a-fA-F]+")
 _NUMBER_IN_GROUP = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?")
@@ -866,7 +873,7 @@ def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
     f += [f"left={w}" for w in lw]
     f += [f"right={w}" for w in rw]
     for w in lw:
-        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare"):
+        if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare", "result"):
             f.append(f"unit={unit}&left={w}")
     for w in rw:
         if w in ("change", "hedge", "compare"):
@@ -970,12 +977,17 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     if tail.endswith(("±", "-", "%)", "σ")) and _PLUS_MINUS.search(left):
         f.append("after_plus_minus")
     # (the words before it, back to the number before it when a clause ends between
-    # them: `gets up to 3800 gflops, the old one 2900 gflops` - the hedge is the first's)
+    # them: `allows up to 3800 gflops, the old one 2900 gflops` - the hedge is the first's)
     lo = max(ls, n.start - 48)
     if lo < prev_end and _CLAUSE_END.search(sample, prev_end, n.start):
         lo = prev_end
     lw = words.families(lo, n.start, tails=True)
-    rw = [w for w in words.families(n.unit_end, min(le, n.unit_end + 32)) if w in _RIGHT_WORDS]
+    # (the words after it, to the end of its sentence: `30k writes per second; the GPU
+    # reached up to` - the next sentence's bound is not this number's)
+    hi = min(le, n.unit_end + 32)
+    if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
+        hi = stop.start() + 1
+    rw = [w for w in words.families(n.unit_end, hi) if w in _RIGHT_WORDS]
     return f, lw, rw, slash
 
 

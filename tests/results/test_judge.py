@@ -133,10 +133,24 @@ def test_a_comma_separated_row_has_a_column_header():
 
 
 def test_the_words_before_a_number_stop_at_the_clause_of_the_number_before_it():
-    text = "the new kernel gets up to 3800 gflops, the old one 2900 gflops"
+    text = "the new kernel allows up to 3800 gflops, the old one 2900 gflops"
     assert "left=hedge" in feats(text, 3800) and "left=hedge" not in feats(text, 2900)
     # (in one clause the words reach back past the number before: `took 12 s and 15 s`)
     assert "left=took" in feats("it took 12 s and 15 s", 15)
+
+
+def test_the_words_after_a_number_stop_at_the_end_of_its_sentence():
+    text = "the indexer peaked at 30k writes per second; it should stay under 50k"
+    assert "right=hedge" not in feats(text, 30000)
+    # (within its sentence they are read: `12 s, it should be 5`)
+    assert "right=hedge" in feats("the job ran 12 s, it should be 5", 12)
+
+
+def test_a_verb_that_reports_a_run_is_no_bound_before_up_to():
+    reached = feats("with the patch the kernels reached up to 3800 gflops", 3800)
+    assert "left=result" in reached and "left=hedge" not in reached
+    assert "left=hedge" in feats("a query may run for up to 30 s", 30)
+    assert "unit=time&left=result" in feats("the facet query shows QTime 9000ms now", 9000)
 
 
 def test_a_time_as_shells_print_it_and_words_in_brackets():

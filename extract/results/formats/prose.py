@@ -262,10 +262,12 @@ _SPEED_WORD = re.compile(
 )
 # `we saw up to 17x`: a factor that was seen, in a sentence about gains (`_CHANGE_WORD`).
 # A verb that reports what a run did, just before `up to`: `reached`, `shows`, `peaked at`.
-_RESULT_VERB = re.compile(
-    r"(?i)\b(?:saw|seen|see|observed?|measured|got|gets?|achieved?|achieves|reach(?:ed|es)?"
-    r"|show(?:s|ed|n)?|hit|hits|peak(?:s|ed)?(?: at)?)\s*$"
-)
+RESULT_VERBS = (
+    "saw", "seen", "see", "observe", "observed", "measured", "got", "get", "gets", "achieve",
+    "achieved", "achieves", "reach", "reached", "reaches", "show", "shows", "showed", "shown",
+    "hit", "hits", "peak", "peaks", "peaked", "sustained", "sustains", "recorded",
+)  # fmt: skip
+_RESULT_VERB = re.compile(r"(?i)\b(?:" + "|".join(RESULT_VERBS) + r")(?: at)?\s*$")
 _SEEN_BEFORE = re.compile(
     r"(?i)\b(?:saw|seen|see|seeing|observed?|observing|measured|got|getting|achieved?|reached)\s*$"
 )
