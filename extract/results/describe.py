@@ -168,7 +168,15 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         metric = "speedup"  # (a ratio, whatever it is of: `提升约 3.7 倍`, `2.1x`)
     if not metric:
         item = not tabled and _LIST_ITEM.search(before[-5:]) is not None
-        metric = _nearest_metric("" if item else before[-60:], after[:60]) or {
+        # (the words of its own sentence: `19s without it. Memory usage is ...` is no
+        # memory, `5k/s. It took 3 s` no throughput)
+        near_before = before[-60:]
+        if (ended := _last_sentence_end(near_before)) >= 0:
+            near_before = near_before[ended:]
+        near_after = after[:60]
+        if (stop := _SENTENCE_END.search(near_after)) is not None:
+            near_after = near_after[: stop.start()]
+        metric = _nearest_metric("" if item else near_before, near_after) or {
             "time": "time",
             "rate": "throughput",
             "byterate": "throughput",
@@ -346,6 +354,14 @@ _AFTER_BREAK = re.compile(r"\s-{1,3}\s|[.!?;,。；]\s|\n|\(|\||[.!?]$")
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
 
 
+def _last_sentence_end(text: str) -> int:
+    """Where the last sentence that ends in `text` ends, or -1."""
+    end = -1
+    for m in _SENTENCE_END.finditer(text):
+        end = m.end()
+    return end
+
+
 def _line_record_name(before: str) -> str:
     """The name a line of values opens with, when only values and their units stand
     between it and the number (`fillrandom : 2.345 micros/op 426439 ops/sec`: the
@@ -396,10 +412,17 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
             label = f"{label} {more}"
     if _content_words(label):
         return label
-    # the sentence before the one the number stands in (what `it` refers to)
     lo = max(0, n.start - 400)
     window = sample[lo : n.start - len(before) + clause_at]
     ends = [m.end() for m in _SENTENCE_END.finditer(window)]
+    # the subject of its own sentence, named before the sentence's first number (`Cold
+    # start is ~7s with the cache enabled, and about 19s without it`)
+    own = window[ends[-1] if ends else 0 :]
+    if (first := _NUMBER_START.search(own)) is not None and "\n" not in own[: first.start()]:
+        subject = _clean(_CLAUSE_START.split(own[: first.start()])[-1])
+        if _content_words(subject) and len(subject.split()) <= 12:
+            return f"{subject}: {label}".strip(": ") if label else subject
+    # the sentence before the one the number stands in (what `it` refers to)
     if ends:
         this_start = ends[-1]
         prev_start = ends[-2] if len(ends) >= 2 else 0

@@ -217,3 +217,17 @@ def test_the_same_quantity_under_two_headings_is_told_apart():
     }
     assert got[38.2] == got[12.1] == "Top frames before the change"
     assert got[21.7] == got[12.4] == "after"
+
+
+def test_a_number_s_metric_is_a_word_of_its_own_sentence():
+    got = described("Cold start is about 19s without it. Memory usage is around 600MB.")
+    assert got["19"][1] == "time"
+    got = described("Throughput was 5200 ops/s on the old box. It took 3 s to warm up.")
+    assert got["3"][1] == "time"
+
+
+def test_a_clause_that_names_nothing_is_named_by_its_sentence_s_subject():
+    got = described(
+        "Cold start of the service is ~7s with the cache enabled, and about 19s without it."
+    )
+    assert got["19"][0] == "Cold start of the service"
