@@ -171,7 +171,9 @@ _FAMILY_WORDS = {
     " concurrency parallelism heap xmx ram memory disk machine machines server servers"
     " broker brokers region regions table tables column columns key keys user users count",
     "version": "version versions ver release releases jdk jvm",
-    "error": "stddev stdev std deviation sigma error err variance ci confidence margin",
+    # (not `ci`: on the lists it is the build, `CI now needs 14m`, far more often than
+    # an interval, which tools print in their own columns)
+    "error": "stddev stdev std deviation sigma error err variance confidence margin",
     "id": "pr pull issue issues commit id pid tid port jira",
     "date": "jan feb mar apr may jun jul aug sep oct nov dec january february march april"
     " june july august september october november december mon tue wed thu fri sat sun",

@@ -167,6 +167,7 @@ def test_bounds_settings_hopes_and_names_are_no_factors(text):
         # one duration written in two units
         ("The read step took 1 min 5 sec against 3 sec before.", [(65.0, "s"), (3.0, "sec")]),
         ("The build took 2 hours and 10 minutes.", [(7800.0, "s")]),
+        ("The full build took 14m 32s, down from 22m 10s.", [(872.0, "s"), (1330.0, "s")]),
     ],
 )
 def test_durations_compared_counted_or_in_two_units(text, expected):

@@ -146,6 +146,11 @@ def test_the_words_after_a_number_stop_at_the_end_of_its_sentence():
     assert "right=hedge" in feats("the job ran 12 s, it should be 5", 12)
 
 
+def test_ci_is_the_build_not_an_interval():
+    assert "left=error" not in feats("the CI build now takes 14 minutes", 14)
+    assert "left=error" in feats("the error is 3 ms either way", 3)
+
+
 def test_a_verb_that_reports_a_run_is_no_bound_before_up_to():
     reached = feats("with the patch the kernels reached up to 3800 gflops", 3800)
     assert "left=result" in reached and "left=hedge" not in reached

@@ -431,7 +431,7 @@ def _unit_kind(unit: str) -> str:
 # and a clock's first field (`1:02:03 h`).
 _SECONDS = {
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600.0),
-    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60.0),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), 60.0),
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
     **dict.fromkeys(
         ("ms", "msec", "msecs", "millis", "millisecond", "milliseconds", "milli second",
