@@ -576,3 +576,11 @@ def test_a_clause_of_reason_states_what_the_hoping_main_clause_does_not(text, wr
 )
 def test_a_workload_at_a_rate_is_run_at_it_a_verb_at_a_rate_reaches_it(text, written):
     assert [w for w, _, _ in written_values(text)] == written
+
+
+def test_a_signed_percentage_is_a_change_with_its_sign():
+    got = written_values("We got +45% throughput, -30% p99 latency with the patch.")
+    assert [(w, v) for w, v, _ in got] == [("+45%", 45.0), ("-30%", -30.0)]
+    # (a sign glued to a word or a number is an expression's or a flag's)
+    assert written_values("the -Xmx45% flag stays as it is") == []
+    assert [v for _, v, _ in written_values("10-30% faster on every query")] == [10.0]

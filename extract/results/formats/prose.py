@@ -178,7 +178,10 @@ _RATE = (
     r"|QPS|TPS|qps|tps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
 )
 _CANDIDATE = re.compile(
-    rf"(?<![.\-/=:#@$+])(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
+    # (a sign glued to a number is an expression's or a flag's, `x+1`, `-Xmx4`, but a
+    # percentage's after a blank: `+45% throughput`, `(-30%)`)
+    r"(?:(?<![^\s(])(?P<sign>[+\-−])(?=\d[\d.,]{0,12}\s?%)|(?<![.\-/=:#@$+]))"
+    rf"(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
     r"(?P<q>(?:~|≈|about|around|approximately|approx\.?|roughly|nearly|almost|more than|over"
     r"|(?:a bit|a little|slightly|just|well) (?:over|more than|under|less than)"
     r"|(?:something|somewhere) (?:around|like)|up to"
@@ -458,6 +461,8 @@ def _value(m: re.Match) -> tuple[float | None, str]:
     suffix = (m.group("suf") or "").strip()
     suffix = {"thousand": "k", "million": "M", "billion": "G"}.get(suffix, suffix)
     value = parse_number(re.sub(r"[ \u00a0\u202f]", "", n) + suffix)
+    if value is not None and "sign" in m.re.groupindex and m.group("sign") in ("-", "−"):
+        value = -value
     if unit == "×":
         unit = "x"
     return value, unit
@@ -510,8 +515,8 @@ def _last_piece_words(sentence: str, end: int) -> list[str]:
 
 def _candidates(sentence: str):
     """`_CANDIDATE.finditer(sentence)`, but the regex is tried only where a match can
-    start: at a qualifier that only spaces part from a run of digits, else at the
-    run's first digit (a digit after a digit fails the lookbehind). Matches do not
+    start: at a qualifier that only spaces part from a run of digits, at its sign, else
+    at the run's first digit (a digit after a digit fails the lookbehind). Matches do not
     overlap, so each is looked for from where the last one ended."""
     pos = 0
     match = _CANDIDATE.match
@@ -529,6 +534,8 @@ def _candidates(sentence: str):
                     m = match(sentence, end - len(q))
                     if m is not None:
                         break
+        if m is None and digit > pos and sentence[digit - 1] in "+-−":
+            m = match(sentence, digit - 1)  # (a signed percentage, `+45%`)
         if m is None:
             m = match(sentence, digit)
         if m is not None:
