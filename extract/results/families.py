@@ -96,7 +96,7 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"\bcrashloopbackoff\b", r"\bkilled\b", r"\bblocked\b", r"\bgc\(\d",
         r"pause (?:young|full)", r"evacuation pause", r"\bfull gc\b", r"\bgc pauses?\b",
         r"\bsafepoint\b", r"\btimes? ?out\b", r"timed out", r"\bstuck\b", r"never finishes",
-        r"\bpending\b", r"\blag\b",
+        r"\bpending\b",
     ),
     "design": (
         r"\[discuss\]", r"\b(?:kip|pip|flip|spip|hip|aip)-\d", r"\bproposal\b",

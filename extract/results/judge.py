@@ -156,7 +156,7 @@ _COUNT_WORDS = {
 # word pairs, CJK words, and what the window before it ends with.
 _FAMILY_WORDS = {
     "took": "took take takes taking spent spend spends elapsed duration wall runtime",
-    "time": "time times timing latency latencies lat response rt delay wait waits waiting",
+    "time": "time times timing latency latencies lat lag response rt delay wait waits waiting",
     "rate": "throughput qps tps rps iops ops bandwidth speed rate rates",
     "change": "faster slower speedup better worse overhead",
     "stat": "avg average mean median max min percentile total score best worst",

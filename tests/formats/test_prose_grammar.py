@@ -584,3 +584,8 @@ def test_a_signed_percentage_is_a_change_with_its_sign():
     # (a sign glued to a word or a number is an expression's or a flag's)
     assert written_values("the -Xmx45% flag stays as it is") == []
     assert [v for _, v, _ in written_values("10-30% faster on every query")] == [10.0]
+
+
+def test_lag_is_a_latency():
+    text = "Average replication lag was 120 ms with the old fetcher and 45 ms with the new one."
+    assert [(v, u) for _, v, u in written_values(text)] == [(120.0, "ms"), (45.0, "ms")]

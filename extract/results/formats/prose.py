@@ -246,9 +246,9 @@ _PERF = re.compile(
     # (the look-ahead holds every first character: most positions fail at once)
     r"(?i)(?=[a-z→耗用延时性提降加]|->)(?:"
     r"\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
-    r"|latenc(?:y|ies)|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?|improve"
-    r"\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup|start-up"
-    r"|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from"
+    r"|latenc(?:y|ies)|lag|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?"
+    r"|improve\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup"
+    r"|start-up|load(?:ing|ed)?|finish\w*|complete[sd]?|wall|cpu|went|goes|from"
     r"|sav(?:e|es|ed|ing|ings)|cuts?|shav(?:e|es|ed|ing)|dropp?(?:s|ed|ing)?"
     # the runs a timing compares
     r"|with(?:out)? (?:the |this |my |a )?(?:patch|change|fix))\b|->|→"
