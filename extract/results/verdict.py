@@ -169,6 +169,7 @@ def _writing(
 _REPORT_VOICE = re.compile(
     r"\b(?:i|we|i've|we've) (?:just )?(?:ran|run|measured|tested|benchmarked|tried|got|get"
     r"|see|saw|observed|noticed|found|compared|profiled|deployed|checked)\b|\bresults?\b"
+    r"|^\W*(?:tested|measured|benchmarked|ran)\b"
     r"|\b(?:demonstrat|show|brought|brings|gave|gives|achiev|saw|seeing)\w{0,6}"
     r"|\bhere (?:are|is)\b|\b(?:took|went|dropped|improved|reduced|regressed|finishes|finished"
     r"|completed|now (?:takes|runs|is|gets))\b|\bfrom [^.\n]{1,40}? to\b|\bvs\.?|\bversus\b"
@@ -182,6 +183,12 @@ _HYPOTHETICAL_VOICE = re.compile(
     r"|rule of thumb|plan\w*|target\w*|goal|need|want|suppose|ideally|probably|will"
     r"|going to|default|limit|max(?:imum)?)\b|预计|希望|应该|需要",
     re.I,
+)
+# The words of supposing that a report's own sentence holds too: the setup it ran
+# (`with the default settings`), the statistics it read (`max 40 ms`), what it will
+# do next. They suppose only a sentence that tells nothing.
+_WEAK_SUPPOSING = frozenset(
+    ("default", "limit", "max", "maximum", "need", "want", "will", "roughly")
 )
 _SENTENCE_STOP = re.compile(r"[.!?。！？;](?=\s)|\n")
 # Words that say a sentence is about performance, whatever unit its numbers have
@@ -214,8 +221,9 @@ class _Sentences:
         if k not in self._voices:
             sentence = self.text(k)
             report = _REPORT_VOICE.search(sentence) is not None
-            hypothetical = _HYPOTHETICAL_VOICE.search(sentence) is not None
-            self._voices[k] = (report and not hypothetical, hypothetical and not report)
+            words = {m.group().lower() for m in _HYPOTHETICAL_VOICE.finditer(sentence)}
+            strong = any(w not in _WEAK_SUPPOSING for w in words)
+            self._voices[k] = (report and not strong, bool(words) and not report)
         return self._voices[k]
 
 
