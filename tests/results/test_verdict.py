@@ -112,3 +112,23 @@ def test_a_sentence_report_in_a_mail_is_taken():
         "to 63 MB/s, and p99 read latency dropped from 12 ms to 9 ms.\n\nThanks\n"
     )
     assert message_results(body, subject="New codec numbers", kind="mail").verdict.is_benchmark
+
+
+def test_a_design_thread_that_tells_its_results_says_so():
+    """A family a report may be written in (a design thread, a bug report) is weighed
+    with how much of it tells what was run: `told_in:<family>`."""
+    from extract.results.verdict import message_features
+
+    told = (
+        "I propose we make the new codec the default. We ran the ingest benchmark on "
+        "three nodes: it went from 41 MB/s to 63 MB/s with the patch.\n"
+    )
+    supposed = (
+        "I propose we make the new codec the default. In theory it should go from "
+        "41 MB/s to 63 MB/s with the patch.\n"
+    )
+    for text, want in ((told, True), (supposed, False)):
+        r = message_results(text, subject="[DISCUSS] codec", kind="mail")
+        feats = message_features(r.sample, r.read, r.numbers, subject="[DISCUSS] codec")
+        assert feats.get("family:design", 0) > 0
+        assert (feats.get("told_in:design", 0) > 0) is want
