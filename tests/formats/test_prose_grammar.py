@@ -589,3 +589,13 @@ def test_a_signed_percentage_is_a_change_with_its_sign():
 def test_lag_is_a_latency():
     text = "Average replication lag was 120 ms with the old fetcher and 45 ms with the new one."
     assert [(v, u) for _, v, u in written_values(text)] == [(120.0, "ms"), (45.0, "ms")]
+
+
+def test_a_duration_is_never_named_by_a_rate_word():
+    text = "We ran it again: avg throughput 137 MB/s, peak 171 MB/s, end to end p99 48 ms."
+    metrics = {m.written: m.metric for t in extract_results(text) for m in t.measurements}
+    assert metrics["48 ms"] == "p99"
+    assert metrics["137 MB/s"] == "throughput"
+    text = "The write throughput went from 120 MB/s to 180 MB/s and the build time to 3 s."
+    metrics = {m.written: m.metric for t in extract_results(text) for m in t.measurements}
+    assert metrics["180 MB/s"] == "throughput"
