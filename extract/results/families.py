@@ -88,8 +88,10 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"\bat (?:[\w$<>]+\.)+[\w$<>]+\(", r"caused by:", r"traceback \(most recent",
         r"\b(?-i:(?:[a-z]\w{0,40}\.){1,12}[A-Z]\w{0,60}(?:Exception|Error))\b",
         r"outofmemory", r"\boomkilled\b", r"\boom\b", r"sigsegv", r"sigabrt", r"segfault",
-        r"segmentation fault", r"core dumped", r"\bhs_err", r"heap dump", r"-xx:",
-        r"-xmx\d", r"-xms\d", r"jvm (?:flags|options|args)", r"exit code:? ?\d",
+        r"segmentation fault", r"core dumped", r"\bhs_err", r"heap dump",
+        # (one mark, however many flags: they are as much a benchmark's setup, `-Xmx4g
+        # -XX:+UseG1GC`, as a bug report's)
+        r"-xx:|-xm[xs]\d|jvm (?:flags|options|args)", r"exit code:? ?\d",
         r"\bdeadlock", r"\bnpe\b", r"nullpointerexception", r"\bcrash(?:es|ed|ing)?\b",
         r"\bhangs?\b", r"\bhanging\b", r"\bhung\b", r"\bfails with\b", r"\bstack ?trace\b",
         r"exception\b", r"error:", r"\bthread dump\b", r"\bjstack\b", r"\bliveness probe\b",

@@ -228,3 +228,9 @@ def test_lag_alone_is_no_bug_report():
     # (a lag measured is a latency: `replication lag was 120 ms`; a report of a lag
     # that keeps growing shows its bug by its other marks)
     assert "bug" not in families("Replication lag was 120 ms before and 45 ms after.")
+
+
+def test_jvm_flags_are_one_mark_however_many():
+    # (a benchmark states its setup with them as often as a bug report does)
+    setup = "Ran on JDK 17 with JVM options -Xms4g -Xmx4g -XX:+UseG1GC -XX:+AlwaysPreTouch."
+    assert families(setup).get("bug", 0) <= 0.25
