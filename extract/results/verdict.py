@@ -86,7 +86,7 @@ def message_features(
     # The evidence of numbers that no family of ordinary traffic explains: a CI summary's
     # forty durations are the CI's, however many they are (an additive weight of the
     # family could not outweigh any number of them)
-    unexplained = 1.0 - GATE * max(fam.values(), default=0.0)
+    unexplained = 1.0 - GATE * max((v for k, v in fam.items() if k not in _CONTAINERS), default=0.0)
     for name in list(out):
         if name.startswith(_EVIDENCE):
             out[name] = out[name] * unexplained
@@ -97,6 +97,9 @@ _UNIT_FEATURES = tuple(f"unit={u}" for u in _PERF_UNITS)
 # The families a report may be written in (a regression filed as a bug, results in a
 # design thread or a PR's template), unlike CI results, votes or announcements.
 _TOLD_IN = ("bug", "design", "template", "request")
+# The families that hold a report as well as anything else (a thread about a design,
+# a PR's template): they weigh against a report, but explain none of its numbers.
+_CONTAINERS = ("design", "template")
 GATE = 0.5
 _EVIDENCE = (
     "numbers:",

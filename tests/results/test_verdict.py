@@ -132,3 +132,30 @@ def test_a_design_thread_that_tells_its_results_says_so():
         feats = message_features(r.sample, r.read, r.numbers, subject="[DISCUSS] codec")
         assert feats.get("family:design", 0) > 0
         assert (feats.get("told_in:design", 0) > 0) is want
+
+
+def test_a_design_thread_explains_none_of_its_numbers():
+    """Design talk weighs against a report, but a table of measurements in it keeps
+    its full weight; a vote's timings are the vote's (its evidence is scaled down)."""
+    from extract.results.verdict import message_features
+
+    table = (
+        "Some numbers from my test box (NVMe, 16 cores), 10 GB of WAL written:\n\n"
+        "codec   ratio   write MB/s   read MB/s\n"
+        "none    1.00    1450         2900\n"
+        "lz4     2.10    1310         2650\n"
+        "zstd    3.40    880          1720\n\n"
+    )
+    design = table + "I suggest we make lz4 the default, zstd should be configurable.\n"
+    vote = table + "+1 (binding). Checked signatures, checksums and the release notes.\n"
+
+    def feats(text, subject):
+        r = message_results(text, subject=subject, kind="mail")
+        return message_features(r.sample, r.read, r.numbers, subject=subject), r
+
+    f, r = feats(design, "[DISCUSS] compression codec for the WAL")
+    assert f["family:design"] > 0
+    assert f["numbers:best"] == max(c.score for c in r.numbers if not c.noise)
+    assert r.verdict.is_benchmark
+    f, r = feats(vote, "[VOTE] Release Apache Foo 1.2.0")
+    assert f["numbers:best"] < max(c.score for c in r.numbers if not c.noise)
