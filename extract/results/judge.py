@@ -529,7 +529,16 @@ def _line_features(line: str) -> list[str]:
         f.append("line=json")
     if "<" in line and ">" in line and "</" in line:
         f.append("line=markup")
+    if len({m.group().lower() for m in _SPEC_WORD.finditer(line, 0, 400)}) >= 2:
+        f.append("line=spec")  # (`16 vCPU, 128 GiB, gp3 volumes with 3000 IOPS`: a machine)
     return f
+
+
+# The words of a machine's description: its processors, memory, disks, network, system.
+_SPEC_WORD = re.compile(
+    r"(?i)\b(?:v?cpus?|vcores?|cores|sockets|ram|nvme|ssds?|hdds?|gp[23]|gbps|gbit|xeon|epyc"
+    r"|ryzen|graviton\d?|[cmrix]\d[a-z]{0,2}\.\d{0,2}x?large|jdk|openjdk|ubuntu|centos|kernel)\b"
+)
 
 
 _CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*")

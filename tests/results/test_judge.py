@@ -146,6 +146,12 @@ def test_the_words_after_a_number_stop_at_the_end_of_its_sentence():
     assert "right=hedge" in feats("the job ran 12 s, it should be 5", 12)
 
 
+def test_a_line_that_describes_a_machine():
+    spec = "- 3 x r5.4xlarge workers (16 vCPU, 128 GiB RAM), gp3 volumes with 3000 IOPS"
+    assert "line=spec" in feats(spec, 3000)
+    assert "line=spec" not in feats("random reads: 3000 IOPS before, 4100 IOPS after", 3000)
+
+
 def test_ci_is_the_build_not_an_interval():
     assert "left=error" not in feats("the CI build now takes 14 minutes", 14)
     assert "left=error" in feats("the error is 3 ms either way", 3)
