@@ -529,8 +529,10 @@ def _line_features(line: str) -> list[str]:
         f.append("line=json")
     if "<" in line and ">" in line and "</" in line:
         f.append("line=markup")
-    if len({m.group().lower() for m in _SPEC_WORD.finditer(line, 0, 400)}) >= 2:
-        f.append("line=spec")  # (`16 vCPU, 128 GiB, gp3 volumes with 3000 IOPS`: a machine)
+    # (`16 vCPU, 128 GiB, gp3 volumes with 3000 IOPS`: a machine; not a long line, which
+    # may be a whole mail flattened, its results beside its machine)
+    if len(line) <= 400 and len({m.group().lower() for m in _SPEC_WORD.finditer(line)}) >= 2:
+        f.append("line=spec")
     return f
 
 
