@@ -193,14 +193,30 @@ def chatter(
 
 
 def name_blocks(
-    tables: list[ResultTable], text: str, style: str, not_heading: re.Pattern | None = None
+    tables: list[ResultTable],
+    text: str,
+    style: str,
+    not_heading: re.Pattern | Callable[[str], object] | None = None,
+    joins: Callable[[str, int, int], object] | None = None,
 ) -> None:
-    """Each table's variant: the heading above it, not before the previous table's end."""
-    floor = 0
+    """Each table's variant: the heading above it, not before the previous table's end,
+    unless `not_heading` finds something in it (or says yes to it); or the previous
+    table's variant when `joins(text, its end, this start)` says yes (a pattern's
+    `fullmatch`): what stands between them keeps them in one output."""
+    rejects = not_heading.search if isinstance(not_heading, re.Pattern) else not_heading
+    floor, previous = 0, None
     for t in tables:
-        heading = heading_above(text, t.span[0], floor, style=style)
-        t.variant = None if heading and not_heading and not_heading.search(heading) else heading
-        floor = t.span[1]
+        if previous is not None and joins is not None and joins(text, floor, t.span[0]):
+            t.variant = previous.variant
+        else:
+            heading = heading_above(text, t.span[0], floor, style=style)
+            t.variant = None if heading and rejects and rejects(heading) else heading
+        floor, previous = t.span[1], t
+
+
+def blank_between(text: str, end: int, start: int) -> bool:
+    """Whether only blanks stand between `end` and `start` (`joins` of `name_blocks`)."""
+    return not text[end:start].strip()
 
 
 def _after(spec: Rows, text: str, pos: int, limit: int):
