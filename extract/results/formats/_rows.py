@@ -192,6 +192,16 @@ def chatter(
     return [ResultTable("", m.span()) for m in pattern.finditer(text) if not taken(m)]
 
 
+def disjoint(tables: Iterable[ResultTable]) -> list[ResultTable]:
+    """The tables in text order, without those that start inside the one kept before
+    them: the registry masks each table's span, so overlapping ones would count twice."""
+    kept: list[ResultTable] = []
+    for t in sorted(tables, key=lambda t: t.span):
+        if not kept or t.span[0] >= kept[-1].span[1]:
+            kept.append(t)
+    return kept
+
+
 def name_blocks(
     tables: list[ResultTable],
     text: str,

@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable
 
 from extract.results.formats._layout import COLOURS, FLOAT, NUM, json_at, repaired, spans_back
-from extract.results.formats._rows import name_blocks
+from extract.results.formats._rows import disjoint, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -345,13 +345,7 @@ _BETWEEN = re.compile(r"(?:\s|Warning:[^\n]*)*")
 
 def parse(text: str) -> list[ResultTable]:
     clean, index = repaired(text, _DAMAGE, _REPAIR)  # (and where each character was)
-    tables = sorted(
-        _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
-    )
-    kept: list[ResultTable] = []
-    for t in tables:  # the registry masks each span: overlapping ones would count twice
-        if not kept or t.span[0] >= kept[-1].span[1]:
-            kept.append(t)
+    kept = disjoint(_blocks(clean) + _exports(clean) + _csv(clean) + _json(clean))
     name_blocks(kept, clean, "block", joins=_BETWEEN.fullmatch)  # (one run: one heading)
     spans_back(kept, index)
     return kept
