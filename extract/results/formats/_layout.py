@@ -490,9 +490,9 @@ def last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | Non
     return found
 
 
-def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether two spans share a character."""
-    return a[0] < b[1] and b[0] < a[1]
+def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether `span` shares a character with one of `spans` (tables already found)."""
+    return any(span[0] < e and s < span[1] for s, e in spans)
 
 
 def runs(

@@ -313,7 +313,7 @@ def _csv_tables(text: str) -> list[ResultTable]:
 
 def parse(text: str) -> list[ResultTable]:
     def free(found: list[ResultTable], taken: list[ResultTable]) -> list[ResultTable]:
-        return [t for t in found if not any(overlaps(t.span, u.span) for u in taken)]
+        return [t for t in found if not overlaps(t.span, [u.span for u in taken])]
 
     exports = _json_tables(text)
     exports += free(_csv_tables(text), exports)

@@ -51,13 +51,14 @@ import json
 import re
 from collections.abc import Callable
 
-from extract.results.formats._grid import LETTER, overlaps
 from extract.results.formats._layout import (
+    LETTER,
     NUM,
     inline_heading,
     json_at,
     line_caption,
     mask_tags,
+    overlaps,
     runs,
 )
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
