@@ -490,6 +490,11 @@ def last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | Non
     return found
 
 
+def within(pos: int, spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether `pos` lies inside one of `spans` (a block found already claims it)."""
+    return any(a <= pos < b for a, b in spans)
+
+
 def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     """Whether `span` shares a character with one of `spans` (tables already found)."""
     return any(span[0] < e and s < span[1] for s, e in spans)

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from extract.results.formats._layout import BLANKS, heading_above, runs
+from extract.results.formats._layout import BLANKS, heading_above, runs, within
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -186,7 +186,7 @@ def chatter(
 
     def taken(m: re.Match) -> bool:
         if starts_in:
-            return any(a <= m.start() < b for a, b in spans)
+            return within(m.start(), spans)
         return any(a < m.end() and m.start() < b for a, b in spans)
 
     return [ResultTable("", m.span()) for m in pattern.finditer(text) if not taken(m)]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import BLANKS, NUM, json_at
+from extract.results.formats._layout import BLANKS, NUM, json_at, within
 from extract.results.formats._rows import chatter, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -391,12 +391,12 @@ def _json_row(table, label, cells: list[str], rows, always: bool = False) -> Non
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for start in _JSON_START.finditer(text):
-        if any(a <= start.start() < b for a, b in (t.span for t in tables)):
+        if within(start.start(), (t.span for t in tables)):
             continue
         if (t := _json(text, start)) is not None:
             tables.append(t)
     taken = [t.span for t in tables]
-    free = lambda m: not any(a <= m.start() < b for a, b in taken)  # noqa: E731
+    free = lambda m: not within(m.start(), taken)  # noqa: E731
     heads = [m for m in _JOB.finditer(text) if free(m)] if "(groupid=" in text else []
     groups = [m for m in _GROUP.finditer(text) if free(m)]
     disks = [m for m in _DISK_HEAD.finditer(text) if free(m)]

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM
+from extract.results.formats._layout import NUM, within
 from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -184,7 +184,7 @@ def _quiet_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
     current: ResultTable | None = None
     floor = 0
     for m in _QUIET.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
+        if within(m.start(), taken):
             continue
         found = _title(text, m, floor)
         if not found:
