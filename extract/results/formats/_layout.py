@@ -428,6 +428,20 @@ def ungutter(text: str) -> str:
     return _GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
 
+def masked(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """`text` with the spans blanked, offsets and line breaks kept (what tables found
+    already claim, so that no later reader takes it again), in one pass."""
+    parts, pos = [], 0
+    for a, b in sorted(spans):
+        a = max(a, pos)
+        if b <= a:
+            continue
+        parts += [text[pos:a], re.sub(r"[^\n]", " ", text[a:b])]
+        pos = b
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def mask_tags(text: str) -> str:
     """HTML tags replaced by as many spaces (offsets kept), so that tool output pasted
     as rich HTML (seed 000) reads as flattened text."""
