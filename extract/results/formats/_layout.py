@@ -13,8 +13,9 @@ gutter or heading rule.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
 - `command_above(text, pos, floor)`: the shell command pasted above an output.
-- `ungutter(text)`, `repaired(text, damage)`: the text without a `| ` gutter or
-  without terminal colours and mojibake, its offsets kept (or mapped back).
+- `ungutter(text)`, `repaired(text, damage)`, `masked(text, spans)`: the text without a
+  `| ` gutter, without terminal colours and mojibake, or with spans already claimed
+  blanked, its offsets kept (or mapped back); `within`, `overlaps`: against such spans.
 - `runs(pattern, text, gap)`: the matches of a line pattern, grouped into the runs
   that make one block each.
 """

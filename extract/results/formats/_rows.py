@@ -24,7 +24,9 @@ metric, unit and role come from the key: with `KEYS = {"User time (seconds)": Ke
 time", "s"), ...}`, the row pattern holds `(?P<key>{one_of(KEYS)})` and its fields are
 `keyed(KEYS)`. A report whose lines of several kinds stand among lines that give
 none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order; what a
-tool prints around its results (banners, progress) is claimed by `chatter(...)`.
+tool prints around its results (banners, progress) is claimed by `chatter(...)`;
+`name_blocks(..., joins=...)` gives the blocks of one output the heading of the first,
+and `disjoint` keeps the first of tables that overlap.
 """
 
 from __future__ import annotations
