@@ -17,7 +17,7 @@ import time
 from types import ModuleType
 
 from extract.results import prefilter
-from extract.results.formats._layout import ungutter
+from extract.results.formats._layout import masked, ungutter
 from extract.results.formats._rows import name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.prefilter import Needs
@@ -232,13 +232,6 @@ def _drop_repeats(tables: list[ResultTable], text: str) -> None:
         seen.add(key)
 
 
-def _mask(text: str, span: tuple[int, int]) -> str:
-    """Blank out a span, keeping offsets and line breaks, so later parsers skip it."""
-    start, end = span
-    blank = "\n".join(" " * len(part) for part in text[start:end].split("\n"))
-    return text[:start] + blank + text[end:]
-
-
 def extract_results(
     text: str,
     *,
@@ -288,9 +281,9 @@ def extract_results(
             if clock:
                 key = f"parser {mod.INFO.name}"
                 spent[key] = spent.get(key, 0.0) + clock() - start
+        if tables:  # (later formats skip what this one claimed)
+            work, hits = masked(work, [t.span for t in tables]), None
         for table in tables:
-            work = _mask(work, table.span)
-            hits = None
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)
             elif mod.INFO.kind == "noise" and noise is not None:

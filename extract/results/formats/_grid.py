@@ -11,13 +11,11 @@ unit from the cell, the header, or (for unit-less time tables) seconds.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import NamedTuple
 
 from extract.results.formats._layout import (
     CELL_NUM,
     DIGIT,
-    LETTER,  # noqa: F401 (for the table formats)
     context_before,
     heading_above,
 )
@@ -80,11 +78,6 @@ MEASURE_WORDS = re.compile(
 
 
 _RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
-
-
-def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
-    """Whether `span` shares a character with one of `spans` (tables already found)."""
-    return any(span[0] < e and s < span[1] for s, e in spans)
 
 
 def is_unit(unit: str | None) -> bool:

@@ -13,8 +13,9 @@ gutter or heading rule.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
 - `command_above(text, pos, floor)`: the shell command pasted above an output.
-- `ungutter(text)`, `repaired(text, damage)`: the text without a `| ` gutter or
-  without terminal colours and mojibake, its offsets kept (or mapped back).
+- `ungutter(text)`, `repaired(text, damage)`, `masked(text, spans)`: the text without a
+  `| ` gutter, without terminal colours and mojibake, or with spans already claimed
+  blanked, its offsets kept (or mapped back); `within`, `overlaps`: against such spans.
 - `runs(pattern, text, gap)`: the matches of a line pattern, grouped into the runs
   that make one block each.
 """
@@ -428,6 +429,20 @@ def ungutter(text: str) -> str:
     return _GUTTER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
 
+def masked(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """`text` with the spans blanked, offsets and line breaks kept (what tables found
+    already claim, so that no later reader takes it again), in one pass."""
+    parts, pos = [], 0
+    for a, b in sorted(spans):
+        a = max(a, pos)
+        if b <= a:
+            continue
+        parts += [text[pos:a], re.sub(r"[^\n]", " ", text[a:b])]
+        pos = b
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def mask_tags(text: str) -> str:
     """HTML tags replaced by as many spaces (offsets kept), so that tool output pasted
     as rich HTML (seed 000) reads as flattened text."""
@@ -490,9 +505,14 @@ def last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | Non
     return found
 
 
-def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether two spans share a character."""
-    return a[0] < b[1] and b[0] < a[1]
+def within(pos: int, spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether `pos` lies inside one of `spans` (a block found already claims it)."""
+    return any(a <= pos < b for a, b in spans)
+
+
+def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether `span` shares a character with one of `spans` (tables already found)."""
+    return any(span[0] < e and s < span[1] for s, e in spans)
 
 
 def runs(

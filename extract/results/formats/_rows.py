@@ -24,7 +24,9 @@ metric, unit and role come from the key: with `KEYS = {"User time (seconds)": Ke
 time", "s"), ...}`, the row pattern holds `(?P<key>{one_of(KEYS)})` and its fields are
 `keyed(KEYS)`. A report whose lines of several kinds stand among lines that give
 none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order; what a
-tool prints around its results (banners, progress) is claimed by `chatter(...)`.
+tool prints around its results (banners, progress) is claimed by `chatter(...)`;
+`name_blocks(..., joins=...)` gives the blocks of one output the heading of the first,
+and `disjoint` keeps the first of tables that overlap.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from extract.results.formats._layout import BLANKS, heading_above, runs
+from extract.results.formats._layout import BLANKS, heading_above, runs, within
 from extract.results.formats.base import Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -186,21 +188,47 @@ def chatter(
 
     def taken(m: re.Match) -> bool:
         if starts_in:
-            return any(a <= m.start() < b for a, b in spans)
+            return within(m.start(), spans)
         return any(a < m.end() and m.start() < b for a, b in spans)
 
     return [ResultTable("", m.span()) for m in pattern.finditer(text) if not taken(m)]
 
 
+def disjoint(tables: Iterable[ResultTable]) -> list[ResultTable]:
+    """The tables in text order, without those that start inside the one kept before
+    them: the registry masks each table's span, so overlapping ones would count twice."""
+    kept: list[ResultTable] = []
+    for t in sorted(tables, key=lambda t: t.span):
+        if not kept or t.span[0] >= kept[-1].span[1]:
+            kept.append(t)
+    return kept
+
+
 def name_blocks(
-    tables: list[ResultTable], text: str, style: str, not_heading: re.Pattern | None = None
+    tables: list[ResultTable],
+    text: str,
+    style: str,
+    not_heading: re.Pattern | Callable[[str], object] | None = None,
+    joins: Callable[[str, int, int], object] | None = None,
 ) -> None:
-    """Each table's variant: the heading above it, not before the previous table's end."""
-    floor = 0
+    """Each table's variant: the heading above it, not before the previous table's end,
+    unless `not_heading` finds something in it (or says yes to it); or the previous
+    table's variant when `joins(text, its end, this start)` says yes (a pattern's
+    `fullmatch`): what stands between them keeps them in one output."""
+    rejects = not_heading.search if isinstance(not_heading, re.Pattern) else not_heading
+    floor, previous = 0, None
     for t in tables:
-        heading = heading_above(text, t.span[0], floor, style=style)
-        t.variant = None if heading and not_heading and not_heading.search(heading) else heading
-        floor = t.span[1]
+        if previous is not None and joins is not None and joins(text, floor, t.span[0]):
+            t.variant = previous.variant
+        else:
+            heading = heading_above(text, t.span[0], floor, style=style)
+            t.variant = None if heading and rejects and rejects(heading) else heading
+        floor, previous = t.span[1], t
+
+
+def blank_between(text: str, end: int, start: int) -> bool:
+    """Whether only blanks stand between `end` and `start` (`joins` of `name_blocks`)."""
+    return not text[end:start].strip()
 
 
 def _after(spec: Rows, text: str, pos: int, limit: int):

@@ -25,15 +25,8 @@ from bisect import bisect_right
 from itertools import accumulate, count, islice
 from operator import add
 
-from extract.results.formats._grid import (
-    DIGIT,
-    LETTER,
-    grid_table,
-    is_unit,
-    overlaps,
-    read_cell,
-)
-from extract.results.formats._layout import FLOAT, line_caption
+from extract.results.formats._grid import grid_table, is_unit, read_cell
+from extract.results.formats._layout import DIGIT, FLOAT, LETTER, line_caption, overlaps
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # Where str.splitlines breaks a line besides "\n" (a test checks the list against Python).

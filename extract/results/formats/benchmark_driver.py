@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import BLANKS, NUM, heading_above
+from extract.results.formats._layout import BLANKS, NUM, heading_above, within
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -158,7 +158,7 @@ def parse(text: str) -> list[ResultTable]:
     tables = _executables(text)
     taken = [t.span for t in tables]
     for sec in _SECTION.finditer(text):
-        if sec.start() < floor or any(a <= sec.start() < b for a, b in taken):
+        if sec.start() < floor or within(sec.start(), taken):
             continue
         name = sec.group("s") or sec.group("c")
         comparison = bool(sec.group("c"))

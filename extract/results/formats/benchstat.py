@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, UNSIGNED, line_end
+from extract.results.formats._layout import NUM, UNSIGNED, line_end, within
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -219,7 +219,7 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
     tables: list[ResultTable] = []
     done = 0
     for pivot in re.finditer(r"│[ \t]+│", text):
-        if pivot.start() < done or any(a <= pivot.start() < b for a, b in taken):
+        if pivot.start() < done or within(pivot.start(), taken):
             continue
         line_start = max(done, text.rfind("\n", 0, pivot.start()) + 1, pivot.start() - 500)
         left = text[line_start : pivot.start() + 1]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GIT_FOOTER, NUM, line_end
+from extract.results.formats._layout import GIT_FOOTER, NUM, line_end, within
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -153,7 +153,7 @@ def _coverage_py(text: str) -> list[tuple[int, int]]:
 def _spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = _coverage_py(text)
     for m in _HEADER.finditer(text):
-        if any(a <= m.start() < b for a, b in spans):
+        if within(m.start(), spans):
             continue
         rest = text[m.end() : m.end() + 600]
         if not re.search(r"coverage|Coverage Diff|%", rest, re.I) and "Codecov" not in m.group(0):
@@ -162,7 +162,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
         start = m.start() if text[line_start : m.start()].strip() else line_start
         spans.append(_comment_block(text, start))
     for m in _LINE.finditer(text):
-        if not any(a <= m.start() < b for a, b in spans):
+        if not within(m.start(), spans):
             spans.append(m.span())
     return sorted(spans)
 

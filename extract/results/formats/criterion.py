@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import FLOAT, heading_above
-from extract.results.formats._rows import chatter
+from extract.results.formats._layout import FLOAT
+from extract.results.formats._rows import blank_between, chatter, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # A progress line, or the name: what shows criterion ran (a progress line's name is
@@ -153,28 +153,17 @@ _NOT_HEADING = re.compile(
 )
 
 
-def _heading(text: str, pos: int) -> str | None:
-    """The heading before a block, unless that line is criterion's or cargo's own."""
-    h = heading_above(text, pos, style="line")
-    return None if h and _NOT_HEADING.match(h) else h
-
-
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     prev_end = 0
     blocks = list(_BLOCK.finditer(text))
     for b in blocks:
         label, start = _label(text, b.start(), prev_end)
-        if tables and not text[prev_end:start].strip():
-            variant = tables[-1].variant  # the same run: the line above is the last block's
-        else:
-            variant = _heading(text, start)
         prev_end = b.end()
         table = ResultTable(
             format=INFO.name,
             span=(start, b.end()),
             columns=["benchmark", "time", "thrpt", "change"],
-            variant=variant,
         )
         ms = _interval(b, "t", "time", label)
         for p, metric in (("r", "thrpt"), ("c", "change"), ("d", "thrpt_change")):
@@ -185,6 +174,9 @@ def parse(text: str) -> list[ResultTable]:
         cells = [label, _cell(b, "t"), _cell(b, "r") if b["r1"] else "", change if b["c1"] else ""]
         table.add_row(cells, ms)
         tables.append(table)
+    # a block right after another is of the same run (the line above is the last block's);
+    # a line of criterion's or cargo's own names none
+    name_blocks(tables, text, "line", _NOT_HEADING.match, blank_between)
     if blocks or _RAN_RE.search(text):
         tables += chatter(_PROGRESS, text, tables)
     return tables

@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import BLANKS, NUM, heading_above, json_at
-from extract.results.formats._rows import chatter
+from extract.results.formats._layout import BLANKS, NUM, json_at, within
+from extract.results.formats._rows import chatter, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -388,22 +388,15 @@ def _json_row(table, label, cells: list[str], rows, always: bool = False) -> Non
         table.add_row(cells, keep)
 
 
-def _variant(text: str, start: int, previous_end: int) -> str | None:
-    """The heading above the output, or a short `name:` before it on a flattened line;
-    a `fio --name=...` command line is none."""
-    heading = heading_above(text, start, previous_end)
-    return None if heading and _COMMAND.match(heading) else heading
-
-
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for start in _JSON_START.finditer(text):
-        if any(a <= start.start() < b for a, b in (t.span for t in tables)):
+        if within(start.start(), (t.span for t in tables)):
             continue
         if (t := _json(text, start)) is not None:
             tables.append(t)
     taken = [t.span for t in tables]
-    free = lambda m: not any(a <= m.start() < b for a, b in taken)  # noqa: E731
+    free = lambda m: not within(m.start(), taken)  # noqa: E731
     heads = [m for m in _JOB.finditer(text) if free(m)] if "(groupid=" in text else []
     groups = [m for m in _GROUP.finditer(text) if free(m)]
     disks = [m for m in _DISK_HEAD.finditer(text) if free(m)]
@@ -423,12 +416,11 @@ def parse(text: str) -> list[ResultTable]:
         return []
     tables += chatter(_PREAMBLE, text, tables, starts_in=True)
     tables.sort(key=lambda t: t.span)
-    previous: ResultTable | None = None
-    for t in tables:
-        gap = text[previous.span[1] : t.span[0]] if previous is not None else "x"
-        if not gap.replace("...", "").strip():  # fio prints `...` under a job of numjobs > 1
-            t.variant = previous.variant  # the next block of the same output
-        else:
-            t.variant = _variant(text, t.span[0], previous.span[1] if previous else 0)
-        previous = t
+    # a block right after another is the next of the same output (fio prints `...` under
+    # a job of numjobs > 1); a `fio --name=...` command line above one names nothing
+    name_blocks(tables, text, "block", _COMMAND.match, _same_output)
     return tables
+
+
+def _same_output(text: str, end: int, start: int) -> bool:
+    return not text[end:start].replace("...", "").strip()

@@ -182,6 +182,6 @@ def parse(text: str) -> list[ResultTable]:
                 used = [i for i, c in enumerate(zip(*t.rows, strict=True)) if i == 0 or any(c)]
                 t.columns = [t.columns[i] for i in used]
                 t.rows = [[r[i] for i in used] for r in t.rows]
-            if not any(overlaps(t.span, u.span) for u in tables):
+            if not overlaps(t.span, [u.span for u in tables]):
                 tables.append(t)
     return tables

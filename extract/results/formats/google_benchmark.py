@@ -38,8 +38,8 @@ from __future__ import annotations
 import csv
 import re
 
-from extract.results.formats._layout import FLOAT, heading_above, json_at, overlaps, runs
-from extract.results.formats._rows import Rows, chatter, read
+from extract.results.formats._layout import FLOAT, json_at, overlaps, runs
+from extract.results.formats._rows import Rows, chatter, name_blocks, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -139,7 +139,6 @@ def _console_tables(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(start, end),
             columns=["Benchmark", "Time", "CPU", "Iterations", "UserCounters"],
-            variant=_heading(text, start),
         )
         for r in rows:
             name, counters = r["name"], r["counters"].split()
@@ -224,12 +223,9 @@ _NOT_HEADING = re.compile(
 )
 
 
-def _heading(text: str, pos: int) -> str | None:
-    """The heading before a table, unless that line is the run's context or a row."""
-    h = heading_above(text, pos, style="line")
-    if h and (_NOT_HEADING.match(h) or _ROW.search(h) or _CMP_ROW.search(h)):
-        return None
-    return h
+def _names_nothing(heading: str) -> bool:
+    """Whether the line above a table is the run's context or a row."""
+    return bool(_NOT_HEADING.match(heading) or _ROW.search(heading) or _CMP_ROW.search(heading))
 
 
 _JSON_START = re.compile(r'\{\s*"(?:context|benchmarks)"\s*:')
@@ -275,7 +271,6 @@ def _json_tables(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(m.start(), end),
             columns=["name", "time", "cpu", "iterations", "counters"],
-            variant=_heading(text, m.start()),
         )
         for run in runs:
             if not isinstance(run, dict) or not isinstance(run.get("name"), str):
@@ -293,8 +288,7 @@ def _csv_tables(text: str) -> list[ResultTable]:
     tables = []
     for h in _CSV_HEADER.finditer(text):
         names = [c.strip().strip('"') for c in h.group(0).strip().split(",")]
-        table = ResultTable(format=INFO.name, span=h.span(), columns=names,
-                            variant=_heading(text, h.start()))  # fmt: skip
+        table = ResultTable(format=INFO.name, span=h.span(), columns=names)
         pos = h.end()
         while row := _CSV_ROW.match(text, pos):
             cells = next(csv.reader([row.group(1)]))
@@ -319,12 +313,13 @@ def _csv_tables(text: str) -> list[ResultTable]:
 
 def parse(text: str) -> list[ResultTable]:
     def free(found: list[ResultTable], taken: list[ResultTable]) -> list[ResultTable]:
-        return [t for t in found if not any(overlaps(t.span, u.span) for u in taken)]
+        return [t for t in found if not overlaps(t.span, [u.span for u in taken])]
 
     exports = _json_tables(text)
     exports += free(_csv_tables(text), exports)
     compare = free(read(COMPARE, text), exports)
     console = free(_console_tables(text), compare + exports)
+    name_blocks(exports + console, text, "line", _names_nothing)  # (a comparison: none)
     tables = exports + compare + console
     if tables:
         tables += chatter(_CONTEXT, text, tables)  # the run's context: CPU, caches, load, date

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, run_matches
+from extract.results.formats._layout import NUM, run_matches
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -47,6 +47,7 @@ INFO = FormatInfo(
     "`[ Avg TPS/QPS] N row per second`, `Latency (us) : mean=..., 99th=...`",
     priority=10,
     gutter=True,
+    heading="block",  # the registry names each run by the heading above it
     kind="result",
     trigger=r"(?-i:Summary\s+of\s+timings|duration\s*\]|Avg\s+latency\s+\(|Avg\s+TPS/QPS"
     r"|Latency\s+\(|Num\s+measures|Test\s+in\s+\d|TestClient-\d+\s+in\s+\d)",
@@ -116,22 +117,14 @@ def _hist_measurements(m: re.Match, label: str | None) -> list[Measurement]:
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     table: ResultTable | None = None
-    floor = 0
     test_name: str | None = None
     for m in _RECORDS.finditer(text):
         start, thread = _start_of_record(text, m)
         gap = text[table.span[1] : start] if table else ""
         if table is None or _FILLER.sub("", gap):
-            heading = heading_above(text, start, floor)
-            table = ResultTable(
-                format=INFO.name,
-                span=(start, m.end()),
-                columns=["name", "metric", "value"],
-                variant=heading,
-            )
+            table = ResultTable(INFO.name, (start, m.end()), columns=["name", "metric", "value"])
             tables.append(table)
         table.span = (table.span[0], m.end())
-        floor = m.end()
         named = _TEST_NAME.findall(text, max(0, start - 200), start)
         test_name = m.group("tt") or m.group("dt") or (named[-1] if named else test_name)
         if m["timings"]:

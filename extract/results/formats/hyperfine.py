@@ -36,15 +36,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import (
-    COLOURS,
-    FLOAT,
-    NUM,
-    heading_above,
-    json_at,
-    repaired,
-    spans_back,
-)
+from extract.results.formats._layout import COLOURS, FLOAT, NUM, json_at, repaired, spans_back
+from extract.results.formats._rows import disjoint, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -346,31 +339,13 @@ def _json(text: str) -> list[ResultTable]:
 
 # --- all together ------------------------------------------------------------------
 
+# What stands between two tables of one run: blank lines and hyperfine's warnings.
 _BETWEEN = re.compile(r"(?:\s|Warning:[^\n]*)*")
-
-
-def _variants(tables: list[ResultTable], text: str) -> None:
-    """The heading before each run of tables that follow each other (with only
-    blank lines and hyperfine's warnings between them)."""
-    floor = 0
-    variant = None
-    for t in tables:
-        gap = text[floor : t.span[0]]
-        if floor == 0 or _BETWEEN.fullmatch(gap) is None:
-            variant = heading_above(text, t.span[0], floor)
-        t.variant = variant
-        floor = t.span[1]
 
 
 def parse(text: str) -> list[ResultTable]:
     clean, index = repaired(text, _DAMAGE, _REPAIR)  # (and where each character was)
-    tables = sorted(
-        _blocks(clean) + _exports(clean) + _csv(clean) + _json(clean), key=lambda t: t.span
-    )
-    kept: list[ResultTable] = []
-    for t in tables:  # the registry masks each span: overlapping ones would count twice
-        if not kept or t.span[0] >= kept[-1].span[1]:
-            kept.append(t)
-    _variants(kept, clean)
+    kept = disjoint(_blocks(clean) + _exports(clean) + _csv(clean) + _json(clean))
+    name_blocks(kept, clean, "block", joins=_BETWEEN.fullmatch)  # (one run: one heading)
     spans_back(kept, index)
     return kept

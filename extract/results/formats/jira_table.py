@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._grid import clean_cell, grid_table, overlaps, read_cell
-from extract.results.formats._layout import line_caption
+from extract.results.formats._grid import clean_cell, grid_table, read_cell
+from extract.results.formats._layout import line_caption, overlaps
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(

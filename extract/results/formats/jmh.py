@@ -51,13 +51,15 @@ import json
 import re
 from collections.abc import Callable
 
-from extract.results.formats._grid import LETTER, overlaps
 from extract.results.formats._layout import (
+    LETTER,
     NUM,
     inline_heading,
     json_at,
     line_caption,
     mask_tags,
+    masked,
+    overlaps,
     runs,
 )
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
@@ -574,19 +576,6 @@ def _bare_rows(view: str) -> list[ResultTable]:
     return out
 
 
-def _masked(text: str, tables: list[ResultTable]) -> str:
-    """`text` with the tables' spans blanked (line breaks kept), in one pass."""
-    parts, pos = [], 0
-    for a, b in sorted(t.span for t in tables):
-        a = max(a, pos)
-        if b <= a:
-            continue
-        parts += [text[pos:a], re.sub(r"[^\n]", " ", text[a:b])]
-        pos = b
-    parts.append(text[pos:])
-    return "".join(parts)
-
-
 def parse(text: str) -> list[ResultTable]:
     view = mask_tags(text)
     tables = _text_tables(view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
@@ -602,7 +591,7 @@ def parse(text: str) -> list[ResultTable]:
             ]
         tables.append(block)
     tables += _iterations(view)
-    tables += _bare_rows(_masked(view, tables))
+    tables += _bare_rows(masked(view, [t.span for t in tables]))
     if _LOG_SIGN.search(view):
         tables += [
             ResultTable(INFO.name, (m.start(), m.end()), caption="run log")

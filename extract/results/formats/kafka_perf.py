@@ -173,7 +173,6 @@ def _consumer_unit(column: str) -> str | None:
 
 def _consumer(text: str) -> list[ResultTable]:
     tables = []
-    floor = 0
     for header in _CONSUMER_HEADER.finditer(text):
         columns = [" ".join(c.split()) for c in header.group("h").split(",")]
         table = ResultTable(INFO.name, header.span(), columns, caption="kafka consumer-perf-test")
@@ -194,9 +193,8 @@ def _consumer(text: str) -> list[ResultTable]:
             pos = row.end()
             table.span = (header.start(), pos)
         if table.rows:
-            table.variant = heading_above(text, header.start(), floor)
-            floor = table.span[1]
             tables.append(table)
+    name_blocks(tables, text, "block")
     return tables
 
 

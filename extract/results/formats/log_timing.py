@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats._rows import Rows, disjoint, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 _TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
@@ -116,12 +116,7 @@ def parse(text: str) -> list[ResultTable]:
     tables = _summaries(text)
     for found in (read(PERFLOG, text), read(ZKBENCHMARK, text), _timing_lines(text)):
         tables.extend(_named_by_fence(text, found))
-    tables.sort(key=lambda t: t.span)
-    kept: list[ResultTable] = []
-    for t in tables:  # the registry masks each span: overlapping ones would be read twice
-        if not kept or t.span[0] >= kept[-1].span[1]:
-            kept.append(t)
-    return kept
+    return disjoint(tables)
 
 
 def _summaries(text: str) -> list[ResultTable]:

@@ -180,7 +180,7 @@ READERS = (_qps_text(True), _qps_text(False), QPS_JIRA, _latency(False), _latenc
 def parse(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
     for found in [*(read(spec, text) for spec in READERS), _indexer(text)]:
-        tables.extend(t for t in found if not any(overlaps(t.span, u.span) for u in tables))
+        tables.extend(t for t in found if not overlaps(t.span, [u.span for u in tables]))
     return tables
 
 

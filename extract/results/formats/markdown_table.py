@@ -21,8 +21,8 @@ from __future__ import annotations
 import os
 import re
 
-from extract.results.formats._grid import composite_measurements, grid_table, overlaps, read_cell
-from extract.results.formats._layout import line_caption, line_end, mask_tags
+from extract.results.formats._grid import composite_measurements, grid_table, read_cell
+from extract.results.formats._layout import line_caption, line_end, mask_tags, overlaps
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import to_si
 

@@ -50,8 +50,8 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 
-from extract.results.formats._grid import DIGIT, LETTER, said_unit
-from extract.results.formats._layout import GROUPED, heading_above, runs
+from extract.results.formats._grid import said_unit
+from extract.results.formats._layout import DIGIT, GROUPED, LETTER, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number, to_si
 

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, chatter, numbers, read
+from extract.results.formats._layout import NUM, within
+from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -184,7 +184,7 @@ def _quiet_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable]:
     current: ResultTable | None = None
     floor = 0
     for m in _QUIET.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
+        if within(m.start(), taken):
             continue
         found = _title(text, m, floor)
         if not found:
@@ -254,13 +254,9 @@ def _extend_back(text: str, start: int) -> int:
         return start
 
 
-def _variant(text: str, start: int, previous_end: int) -> str | None:
-    """The heading of a block: the line above it (`after:`), or the short `name:` just
-    before it on its line when the mail flattened everything."""
-    heading = heading_above(text, start, previous_end)
-    if heading and (_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading)):
-        return None
-    return heading
+def _names_nothing(heading: str) -> bool:
+    """Whether the line above a block is the command or a line of the tool's own."""
+    return bool(_COMMAND.fullmatch(heading) or _RPS.search(heading) or _LIVE.search(heading))
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -274,14 +270,10 @@ def parse(text: str) -> list[ResultTable]:
     tables += _csv_tables(text) + read(OLD_CSV, text)
     tables += _quiet_tables(text, [t.span for t in tables])
     tables.sort(key=lambda t: t.span)
-    previous: ResultTable | None = None
     for t in tables:
         t.span = (_extend_back(text, t.span[0]), t.span[1])
-        if previous is not None and _GAP.fullmatch(text, previous.span[1], t.span[0]):
-            t.variant = previous.variant  # the next test of the same run
-        else:
-            t.variant = _variant(text, t.span[0], previous.span[1] if previous else 0)
-        previous = t
+    # a block right after another (past live lines) is the next test of the same run
+    name_blocks(tables, text, "block", _names_nothing, _GAP.fullmatch)
     if tables and "rps=" in text:
         tables += chatter(_LIVE, text, tables, starts_in=True)
     return tables

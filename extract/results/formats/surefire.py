@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import line_end, line_start
+from extract.results.formats._layout import line_end, line_start, runs
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -84,21 +84,12 @@ _TRIGGER = re.compile(
 def _spans(text: str) -> list[tuple[int, int]]:
     if not _TRIGGER.search(text):
         return []
-    runs: list[list[re.Match]] = []
-    last = -1
-    for m in _ITEM.finditer(text):
-        if m.end() == m.start():
-            continue
-        if runs and not text[last : m.start()].strip():
-            runs[-1].append(m)
-        else:
-            runs.append([m])
-        last = m.end()
-    spans = []
-    for items in runs:
-        if any(_TRIGGER.search(m.group(0)) for m in items):
-            spans.append((items[0].start(), _item_end(text, items[-1])))
-    return spans
+    items = (m for m in _ITEM.finditer(text) if m.end() > m.start())
+    return [
+        (run[0].start(), _item_end(text, run[-1]))
+        for run in runs(items, text)
+        if any(_TRIGGER.search(m.group(0)) for m in run)
+    ]
 
 
 def _item_end(text: str, item: re.Match) -> int:

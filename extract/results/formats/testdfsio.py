@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import JAVA
-from extract.results.formats._rows import Rows, name_blocks, read
+from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -36,6 +36,7 @@ INFO = FormatInfo(
     "lines; `-------------- NNBench -------------- :` + `TPS: Create/Write/Close:` lines",
     priority=10,
     gutter=True,
+    heading="block",
     kind="result",
     trigger=r"(?-i:-\s*(?:TestDFSIO|NNBench))",
     needles=("TestDFSIO", "NNBench"),
@@ -121,5 +122,4 @@ def parse(text: str) -> list[ResultTable]:
             m.label = t.caption if tool == "TestDFSIO" else (op or tool)
             if m.metric.startswith("Total MBytes"):  # the bytes the job moved, not a result
                 m.role = "total"
-    name_blocks(tables, text, "block")
     return tables

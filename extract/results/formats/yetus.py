@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GIT_FOOTER, line_end, line_start
+from extract.results.formats._layout import GIT_FOOTER, line_end, line_start, within
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -141,7 +141,7 @@ def _plain_block(text: str, start: int) -> tuple[int, int]:
 def _spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for m in _OVERALL.finditer(text):
-        if any(a <= m.start() < b for a, b in spans):
+        if within(m.start(), spans):
             continue
         ls, le = _line_bounds(text, m.start())
         rest = text[m.end() : m.end() + 400]
@@ -155,17 +155,13 @@ def _spans(text: str) -> list[tuple[int, int]]:
             spans.append(_table_block(text, start))
         elif re.match(r"\.?\s+Here are the results of testing", text[m.end() :]):
             spans.append(_plain_block(text, start))
-    for m in _VOTE_HEADER.finditer(text):
-        if not any(a <= m.start() < b for a, b in spans):
-            ls, _ = _line_bounds(text, m.start())
-            start = m.start() if text[ls : m.start()].strip() else ls
-            spans.append(_table_block(text, start))
-    for m in re.finditer(r"\|\|?\s*Subsystem\s*\|\|?\s*Report/Notes\s*\|", text):
-        if not any(a <= m.start() < b for a, b in spans):
+    subsystems = re.finditer(r"\|\|?\s*Subsystem\s*\|\|?\s*Report/Notes\s*\|", text)
+    for m in [*_VOTE_HEADER.finditer(text), *subsystems]:
+        if not within(m.start(), spans):
             ls, _ = _line_bounds(text, m.start())
             spans.append(_table_block(text, m.start() if text[ls : m.start()].strip() else ls))
     for m in _CI_NOTICE.finditer(text):
-        if not any(a <= m.start() < b for a, b in spans):
+        if not within(m.start(), spans):
             spans.append(m.span())
     return sorted(spans)
 
