@@ -246,3 +246,20 @@ def test_a_note_just_below_a_table_states_its_unit():
     assert {m.unit for t in after for m in t.measurements} == {None}
     above = run(by_name("markdown-table"), "Scan times (ms):\n\n" + table + "in seconds\n")
     assert {m.unit for t in above for m in t.measurements} == {"ms"}
+
+
+def test_a_separator_of_single_hyphens_between_bars():
+    """GitHub takes one hyphen for a column (`|-|-|`), as bots write their tables."""
+    text = (
+        "| Benchmark | Current | Previous | Ratio |\n"
+        "|-|-|-|-|\n"
+        "| parse | 1523.4 ops/s | 2011.9 ops/s | 1.32 |\n"
+    )
+    (table,) = [t for t in extract_results(text) if t.format == "markdown-table"]
+    assert table.columns == ["Benchmark", "Current", "Previous", "Ratio"]
+    assert [(m.label, m.metric, m.value) for m in table.measurements][:2] == [
+        ("parse", "Current", 1523.4),
+        ("parse", "Previous", 2011.9),
+    ]
+    # (a line of bars and single hyphens inside other text is no separator)
+    assert not [t for t in extract_results("a |-|-| b 12 ms") if t.format == "markdown-table"]

@@ -33,13 +33,15 @@ INFO = FormatInfo(
     priority=30,
     generic=True,
     kind="result",
-    trigger=r"--:?[ \t]*[|<]",
+    trigger=r"--:?[ \t]*[|<]|\|:?-:?\|",
     needles=("|", "<"),  # the trigger ends with one of them
 )
 
 # The separator row (`|---|:--:|`, `-- | --`): on a line of its own, or inside a line.
 _SEP = r"(?:\|[ \t]*)?:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?"
-_SEP_LINE = re.compile(rf"^[ \t>]*{_SEP}[ \t]*$", re.M)
+# (on a line of its own and between bars, one hyphen makes a cell, as GitHub's tables
+# allow: `|-|-|-|`; inside a flattened line two are needed)
+_SEP_LINE = re.compile(rf"^[ \t>]*(?:{_SEP}|\|(?:[ \t]*:?-:?[ \t]*\|){{2,}})[ \t]*$", re.M)
 _SEP_INLINE = re.compile(rf"(?<![\w-]){_SEP}(?![\w-])")
 
 
