@@ -11,8 +11,8 @@ What is one number:
 * digits with one kind of grouping: `1,234,567`, `1'234`, `1 234` (thin or no-break
   space), a decimal point or a decimal comma (`12,5` when the comma is the only
   separator and not followed by three digits), an exponent (`3.49E8`);
-* a clock (`0:02.10`, `1:02:03`) and a glued duration (`1m30s`, `0m4.085s`,
-  `2h15m`), in seconds;
+* a clock (`0:02.10`, `1:02:03`) and a duration in parts, glued or one blank apart
+  (`1m30s`, `0m4.085s`, `2h15m`, `12m 5s`), in seconds;
 * not a number: digits inside a word or an identifier (`x86`, `p99`, `v1.2`,
   `3f2a9c`, `0x1F`), dotted versions and addresses (`1.2.3`, `10.0.0.1`); a comma
   between digit groups that are not thousands (`1,30,1675.3`: CSV) separates numbers.
@@ -28,9 +28,11 @@ from dataclasses import dataclass
 # an ASCII letter, digit, `_` or `.` (CJK letters may touch a number: `耗时20ms`).
 _RUN = re.compile(r"(?<![A-Za-z0-9_.])(?:\d+(?:[.,:'\u2009\u202f\u00a0]\d+)*|\.\d+)")
 _EXPONENT = re.compile(r"[eE][-+]?\d{1,3}(?![0-9])")
+# (its parts glued or one blank apart, as build tools print them: `1m30s`, `12m 5s`,
+# `1h 2m 3s`)
 _DURATION = re.compile(
-    r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d+)?h(?:\d+(?:\.\d+)?m(?!s))?(?:\d+(?:\.\d+)?s)?"
-    r"|\d+(?:\.\d+)?m(?!s)\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
+    r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d+)?h(?: ?\d+(?:\.\d+)?m(?!s))?(?: ?\d+(?:\.\d+)?s)?"
+    r"|\d+(?:\.\d+)?m(?!s) ?\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
 )
 _DURATION_PART = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)([hms])")
 _CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")

@@ -76,3 +76,17 @@ def test_a_range_keeps_both_ends():
         20.0,
     ]
     assert [range_end(w) for w in ("12", "-3", "", None)] == [None] * 4
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("the build took 12m 5s", [("12m 5s", 725.0, "s")]),
+        ("total 1h 2m 3s", [("1h 2m 3s", 3723.0, "s")]),
+        # (a duration's part alone, or a unit that is not its next part, stays apart)
+        ("2h 30 minutes", [("2h", 7200.0, "s"), ("30", 30.0, "minutes")]),
+        ("3m 10sec", [("3", 3.0, "m"), ("10", 10.0, "sec")]),
+    ],
+)
+def test_a_duration_in_parts_one_blank_apart_is_one_number(text, expected):
+    assert read(text) == expected
