@@ -48,7 +48,7 @@ from extract.mail.clean import clean_body
 from extract.mail.kinds import Kind, message_kind, permalink
 from extract.mail.mbox import MAX_MESSAGE_BYTES, ArchiveReadError, read_mbox
 from extract.mail.message import ParseError, parse_headers, parse_message
-from extract.results import prefilter
+from extract.results import gate, prefilter
 from extract.results.comparisons import annotate
 from extract.results.formats import ResultTable
 from extract.results.message import MessageResults, message_results
@@ -223,8 +223,9 @@ def archive_chunks(
     memory stays flat however big the archive is. Every chunk carries the same
     `archive` dict; its counts are final once the last chunk has been yielded."""
     path, data_dir = Path(path), Path(data_dir)
-    if results:  # (compiled, or read from its cache, outside any message's time budget)
+    if results:  # (compiled, or read from their caches, outside any message's time budget)
         prefilter.warm()
+        gate.warm()
     rel, list_address, month = archive_identity(path, data_dir)
     archive = {
         "path": rel,
