@@ -366,15 +366,24 @@ def text_parts(text: str | None, body: str | None) -> tuple[str | None, list[int
     if body and (start := text.find(body)) >= 0:  # the body is a part of the text
         return text[:start] + text[start + len(body) :], [0, start]
     lines = text.split("\n")
-    at: dict[str, list[int]] = {}
-    for k, line in enumerate(lines):
-        at.setdefault(line, []).append(k)
+    n_lines = len(lines)
+    at: dict[str, list[int]] | None = None  # line -> where the text has it, when needed
     body_lines = body.split("\n")
     rest: list[str] = []
     out: list[int] = []
     next_rest = len(body_lines) + 1  # the map's index of text_rest's next line
     i = 0  # the first line of the text not yet taken
     for j, line in enumerate(body_lines, 1):
+        # (most body lines are the text's next line, the first place a lookup finds:
+        # only the others need the index of every line)
+        if i < n_lines and lines[i] == line:
+            out.append(j)
+            i += 1
+            continue
+        if at is None:
+            at = {}
+            for k, text_line in enumerate(lines):
+                at.setdefault(text_line, []).append(k)
         where = at.get(line)
         if where is None:
             continue  # a line of the body's own (cleaning rewrote it)

@@ -286,8 +286,12 @@ def unwrap_hard_wrapped(text: str) -> str:
     start a sentence). Table rows the wrap split into a line of names and a line of
     values are joined by `rejoin_split_rows`."""
     lines = text.split("\n")
+    # (no line reaches the narrowest wrap: `wrap_width`'s walk over the lines is not
+    # needed to say so)
+    if len(lines) < 3 or max(map(len, lines)) < 60:
+        return text
     width = wrap_width(lines)
-    if not 60 <= width <= 80 or len(lines) < 3:
+    if not 60 <= width <= 80:
         return text
     out: list[str] = []
     i = 0
@@ -304,6 +308,19 @@ def unwrap_hard_wrapped(text: str) -> str:
         ):
             line = line.rstrip() + "  " + lines[i + 1].strip()
             i += 1
+        # (most lines: what `_broken_here` rules out at once, asked of the line itself
+        # before its `_Joined` is built: a blank line or a blank or indented next one,
+        # or a short line whose next one is no option)
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if (
+            not nxt.strip()
+            or nxt[0].isspace()
+            or not line.strip()
+            or (len(line) < width - 20 and nxt[0] != "-")
+        ):
+            out.append(line)
+            i += 1
+            continue
         joined = _Joined(line)
         while i + 1 < len(lines) and _broken_here(joined, lines[i + 1], width):
             joined.add(lines[i + 1])
@@ -586,7 +603,7 @@ def reline_flattened(text: str) -> str:
     or shell prompt. Blocks then read as blocks (with the heading before them), and
     the parsers' one-line readers see one block at a time. Only long lines are
     touched: a line of ordinary length was not flattened."""
-    if not any(len(line) > _FLAT_LINE for line in text.split("\n")):
+    if max(map(len, text.split("\n"))) <= _FLAT_LINE:
         return text
     out = []
     lines = text.split("\n")

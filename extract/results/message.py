@@ -44,7 +44,9 @@ _LONG_TOKEN_KEEP = 100
 _LONG_TOKEN_MARK = " [...]"
 
 # A file's section of a git diff (commit mail): from its `diff --git` line to the next.
-_DIFF_FILE = re.compile(r"^diff --git a/\S+ b/(\S+)[^\n]*\n", re.M)
+# (the line start is checked on each match: a pattern that starts with `^` is tried at
+# every position, one that starts with its words is searched for them, 7x faster)
+_DIFF_FILE = re.compile(r"diff --git a/\S+ b/(\S+)[^\n]*\n")
 # Source code and markup: numbers in their hunks are code, not results. (Results
 # files, `*-results.txt`, `*.md`, `*.csv`, `*.json`, `*.log`, stay.)
 # (every extension starts with a letter: other dots are turned away at once)
@@ -81,7 +83,8 @@ def _without_code_hunks(text: str) -> tuple[str, list[tuple[int, int]]]:
     40 kB of HTML or Java would otherwise cost the parsers and the classifier 10 ms
     for numbers that are code. Hunks of other files (results, docs, data) stay.
     Also the pieces of an `OffsetMap` back to `text`."""
-    files = list(_DIFF_FILE.finditer(text))
+    # (a match inside a line ends at that line's end, so it hides none at a line start)
+    files = [f for f in _DIFF_FILE.finditer(text) if f.start() == 0 or text[f.start() - 1] == "\n"]
     if not files:
         return text, []
     out = [text[: files[0].start()]]
@@ -148,6 +151,29 @@ class MessageResults:
     scores: dict[int, float] = field(default_factory=dict)  # of each measurement, by id
 
 
+@dataclass(slots=True)
+class Gated:
+    """A body's first step (`gate_body`): the part the readers see, and whether the
+    gate lets it through, with its score."""
+
+    sample: str
+    to_body: OffsetMap
+    passes: bool
+    score: float
+
+
+def gate_body(body: str, *, gated: bool = True) -> Gated:
+    """The sample of a cleaned body and the gate's answer on it (`gated=False`: no
+    gate, it passes). `message_results` starts with it; the pipeline takes it for a
+    few messages in a row first, while the gate's and the prefilter's automata are
+    in the processor's cache (see extract/pipeline.py)."""
+    sample, to_body = extraction_sample(body)
+    if not gated:
+        return Gated(sample, to_body, True, 1.0)
+    passes, score = gate(sample)
+    return Gated(sample, to_body, passes, score)
+
+
 @functools.cache
 def fitted_models() -> tuple[NumberModel | None, MessageModel | None]:
     """The number model and the verdict model as `make fit` wrote them."""
@@ -162,23 +188,24 @@ def message_results(
     on_stage: Callable[[str], None] | None = None,
     models: tuple[NumberModel | None, MessageModel | None] | None = None,
     gated: bool = True,
+    first: Gated | None = None,
 ) -> MessageResults:
     """The tables and the verdict of one cleaned message body. `on_stage` is told the
     stage each step starts (`extract`, `classify`), for the pipeline's error rows.
     `models` (number model, verdict model) replace the fitted ones (`make fit`);
     `gated=False` skips the gate (`extract.results.gate`), which otherwise turns away
-    a message that has nothing a report is made of before any reader runs."""
+    a message that has nothing a report is made of before any reader runs. `first`:
+    `gate_body(body, gated=gated)`, when the caller took it already."""
     if on_stage:
         on_stage("extract")
-    sample, to_body = extraction_sample(body)
-    if gated:
-        passes, gate_score = gate(sample)
-        if not passes:
-            # (most mail: no reader, number model or verdict looks at it)
-            reason = f"gate: {gate_score:.3f}, under its threshold (nothing a report is made of)"
-            return MessageResults(
-                sample, to_body, [], Verdict(False, round(gate_score, 3), [reason])
-            )
+    if first is None:
+        first = gate_body(body, gated=gated)
+    sample, to_body = first.sample, first.to_body
+    if not first.passes:
+        # (most mail: no reader, number model or verdict looks at it)
+        gate_score = first.score
+        reason = f"gate: {gate_score:.3f}, under its threshold (nothing a report is made of)"
+        return MessageResults(sample, to_body, [], Verdict(False, round(gate_score, 3), [reason]))
     noise: list[ResultTable] = []
     read = extract_results(sample, noise=noise)
     number_model, verdict_model = models if models is not None else fitted_models()

@@ -522,25 +522,40 @@ def warm() -> None:
     _compiled()
 
 
-# The last two texts scanned and their answers: the registry scans a message's body,
-# then (in most commit mail, whose diffstat it removes) the body less a noise span,
-# and the classifier asks about the body again.
-_recent: tuple[tuple[str, Hits], ...] = ()
+# The last RECENT texts scanned and their answers: the gate scans a message's sample,
+# the registry the same text again (then, in most commit mail, whose diffstat it
+# removes, the text less a noise span), and the classifier asks about it once more.
+# The pipeline gates a batch of messages (pipeline.BATCH_MESSAGES) before it reads
+# the first of them: their answers must all still be here. (At most RECENT_CHARS
+# characters of text are kept: memory stays bounded whatever the texts.)
+RECENT = 160
+RECENT_CHARS = 4_000_000
+_recent: dict[str, Hits] = {}
+_recent_chars = 0
+_RECENT_LOCK = threading.Lock()
 
 
 def _forget() -> None:
-    global _recent
-    _recent = ()
+    global _recent_chars
+    with _RECENT_LOCK:
+        _recent.clear()
+        _recent_chars = 0
 
 
 def scan(text: str) -> Hits:
-    """Which declared users may run on `text`, in one pass. (The last two texts'
-    answers are kept: the registry and the classifier ask for the same body in turn.)"""
-    global _recent
-    recent = _recent
-    for seen, hits in recent:
-        if seen == text:  # (str equality checks identity first)
-            return hits
-    hits = _compiled().scan(text)
-    _recent = ((text, hits), *recent[:1])
+    """Which declared users may run on `text`, in one pass. (The last RECENT texts'
+    answers are kept: the gate, the registry and the classifier ask for the same text
+    in turn.)"""
+    global _recent_chars
+    hits = _recent.get(text)  # (a str's hash is computed once and kept in it)
+    if hits is None:
+        hits = _compiled().scan(text)
+        with _RECENT_LOCK:
+            if text not in _recent:
+                _recent[text] = hits
+                _recent_chars += len(text)
+            while len(_recent) > RECENT or _recent_chars > RECENT_CHARS and len(_recent) > 1:
+                oldest = next(iter(_recent))
+                del _recent[oldest]
+                _recent_chars -= len(oldest)
     return hits
