@@ -57,7 +57,8 @@ def test_unit_from_the_header_applies_to_every_row():
 def test_flattened_markdown_table_at_the_end_of_the_text():
     text = "No. of Partitions | Time taken -- | -- 500 | 14 sec 4000 | 52 sec "
     got = [(m[1], m[4], m[5]) for m in rows(text)]
-    assert got == [("500", 14.0, "sec"), ("4000", 52.0, "sec")]
+    # (a row named by a number is named with its column: `No. of Partitions=500`)
+    assert got == [("No. of Partitions=500", 14.0, "sec"), ("No. of Partitions=4000", 52.0, "sec")]
 
 
 def test_seed_000_flattened_markdown_table():

@@ -373,6 +373,8 @@ def grid_measurements(
         names = [(header[i], row[i]) for i in name_cols if row[i].strip()]
         if len(names) > 1:
             label = ", ".join(f"{h}={v}" if h else v for h, v in names)
+        elif names and names[0][0] and names[0][1].strip()[:1].isdigit():
+            label = f"{names[0][0]}={names[0][1]}"  # (a row named by a number: `threads=8`)
         else:
             label = names[0][1] if names else None
         row_metric, row_unit = header_unit(row[0]) if row and 0 in name_cols else (None, None)
