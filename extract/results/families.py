@@ -151,6 +151,9 @@ LINE_MARKS: dict[str, tuple[str, ...]] = {
         r"\b(?:passed|failed|succeeded|skipped|success|failure|cancell?ed|pending|errors?)\b",
         r"✅", r"❌", r"✔", r"✖", r":x:", r":heavy_check_mark:", r":white_check_mark:", r":zzz:",
     ),
+    # a count of failures a tool prints beside its results (`Send Failed: 0`, `errors=0`,
+    # `--- failure 0.0 msg/s`), which is no job's status
+    "counter": (r"\b(?:failed|success|failures?|errors?|passed)[ \t]*[:=]?[ \t]*\d",),
 }  # fmt: skip
 # A PR template's or an issue form's headings and check boxes, at a line start. (With
 # `re`: Hyperscan 0.9.1 misses `- [ ] ` after a line start when another pattern of
@@ -199,14 +202,27 @@ def _database() -> hyperscan.Database:
     return db
 
 
+# A commit message's trailer line (`Tested-by:`, `Reviewed-on:`, `Change-Id:`).
+_TRAILER = re.compile(r"^[ \t]*+(?:[A-Z][\w-]{0,30}-by|Change-Id|Reviewed-on):[^\n]*+", re.M)
+
+
+def without_trailers(text: str) -> str:
+    """`text` with its commit trailers blanked (offsets kept): they are bookkeeping,
+    `Tested-by: Kudu Jenkins` is no CI report."""
+    if "-by:" not in text and "Change-Id:" not in text:
+        return text
+    return _TRAILER.sub(lambda m: " " * len(m.group()), text)
+
+
 def marks_found(text: str, subject: str = "") -> tuple[dict[str, set[int]], dict[str, int]]:
     """The marks of each family `text` (with `subject`, for the families that show
     there) holds, by index into MARKS, and the number of lines each line mark is on."""
     db = _database()
     found: dict[str, set[int]] = {}
     lines: dict[str, set[int]] = {}
+    head = without_trailers(text[:_HEAD])
     # (a line-start mark needs a line start before the text's first line, as `re` has)
-    data = ("\n" + text[:_HEAD]).encode("utf-8", "surrogatepass")
+    data = ("\n" + head).encode("utf-8", "surrogatepass")
     line_starts = [m.end() for m in re.finditer(rb"\n", data)]
 
     def in_body(i: int, start: int, end: int, flags: int, context: object) -> None:
@@ -236,8 +252,13 @@ def families(text: str, subject: str = "") -> dict[str, float]:
     found, lines = marks_found(text, subject)
     n = {family: len(marks) for family, marks in found.items()}
 
+    status = lines.get("status", 0)
     if ci := n.get("ci", 0):
-        out["ci"] = min(1.0, ci / 3 + lines.get("status", 0) / n_lines)
+        out["ci"] = min(1.0, ci / 3 + status / n_lines)
+    elif (status := status - lines.get("counter", 0)) >= 3 and status / n_lines >= 0.3:
+        # (a job's or a test's status on a third of the lines, with no bot named: a CI
+        # summary, `| build (ubuntu, 3.12) | success | 12m 5s |`)
+        out["ci"] = min(1.0, status / n_lines)
     votes = n.get("vote", 0) + (2 if _VOTE_SUBJECT.search(subject) else 0)
     checks = n.get("vote_check", 0)
     if votes or checks >= 3:

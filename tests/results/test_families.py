@@ -201,13 +201,14 @@ def test_the_one_scan_finds_what_re_finds():
     Hyperscan's)."""
     import re
 
-    from extract.results.families import LINE_MARKS, MARKS, marks_found
+    from extract.results.families import LINE_MARKS, MARKS, marks_found, without_trailers
 
     texts = _texts_to_check()
     assert len(texts) > 100
     wrong = []
     for name, text in texts:
         found, lines = marks_found(text)
+        text = without_trailers(text)  # (what the scan reads)
         body = "\n" + text[:20000]
         for family, marks in MARKS.items():
             for k, mark in enumerate(marks):
@@ -234,3 +235,27 @@ def test_jvm_flags_are_one_mark_however_many():
     # (a benchmark states its setup with them as often as a bug report does)
     setup = "Ran on JDK 17 with JVM options -Xms4g -Xmx4g -XX:+UseG1GC -XX:+AlwaysPreTouch."
     assert families(setup).get("bug", 0) <= 0.25
+
+
+def test_job_statuses_on_a_third_of_the_lines_are_a_ci_summary():
+    summary = (
+        "| Job | Result | Duration |\n|---|---|---|\n"
+        "| build (ubuntu-22.04, 3.12) | success | 12m 5s |\n"
+        "| build (macos-14, 3.12) | failure | 23m 2s |\n"
+        "| docs | success | 4m 31s |\n| lint | success | 1m 10s |\n"
+    )
+    assert families(summary).get("ci", 0) > 0.3
+    # (a tool's count of failures beside its results is no job's status)
+    perf = "".join(
+        f"Throughput produced: {n} msg/s --- 683.7 Mbit/s --- failure 0.0 msg/s\n"
+        for n in (87516, 91580, 99398, 88421)
+    )
+    assert "ci" not in families(perf)
+
+
+def test_a_commit_s_trailers_are_no_ci_report():
+    body = (
+        "Keep the sorted order.\n\nChange-Id: I3f1f0c2a\nTested-by: Foo Jenkins\nReviewed-by: A B\n"
+    )
+    assert "ci" not in families(body)
+    assert "ci" in families("Jenkins build #1873 failed: 3 tests failed.\n")
