@@ -819,11 +819,14 @@ for _name, _keys in (
     ("ci", _CI_KEYS),
     ("maven", _MAVEN_KEYS),
     ("release", _RELEASE_KEYS),
-    ("stack", _STACK_KEYS),
     ("image", _IMAGE_KEYS),
     ("talk", _TALK_KEYS),
 ):
     prefilter.declare(f"classify:{_name}", Needs(lower=_keys))
+# (a thread dump's frames name no exception: the frame itself is enough)
+prefilter.declare(
+    "classify:stack", Needs(lower=_STACK_KEYS, patterns=(r"at [\w$.<>]+\([\w$.]*(?::\d+)?\)",))
+)
 # Without one of these, `_text_evidence` finds no quantity (it looks for nothing else).
 # (None of them ends with `\Z`: they match in `body` wherever they do in `text`)
 prefilter.declare(

@@ -286,3 +286,14 @@ def test_a_commit_with_a_diffstat_is_scanned_twice_not_three_times(monkeypatch):
     classify(text, tables, subject="Speed up the reader", kind="commit")
     assert len(scanned) == 2 and scanned[0] == text and scanned[1] != text
     assert "files changed" not in scanned[1]  # (the diffstat was masked)
+
+
+def test_a_thread_dump_that_names_no_exception_is_a_stack_both_ways():
+    """A thread dump's frames name no exception or error: the stack check may run
+    on the frames alone, as the plain path runs it."""
+    dump = "The job hangs; jstack shows:\n" + "".join(
+        f"    at org.example.flink.Task{k}.run(Task{k}.java:{100 + k})\n" for k in range(6)
+    )
+    _same_both_ways(dump)
+    plain = classify(dump, extract_results(dump, plain=True), plain=True)
+    assert any("stack trace" in r for r in plain.reasons)
