@@ -35,6 +35,18 @@ _CUT_REST = [
     ("Key:", re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s")),
     # Outlook-style reply: the quoted original follows.
     ("original message", re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I)),
+    # The same in Chinese mail clients (Foxmail, QQ Mail): `------ 原始邮件 ------`.
+    ("原始邮", re.compile(r"^[ \t]*-{3,} ?原始邮件 ?-{3,}[ \t]*$", re.M)),
+    # Outlook's reply without that line: the original's header block, its subject a
+    # reply's (a forwarded message, `FW:`, is kept).
+    (
+        "Subject:",
+        re.compile(
+            r"^[ \t]*\*?From:\*?[ \t][^\n]{1,200}\n(?:[ \t]*\*?(?:Sent|Date|To|Cc):\*?[ \t]"
+            r"[^\n]{0,300}\n){1,4}[ \t]*\*?Subject:\*?[ \t]*(?:RE|Re|AW|SV|回复|答复)[ \t]*[:：]",
+            re.M,
+        ),
+    ),
 ]
 # How far before its substring a match may start: the dashed lines and blank lines
 # that some markers include before it are far shorter in real mail.
@@ -62,6 +74,21 @@ _GITHUB_HEADER = re.compile(
 )
 # "On Tue, 3 Mar 2020 at 10:01, Jane <j@x.org> wrote:" possibly wrapped on two lines.
 _WROTE = re.compile(r"^[ \t]*On\s[^\n]{0,300}(?:\n[^\n>]{0,200})?\bwrote:[ \t]*$", re.M)
+# What follows an attribution line: its first line that is not blank.
+_NEXT_TEXT_LINE = re.compile(r"\n*+[ \t]*+(\S)")
+
+
+def _without_unmarked_quote(body: str) -> str:
+    """`body` up to its first `On ... wrote:` whose quotation is not marked with `>`
+    (a top-posted reply whose client or gateway dropped the marks): what follows it
+    is the quoted message, not this one."""
+    for m in _WROTE.finditer(body):
+        nxt = _NEXT_TEXT_LINE.match(body, m.end())
+        if nxt is not None and nxt.group(1) != ">":
+            return body[: m.start()]
+    return body
+
+
 # A quoted line with the line break before it (see clean_body).
 _QUOTED_LINE = re.compile(r"\n[ \t]*>[^\n]*")
 _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
@@ -171,6 +198,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if kind == "github" and ">" in body:
         body = unquote_own_output(body)
     if "wrote:" in body:
+        body = _without_unmarked_quote(body)
         body = _WROTE.sub("", body)
     if ">" in body:
         # (the pattern starts with a line break, so the regex engine jumps from line

@@ -121,3 +121,27 @@ def test_the_row_joins_still_join():
     assert clean.rejoin_row_tails("| a | b |\nc | d |") == "| a | b | c | d |"
     assert clean.rejoin_row_tails("│ a │\nb │") == "│ a │ b │"
     assert clean.rejoin_row_tails("| a | b |\n| c | d |") == "| a | b |\n| c | d |"
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        # Outlook without its `Original Message` line: the original's header block
+        "From: Bob <bob@example.org>\nSent: Monday, May 6, 2024 10:02 AM\n"
+        "To: dev@foo.apache.org\nSubject: RE: scan numbers\n\n",
+        # an attribution whose quotation lost its `>` marks on the way
+        "On Mon, May 6, 2024 at 10:02 AM Bob <bob@example.org> wrote:\n\n",
+        # Chinese mail clients' separator
+        "------------------ 原始邮件 ------------------\n发件人: Bob;\n主题: Re: scan\n\n",
+    ],
+)
+def test_an_unmarked_quotation_is_not_the_message_s_own_text(quoted):
+    body = "Thanks, I'll try it tomorrow.\n\n" + quoted + "Before: 41.2 s\nAfter: 33.8 s\n"
+    assert clean_body(body, "mail") == "Thanks, I'll try it tomorrow."
+
+
+def test_a_forwarded_message_and_marked_quotes_keep_the_reply():
+    fw = "FYI.\n\nFrom: Bob\nSent: Monday\nTo: dev@x\nSubject: FW: scan\n\nBefore: 41.2 s\n"
+    assert "41.2 s" in clean_body(fw, "mail")
+    inline = "On Mon, Bob wrote:\n> Before: 41.2 s\n\nMine: 12 s\n"
+    assert clean_body(inline, "mail") == "Mine: 12 s"
