@@ -232,9 +232,14 @@ class _Sentences:
         if k not in self._voices:
             sentence = self.text(k)
             report = _REPORT_VOICE.search(sentence) is not None
-            words = {m.group().lower() for m in _HYPOTHETICAL_VOICE.finditer(sentence)}
-            strong = any(w not in _WEAK_SUPPOSING for w in words)
-            self._voices[k] = (report and not strong, bool(words) and not report)
+            # (read up to its first strong word only: a weak one does not decide)
+            supposing = strong = False
+            for m in _HYPOTHETICAL_VOICE.finditer(sentence):
+                supposing = True
+                if m.group().lower() not in _WEAK_SUPPOSING:
+                    strong = True
+                    break
+            self._voices[k] = (report and not strong, supposing and not report)
         return self._voices[k]
 
 
