@@ -200,6 +200,7 @@ _PAIRS = {
 _CJK_WORDS = {
     "耗时": "took", "用时": "took", "吞吐": "rate", "提升": "change", "下降": "change",
     "降低": "change", "提高": "change", "年": "date", "月": "date", "日": "date",
+    "延迟": "time", "时延": "time", "响应时间": "time", "速度": "rate", "速率": "rate",
 }  # fmt: skip
 _TOKEN = re.compile(r"[a-z][a-z0-9]*|[\u4e00-\u9fff]+")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -735,6 +736,7 @@ def _column_kind(text: str) -> str:
 
 
 _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")
+# (full-width marks end a clause with no blank after them: Chinese puts none)
 _CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)")
 _SENTENCE_END = re.compile(r"[;.!?；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")

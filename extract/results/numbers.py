@@ -55,7 +55,8 @@ _UNIT = re.compile(
     r"[A-Za-zµμ][A-Za-zµμ]{0,11}(?:/[A-Za-zµμ]{1,8}|[ \t]per[ \t](?:second|sec|s|minute|min"
     r"|hour|h|ms|day)\b)?(?:\([A-Za-z%]{1,6}\))?"
     r"|/(?:s|sec|ms|min|op|ops|iter))"
-    r"|(?P<cjk>毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
+    # (a count per second as Chinese writes it: `2W 条/秒`, `5万/秒`, `3000 次每秒`)
+    r"|(?P<cjk>(?:条|次|个|行|笔)?(?:/秒|每秒)|毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
 )
 _RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?[~≈]?")
 # Approximation words that may stand right before a number (lower case; `a.endswith`).
@@ -204,6 +205,9 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
         approx = next(w for w in _APPROX_WORDS if before.endswith(w))
     if approx.isalpha() and before[-len(approx) - 1 : -len(approx)].isalpha():
         approx = ""  # (`cover 5`: a word that ends like one)
+    if not approx and "左右" in text[unit_end : unit_end + 3]:
+        # (Chinese writes `about` after the number: `1W左右`, `300 ms 左右`)
+        approx = "左右"
     return Number(
         start,
         end,

@@ -19,6 +19,7 @@ _TIME = {
     "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
     "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0, "m": 60.0,
     "h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0,
+    "纳秒": 1e-9, "微秒": 1e-6, "毫秒": 1e-3, "秒": 1.0, "分钟": 60.0, "小时": 3600.0,
 }  # fmt: skip
 _BYTES = {
     "b": 1.0, "byte": 1.0, "bytes": 1.0,
@@ -30,8 +31,9 @@ _RATE_WORDS = (
     "ops", "op", "rows", "row", "req", "reqs", "requests", "records", "msgs",
     "messages", "queries", "tx", "txn", "transactions", "events", "calls", "items",
     "msg", "i",  # pulsar-perf msg/s; Ruby benchmark-driver/ips i/s (iterations)
+    "条", "次", "个", "行", "笔",  # (Chinese counters: `2W 条/秒`, messages a second)
 )  # fmt: skip
-_RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0,
+_RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0, "/秒": 1.0, "每秒": 1.0,
                  "/ms": 1e-3, "/us": 1e-6, "/µs": 1e-6, "/min": 60.0}  # fmt: skip
 _PERCENT = {"%", "percent", "pct"}
 
@@ -126,7 +128,7 @@ def _plan(unit: str) -> tuple[float, float, str] | None:
     if key in _BYTES and raw not in ("k", "K", "m", "M"):
         return _BYTES[key], 1.0, "B"
     # scaled counts per second: M/s, G/s, K/s (Spark's Rate(M/s), Google Benchmark's k/s)
-    m = re.fullmatch(r"([kKMGT]?)/(?:s|sec|second)", raw.replace(" ", ""))
+    m = re.fullmatch(r"([kKMGT]?)(?:/(?:s|sec|second|秒)|每秒)", raw.replace(" ", ""))
     if m:
         return _SUFFIX[m.group(1)], 1.0, "1/s"
     # bit rates: Mbit/s, Gbit/sec, Mbps (a lower-case b is a bit, as in the SI)

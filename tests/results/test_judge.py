@@ -45,6 +45,14 @@ def test_words_around_a_number():
     assert "left=id" in feats(text, 4567)
 
 
+def test_chinese_words_and_units_around_a_number():
+    assert "left=time" in feats("平均延迟 30 毫秒", 30)
+    assert "left=rate" in feats("消费速度在1W左右", 10000)
+    assert "unit=rate" in feats("单队列 2W 条/秒", 20000)
+    assert "unit=time" in feats("全量导入 25 分钟", 25)
+    assert unit_class("5万/秒"[2:]) == "rate" and unit_class("次每秒") == "rate"
+
+
 def test_both_sides_of_a_comparison_are_paired():
     text = "the scan went from 412 to 236 s"
     assert "paired" in feats(text, 412) and "paired_unit=time" in feats(text, 412)

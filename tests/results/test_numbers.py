@@ -28,6 +28,10 @@ def read(text):
         ("-12.1% and +3.5%", [("-12.1", -12.1, "%"), ("+3.5", 3.5, "%")]),
         ("30k writes per second", [("30k", 30000.0, "writes per second")]),
         ("耗时20ms左右", [("20", 20.0, "ms")]),
+        # (a count per second as Chinese writes it)
+        ("消费 2W 条/秒", [("2W", 20000.0, "条/秒")]),
+        ("写入 5万/秒", [("5万", 50000.0, "/秒")]),
+        ("3000 次每秒", [("3000", 3000.0, "次每秒")]),
     ],
 )
 def test_a_number_as_written(text, expected):
@@ -90,3 +94,12 @@ def test_a_range_keeps_both_ends():
 )
 def test_a_duration_in_parts_one_blank_apart_is_one_number(text, expected):
     assert read(text) == expected
+
+
+def test_chinese_writes_about_after_the_number():
+    (n,) = numbers("速度在1W左右")
+    assert n.approx == "左右" and n.value == 10000
+    (m,) = numbers("延迟 30 毫秒 左右")
+    assert m.approx == "左右" and m.unit == "毫秒"
+    (k,) = numbers("左右 30 个")  # (before the number it is another word)
+    assert k.approx == ""
