@@ -272,7 +272,7 @@ def families(text: str, subject: str = "") -> dict[str, float]:
     if design := n.get("design", 0):
         out["design"] = min(1.0, design / 4)
     if request := n.get("request", 0):
-        out["request"] = min(1.0, request / 2 + 0.5)
+        out["request"] = min(1.0, request / 2)
     if template := len(_TEMPLATE_LINE.findall(body)):
         # (the share of the message the template fills: its headings and check boxes)
         out["template"] = min(1.0, 2 * template / n_lines)

@@ -259,3 +259,11 @@ def test_a_commit_s_trailers_are_no_ci_report():
     )
     assert "ci" not in families(body)
     assert "ci" in families("Jenkins build #1873 failed: 3 tests failed.\n")
+
+
+def test_a_family_grows_with_its_kinds_of_mark_and_one_stray_request_weighs_half():
+    # (a report that asks one thing on the way, `could you post the old client's?`,
+    # is no request for a benchmark the way a message of requests is)
+    one = families("Could you also post the old client's numbers? Ours are below.")
+    two = families("Could you run the benchmark again? Please share the numbers too.")
+    assert one["request"] == 0.5 and two["request"] == 1.0
