@@ -239,17 +239,22 @@ def test_prose_clause_before_is_the_split():
 def _old_label(sentence: str, pos: int) -> str | None:
     head = sentence[:pos]
     head = re.split(
-        r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$", head.rstrip()
+        r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
+        r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$",
+        head.rstrip(),
     )[0]
     pieces = [
-        p for p in re.split(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]", head) if re.search(r"[A-Za-z]", p)
+        p
+        for p in re.split(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]", head)
+        if re.search(r"[A-Za-z\u4e00-\u9fff]", p)
     ]
     words = pieces[-1].split() if pieces else []
-    return " ".join(words[-10:]).strip(" `*:-(") or None
+    return " ".join(words[-10:]).strip(" `*:-(：") or None
 
 
 def test_prose_label_is_the_split_label():
     ends = [" from", " is", " TAKES", " take", " took", " :", " ->", " →", " in ", "x:", "\tto\n"]
+    ends += ["从", "在 ", "达到", "：", "，平均延迟从"]
     for t in _prose_samples() + [f"build time{e} 5" for e in ends]:
         for pos in {0, len(t) // 2, len(t) - 1, len(t)} | set(
             range(0, len(t), max(53, len(t) // 8))
@@ -416,3 +421,12 @@ def test_a_result_reached_up_to_and_storage_and_compute_rates():
     text = "With the new scheduler fio reports about 45000 IOPS, it was 31000 IOPS before.\n"
     assert prose(text) == [(45000.0, "IOPS"), (31000.0, "IOPS")]
     assert prose("Benchmarks show up to 3800 gflops on the A100.\n") == [(3800.0, "gflops")]
+
+
+def test_a_chinese_clause_names_its_numbers():
+    from extract.results.formats import extract_results
+
+    text = "开启批量发送以后 TPS 从 8000 提升到了 15000，平均延迟从 12ms 降到了 5ms。\n"
+    got = {m.value: m.label for t in extract_results(text) for m in t.measurements}
+    assert got[12.0] == got[5.0] == "平均延迟"
+    assert got[8000.0] == "开启批量发送以后"
