@@ -50,6 +50,7 @@ BLIND_PRECISION = 0.85
 VERDICT_BETA = 1.0
 # F-scores this close to the best are one plateau (see `best_threshold`)
 PLATEAU = 0.005
+BALANCED_POINT = 0.5
 
 
 @dataclass(slots=True)
@@ -615,9 +616,9 @@ def fold_verdicts(rows, y, fold, k: int, cm: float, **fit) -> list[MessageModel]
 
 
 def best_threshold(pools: list[list[tuple[float, int]]], out=print) -> float:
-    """The middle of the thresholds whose F-score (recall weighted VERDICT_BETA times
-    precision), averaged over `pools` of held-out (score, label) pairs, is within
-    PLATEAU of the best.
+    """BALANCED_POINT when it is among the thresholds whose F-score (recall weighted
+    VERDICT_BETA times precision), averaged over `pools` of held-out (score, label)
+    pairs, is within PLATEAU of the best; else the middle of those thresholds.
 
     (Each pool is a way mail may arrive: as written, from a corpus the models never
     saw, flattened by a gateway; each weighs the same, however many messages it holds.
@@ -644,6 +645,11 @@ def best_threshold(pools: list[list[tuple[float, int]]], out=print) -> float:
         curve.append((t, f))
     top = max(f for _, f in curve)
     band = [t for t, f in curve if f >= top - PLATEAU]
+    # (the verdict is fitted with its classes weighed alike, so 0.5 is its decision
+    # point when both errors cost the same: kept while it is as good as the best, so
+    # that a refit moves the scores, not the line they are read against)
+    if band[0] <= BALANCED_POINT <= band[-1]:
+        return BALANCED_POINT
     return round((band[0] + band[-1]) / 2, 2)
 
 

@@ -75,9 +75,12 @@ def test_the_verdict_threshold_is_the_middle_of_the_plateau_of_pools_weighed_ali
     from extract.dev.fit_judge import best_threshold
 
     # one pool: reports score 0.6..0.9, others 0.1..0.4: every cut in (0.4, 0.6] is
-    # perfect, and the middle of that band is chosen, not its first point
+    # perfect: 0.5, the decision point of a fit that weighs its classes alike, is in
+    # that band and kept; a band without it gives its middle, not its first point
     pool = [(x / 10, 1) for x in range(6, 10)] + [(x / 10, 0) for x in range(1, 5)]
-    assert abs(best_threshold([pool], out=lambda *a: None) - 0.505) <= 0.01
+    assert best_threshold([pool], out=lambda *a: None) == 0.5
+    high = [(x / 10, 1) for x in range(8, 10)] + [(x / 10, 0) for x in range(1, 7)]
+    assert abs(best_threshold([high], out=lambda *a: None) - 0.705) <= 0.01
     # a small pool weighs as much as a large one: the large one alone would cut at 0.5,
     # the small one (its reports scoring low, as unseen mail's do) pulls the cut down
     shifted = [(0.35, 1), (0.45, 1), (0.2, 0)]
