@@ -91,6 +91,12 @@ def _without_unmarked_quote(body: str) -> str:
 
 # A quoted line with the line break before it (see clean_body).
 _QUOTED_LINE = re.compile(r"\n[ \t]*>[^\n]*")
+# JIRA's wiki markup for a quotation: a `{quote}...{quote}` block, and a `bq. `
+# paragraph (a line and the lines after it up to a blank one), as JIRA mails them raw
+# (a reply quoting the results it answers: the results are the quoted comment's)
+_JIRA_QUOTE = re.compile(
+    r"\{quote\}.*?\{quote\}|^[ \t]*bq\.[ \t][^\n]*+(?:\n(?![ \t]*+\n)[^\n]*+)*+", re.S | re.M
+)
 _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 
 
@@ -193,6 +199,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if kind in (None, "jira"):
         body = _JIRA_HEADER.sub("", body, count=1)
         body = _JIRA_ACTOR_LINE.sub("", body, count=1)
+        if "{quote}" in body or "bq." in body:
+            body = _JIRA_QUOTE.sub("", body)
     if kind in (None, "github"):
         body = _GITHUB_HEADER.sub("", body, count=1)
     if kind == "github" and ">" in body:

@@ -145,3 +145,26 @@ def test_a_forwarded_message_and_marked_quotes_keep_the_reply():
     assert "41.2 s" in clean_body(fw, "mail")
     inline = "On Mon, Bob wrote:\n> Before: 41.2 s\n\nMine: 12 s\n"
     assert clean_body(inline, "mail") == "Mine: 12 s"
+
+
+JIRA_REPLY_QUOTING_RESULTS = """Ravi Iyer commented on FOO-812:
+-------------------------------
+
+{quote}
+With the patch the scan takes 41 s instead of 96 s, and p99 drops from 210 ms to 88 ms.
+{quote}
+Thanks for running this. I'll review the patch tomorrow.
+
+bq. Heap usage went from 6.1 GB to 4.4 GB as well.
+bq. (same cluster, same data)
+
+Nice, that matters more to us than the scan time.
+"""
+
+
+def test_a_jira_quotation_is_not_the_comment_s_own_text():
+    own = clean_body(JIRA_REPLY_QUOTING_RESULTS, "jira")
+    assert "Thanks for running this" in own and "matters more to us" in own
+    assert "41 s" not in own and "6.1 GB" not in own and "same cluster" not in own
+    # (a mail that is no JIRA mail keeps its braces: `{quote}` is JIRA's markup only)
+    assert "41 s" in clean_body(JIRA_REPLY_QUOTING_RESULTS, "github")
