@@ -201,7 +201,8 @@ _HYPOTHETICAL_VOICE = re.compile(
 _WEAK_SUPPOSING = frozenset(
     ("default", "limit", "max", "maximum", "need", "want", "will", "roughly")
 )
-_SENTENCE_STOP = re.compile(r"[.!?。！？;](?=\s)|\n")
+# (a full-width mark ends a sentence with no blank after it: Chinese puts none)
+_SENTENCE_STOP = re.compile(r"[.!?;](?=\s)|[。！？；]|\n")
 # Words that say a sentence is about performance, whatever unit its numbers have
 _PERF_TERM = re.compile(
     r"throughput|latency|\b[qtr]ps\b|\bops\b|perf|faster|slower|speed|benchmark|\bp\d\d\b"
