@@ -41,7 +41,7 @@ _JSON_PARENT = re.compile(r"\"([^\"\n]{1,60})\"[ \t]*+:[ \t]*+\{[^{}]{0,400}+$")
 # Where a clause starts: a sentence end, a colon, a semicolon, a bullet, a line break,
 # an opening bracket, a conjunction that starts a new claim.
 _CLAUSE_START = re.compile(
-    r"(?:[.!?;:。；：]\s|\n|^|\(|\[|\||,\s(?:and|but|while|whereas)\s"
+    r"(?:[.!?;:]\s|[。；：，！？]|\n|^|\(|\[|\||,\s(?:and|but|while|whereas)\s"
     r"|\b(?:and|but)\s(?=\w++\s++(?:is|was|takes|took)))",
 )
 # The first `key=number` of a line: the words before it name the whole line.
@@ -330,6 +330,15 @@ _WORD_RX = re.compile(
 )
 
 
+def _n_words(text: str) -> int:
+    """The words of `text`: its blank-separated ones, and Chinese, which writes no
+    blank between its words, by two characters a word (`启动时间`: start-up time)."""
+    return len(text.split()) + len(_CJK_CHARS.findall(text)) // 2
+
+
+_CJK_CHARS = re.compile(r"[\u4e00-\u9fff]")
+
+
 def _content_words(text: str) -> list[str]:
     """The words of `text` that name something (not the `_EMPTY_WORDS`, 3+ letters)."""
     out = []
@@ -350,8 +359,8 @@ _LIST_BODY = re.compile(r"(?:[ \t]*+[-+~]?\d[\d.eE+-]*+[ \t]*+[A-Za-z%/µ]{0,6}+
 _LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")
 # What a clause after a number says it was measured for (`28 s for the full scan`)
 _FOR_WHAT = re.compile(r"(?:for|on|of|per|when|while|in|to|with|without)\b", re.I)
-_AFTER_BREAK = re.compile(r"\s-{1,3}\s|[.!?;,。；]\s|\n|\(|\||[.!?]$")
-_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
+_AFTER_BREAK = re.compile(r"\s-{1,3}\s|[.!?;,]\s|[。；，！？]|\n|\(|\||[.!?]$")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]|\n\s*\n")
 
 
 def _last_sentence_end(text: str) -> int:
@@ -408,7 +417,7 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
         if not _content_words(label):
             # (`149.22 ms avg latency`, `took 28 S for the full scan`: named after it)
             label = more if not label or _NUMBERISH.match(label) else f"{label} {more}"
-        elif len(label.split()) < 2 or _FOR_WHAT.match(more):
+        elif _n_words(label) < 2 or _FOR_WHAT.match(more):
             label = f"{label} {more}"
     if _content_words(label):
         return label

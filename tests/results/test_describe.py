@@ -231,3 +231,12 @@ def test_a_clause_that_names_nothing_is_named_by_its_sentence_s_subject():
         "Cold start of the service is ~7s with the cache enabled, and about 19s without it."
     )
     assert got["19"][0] == "Cold start of the service"
+
+
+def test_a_chinese_clause_names_its_number_without_blanks_between_words():
+    # (full-width marks end a clause with no blank after them, and Chinese writes no
+    # blank between its words: the label is the clause, not the line)
+    got = described("优化后启动时间缩短到 12 秒，提升比较明显。之前的版本要 45 秒。\n")
+    assert got["12"][0] == "优化后启动时间缩短到"
+    assert "提升" not in got["12"][0] and "之前" not in got["12"][0]
+    assert got["45"][0] == "之前的版本要"
