@@ -187,6 +187,10 @@ _OLD_SENTENCE_END = re.compile(
 )
 
 
+# (and a full-width stop, which Chinese writes with no blank after it)
+_OLD_ENDS_WITH_CJK = re.compile(_OLD_SENTENCE_END.pattern + r"|(?<=[。！？])[ \t]*+(?![\s|#])")
+
+
 def _texts() -> list[str]:
     """Real-form texts: the fixtures and seeds, also flattened onto one line."""
     out = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.glob("*.txt"))]
@@ -200,7 +204,7 @@ def _prose_samples() -> list[str]:
     words += ["12", "1,234", "3.5", "4:40", "2-5", "320k", "7 ", "0", "٣", "s", "sec", "min"]
     words += ["rows/sec", "times faster", "QPS", ".", "!", "?", "-", "/", "=", ":", "#", "|"]
     words += [" ", " ", "  ", "\n", "\n\n", "\t", "\xa0", "A", "The", "* ", "1) ", ">", "v"]
-    words += ["，", "到", "耗时", "万", "up", "to", "a bit", "something"]
+    words += ["，", "到", "耗时", "万", "up", "to", "a bit", "something", "。", "！", "？", "测试"]
     out = _texts()
     for _ in range(4000):
         out.append("".join(rnd.choice(words) for _ in range(rnd.randint(0, 30))))
@@ -307,7 +311,8 @@ def test_prose_sentence_ends_are_the_simple_regex_ends():
         for lo, hi in ((0, len(t)), (len(t) // 3, len(t) - 2), window):
             old = [m.span() for m in _OLD_SENTENCE_END.finditer(t, lo, hi)]
             assert [m.span() for m in P._SENTENCE_END.finditer(t, lo, hi)] == old, t[:200]
-            assert [m.span() for m in P._ends(t, lo, hi)] == old, t[:200]
+            ends = [m.span() for m in _OLD_ENDS_WITH_CJK.finditer(t, lo, hi)]
+            assert [m.span() for m in P._ends(t, lo, hi)] == ends, t[:200]
 
 
 GENERIC = ("jira-table", "html-table", "markdown-table", "delimited", "ascii-table", "records")
@@ -430,3 +435,13 @@ def test_a_chinese_clause_names_its_numbers():
     got = {m.value: m.label for t in extract_results(text) for m in t.measurements}
     assert got[12.0] == got[5.0] == "平均延迟"
     assert got[8000.0] == "开启批量发送以后"
+
+
+def test_a_chinese_full_stop_ends_the_sentence_before_a_question():
+    from extract.results.formats import extract_results
+
+    # (the question is the next sentence's: the result before it is stated)
+    text = "升级到 5.1.0 以后，消费 TPS 从 3万 降到 1万 左右。请问是什么原因？\n"
+    got = {(m.value, m.variant) for t in extract_results(text) for m in t.measurements}
+    assert got == {(30000.0, "before"), (10000.0, "after")}
+    assert not extract_results("消费 TPS 能到 3万 吗？\n")  # (a question states nothing)

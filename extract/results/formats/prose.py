@@ -163,6 +163,11 @@ _SENTENCE_END_NL = re.compile(r"\n" + _ENDS)
 _AFTER_STOP = [re.compile(re.escape(c) + r"(?=[^\S\n])") for c in ".!?"]
 # (a `|`, or a Markdown heading's `#`, after a blank)
 _BAR_OR_HEADING = re.compile(r"\|(?<=[^\S\n]\|)|#(?<=[^\S\n]#)(?=#{1,5}[ \t])")
+# A full-width stop ends a sentence with no blank after it: Chinese puts none
+# (`TPS 从 3万 降到 1万。请问是什么原因？`: the question is the next sentence's)
+# (not before a line break, a bar or a heading, which end sentences of their own)
+_CJK_STOP = re.compile(r"[。！？]")
+_CJK_END = re.compile(r"(?<=[。！？])[ \t]*+(?![\s|#])")
 
 _DURATION = (
     r"ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?|millis(?:econds?)?|milli seconds?"
@@ -853,17 +858,20 @@ def _quoted(text: str) -> list[tuple[int, int]]:
 def _ends(text: str, lo: int, hi: int):
     """`_SENTENCE_END.finditer(text, lo, hi)`: the matches at line breaks found by
     `_SENTENCE_END_NL`, the others tried only after `.!?` and before `|` or `##`."""
+    # ((where, which end is tried there): 0 `_SENTENCE_END`, 1 `_CJK_END`)
     others = sorted(
-        {m.end() for stop in _AFTER_STOP for m in stop.finditer(text, max(lo - 1, 0), hi)}
-        | {m.start() - 1 for m in _BAR_OR_HEADING.finditer(text, lo, hi)}
+        {(m.end(), 0) for stop in _AFTER_STOP for m in stop.finditer(text, max(lo - 1, 0), hi)}
+        | {(m.start() - 1, 0) for m in _BAR_OR_HEADING.finditer(text, lo, hi)}
+        | {(m.end(), 1) for m in _CJK_STOP.finditer(text, max(lo - 1, 0), hi)}
     )
     pos, k = lo, 0
     at_break = _SENTENCE_END_NL.search(text, lo, hi)
     while True:
         other = None
         while k < len(others):
-            if others[k] >= pos:
-                other = _SENTENCE_END.match(text, others[k], hi)
+            at, which = others[k]
+            if at >= pos:
+                other = (_CJK_END if which else _SENTENCE_END).match(text, at, hi)
                 if other is not None:
                     break
             k += 1
