@@ -445,3 +445,15 @@ def test_a_chinese_full_stop_ends_the_sentence_before_a_question():
     got = {(m.value, m.variant) for t in extract_results(text) for m in t.measurements}
     assert got == {(30000.0, "before"), (10000.0, "after")}
     assert not extract_results("消费 TPS 能到 3万 吗？\n")  # (a question states nothing)
+
+
+def test_a_chinese_metric_word_names_the_number_next_to_it():
+    from extract.results.formats import extract_results
+
+    text = "开启压缩后，写入速度从 120MB/s 降到了 95MB/s，CPU 使用率从 40% 上升到 65%。\n"
+    got = {m.value: m.metric for t in extract_results(text) for m in t.measurements}
+    assert got[120.0] == got[95.0] == "速度" and got[40.0] == "cpu"
+    # (a time is never named by a rate's word, nor a rate by a time's)
+    got = {m.value: m.metric for t in extract_results("吞吐不变，平均耗时从 30ms 降到 12ms。\n")
+           for m in t.measurements}  # fmt: skip
+    assert got[30.0] == "耗时"

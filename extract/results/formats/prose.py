@@ -376,11 +376,17 @@ _METRIC_WORDS = re.compile(
     r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
     r"|runtime|speed|speedup|improvement|degradation|degrade|regression|overhead|slowdown"
     r"|reduction|cpu|duration|qps|tps|p\d{2,3}(?:\.\d+)?)\b"
+    # (as Chinese names them, with no word boundary around: latency, time taken,
+    # throughput, speed, response time)
+    r"|延迟|时延|耗时|响应时间|吞吐量?|速度|速率"
 )
 # Metric words that name a rate, and those that name a time: a duration is never a
 # `throughput`, whichever word stands nearer (`avg throughput 137 MB/s, p99 48 ms`).
 _RATE_METRICS = frozenset(("throughput", "qps", "tps", "speed"))
-_CONFLICTS = {"duration": _RATE_METRICS, "rate": frozenset(("latency", "runtime", "duration"))}
+_CONFLICTS = {
+    "duration": _RATE_METRICS | frozenset(("吞吐", "吞吐量", "速度", "速率")),
+    "rate": frozenset(("latency", "runtime", "duration", "延迟", "时延", "耗时", "响应时间")),
+}
 _BEFORE_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:\)?\s*)?(?P<w>before|after"
     r"|with(?:out)? (?:the |this |my )?(?:patch|change|fix)|baseline|patched|unpatched|old|new)\b"
