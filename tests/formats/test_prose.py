@@ -457,3 +457,12 @@ def test_a_chinese_metric_word_names_the_number_next_to_it():
     got = {m.value: m.metric for t in extract_results("吞吐不变，平均耗时从 30ms 降到 12ms。\n")
            for m in t.measurements}  # fmt: skip
     assert got[30.0] == "耗时"
+
+
+def test_a_cjk_magnitude_a_blank_apart_is_the_number_s_own():
+    from extract.results.formats import extract_results
+
+    text = "单机 TPS 约 1.5 万，之前 TPS 从 1.2万 提升到 3.5 万。\n"
+    got = {m.value: text[m.span[0] : m.span[1]] for t in extract_results(text)
+           for m in t.measurements}  # fmt: skip
+    assert got[15000.0] == "约 1.5 万" and got[35000.0] == "3.5 万" and got[12000.0] == "1.2万"

@@ -32,6 +32,9 @@ def read(text):
         ("消费 2W 条/秒", [("2W", 20000.0, "条/秒")]),
         ("写入 5万/秒", [("5万", 50000.0, "/秒")]),
         ("3000 次每秒", [("3000", 3000.0, "次每秒")]),
+        # (a CJK magnitude a blank apart, as Chinese writers space numbers)
+        ("TPS 约 1.5 万", [("1.5 万", 15000.0, "")]),
+        ("10 个", [("10", 10.0, "个")]),
     ],
 )
 def test_a_number_as_written(text, expected):

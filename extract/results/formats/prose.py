@@ -406,7 +406,7 @@ _RATE_LED = re.compile(
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
     rf"(?<![A-Za-z0-9_.])(?P<n>{NUM})"
     # a CJK magnitude ends the number (`3.8万 after the fix`); else no unit may follow
-    r"(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?"
+    r"(?:[ \t]?(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?"
     # (`2、` numbers an item of a list)
     r"(?![\d]|[.,]\d|、|\s?(?:%|[xX×/](?!\w)|[A-Za-zµ]+/|(?:ns|us|µs|ms|s|secs?|seconds?|mins?"
     r"|minutes?|h|hrs?|hours?|[kKMGT]?i?B|ops|qps|tps|QPS|TPS)(?![A-Za-z])))"
@@ -418,7 +418,7 @@ _RATE_LED = re.compile(
 # What a rate named before its number went to (`... 1.2万 提升到 3.5万`, `38k to 52k`).
 _RATE_LED_NEXT = re.compile(
     r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|增长|上升|涨|降)?(?:到了?|至)"
-    rf"|(?:->|→|to))\s*(?P<n>{NUM})(?:(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?)"
+    rf"|(?:->|→|to))\s*(?P<n>{NUM})(?:[ \t]?(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?)"
     # (no unit may follow: `to 52k on two brokers` is one, `to 5 ms` another quantity)
     r"(?![\d%]|[.,]\d|[A-Za-zµ/]|\s?(?:[xX×/]|[nµu]?s|ms|secs?|seconds?|mins?|[KMG]i?B)\b)"
 )
@@ -1223,7 +1223,10 @@ def _magnified(m: re.Match) -> tuple[str, float | None]:
     """(written, value) of a number with a magnitude after it: `38k`, `3.8万` (38000)."""
     suffix = m.group("cjk") or m.group("suf") or ""
     value = parse_number(m.group("n"))
-    return m.group("n") + suffix, None if value is None else value * _MAGNITUDE.get(suffix, 1.0)
+    # (as written, a blank before a CJK magnitude kept: `1.5 万`)
+    end = m.end("cjk") if m.group("cjk") else m.end("suf") if m.group("suf") else m.end("n")
+    written = m.string[m.start("n") : end]
+    return written, None if value is None else value * _MAGNITUDE.get(suffix, 1.0)
 
 
 def _speed_said(before: str, after: str) -> bool:
