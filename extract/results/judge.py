@@ -737,7 +737,7 @@ def _column_kind(text: str) -> str:
 
 _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")
 # (full-width marks end a clause with no blank after them: Chinese puts none)
-_CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)")
+_CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)|[。！？]")
 _SENTENCE_END = re.compile(r"[;.!?；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
 _HEX_LETTERS = re.compile(r"[a-fA-F]+")

@@ -53,6 +53,12 @@ def test_chinese_words_and_units_around_a_number():
     assert unit_class("5万/秒"[2:]) == "rate" and unit_class("次每秒") == "rate"
 
 
+def test_the_words_before_a_number_stop_at_a_full_width_stop():
+    # (Chinese puts no blank after 。: the sentence before is not this number's)
+    f = feats("测试环境：JDK 8。测试结果：优化前平均 RT 35ms", 35)
+    assert "left=version" not in f and "left=time" in f
+
+
 def test_both_sides_of_a_comparison_are_paired():
     text = "the scan went from 412 to 236 s"
     assert "paired" in feats(text, 412) and "paired_unit=time" in feats(text, 412)
