@@ -98,6 +98,27 @@ _JIRA_QUOTE = re.compile(
     r"\{quote\}.*?\{quote\}|^[ \t]*bq\.[ \t][^\n]*+(?:\n(?![ \t]*+\n)[^\n]*+)*+", re.S | re.M
 )
 _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
+# A flattened mail (GitBox joins a comment's lines into one) that opens with a quotation
+# is one line that starts with `>`: the quotation's lines are marked inside it
+# (`> a > b own text`), and where it ends is lost. Its first sentence after the last
+# mark is taken for the quotation's end, not the whole line: the reply after it is
+# the message's own text.
+_INLINE_QUOTE_MARK = re.compile(r"(?:^|\s)>+(?=\s)")
+_QUOTE_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
+_QUOTE_REACH = 1000  # (the marks are looked for this far in)
+
+
+def _unquoted_rest(m: re.Match) -> str:
+    """A quoted line (with the line break before it): nothing, or, for a flattened
+    mail's line, what follows the quotation in it."""
+    line = m.group()
+    if len(line) <= _FLAT_LINE:
+        return ""
+    last = 0
+    for mark in _INLINE_QUOTE_MARK.finditer(line, 0, _QUOTE_REACH):
+        last = mark.end()
+    end = _QUOTE_SENTENCE_END.search(line, last)
+    return "\n" + line[end.end() :] if end else ""
 
 
 def _cut_boilerplate(text: str) -> str:
@@ -211,7 +232,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if ">" in body:
         # (the pattern starts with a line break, so the regex engine jumps from line
         # to line instead of trying every character: 4x faster than `^...$\n?`)
-        body = _QUOTED_LINE.sub("", "\n" + body)[1:]
+        body = _QUOTED_LINE.sub(_unquoted_rest, "\n" + body)[1:]
     bars = "|" in body or "│" in body or "┃" in body
     if "|" in body:
         body = rejoin_wrapped_rows(body)
