@@ -368,8 +368,14 @@ def test_a_side_named_with_a_colon_names_the_number_after_it():
         (9.0, "after"),
     ]
     assert prose("After 30 minutes the compaction stalls.\n") == []
-    # (a side just before the next number leads it: 12.3 s is not `after`)
-    assert prose("Performance: before 12.3 s, after 4.5 s for 1 GB.\n")[0] == (12.3, None)
+    # (a side just before the next number leads it: 12.3 s is not `after`, it is the
+    # `before` right before it)
+    assert prose("Performance: before 12.3 s, after 4.5 s for 1 GB.\n")[0] == (12.3, "before")
+    # (and, but for a time, which `after` schedules, a side with no colon names it too)
+    assert prose("Results: before 3412 ops/s, after 5120 ops/s.\n") == [
+        (3412.0, "before"),
+        (5120.0, "after"),
+    ]
 
 
 def test_a_percentile_named_before_its_value_is_no_value():
