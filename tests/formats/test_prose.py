@@ -472,3 +472,18 @@ def test_a_cjk_magnitude_a_blank_apart_is_the_number_s_own():
     got = {m.value: text[m.span[0] : m.span[1]] for t in extract_results(text)
            for m in t.measurements}  # fmt: skip
     assert got[15000.0] == "约 1.5 万" and got[35000.0] == "3.5 万" and got[12000.0] == "1.2万"
+
+
+def test_from_a_to_b_with_one_unit_is_two_measurements():
+    from extract.results.formats import extract_results
+
+    def rows(text):
+        return [(m.value, m.unit, m.variant, m.label) for t in extract_results(text)
+                for m in t.measurements]  # fmt: skip
+
+    assert rows("Latency dropped from 120 to 45 ms.\n") == [
+        (120.0, "ms", "before", "Latency dropped"),
+        (45.0, "ms", "after", "Latency dropped"),
+    ]
+    # (a first number with a unit of its own, or none before `to`, is not one)
+    assert [r[0] for r in rows("We moved from 2 to 4 nodes and got 30 ms.\n")] == [30.0]

@@ -484,6 +484,11 @@ def _value(m: re.Match) -> tuple[float | None, str]:
 
 
 _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
+# The first number of `from A to B unit`, with no unit of its own (searched in the
+# text right before B)
+_FROM_BARE = re.compile(
+    rf"(?i)\bfrom\s+(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?=\s*(?:to|->|→)\s*~?\s*$)"
+)
 _LINK_WORD = re.compile(
     r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
     r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$"  # (Chinese links with no blank before them)
@@ -1160,7 +1165,20 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         metric = _metric(m.start(), m.end(), kind, words, ends)
         if kind == "percent" and _TIME_SHARE_AFTER.match(sentence, m.end()):
             metric = "share of time"
-        add(m, metric, m.group().strip(), value, unit, named(m.start()))
+        meas = add(m, metric, m.group().strip(), value, unit, named(m.start()))
+        # (`from 120 to 45 ms`: the unit written once, after the second number, is the
+        # first's too)
+        bare = _FROM_BARE.search(sentence, max(0, m.start() - 40), m.start()) if meas else None
+        if bare is not None and not found.covers(bare.start("n")) and ":" not in bare.group("n"):
+            written = (bare.group("q") or "") + bare.group("n")
+            add(
+                bare,
+                metric,
+                written.strip(),
+                parse_number(bare.group("n")),
+                unit,
+                named(bare.start()),
+            )
     for m in _FACTOR.finditer(sentence) if "factor of" in sentence else ():
         hoped = _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()])
         if not hoped and not found.covers(m.start("n")):
