@@ -29,6 +29,7 @@ from itertools import repeat
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats.prose import RESULT_VERBS
 from extract.results.numbers import Number, numbers
+from extract.results.prefilter import lowered
 from extract.results.units import to_si
 
 # ---------------------------------------------------------------- what a number is
@@ -202,7 +203,11 @@ _CJK_WORDS = {
     "降低": "change", "提高": "change", "年": "date", "月": "date", "日": "date",
     "延迟": "time", "时延": "time", "响应时间": "time", "速度": "rate", "速率": "rate",
 }  # fmt: skip
-_TOKEN = re.compile(r"[a-z][a-z0-9]*|[\u4e00-\u9fff]+")
+# (a letter and its letters and digits, or a run of CJK: written as one class first, so
+# that the search skips to the next token's start instead of trying each alternative)
+_TOKEN = re.compile(
+    r"[a-z\u4e00-\u9fff](?:(?<=[a-z])[a-z0-9]*|(?<=[\u4e00-\u9fff])[\u4e00-\u9fff]*)"
+)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # What the window before a number ends with (after blanks).
 _TAILS = (
@@ -269,7 +274,9 @@ class _Words:
     so a line's tokens are the text's.)"""
 
     def __init__(self, text: str, start: int = 0, end: int | None = None):
-        low = text[start:end].translate(_ASCII_LOWER)
+        line = text[start:end]
+        # (an ASCII line's lower() is its ASCII lower case, 4x faster than translate)
+        low = line.lower() if line.isascii() else line.translate(_ASCII_LOWER)
         self.low = low
         self.offset = start
         found = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)]
@@ -282,7 +289,10 @@ class _Words:
         # that a window's families are a walk over a slice of these.
         self.alone = list(map(_word_adds, words))
         self.paired = self.alone.copy()
-        for k, pair in enumerate(map(_PAIRS.get, zip(["", *words], words, strict=False))):
+        pairs = list(map(_PAIRS.get, zip(["", *words], words, strict=False)))
+        if pairs.count(None) == len(pairs):
+            return  # (most lines: no pair)
+        for k, pair in enumerate(pairs):
             if pair == "hedge" and k >= 2 and words[k - 1] == "up" and words[k - 2] in _RESULTS:
                 pair = None  # (`reached up to 410 MB/s`: what a run reached, no bound)
             if pair is not None:  # (rare: the token's own, then the pair's, then `stat`)
@@ -322,7 +332,8 @@ _LOG_LINE = re.compile(
 )
 _STACK_LINE = re.compile(r"^[ \t]*+(?:at [\w$.<>]++\(|Caused by:|\.\.\. \d++ more)")
 _BULLET = re.compile(r"^[ \t]*+(?:[-*•+]|\d{1,2}[.)])\s")
-_CODE_LINE = re.compile(r"[;{}][ \t]*+$|^[ \t]*+(?:import|public|private|def|return|for|if)\b")
+# (a code line ends with `;`, `{` or `}`, or starts with one of these words)
+_CODE_START = re.compile(r"[ \t]*+(?:import|public|private|def|return|for|if)\b")
 _CLI_LINE = re.compile(
     r"^[ \t]*+(?:[$#>][ \t]*+)?(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b"
 )
@@ -522,7 +533,7 @@ def _line_features(line: str) -> list[str]:
         f.append("line=bullet")
     if line.count("|") >= 2 or line.count("\t") >= 2:
         f.append("line=table")
-    if _CODE_LINE.search(line):
+    if line.rstrip(" \t").endswith((";", "{", "}")) or _CODE_START.match(line):
         f.append("line=code")
     if _CLI_LINE.match(lead):
         f.append("line=cli")
@@ -532,15 +543,21 @@ def _line_features(line: str) -> list[str]:
         f.append("line=markup")
     # (`16 vCPU, 128 GiB, gp3 volumes with 3000 IOPS`: a machine; not a long line, which
     # may be a whole mail flattened, its results beside its machine)
-    if len(line) <= 400 and len({m.group().lower() for m in _SPEC_WORD.finditer(line)}) >= 2:
-        f.append("line=spec")
+    # (the words as written, lower-cased: `ſsd` is not `ssd`)
+    if len(line) <= 400:
+        spec = {line[m.start() : m.end()].lower() for m in _SPEC_WORD.finditer(lowered(line))}
+        if len(spec) >= 2:
+            f.append("line=spec")
     return f
 
 
 # The words of a machine's description: its processors, memory, disks, network, system.
+# (searched in the line lower-cased, `prefilter.lowered`, led by the characters its
+# words start with: a position none starts at is turned away in one step)
 _SPEC_WORD = re.compile(
-    r"(?i)\b(?:v?cpus?|vcores?|cores|sockets|ram|nvme|ssds?|hdds?|gp[23]|gbps|gbit|xeon|epyc"
-    r"|ryzen|graviton\d?|[cmrix]\d[a-z]{0,2}\.\d{0,2}x?large|jdk|openjdk|ubuntu|centos|kernel)\b"
+    r"(?=[ceghijkmnorsuvx])\b(?:v?cpus?|vcores?|cores|sockets|ram|nvme|ssds?|hdds?|gp[23]|gbps"
+    r"|gbit|xeon|epyc|ryzen|graviton\d?|[cmrix]\d[a-z]{0,2}\.\d{0,2}x?large|jdk|openjdk|ubuntu"
+    r"|centos|kernel)\b"
 )
 
 
