@@ -241,8 +241,15 @@ _TAIL_ENDS = {
     "code": ":",
     "version": "abcdefghijklmnopqrstuvwxyz0123456789",
 }
+# (each pattern reads the window's end: a match is at most its widest match long, so
+# the search starts that far from the end, not at each of the window's 48 positions;
+# `^` holds only at the window's real start, not where a search starts)
 _TAILS_BY_END = {
-    ch: tuple((f, rx) for f, rx in _TAILS if ch in _TAIL_ENDS[f])
+    ch: tuple(
+        (f, rx, re._parser.parse(rx.pattern, rx.flags).getwidth()[1])
+        for f, rx in _TAILS
+        if ch in _TAIL_ENDS[f]
+    )
     for ch in set("".join(_TAIL_ENDS.values()))
 }
 _TAILS_ANY: tuple = ()
@@ -319,8 +326,8 @@ class _Words:
         if tails:
             tail = window.rstrip(" \t")
             # (each pattern reads the window's end: only those its last character allows)
-            for family, rx in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
-                if rx.search(tail):
+            for family, rx, widest in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
+                if rx.search(tail, max(0, len(tail) - widest)):
                     out[family] = None
         return list(out)
 
@@ -561,7 +568,9 @@ _SPEC_WORD = re.compile(
 )
 
 
-_CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*")
+# (led by the class every split starts with: a position inside a cell's text is
+# turned away in one step, not once an alternative)
+_CELL_SPLIT = re.compile(r"(?=[\s|│┃])(?:\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*)")
 _COLUMN_WORDS = (
     ("error", re.compile(r"error|stddev|std ?dev|stdev|σ|±|\bci\b|p-?value|deviation", re.I)),
     ("count", re.compile(r"\b(?:cnt|count|samples?|iterations?|iters?|n|runs?|rounds?"
