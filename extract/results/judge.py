@@ -383,6 +383,9 @@ _TOKEN_AFTER = re.compile(r"\S*")  # (matched at a position: no `^`, no slice)
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
 _FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|<pre)", re.M)
+# (one of which each fence holds: a text without any has none, and is not searched
+# for them line start by line start)
+_FENCE_MARKS = ("```", "~~~", "{code", "{noformat", "<pre")
 
 
 def features(
@@ -408,7 +411,8 @@ def features(
             le = starts[k + 1] - 1 if k + 1 < len(starts) else len(sample)
             line = lines[ls] = _Line(ls, le, _line_features(sample[ls:le]))
         line.count += 1
-    fences = [m.start() for m in _FENCE.finditer(sample)]
+    fenced = any(map(sample.__contains__, _FENCE_MARKS))
+    fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
     prev_end = 0
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
