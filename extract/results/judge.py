@@ -29,6 +29,7 @@ from itertools import repeat
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats.prose import RESULT_VERBS
 from extract.results.numbers import Number, numbers
+from extract.results.prefilter import lowered
 from extract.results.units import to_si
 
 # ---------------------------------------------------------------- what a number is
@@ -202,7 +203,11 @@ _CJK_WORDS = {
     "降低": "change", "提高": "change", "年": "date", "月": "date", "日": "date",
     "延迟": "time", "时延": "time", "响应时间": "time", "速度": "rate", "速率": "rate",
 }  # fmt: skip
-_TOKEN = re.compile(r"[a-z][a-z0-9]*|[\u4e00-\u9fff]+")
+# (a letter and its letters and digits, or a run of CJK: written as one class first, so
+# that the search skips to the next token's start instead of trying each alternative)
+_TOKEN = re.compile(
+    r"[a-z\u4e00-\u9fff](?:(?<=[a-z])[a-z0-9]*|(?<=[\u4e00-\u9fff])[\u4e00-\u9fff]*)"
+)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # What the window before a number ends with (after blanks).
 _TAILS = (
@@ -236,8 +241,15 @@ _TAIL_ENDS = {
     "code": ":",
     "version": "abcdefghijklmnopqrstuvwxyz0123456789",
 }
+# (each pattern reads the window's end: a match is at most its widest match long, so
+# the search starts that far from the end, not at each of the window's 48 positions;
+# `^` holds only at the window's real start, not where a search starts)
 _TAILS_BY_END = {
-    ch: tuple((f, rx) for f, rx in _TAILS if ch in _TAIL_ENDS[f])
+    ch: tuple(
+        (f, rx, re._parser.parse(rx.pattern, rx.flags).getwidth()[1])
+        for f, rx in _TAILS
+        if ch in _TAIL_ENDS[f]
+    )
     for ch in set("".join(_TAIL_ENDS.values()))
 }
 _TAILS_ANY: tuple = ()
@@ -269,7 +281,9 @@ class _Words:
     so a line's tokens are the text's.)"""
 
     def __init__(self, text: str, start: int = 0, end: int | None = None):
-        low = text[start:end].translate(_ASCII_LOWER)
+        line = text[start:end]
+        # (an ASCII line's lower() is its ASCII lower case, 4x faster than translate)
+        low = line.lower() if line.isascii() else line.translate(_ASCII_LOWER)
         self.low = low
         self.offset = start
         found = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)]
@@ -282,7 +296,10 @@ class _Words:
         # that a window's families are a walk over a slice of these.
         self.alone = list(map(_word_adds, words))
         self.paired = self.alone.copy()
-        for k, pair in enumerate(map(_PAIRS.get, zip(["", *words], words, strict=False))):
+        pairs = list(map(_PAIRS.get, zip(["", *words], words, strict=False)))
+        if pairs.count(None) == len(pairs):
+            return  # (most lines: no pair)
+        for k, pair in enumerate(pairs):
             if pair == "hedge" and k >= 2 and words[k - 1] == "up" and words[k - 2] in _RESULTS:
                 pair = None  # (`reached up to 410 MB/s`: what a run reached, no bound)
             if pair is not None:  # (rare: the token's own, then the pair's, then `stat`)
@@ -309,8 +326,8 @@ class _Words:
         if tails:
             tail = window.rstrip(" \t")
             # (each pattern reads the window's end: only those its last character allows)
-            for family, rx in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
-                if rx.search(tail):
+            for family, rx, widest in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
+                if rx.search(tail, max(0, len(tail) - widest)):
                     out[family] = None
         return list(out)
 
@@ -322,7 +339,8 @@ _LOG_LINE = re.compile(
 )
 _STACK_LINE = re.compile(r"^[ \t]*+(?:at [\w$.<>]++\(|Caused by:|\.\.\. \d++ more)")
 _BULLET = re.compile(r"^[ \t]*+(?:[-*•+]|\d{1,2}[.)])\s")
-_CODE_LINE = re.compile(r"[;{}][ \t]*+$|^[ \t]*+(?:import|public|private|def|return|for|if)\b")
+# (a code line ends with `;`, `{` or `}`, or starts with one of these words)
+_CODE_START = re.compile(r"[ \t]*+(?:import|public|private|def|return|for|if)\b")
 _CLI_LINE = re.compile(
     r"^[ \t]*+(?:[$#>][ \t]*+)?(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b"
 )
@@ -365,6 +383,9 @@ _TOKEN_AFTER = re.compile(r"\S*")  # (matched at a position: no `^`, no slice)
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
 _FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|<pre)", re.M)
+# (one of which each fence holds: a text without any has none, and is not searched
+# for them line start by line start)
+_FENCE_MARKS = ("```", "~~~", "{code", "{noformat", "<pre")
 
 
 def features(
@@ -390,7 +411,8 @@ def features(
             le = starts[k + 1] - 1 if k + 1 < len(starts) else len(sample)
             line = lines[ls] = _Line(ls, le, _line_features(sample[ls:le]))
         line.count += 1
-    fences = [m.start() for m in _FENCE.finditer(sample)]
+    fenced = any(map(sample.__contains__, _FENCE_MARKS))
+    fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
     prev_end = 0
     for c in cands:
         ls = starts[bisect_right(starts, c.number.start) - 1]
@@ -522,7 +544,7 @@ def _line_features(line: str) -> list[str]:
         f.append("line=bullet")
     if line.count("|") >= 2 or line.count("\t") >= 2:
         f.append("line=table")
-    if _CODE_LINE.search(line):
+    if line.rstrip(" \t").endswith((";", "{", "}")) or _CODE_START.match(line):
         f.append("line=code")
     if _CLI_LINE.match(lead):
         f.append("line=cli")
@@ -532,19 +554,27 @@ def _line_features(line: str) -> list[str]:
         f.append("line=markup")
     # (`16 vCPU, 128 GiB, gp3 volumes with 3000 IOPS`: a machine; not a long line, which
     # may be a whole mail flattened, its results beside its machine)
-    if len(line) <= 400 and len({m.group().lower() for m in _SPEC_WORD.finditer(line)}) >= 2:
-        f.append("line=spec")
+    # (the words as written, lower-cased: `ſsd` is not `ssd`)
+    if len(line) <= 400:
+        spec = {line[m.start() : m.end()].lower() for m in _SPEC_WORD.finditer(lowered(line))}
+        if len(spec) >= 2:
+            f.append("line=spec")
     return f
 
 
 # The words of a machine's description: its processors, memory, disks, network, system.
+# (searched in the line lower-cased, `prefilter.lowered`, led by the characters its
+# words start with: a position none starts at is turned away in one step)
 _SPEC_WORD = re.compile(
-    r"(?i)\b(?:v?cpus?|vcores?|cores|sockets|ram|nvme|ssds?|hdds?|gp[23]|gbps|gbit|xeon|epyc"
-    r"|ryzen|graviton\d?|[cmrix]\d[a-z]{0,2}\.\d{0,2}x?large|jdk|openjdk|ubuntu|centos|kernel)\b"
+    r"(?=[ceghijkmnorsuvx])\b(?:v?cpus?|vcores?|cores|sockets|ram|nvme|ssds?|hdds?|gp[23]|gbps"
+    r"|gbit|xeon|epyc|ryzen|graviton\d?|[cmrix]\d[a-z]{0,2}\.\d{0,2}x?large|jdk|openjdk|ubuntu"
+    r"|centos|kernel)\b"
 )
 
 
-_CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*")
+# (led by the class every split starts with: a position inside a cell's text is
+# turned away in one step, not once an alternative)
+_CELL_SPLIT = re.compile(r"(?=[\s|│┃])(?:\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*)")
 _COLUMN_WORDS = (
     ("error", re.compile(r"error|stddev|std ?dev|stdev|σ|±|\bci\b|p-?value|deviation", re.I)),
     ("count", re.compile(r"\b(?:cnt|count|samples?|iterations?|iters?|n|runs?|rounds?"

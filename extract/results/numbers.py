@@ -35,10 +35,11 @@ _RUN = re.compile(
 )
 _EXPONENT = re.compile(r"[eE][-+]?\d{1,3}(?![0-9])")
 # (its parts glued or one blank apart, as build tools print them: `1m30s`, `12m 5s`,
-# `1h 2m 3s`)
+# `1h 2m 3s`. Its first digit first, the look back after it, as in `_RUN`: the search
+# skips to the next digit)
 _DURATION = re.compile(
-    r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d+)?h(?: ?\d+(?:\.\d+)?m(?!s))?(?: ?\d+(?:\.\d+)?s)?"
-    r"|\d+(?:\.\d+)?m(?!s) ?\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
+    r"\d(?<![A-Za-z0-9_.]\d)(?:\d*(?:\.\d+)?h(?: ?\d+(?:\.\d+)?m(?!s))?(?: ?\d+(?:\.\d+)?s)?"
+    r"|\d*(?:\.\d+)?m(?!s) ?\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
 )
 _DURATION_PART = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)([hms])")
 _CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")

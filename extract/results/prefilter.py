@@ -142,6 +142,16 @@ def fold(text: str) -> str:
     return text
 
 
+def lowered(text: str) -> str:
+    """`text` as re.I reads it, for a regex written in lower case and compiled without
+    re.I (which tries a letter's cases at every step): its ASCII letters in lower
+    case, and `İ`, `ı`, `ſ`, `K` as the ASCII letters re.I matches them with. Every
+    character stays one character (`İ` is the only one whose `lower()` is two), and a
+    word character, a digit or a blank stays one: the regex matches where and as its
+    re.I form matches the text."""
+    return fold(text).lower()
+
+
 # Characters Python's `\s` takes for blanks and Hyperscan's does not.
 # (four finds are much faster than a regex scanning for the class)
 _ODD_BLANKS = "\x1c\x1d\x1e\x1f"

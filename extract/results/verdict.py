@@ -27,6 +27,7 @@ from extract.results.classify import features as reader_features
 from extract.results.families import families
 from extract.results.formats import ResultTable
 from extract.results.judge import Candidate
+from extract.results.prefilter import lowered
 
 _PERF_UNITS = {"time", "rate", "byterate", "factor", "percent"}
 
@@ -119,14 +120,26 @@ _HEDGED = ("left=hedge", "right=hedge")
 _SETTING = ("left=setting",)
 _ON_LOG = ("line=log", "line=stack")
 _MEASURED = ("left=took", "left=compare", "right=compare", "left=change", "right=change")
-# A line that states a job's or a test's status (a CI summary's, a bot's)
+# A line that states a job's or a test's status (a CI summary's, a bot's). (Searched
+# in the lower-cased sample (`prefilter.lowered`), where it needs no re.I, and only
+# when one of `_STATUS_WORDS` is there: most messages hold none, and the regex tries
+# each line's first 200 positions. The lookahead turns away at once a position no
+# word starts at.)
 _STATUS_LINE = re.compile(
-    r"^[^\n]{0,200}?(?:\b(?:passed|failed|succeeded|skipped|success|failure|cancell?ed|pending"
-    r"|errors?)\b|✅|❌|✔|✖|:x:|:heavy_check_mark:|:white_check_mark:|:zzz:)",
-    re.I | re.M,
+    r"^[^\n]{0,200}?(?=[pfsce✅❌✔✖:])(?:\b(?:passed|failed|succeeded|skipped|success|failure"
+    r"|cancell?ed|pending|errors?)\b|✅|❌|✔|✖|:x:|:heavy_check_mark:|:white_check_mark:|:zzz:)",
+    re.M,
 )
+# (each match of `_STATUS_LINE` holds one of these)
+_STATUS_WORDS = (
+    "passed", "failed", "succeeded", "skipped", "success", "failure", "cancelled", "canceled",
+    "pending", "error", "✅", "❌", "✔", "✖", ":x:", ":heavy_check_mark:", ":white_check_mark:",
+    ":zzz:",
+)  # fmt: skip
 _QUESTION = re.compile(r"\?(?:\s|$)")
-_SENTENCE = re.compile(r"[.!?。！？](?:\s|$)|\n\s*\n")
+# (a stop before a blank or the end, or a blank line: written as one class first, so
+# that the search skips to the next stop or line break instead of trying every position)
+_SENTENCE = re.compile(r"[.!?。！？\n](?:(?<=[.!?。！？])(?:\s|$)|(?<=\n)\s*\n)")
 
 
 def _writing(
@@ -168,7 +181,9 @@ def _writing(
     }
     on_log = sum(not named[id(c)].isdisjoint(_ON_LOG) for c in taken)
     out["numbers:log_share"] = on_log / len(taken) if taken else 0.0
-    out["text:status_share"] = min(1.0, len(_STATUS_LINE.findall(sample)) / n_lines)
+    low = sentences.low
+    status = len(_STATUS_LINE.findall(low)) if any(map(low.__contains__, _STATUS_WORDS)) else 0
+    out["text:status_share"] = min(1.0, status / n_lines)
     n_sentences = max(1, len(_SENTENCE.findall(sample)))
     out["text:questions"] = min(1.0, len(_QUESTION.findall(sample)) / n_sentences)
     out.update(_voice(sentences, own, perf))
@@ -177,23 +192,24 @@ def _writing(
 
 # How a sentence with a performance number speaks: it tells what was run and seen (a
 # report), or what would, could or should be (an estimate, a plan, advice, a limit).
+# (The voices and `_PERF_TERM` are searched in a sentence of the lower-cased sample
+# (`_Sentences.low`): written in lower case, they need no re.I. Each is led by a
+# lookahead of the characters its words start with, and its words share one `\b`: a
+# position no word starts at is turned away in one step, not once a word.)
 _REPORT_VOICE = re.compile(
-    r"\b(?:i|we|i've|we've) (?:just )?(?:ran|run|measured|tested|benchmarked|tried|got|get"
-    r"|see|saw|observed|noticed|found|compared|profiled|deployed|checked)\b|\bresults?\b"
-    r"|^\W*(?:tested|measured|benchmarked|ran)\b"
-    r"|\b(?:demonstrat|show|brought|brings|gave|gives|achiev|saw|seeing)\w{0,6}"
-    r"|\bhere (?:are|is)\b|\b(?:took|went|dropped|improved|reduced|regressed|finishes|finished"
-    r"|completed|now (?:takes|runs|is|gets))\b|\bfrom [^.\n]{1,40}? to\b|\bvs\.?|\bversus\b"
-    r"|\bbefore\b[^.\n]{0,80}?\bafter\b|\b(?:before|after|with|without) (?:the |this |my )?"
-    r"(?:patch|change|fix|pr)\b|\bbaseline\b|测试|压测|结果|提升|提高|降低|下降|降到|优化[前后]"
-    r"|之前|之后|以前|现在|只有",
-    re.I,
-)
+    r"(?=[abcdfghinrstvw测压结提降下优之以现只])(?:\b(?:(?:i|we|i've|we've) (?:just )?(?:ran|run"
+    r"|measured|tested|benchmarked|tried|got|get|see|saw|observed|noticed|found|compared"
+    r"|profiled|deployed|checked)\b|results?\b|(?:demonstrat|show|brought|brings|gave|gives"
+    r"|achiev|saw|seeing)|here (?:are|is)\b|(?:took|went|dropped|improved|reduced|regressed"
+    r"|finishes|finished|completed|now (?:takes|runs|is|gets))\b|from [^.\n]{1,40}? to\b|vs"
+    r"|versus\b|before\b[^.\n]{0,80}?\bafter\b|(?:before|after|with|without) (?:the |this |my )?"
+    r"(?:patch|change|fix|pr)\b|baseline\b)|测试|压测|结果|提升|提高|降低|下降|降到|优化[前后]"
+    r"|之前|之后|以前|现在|只有)|^\W*(?:tested|measured|benchmarked|ran)\b"
+)  # (only ever asked whether it is found: `\w{0,6}` after a stem, `\.?` after `vs`, dropped)
 _HYPOTHETICAL_VOICE = re.compile(
-    r"\b(?:would|could|should|might|expect\w*|estimat\w*|assum\w*|theor\w*|roughly"
-    r"|rule of thumb|plan\w*|target\w*|goal|need|want|suppose|ideally|probably|will"
-    r"|going to|default|limit|max(?:imum)?)\b|预计|希望|应该|需要",
-    re.I,
+    r"(?=[acdegilmnprstw预希应需])(?:\b(?:would|could|should|might|expect\w*|estimat\w*"
+    r"|assum\w*|theor\w*|roughly|rule of thumb|plan\w*|target\w*|goal|need|want|suppose"
+    r"|ideally|probably|will|going to|default|limit|max(?:imum)?)\b|预计|希望|应该|需要)"
 )
 # The words of supposing that a report's own sentence holds too: the setup it ran
 # (`with the default settings`), the statistics it read (`max 40 ms`), what it will
@@ -201,13 +217,15 @@ _HYPOTHETICAL_VOICE = re.compile(
 _WEAK_SUPPOSING = frozenset(
     ("default", "limit", "max", "maximum", "need", "want", "will", "roughly")
 )
-# (a full-width mark ends a sentence with no blank after it: Chinese puts none)
-_SENTENCE_STOP = re.compile(r"[.!?;](?=\s)|[。！？；]|\n")
+# (a full-width mark ends a sentence with no blank after it: Chinese puts none. One
+# class first, so that the search skips to the next stop or line break; an ASCII
+# mark then needs a blank after it)
+_SENTENCE_STOP = re.compile(r"[.!?;。！？；\n](?:(?<![.!?;])|(?=\s))")
 # Words that say a sentence is about performance, whatever unit its numbers have
 _PERF_TERM = re.compile(
-    r"throughput|latency|\b[qtr]ps\b|\bops\b|perf|faster|slower|speed|benchmark|\bp\d\d\b"
-    r"|per second|/s(?:ec)?\b|\bRT\b|每秒|吞吐|延迟|耗时|性能|速度|慢|快",
-    re.I,
+    r"(?=[bflopqrst/每吞延耗性速慢快])(?:throughput|latency|\b[qtr]ps\b|\bops\b|perf|faster"
+    r"|slower|speed|benchmark|\bp\d\d\b|per second|/s(?:ec)?\b|\brt\b|每秒|吞吐|延迟|耗时|性能"
+    r"|速度|慢|快)"
 )
 
 
@@ -217,6 +235,7 @@ class _Sentences:
 
     def __init__(self, sample: str):
         self.sample = sample
+        self.low = lowered(sample)
         self.stops = [m.end() for m in _SENTENCE_STOP.finditer(sample)]
         self._voices: dict[int, tuple[bool, bool]] = {}
 
@@ -225,19 +244,27 @@ class _Sentences:
         return bisect_right(self.stops, pos)
 
     def text(self, k: int) -> str:
+        return self.sample[self._bounds(k)]
+
+    def lowered(self, k: int) -> str:
+        """`lowered(self.text(k))`."""
+        return self.low[self._bounds(k)]
+
+    def _bounds(self, k: int) -> slice:
         stops = self.stops
-        return self.sample[stops[k - 1] if k else 0 : stops[k] if k < len(stops) else None]
+        return slice(stops[k - 1] if k else 0, stops[k] if k < len(stops) else None)
 
     def voice(self, k: int) -> tuple[bool, bool]:
         """(tells, supposes) of sentence `k`."""
         if k not in self._voices:
-            sentence = self.text(k)
+            sentence = self.lowered(k)
             report = _REPORT_VOICE.search(sentence) is not None
-            # (read up to its first strong word only: a weak one does not decide)
+            # (read up to its first strong word only: a weak one does not decide. The
+            # word as the sentence writes it, lower-cased: `wİll` is no `will`)
             supposing = strong = False
             for m in _HYPOTHETICAL_VOICE.finditer(sentence):
                 supposing = True
-                if m.group().lower() not in _WEAK_SUPPOSING:
+                if self.text(k)[m.start() : m.end()].lower() not in _WEAK_SUPPOSING:
                     strong = True
                     break
             self._voices[k] = (report and not strong, supposing and not report)
@@ -269,7 +296,7 @@ def _voice(sentences: _Sentences, own: list[Candidate], perf: list[Candidate]) -
             continue
         if id(c) not in perf_ids:
             if k not in about_perf:
-                about_perf[k] = _PERF_TERM.search(sentences.text(k)) is not None
+                about_perf[k] = _PERF_TERM.search(sentences.lowered(k)) is not None
             if not about_perf[k]:
                 continue
         seen.add(k)

@@ -134,3 +134,19 @@ def test_the_quick_search_never_hides_a_claim():
         if not claims._MAY_CLAIM.search(text):
             assert not list(claims._CLAIM.finditer(text)), text[:200]
     assert all(stated_claims(t) for t in written)
+
+
+def test_the_lead_turns_away_no_phrase():
+    """`_CLAIM` is led by the characters a phrase starts with: it finds what the plain
+    phrases (`CLAIM_PATTERN`) find, each verb and CJK word written in any case."""
+    verbs = [
+        "improved", "sped up", "speeds up", "boosted", "gained", "regressed", "degraded",
+        "slowed down", "reduced", "decreased", "dropped", "cut", "down", "fell", "lowered",
+        "increased", "up", "grew", "rose", "raised",
+    ]  # fmt: skip
+    text = " ".join(f"It {v.upper()} BY 30%, {v.title()} of 2x." for v in verbs)
+    text += " 提升了30% 慢 2 倍 加速 3 倍 下降了20% 降低 5% 减少 9% 缩短 4%"
+    text += " 增加 7% 增长 8% 3倍的提升"
+    plain = [m.group(0) for m in re.finditer(CLAIM_PATTERN, text)]
+    assert len(plain) > 20
+    assert [c.words for c in stated_claims(text)] == plain

@@ -199,20 +199,27 @@ def test_a_key_before_a_colon_is_no_source_line():
 
 
 def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
-    """`_TAILS_BY_END` (which tail patterns a window's last character allows) finds
-    what trying every pattern finds: on windows written to end each way."""
+    """`_TAILS_BY_END` (which tail patterns a window's last character allows, each
+    searched from its widest match's length before the end) finds what searching
+    every pattern from the window's start finds: on windows written to end each way,
+    alone and after a long sentence."""
     from extract.results import judge as J
 
     windows = [
         "see issue #", "p99 <=", "latency >", "on 2024-05-", "at 2024/05/06t", "run 26/12/",
         "foo.java:", "bar.py:", "jdk", "upgraded to", "graviton3", "xeon platinum", "rc2",
-        "spark", "count:", "took", "", "é", "x =", "node", "v",
+        "spark", "count:", "took", "", "é", "x =", "node", "v", "upgrading from",
+        "threadripper", "2024-05-06T", "releases of", "1 2024/05/06T",
     ]  # fmt: skip
-    for tail in windows:
+    for tail in windows + [f"the run we made on the old cluster {w}" for w in windows]:
         every = [f for f, rx in J._TAILS if rx.search(tail)]
-        allowed = [f for f, rx in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY) if rx.search(tail)]
+        allowed = [
+            f
+            for f, rx, widest in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY)
+            if rx.search(tail, max(0, len(tail) - widest))
+        ]
         assert allowed == every, tail
-    assert any(rx.search("jdk") for _, rx in J._TAILS_BY_END["k"])
+    assert any(rx.search("jdk") for _, rx, _ in J._TAILS_BY_END["k"])
 
 
 def test_a_number_whose_sibling_a_reader_read():

@@ -4,6 +4,9 @@ them as on the plain path, where every parser and every feature runs."""
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 
 from extract.dev.eval import corpus_kind, read_message
@@ -13,7 +16,7 @@ from extract.results import prefilter
 from extract.results.classify import EARLY_EXIT_REASON, classify, features
 from extract.results.formats import extract_results
 from extract.results.message import extraction_text
-from extract.results.prefilter import Needs
+from extract.results.prefilter import Needs, lowered
 from extract.results.weights import THRESHOLD, WEIGHTS
 from tests.conftest import REPO, SHARED
 
@@ -297,3 +300,20 @@ def test_a_thread_dump_that_names_no_exception_is_a_stack_both_ways():
     _same_both_ways(dump)
     plain = classify(dump, extract_results(dump, plain=True), plain=True)
     assert any("stack trace" in r for r in plain.reasons)
+
+
+def test_the_lowered_sample_reads_as_re_ignorecase_does():
+    """Lower-case regexes without re.I read `lowered(text)` as re.I reads the text:
+    every character stays one, a word character, a digit or a blank stays one, and a
+    character becomes an ASCII letter exactly when re.I matches it with that letter."""
+    any_letter = re.compile(r"[a-z]", re.I)
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        low = lowered(char)
+        assert len(low) == 1
+        if low == char and not any_letter.fullmatch(char):
+            continue
+        for cls in (r"\w", r"\d", r"\s"):
+            assert bool(re.fullmatch(cls, char)) == bool(re.fullmatch(cls, low)), hex(code)
+        if any_letter.fullmatch(char):
+            assert "a" <= low <= "z" and re.fullmatch(low, char, re.I), hex(code)

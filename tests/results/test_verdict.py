@@ -162,3 +162,17 @@ def test_a_design_thread_explains_none_of_its_numbers():
     assert r.verdict.is_benchmark
     f, r = feats(vote, "[VOTE] Release Apache Foo 1.2.0")
     assert f["numbers:best"] < max(c.score for c in r.numbers if not c.noise)
+
+
+_SUPPOSING = [
+    "would", "could", "should", "might", "expected", "estimated", "assuming",
+    "theoretically", "roughly", "planned", "targets", "goal", "need", "want", "suppose",
+    "ideally", "probably", "will", "default", "limit", "max", "maximum", "rule of thumb",
+    "going to", "预计", "希望", "应该", "需要",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("word", _SUPPOSING)
+def test_each_supposing_word_is_read_in_any_case(word):
+    sentence = f"It {word.upper()} be 30 ms."
+    assert _told_or_supposed(_Sentences(sentence), [sentence.index("3")]) == (0, 1)
