@@ -361,9 +361,11 @@ class _Pool:
         return _staged(todo, data_dir, stage_dir, self, self.n, results)
 
     def shutdown(self) -> None:
-        # Not waiting for the workers to exit (half a second): the interpreter
-        # joins them before it exits.
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        # Waiting for the workers to exit: the interpreter would join them before it
+        # exits anyway, and Python 3.11's exit hook races a pool shut down without
+        # waiting (it wakes the pool's manager thread through a pipe that thread may be
+        # closing: "Exception ignored ... Bad file descriptor" on stderr, seen under load)
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
     def kill(self) -> None:
         """Stop the workers now (Ctrl-C, disk full): the interpreter would otherwise
