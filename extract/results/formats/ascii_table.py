@@ -840,12 +840,8 @@ def parse(text: str) -> list[ResultTable]:
     tables = _box_tables(text, lines, plain) if boxes else []
     claimed = [t.span for t in tables]
     whitespace = _whitespace_tables(text, lines, gaps) if columns else []
-    for t in whitespace:
-        if not overlaps(t.span, claimed):
-            tables.append(t)
-            claimed.append(t.span)
     flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
-    for t in flat + _spaced_tables(text, lines):
+    for t in whitespace + flat + _spaced_tables(text, lines):  # (the first of overlapping ones)
         if not overlaps(t.span, claimed):
             tables.append(t)
             claimed.append(t.span)
