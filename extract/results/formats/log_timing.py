@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, disjoint, numbers, read
+from extract.results.formats._rows import Rows, disjoint, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 _TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
@@ -134,7 +134,6 @@ def _summaries(text: str) -> list[ResultTable]:
             span=(start, head.end()),
             columns=["step", "time"],
             caption=head.group("title"),
-            variant=heading_above(text, start, floor),
         )
         pos = head.end()
         while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
@@ -145,6 +144,7 @@ def _summaries(text: str) -> list[ResultTable]:
             table.span = (start, pos)
             floor = pos
             tables.append(table)
+    name_blocks(tables, text, "block")
     return tables
 
 
