@@ -53,6 +53,7 @@ _TWO_VALUES = r"\d[^\s\d]*\s+(?:\S+\s+)?[*_`]*[-+−]?\.?\d"
 # character before the three: the same places, and each character read once.)
 _BOX_CHARS = "".join(map(chr, range(0x2500, 0x2580)))
 _RULE_RUN = rf"[+|{_BOX_CHARS}][-=:]*[-─━═]{{3}}"
+_TRIGGER_PARTS = (_ROW_LINE, _BAR_LINES, _TWO_GAPS, _TWO_VALUES, _RULE_RUN)
 
 INFO = FormatInfo(
     name="ascii-table",
@@ -70,14 +71,8 @@ INFO = FormatInfo(
     # other than a space, between two words.
     # An aligned table run onto one line has two values in a row, maybe with a unit
     # after the first (`38.4 s 29.9 s`).
-    trigger="|".join((_ROW_LINE, _BAR_LINES, _TWO_GAPS, _TWO_VALUES, _RULE_RUN)),
-    trigger_parts=(
-        (_ROW_LINE, (), ()),
-        (_BAR_LINES, (), ()),
-        (_TWO_GAPS, (), ()),
-        (_TWO_VALUES, (), ()),
-        (_RULE_RUN, (), ()),
-    ),
+    trigger="|".join(_TRIGGER_PARTS),
+    trigger_parts=tuple((part, (), ()) for part in _TRIGGER_PARTS),
 )
 
 # A rule: box-drawing characters (U+2500-U+257F), `+-=:|` and blanks, with a run of

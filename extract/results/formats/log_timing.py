@@ -50,6 +50,14 @@ _TIMED_LINES = (
     rf"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*[ \t]*(?:{_TIME_UNITS})(?!\w)"
 )
 
+# One trigger part per alternative, each starting with a literal (the regex engine skips
+# to it), the first three searched only when their words are in the text.
+_TRIGGER_PARTS = (
+    (r"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{10})", ("Summary",), ()),
+    (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
+    (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
+    (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
+)
 INFO = FormatInfo(
     name="log-timing",
     description="timings in tool logs: Hive summaries and PerfLogger, zkbenchmark results, "
@@ -58,16 +66,8 @@ INFO = FormatInfo(
     "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`; "
     "two or more `<what>: 12.5 ms` records, one per line or one after the other",
     priority=16,
-    trigger=rf"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{{10}}|</PERFLOG"
-    rf"|finished, time elapsed|{_TIMED_LINES})",
-    # one part per alternative, each starting with a literal (the regex engine skips
-    # to it), the first three searched only when their words are in the text
-    trigger_parts=(
-        (r"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{10})", ("Summary",), ()),
-        (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
-        (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
-        (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
-    ),
+    trigger="|".join(part for part, _, _ in _TRIGGER_PARTS),
+    trigger_parts=_TRIGGER_PARTS,
 )
 
 # beeline prints the summary through its log: `INFO  : ` before every line
