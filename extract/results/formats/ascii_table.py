@@ -125,11 +125,9 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
         # each line starts after the ones before and their breaks (C loops)
         starts = map(add, accumulate(map(len, parts), initial=0), count())
         return list(zip(starts, parts, strict=False))  # (one start more than lines)
-    out, pos = [], 0
-    for line in text.splitlines(keepends=True):
-        out.append((pos, line.rstrip("\r\n")))
-        pos += len(line)
-    return out
+    lines = text.splitlines(keepends=True)
+    starts = accumulate(map(len, lines), initial=0)
+    return [(pos, line.rstrip("\r\n")) for pos, line in zip(starts, lines, strict=False)]
 
 
 def _may_have_box(text: str) -> bool:
