@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import accumulate
 
 from extract.results.formats._grid import composite_measurements, grid_table, read_cell
 from extract.results.formats._layout import GROUPED, line_caption, line_end, mask_tags, overlaps
@@ -213,12 +214,8 @@ def _inline_outer(view, sep_start, sep_end, line_start, line_end, ncol):
         return None
     head_open = pipes[-(ncol + 1)]
     header = [c.strip() for c in before[head_open + 1 : -1].split("|")]
-    stream_start = sep_end
-    parts, offsets, pos = [], [], stream_start
-    for piece in view[stream_start:line_end].split("|"):
-        parts.append(piece)
-        offsets.append(pos)
-        pos += len(piece) + 1
+    parts = view[sep_end:line_end].split("|")
+    offsets = list(accumulate((len(p) + 1 for p in parts), initial=sep_end))  # (of each part)
     rows, i, end = [], 1, None
     if not parts or parts[0].strip():
         return None
