@@ -282,7 +282,6 @@ def grid_measurements(
     *,
     caption: str | None = None,
     context: str | None = None,
-    require_context: bool = True,
     guess_time: bool = True,
 ) -> list[Measurement]:
     """Measurements of a table. `header_levels[-1]` names the columns; earlier levels
@@ -330,7 +329,7 @@ def grid_measurements(
     default_time = (
         guess_time and not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
     )
-    if require_context and not (any_unit or default_time or MEASURE_WORDS.search(context)):
+    if not (any_unit or default_time or MEASURE_WORDS.search(context)):
         return []
 
     # Unit-less numeric columns beside unit-bearing ones are settings (No. of Tables = 1000).
