@@ -71,6 +71,7 @@ DYNAMIC = {
     "extract.results.formats.luceneutil._qps_text": "at import: QPS with and without p-value",
     "extract.results.formats.luceneutil._latency": "at import: latency in text and for JIRA",
     "extract.results.formats.testdfsio._rows": "at import: TestDFSIO's and NNBench's rows",
+    "extract.results.formats.spark_benchmark._cases": "at import: Spark 3's and Spark 2's tables",
 }
 
 _BASE_TEXTS = {

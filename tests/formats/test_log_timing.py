@@ -130,3 +130,14 @@ def test_never_raises_and_stays_fast():
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003", "004"])
 def test_silent_on_seeds(prefix):
     assert [m for t in run("log-timing", seed(prefix)) for m in t.measurements] == []
+
+
+def test_a_rule_in_a_step_name_ends_the_summary():
+    """`---` in what would be a step's name is a rule inside the summary: it ends it."""
+    text = (
+        "Query Compilation Summary\n" + "-" * 60 + "\n"
+        "Compile Step - 1 parse                 1ms\n"
+        "Compile Step - 2 analyze             142ms\n"
+        "Other ------------------------------ 3000ms\n"
+    )
+    assert [r[1] for r in rows(text)] == ["Compile Step - 1 parse", "Compile Step - 2 analyze"]

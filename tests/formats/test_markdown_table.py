@@ -264,3 +264,15 @@ def test_a_separator_of_single_hyphens_between_bars():
     ]
     # (a line of bars and single hyphens inside other text is no separator)
     assert not [t for t in extract_results("a |-|-| b 12 ms") if t.format == "markdown-table"]
+
+
+def test_a_junction_of_two_rows_splits_after_the_shared_number_pattern():
+    """Where two rows of a flattened table meet, the value that ends the one is a number
+    as `_layout.GROUPED` reads it (an exponent too), with its unit; a version
+    (`1.2.3`) is no number, so the piece splits at its last blank."""
+    from extract.results.formats.markdown_table import _split_junction
+
+    assert _split_junction("1e5 ms 1000") == ("1e5 ms", "1000")
+    assert _split_junction("1e5 read small") == ("1e5", "read small")
+    assert _split_junction("-1,250 ms readLarge") == ("-1,250 ms", "readLarge")
+    assert _split_junction("1.2.3 ms 1000") == ("1.2.3 ms", "1000")

@@ -405,3 +405,11 @@ def test_a_key_that_names_its_unit_gives_it():
     assert got["Max RT(ms)"] == "ms" and got["Average RT(ms)"] == "ms"
     assert got["Ops per sec"] == "Ops per sec"
     assert got["Send TPS"] is None  # (a rate's name, no unit stated)
+
+
+def test_an_elision_or_html_fence_between_samples_keeps_one_block():
+    """`...` (lines left out) and `<pre>` / `</pre>` lines are fences, as `_layout.FENCE`
+    says for every format: samples on both sides are one series, not two blocks."""
+    for fence in ("...", "</pre>\n<pre>"):
+        text = f"Sent: 2310 msg/s\n{fence}\nSent: 2295 msg/s\nSent: 2330 msg/s\n"
+        assert [r[2] for r in rows(text)] == ["line 1", "line 2", "line 3"], fence

@@ -96,3 +96,21 @@ def test_a_unit_after_a_comma_is_found_as_the_pattern_did():
         == [bool(re.search(r",\s*\S+/s$", k)) for k in keys]
         == [True, True, False, False, False, False, True]
     )
+
+
+def test_an_interval_line_names_its_percentile_as_a_number():
+    """The percentile in `lat (ms,99.9%)` is read as `_layout.NUM`: `99.9` names the
+    metric; a line whose percentile is no number (`9.9.9`) is not sysbench's."""
+    line = (
+        "[ {t}s ] thds: 8 tps: 258.32 qps: 4133.04 (r/w/o: 3616.74/0.00/516.30) "
+        "lat (ms,{pct}%): 4.10 err/s: 0.00 reconn/s: 0.00\n"
+    )
+
+    def latencies(pct: str) -> list[str]:
+        text = line.format(t=10, pct=pct) + line.format(t=20, pct=pct)
+        return [
+            m.metric for t in run("sysbench", text) for m in t.measurements if "lat" in m.metric
+        ]
+
+    assert latencies("99.9") == ["latency_p99_9", "latency_p99_9"]
+    assert latencies("9.9.9") == []

@@ -24,11 +24,12 @@ from extract.results.units import parse_duration, parse_number, to_si
 
 _SPACED_THOUSANDS = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
 _UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
-# value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±
+# value [unit] [± err [unit]] [(ratio)] ; `?` is a mangled ±; the ratio (to the best
+# row, pytest-benchmark's) is no value of the cell
 _CELL = re.compile(
     rf"""^\s*(?P<num>{CELL_NUM})(?:(?P<mag>[kKM])[ \t]+(?=[A-Za-z]+/))?\s*(?P<unit>{_UNIT})?
         (?:\s*(?:±|\+-|\+/-|Â±)\s*(?P<err>{CELL_NUM})\s*(?P<eunit>{_UNIT}|%)?)?
-        \s*(?:\((?P<ratio>[^()]{{1,12}})\))?\s*$""",
+        \s*(?:\([^()]{{1,12}}\))?\s*$""",
     re.X,
 )
 # A unit in brackets that ends a column name: `Best Time(ms)`, `Mean [s]`. Searched
@@ -121,7 +122,6 @@ class Cell(NamedTuple):
     err_unit: str | None
     written: str
     err_written: str | None
-    ratio: str | None
 
 
 def read_cell(text: str) -> Cell | None:
@@ -150,7 +150,6 @@ def read_cell(text: str) -> Cell | None:
         norm_unit(m.group("eunit")) or norm_unit(unit),
         m.group("num") + (mag or ""),
         m.group("err"),
-        m.group("ratio"),
     )
 
 
@@ -282,7 +281,6 @@ def grid_measurements(
     *,
     caption: str | None = None,
     context: str | None = None,
-    require_context: bool = True,
     guess_time: bool = True,
 ) -> list[Measurement]:
     """Measurements of a table. `header_levels[-1]` names the columns; earlier levels
@@ -330,7 +328,7 @@ def grid_measurements(
     default_time = (
         guess_time and not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
     )
-    if require_context and not (any_unit or default_time or MEASURE_WORDS.search(context)):
+    if not (any_unit or default_time or MEASURE_WORDS.search(context)):
         return []
 
     # Unit-less numeric columns beside unit-bearing ones are settings (No. of Tables = 1000).

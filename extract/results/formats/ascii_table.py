@@ -53,6 +53,7 @@ _TWO_VALUES = r"\d[^\s\d]*\s+(?:\S+\s+)?[*_`]*[-+−]?\.?\d"
 # character before the three: the same places, and each character read once.)
 _BOX_CHARS = "".join(map(chr, range(0x2500, 0x2580)))
 _RULE_RUN = rf"[+|{_BOX_CHARS}][-=:]*[-─━═]{{3}}"
+_TRIGGER_PARTS = (_ROW_LINE, _BAR_LINES, _TWO_GAPS, _TWO_VALUES, _RULE_RUN)
 
 INFO = FormatInfo(
     name="ascii-table",
@@ -70,14 +71,8 @@ INFO = FormatInfo(
     # other than a space, between two words.
     # An aligned table run onto one line has two values in a row, maybe with a unit
     # after the first (`38.4 s 29.9 s`).
-    trigger="|".join((_ROW_LINE, _BAR_LINES, _TWO_GAPS, _TWO_VALUES, _RULE_RUN)),
-    trigger_parts=(
-        (_ROW_LINE, (), ()),
-        (_BAR_LINES, (), ()),
-        (_TWO_GAPS, (), ()),
-        (_TWO_VALUES, (), ()),
-        (_RULE_RUN, (), ()),
-    ),
+    trigger="|".join(_TRIGGER_PARTS),
+    trigger_parts=tuple((part, (), ()) for part in _TRIGGER_PARTS),
 )
 
 # A rule: box-drawing characters (U+2500-U+257F), `+-=:|` and blanks, with a run of
@@ -130,11 +125,9 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
         # each line starts after the ones before and their breaks (C loops)
         starts = map(add, accumulate(map(len, parts), initial=0), count())
         return list(zip(starts, parts, strict=False))  # (one start more than lines)
-    out, pos = [], 0
-    for line in text.splitlines(keepends=True):
-        out.append((pos, line.rstrip("\r\n")))
-        pos += len(line)
-    return out
+    lines = text.splitlines(keepends=True)
+    starts = accumulate(map(len, lines), initial=0)
+    return [(pos, line.rstrip("\r\n")) for pos, line in zip(starts, lines, strict=False)]
 
 
 def _may_have_box(text: str) -> bool:
@@ -840,12 +833,8 @@ def parse(text: str) -> list[ResultTable]:
     tables = _box_tables(text, lines, plain) if boxes else []
     claimed = [t.span for t in tables]
     whitespace = _whitespace_tables(text, lines, gaps) if columns else []
-    for t in whitespace:
-        if not overlaps(t.span, claimed):
-            tables.append(t)
-            claimed.append(t.span)
     flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
-    for t in flat + _spaced_tables(text, lines):
+    for t in whitespace + flat + _spaced_tables(text, lines):  # (the first of overlapping ones)
         if not overlaps(t.span, claimed):
             tables.append(t)
             claimed.append(t.span)

@@ -32,9 +32,9 @@ import re
 from itertools import accumulate, compress, count, repeat
 from operator import add
 
-from extract.results.formats._context import measure
 from extract.results.formats._grid import MEASURE_WORDS, header_unit, said_unit
 from extract.results.formats._layout import heading_above, overlaps
+from extract.results.formats._rows import measure
 from extract.results.formats.base import FormatInfo, ResultTable
 from extract.results.units import parse_number
 

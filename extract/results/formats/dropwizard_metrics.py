@@ -49,6 +49,12 @@ from extract.results.formats._layout import FLOAT, NUM, command_above, heading_a
 from extract.results.formats._rows import Rows, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
+_TRIGGER_PARTS = (
+    (r"(?-i:rate[ \t]*<?=)", ("rate=", "rate<", "rate ", "rate\t"), ()),
+    (r"(?-i:%[ \t]*<=)", ("<=",), ()),
+    (r"(?-i:type=(?:TIMER|METER|HISTOGRAM),)", ("type=",), ()),
+    (r'(?-i:"rate_units"|"units")', ('_units"', '"units"'), ()),
+)
 INFO = FormatInfo(
     name="dropwizard-metrics",
     description="Dropwizard Metrics reports: ConsoleReporter blocks, Slf4jReporter records, "
@@ -58,16 +64,8 @@ INFO = FormatInfo(
     "..., p99=N, mean_rate=N, rate_unit=events/second, duration_unit=milliseconds`; "
     '`{"version": "3.1.3", "gauges": .., "timers": {"x": {"p99": .., "m1_rate": ..}}}`',
     priority=14,
-    trigger=(
-        r"(?-i:rate[ \t]*<?=|%[ \t]*<=|type=(?:TIMER|METER|HISTOGRAM),"
-        r'|"rate_units"|"units")'
-    ),
-    trigger_parts=(
-        (r"(?-i:rate[ \t]*<?=)", ("rate=", "rate<", "rate ", "rate\t"), ()),
-        (r"(?-i:%[ \t]*<=)", ("<=",), ()),
-        (r"(?-i:type=(?:TIMER|METER|HISTOGRAM),)", ("type=",), ()),
-        (r'(?-i:"rate_units"|"units")', ('_units"', '"units"'), ()),
-    ),
+    trigger="|".join(part for part, _, _ in _TRIGGER_PARTS),
+    trigger_parts=_TRIGGER_PARTS,
 )
 
 _LINE = re.compile(

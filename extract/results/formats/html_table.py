@@ -19,7 +19,7 @@ import warnings
 from bisect import bisect_left
 
 from extract.results.formats._grid import clean_cell, grid_table, read_cell
-from extract.results.formats._layout import line_caption, mask_tags, replace_tags
+from extract.results.formats._layout import DIGIT, line_caption, mask_tags, replace_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -98,9 +98,7 @@ def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
             all_th = all_th and cell.name == "th"
         if not cells:
             continue
-        if not body and (
-            all_th or (not header and not any(re.search(r"\d", c) for c in cells[1:]))
-        ):
+        if not body and (all_th or (not header and not any(DIGIT.search(c) for c in cells[1:]))):
             header.append(cells)
         elif (
             not body

@@ -17,6 +17,7 @@ variant = column groups, else the heading line before the table.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from extract.results.formats._grid import clean_cell, grid_table, read_cell
 from extract.results.formats._layout import line_caption, overlaps
@@ -47,11 +48,8 @@ def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
     """(start, end, logical rows) of each run of `|` lines, wrapped rows rejoined."""
     out = []
     lines = text.splitlines(keepends=True)
-    pos, i = 0, 0
-    offsets = []
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line)
+    offsets = list(accumulate(map(len, lines), initial=0))  # (where each line starts)
+    i = 0
     while i < len(lines):
         if not lines[i].lstrip().startswith("|"):
             i += 1

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._context import measure
+from extract.results.formats._rows import measure
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(

@@ -29,17 +29,18 @@ Records are matched on the text itself, so a mail flattened onto one line reads
 the same; timing lines flattened onto one line are read where two or more records
 stand one after the other in it. Pure function; never raises.
 
-PerfLogger records and zkbenchmark results are declared rows (`_rows.Rows`). Not
-declared as rows: Hive's summaries stop at a rule inside them, and a run of timing lines
-needs two different labels and skips settings in it.
+Hive's summaries, PerfLogger records and zkbenchmark results are declared rows
+(`_rows.Rows`). Not declared as rows: a run of timing lines comes from two patterns
+(lines, and records one after the other on a line), needs two different labels and
+skips settings in it.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above
-from extract.results.formats._rows import Rows, disjoint, numbers, read
+from extract.results.formats._layout import NUM, heading_above, runs
+from extract.results.formats._rows import Rows, disjoint, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 _TIME_UNITS = "ns|us|µs|μs|ms|s|sec|secs|seconds|min|mins|minutes"
@@ -50,6 +51,14 @@ _TIMED_LINES = (
     rf"[ \t]*[A-Za-z][^:\n]*:[ \t]*\d[\d.]*[ \t]*(?:{_TIME_UNITS})(?!\w)"
 )
 
+# One trigger part per alternative, each starting with a literal (the regex engine skips
+# to it), the first three searched only when their words are in the text.
+_TRIGGER_PARTS = (
+    (r"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{10})", ("Summary",), ()),
+    (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
+    (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
+    (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
+)
 INFO = FormatInfo(
     name="log-timing",
     description="timings in tool logs: Hive summaries and PerfLogger, zkbenchmark results, "
@@ -58,16 +67,8 @@ INFO = FormatInfo(
     "`step  142ms`; `</PERFLOG method=.. duration=N`; `READ finished, time elapsed (sec): N`; "
     "two or more `<what>: 12.5 ms` records, one per line or one after the other",
     priority=16,
-    trigger=rf"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{{10}}|</PERFLOG"
-    rf"|finished, time elapsed|{_TIMED_LINES})",
-    # one part per alternative, each starting with a literal (the regex engine skips
-    # to it), the first three searched only when their words are in the text
-    trigger_parts=(
-        (r"(?m-i:Summary[ \t]*:?\s*(?:(?:INFO|WARN|DEBUG)[ \t]*:\s*)?-{10})", ("Summary",), ()),
-        (r"(?m-i:</PERFLOG)", ("</PERFLOG",), ()),
-        (r"(?m-i:finished, time elapsed)", ("finished, time elapsed",), ()),
-        (rf"(?m-i:{_TIMED_LINES})", (":",), ()),
-    ),
+    trigger="|".join(part for part, _, _ in _TRIGGER_PARTS),
+    trigger_parts=_TRIGGER_PARTS,
 )
 
 # beeline prints the summary through its log: `INFO  : ` before every line
@@ -82,10 +83,6 @@ _SUMMARY = re.compile(
     + r"-{10,})?"
 )
 _PREFIX_BEFORE = re.compile(r"(?:^|(?<=\s))(?:INFO|WARN|DEBUG)[ \t]*:[ \t]*$", re.M)
-# (the blanks before a step are taken whole: the prefix's own blanks add nothing)
-_STEP = re.compile(
-    rf"\s*+{_LP}(?P<label>[A-Za-z][^\n]{{0,100}}?)[ \t]+(?P<v>{NUM})(?P<u>ms|s)(?=\s|$)"
-)
 _PERFLOG = re.compile(
     r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
     r"(?:\s+from=[\w.$]+)?\s*>"
@@ -119,32 +116,31 @@ def parse(text: str) -> list[ResultTable]:
     return disjoint(tables)
 
 
+SUMMARIES = Rows(
+    header=_SUMMARY,
+    # (the blanks before a step are taken whole: the prefix's own blanks add nothing; a
+    # rule inside the summary, `---` in what would be a step's name, ends it)
+    row=re.compile(
+        rf"\s*+{_LP}(?P<label>[A-Za-z](?:(?!---)[^\n]){{0,100}}?)[ \t]+(?P<v>{NUM})"
+        r"(?P<u>ms|s)(?=\s|$)"
+    ),
+    fields=lambda m: [("time", m["v"], m["u"])],
+    label=lambda m: m["label"].strip(),
+    cells=lambda m, label: [label, m["v"] + m["u"]],
+    columns=("step", "time"),
+    caption=lambda head: head["title"],
+)
+
+
 def _summaries(text: str) -> list[ResultTable]:
-    tables = []
+    tables = read(SUMMARIES, text)
     floor = 0
-    for head in _SUMMARY.finditer(text):
-        if head.start() < floor:
-            continue
-        start = head.start()
-        prefix = _PREFIX_BEFORE.search(text, max(floor, start - 20), start)
+    for t in tables:
+        prefix = _PREFIX_BEFORE.search(text, max(floor, t.span[0] - 20), t.span[0])
         if prefix:  # the title's own `INFO  : `
-            start = prefix.start()
-        table = ResultTable(
-            format=INFO.name,
-            span=(start, head.end()),
-            columns=["step", "time"],
-            caption=head.group("title"),
-            variant=heading_above(text, start, floor),
-        )
-        pos = head.end()
-        while (step := _STEP.match(text, pos)) and "---" not in step.group("label"):
-            pos = step.end()
-            label, written, unit = step.group("label").strip(), step.group("v"), step.group("u")
-            table.add_row([label, written + unit], numbers([("time", written, unit)], label))
-        if table.rows:
-            table.span = (start, pos)
-            floor = pos
-            tables.append(table)
+            t.span = (prefix.start(), t.span[1])
+        floor = t.span[1]
+    name_blocks(tables, text, "block")
     return tables
 
 
@@ -231,21 +227,16 @@ def _in_line_run(text: str, m: re.Match) -> bool:
 
 
 def _timing_lines(text: str) -> list[ResultTable]:
-    records = list(_TIMING_LINE.finditer(text))
-    records += [m for m in _TIMING_IN_LINE.finditer(text) if _in_line_run(text, m)]
-    records.sort(key=lambda m: m.start())
-    runs: list[list[re.Match]] = []
-    for m in records:
-        if _SETTING.search(m.group("label")) or (runs and m.start() < runs[-1][-1].end()):
-            continue
-        # (the next line, or only blanks on the same line)
-        gap = text[runs[-1][-1].end() : m.start()] if runs else None
-        if gap in ("\n", "\r\n") or (gap is not None and not gap.strip(" \t")):
-            runs[-1].append(m)
-        else:
-            runs.append([m])
+    found = list(_TIMING_LINE.finditer(text))
+    found += [m for m in _TIMING_IN_LINE.finditer(text) if _in_line_run(text, m)]
+    records, end = [], -1
+    for m in sorted(found, key=lambda m: m.start()):
+        if not _SETTING.search(m.group("label")) and m.start() >= end:
+            records.append(m)
+            end = m.end()
     tables = []
-    for run in runs:
+    # (one run: a record on the next line, or after only blanks on the same line)
+    for run in runs(records, text, lambda gap: gap in ("\n", "\r\n") or not gap.strip(" \t")):
         # one label over and over is a log of the same event (GC pauses), not timings
         if len({m.group("label").strip() for m in run}) < 2:
             continue

@@ -40,8 +40,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from extract.results.formats._layout import FLOAT, NUM, UNSIGNED, heading_above, overlaps
-from extract.results.formats._rows import Field, Rows, numbers, read
+from extract.results.formats._layout import FLOAT, NUM, UNSIGNED, overlaps
+from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -198,7 +198,7 @@ _PROMPT_BEFORE = re.compile(r"(?m)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?[$#][ \t]+[^\n]*
 
 def _indexer(text: str) -> list[ResultTable]:
     tables: list[ResultTable] = []
-    floor = 0
+    floor = 0  # (the command above a block is looked for after the last block)
     table: ResultTable | None = None
     for m in _INDEXER.finditer(text):
         if table is None or not _INDEXER_GAP.fullmatch(text, table.span[1], m.start()):
@@ -211,7 +211,6 @@ def _indexer(text: str) -> list[ResultTable]:
                 span=(start, m.end()),
                 columns=["log", "Indexer throughput (GB/hour)"],
                 caption="luceneutil Indexer",
-                variant=heading_above(text, start, floor),
             )
             tables.append(table)
         label = m["path"].rstrip("/").rsplit("/", 1)[-1] if m["path"] else None
@@ -220,4 +219,5 @@ def _indexer(text: str) -> list[ResultTable]:
         )
         table.span = (table.span[0], m.end())
         floor = m.end()
+    name_blocks(tables, text, "block")
     return tables

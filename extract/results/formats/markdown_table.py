@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import accumulate
 
 from extract.results.formats._grid import composite_measurements, grid_table, read_cell
-from extract.results.formats._layout import line_caption, line_end, mask_tags, overlaps
+from extract.results.formats._layout import GROUPED, line_caption, line_end, mask_tags, overlaps
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import to_si
 
@@ -138,7 +139,8 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
     return found
 
 
-_VALUE_PREFIX = re.compile(r"^\s*([-+]?\d[\d,.]*(?:\s?[A-Za-zµμ%][A-Za-zµμ/]*)?)(?=\s|$)")
+# A value that opens a piece (`9 sec`, `-1,000`, `1e5 ms`), with its unit.
+_VALUE_PREFIX = re.compile(rf"^\s*({GROUPED}(?:\s?[A-Za-zµμ%][A-Za-zµμ/]*)?)(?=\s|$)")
 
 
 def _split_junction(piece: str) -> tuple[str, str]:
@@ -146,7 +148,7 @@ def _split_junction(piece: str) -> tuple[str, str]:
     m = _VALUE_PREFIX.match(piece)
     if m and read_cell(m.group(1)) is not None:
         return m.group(1).strip(), piece[m.end() :].strip()
-    m2 = re.match(r"^\s*(\d[\d,.]*)\s+(\S.*)$", piece)
+    m2 = re.match(rf"^\s*((?=\d){GROUPED})\s+(\S.*)$", piece)  # (a number, digit first)
     if m2 and read_cell(m2.group(1)) is not None:
         return m2.group(1), m2.group(2).strip()
     parts = piece.strip().rsplit(None, 1)
@@ -212,12 +214,8 @@ def _inline_outer(view, sep_start, sep_end, line_start, line_end, ncol):
         return None
     head_open = pipes[-(ncol + 1)]
     header = [c.strip() for c in before[head_open + 1 : -1].split("|")]
-    stream_start = sep_end
-    parts, offsets, pos = [], [], stream_start
-    for piece in view[stream_start:line_end].split("|"):
-        parts.append(piece)
-        offsets.append(pos)
-        pos += len(piece) + 1
+    parts = view[sep_end:line_end].split("|")
+    offsets = list(accumulate((len(p) + 1 for p in parts), initial=sep_end))  # (of each part)
     rows, i, end = [], 1, None
     if not parts or parts[0].strip():
         return None

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, last
-from extract.results.formats._rows import numbers
+from extract.results.formats._layout import NUM, last
+from extract.results.formats._rows import name_blocks, numbers
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -93,7 +93,6 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
 def parse(text: str) -> list[ResultTable]:
     records = list(_RECORD.finditer(text))
     tables: list[ResultTable] = []
-    floor = 0
     table: ResultTable | None = None
     for i, rec in enumerate(records):
         next_start = records[i + 1].start() if i + 1 < len(records) else len(text)
@@ -101,7 +100,6 @@ def parse(text: str) -> list[ResultTable]:
         body = text[rec.end() : end]
         # blank lines (and a `|` gutter) between two records keep them in one run
         if table is not None and text[table.span[1] : rec.start()].strip(" \t\r\n|"):
-            floor = table.span[1]
             table = None
         if table is None:
             table = ResultTable(
@@ -109,7 +107,6 @@ def parse(text: str) -> list[ResultTable]:
                 span=(rec.start(), end),
                 columns=["interval", "metric", "value", "unit"],
                 caption="pulsar-perf",
-                variant=heading_above(text, rec.start(), floor),
             )
             tables.append(table)
             intervals = 0
@@ -139,4 +136,5 @@ def parse(text: str) -> list[ResultTable]:
         for metric, written, unit in fields:
             table.add_row([label, metric, written, unit], numbers([(metric, written, unit)], label))
         table.span = (table.span[0], end)
+    name_blocks(tables, text, "block")  # (before the runs without numbers go)
     return [t for t in tables if t.measurements]

@@ -51,7 +51,7 @@ import re
 from itertools import accumulate
 
 from extract.results.formats._grid import said_unit
-from extract.results.formats._layout import DIGIT, GROUPED, LETTER, heading_above, runs
+from extract.results.formats._layout import DIGIT, FENCE, GROUPED, LETTER, heading_above, runs
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number, to_si
 
@@ -133,7 +133,6 @@ _RATE = re.compile(
 # A letter that a name starts with, or holds.
 _NAME_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _TABLE_LINE = re.compile(r"^\s*[|+]|\|\s*$|^\s*[{\[\"]")
-_FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\})\s*$")
 
 
 def _unit_known(unit: str | None) -> bool:
@@ -511,7 +510,7 @@ def parse(text: str) -> list[ResultTable]:
     for i, line in enumerate(lines):
         if i in joined.values():
             continue  # the second half of a row read with the line before
-        if not line.strip() or _FENCE.match(line):
+        if not line.strip() or FENCE.match(line):
             gap += 1
             if gap > 2:
                 close(block)

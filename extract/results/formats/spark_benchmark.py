@@ -27,7 +27,7 @@ import re
 
 from extract.results.formats._layout import JAVA, heading_above, without_line_led
 from extract.results.formats._rows import Rows, numbers, read
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
 INFO = FormatInfo(
@@ -42,24 +42,6 @@ INFO = FormatInfo(
     needles=("Time(ms)", "Running case:"),
 )
 
-_HEADER = re.compile(
-    r"(?:(?P<new>Best Time\(ms\)\s+Avg Time\(ms\)\s+Stdev\(ms\))|(?P<old>Best/Avg Time\(ms\)))"
-    r"\s+Rate\(M/s\)\s+Per\s+Row\(ns\)\s+Relative[ \t]*"
-)
-# The rule under the header; a mail that wraps at 72/80 columns splits it over lines.
-_RULE = re.compile(r"\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}(?:[ \t\r]*\n?[ \t]*-{3,}(?=\s|$))*")
-# `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
-# (blanks are taken whole: what follows them is not a blank)
-_ROW_NEW = re.compile(
-    r"\s*+(?:\[info\][ \t]*+)?(?P<diff>[-+](?!-))?[ \t]*+(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
-    rf"(?P<best>{JAVA})\s+(?P<avg>{JAVA})\s+(?P<stdev>{JAVA})\s+(?P<rate>{JAVA})\s+"
-    rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
-)
-_ROW_OLD = re.compile(
-    r"\s*+(?:\[info\][ \t]*+)?(?P<diff>[-+](?!-))?[ \t]*+(?P<label>[^\s\[][^\n]{0,100}?)[ \t]+"
-    rf"(?P<best>{JAVA})\s*/\s*(?P<avg>{JAVA})\s+(?P<rate>{JAVA})\s+"
-    rf"(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
-)
 _COLUMNS_NEW = [
     ("best", "Best Time(ms)", "ms"),
     ("avg", "Avg Time(ms)", "ms"),
@@ -101,41 +83,61 @@ def parse(text: str) -> list[ResultTable]:
     return _tables(text) + read(PROGRESS, text)
 
 
+def _cases(new: bool) -> Rows:
+    """Spark 3's table (`Best Time(ms)  Avg Time(ms)  Stdev(ms)`) or Spark 2's (`Best/Avg
+    Time(ms)`, cells `40943 / 47670`): the rows after the header and the rule under it."""
+    columns = _COLUMNS_NEW if new else _COLUMNS_OLD
+
+    def found(row: re.Match) -> list[Measurement]:
+        out = numbers(
+            [(metric, row[g] + ("X" if g == "relative" else ""), unit, parse_number(row[g]))
+             for g, metric, unit in columns],
+            row["label"].strip(),
+        )  # fmt: skip
+        for m in out if row["diff"] else ():
+            m.variant = {"-": "old", "+": "new"}[row["diff"]]
+        return out
+
+    return Rows(
+        header=re.compile(
+            (r"Best Time\(ms\)\s+Avg Time\(ms\)\s+Stdev\(ms\)" if new else r"Best/Avg Time\(ms\)")
+            + r"\s+Rate\(M/s\)\s+Per\s+Row\(ns\)\s+Relative[ \t]*"
+            # the rule under it; a mail that wraps at 72/80 columns splits it over lines
+            + r"(?:\s*(?:\[info\][ \t]*)?[-+ ]?-{10,}(?:[ \t\r]*\n?[ \t]*-{3,}(?=\s|$))*)?"
+        ),
+        # `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
+        # (blanks are taken whole: what follows them is not a blank; `Time(ms)` or `---`
+        # in what would be a case is the next table's header or rule, which ends this one)
+        row=re.compile(
+            r"\s*+(?:\[info\][ \t]*+)?(?P<diff>[-+](?!-))?[ \t]*+"
+            r"(?P<label>(?:(?!Time\(ms\)|---)[^\s\[])(?:(?!Time\(ms\)|---)[^\n]){0,100}?)[ \t]+"
+            + (
+                rf"(?P<best>{JAVA})\s+(?P<avg>{JAVA})\s+(?P<stdev>{JAVA})"
+                if new
+                else rf"(?P<best>{JAVA})\s*/\s*(?P<avg>{JAVA})"
+            )
+            + rf"\s+(?P<rate>{JAVA})\s+(?P<perrow>{JAVA})\s+(?P<relative>{JAVA})X(?![\w.])"
+        ),
+        fields=found,
+        label=lambda row: row["label"].strip(),
+        cells=lambda row, label: [(row["diff"] or "") + label, *(row[g] for g, _, _ in columns)],
+        columns=("case", *(name for _, name, _ in columns)),
+    )
+
+
+CASES = (_cases(True), _cases(False))
+
+
 def _tables(text: str) -> list[ResultTable]:
-    tables = []
+    """The tables, each from the title before its header (its caption; else the heading
+    above it names it)."""
+    tables = sorted((t for spec in CASES for t in read(spec, text)), key=lambda t: t.span)
     floor = 0
-    for header in _HEADER.finditer(text):
-        if header.start() < floor:
-            continue
-        line_start = max(text.rfind("\n", 0, header.start()) + 1, floor)
-        raw_title = text[line_start : header.start()]
-        title = _title(raw_title)
-        # (a row is only matched where the last one ended: its leading blanks are read once)
-        row_at, columns = (
-            (_ROW_NEW.match, _COLUMNS_NEW)
-            if header.group("new")
-            else (_ROW_OLD.match, _COLUMNS_OLD)
-        )
-        table = ResultTable(
-            INFO.name,
-            (line_start + len(raw_title) - len(raw_title.lstrip()), header.end()),
-            ["case"] + [name for _, name, _ in columns],
-            caption=title,
-        )
-        pos = rule.end() if (rule := _RULE.match(text, header.end())) else header.end()
-        while (row := row_at(text, pos)) and not re.search(r"Time\(ms\)|---", row["label"]):
-            pos = row.end()
-            table.span = (table.span[0], row.end())
-            diff = row["diff"] or ""
-            label = row["label"].strip()
-            found = [(metric, row[g] + ("X" if g == "relative" else ""), unit, parse_number(row[g]))
-                     for g, metric, unit in columns]  # fmt: skip
-            table.add_row([diff + label, *(row[g] for g, _, _ in columns)],
-                          numbers(found, label))  # fmt: skip
-            for m in table.measurements[-len(columns) :] if diff else ():
-                m.variant = {"-": "old", "+": "new"}[diff]
-        if table.rows:
-            table.variant = None if title else heading_above(text, table.span[0], floor)
-            floor = table.span[1]
-            tables.append(table)
+    for t in tables:
+        line_start = max(text.rfind("\n", 0, t.span[0]) + 1, floor)
+        raw_title = text[line_start : t.span[0]]
+        t.caption = _title(raw_title)
+        t.span = (line_start + len(raw_title) - len(raw_title.lstrip()), t.span[1])
+        t.variant = None if t.caption else heading_above(text, t.span[0], floor)
+        floor = t.span[1]
     return tables

@@ -75,10 +75,11 @@ _ANY_SPECIFIC = "|".join(_SPECIFIC)
 _ITEM = re.compile(
     rf"{_STAMP}(?:{_LEVEL}[ \t]*(?:{_ANY_SPECIFIC}|[^\[\n`]{{0,200}})|(?:{_ANY_SPECIFIC}))"
 )
-_TRIGGER = re.compile(
-    r"Tests run:\s*\d+,\s*Failures|Reactor Summary|BUILD FAILURE|Time elapsed:|Tests in error:"
-    r"|Failed tests:"
-)
+# What makes a run of items a summary: the trigger (its `(?-i:...)` is a no-op here).
+_TRIGGER = re.compile(INFO.trigger)
+# A log item's tag, and a known item after it: how far a flattened item is claimed.
+_TAG = re.compile(rf"{_STAMP}{_LEVEL}[ \t]*")
+_KNOWN = re.compile(_ANY_SPECIFIC)
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
@@ -97,10 +98,10 @@ def _item_end(text: str, item: re.Match) -> int:
     has no visible end, so only its tag (and a known item after it) is claimed."""
     if line_end(text, item.start()) - line_start(text, item.start()) <= 400:
         return item.end()
-    tag = re.compile(rf"{_STAMP}{_LEVEL}[ \t]*").match(text, item.start())
+    tag = _TAG.match(text, item.start())
     if not tag:
         return item.end()
-    known = re.compile(_ANY_SPECIFIC).match(text, tag.end())
+    known = _KNOWN.match(text, tag.end())
     return known.end() if known else tag.end()
 
 

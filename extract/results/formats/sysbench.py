@@ -58,7 +58,7 @@ INFO = FormatInfo(
 _INTERVAL = re.compile(
     rf"""\[\s*(?P<t>{NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{NUM})
         \s+qps:\s*(?P<qps>{NUM})\s+\(r/w/o:\s*(?P<r>{NUM})/(?P<w>{NUM})/(?P<o>{NUM})\)
-        \s+lat\s+\(ms,(?P<pct>[\d.]+)%\):\s*(?P<lat>{NUM})
+        \s+lat\s+\(ms,(?P<pct>{NUM})%\):\s*(?P<lat>{NUM})
         (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
     re.X,
 )
