@@ -7,7 +7,8 @@ gutter or heading rule.
 
 - `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
   print it, with the exponents, signs, separators and words some of them add;
-  `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format.
+  `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format;
+  `trimmed(written)`: a decimal without its trailing zeros (`99.900` → `99.9`).
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
   `GIT_FOOTER`: the notice under a commit mail.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
@@ -51,6 +52,16 @@ JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 DIGIT = re.compile(r"\d")
 LETTER = re.compile(r"[A-Za-z]")
 BLANKS = re.compile(r"\s*")
+
+
+def trimmed(written: str, point: str = ".") -> str:
+    """A decimal as written without its trailing zeros, its point written as `point`:
+    `99.900` → `99.9` (or `99_9`), `50.000` → `50`: how tools' percentiles and bounds
+    name a metric (`p99.9`, `percentile_latency_p99_9`)."""
+    if "." in written:
+        written = written.rstrip("0").rstrip(".")
+    return written.replace(".", point)
+
 
 # ---------------------------------------------------------------- fences and rules
 
