@@ -434,3 +434,13 @@ NOISE = {
 @pytest.mark.parametrize("name", sorted(NOISE))
 def test_noise_gives_no_jmh_rows(name):
     assert jmh(NOISE[name]) == []
+
+
+def test_a_score_with_a_decimal_comma_and_a_grouping_point():
+    # JMH prints no grouping, so a lone `,` is a decimal comma; where a point groups
+    # the thousands before it (`8.653,588`), the comma is still the decimal mark (not
+    # 8.653588, as the point read first made it)
+    text = text_of("jmh--text-decimal-comma").replace("8653,588", "8.653,588")
+    got = {(r["label"], r["metric"]): r["value"] for r in rows_of(text)}
+    assert got[("SumBench.loopSum", "Score error")] == 8653.588
+    assert got[("SumBench.loopSum", "Score")] == 860.975

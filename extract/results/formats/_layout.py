@@ -5,8 +5,9 @@ and rules that frame a block, the heading above it, the command that made it, a
 Every format reads its text through these; none defines its own number pattern,
 gutter or heading rule.
 
-- `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
-  print it, with the exponents, signs, separators and words some of them add;
+- `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`, `LOCALE`): a number
+  as tools print it, with the exponents, signs, separators and words some of them add;
+  `TINY`: a value too small to print (`≈ 10⁻⁴`);
   `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format;
   `trimmed(written)`: a decimal without its trailing zeros (`99.900` → `99.9`).
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
@@ -46,6 +47,11 @@ CELL_NUM = (
 )
 # As Java's formatters print numbers: grouped (`1,966,793,680`), `NaN`, `Infinity`.
 JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
+# As a locale may print a number: the decimal mark a point or a comma, and either one
+# grouping (`1,5`, `528,857143`, `1.234,5`); the tool that prints it says which.
+LOCALE = r"[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?"
+# A value too small to print, written as its order (`≈ 10⁻⁴`, `≈ 0`, as JMH does): no number.
+TINY = r"[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*"
 
 # A digit, a Latin letter (what makes a cell a number, a line a name), and the blanks
 # at a position (`BLANKS.match(text, pos).end()`: where the next token starts).

@@ -53,7 +53,9 @@ from collections.abc import Callable
 
 from extract.results.formats._layout import (
     LETTER,
+    LOCALE,
     NUM,
+    TINY,
     inline_heading,
     json_at,
     line_caption,
@@ -61,8 +63,10 @@ from extract.results.formats._layout import (
     masked,
     overlaps,
     runs,
+    trimmed,
 )
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="jmh",
@@ -98,10 +102,7 @@ INFO = FormatInfo(
 
 _MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"
 # a score: 123.456, 1,234 (decimal comma), 3.4E8, NaN, or `≈ 10⁻⁴` / `≈ 0` (too small to print)
-_NUM = (
-    r"(?:[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?|NaN"
-    r"|[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
-)
+_NUM = rf"(?:{LOCALE}|NaN|{TINY})"
 _UNIT = r"[A-Za-z#%µμ][^\s|<]*"
 # the ± sign as written, or as mail mangles it: `?`, `Â±` (UTF-8 read as Latin-1, once
 # or twice), `�` (undecodable), `+-` / `+/-` (retyped)
@@ -146,7 +147,7 @@ _LOG_LINE = re.compile(
 _LOG_SIGN = re.compile(r"#[ \t]*(?:JMH version|Benchmark|Warmup Iteration)[ \t]*:?")
 # What may follow a Result block: its histogram, then the head of its percentiles.
 _HISTOGRAM_PERCENTILES = re.compile(
-    r"(?:\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*)?"
+    rf"(?:\s*Histogram, [^\n:]{{1,20}}:(?:\s*\[\s*{LOCALE},\s*{LOCALE}\)\s*=\s*\d+)*)?"
     r"(?:\s*Percentiles, (?P<unit>[^\s:]{1,20}):)?"
 )
 _PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
@@ -164,20 +165,11 @@ _CSV_HEADER = re.compile(r'"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score
 
 
 def _num(written: str | None) -> float | None:
-    """A JMH number: JMH prints no grouping, so a lone `,` is a decimal comma."""
-    if not written:
+    """A JMH number: JMH prints no grouping, so a lone `,` is a decimal comma; `NaN` and
+    `≈ 10⁻⁴` (too small to print) are none."""
+    if not written or written.strip() == "NaN" or written.strip().startswith(("≈", "~")):
         return None
-    s = written.strip()
-    if s == "NaN" or s.startswith(("≈", "~")):
-        return None
-    if "," in s and "." not in s:
-        s = s.replace(",", ".")
-    elif "," in s:
-        s = s.replace(",", "")
-    try:
-        return float(s)
-    except ValueError:
-        return None
+    return parse_number(written, decimal_comma=True)
 
 
 def _caption(view: str, pos: int) -> str | None:
@@ -282,11 +274,6 @@ def _text_tables(view: str) -> list[ResultTable]:
 _SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
 
 
-def _percentile(p: str) -> str:
-    """`50.0000` -> `p50`, `99.9900` -> `p99.99`, as the summary table names them."""
-    return "p" + (p.rstrip("0").rstrip(".") if "." in p else p)
-
-
 def _result_blocks(view: str) -> list[ResultTable]:
     out = []
     for m in _RESULT.finditer(view):
@@ -314,7 +301,7 @@ def _result_blocks(view: str) -> list[ResultTable]:
             while (p := _PERCENTILE.match(view, end)) is not None:
                 value = _num(p.group("v"))
                 if value is not None:
-                    metric = _percentile(p.group("p"))
+                    metric = "p" + trimmed(p.group("p"))  # `99.9900` → `p99.99`
                     table.measurements.append(
                         Measurement(metric, value, p_unit, name, None, p.group("v"), 0)
                     )
