@@ -7,7 +7,7 @@ gutter or heading rule.
 
 - `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`, `LOCALE`): a number
   as tools print it, with the exponents, signs, separators and words some of them add;
-  `TINY`: a value too small to print (`≈ 10⁻⁴`);
+  `TINY`: a value too small to print (`≈ 10⁻⁴`); `NUM_END`: where a number ends;
   `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format;
   `trimmed(written)`: a decimal without its trailing zeros (`99.900` → `99.9`).
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
@@ -52,6 +52,9 @@ JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 LOCALE = r"[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?"
 # A value too small to print, written as its order (`≈ 10⁻⁴`, `≈ 0`, as JMH does): no number.
 TINY = r"[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*"
+# After a number where nothing else ends it: no more digits follow (`1.2` of `1.2.3`, a
+# version, is no number; `12.` ending a sentence is 12).
+NUM_END = r"(?!\.?\d)"
 
 # A digit, a Latin letter (what makes a cell a number, a line a name), and the blanks
 # at a position (`BLANKS.match(text, pos).end()`: where the next token starts).
