@@ -177,3 +177,15 @@ def test_third_party_samples(folder, sample):
         if (round(r["value"], 6), norm_unit(r.get("unit")) or "") not in found
     ]
     assert not missing
+
+
+def test_the_run_context_holds_numbers_not_versions():
+    # the context lines above a table are claimed with it; `1.2.3` is no load average
+    table = (
+        "Benchmark         Time             CPU   Iterations\n"
+        "---------------------------------------------------\n"
+        "BM_Sort        19.5 us         19.5 us        35854\n"
+    )
+    claimed = [t for t in PARSER.parse("Load Average: 0.52, 0.58\n" + table) if not t.rows]
+    assert len(claimed) == 1
+    assert [t for t in PARSER.parse("Load Average: 1.2.3\n" + table) if not t.rows] == []

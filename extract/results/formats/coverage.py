@@ -87,16 +87,16 @@ _BODY_LINE = re.compile(
     re.X,
 )
 _LINE = re.compile(
-    r"""Coverage\ (?:increased|decreased|remained\ the\ same)\ \([-+]?[\d.]+%\)\ (?:to|at)\ [\d.]+%
+    rf"""Coverage\ (?:increased|decreased|remained\ the\ same)\ \([-+]?{NUM}%\)\ (?:to|at)\ {NUM}%
         (?:\s+when\ pulling\ \S+\ on\ \S+\ into\ \S+\ on\ \S+?(?=\.?(?:\s|$))\.?)?
       |(?:Increment\ )?(?:line|branch|function|region|statement|instruction|method|class)\ coverage
-        [ \t:`]*[\d.]+%(?:[ \t]*\(\d+/\d+\))?`?""",
+        [ \t:`]*{NUM}%(?:[ \t]*\(\d+/\d+\))?`?""",
     re.X | re.I,
 )
 # (a number from its first digit, a link's target up to a `]`: neither is read again
 # from each of its characters)
 _REPORT_TOKEN = re.compile(
-    r"\]\([^)\s\]]*\)\)?|\||```|Coverage Report|(?<![\d.])[\d.]+%(?:\s*\(\d+/\d+\))?`?"
+    rf"\]\([^)\s\]]*\)\)?|\||```|Coverage Report|(?<![\d.]){NUM}%(?:\s*\(\d+/\d+\))?`?"
     r"(?:\s*:tada:)?"
     r"|Powered by|Δ|@@[^@]*@@"
 )

@@ -38,12 +38,12 @@ from __future__ import annotations
 import csv
 import re
 
-from extract.results.formats._layout import FLOAT, json_at, overlaps, runs
+from extract.results.formats._layout import FLOAT, NUM, NUM_END, UNSIGNED, json_at, overlaps, runs
 from extract.results.formats._rows import Rows, chatter, name_blocks, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
-_TIMES = r"\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
+_TIMES = rf"\s+{UNSIGNED}\s*(?:[nuµμm]?s|%)\s+\d"
 
 INFO = FormatInfo(
     name="google-benchmark",
@@ -87,11 +87,11 @@ _CMP_ROW = re.compile(
     re.X,
 )
 _CONTEXT = re.compile(
-    r"""Run\ on\ \(\d+\ X\ [\d.]+\ MHz\ CPUs?\ ?s?\)
-      |CPU\ Caches:(?:\s+L\d\ (?:Data|Instruction|Unified)\ [\d.]+\ [KMG]i?B\ \(x\d+\))*
-      |Load\ Average:\ [\d.]+(?:,\ [\d.]+)*
-      |(?m:^\d{4}-\d{2}-\d{2}[T\ ][\d:]+(?:[+-]\d{2}:\d{2})?[ \t]*$)
-      |\*{3}WARNING\*{3}\ [^\n]*""",
+    rf"""Run\ on\ \(\d+\ X\ {NUM}\ MHz\ CPUs?\ ?s?\)
+      |CPU\ Caches:(?:\s+L\d\ (?:Data|Instruction|Unified)\ {NUM}\ [KMG]i?B\ \(x\d+\))*
+      |Load\ Average:\ {NUM}(?:,\ {NUM})*{NUM_END}
+      |(?m:^\d{{4}}-\d{{2}}-\d{{2}}[T\ ][\d:]+(?:[+-]\d{{2}}:\d{{2}})?[ \t]*$)
+      |\*{{3}}WARNING\*{{3}}\ [^\n]*""",
     re.X,
 )
 _SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6,
