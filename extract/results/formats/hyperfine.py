@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable
 
 from extract.results.formats._layout import COLOURS, FLOAT, NUM, json_at, repaired, spans_back
-from extract.results.formats._rows import disjoint, name_blocks
+from extract.results.formats._rows import ADJACENT, Field, Rows, disjoint, name_blocks, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -104,8 +104,17 @@ _BLOCK_VALUES = (
     ("min", "min", "minu"),
     ("max", "max", "maxu"),
 )
-_RELATIVE = re.compile(r"Relative speed comparison[ \t]*\r?\n")
-_RELATIVE_ROW = re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)")
+# `--style basic`'s ratios: `Relative speed comparison`, then `  1.00  cmd` lines
+RELATIVE = Rows(
+    header=re.compile(r"Relative speed comparison[ \t]*\r?\n"),
+    row=re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)"),
+    gap=ADJACENT,
+    fields=(Field("relative", "x", "x"), Field("relative stddev", "sd", "x")),
+    label=lambda m: m["cmd"].strip(),
+    cells=lambda m, cmd: [cmd, m["x"], m["sd"] or ""],
+    columns=("Command", "relative", "stddev"),
+    caption="Relative speed comparison",
+)
 
 
 def _m(metric, written, unit, label) -> Measurement:
@@ -166,18 +175,7 @@ def _blocks(text: str) -> list[ResultTable]:
         table.span = (s.start(), pos)
         if table.rows:
             out.append(table)
-    for h in _RELATIVE.finditer(text):
-        table = ResultTable(INFO.name, h.span(), columns=["Command", "relative", "stddev"])
-        table.caption = "Relative speed comparison"
-        pos = h.end()
-        while (row := _RELATIVE_ROW.match(text, pos)) is not None:
-            cmd, x, sd = row["cmd"].strip(), row["x"], row["sd"]
-            table.add_row([cmd, x, sd or ""], _ratio("relative", x, sd, cmd))
-            pos = row.end()
-        table.span = (h.start(), pos)
-        if table.rows:
-            out.append(table)
-    return out
+    return out + read(RELATIVE, text)
 
 
 # --- exports -----------------------------------------------------------------------

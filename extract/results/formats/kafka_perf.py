@@ -45,7 +45,7 @@ import re
 from collections.abc import Callable
 
 from extract.results.formats._layout import NUM, UNSIGNED, heading_above
-from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
+from extract.results.formats._rows import ADJACENT, Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -110,7 +110,7 @@ LINEAR_WRITE = Rows(
     row=re.compile(
         rf"\s+(?P<mbs>{NUM})[ \t]+(?P<avg>{NUM})[ \t]+(?P<max>{NUM})(?![\w.])(?!\s+MB per sec)"
     ),
-    gap=re.compile(""),
+    gap=ADJACENT,
     fields=(
         Field("mb_sec", "mbs", "MB/s"),
         Field("avg_latency", "avg", "ms"),

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM
-from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
+from extract.results.formats._rows import ADJACENT, Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # the steps of `pgbench -i` that its `done in 1.04 s (drop tables 0.00 s, ...)` line times
@@ -128,7 +128,7 @@ PROGRESS = Rows(
 STATEMENTS = Rows(
     header=re.compile(r"statement latencies in milliseconds(?: and failures)?:"),
     row=re.compile(r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)"),
-    gap=re.compile(""),
+    gap=ADJACENT,
     fields=(Field("latency", "ms", "ms"),),
     label=lambda m: m["stmt"].strip(),
     cells=lambda m, statement: [m["ms"], statement],
