@@ -254,47 +254,34 @@ _CSV_HEADER = re.compile(
 )
 
 
-def _csv_row_match(n_params: int) -> Callable[..., re.Match | None]:
-    # the command may be hard-wrapped by a gateway (its spaces are the only places
-    # to break a CSV row); parameter values are read up to a space, as a flattened
-    # mail runs the next row on after the last field. Only matched, after the header
-    # and after each row: searched, a long command would be read from each character.
-    return re.compile(
-        r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
-        + rf",({FLOAT})" * 7
-        + r"(?P<params>"
-        + r",[^,\s]*" * n_params
-        + r")(?![^\s])"
-    ).match
+def _csv_rows(head: re.Match) -> Rows:
+    """The rows under a CSV header with its parameter columns: the command, the seven
+    numbers (in seconds), the parameter values (settings, not results: cells only)."""
+    return Rows(
+        # the command may be hard-wrapped by a gateway (its spaces are the only places
+        # to break a CSV row); parameter values are read up to a space, as a flattened
+        # mail runs the next row on after the last field
+        row=re.compile(
+            r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
+            + "".join(rf",(?P<{f}>{FLOAT})" for f in _FIELDS)
+            + r"(?P<params>"
+            + r",[^,\s]*" * head["params"].count(",")
+            + r")(?![^\s])"
+        ),
+        gap=ADJACENT,
+        fields=tuple(Field(f, f, "s") for f in _FIELDS),
+        label=lambda m: " ".join(_unquoted(m["cmd"]).split()),
+        cells=lambda m, cmd: [cmd, *(m[f] for f in _FIELDS), *m["params"].split(",")[1:]],
+        columns=head[0].split(","),
+        caption="hyperfine --export-csv",
+    )
 
 
-def _csv(text: str) -> list[ResultTable]:
-    out = []
-    for h in _CSV_HEADER.finditer(text):
-        n_params = h.group("params").count(",")
-        row_match = _csv_row_match(n_params)
-        table = ResultTable(INFO.name, h.span(), columns=h.group(0).split(","))
-        table.caption = "hyperfine --export-csv"
-        pos = h.end()
-        while (row := row_match(text, pos)) is not None:
-            cmd = row.group("cmd")
-            if cmd.startswith('"'):
-                cmd = cmd[1:-1].replace('""', '"')
-            cmd = " ".join(cmd.split())
-            fields = row.groups()[1:8]
-            # the parameter values are settings, not results: in the row only
-            table.add_row(
-                [cmd, *fields, *row.group("params").split(",")[1:]],
-                [
-                    _m(metric, written, "s", cmd)
-                    for metric, written in zip(_FIELDS, fields, strict=True)
-                ],
-            )
-            pos = row.end()
-        table.span = (h.start(), pos)
-        if table.rows:
-            out.append(table)
-    return out
+def _unquoted(cell: str) -> str:
+    return cell[1:-1].replace('""', '"') if cell.startswith('"') else cell
+
+
+CSV = Rows(header=_CSV_HEADER, row=None, fields=(), for_header=_csv_rows)
 
 
 _JSON_START = re.compile(r'\{\s*"results"\s*:\s*\[')
@@ -343,7 +330,7 @@ _BETWEEN = re.compile(r"(?:\s|Warning:[^\n]*)*")
 
 def parse(text: str) -> list[ResultTable]:
     clean, index = repaired(text, _DAMAGE, _REPAIR)  # (and where each character was)
-    kept = disjoint(_blocks(clean) + _exports(clean) + _csv(clean) + _json(clean))
+    kept = disjoint(_blocks(clean) + _exports(clean) + read(CSV, clean) + _json(clean))
     name_blocks(kept, clean, "block", joins=_BETWEEN.fullmatch)  # (one run: one heading)
     spans_back(kept, index)
     return kept
