@@ -17,7 +17,8 @@ gutter or heading rule.
 - `command_above(text, pos, floor)`: the shell command pasted above an output.
 - `ungutter(text)`, `repaired(text, damage)`, `masked(text, spans)`: the text without a
   `| ` gutter, without terminal colours and mojibake, or with spans already claimed
-  blanked, its offsets kept (or mapped back); `within`, `overlaps`: against such spans.
+  blanked, its offsets kept (or mapped back: `spans_back`, `numbers_back`); `within`,
+  `overlaps`: against such spans.
 - `runs(pattern, text, gap)`: the matches of a line pattern, grouped into the runs
   that make one block each.
 """
@@ -580,3 +581,14 @@ def spans_back(tables: Iterable, index: list[int] | None) -> None:
     for t in tables:
         start = index[t.span[0] - 1] + 1 if t.span[0] else 0
         t.span = (start, index[t.span[1]])
+
+
+def numbers_back(tables: Iterable, index: list[int] | None) -> None:
+    """The spans of the tables' numbers (a declared field knows its own: `_rows.Field`)
+    moved back onto the original text, as `spans_back` moves the tables'."""
+    if index is None:
+        return
+    for t in tables:
+        for m in t.measurements:
+            if m.span is not None:
+                m.span = (index[m.span[0]], index[m.span[1] - 1] + 1)

@@ -36,8 +36,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import COLOURS, FLOAT, NUM, json_at, repaired, spans_back
-from extract.results.formats._rows import ADJACENT, Field, Rows, disjoint, name_blocks, read
+from extract.results.formats._layout import (
+    COLOURS,
+    FLOAT,
+    NUM,
+    json_at,
+    numbers_back,
+    repaired,
+    spans_back,
+)
+from extract.results.formats._rows import (
+    ADJACENT,
+    Field,
+    Rows,
+    disjoint,
+    name_blocks,
+    numbers,
+    read,
+)
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -117,13 +133,9 @@ RELATIVE = Rows(
 )
 
 
-def _m(metric, written, unit, label) -> Measurement:
-    return Measurement(metric, float(written), unit, label, None, written)
-
-
 def _ratio(metric: str, x: str, sd: str | None, label: str) -> list[Measurement]:
     """A ratio (unit `x`) and its stddev when given."""
-    return [_m(metric, x, "x", label)] + ([_m(f"{metric} stddev", sd, "x", label)] if sd else [])
+    return numbers([(metric, x, "x"), (f"{metric} stddev", sd, "x")], label)
 
 
 def _known(name: str, commands: list[str]) -> str:
@@ -137,8 +149,7 @@ def _known(name: str, commands: list[str]) -> str:
 
 
 def _blocks(text: str) -> list[ResultTable]:
-    out = []
-    commands = []
+    out, commands = [], []
     for b in _BLOCK.finditer(text):
         cmd = " ".join(b.group("cmd").split())
         commands.append(cmd)
@@ -147,12 +158,10 @@ def _blocks(text: str) -> list[ResultTable]:
             b.span(),
             columns=["Command", "mean", "stddev", "user", "system", "min", "max", "runs"],
         )
-        row, ms = [cmd], []
-        for metric, key, unit in _BLOCK_VALUES:
-            row.append(f"{b[key]} {b[unit]}" if b[key] else "")
-            ms += [_m(metric, b[key], b[unit], cmd)] if b[key] else []
-        ms += [_m("runs", b["runs"], "count", cmd)] if b["runs"] else []
-        table.add_row([*row, b["runs"] or ""], ms)
+        found = [(metric, b[key], b[unit]) for metric, key, unit in _BLOCK_VALUES]
+        cells = [f"{b[key]} {b[unit]}" if b[key] else "" for _, key, unit in _BLOCK_VALUES]
+        found.append(("runs", b["runs"], "count"))
+        table.add_row([cmd, *cells, b["runs"] or ""], numbers(found, cmd))
         out.append(table)
     for s in _SUMMARY.finditer(text):
         quoted = s.group("q1") is not None
@@ -230,11 +239,11 @@ def _markup(text: str, header: re.Pattern, row_at: Callable) -> list[ResultTable
             cmd = cells[0].replace("\\|", "|")
             if len(cmd) > 1 and cmd[0] == cmd[-1] and cmd[0] in "`=":  # code: `x` or =x=
                 cmd = cmd[1:-1]
-            ms = [_m("mean", mean[1], unit, cmd)]
-            ms += [_m("stddev", mean[2], unit, cmd)] if mean[2] else []
+            found = [("mean", mean[1], unit), ("stddev", mean[2], unit)]
             for metric, cell in (("min", cells[2]), ("max", cells[3])):
                 if re.fullmatch(NUM, cell):
-                    ms.append(_m(metric, cell, unit, cmd))
+                    found.append((metric, cell, unit))
+            ms = numbers(found, cmd)
             if rel := _VALUE.match(cells[4]):
                 ms += _ratio("relative", rel[1], rel[2], cmd)
             table.add_row(cells, ms)
@@ -314,7 +323,7 @@ def _json(text: str) -> list[ResultTable]:
                 ms += [Measurement(key, float(value), "s", cmd, None, str(value))] if number else []
             times = item.get("times")
             if isinstance(times, list) and times:
-                ms.append(_m("runs", str(len(times)), "count", cmd))
+                ms += numbers([("runs", str(len(times)), "count")], cmd)
             cells.append(str(len(times)) if isinstance(times, list) else "")
             table.add_row(cells, ms)
         if table.rows:
@@ -333,4 +342,5 @@ def parse(text: str) -> list[ResultTable]:
     kept = disjoint(_blocks(clean) + _exports(clean) + read(CSV, clean) + _json(clean))
     name_blocks(kept, clean, "block", joins=_BETWEEN.fullmatch)  # (one run: one heading)
     spans_back(kept, index)
+    numbers_back(kept, index)
     return kept
