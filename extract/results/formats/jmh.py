@@ -62,9 +62,9 @@ from extract.results.formats._layout import (
     mask_tags,
     masked,
     overlaps,
-    runs,
     trimmed,
 )
+from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -311,40 +311,38 @@ def _result_blocks(view: str) -> list[ResultTable]:
     return out
 
 
+def _one_run(between: str) -> bool:
+    return between.count("\n") <= 1 and "#" not in between and "Result" not in between
+
+
+# A verbose run's `Iteration N: 1.561 s/op` lines, one table per run of consecutive lines
+# (label `Iteration N`, metric `Score` as in JMH's tables); `_iterations` names them.
+ITERATIONS = Rows(
+    row=_ITERATION,
+    gap=_one_run,
+    select=lambda rows: [m for m in rows if _num(m["v"]) is not None],
+    fields=lambda m: [("Score", m["v"], m["unit"], _num(m["v"]))],
+    label=lambda m: f"Iteration {m['i']}",
+    cells=("i", "v", "unit"),
+    columns=("Iteration", "Score", "Units"),
+)
+
+
 def _iterations(view: str) -> list[ResultTable]:
-    """The `Iteration N: 1.561 s/op` lines of a verbose run, one table per run of
-    consecutive lines, named by the `# Benchmark:` line above them (without one it is
-    not JMH's log, and nothing is read). Label `Iteration N`, metric `Score` as in
-    JMH's tables, variant the benchmark; the caption is the run's mode line
-    (`Single shot invocation time`)."""
+    """The runs of iteration lines, each under the `# Benchmark:` line above it (without
+    one it is not JMH's log, and nothing is read): variant the benchmark; the caption is
+    the run's mode line (`Single shot invocation time`)."""
     out = []
     benches = list(_BENCHMARK_LINE.finditer(view))
     starts = [b.end() for b in benches]
-
-    def one_run(between: str) -> bool:
-        return between.count("\n") <= 1 and "#" not in between and "Result" not in between
-
-    for run in runs(_ITERATION, view, one_run):
-        k = bisect.bisect_right(starts, run[0].start())
-        if not k:
+    for table in read(ITERATIONS, view):
+        if not (k := bisect.bisect_right(starts, table.span[0])):
             continue
         bench = benches[k - 1]
-        name = bench.group("name")
         mode = _MODE_LINE.search(view, max(0, bench.start() - 300), bench.start())
-        table = ResultTable(
-            INFO.name,
-            (run[0].start(), run[-1].end()),
-            columns=["Iteration", "Score", "Units"],
-            caption=mode.group("mode").strip() if mode else name,
-        )
-        for r, m in enumerate(run):
-            value = _num(m.group("v"))
-            if value is None:
-                continue
-            unit = m.group("unit")
-            table.rows.append([m.group("i"), m.group("v"), unit])
-            label = f"Iteration {m.group('i')}"
-            table.measurements.append(Measurement("Score", value, unit, label, name, m["v"], r))
+        table.caption = mode.group("mode").strip() if mode else bench["name"]
+        for m in table.measurements:
+            m.variant = bench["name"]
         out.append(table)
     return out
 
