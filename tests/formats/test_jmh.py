@@ -444,3 +444,13 @@ def test_a_score_with_a_decimal_comma_and_a_grouping_point():
     got = {(r["label"], r["metric"]): r["value"] for r in rows_of(text)}
     assert got[("SumBench.loopSum", "Score error")] == 8653.588
     assert got[("SumBench.loopSum", "Score")] == 860.975
+
+
+def test_a_long_indent_after_a_table_costs_linear_time():
+    # the line after a table's rows may be a heading that goes on with the table; a last
+    # line of thousands of blanks there took cubic time (4000: seconds)
+    text = text_of("jmh--text-decimal-comma").rstrip("\n") + "\n" + " " * 4000 + "x"
+    start = time.perf_counter()
+    rows = rows_of(text)
+    assert time.perf_counter() - start < 1.0
+    assert {r["label"] for r in rows} == {"SumBench.loopSum", "SumBench.nothing"}

@@ -231,10 +231,19 @@ def _row_match(k: int) -> Callable[..., re.Match | None]:
     ).match
 
 
+# (a heading is no line of JMH's own: a header, a log line, a Result block; the blanks
+# before it are the line's own, and a run of them is taken whole before the check)
+_NOT_JMH = r"(?![^\S\n]*(?:Benchmark|#|Result|Iteration)\b)"
 # ... or, flattened onto one line, a few words and a colon between two rows.
-_INLINE_SPLIT = re.compile(r"[ \t\u00a0]+(?P<h>[A-Za-z][^\n|:]{0,40}?:)(?=[ \t\u00a0])")
+_INLINE_SPLIT = re.compile(
+    rf"[ \t\u00a0]++{_NOT_JMH}(?P<h>[A-Za-z][^\n|:]{{0,40}}?:)(?=[ \t\u00a0])"
+)
 # A short line between two runs of rows of one table (`after:`, `With the patch`).
-_SPLIT_HEADING = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?P<h>[^\n|]{2,60}?)[ \t\r]*(?=\n)")
+# (its indent taken whole, and the blanks after it: a heading tried from each blank of a
+# long run, each length read to the run's end, took cubic time)
+_SPLIT_HEADING = re.compile(
+    rf"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*+{_NOT_JMH}(?P<h>[^\n|]{{2,60}}?)[ \t\r]*+(?=\n)"
+)
 
 
 def _text_tables(view: str) -> list[ResultTable]:
@@ -264,14 +273,11 @@ def _text_tables(view: str) -> list[ResultTable]:
             out.append(table)
             # the same table may go on under a short heading line, without its header
             split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
-            if not split or not LETTER.search(split["h"]) or _SUMMARY_WORDS.match(split["h"]):
+            if not split or not LETTER.search(split["h"]):
                 break
             heading = split.group("h").strip().rstrip(":：").strip("*_# ") or None
             start, pos = split.start("h"), split.end()
     return out
-
-
-_SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
 
 
 def _result_blocks(view: str) -> list[ResultTable]:
