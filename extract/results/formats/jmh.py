@@ -59,6 +59,8 @@ from extract.results.formats._layout import (
     inline_heading,
     json_at,
     line_caption,
+    line_end,
+    line_start,
     mask_tags,
     masked,
     overlaps,
@@ -175,13 +177,13 @@ def _num(written: str | None) -> float | None:
 def _caption(view: str, pos: int) -> str | None:
     """The line above a block when it names it; not the last line of a paragraph (the
     run log's closing notes end right above the summary table)."""
-    line_start = view.rfind("\n", 0, pos) + 1
-    if view[line_start:pos].strip():
+    start = line_start(view, pos)
+    if view[start:pos].strip():
         # a block that starts mid-line (flattened mail): the clause before it, if it
         # ends with a colon (`... Here are the numbers: With the patch: Benchmark ...`)
         c = inline_heading(view[max(0, pos - 200) : pos])
     else:
-        c = line_caption(view, line_start)  # past an indent (GitBox's 3 spaces)
+        c = line_caption(view, start)  # past an indent (GitBox's 3 spaces)
     if c and c.endswith(".") and len(c.split()) > 5:
         return None
     return c
@@ -498,8 +500,7 @@ def _json_lines(text: str) -> list[ResultTable]:
 def _cut_record(text: str, start: int) -> tuple[dict | None, int]:
     """A flat record cut off mid-line (archives truncate long lines): its fields up to
     the last complete one, or None."""
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
+    end = line_end(text, start)
     following = text.find('{"', start + 1, end)  # the next record, on a flattened line
     end = following if following > 0 else end
     line = text[start:end].rstrip()

@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import NUM, UNSIGNED
+from extract.results.formats._layout import NUM, UNSIGNED, line_start
 from extract.results.formats._rows import ADJACENT, Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -136,13 +136,10 @@ def _opened_by(text: str, start: int, floor: int, line: Callable) -> int:
     """`start` moved back over the whole lines just above it that `line` (a pattern's
     `fullmatch`: each line is read once) accepts."""
     while start > floor:
-        line_start = text.rfind("\n", 0, max(start - 1, 0))
-        line_start = 0 if line_start < 0 else line_start + 1
-        if line_start == start or line_start < floor:
+        above = line_start(text, start - 1)
+        if above == start or above < floor or not line(text, above, start):
             break
-        if not line(text, line_start, start):
-            break
-        start = line_start
+        start = above
     return start
 
 

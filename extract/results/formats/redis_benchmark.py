@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, trimmed, within
+from extract.results.formats._layout import NUM, line_start, trimmed, within
 from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -156,8 +156,8 @@ def _title(text: str, m: re.Match, floor: int) -> tuple[str, int] | None:
     starts. In a line of its own any title (a custom command) is taken when the line
     has the 6.2+ `p50=`, an upper-case one (`SET`, `LRANGE_100 (first 100 elements)`)
     always; after other text on the line (a flattened mail) only an upper-case one."""
-    line_start = max(text.rfind("\n", 0, m.start()) + 1, floor)
-    segment = text[line_start : m.start()]
+    start = max(line_start(text, m.start()), floor)
+    segment = text[start : m.start()]
     whole = segment.strip()
     if (
         whole
@@ -165,10 +165,10 @@ def _title(text: str, m: re.Match, floor: int) -> tuple[str, int] | None:
         and "\r" not in whole
         and (_UPPER_TITLE.fullmatch(whole) or (m["p50"] and not re.search(r":\s", whole)))
     ):
-        return whole, line_start + segment.index(whole)
+        return whole, start + segment.index(whole)
     tail = re.search(rf"(?:^|\s)({_UPPER_TITLE.pattern})$", segment)
     if tail:
-        return tail.group(1), line_start + tail.start(1)
+        return tail.group(1), start + tail.start(1)
     return None
 
 
