@@ -38,10 +38,11 @@ secondary results), variant = the heading before the block and the @Param values
 `Threads`); Result blocks add `min`, `max`, `stdev` and `p50`...; flat JSON records
 add `p50`...`p99`. The mode (thrpt, avgt, ss, sample) is kept in the row cells.
 
-Not declared as rows: JMH's text table is read column by column from its header
-(parameter columns vary, the Error column may be missing or mangled, a row may be
-wrapped or quoted without its header), and its run log, CSV and JSON results are three
-other shapes, each with its own reader.
+A verbose run's iteration lines are declared as rows (`ITERATIONS`, `_rows`). Not
+declared as rows: JMH's text table is read column by column from its header (parameter
+columns vary, the Error column may be missing or mangled, a row may be wrapped or quoted
+without its header), and its Result blocks, CSV and JSON results are three other shapes,
+each with its own reader.
 """
 
 from __future__ import annotations
