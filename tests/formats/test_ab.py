@@ -65,3 +65,10 @@ def test_parse_survives_odd_input():
     parse = by_name("ab").parse
     for text in ODD:
         assert isinstance(parse(text), list)
+
+
+def test_without_a_banner_a_version_like_rate_is_no_report():
+    # the report is found by its rate when no banner opens it; `1.2.3` is no rate
+    line = "Requests per second:    {} [#/sec] (mean)\n"
+    assert [t.caption for t in run("ab", "ab ran:\n\n" + line.format("1036.10"))]
+    assert run("ab", "ab ran:\n\n" + line.format("1.2.3")) == []

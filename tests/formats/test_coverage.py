@@ -102,3 +102,9 @@ def test_never_raises_and_stays_linear():
 def test_shared_sample(directory, name):
     """A real third-party sample (../shared/formats): its listed rows are found."""
     check_shared_sample(directory, name)
+
+
+def test_a_version_like_percentage_is_no_coverage_line():
+    line = "Coverage increased (+0.02%) to {}% when pulling abc on x:y into z on w."
+    assert [t.span for t in run("coverage-report", line.format("65.4"))] == [(0, 73)]
+    assert run("coverage-report", line.format("6.5.4")) == []

@@ -54,3 +54,15 @@ def test_third_party_samples(folder, sample):
         if (round(r["value"], 6), norm_unit(r.get("unit")) or "") not in found
     ]
     assert not missing
+
+
+def test_a_version_like_cell_is_no_time():
+    # `48.2.1±0.39µs` is no number as critcmp prints one (`[\d.]+` took it whole, and
+    # reading it as a float raised): the table ends before its row, the rows above it
+    # are read
+    lines = text_of("critcmp--columns").splitlines(keepends=True)
+    row = next(k for k, line in enumerate(lines) if line.startswith("filter/u8_nulls"))
+    lines[row] = lines[row].replace("48.2±", "48.2.1±")
+    rows = [r for r in rows_of("".join(lines)) if r["format"] == "critcmp"]
+    assert {r["label"] for r in rows} == {"concat_batches/2_cols"}
+    assert {r["variant"] for r in rows} == {"main", "pr-5120"}

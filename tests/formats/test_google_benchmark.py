@@ -177,3 +177,24 @@ def test_third_party_samples(folder, sample):
         if (round(r["value"], 6), norm_unit(r.get("unit")) or "") not in found
     ]
     assert not missing
+
+
+def test_the_run_context_holds_numbers_not_versions():
+    # the context lines above a table are claimed with it; `1.2.3` is no load average
+    table = (
+        "Benchmark         Time             CPU   Iterations\n"
+        "---------------------------------------------------\n"
+        "BM_Sort        19.5 us         19.5 us        35854\n"
+    )
+    claimed = [t for t in PARSER.parse("Load Average: 0.52, 0.58\n" + table) if not t.rows]
+    assert len(claimed) == 1
+    assert [t for t in PARSER.parse("Load Average: 1.2.3\n" + table) if not t.rows] == []
+
+
+def test_a_change_that_only_looks_like_a_number_gives_none():
+    # `--0.2895` is no change compare.py prints: that cell gives nothing, its row's
+    # other cells and the other rows are read
+    text = text_of("google-benchmark--compare").replace("-0.2895", "--0.2895")
+    got = {(r["label"], r["metric"]) for r in rows_of(text) if r["format"] == "google-benchmark"}
+    assert ("BM_SumVector/4096", "time_change") not in got
+    assert {("BM_SumVector/4096", "cpu_change"), ("BM_SumVector/64", "time_change")} <= got

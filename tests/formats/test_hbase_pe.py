@@ -101,6 +101,16 @@ def test_a_long_record_wrapped_by_the_gateway():
     assert [r[3] for r in rows(text)] == [52011, 51870]
 
 
+def test_a_version_like_value_is_no_timing():
+    # `1.2.3` is no number: a list or a histogram holding one is not PE's (neither its
+    # `1.2` nor its other values are read); a well-formed one is
+    head = "[RandomReadTest] Summary of timings (ms): "
+    assert [r[3] for r in rows(head + "[5, 4]")] == [5, 4]
+    assert rows(head + "[1.2.3, 4]") == []
+    assert [r[3] for r in rows("Latency (us) : mean=12.5, min=3")] == [12.5, 3]
+    assert rows("Latency (us) : mean=1.2.3, min=3") == []
+
+
 ODD = [
     "",
     "\n\n",

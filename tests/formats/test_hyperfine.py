@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from extract.results.formats import run
+from extract.results.formats import extract_results, run
 from tests.formats.damage import (
     MAIL_DAMAGE,
     VALUES,
@@ -218,3 +218,19 @@ def test_values_survive_wrapping_crlf_and_indent_together():
 def test_shared_sample(directory, name):
     """A real third-party sample (../shared/formats): its listed rows are found."""
     check_shared_sample(directory, name)
+
+
+def test_numbers_point_into_the_text_as_written_around_colour_codes():
+    # the rows are read from the text with its colour codes removed: each number's span
+    # is moved back onto the text as written
+    text = (
+        "\x1b[1;32mhyperfine\x1b[0m --export-csv, then \x1b[1mRelative\x1b[0m:\n"
+        "command,mean,stddev,median,user,system,min,max\n"
+        "sleep 0.1,0.102,0.001,0.102,0.001,0.001,0.101,0.104\n"
+        "\x1b[1mRelative speed comparison\x1b[0m\n"
+        "        1.00          sleep 0.1\n"
+        "        2.50 ±  0.05  sleep 0.25\n"
+    )
+    found = [m for t in extract_results(text, strict=True) for m in t.measurements]
+    assert {m.metric for m in found} >= {"mean", "max", "relative", "relative stddev"}
+    assert all(text[m.span[0] : m.span[1]] == m.written for m in found)

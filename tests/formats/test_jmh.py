@@ -434,3 +434,23 @@ NOISE = {
 @pytest.mark.parametrize("name", sorted(NOISE))
 def test_noise_gives_no_jmh_rows(name):
     assert jmh(NOISE[name]) == []
+
+
+def test_a_score_with_a_decimal_comma_and_a_grouping_point():
+    # JMH prints no grouping, so a lone `,` is a decimal comma; where a point groups
+    # the thousands before it (`8.653,588`), the comma is still the decimal mark (not
+    # 8.653588, as the point read first made it)
+    text = text_of("jmh--text-decimal-comma").replace("8653,588", "8.653,588")
+    got = {(r["label"], r["metric"]): r["value"] for r in rows_of(text)}
+    assert got[("SumBench.loopSum", "Score error")] == 8653.588
+    assert got[("SumBench.loopSum", "Score")] == 860.975
+
+
+def test_a_long_indent_after_a_table_costs_linear_time():
+    # the line after a table's rows may be a heading that goes on with the table; a last
+    # line of thousands of blanks there took cubic time (4000: seconds)
+    text = text_of("jmh--text-decimal-comma").rstrip("\n") + "\n" + " " * 4000 + "x"
+    start = time.perf_counter()
+    rows = rows_of(text)
+    assert time.perf_counter() - start < 1.0
+    assert {r["label"] for r in rows} == {"SumBench.loopSum", "SumBench.nothing"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import command_above, heading_above, runs, ungutter
+from extract.results.formats._layout import command_above, heading_above, runs, trimmed, ungutter
 
 
 def test_a_block_inside_the_first_line_of_a_code_block_takes_the_heading_above_it():
@@ -62,3 +62,8 @@ def test_runs_group_lines_by_what_stands_between_them():
     assert [len(r) for r in runs(row, text)] == [3, 1, 1]  # (blank lines keep a run)
     gap = re.compile(r"\s*(?:INFO\s*)?")
     assert [len(r) for r in runs(row, text, gap)] == [4, 1]
+
+
+def test_trimmed_drops_a_decimal_s_trailing_zeros_only():
+    assert trimmed("99.900") == "99.9" and trimmed("99.900", "_") == "99_9"
+    assert trimmed("50.000") == "50" and trimmed("100") == "100" and trimmed("0.103") == "0.103"

@@ -112,3 +112,13 @@ def test_parse_survives_odd_input():
     parse = by_name("pgbench").parse
     for text in ODD:
         assert isinstance(parse(text), list)
+
+
+def test_a_version_like_latency_limit_is_no_pgbench_line():
+    # `1.2.3 ms` is no limit pgbench prints: the line is not read as its count
+    line = "number of transactions above the {} ms latency limit: 5 (0.500 %)\n"
+    summary = "transaction type: <builtin: TPC-B (sort of)>\nlatency average = 11.013 ms\n"
+    metrics = {r["metric"] for r in rows_of(summary + line.format("50.0"))}
+    assert {"transactions_above_latency_limit", "latency_average"} <= metrics
+    metrics = {r["metric"] for r in rows_of(summary + line.format("1.2.3"))}
+    assert "transactions_above_latency_limit" not in metrics and "latency_average" in metrics

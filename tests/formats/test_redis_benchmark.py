@@ -131,3 +131,13 @@ def test_parse_survives_odd_input():
     for text in ODD:
         assert isinstance(PARSE(text), list)
     assert extract_results("redis-benchmark was run with -q and --csv") == []
+
+
+def test_a_live_line_holds_rates_not_versions():
+    # the live line redrawn while a test runs is claimed with the report; one whose
+    # "rate" reads like a version (`1.2.3`) is not the tool's
+    report = "====== SET ======\n  100000 requests completed in 1.23 seconds\n"
+    live = "SET: rps={} (overall: 81300.8) avg_msec=0.303 (overall: 0.303)\n"
+    claimed = [t.span for t in PARSE(report + live.format("81300.8")) if not t.rows]
+    assert len(claimed) == 1
+    assert PARSE(report + live.format("1.2.3"))[1:] == []

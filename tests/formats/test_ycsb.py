@@ -95,6 +95,19 @@ def test_raw_status_summary():
     assert ("READ 10 sec", None, "AverageLatency", 812.4, "us") in found
 
 
+def test_a_version_like_value_is_no_latency():
+    # `1.2.3` is no number: neither its `1.2` nor anything else of it is read (nor the
+    # summary it ends, which is not YCSB's)
+    text = (
+        "2020-01-01 10:00:00:000 10 sec: 500 operations; 50 current ops/sec;"
+        " [READ: Count=500, Max=1.2.3, Min=7] UPDATE count: 9, average latency(us): 4.5.6"
+    )
+    found = {(r[0], r[2]): r[3] for r in rows(text)}
+    assert found[("READ 10 sec", "MinLatency")] == 7
+    assert ("READ 10 sec", "MaxLatency") not in found
+    assert ("UPDATE 10 sec", "AverageLatency") not in found
+
+
 def test_never_raises():
     for text in ["", "\n", "[OVERALL], RunTime(ms), ", "10 sec: 5 operations; [READ: Count=]", "{"]:
         assert isinstance(run(FORMAT, text), list)

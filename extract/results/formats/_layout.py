@@ -5,9 +5,11 @@ and rules that frame a block, the heading above it, the command that made it, a
 Every format reads its text through these; none defines its own number pattern,
 gutter or heading rule.
 
-- `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`): a number as tools
-  print it, with the exponents, signs, separators and words some of them add;
-  `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format.
+- `NUM` (and `UNSIGNED`, `FLOAT`, `LOOSE`, `GROUPED`, `JAVA`, `CELL_NUM`, `LOCALE`): a number
+  as tools print it, with the exponents, signs, separators and words some of them add;
+  `TINY`: a value too small to print (`≈ 10⁻⁴`); `NUM_END`: where a number ends;
+  `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format;
+  `trimmed(written)`: a decimal without its trailing zeros (`99.900` → `99.9`).
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
   `GIT_FOOTER`: the notice under a commit mail.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
@@ -15,7 +17,8 @@ gutter or heading rule.
 - `command_above(text, pos, floor)`: the shell command pasted above an output.
 - `ungutter(text)`, `repaired(text, damage)`, `masked(text, spans)`: the text without a
   `| ` gutter, without terminal colours and mojibake, or with spans already claimed
-  blanked, its offsets kept (or mapped back); `within`, `overlaps`: against such spans.
+  blanked, its offsets kept (or mapped back: `spans_back`, `numbers_back`); `within`,
+  `overlaps`: against such spans.
 - `runs(pattern, text, gap)`: the matches of a line pattern, grouped into the runs
   that make one block each.
 """
@@ -45,12 +48,30 @@ CELL_NUM = (
 )
 # As Java's formatters print numbers: grouped (`1,966,793,680`), `NaN`, `Infinity`.
 JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
+# As a locale may print a number: the decimal mark a point or a comma, and either one
+# grouping (`1,5`, `528,857143`, `1.234,5`); the tool that prints it says which.
+LOCALE = r"[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?"
+# A value too small to print, written as its order (`≈ 10⁻⁴`, `≈ 0`, as JMH does): no number.
+TINY = r"[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*"
+# After a number where nothing else ends it: no more digits follow (`1.2` of `1.2.3`, a
+# version, is no number; `12.` ending a sentence is 12).
+NUM_END = r"(?!\.?\d)"
 
 # A digit, a Latin letter (what makes a cell a number, a line a name), and the blanks
 # at a position (`BLANKS.match(text, pos).end()`: where the next token starts).
 DIGIT = re.compile(r"\d")
 LETTER = re.compile(r"[A-Za-z]")
 BLANKS = re.compile(r"\s*")
+
+
+def trimmed(written: str, point: str = ".") -> str:
+    """A decimal as written without its trailing zeros, its point written as `point`:
+    `99.900` → `99.9` (or `99_9`), `50.000` → `50`: how tools' percentiles and bounds
+    name a metric (`p99.9`, `percentile_latency_p99_9`)."""
+    if "." in written:
+        written = written.rstrip("0").rstrip(".")
+    return written.replace(".", point)
+
 
 # ---------------------------------------------------------------- fences and rules
 
@@ -560,3 +581,14 @@ def spans_back(tables: Iterable, index: list[int] | None) -> None:
     for t in tables:
         start = index[t.span[0] - 1] + 1 if t.span[0] else 0
         t.span = (start, index[t.span[1]])
+
+
+def numbers_back(tables: Iterable, index: list[int] | None) -> None:
+    """The spans of the tables' numbers (a declared field knows its own: `_rows.Field`)
+    moved back onto the original text, as `spans_back` moves the tables'."""
+    if index is None:
+        return
+    for t in tables:
+        for m in t.measurements:
+            if m.span is not None:
+                m.span = (index[m.span[0]], index[m.span[1] - 1] + 1)

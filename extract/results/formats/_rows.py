@@ -26,7 +26,8 @@ time", "s"), ...}`, the row pattern holds `(?P<key>{one_of(KEYS)})` and its fiel
 none (ab's, wrk's) is read by `report(specs, text, start, end)`, in text order; what a
 tool prints around its results (banners, progress) is claimed by `chatter(...)`;
 `name_blocks(..., joins=...)` gives the blocks of one output the heading of the first,
-and `disjoint` keeps the first of tables that overlap.
+and `disjoint` keeps the first of tables that overlap. `ADJACENT` is the `gap` of rows
+whose own pattern takes the blanks before them.
 """
 
 from __future__ import annotations
@@ -106,6 +107,11 @@ class Rows:
     # After a header: the Rows of its block, made from it (a row pattern with a cell
     # per column it names), or None when the header is not the tool's.
     for_header: Callable[[re.Match], Rows | None] | None = None
+
+
+# The `gap` of rows that follow each other right on: each row's own pattern takes the
+# blanks or the line break before it (which the default gap would have taken).
+ADJACENT = re.compile("")
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,7 @@ def _label(text: str, start: int, end: int, settings: list[re.Match]) -> str | N
 def parse(text: str) -> list[ResultTable]:
     starts = [m.start() for m in _BANNER.finditer(text)]
     if not starts:
-        rps = re.search(r"Requests per second:[ \t]+[\d.]+[ \t]+\[#/sec\]", text)
+        rps = re.search(rf"Requests per second:[ \t]+{NUM}[ \t]+\[#/sec\]", text)
         if not rps:
             return []
         starts = [max(0, text.rfind("\n\n", 0, rps.start()))]

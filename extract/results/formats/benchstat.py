@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, UNSIGNED, line_end, within
+from extract.results.formats._layout import NUM, UNSIGNED, line_end, line_start, within
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -221,8 +221,8 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
     for pivot in re.finditer(r"│[ \t]+│", text):
         if pivot.start() < done or within(pivot.start(), taken):
             continue
-        line_start = max(done, text.rfind("\n", 0, pivot.start()) + 1, pivot.start() - 500)
-        left = text[line_start : pivot.start() + 1]
+        start = max(done, line_start(text, pivot.start()), pivot.start() - 500)
+        left = text[start : pivot.start() + 1]
         first_bar = left.find("│")
         files = [c.strip() for c in left[first_bar:].strip("│").split("│")]
         units_m = re.compile(rf"│((?:[^│\n]+│){{{len(files)}}})").match(text, pivot.end() - 1)
@@ -232,7 +232,7 @@ def _v2_flat_tables(text: str, taken: list[tuple[int, int]]) -> list[ResultTable
         if len(unit_cells) != len(files):
             continue
         units = [_unit(u) for u in unit_cells]
-        table = _v2_table(files, units, (line_start + first_bar, units_m.end()))
+        table = _v2_table(files, units, (start + first_bar, units_m.end()))
         pos = units_m.end()
         while (parsed := _v2_row(text, pos, files, units)) is not None:
             table.add_row(parsed[0], parsed[1])

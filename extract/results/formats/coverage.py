@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GIT_FOOTER, NUM, line_end, within
+from extract.results.formats._layout import GIT_FOOTER, NUM, line_end, line_start, within
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -87,16 +87,16 @@ _BODY_LINE = re.compile(
     re.X,
 )
 _LINE = re.compile(
-    r"""Coverage\ (?:increased|decreased|remained\ the\ same)\ \([-+]?[\d.]+%\)\ (?:to|at)\ [\d.]+%
+    rf"""Coverage\ (?:increased|decreased|remained\ the\ same)\ \([-+]?{NUM}%\)\ (?:to|at)\ {NUM}%
         (?:\s+when\ pulling\ \S+\ on\ \S+\ into\ \S+\ on\ \S+?(?=\.?(?:\s|$))\.?)?
       |(?:Increment\ )?(?:line|branch|function|region|statement|instruction|method|class)\ coverage
-        [ \t:`]*[\d.]+%(?:[ \t]*\(\d+/\d+\))?`?""",
+        [ \t:`]*{NUM}%(?:[ \t]*\(\d+/\d+\))?`?""",
     re.X | re.I,
 )
 # (a number from its first digit, a link's target up to a `]`: neither is read again
 # from each of its characters)
 _REPORT_TOKEN = re.compile(
-    r"\]\([^)\s\]]*\)\)?|\||```|Coverage Report|(?<![\d.])[\d.]+%(?:\s*\(\d+/\d+\))?`?"
+    rf"\]\([^)\s\]]*\)\)?|\||```|Coverage Report|(?<![\d.]){NUM}%(?:\s*\(\d+/\d+\))?`?"
     r"(?:\s*:tada:)?"
     r"|Powered by|Δ|@@[^@]*@@"
 )
@@ -158,8 +158,8 @@ def _spans(text: str) -> list[tuple[int, int]]:
         rest = text[m.end() : m.end() + 600]
         if not re.search(r"coverage|Coverage Diff|%", rest, re.I) and "Codecov" not in m.group(0):
             continue
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        start = m.start() if text[line_start : m.start()].strip() else line_start
+        start = line_start(text, m.start())
+        start = m.start() if text[start : m.start()].strip() else start
         spans.append(_comment_block(text, start))
     for m in _LINE.finditer(text):
         if not within(m.start(), spans):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._grid import norm_unit
+from extract.results.formats._layout import NUM
 from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -47,10 +48,11 @@ _HEADER = re.compile(
     r"(?<!\S)group[ \t]++(?P<names>(?:(?!(?<!\S)group[ \t])[^\n]){0,399}?\S)\s++"
     r"(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
 )
+# (`{{`: the group names are formatted per baseline, after NUM is put in)
 _CELL = (
-    r"(?P<ratio{i}>\d+\.\d+)\s+(?P<mean{i}>[\d.]+)(?:Â?±|\?)(?P<sd{i}>[\d.]+)"
+    rf"(?P<ratio{{i}}>\d+\.\d+)\s+(?P<mean{{i}}>{NUM})(?:Â?±|\?)(?P<sd{{i}}>{NUM})"
     r"(?P<unit{i}>ns|µs|μs|Âµs|\?s|us|ms|s)"
-    r"\s+(?:\?\s+\?/sec|(?P<tp{i}>[\d.]+)\s*(?P<tpu{i}>\S+/sec))"
+    rf"\s+(?:\?\s+\?/sec|(?P<tp{{i}}>{NUM})\s*(?P<tpu{{i}}>\S+/sec))"
 )
 
 # (from the first digit of a run only; searched in a slice that starts at a cell)

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import BLANKS, NUM, json_at, within
+from extract.results.formats._layout import BLANKS, NUM, json_at, trimmed, within
 from extract.results.formats._rows import chatter, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -79,7 +79,7 @@ _UNIT = r"[KMGTPE]?i?B"
 _DIR_NEW = re.compile(
     rf"(?P<dir>{_DIRS}):\s+IOPS=(?P<iops>{NUM})(?P<iopsk>[kMG]?),\s+BW=(?P<bw>{NUM})"
     rf"(?P<bwu>{_UNIT}/s|[KMGTPE]?i?bit/s)\s+\([^)\n]*\)\s*\((?P<io>{NUM})(?P<iou>{_UNIT})"
-    rf"/(?P<run>\d+)msec\)(?:;\s+\d+\s+zone\s+resets|;\s+Cachehit=[\d.]+%)?"
+    rf"/(?P<run>\d+)msec\)(?:;\s+\d+\s+zone\s+resets|;\s+Cachehit={NUM}%)?"
 )
 _DIR_OLD = re.compile(
     rf"(?P<dir>{_DIRS})\s*:\s+io=(?P<io>{NUM})(?P<iou>{_UNIT}),\s+bw=(?P<bw>{NUM})"
@@ -145,13 +145,6 @@ _JSON_START = re.compile(r'\{\s*"fio version"\s*:')
 _COMMAND = re.compile(r"^[^\n]{0,40}?\bfio\s(?:[^\n]*\s)?(?:--?[A-Za-z]|\S+\.fio\b)")
 
 
-def _pct_name(p: str) -> str:
-    """`99.90` → `99_9`, `1.000000` → `1`."""
-    if "." in p:
-        p = p.rstrip("0").rstrip(".")
-    return p.replace(".", "_")
-
-
 _STATS = ("min", "max", "avg", "stdev")
 
 
@@ -199,7 +192,7 @@ def _job(text: str, head: re.Match, end: int) -> ResultTable:
             _extend(t, m.end())
             pos = m.end()
             while (p := _PCT.match(text, pos, end)) is not None:
-                _add(t, [p["p"] + "th", p["v"]], [(f"{k}_p{_pct_name(p['p'])}", p["v"], unit)],
+                _add(t, [p["p"] + "th", p["v"]], [(f"{k}_p{trimmed(p['p'], '_')}", p["v"], unit)],
                      p.end())  # fmt: skip
                 pos = p.end()
             continue
@@ -288,7 +281,7 @@ def _terse(line: re.Match) -> ResultTable | None:
             for cell in x[12:32]:
                 p, _, v = cell.partition("%=")
                 if float(p):
-                    found.append((f"{d}_clat_p{_pct_name(p)}", v, "us"))
+                    found.append((f"{d}_clat_p{trimmed(p, '_')}", v, "us"))
             found += [
                 (f"{d}_bw_min", x[36], "KiB/s"), (f"{d}_bw_max", x[37], "KiB/s"),
                 (f"{d}_bw_pct_of_group", x[38].rstrip("%"), "%"),
@@ -366,7 +359,7 @@ def _json(text: str, start: re.Match) -> ResultTable | None:
                     continue
                 rows += [(f"{d}_{kind}_{name}", st.get(key), "ns") for name, key in _JSON_STATS]
                 for p, v in (st.get("percentile") or {}).items():
-                    rows.append((f"{d}_{kind}_p{_pct_name(p)}", v, "ns"))
+                    rows.append((f"{d}_{kind}_p{trimmed(p, '_')}", v, "ns"))
             rows += [(f"{d}_{name}", s.get(key), unit) for name, key, unit in _JSON_DIR]
             _json_row(table, job.get("jobname", ""), [d], rows)
         cpu = [(name, job.get(key), unit) for name, key, unit in _JSON_CPU]

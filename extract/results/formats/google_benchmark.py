@@ -38,12 +38,12 @@ from __future__ import annotations
 import csv
 import re
 
-from extract.results.formats._layout import FLOAT, json_at, overlaps, runs
-from extract.results.formats._rows import Rows, chatter, name_blocks, read
+from extract.results.formats._layout import FLOAT, NUM, NUM_END, UNSIGNED, json_at, overlaps, runs
+from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
-_TIMES = r"\s+\d[\d.eE+-]*\s*(?:[nuµμm]?s|%)\s+\d"
+_TIMES = rf"\s+{UNSIGNED}\s*(?:[nuµμm]?s|%)\s+\d"
 
 INFO = FormatInfo(
     name="google-benchmark",
@@ -87,11 +87,11 @@ _CMP_ROW = re.compile(
     re.X,
 )
 _CONTEXT = re.compile(
-    r"""Run\ on\ \(\d+\ X\ [\d.]+\ MHz\ CPUs?\ ?s?\)
-      |CPU\ Caches:(?:\s+L\d\ (?:Data|Instruction|Unified)\ [\d.]+\ [KMG]i?B\ \(x\d+\))*
-      |Load\ Average:\ [\d.]+(?:,\ [\d.]+)*
-      |(?m:^\d{4}-\d{2}-\d{2}[T\ ][\d:]+(?:[+-]\d{2}:\d{2})?[ \t]*$)
-      |\*{3}WARNING\*{3}\ [^\n]*""",
+    rf"""Run\ on\ \(\d+\ X\ {NUM}\ MHz\ CPUs?\ ?s?\)
+      |CPU\ Caches:(?:\s+L\d\ (?:Data|Instruction|Unified)\ {NUM}\ [KMG]i?B\ \(x\d+\))*
+      |Load\ Average:\ {NUM}(?:,\ {NUM})*{NUM_END}
+      |(?m:^\d{{4}}-\d{{2}}-\d{{2}}[T\ ][\d:]+(?:[+-]\d{{2}}:\d{{2}})?[ \t]*$)
+      |\*{{3}}WARNING\*{{3}}\ [^\n]*""",
     re.X,
 )
 _SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6,
@@ -143,12 +143,9 @@ def _console_tables(text: str) -> list[ResultTable]:
         for r in rows:
             name, counters = r["name"], r["counters"].split()
             time, cpu = f"{r['time']} {r['tu']}", f"{r['cpu']} {r['cu']}"
-            found = (
-                _m("time", r["time"], r["tu"], name, time),
-                _m("cpu", r["cpu"], r["cu"], name, cpu),
-                _m("iterations", r["iters"], "count", name, r["iters"]),
-            )
-            ms = [m for m in found if m is not None]
+            ms = numbers([("time", time, r["tu"], float(r["time"])),
+                          ("cpu", cpu, r["cu"], float(r["cpu"])),
+                          ("iterations", r["iters"], "count")], name)  # fmt: skip
             for tok in counters:
                 key, sep, raw = tok.partition("=")
                 if not sep:  # old style `211.669MB/s`: the bytes rate, `12M items/s`
@@ -165,14 +162,6 @@ def _console_tables(text: str) -> list[ResultTable]:
     return tables
 
 
-def _m(metric: str, num: str, unit: str | None, label: str, written: str) -> Measurement | None:
-    try:
-        value = float(num)
-    except ValueError:  # (what only looks like a number: `--12`)
-        return None
-    return Measurement(metric, value, unit, label, None, written)
-
-
 def _compare_fields(m: re.Match, units: dict[str, str]):
     """A compare.py row's changes, and its old and new times in the unit of the console
     row of that benchmark printed before the table; a U-test row's p-values."""
@@ -184,10 +173,9 @@ def _compare_fields(m: re.Match, units: dict[str, str]):
         unit = units.get(name) or units.get(_AGGREGATE.sub("", name))
         fields += [("time_old", "to", unit), ("time_new", "tn", unit),
                    ("cpu_old", "co", unit), ("cpu_new", "cn", unit)]  # fmt: skip
-    for metric, key, u in fields:
-        if (meas := _m(metric, m[key], u, name, m[key])) is None:
-            continue
-        quantity, _, run = metric.rpartition("_")
+    # (what only looks like a number, `--12`, gives none)
+    for meas in numbers([(metric, m[key], u) for metric, key, u in fields], name):
+        quantity, _, run = meas.metric.rpartition("_")
         if run in ("old", "new"):  # the sides (extract.results.comparisons)
             meas.side = "before" if run == "old" else "after"
             meas.side_name, meas.quantity = run, quantity

@@ -56,16 +56,17 @@ INFO = FormatInfo(
 
 # Spaces are `\s+`: a mail gateway may wrap a record anywhere.
 _RECORDS = re.compile(
-    r"\[(?P<tt>\w+)\]\s*Summary\s+of\s+timings\s+\((?P<tu>ms|us)\)\s*:\s*\[(?P<timings>[\d,.\s]+)\]"
+    r"\[(?P<tt>\w+)\]\s*Summary\s+of\s+timings\s+\((?P<tu>ms|us)\)\s*:\s*"
+    rf"\[(?P<timings>\s*{NUM}(?:\s*,\s*{NUM})*\s*)\]"
     rf"|\[(?P<dt>\w+)\s+duration\s*\]\s*Min:\s*(?P<dmin>{NUM})ms\s+Max:\s*(?P<dmax>{NUM})ms"
     rf"\s+Avg:\s*(?P<davg>{NUM})ms"
     rf"|\[\s*Avg\s+latency\s+\((?P<lu>us|ms)\)\s*\]\s*(?P<lat>{NUM})"
     rf"|\[\s*Avg\s+TPS/QPS\s*\]\s*(?P<tps>{NUM})\s+row\s+per\s+second"
-    r"|Latency\s+\((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+=[\d.]+(?:,\s*|(?=\s)|$))+)"
+    rf"|Latency\s+\((?P<hu>us|ms)\)\s*:\s*(?P<hist>(?:[\w.]+={NUM}(?:,\s*|(?=\s)|$))+)"
     rf"|Num\s+measures\s+\(latency\)\s*:\s*(?P<num>\d+)"
     # per-client lines of older releases and of the MapReduce mode
     r"|Finished\s+(?:class\s+)?(?:[\w.]*\$)?(?P<ft>\w+Test|TestClient-\d+)\s+in\s+(?P<fms>\d+)ms"
-    r"(?:\s+at\s+offset\s+\d+)?(?:\s+(?:for|over)\s+\d+\s+rows)?(?:\s+\((?P<fmbs>[\d.]+)\s+MB/s\))?"
+    rf"(?:\s+at\s+offset\s+\d+)?(?:\s+(?:for|over)\s+\d+\s+rows)?(?:\s+\((?P<fmbs>{NUM})\s+MB/s\))?"
 )
 # The log record prefix before a PE message:
 # `2020-06-07 22:54:30,362 INFO [main] hbase.PerformanceEvaluation: `.
@@ -82,7 +83,7 @@ _FILLER = re.compile(
     r"|(?<![\w.$])[\w.$]*PerformanceEvaluation:|```+|\{code(?::[^}]*)?\}|\{noformat\}"
     # the pretty histogram report (`Mean      = 1211.43`, ..., `99.999th  = 90112.00`) repeats
     # the `Latency (us) :` line; the value-size report is not a performance figure
-    rf"|(?:Mean|Min|Max|StdDev|(?<![\d.]){NUM}th)\s*=\s*[\d.]+"
+    rf"|(?:Mean|Min|Max|StdDev|(?<![\d.]){NUM}th)\s*=\s*{NUM}"
     r"|(?:ValueSize \(bytes\)|Num measures \(ValueSize\))\s*:[^\n]*"
     r"|No valueSize statistics available|Test\s*:\s*\w+,?\s*Thread\s*:\s*[\w-]+"
     r"|\s+"
@@ -99,7 +100,7 @@ def _start_of_record(text: str, m: re.Match) -> tuple[int, str | None]:
 
 
 # `mean=1211.43` in a histogram; _HIST_PAIR_AT from where a key's run starts (run_matches)
-_HIST_PAIR = re.compile(r"([\w.]+)=([\d.]+)")
+_HIST_PAIR = re.compile(rf"([\w.]+)=({NUM})")
 _HIST_PAIR_AT = re.compile(r"(?<![\w.])" + _HIST_PAIR.pattern)
 
 
@@ -130,7 +131,7 @@ def parse(text: str) -> list[ResultTable]:
         if m["timings"]:
             cells = [test_name or "", "Summary of timings", m["timings"].strip()]
             found = []
-            for i, written in enumerate(re.findall(r"[\d.]+", m["timings"])):
+            for i, written in enumerate(re.findall(NUM, m["timings"])):
                 found += numbers([("timing", written, m["tu"])], f"{test_name} client {i}")
             for meas in found:
                 # (its clients ran side by side: client 3 of one run is no

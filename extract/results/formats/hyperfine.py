@@ -26,9 +26,11 @@ Mail damage read the same: flattened onto one line (GitBox), hard-wrapped, CRLF,
 indented, ANSI colours left as `[1;32m` debris, `±`/`σ`/`…`/`≡` turned into `?` or
 into UTF-8-read-as-Latin-1 (`Â±`).
 
-Not declared as rows: the console block is several differently shaped lines (`Time (mean
-± σ)`, `Range`, the summary's ratios), and five export forms (markdown, CSV, JSON,
-AsciiDoc, Org) are read separately, after terminal colours are repaired.
+The `Relative speed comparison` lines and the CSV export are declared as rows
+(`RELATIVE`, `CSV`: `_rows`). Not declared as rows: the console block is several
+differently shaped lines (`Time (mean ± σ)`, `Range`, the summary's ratios), and the
+other export forms (markdown, JSON, AsciiDoc, Org) are read separately; all after
+terminal colours are repaired.
 """
 
 from __future__ import annotations
@@ -36,8 +38,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import COLOURS, FLOAT, NUM, json_at, repaired, spans_back
-from extract.results.formats._rows import disjoint, name_blocks
+from extract.results.formats._layout import (
+    COLOURS,
+    FLOAT,
+    NUM,
+    json_at,
+    numbers_back,
+    repaired,
+    spans_back,
+)
+from extract.results.formats._rows import (
+    ADJACENT,
+    Field,
+    Rows,
+    disjoint,
+    name_blocks,
+    numbers,
+    read,
+)
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -104,17 +122,22 @@ _BLOCK_VALUES = (
     ("min", "min", "minu"),
     ("max", "max", "maxu"),
 )
-_RELATIVE = re.compile(r"Relative speed comparison[ \t]*\r?\n")
-_RELATIVE_ROW = re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)")
-
-
-def _m(metric, written, unit, label) -> Measurement:
-    return Measurement(metric, float(written), unit, label, None, written)
+# `--style basic`'s ratios: `Relative speed comparison`, then `  1.00  cmd` lines
+RELATIVE = Rows(
+    header=re.compile(r"Relative speed comparison[ \t]*\r?\n"),
+    row=re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)"),
+    gap=ADJACENT,
+    fields=(Field("relative", "x", "x"), Field("relative stddev", "sd", "x")),
+    label=lambda m: m["cmd"].strip(),
+    cells=lambda m, cmd: [cmd, m["x"], m["sd"] or ""],
+    columns=("Command", "relative", "stddev"),
+    caption="Relative speed comparison",
+)
 
 
 def _ratio(metric: str, x: str, sd: str | None, label: str) -> list[Measurement]:
     """A ratio (unit `x`) and its stddev when given."""
-    return [_m(metric, x, "x", label)] + ([_m(f"{metric} stddev", sd, "x", label)] if sd else [])
+    return numbers([(metric, x, "x"), (f"{metric} stddev", sd, "x")], label)
 
 
 def _known(name: str, commands: list[str]) -> str:
@@ -128,8 +151,7 @@ def _known(name: str, commands: list[str]) -> str:
 
 
 def _blocks(text: str) -> list[ResultTable]:
-    out = []
-    commands = []
+    out, commands = [], []
     for b in _BLOCK.finditer(text):
         cmd = " ".join(b.group("cmd").split())
         commands.append(cmd)
@@ -138,12 +160,10 @@ def _blocks(text: str) -> list[ResultTable]:
             b.span(),
             columns=["Command", "mean", "stddev", "user", "system", "min", "max", "runs"],
         )
-        row, ms = [cmd], []
-        for metric, key, unit in _BLOCK_VALUES:
-            row.append(f"{b[key]} {b[unit]}" if b[key] else "")
-            ms += [_m(metric, b[key], b[unit], cmd)] if b[key] else []
-        ms += [_m("runs", b["runs"], "count", cmd)] if b["runs"] else []
-        table.add_row([*row, b["runs"] or ""], ms)
+        found = [(metric, b[key], b[unit]) for metric, key, unit in _BLOCK_VALUES]
+        cells = [f"{b[key]} {b[unit]}" if b[key] else "" for _, key, unit in _BLOCK_VALUES]
+        found.append(("runs", b["runs"], "count"))
+        table.add_row([cmd, *cells, b["runs"] or ""], numbers(found, cmd))
         out.append(table)
     for s in _SUMMARY.finditer(text):
         quoted = s.group("q1") is not None
@@ -166,18 +186,7 @@ def _blocks(text: str) -> list[ResultTable]:
         table.span = (s.start(), pos)
         if table.rows:
             out.append(table)
-    for h in _RELATIVE.finditer(text):
-        table = ResultTable(INFO.name, h.span(), columns=["Command", "relative", "stddev"])
-        table.caption = "Relative speed comparison"
-        pos = h.end()
-        while (row := _RELATIVE_ROW.match(text, pos)) is not None:
-            cmd, x, sd = row["cmd"].strip(), row["x"], row["sd"]
-            table.add_row([cmd, x, sd or ""], _ratio("relative", x, sd, cmd))
-            pos = row.end()
-        table.span = (h.start(), pos)
-        if table.rows:
-            out.append(table)
-    return out
+    return out + read(RELATIVE, text)
 
 
 # --- exports -----------------------------------------------------------------------
@@ -232,11 +241,11 @@ def _markup(text: str, header: re.Pattern, row_at: Callable) -> list[ResultTable
             cmd = cells[0].replace("\\|", "|")
             if len(cmd) > 1 and cmd[0] == cmd[-1] and cmd[0] in "`=":  # code: `x` or =x=
                 cmd = cmd[1:-1]
-            ms = [_m("mean", mean[1], unit, cmd)]
-            ms += [_m("stddev", mean[2], unit, cmd)] if mean[2] else []
+            found = [("mean", mean[1], unit), ("stddev", mean[2], unit)]
             for metric, cell in (("min", cells[2]), ("max", cells[3])):
                 if re.fullmatch(NUM, cell):
-                    ms.append(_m(metric, cell, unit, cmd))
+                    found.append((metric, cell, unit))
+            ms = numbers(found, cmd)
             if rel := _VALUE.match(cells[4]):
                 ms += _ratio("relative", rel[1], rel[2], cmd)
             table.add_row(cells, ms)
@@ -256,47 +265,34 @@ _CSV_HEADER = re.compile(
 )
 
 
-def _csv_row_match(n_params: int) -> Callable[..., re.Match | None]:
-    # the command may be hard-wrapped by a gateway (its spaces are the only places
-    # to break a CSV row); parameter values are read up to a space, as a flattened
-    # mail runs the next row on after the last field. Only matched, after the header
-    # and after each row: searched, a long command would be read from each character.
-    return re.compile(
-        r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
-        + rf",({FLOAT})" * 7
-        + r"(?P<params>"
-        + r",[^,\s]*" * n_params
-        + r")(?![^\s])"
-    ).match
+def _csv_rows(head: re.Match) -> Rows:
+    """The rows under a CSV header with its parameter columns: the command, the seven
+    numbers (in seconds), the parameter values (settings, not results: cells only)."""
+    return Rows(
+        # the command may be hard-wrapped by a gateway (its spaces are the only places
+        # to break a CSV row); parameter values are read up to a space, as a flattened
+        # mail runs the next row on after the last field
+        row=re.compile(
+            r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
+            + "".join(rf",(?P<{f}>{FLOAT})" for f in _FIELDS)
+            + r"(?P<params>"
+            + r",[^,\s]*" * head["params"].count(",")
+            + r")(?![^\s])"
+        ),
+        gap=ADJACENT,
+        fields=tuple(Field(f, f, "s") for f in _FIELDS),
+        label=lambda m: " ".join(_unquoted(m["cmd"]).split()),
+        cells=lambda m, cmd: [cmd, *(m[f] for f in _FIELDS), *m["params"].split(",")[1:]],
+        columns=head[0].split(","),
+        caption="hyperfine --export-csv",
+    )
 
 
-def _csv(text: str) -> list[ResultTable]:
-    out = []
-    for h in _CSV_HEADER.finditer(text):
-        n_params = h.group("params").count(",")
-        row_match = _csv_row_match(n_params)
-        table = ResultTable(INFO.name, h.span(), columns=h.group(0).split(","))
-        table.caption = "hyperfine --export-csv"
-        pos = h.end()
-        while (row := row_match(text, pos)) is not None:
-            cmd = row.group("cmd")
-            if cmd.startswith('"'):
-                cmd = cmd[1:-1].replace('""', '"')
-            cmd = " ".join(cmd.split())
-            fields = row.groups()[1:8]
-            # the parameter values are settings, not results: in the row only
-            table.add_row(
-                [cmd, *fields, *row.group("params").split(",")[1:]],
-                [
-                    _m(metric, written, "s", cmd)
-                    for metric, written in zip(_FIELDS, fields, strict=True)
-                ],
-            )
-            pos = row.end()
-        table.span = (h.start(), pos)
-        if table.rows:
-            out.append(table)
-    return out
+def _unquoted(cell: str) -> str:
+    return cell[1:-1].replace('""', '"') if cell.startswith('"') else cell
+
+
+CSV = Rows(header=_CSV_HEADER, row=None, fields=(), for_header=_csv_rows)
 
 
 _JSON_START = re.compile(r'\{\s*"results"\s*:\s*\[')
@@ -329,7 +325,7 @@ def _json(text: str) -> list[ResultTable]:
                 ms += [Measurement(key, float(value), "s", cmd, None, str(value))] if number else []
             times = item.get("times")
             if isinstance(times, list) and times:
-                ms.append(_m("runs", str(len(times)), "count", cmd))
+                ms += numbers([("runs", str(len(times)), "count")], cmd)
             cells.append(str(len(times)) if isinstance(times, list) else "")
             table.add_row(cells, ms)
         if table.rows:
@@ -345,7 +341,8 @@ _BETWEEN = re.compile(r"(?:\s|Warning:[^\n]*)*")
 
 def parse(text: str) -> list[ResultTable]:
     clean, index = repaired(text, _DAMAGE, _REPAIR)  # (and where each character was)
-    kept = disjoint(_blocks(clean) + _exports(clean) + _csv(clean) + _json(clean))
+    kept = disjoint(_blocks(clean) + _exports(clean) + read(CSV, clean) + _json(clean))
     name_blocks(kept, clean, "block", joins=_BETWEEN.fullmatch)  # (one run: one heading)
     spans_back(kept, index)
+    numbers_back(kept, index)
     return kept

@@ -38,10 +38,11 @@ secondary results), variant = the heading before the block and the @Param values
 `Threads`); Result blocks add `min`, `max`, `stdev` and `p50`...; flat JSON records
 add `p50`...`p99`. The mode (thrpt, avgt, ss, sample) is kept in the row cells.
 
-Not declared as rows: JMH's text table is read column by column from its header
-(parameter columns vary, the Error column may be missing or mangled, a row may be
-wrapped or quoted without its header), and its run log, CSV and JSON results are three
-other shapes, each with its own reader.
+A verbose run's iteration lines are declared as rows (`ITERATIONS`, `_rows`). Not
+declared as rows: JMH's text table is read column by column from its header (parameter
+columns vary, the Error column may be missing or mangled, a row may be wrapped or quoted
+without its header), and its Result blocks, CSV and JSON results are three other shapes,
+each with its own reader.
 """
 
 from __future__ import annotations
@@ -53,16 +54,22 @@ from collections.abc import Callable
 
 from extract.results.formats._layout import (
     LETTER,
+    LOCALE,
     NUM,
+    TINY,
     inline_heading,
     json_at,
     line_caption,
+    line_end,
+    line_start,
     mask_tags,
     masked,
     overlaps,
-    runs,
+    trimmed,
 )
+from extract.results.formats._rows import Rows, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="jmh",
@@ -98,10 +105,7 @@ INFO = FormatInfo(
 
 _MODES = r"thrpt|avgt|sample|ss|all|Throughput|AverageTime|SampleTime|SingleShotTime"
 # a score: 123.456, 1,234 (decimal comma), 3.4E8, NaN, or `≈ 10⁻⁴` / `≈ 0` (too small to print)
-_NUM = (
-    r"(?:[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?|NaN"
-    r"|[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
-)
+_NUM = rf"(?:{LOCALE}|NaN|{TINY})"
 _UNIT = r"[A-Za-z#%µμ][^\s|<]*"
 # the ± sign as written, or as mail mangles it: `?`, `Â±` (UTF-8 read as Latin-1, once
 # or twice), `�` (undecodable), `+-` / `+/-` (retyped)
@@ -146,7 +150,7 @@ _LOG_LINE = re.compile(
 _LOG_SIGN = re.compile(r"#[ \t]*(?:JMH version|Benchmark|Warmup Iteration)[ \t]*:?")
 # What may follow a Result block: its histogram, then the head of its percentiles.
 _HISTOGRAM_PERCENTILES = re.compile(
-    r"(?:\s*Histogram, [^\n:]{1,20}:(?:\s*\[\s*[-\d.,eE]+,\s*[-\d.,eE]+\)\s*=\s*\d+)*)?"
+    rf"(?:\s*Histogram, [^\n:]{{1,20}}:(?:\s*\[\s*{LOCALE},\s*{LOCALE}\)\s*=\s*\d+)*)?"
     r"(?:\s*Percentiles, (?P<unit>[^\s:]{1,20}):)?"
 )
 _PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
@@ -164,32 +168,23 @@ _CSV_HEADER = re.compile(r'"Benchmark"([,;])"Mode"\1"Threads"\1"Samples"\1"Score
 
 
 def _num(written: str | None) -> float | None:
-    """A JMH number: JMH prints no grouping, so a lone `,` is a decimal comma."""
-    if not written:
+    """A JMH number: JMH prints no grouping, so a lone `,` is a decimal comma; `NaN` and
+    `≈ 10⁻⁴` (too small to print) are none."""
+    if not written or written.strip() == "NaN" or written.strip().startswith(("≈", "~")):
         return None
-    s = written.strip()
-    if s == "NaN" or s.startswith(("≈", "~")):
-        return None
-    if "," in s and "." not in s:
-        s = s.replace(",", ".")
-    elif "," in s:
-        s = s.replace(",", "")
-    try:
-        return float(s)
-    except ValueError:
-        return None
+    return parse_number(written, decimal_comma=True)
 
 
 def _caption(view: str, pos: int) -> str | None:
     """The line above a block when it names it; not the last line of a paragraph (the
     run log's closing notes end right above the summary table)."""
-    line_start = view.rfind("\n", 0, pos) + 1
-    if view[line_start:pos].strip():
+    start = line_start(view, pos)
+    if view[start:pos].strip():
         # a block that starts mid-line (flattened mail): the clause before it, if it
         # ends with a colon (`... Here are the numbers: With the patch: Benchmark ...`)
         c = inline_heading(view[max(0, pos - 200) : pos])
     else:
-        c = line_caption(view, line_start)  # past an indent (GitBox's 3 spaces)
+        c = line_caption(view, start)  # past an indent (GitBox's 3 spaces)
     if c and c.endswith(".") and len(c.split()) > 5:
         return None
     return c
@@ -239,10 +234,19 @@ def _row_match(k: int) -> Callable[..., re.Match | None]:
     ).match
 
 
+# (a heading is no line of JMH's own: a header, a log line, a Result block; the blanks
+# before it are the line's own, and a run of them is taken whole before the check)
+_NOT_JMH = r"(?![^\S\n]*(?:Benchmark|#|Result|Iteration)\b)"
 # ... or, flattened onto one line, a few words and a colon between two rows.
-_INLINE_SPLIT = re.compile(r"[ \t\u00a0]+(?P<h>[A-Za-z][^\n|:]{0,40}?:)(?=[ \t\u00a0])")
+_INLINE_SPLIT = re.compile(
+    rf"[ \t\u00a0]++{_NOT_JMH}(?P<h>[A-Za-z][^\n|:]{{0,40}}?:)(?=[ \t\u00a0])"
+)
 # A short line between two runs of rows of one table (`after:`, `With the patch`).
-_SPLIT_HEADING = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?P<h>[^\n|]{2,60}?)[ \t\r]*(?=\n)")
+# (its indent taken whole, and the blanks after it: a heading tried from each blank of a
+# long run, each length read to the run's end, took cubic time)
+_SPLIT_HEADING = re.compile(
+    rf"[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*+{_NOT_JMH}(?P<h>[^\n|]{{2,60}}?)[ \t\r]*+(?=\n)"
+)
 
 
 def _text_tables(view: str) -> list[ResultTable]:
@@ -272,19 +276,11 @@ def _text_tables(view: str) -> list[ResultTable]:
             out.append(table)
             # the same table may go on under a short heading line, without its header
             split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
-            if not split or not LETTER.search(split["h"]) or _SUMMARY_WORDS.match(split["h"]):
+            if not split or not LETTER.search(split["h"]):
                 break
             heading = split.group("h").strip().rstrip(":：").strip("*_# ") or None
             start, pos = split.start("h"), split.end()
     return out
-
-
-_SUMMARY_WORDS = re.compile(r"\s*(?:Benchmark|#|Result|Iteration)\b")
-
-
-def _percentile(p: str) -> str:
-    """`50.0000` -> `p50`, `99.9900` -> `p99.99`, as the summary table names them."""
-    return "p" + (p.rstrip("0").rstrip(".") if "." in p else p)
 
 
 def _result_blocks(view: str) -> list[ResultTable]:
@@ -314,7 +310,7 @@ def _result_blocks(view: str) -> list[ResultTable]:
             while (p := _PERCENTILE.match(view, end)) is not None:
                 value = _num(p.group("v"))
                 if value is not None:
-                    metric = _percentile(p.group("p"))
+                    metric = "p" + trimmed(p.group("p"))  # `99.9900` → `p99.99`
                     table.measurements.append(
                         Measurement(metric, value, p_unit, name, None, p.group("v"), 0)
                     )
@@ -324,40 +320,38 @@ def _result_blocks(view: str) -> list[ResultTable]:
     return out
 
 
+def _one_run(between: str) -> bool:
+    return between.count("\n") <= 1 and "#" not in between and "Result" not in between
+
+
+# A verbose run's `Iteration N: 1.561 s/op` lines, one table per run of consecutive lines
+# (label `Iteration N`, metric `Score` as in JMH's tables); `_iterations` names them.
+ITERATIONS = Rows(
+    row=_ITERATION,
+    gap=_one_run,
+    select=lambda rows: [m for m in rows if _num(m["v"]) is not None],
+    fields=lambda m: [("Score", m["v"], m["unit"], _num(m["v"]))],
+    label=lambda m: f"Iteration {m['i']}",
+    cells=("i", "v", "unit"),
+    columns=("Iteration", "Score", "Units"),
+)
+
+
 def _iterations(view: str) -> list[ResultTable]:
-    """The `Iteration N: 1.561 s/op` lines of a verbose run, one table per run of
-    consecutive lines, named by the `# Benchmark:` line above them (without one it is
-    not JMH's log, and nothing is read). Label `Iteration N`, metric `Score` as in
-    JMH's tables, variant the benchmark; the caption is the run's mode line
-    (`Single shot invocation time`)."""
+    """The runs of iteration lines, each under the `# Benchmark:` line above it (without
+    one it is not JMH's log, and nothing is read): variant the benchmark; the caption is
+    the run's mode line (`Single shot invocation time`)."""
     out = []
     benches = list(_BENCHMARK_LINE.finditer(view))
     starts = [b.end() for b in benches]
-
-    def one_run(between: str) -> bool:
-        return between.count("\n") <= 1 and "#" not in between and "Result" not in between
-
-    for run in runs(_ITERATION, view, one_run):
-        k = bisect.bisect_right(starts, run[0].start())
-        if not k:
+    for table in read(ITERATIONS, view):
+        if not (k := bisect.bisect_right(starts, table.span[0])):
             continue
         bench = benches[k - 1]
-        name = bench.group("name")
         mode = _MODE_LINE.search(view, max(0, bench.start() - 300), bench.start())
-        table = ResultTable(
-            INFO.name,
-            (run[0].start(), run[-1].end()),
-            columns=["Iteration", "Score", "Units"],
-            caption=mode.group("mode").strip() if mode else name,
-        )
-        for r, m in enumerate(run):
-            value = _num(m.group("v"))
-            if value is None:
-                continue
-            unit = m.group("unit")
-            table.rows.append([m.group("i"), m.group("v"), unit])
-            label = f"Iteration {m.group('i')}"
-            table.measurements.append(Measurement("Score", value, unit, label, name, m["v"], r))
+        table.caption = mode.group("mode").strip() if mode else bench["name"]
+        for m in table.measurements:
+            m.variant = bench["name"]
         out.append(table)
     return out
 
@@ -507,8 +501,7 @@ def _json_lines(text: str) -> list[ResultTable]:
 def _cut_record(text: str, start: int) -> tuple[dict | None, int]:
     """A flat record cut off mid-line (archives truncate long lines): its fields up to
     the last complete one, or None."""
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
+    end = line_end(text, start)
     following = text.find('{"', start + 1, end)  # the next record, on a flattened line
     end = following if following > 0 else end
     line = text[start:end].rstrip()

@@ -44,8 +44,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extract.results.formats._layout import NUM, UNSIGNED, heading_above
-from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
+from extract.results.formats._layout import NUM, UNSIGNED, line_start
+from extract.results.formats._rows import ADJACENT, Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -110,7 +110,7 @@ LINEAR_WRITE = Rows(
     row=re.compile(
         rf"\s+(?P<mbs>{NUM})[ \t]+(?P<avg>{NUM})[ \t]+(?P<max>{NUM})(?![\w.])(?!\s+MB per sec)"
     ),
-    gap=re.compile(""),
+    gap=ADJACENT,
     fields=(
         Field("mb_sec", "mbs", "MB/s"),
         Field("avg_latency", "avg", "ms"),
@@ -125,31 +125,32 @@ _LINEAR_SUMMARY = re.compile(rf"\s+({UNSIGNED}) MB per sec\b")
 
 
 def parse(text: str) -> list[ResultTable]:
-    return _producer(text) + _consumer(text) + _linear_write(text) + _end_to_end(text)
+    # (the producer's runs of summary lines opened by the command that ran them,
+    # EndToEndLatency's summaries by their progress lines)
+    producer = _opened(read(PRODUCER, text), text, _PROMPT_LINE.fullmatch)
+    end_to_end = _opened(read(END_TO_END, text), text, _E2E_PROGRESS.fullmatch)
+    return producer + _consumer(text) + _linear_write(text) + end_to_end
 
 
 def _opened_by(text: str, start: int, floor: int, line: Callable) -> int:
     """`start` moved back over the whole lines just above it that `line` (a pattern's
     `fullmatch`: each line is read once) accepts."""
     while start > floor:
-        line_start = text.rfind("\n", 0, max(start - 1, 0))
-        line_start = 0 if line_start < 0 else line_start + 1
-        if line_start == start or line_start < floor:
+        above = line_start(text, start - 1)
+        if above == start or above < floor or not line(text, above, start):
             break
-        if not line(text, line_start, start):
-            break
-        start = line_start
+        start = above
     return start
 
 
-def _producer(text: str) -> list[ResultTable]:
-    """Runs of summary lines, opened by the command that ran them."""
-    tables = read(PRODUCER, text)
+def _opened(tables: list[ResultTable], text: str, line: Callable) -> list[ResultTable]:
+    """The tables, each opened by the lines above it that `line` accepts (not before
+    the previous one's end), and named by the heading above that."""
     floor = 0
     for t in tables:
-        t.span = (_opened_by(text, t.span[0], floor, _PROMPT_LINE.fullmatch), t.span[1])
-        t.variant = heading_above(text, t.span[0], floor)
+        t.span = (_opened_by(text, t.span[0], floor, line), t.span[1])
         floor = t.span[1]
+    name_blocks(tables, text, "block")
     return tables
 
 
@@ -218,21 +219,13 @@ _E2E = re.compile(
 )
 _E2E_FIELDS = (("avg", "avg_latency"), ("p50", "p50_latency"), ("p99", "p99_latency"),
                ("p999", "p99.9_latency"))  # fmt: skip
-
-
-def _end_to_end(text: str) -> list[ResultTable]:
-    """EndToEndLatency's summary, opened by its progress lines."""
-    tables = []
-    floor = 0
-    for m in _E2E.finditer(text):
-        start = _opened_by(text, m.start(), floor, _E2E_PROGRESS.fullmatch)
-        table = ResultTable(
-            INFO.name, (start, m.end()), ["sample", *(metric for _, metric in _E2E_FIELDS)],
-            caption="kafka EndToEndLatency", variant=heading_above(text, start, floor),
-        )  # fmt: skip
-        found = [(metric, m[g], "ms") for g, metric in _E2E_FIELDS]
-        table.add_row(["end-to-end", *(m[g] or "" for g, _ in _E2E_FIELDS)],
-                      numbers(found, "end-to-end"))  # fmt: skip
-        floor = m.end()
-        tables.append(table)
-    return tables
+# EndToEndLatency's summary: a table of its own each (`gap` joins none)
+END_TO_END = Rows(
+    row=_E2E,
+    gap=lambda between: False,
+    fields=tuple(Field(metric, g, "ms") for g, metric in _E2E_FIELDS),
+    label=lambda m: "end-to-end",
+    cells=lambda m, label: [label, *(m[g] or "" for g, _ in _E2E_FIELDS)],
+    columns=("sample", *(metric for _, metric in _E2E_FIELDS)),
+    caption="kafka EndToEndLatency",
+)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM
-from extract.results.formats._rows import Field, Rows, name_blocks, numbers, read
+from extract.results.formats._rows import ADJACENT, Field, Rows, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # the steps of `pgbench -i` that its `done in 1.04 s (drop tables 0.00 s, ...)` line times
@@ -79,7 +79,7 @@ _RESULTS = re.compile(
     rf"""(?P<key>number\ of\ transactions\ actually\ processed):[ \t]*(?P<v>\d+)(?:/(?P<of>\d+))?
       |(?P<key2>number\ of\ failed\ transactions|number\ of\ transactions\ retried
            |total\ number\ of\ retries|number\ of\ transactions\ skipped
-           |number\ of\ transactions\ above\ the\ [\d.]+\ ms\ latency\ limit)
+           |number\ of\ transactions\ above\ the\ {NUM}\ ms\ latency\ limit)
          :[ \t]*(?P<v2>\d+)(?:/\d+)?(?:[ \t]*\((?P<pct>{NUM})[ \t]*%\))?
       |(?P<key3>latency\ average|latency\ stddev|initial\ connection\ time)
          [ \t]*[=:][ \t]*(?P<v3>{NUM})[ \t]*ms
@@ -93,8 +93,8 @@ _NOT_HEADING = re.compile(r"^\W{0,3}pgbench\s+-|pgbench \(\d+(?:\.\d+)*(?:[^()\n
 # `pgbench -i`: its progress and step lines, then `done in 1.04 s (drop tables 0.00 s, ...)`
 _INIT_STEP = re.compile(
     r"(?:dropping old tables|creating tables|generating data \([^()\n]*\)|vacuuming"
-    r"|creating primary keys|creating foreign keys)\.\.\.|(?<!\d)\d+ of \d+ tuples \([\d.]+%\) done"
-    r"(?:[ \t]*\(elapsed [\d.]+ s, remaining [\d.]+ s\))?"
+    rf"|creating primary keys|creating foreign keys)\.\.\.|(?<!\d)\d+ of \d+ tuples \({NUM}%\) done"
+    rf"(?:[ \t]*\(elapsed {NUM} s, remaining {NUM} s\))?"
 )
 _INIT_DONE = re.compile(
     rf"done in (?P<t>{NUM}) s \((?P<steps>(?:(?:{_STEPS}) {NUM} s(?:,[ \t]*)?)+)\)\."
@@ -128,7 +128,7 @@ PROGRESS = Rows(
 STATEMENTS = Rows(
     header=re.compile(r"statement latencies in milliseconds(?: and failures)?:"),
     row=re.compile(r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)"),
-    gap=re.compile(""),
+    gap=ADJACENT,
     fields=(Field("latency", "ms", "ms"),),
     label=lambda m: m["stmt"].strip(),
     cells=lambda m, statement: [m["ms"], statement],

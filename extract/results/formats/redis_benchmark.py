@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, within
+from extract.results.formats._layout import NUM, line_start, trimmed, within
 from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -87,8 +87,8 @@ _LAT_SUMMARY = re.compile(
 )
 # the live line, redrawn with CR while a test runs
 _LIVE = re.compile(
-    r"[^\n\r:]{1,100}: rps=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\) "
-    r"avg_msec=(?:[\d.]+|-?nan) \(overall: (?:[\d.]+|-?nan)\)"
+    rf"[^\n\r:]{{1,100}}: rps=(?:{NUM}|-?nan) \(overall: (?:{NUM}|-?nan)\) "
+    rf"avg_msec=(?:{NUM}|-?nan) \(overall: (?:{NUM}|-?nan)\)"
 )
 _GAP = re.compile(rf"(?:\s+|{_LIVE.pattern})*")  # (only ever matched at a position)
 _WARNING = "WARNING: Could not fetch server CONFIG"
@@ -107,13 +107,6 @@ _CSV_ROW = re.compile(
     + "".join(rf',"(?P<{c}>{NUM})"' for c in _SUMMARY_COLS)
 )
 _CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"(?![,"])')
-
-
-def _metric_number(written: str) -> str:
-    """`99.900` → `99_9`, `50.000` → `50`, `0.103` → `0_103`."""
-    if "." in written:
-        written = written.rstrip("0").rstrip(".")
-    return written.replace(".", "_")
 
 
 def _report(text: str, title: re.Match, end: int) -> ResultTable:
@@ -142,10 +135,10 @@ def _report(text: str, title: re.Match, end: int) -> ResultTable:
                 [("requests", m["n"], "count"), ("duration", m["s"], "s")])  # fmt: skip
         elif m := _PCT.match(text, pos, end):
             if mode == "percentile":
-                metric = f"percentile_latency_p{_metric_number(m['p'])}"
+                metric = f"percentile_latency_p{trimmed(m['p'], '_')}"
                 add(m, [m["p"] + "%", m["ms"], "ms"], [(metric, m["ms"], "ms")])
             else:
-                metric = f"requests_within_{_metric_number(m['ms'])}ms"
+                metric = f"requests_within_{trimmed(m['ms'], '_')}ms"
                 add(m, [m["ms"] + " ms", m["p"], "%"], [(metric, m["p"], "%")])
         elif m := _RPS.match(text, pos, end):
             add(m, ["requests per second", m["v"]],
@@ -163,8 +156,8 @@ def _title(text: str, m: re.Match, floor: int) -> tuple[str, int] | None:
     starts. In a line of its own any title (a custom command) is taken when the line
     has the 6.2+ `p50=`, an upper-case one (`SET`, `LRANGE_100 (first 100 elements)`)
     always; after other text on the line (a flattened mail) only an upper-case one."""
-    line_start = max(text.rfind("\n", 0, m.start()) + 1, floor)
-    segment = text[line_start : m.start()]
+    start = max(line_start(text, m.start()), floor)
+    segment = text[start : m.start()]
     whole = segment.strip()
     if (
         whole
@@ -172,10 +165,10 @@ def _title(text: str, m: re.Match, floor: int) -> tuple[str, int] | None:
         and "\r" not in whole
         and (_UPPER_TITLE.fullmatch(whole) or (m["p50"] and not re.search(r":\s", whole)))
     ):
-        return whole, line_start + segment.index(whole)
+        return whole, start + segment.index(whole)
     tail = re.search(rf"(?:^|\s)({_UPPER_TITLE.pattern})$", segment)
     if tail:
-        return tail.group(1), line_start + tail.start(1)
+        return tail.group(1), start + tail.start(1)
     return None
 
 
@@ -213,21 +206,16 @@ def _csv_numbers(m: re.Match):
         yield from ((f"latency_{c}", m[c], "ms") for c in _SUMMARY_COLS)
 
 
-def _csv_tables(text: str) -> list[ResultTable]:
-    """6.2+: the rows under the `"test","rps",...` header."""
-    tables = []
-    for head in _CSV_HEAD.finditer(text):
-        columns = ["test", "rps", *(f"{c}_latency_ms" for c in _SUMMARY_COLS)]
-        table = ResultTable(format=INFO.name, span=head.span(), columns=columns)
-        while row := _CSV_ROW.match(text, _GAP.match(text, table.span[1]).end()):
-            table.add_row([row["t"], row["rps"], *(row[c] for c in _SUMMARY_COLS)],
-                          numbers(_csv_numbers(row), row["t"]))  # fmt: skip
-            table.span = (head.start(), row.end())
-        if table.rows:
-            tables.append(table)
-    return tables
-
-
+# 6.2+: the rows under the `"test","rps",...` header
+CSV = Rows(
+    header=_CSV_HEAD,
+    row=_CSV_ROW,
+    gap=re.compile(_GAP.pattern),  # (matched only: so is _GAP, see _rows.read)
+    fields=_csv_numbers,
+    label="t",
+    cells=("t", "rps", *_SUMMARY_COLS),
+    columns=("test", "rps", *(f"{c}_latency_ms" for c in _SUMMARY_COLS)),
+)
 # before 6.2: `"SET","81300.81"` rows with no header; two or more in a row
 OLD_CSV = Rows(
     row=_CSV_OLD_ROW,
@@ -267,7 +255,7 @@ def parse(text: str) -> list[ResultTable]:
         table = _report(text, title, end)
         if table.measurements:
             tables.append(table)
-    tables += _csv_tables(text) + read(OLD_CSV, text)
+    tables += read(CSV, text) + read(OLD_CSV, text)
     tables += _quiet_tables(text, [t.span for t in tables])
     tables.sort(key=lambda t: t.span)
     for t in tables:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, line_end
+from extract.results.formats._layout import NUM, heading_above, line_end, line_start, overlaps
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -108,13 +108,13 @@ def _preamble_start(text: str, floor: int, end: int) -> int | None:
     q = end - 1 if end - 2 >= floor and text[end - 2 : end] == "\n\n" else end
     start = None
     while q > floor and text[q - 1] == "\n":
-        line_start = max(text.rfind("\n", floor, q - 1) + 1, floor)
-        line = text[line_start:q]
+        line_begin = max(text.rfind("\n", floor, q - 1) + 1, floor)
+        line = text[line_begin:q]
         if _PREAMBLE_LINE.fullmatch(line):
-            start = q = line_start
+            start = q = line_begin
             continue
         if m := _PREAMBLE_LINE.search(line):  # (ends at the line's end: its only newline)
-            start = line_start + m.start()
+            start = line_begin + m.start()
         break
     return start
 
@@ -123,7 +123,7 @@ def parse(text: str) -> list[ResultTable]:
     hits = []
     for pattern, metric, unit, count_metric in _LINES:
         for m in pattern.finditer(text):
-            if not any(m.start() < h[0].end() and h[0].start() < m.end() for h in hits):
+            if not overlaps(m.span(), (h[0].span() for h in hits)):
                 hits.append((m, metric, unit, count_metric))
     hits.sort(key=lambda h: h[0].start())
     tables = []
@@ -133,8 +133,7 @@ def parse(text: str) -> list[ResultTable]:
         statements = [s for s in _SQL.finditer(text, floor, m.start()) if not _is_tag(text, s)]
         label = " ".join(statements[-1].group("sql").split()) if statements else None
         block_start = statements[-1].start() if statements else m.start()
-        line_start = text.rfind("\n", 0, block_start) + 1
-        pre = _preamble_start(text, floor, line_start)
+        pre = _preamble_start(text, floor, line_start(text, block_start))
         if pre is not None:
             block_start = pre
         heading = heading_above(text, block_start, floor)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import JAVA, NUM, run_matches, runs
+from extract.results.formats._layout import JAVA, NUM, NUM_END, UNSIGNED, run_matches, runs
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -79,9 +79,9 @@ _JSON = re.compile(
 # est completion in 1 minute [READ: Count=...] [UPDATE AverageLatency(us)=...]`
 _SUMMARY_PARTS = (
     r"\[(?P<hsec>[A-Za-z][\w\-]*):\s+(?P<pairs>Count=[^\]\[]{0,400})\]",
-    r"\[(?P<asec>[A-Za-z][\w\-]*) AverageLatency\(us\)=(?P<aavg>[\d.]+(?:E\d+)?|NaN)\]",
+    rf"\[(?P<asec>[A-Za-z][\w\-]*) AverageLatency\(us\)=(?P<aavg>{UNSIGNED}|NaN)\]",
     r"(?P<rsec>[A-Za-z][\w\-]*) count: (?P<rcount>\d+), average latency\(us\): "
-    r"(?P<ravg>[\d.]+|NaN)",
+    rf"(?P<ravg>{UNSIGNED}|NaN){NUM_END}",
 )
 _SUMMARY = "|".join(r"\s*" + part for part in _SUMMARY_PARTS)
 # (searched: the blanks before a summary are taken from the first of their run, whole, and
@@ -96,7 +96,7 @@ _SUMMARY_RE = re.compile(
 )
 _STATUS = re.compile(
     r"(?<![\d.])(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}\s+)?(?P<sec>\d+)\s+sec:\s+(?P<ops>\d+)"
-    r"\s+operations;(?:\s+(?P<cur>[\d.]+(?:E\d+)?|NaN|Infinity)\s+current\s+ops/sec;)?"
+    rf"\s+operations;(?:\s+(?P<cur>{UNSIGNED}|NaN|Infinity)\s+current\s+ops/sec;)?"
     r"(?: est completion in [^\[\n]*?(?=\s*\[|\s*$|\s+\w+ count: |\n))?"
     r"(?P<summaries>(?:" + re.sub(r"\(\?P<\w+>", "(?:", _SUMMARY) + r")*)"
 )
@@ -168,7 +168,7 @@ def _report_number(section: str, metric: str, written: str) -> tuple | None:
 
 
 # `Count=12` in a status line's summary; _PAIR_AT from where a key's run starts (run_matches)
-_PAIR = re.compile(r"([\w.]+)=([\d.]+(?:E\d+)?|NaN)")
+_PAIR = re.compile(rf"([\w.]+)=({UNSIGNED}|NaN){NUM_END}")
 _PAIR_AT = re.compile(r"(?<![\w.])" + _PAIR.pattern)
 
 

@@ -81,32 +81,26 @@ _CI_NOTICE = re.compile(
 )
 
 
-def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    return line_start(text, pos), line_end(text, pos)
-
-
 def _flattened_block(text: str, start: int) -> tuple[int, int]:
     """A report flattened onto one line: up to the footer, else to the last `|`."""
-    _, line_end = _line_bounds(text, start)
-    footer = _FOOTER.search(text, start, line_end)
+    end = line_end(text, start)
+    footer = _FOOTER.search(text, start, end)
     if footer:
         return start, footer.end()
-    git_footer = GIT_FOOTER.search(text[start:line_end])
-    stop = start + git_footer.start() if git_footer else line_end
+    git_footer = GIT_FOOTER.search(text[start:end])
+    stop = start + git_footer.start() if git_footer else end
     last_bar = text.rfind("|", start, stop)
     return start, (last_bar + 1 if last_bar > start else stop)
 
 
 def _table_block(text: str, start: int) -> tuple[int, int]:
     """From `start`, over table lines (JIRA-wrapped rows too), blank lines and the footer."""
-    end = _line_bounds(text, start)[1]
+    end = line_end(text, start)
     pos = end + 1
     open_row = not text[start:end].rstrip().endswith("|")
-    while pos <= len(text):
-        ls, le = _line_bounds(text, pos) if pos < len(text) else (pos, pos)
-        if ls >= len(text):
-            break
-        line = text[ls:le]
+    while pos < len(text):  # (from a line's start)
+        le = line_end(text, pos)
+        line = text[pos:le]
         if _TABLE_LINE.match(line) or _FOOTER.search(line):
             end = le
             open_row = line.lstrip().startswith("|") and not line.rstrip().endswith("|")
@@ -125,11 +119,11 @@ def _plain_block(text: str, start: int) -> tuple[int, int]:
     footer = _FOOTER.search(text, start, start + 6000)
     if footer:
         return start, footer.end()
-    end = _line_bounds(text, start)[1]
+    end = line_end(text, start)
     pos = end + 1
     while pos < len(text):
-        ls, le = _line_bounds(text, pos)
-        line = text[ls:le]
+        le = line_end(text, pos)
+        line = text[pos:le]
         if _PLAIN_ITEM.match(line) or _PLAIN_LINK.match(line):
             end = le
         elif line.strip() and not line.startswith((" ", "\t")):
@@ -143,7 +137,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
     for m in _OVERALL.finditer(text):
         if within(m.start(), spans):
             continue
-        ls, le = _line_bounds(text, m.start())
+        ls, le = line_start(text, m.start()), line_end(text, m.start())
         rest = text[m.end() : m.end() + 400]
         window = max(ls, m.start() - 40)
         prefix = _OVERALL_PREFIX.search(text, window, m.start())
@@ -158,7 +152,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
     subsystems = re.finditer(r"\|\|?\s*Subsystem\s*\|\|?\s*Report/Notes\s*\|", text)
     for m in [*_VOTE_HEADER.finditer(text), *subsystems]:
         if not within(m.start(), spans):
-            ls, _ = _line_bounds(text, m.start())
+            ls = line_start(text, m.start())
             spans.append(_table_block(text, m.start() if text[ls : m.start()].strip() else ls))
     for m in _CI_NOTICE.finditer(text):
         if not within(m.start(), spans):
