@@ -50,6 +50,7 @@ _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千])")
 # (a CJK one may stand a blank apart: `约 1.5 万`, as Chinese writers space numbers)
 _SPACED_CJK_MAGNITUDE = re.compile(r"[ \t]([万亿])")
+_SPACED_MAGNITUDES = ("万", "亿")  # (looked for only when one follows the blank)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "mil": 1e6, "bn": 1e9}
 _SCALE.update({"w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8, "千": 1e3})
 # The unit after a number: one blank at most, then a unit-like token.
@@ -188,7 +189,9 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             value = value * 10.0**exponent if abs(exponent) < 300 else math.inf * (value > 0)
             end, shape = e.end(), "exponent"
     magnitude = ""
-    m = _MAGNITUDE.match(text, end) or _SPACED_CJK_MAGNITUDE.match(text, end)
+    m = _MAGNITUDE.match(text, end)
+    if m is None and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
+        m = _SPACED_CJK_MAGNITUDE.match(text, end)
     if m is not None and shape != "clock":
         magnitude = m.group().strip()
         value *= _SCALE[magnitude]
