@@ -371,10 +371,17 @@ def _last_sentence_end(text: str) -> int:
     return end
 
 
+# Words that set a value against another of the same thing (`120 MB/s (was 85 MB/s)`).
+_COMPARED = frozenset(
+    ("was", "vs", "vs.", "versus", "before", "from", "previously", "->", "→", "=>")
+)
+
+
 def _line_record_name(before: str) -> str:
     """The name a line of values opens with, when only values and their units stand
     between it and the number (`fillrandom : 2.345 micros/op 426439 ops/sec`: the
-    second value is fillrandom's too); '' when the line is no such record."""
+    second value is fillrandom's too; `write: 120 MB/s (was 85 MB/s)`: the old value
+    too); '' when the line is no such record."""
     line = before[before.rfind("\n") + 1 :]
     k = min((i for i in (line.find(":"), line.find("=")) if i > 0), default=-1)
     if k < 0:
@@ -383,7 +390,7 @@ def _line_record_name(before: str) -> str:
     if not tokens:
         return ""
     for i, token in enumerate(tokens):
-        if not token or _NUMBERISH.match(token):
+        if not token or _NUMBERISH.match(token) or token.strip("()[]:").lower() in _COMPARED:
             continue
         if i > 0 and _NUMBERISH.match(tokens[i - 1]) and _UNIT_WORD.fullmatch(token):
             continue

@@ -174,6 +174,18 @@ def test_durations_compared_counted_or_in_two_units(text, expected):
     assert [(v, u) for _, v, u in written_values(text)] == expected
 
 
+def test_a_duration_in_two_units_at_a_sentences_end_says_where_it_stands():
+    """The second part of `5 minutes 10 seconds` ends the sentence's last match: the
+    joined measurement is located in the text (its span), and no part of it is left
+    for the number model to take again."""
+    text = "On 2.2 the import takes 3 minutes 20 seconds, on 2.3 it takes 5 minutes 10 seconds."
+    got = [m for t in extract_results(text) for m in t.measurements]
+    assert [(m.value, m.span and text[m.span[0] : m.span[1]]) for m in got] == [
+        (200.0, "3 minutes 20 seconds"),
+        (310.0, "5 minutes 10 seconds"),
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -280,6 +280,10 @@ def test_a_value_no_reader_read_on_a_line_of_values_is_named_by_the_line():
 
     assert _line_record_name("fillrandom   :       2.345 micros/op ") == "fillrandom"
     assert _line_record_name("run time:   1 minute ") == "run time"
+    # (an old value set beside the new one is the same line's: `(was 85 MB/s)`)
+    assert _line_record_name("- write throughput: 120 MB/s (was ") == "write throughput"
+    assert _line_record_name("p99: 12 ms vs ") == "p99"
+    assert _line_record_name("startup: 3.1 s (before: ") == "startup"
     # (words between the key and the number: a sentence, not a record)
     assert _line_record_name("Result: the new path took ") == ""
     assert _line_record_name("no key here 12 ms ") == ""

@@ -1110,11 +1110,14 @@ def parse(text: str) -> list[ResultTable]:
         if not found:
             continue
         found.sort(key=lambda f: f[0].start())
+        # (taken before the parts of `1 min 5 sec` are joined: the joined one keeps the
+        # first part's match, and the table must still hold its second)
+        end = max(f[0].end() for f in found)
         _join_compound_durations(sentence, found)
         _variants(sentence, found, mark)  # (a diff line's side is its mark)
         table = ResultTable(
             format=INFO.name,
-            span=(lo, lo + found[-1][0].end()),
+            span=(lo, lo + end),
             columns=["label", "value", "unit"],
             caption=_caption(sentence, context),
             variant=mark,
