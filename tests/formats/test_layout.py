@@ -67,3 +67,12 @@ def test_runs_group_lines_by_what_stands_between_them():
 def test_trimmed_drops_a_decimal_s_trailing_zeros_only():
     assert trimmed("99.900") == "99.9" and trimmed("99.900", "_") == "99_9"
     assert trimmed("50.000") == "50" and trimmed("100") == "100" and trimmed("0.103") == "0.103"
+
+
+def test_a_row_of_values_above_a_block_is_no_heading():
+    """`key: 12 ms` and an aligned `name     301.7 ms` are data, not a block's name."""
+    for row in ("parse_large     301.7 ms", "parse_large: 301.7 ms", "parse_large\t301.7"):
+        text = f"{row}\n\nBefore it was 410.9 ms."
+        assert heading_above(text, text.index("Before")) is None, row
+    text = "Results with 4 threads\n\nparse_large 301.7 ms"
+    assert heading_above(text, text.index("parse")) == "Results with 4 threads"

@@ -12,6 +12,7 @@ import pytest
 
 from extract.results.formats import extract_results, run
 from extract.results.formats import prose as P
+from extract.results.units import to_si
 from tests.conftest import SEEDS, seed
 from tests.formats.golden import FIXTURES, cases, rows_of, text_of
 
@@ -247,6 +248,11 @@ def _old_label(sentence: str, pos: int) -> str | None:
         r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$",
         head.rstrip(),
     )[0]
+    # (a line that ends with a value is a row of a list: the clause starts after it)
+    nl = head.rfind("\n")
+    value = P._ENDS_WITH_VALUE.search(head, max(0, nl - 31), nl) if nl >= 0 else None
+    if value is not None and (not value.group(1) or to_si(1.0, value.group(1))[1] is not None):
+        head = head[nl + 1 :]
     pieces = [
         p
         for p in re.split(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]", head)

@@ -174,6 +174,18 @@ def test_durations_compared_counted_or_in_two_units(text, expected):
     assert [(v, u) for _, v, u in written_values(text)] == expected
 
 
+def test_each_line_of_a_list_of_results_names_its_own_values():
+    """A line that ends with a value is a row of its own: the next line's values are
+    named by that line, not by the rows above it. A version at a line's end is no
+    value (a hard-wrapped sentence goes on after it)."""
+    text = "Throughput with the patch:\n\nsmall 1.2 GB/s -> 4.8 GB/s\nmedium 1.3 GB/s -> 5.1 GB/s\n"
+    got = [(m.label, m.value) for t in extract_results(text) for m in t.measurements]
+    assert got == [("small", 1.2), ("small", 4.8), ("medium", 1.3), ("medium", 5.1)]
+    wrapped = "We should ship the cache in the 1.0.0 binaries\nas the startup takes 3x less time.\n"
+    labels = [m.label for t in extract_results(wrapped) for m in t.measurements]
+    assert labels and all("binaries" in label for label in labels), labels
+
+
 def test_a_duration_in_two_units_at_a_sentences_end_says_where_it_stands():
     """The second part of `5 minutes 10 seconds` ends the sentence's last match: the
     joined measurement is located in the text (its span), and no part of it is left

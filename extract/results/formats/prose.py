@@ -51,7 +51,7 @@ from collections.abc import Iterator
 from extract.results.formats._context import measure
 from extract.results.formats._layout import NUM
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number
+from extract.results.units import parse_number, to_si
 
 # Chinese, Japanese and Korean text writes numbers against its letters (`util飙到95%`,
 # `耗时20ms左右`): a letter of these scripts does not glue a number to a word.
@@ -512,9 +512,21 @@ def _label(sentence: str, pos: int) -> str | None:
     link = _LINK_WORD.search(sentence, max(0, end - 6), end)
     if link is not None:
         end = link.start()
-    words = _last_piece_words(sentence, end)
+    # (a line that ends with a value is a row of a list of results, not the start of
+    # this one's clause: `small 1.2 GB/s -> 4.8 GB/s` / `medium 1.3 GB/s`)
+    lo = sentence.rfind("\n", 0, end) + 1
+    value = _ENDS_WITH_VALUE.search(sentence, max(0, lo - 32), lo - 1) if lo else None
+    if value is not None and (not value.group(1) or to_si(1.0, value.group(1))[1] is not None):
+        words = _last_piece_words(sentence[lo:end], end - lo)
+    else:
+        words = _last_piece_words(sentence, end)
     text = " ".join(words[-10:]).strip(" `*:-(：")
     return text or None
+
+
+_ENDS_WITH_VALUE = re.compile(
+    r"(?<![\w.])\d[\d,]*+(?:\.\d++)?[ \t]*+([A-Za-zµ%/]{0,8}+)\)?[ \t]*+$"
+)
 
 
 def _last_piece_words(sentence: str, end: int) -> list[str]:
