@@ -28,6 +28,25 @@ def test_measured_rates_in_prose(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # from A went up / down to B, in Chinese (`从 … 升到 / 降至 …`)
+        ("升级后平均RT从3ms升到7ms。", [(3.0, "ms"), (7.0, "ms")]),
+        ("压测时响应时间从 120 ms 降至 45 ms。", [(120.0, "ms"), (45.0, "ms")]),
+    ],
+)
+def test_chinese_timings_from_one_value_to_another(text, expected):
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["每10秒执行一次。", "超时时间为30秒。", "从10点开始，每5分钟一次。"]
+)
+def test_chinese_schedules_and_timeouts_give_nothing(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "We set the QPS limit to 1000.",

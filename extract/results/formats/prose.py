@@ -249,7 +249,7 @@ _FACTOR = re.compile(
 
 _PERF = re.compile(
     # (the look-ahead holds every first character: most positions fail at once)
-    r"(?i)(?=[a-z→耗用延时性提降加]|->)(?:"
+    r"(?i)(?=[a-z→耗用延时性提降加从升响]|->)(?:"
     r"\b(?:took|takes?|taking|took around|time[sd]?|timings?|runtime|run|runs|ran|running"
     r"|latenc(?:y|ies)|lag|elapsed|spent|duration|faster|slower|quicker|speed(?:s|up|-up)?"
     r"|improve\w*|reduc\w*|degrad\w*|regress\w*|benchmark\w*|perf\w*|throughput|build|startup"
@@ -257,8 +257,9 @@ _PERF = re.compile(
     r"|sav(?:e|es|ed|ing|ings)|cuts?|shav(?:e|es|ed|ing)|dropp?(?:s|ed|ing)?"
     # the runs a timing compares
     r"|with(?:out)? (?:the |this |my |a )?(?:patch|change|fix))\b|->|→"
-    # in Chinese: time taken, time used, latency, performance, raise, lower, speed-up
-    r"|耗时|用时|延迟|时延|性能|提升|降低|加速)"
+    # in Chinese: time taken, time used, latency, response time, performance, raise,
+    # lower, speed-up; from (`从 3ms`), went up / down to (`升到`, `降至`)
+    r"|耗时|用时|延迟|时延|响应时间|性能|提升|降低|加速|从|[升降](?:到|至))"
 )
 _SPEED_WORD = re.compile(
     r"(?i)^\W{0,3}(?:\w+\s+){0,2}(?:faster|slower|quicker|speed-?ups?|improve\w*|better|worse"
@@ -417,7 +418,7 @@ _RATE_LED = re.compile(
 )
 # What a rate named before its number went to (`... 1.2万 提升到 3.5万`, `38k to 52k`).
 _RATE_LED_NEXT = re.compile(
-    r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|增长|上升|涨|降)?(?:到了?|至)"
+    r"\s*(?P<link>(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|升|减)?(?:到了?|至)"
     rf"|(?:->|→|to))\s*(?P<n>{NUM})(?:[ \t]?(?P<cjk>万|亿)|(?P<suf>[wWkK](?![A-Za-z]))?)"
     # (no unit may follow: `to 52k on two brokers` is one, `to 5 ms` another quantity)
     r"(?![\d%]|[.,]\d|[A-Za-zµ/]|\s?(?:[xX×/]|[nµu]?s|ms|secs?|seconds?|mins?|[KMG]i?B)\b)"
@@ -794,7 +795,7 @@ _SIDE_BEFORE = re.compile(
 )
 _BEFORE_SIDES = ("before", "baseline", "unpatched")
 _CJK_TO = re.compile(
-    r"\s*(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|减)?(?:到了?|至)\s*"
+    r"\s*(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|升|减)?(?:到了?|至)\s*"
 )
 # Between a new value and the old one it replaced.
 _NEW_THEN_OLD = re.compile(
