@@ -205,6 +205,24 @@ def test_each_line_of_a_list_of_results_names_its_own_values():
     assert labels and all("binaries" in label for label in labels), labels
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The consumer now reads about 30k msg/s, up from roughly 18k.", [30000.0, 18000.0]),
+        ("p99 is 12 ms now, down from 31.", [12.0, 31.0]),
+        ("Build time is 4.2 min (was 9.8).", [4.2, 9.8]),
+        # (words after the old value may name another quantity: not taken)
+        ("It takes 12 ms, down from 31 in the old build.", [12.0]),
+    ],
+)
+def test_an_old_value_after_a_new_one_takes_its_unit(text, expected):
+    got = [m for t in extract_results(text) for m in t.measurements]
+    assert [m.value for m in got] == expected
+    assert len({m.unit for m in got}) == 1
+    if len(got) == 2:
+        assert [m.variant for m in got] == ["after", "before"]
+
+
 def test_a_duration_in_two_units_at_a_sentences_end_says_where_it_stands():
     """The second part of `5 minutes 10 seconds` ends the sentence's last match: the
     joined measurement is located in the text (its span), and no part of it is left

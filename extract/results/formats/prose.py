@@ -492,6 +492,12 @@ _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 _FROM_BARE = re.compile(
     rf"(?i)\bfrom\s+(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?=\s*(?:to|->|→)\s*~?\s*$)"
 )
+# A bare old value after a new one (`_NEW_THEN_OLD` between them): no unit after it.
+_OLD_BARE = re.compile(
+    rf"(?i)(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
+    r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$))"
+)
+_MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6}
 _LINK_WORD = re.compile(
     r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
     r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$"  # (Chinese links with no blank before them)
@@ -1197,6 +1203,18 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
                 unit,
                 named(bare.start()),
             )
+        # (`30k msg/s, up from 18k`, `4.2 min (was 9.8)`: the unit written once, with
+        # the new value, is the old one's too)
+        old = _OLD_BARE.search(sentence, m.end(), m.end() + 40) if meas else None
+        if (
+            old is not None
+            and _NEW_THEN_OLD.fullmatch(sentence, m.end(), old.start())
+            and not found.covers(old.start("n"))
+            and ":" not in old.group("n")
+            and (value := parse_number(old.group("n"))) is not None
+        ):
+            value *= _MAGNITUDES.get(old.group("suf") or "", 1.0)
+            add(old, metric, old.group().strip(), value, unit, named(old.start()))
     for m in _FACTOR.finditer(sentence) if "factor of" in sentence else ():
         hoped = _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()])
         if not hoped and not found.covers(m.start("n")):
