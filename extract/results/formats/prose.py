@@ -495,7 +495,7 @@ _FROM_BARE = re.compile(
 # A bare old value after a new one (`_NEW_THEN_OLD` between them): no unit after it.
 _OLD_BARE = re.compile(
     rf"(?i)(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
-    r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$))"
+    r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$)|\s+(?:before|earlier|previously|originally)\b)"
 )
 _MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6}
 _LINK_WORD = re.compile(
@@ -1203,12 +1203,15 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
                 unit,
                 named(bare.start()),
             )
-        # (`30k msg/s, up from 18k`, `4.2 min (was 9.8)`: the unit written once, with
-        # the new value, is the old one's too)
+        # (`30k msg/s, up from 18k`, `4.2 min (was 9.8)`, `12 ms vs 31 before`: the unit
+        # written once, with the first value, is the other's too)
         old = _OLD_BARE.search(sentence, m.end(), m.end() + 40) if meas else None
         if (
             old is not None
-            and _NEW_THEN_OLD.fullmatch(sentence, m.end(), old.start())
+            and (
+                _NEW_THEN_OLD.fullmatch(sentence, m.end(), old.start())
+                or _SET_AGAINST.fullmatch(sentence, m.end(), old.start())
+            )
             and not found.covers(old.start("n"))
             and ":" not in old.group("n")
             and (value := parse_number(old.group("n"))) is not None
