@@ -226,6 +226,19 @@ def test_a_value_set_against_one_with_a_unit_takes_its_unit(text, expected):
         assert [m.variant for m in got] == ["after", "before"]
 
 
+def test_down_to_the_new_value_from_the_old_one():
+    """`to A from B` names the sides the other way round from `from A to B`."""
+    got = [
+        m
+        for t in extract_results("GC pauses are down to ~20ms from ~150ms.")
+        for m in t.measurements
+    ]
+    assert [(m.value, m.variant) for m in got] == [(20.0, "after"), (150.0, "before")]
+    assert got[0].label == got[1].label
+    got = [m for t in extract_results("Latency went from 150ms to 20ms.") for m in t.measurements]
+    assert [(m.value, m.variant) for m in got] == [(150.0, "before"), (20.0, "after")]
+
+
 def test_a_duration_in_two_units_at_a_sentences_end_says_where_it_stands():
     """The second part of `5 minutes 10 seconds` ends the sentence's last match: the
     joined measurement is located in the text (its span), and no part of it is left

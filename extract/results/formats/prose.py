@@ -859,6 +859,13 @@ def _variants(
                 meas.variant = meas.variant or "before"
                 found[i + 1][1].variant = "after"
                 found[i + 1][1].label = meas.label  # `B` of `from A to B` is A's quantity
+            elif re.search(r"(?i)\bto\s*[`*~]*$", lead) and re.fullmatch(
+                r"(?i)[\s`*]*from[\s`*~]*", between
+            ):
+                # `down to 20 ms from 150 ms`: to A (after) from B (before)
+                meas.variant = meas.variant or "after"
+                found[i + 1][1].variant = "before"
+                found[i + 1][1].label = meas.label
             elif _SET_AGAINST.fullmatch(between):
                 # `4.2 s, compared with 11.8 s on trunk`, `48s vs 31s`: the other side of
                 # the same quantity (which side is which, the words do not say)
