@@ -125,7 +125,11 @@ _HEADING = re.compile(r"^\s*(?:[#*=>\-]+\s*)?(?P<h>[^\n|]{2,120}?)\s*[:：]?\s*(
 _CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|\{noformat\}\s*)")
 # A `key: value` line (`Transfer/sec: 1.74MB`) holds data; it names nothing.
 # (a key's value, `key: 12 ms`, or an aligned row's, `parse_large     301.7 ms`)
-_DATA_LINE = re.compile(r"(?::|\t|[ \t]{2,})\s*[-+~]?\d[\d.,]*\s*[A-Za-z%/]*\s*$")
+# (a run of blanks is tried from its start only, and no quantifier gives back what the
+# next could take: searched over a long run of blanks, it stays linear)
+_DATA_LINE = re.compile(
+    r"(?::[ \t]*+|(?<![ \t])(?:[ \t]{2,}+|\t(?![ \t])))[-+~]?\d[\d.,]*+[ \t]*+[A-Za-z%/]*+\s*+$"
+)
 # A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
 _TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
 # A linking verb before a capitalised name: "The latest result is Before patch:".
