@@ -55,7 +55,6 @@ def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
             i += 1
             continue
         start, rows = offsets[i], []
-        end = start
         while i < len(lines) and lines[i].lstrip().startswith("|"):
             row = lines[i].strip()
             end = offsets[i] + len(lines[i].rstrip("\r\n"))
@@ -99,22 +98,15 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
     ncol = max(len(c) for c in cells)
     if ncol > 60:
         return None  # not a table anyone reads
+    # header rows: names only, marked `||` (or, under one, filled without a `||`)
     header_levels: list[list[str]] = []
-    body_start = 0
-    for r, (raw, row) in enumerate(zip(rows, cells, strict=True)):
+    for raw, row in zip(rows, cells, strict=True):
         rest = [clean_cell(c) for c in row[1:]]
-        is_header = raw.startswith("||") and all(read_cell(c) is None for c in rest if c)
-        is_header = is_header or (
-            r == len(header_levels)
-            and header_levels
-            and rest
-            and all(c and read_cell(c) is None for c in rest)
-        )
-        if not is_header or r != len(header_levels):
+        names = all(read_cell(c) is None for c in rest)
+        if not (names and (raw.startswith("||") or (header_levels and rest and all(rest)))):
             break
         header_levels.append([clean_cell(c) for c in row] + [""] * (ncol - len(row)))
-        body_start = r + 1
-    body = [c + [""] * (ncol - len(c)) for c in cells[body_start:]]
+    body = [c + [""] * (ncol - len(c)) for c in cells[len(header_levels) :]]
     if not body or not header_levels:
         return None
     first_value = 1 if any(read_cell(b[0]) is None for b in body) else 0
