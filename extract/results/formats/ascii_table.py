@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate, count, islice
+from itertools import accumulate, count, groupby, islice
 from operator import add
 
 from extract.results.formats._grid import grid_table, is_unit, read_cell
@@ -85,7 +85,6 @@ _RULE = re.compile(r"^[ \t]*+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f \t]*$"
 # `│ a │ b │`, psql's ` a │ b `, ` a | b `).
 _ROW = re.compile(r"[|│┃║]|[├╰└]─")
 _SPLIT = re.compile(r"[|│┃║]")
-_ROW_CHARS = "|│┃║"
 # A cell: words joined by single spaces. Two cells are apart by any other whitespace.
 _TOKEN = re.compile(r"\S+(?: \S+)*")
 # The line has two cells or more (a run of whitespace other than one space inside it).
@@ -132,7 +131,7 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
 
 def _may_have_box(text: str) -> bool:
     """A box, a tree or a table of bars has two lines with bars: without one, none."""
-    return any(c in text for c in _ROW_CHARS)
+    return any(c in text for c in _BARS)
 
 
 def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int]:
@@ -161,8 +160,8 @@ def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
 def _outer_bars(lines: list[str]) -> tuple[bool, bool]:
     """Whether most of the lines start, and end, with a bar (`| a | b |`)."""
     stripped = [x.strip() for x in lines]
-    left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
-    right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    left = sum(x[:1] in _BARS for x in stripped) * 2 > len(stripped)
+    right = sum(x[-1:] in _BARS for x in stripped) * 2 > len(stripped)
     return left, right
 
 
@@ -198,8 +197,8 @@ def _box_rows(
         x = block[k].strip()
         return cells[k] is not None and (
             len(cells[k]) != ncol
-            or (outer_left and x[:1] not in _ROW_CHARS)
-            or (outer_right and x[-1:] not in _ROW_CHARS)
+            or (outer_left and x[:1] not in _BARS)
+            or (outer_right and x[-1:] not in _BARS)
         )
 
     lo, hi = 0, len(block)
@@ -211,14 +210,7 @@ def _box_rows(
     if any(len(c) != ncol for c in inner) or "rule" not in kinds[lo:hi]:
         return None
     # segments of row lines between rules
-    segments: list[list[list[str]]] = [[]]
-    for c in cells[lo:hi]:
-        if c is None:
-            if segments[-1]:
-                segments.append([])
-        else:
-            segments[-1].append(c)
-    segments = [s for s in segments if s]
+    segments = [list(s) for rule, s in groupby(cells[lo:hi], lambda c: c is None) if not rule]
     first = segments[0]
     ruled_header = len(segments) > 1
     header_rows = 1
@@ -283,16 +275,13 @@ def _bare_pipe_rows(block: list[str]):
     head = cells[h]
     ncol = len(head)
     body: list[list[str]] = []
-    end = h + 1
     for k in range(h + 1, len(cells)):
         row = cells[k]
         short = k == len(cells) - 1 and 2 <= len(row) < ncol
-        if len(row) != ncol and not short:
-            break
-        if _numeric_free(row):
+        if (len(row) != ncol and not short) or _numeric_free(row):
             break
         body.append(row + [""] * (ncol - len(row)))
-        end = k + 1
+    end = h + 1 + len(body)
     if len(body) < 2:
         return None
     levels = [head]
@@ -712,7 +701,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
     bars close it (`│ a │ b │ │ c │ d │`)."""
     tables = []
     for pos, line in lines:
-        if len(line) < _FLAT_MIN_LINE or not any(c in line for c in _ROW_CHARS):
+        if len(line) < _FLAT_MIN_LINE or not any(c in line for c in _BARS):
             continue
         rules = list(_FLAT_RULE.finditer(line))
         k = 0
@@ -751,7 +740,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
 
 def _flat_box_rows(piece: str, ncol: int) -> list[list[str]] | None:
     """Rows of `│ a │ b │ │ c │ d │` (ncol cells each), None when it is not that."""
-    if not piece or piece[0] not in _ROW_CHARS or piece[-1] not in _ROW_CHARS:
+    if not piece or piece[0] not in _BARS or piece[-1] not in _BARS:
         return None
     parts = _SPLIT.split(piece)[1:-1]
     if (len(parts) + 1) % (ncol + 1):
