@@ -19,7 +19,7 @@ import warnings
 from bisect import bisect_left
 
 from extract.results.formats._grid import clean_cell, grid_table, read_cell
-from extract.results.formats._layout import DIGIT, line_caption, mask_tags, replace_tags
+from extract.results.formats._layout import line_caption, mask_tags, replace_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -93,19 +93,14 @@ def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
                 span = max(1, min(50, int(cell.get("colspan", 1))))
             except (TypeError, ValueError):
                 span = 1
-            cells.append(text)
-            cells.extend([text] * (span - 1))
+            cells += [text] * span
             all_th = all_th and cell.name == "th"
         if not cells:
             continue
-        if not body and (all_th or (not header and not any(DIGIT.search(c) for c in cells[1:]))):
+        # the first row names the columns unless most of its cells are values (a slice)
+        values = sum(read_cell(c) is not None for c in cells[1:]) if not (body or header) else 0
+        if not body and (all_th or (not header and values < max(1, (len(cells) - 1) / 2))):
             header.append(cells)
-        elif (
-            not body
-            and not header
-            and sum(read_cell(c) is not None for c in cells[1:]) < max(1, (len(cells) - 1) / 2)
-        ):
-            header.append(cells)  # the first row names the columns (unless it is data: a slice)
         else:
             body.append(cells)
     return header, body
@@ -170,15 +165,9 @@ def parse(text: str) -> list[ResultTable]:
             " / ".join(dict.fromkeys(x for x in col if x)) for col in zip(*padded, strict=True)
         ]
         caption = _caption(text, start, soup)
-        tables.append(
-            grid_table(
-                INFO.name,
-                view,
-                (start, end),
-                levels or [[""] * ncol],
-                body,
-                columns=columns,
-                caption=caption,
-            )  # fmt: skip
+        levels = levels or [[""] * ncol]
+        table = grid_table(
+            INFO.name, view, (start, end), levels, body, columns=columns, caption=caption
         )
+        tables.append(table)
     return tables
