@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate, count, groupby, islice
-from operator import add
+from functools import partial
+from itertools import accumulate, count, groupby, islice, takewhile
+from operator import add, itemgetter
 
 from extract.results.formats._grid import grid_table, is_unit, read_cell
 from extract.results.formats._layout import DIGIT, FLOAT, LETTER, line_caption, overlaps
@@ -306,14 +307,11 @@ def _bare_pipe_rows(block: list[str]):
 
 
 def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[ResultTable]:
-    box_at = _box_lines(text, lines, plain)
-    tables, k = [], 0
-    while k < len(box_at):
-        # a block: a run of consecutive rule and row lines
-        i = j = box_at[k]
-        while k < len(box_at) and box_at[k] == j:
-            k += 1
-            j += 1
+    tables = []
+    # a block: a run of consecutive rule and row lines
+    for _, run in groupby(enumerate(_box_lines(text, lines, plain)), lambda p: p[1] - p[0]):
+        at = [n for _, n in run]
+        i, j = at[0], at[-1] + 1
         block = [line for _, line in lines[i:j]]
         kinds = ["rule" if _RULE.match(x) else "row" for x in block]
         levels = None
@@ -429,14 +427,18 @@ def _is_row(line: str, ncol: int) -> bool:
 def _segments(lines: list[str]) -> list[tuple[int, int]]:
     width = max(len(x) for x in lines)
     blank = [all(i >= len(x) or x[i] == " " for x in lines) for i in range(width)]
-    segs, start = [], None
-    for i, b in enumerate([*blank, True]):
-        if not b and start is None:
-            start = i
-        elif b and start is not None:
-            segs.append((start, i))
-            start = None
-    return segs
+    return _true_runs(not b for b in blank)
+
+
+def _true_runs(flags) -> list[tuple[int, int]]:
+    """(start, end) of each run of true flags."""
+    out, pos = [], 0
+    for flag, run in groupby(flags):
+        n = len(list(run))
+        if flag:
+            out.append((pos, pos + n))
+        pos += n
+    return out
 
 
 def _two_cell_lines(lines: list[tuple[int, str]], gaps: list[int] | None) -> list[int]:
@@ -472,36 +474,29 @@ def _whitespace_tables(
         if not _is_header(line):
             continue
         head_toks = [t.span() for t in _TOKEN.finditer(line)]
-        ncol, j = len(head_toks), first_row
-        rows_at = []
-        while j < len(lines) and _is_row(lines[j][1].replace("\t", "    "), ncol):
-            rows_at.append(j)
-            j += 1
-        if not rows_at:
+        below = (lines[k][1].replace("\t", "    ") for k in range(first_row, len(lines)))
+        body_lines = list(takewhile(partial(_is_row, ncol=len(head_toks)), below))
+        if not body_lines:
             continue
-        body_lines = [lines[k][1].replace("\t", "    ") for k in rows_at]
-        segs = _segments([line, *body_lines])
+        j = first_row + len(body_lines)
 
-        def names(seg, head_toks=head_toks):
-            return {k for k, (s, e) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
+        def names(s, e, head_toks=head_toks):
+            return {k for k, (hs, he) in enumerate(head_toks) if hs < e and s < he}
 
         merged: list[list[int]] = []
-        for seg in segs:
-            if merged and (
-                # one header name over both (`change %` over `-22.1` and a blank `%`)
-                names(seg) & names(tuple(merged[-1]))
-                or (
-                    (not names(seg) or not names(tuple(merged[-1]))) and seg[0] - merged[-1][1] <= 1
-                )
-            ):
-                merged[-1][1] = seg[1]
+        for s, e in _segments([line, *body_lines]):
+            here, last = names(s, e), names(*merged[-1]) if merged else set()
+            # one header name over both (`change %` over `-22.1` and a blank `%`), or a
+            # nameless segment right after the last
+            if merged and (here & last or (not (here and last) and s - merged[-1][1] <= 1)):
+                merged[-1][1] = e
             else:
-                merged.append([seg[0], seg[1]])
+                merged.append([s, e])
         header = [line[s:e].strip() for s, e in merged]
         body = [[x[s:e].strip() for s, e in merged] for x in body_lines]
         if len(merged) >= 2 and sum(1 for h in header if h) >= 2:
             start = lines[i][0]
-            end = lines[rows_at[-1]][0] + len(lines[rows_at[-1]][1])
+            end = lines[j - 1][0] + len(lines[j - 1][1])
             caption = line_caption(text, start)
             tables.append(
                 grid_table(INFO.name, text, (start, end), [header], body, caption=caption)
@@ -560,16 +555,7 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
     values (past K) begin the next row's label (`878 8 threads memory 7662 …`); a
     label shorter than the first of its group keeps that one's leading words (the
     blank cells of a first column that repeat the value above)."""
-    runs, k = [], 0
-    while k < len(cells):
-        if cells[k][3]:
-            j = k
-            while j < len(cells) and cells[j][3]:
-                j += 1
-            runs.append((k, j))
-            k = j
-        else:
-            k += 1
+    runs = _true_runs(map(itemgetter(3), cells))  # (the runs of values)
     found = []
     r = 0
     while r < len(runs):
@@ -604,9 +590,8 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
         first_len = min(max(lengths), 4)
         first_start = rows[0][0] - first_len
         # the first label is as long as the longest after it; names are before it
-        names_end = first_start
         names = []
-        k = names_end - 1
+        k = first_start - 1
         if any(not x[2].strip(_MARKS) for x in cells[first_start : rows[0][0]]):
             r = q
             continue
