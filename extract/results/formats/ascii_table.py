@@ -101,14 +101,12 @@ _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
 # In plain text: a line with two cells, apart by two spaces or more (`_TWO_TOKENS`),
 # from the first gap to the line's end; and a rule line (`_RULE`) or a row line
-# (`_ROW`), the first line or one after a line break (a regex that starts with "\n"
-# skips to line breaks; each match ends on the line it starts).
+# (`_ROW`) after a line break, searched in the text after one more (a regex that
+# starts with "\n" skips to line breaks; each match ends on the line it starts).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_BOX_LINE = (
-    r"(?: *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)|[^\n]*(?:[|│┃║]|[├╰└]─))"
+_PLAIN_BOX = re.compile(
+    r"\n(?: *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)|[^\n]*(?:[|│┃║]|[├╰└]─))"
 )
-_PLAIN_BOX_FIRST = re.compile(_PLAIN_BOX_LINE)
-_PLAIN_BOX_NEXT = re.compile("\n" + _PLAIN_BOX_LINE)
 
 
 def is_plain(text: str) -> bool:
@@ -143,10 +141,9 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
             i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.search(x)
         ]
     starts = [pos for pos, _ in lines]
-    found = {bisect_right(starts, m.start() + 1) - 1 for m in _PLAIN_BOX_NEXT.finditer(text)}
-    if _PLAIN_BOX_FIRST.match(text):
-        found.add(0)
-    return sorted(found)
+    # (a match's line break is the one before its line: where that line starts, once
+    # the text has one more break before it)
+    return sorted({bisect_right(starts, m.start()) - 1 for m in _PLAIN_BOX.finditer("\n" + text)})
 
 
 def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
