@@ -132,24 +132,13 @@ def read_cell(text: str) -> Cell | None:
     m = _CELL.match(s)
     if not m or not DIGIT.search(m.group("num")):
         return None
-    unit = m.group("unit")
-    if unit and not is_unit(unit):
+    unit, mag, err = m["unit"], m["mag"] or "", m["err"]
+    if (unit and not is_unit(unit)) or (value := number(m["num"])) is None:
         return None
-    value = number(m.group("num"))
-    if value is None:
-        return None
-    mag = m.group("mag")
-    if mag:  # `1.25M rows/s`
-        value *= _MAGNITUDE[mag.lower()]
-    err = number(m.group("err")) if m.group("err") else None
-    return Cell(
-        value,
-        norm_unit(unit),
-        err,
-        norm_unit(m.group("eunit")) or norm_unit(unit),
-        m.group("num") + (mag or ""),
-        m.group("err"),
-    )
+    value *= _MAGNITUDE.get(mag.lower(), 1)  # `1.25M rows/s`
+    unit = norm_unit(unit)
+    err_value = number(err) if err else None
+    return Cell(value, unit, err_value, norm_unit(m["eunit"]) or unit, m["num"] + mag, err)
 
 
 def header_unit(header: str) -> tuple[str, str | None]:
@@ -465,8 +454,7 @@ def grid_table(
     markup (`clean_cell`)."""
     start = span[0]
     if columns is None:
-        columns = list(header_levels[-1])
-        columns = [clean_cell(h) for h in columns] if clean else columns
+        columns = [clean_cell(h) if clean else h for h in header_levels[-1]]
     table = ResultTable(
         fmt,
         span,
