@@ -141,6 +141,11 @@ def read_cell(text: str) -> Cell | None:
     return Cell(value, unit, err_value, norm_unit(m["eunit"]) or unit, m["num"] + mag, err)
 
 
+def numeric_free(cells: list[str]) -> bool:
+    """No cell reads as a number: a line of names (a header), or of prose."""
+    return all(read_cell(c) is None for c in cells)
+
+
 def header_unit(header: str) -> tuple[str, str | None]:
     """`Best Time(ms)` → (`Best Time`, `ms`); `Mean [s]` → (`Mean`, `s`);
     `Name (time in us)` → (`Name`, `us`); `CPU, ms` → (`CPU`, `ms`);

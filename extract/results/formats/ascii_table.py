@@ -26,7 +26,7 @@ from functools import partial
 from itertools import accumulate, count, groupby, islice, takewhile
 from operator import add, itemgetter
 
-from extract.results.formats._grid import grid_table, is_unit, read_cell
+from extract.results.formats._grid import grid_table, is_unit, numeric_free, read_cell
 from extract.results.formats._layout import DIGIT, FLOAT, LETTER, line_caption, overlaps
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -163,10 +163,6 @@ def _outer_bars(lines: list[str]) -> tuple[bool, bool]:
     return left, right
 
 
-def _numeric_free(cells: list[str]) -> bool:
-    return all(read_cell(c) is None for c in cells)
-
-
 def _join_cells(rows: list[list[str]]) -> list[str]:
     """Lines of one wrapped row (a header or a cell written over two lines) as one."""
     return [" ".join(c for c in col if c) for col in zip(*rows, strict=True)]
@@ -214,12 +210,12 @@ def _box_rows(
     header_rows = 1
     # a header wrapped over lines: the lines under its first that hold no number
     while (
-        header_rows < len(first) and _numeric_free(first[header_rows]) and not first[header_rows][0]
+        header_rows < len(first) and numeric_free(first[header_rows]) and not first[header_rows][0]
     ):
         header_rows += 1
     if not (ruled_header and header_rows == len(first)) and header_rows > 1:
         header_rows = 1
-    if ruled_header and len(first) == header_rows or _numeric_free(first[0]):
+    if ruled_header and len(first) == header_rows or numeric_free(first[0]):
         header = _join_cells(first[:header_rows])
         data_lines = first[header_rows:] + [r for s in segments[1:] for r in s]
     else:
@@ -228,7 +224,7 @@ def _box_rows(
     # a data cell wrapped onto the next line: that line has no name and no number
     rows: list[list[str]] = []
     for r in data_lines:
-        if rows and not r[0] and any(r) and _numeric_free(r):
+        if rows and not r[0] and any(r) and numeric_free(r):
             rows[-1] = _join_cells([rows[-1], r])
         else:
             rows.append(r)
@@ -261,10 +257,10 @@ def _bare_pipe_rows(block: list[str]):
             if len(c) >= 2
             and sum(bool(x) for x in c) >= max(2, len(c) - 1)
             and all(len(x) <= 40 for x in c)
-            and _numeric_free(c)
+            and numeric_free(c)
             and k + 1 < len(cells)
             and len(cells[k + 1]) == len(c)
-            and not _numeric_free(cells[k + 1])
+            and not numeric_free(cells[k + 1])
         ),
         None,
     )
@@ -276,7 +272,7 @@ def _bare_pipe_rows(block: list[str]):
     for k in range(h + 1, len(cells)):
         row = cells[k]
         short = k == len(cells) - 1 and 2 <= len(row) < ncol
-        if (len(row) != ncol and not short) or _numeric_free(row):
+        if (len(row) != ncol and not short) or numeric_free(row):
             break
         body.append(row + [""] * (ncol - len(row)))
     end = h + 1 + len(body)
@@ -286,7 +282,7 @@ def _bare_pipe_rows(block: list[str]):
     lo = h
     if h > 0:
         above = cells[h - 1]
-        if 2 <= len(above) < ncol and ncol % len(above) == 0 and _numeric_free(above):
+        if 2 <= len(above) < ncol and ncol % len(above) == 0 and numeric_free(above):
             span = ncol // len(above)
             levels = [[g for g in above for _ in range(span)], head]
             lo = h - 1
@@ -710,7 +706,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
             if len(segments) < 2 or not segments[0]:
                 continue
             data = [r for s in segments[1:] for r in s]
-            if not data or not all(_numeric_free(r) for r in segments[0]):
+            if not data or not all(numeric_free(r) for r in segments[0]):
                 continue
             header = _join_cells(segments[0])
             span = (pos + start, pos + end)

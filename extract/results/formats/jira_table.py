@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 
-from extract.results.formats._grid import clean_cell, grid_table, read_cell
+from extract.results.formats._grid import clean_cell, grid_table, numeric_free, read_cell
 from extract.results.formats._layout import line_caption, overlaps
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -102,8 +102,8 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
     header_levels: list[list[str]] = []
     for raw, row in zip(rows, cells, strict=True):
         rest = [clean_cell(c) for c in row[1:]]
-        names = all(read_cell(c) is None for c in rest)
-        if not (names and (raw.startswith("||") or (header_levels and rest and all(rest)))):
+        marked = raw.startswith("||") or (header_levels and rest and all(rest))
+        if not (marked and numeric_free(rest)):
             break
         header_levels.append([clean_cell(c) for c in row] + [""] * (ncol - len(row)))
     body = [c + [""] * (ncol - len(c)) for c in cells[len(header_levels) :]]
