@@ -200,8 +200,7 @@ def _box_rows(
         lo += 1
     while hi > lo and foreign(hi - 1):
         hi -= 1
-    inner = [c for c in cells[lo:hi] if c is not None]
-    if any(len(c) != ncol for c in inner) or "rule" not in kinds[lo:hi]:
+    if any(c is not None and len(c) != ncol for c in cells[lo:hi]) or "rule" not in kinds[lo:hi]:
         return None
     # segments of row lines between rules
     segments = [list(s) for rule, s in groupby(cells[lo:hi], lambda c: c is None) if not rule]
@@ -215,12 +214,9 @@ def _box_rows(
         header_rows += 1
     if not (ruled_header and header_rows == len(first)) and header_rows > 1:
         header_rows = 1
-    if ruled_header and len(first) == header_rows or numeric_free(first[0]):
-        header = _join_cells(first[:header_rows])
-        data_lines = first[header_rows:] + [r for s in segments[1:] for r in s]
-    else:
-        header = []
-        data_lines = [r for s in segments for r in s]
+    named = ruled_header and len(first) == header_rows or numeric_free(first[0])
+    header = _join_cells(first[:header_rows]) if named else []
+    data_lines = [r for s in segments for r in s][header_rows if named else 0 :]
     # a data cell wrapped onto the next line: that line has no name and no number
     rows: list[list[str]] = []
     for r in data_lines:
@@ -245,28 +241,22 @@ def _bare_pipe_rows(block: list[str]):
     (`RocksDB | MySQL` over four columns each). A row whose first cell is a label and
     a number apart by blanks (`mean   2113.4`) has its label outside the bars.
     Cells are parted by the bars, not by position: CJK text is twice as wide."""
-    stripped = [x.strip() for x in block]
-    if sum("||" in x for x in stripped) * 2 > len(stripped):
+    if sum("||" in x for x in block) * 2 > len(block):
         return None  # JIRA markup
     outer_left, outer_right = _outer_bars(block)
     cells = [_cells(x, outer_left, outer_right) for x in block]
-    h = next(
-        (
-            k
-            for k, c in enumerate(cells)
-            if len(c) >= 2
-            and sum(bool(x) for x in c) >= max(2, len(c) - 1)
-            and all(len(x) <= 40 for x in c)
-            and numeric_free(c)
-            and k + 1 < len(cells)
-            and len(cells[k + 1]) == len(c)
-            and not numeric_free(cells[k + 1])
-        ),
-        None,
-    )
-    if h is None:
+    for h, head in enumerate(cells[:-1]):  # names over a row of as many cells, with values
+        if (
+            len(head) >= 2
+            and sum(bool(x) for x in head) >= max(2, len(head) - 1)
+            and all(len(x) <= 40 for x in head)
+            and numeric_free(head)
+            and len(cells[h + 1]) == len(head)
+            and not numeric_free(cells[h + 1])
+        ):
+            break
+    else:
         return None
-    head = cells[h]
     ncol = len(head)
     body: list[list[str]] = []
     for k in range(h + 1, len(cells)):
@@ -278,14 +268,10 @@ def _bare_pipe_rows(block: list[str]):
     end = h + 1 + len(body)
     if len(body) < 2:
         return None
-    levels = [head]
-    lo = h
-    if h > 0:
-        above = cells[h - 1]
-        if 2 <= len(above) < ncol and ncol % len(above) == 0 and numeric_free(above):
-            span = ncol // len(above)
-            levels = [[g for g in above for _ in range(span)], head]
-            lo = h - 1
+    levels, lo = [head], h
+    above = cells[h - 1] if h else []
+    if 2 <= len(above) < ncol and ncol % len(above) == 0 and numeric_free(above):
+        levels, lo = [[g for g in above for _ in range(ncol // len(above))], head], h - 1
     # labels written left of the bars, when the first column holds numbers
     if read_cell(body[0][0]) is not None or not body[0][0]:
         fused = [_FUSED_LABEL.match(r[0]) for r in body]
@@ -691,17 +677,14 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
                 continue
             segments: list[list[list[str]]] = []
             start, end, j = rules[k].start(), rules[k].end(), k
-            while True:
+            while j < len(rules):
                 nxt = rules[j + 1].start() if j + 1 < len(rules) else len(line)
-                piece = line[rules[j].end() : nxt].strip()
-                rows = _flat_box_rows(piece, ncol)
+                rows = _flat_box_rows(line[rules[j].end() : nxt].strip(), ncol)
                 if rows is None:
                     break
                 segments.append(rows)
                 end = rules[j + 1].end() if j + 1 < len(rules) else len(line)
                 j += 1
-                if j >= len(rules):
-                    break
             k = max(j, k + 1)
             if len(segments) < 2 or not segments[0]:
                 continue
@@ -723,12 +706,9 @@ def _flat_box_rows(piece: str, ncol: int) -> list[list[str]] | None:
     parts = _SPLIT.split(piece)[1:-1]
     if (len(parts) + 1) % (ncol + 1):
         return None
-    rows = []
-    for r in range(0, len(parts), ncol + 1):
-        rows.append([c.strip() for c in parts[r : r + ncol]])
-        if r + ncol < len(parts) and parts[r + ncol].strip():
-            return None  # not a boundary between two rows
-    return rows
+    if any(parts[r].strip() for r in range(ncol, len(parts), ncol + 1)):
+        return None  # not a boundary between two rows
+    return [[c.strip() for c in parts[r : r + ncol]] for r in range(0, len(parts), ncol + 1)]
 
 
 _HEAD_STOP = re.compile(r"[:.,](?!\S)")
