@@ -168,11 +168,9 @@ def _join_cells(rows: list[list[str]]) -> list[str]:
     return [" ".join(c for c in col if c) for col in zip(*rows, strict=True)]
 
 
-def _box_rows(
-    block: list[str], kinds: list[str]
-) -> tuple[list[str], list[list[str]], int, int] | None:
-    """(header, rows, first line, last line) of the table in a block of rule and row
-    lines, or None. Outer bars are optional (psql's ` a │ b `, rich's minimal box);
+def _box_rows(block: list[str], kinds: list[str]):
+    """([header], rows, first line, last line, {}) of the table in a block of rule and
+    row lines, or None. Outer bars are optional (psql's ` a │ b `, rich's minimal box);
     prose lines with a bar at the block's ends are not the table's."""
     row_lines = [x for x, k in zip(block, kinds, strict=True) if k == "row"]
     if len(row_lines) < 2:
@@ -226,7 +224,7 @@ def _box_rows(
             rows.append(r)
     if len(rows) + bool(header) < 2:
         return None
-    return header, rows, lo, hi
+    return [header], rows, lo, hi, {}
 
 
 # A cell written left of a bar-less margin: `mean   2113.4` (a label, blanks, a number)
@@ -282,7 +280,7 @@ def _bare_pipe_rows(block: list[str]):
                     label, r[0] = f["label"], f["value"]
                 r.insert(0, label)
             levels = [["", *lv] for lv in levels]
-    return levels, body, lo, end
+    return levels, body, lo, end, {}
 
 
 def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[ResultTable]:
@@ -293,30 +291,21 @@ def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[Re
         i, j = at[0], at[-1] + 1
         block = [line for _, line in lines[i:j]]
         kinds = ["rule" if _RULE.match(x) else "row" for x in block]
-        levels = None
-        if "rule" in kinds or _TREE_BRANCH.search(" ".join(block)):
-            found = _tree_rows(block) or _box_rows(block, kinds)
-        else:
-            found = _bare_pipe_rows(block)
-            if found is not None:
-                levels, *found = found
-                found = [levels[-1], *found]
+        ruled = "rule" in kinds or _TREE_BRANCH.search(" ".join(block))
+        found = (_tree_rows(block) or _box_rows(block, kinds)) if ruled else _bare_pipe_rows(block)
         if found is None:
             continue
-        header, body, lo, hi, *more = found
+        levels, body, lo, hi, notes = found
         start = lines[i + lo][0]
         end = lines[i + hi - 1][0] + len(lines[i + hi - 1][1])
         caption = line_caption(text, start)
-        table = grid_table(
-            INFO.name, text, (start, end), levels or [header], body, caption=caption, clean=True
-        )
-        if not header:
+        table = grid_table(INFO.name, text, (start, end), levels, body, caption=caption, clean=True)
+        if not levels[-1]:
             table.measurements = []  # (rows without names for their numbers)
-        notes = more[0] if more else {}
         for m in table.measurements:
             if m.row in notes:
                 m.metric = f"{m.metric} ({notes[m.row]})"
-            if levels and m.label is None and m.row is not None:
+            if not ruled and m.label is None and m.row is not None:
                 m.label = f"row {m.row + 1}"  # rows of numbers only: their place
         tables.append(table)
     return tables
@@ -385,7 +374,7 @@ def _tree_rows(block: list[str]):
     if not kept:
         return None
     notes = {n: notes[k] for n, k in enumerate(kept) if k in notes}
-    return header, [rows[k] for k in kept], 0, len(block), notes
+    return [header], [rows[k] for k in kept], 0, len(block), notes
 
 
 def _is_header(line: str) -> bool:
