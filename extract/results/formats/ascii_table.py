@@ -332,7 +332,7 @@ def _tree_rows(block: list[str]):
     if not _TREE_PREFIX.match(block[1]).group(2):
         return None
     nval = len(head)
-    header = [first[0], first[1], *head[1:]]
+    header = [*first, *head[1:]]
     path: list[str] = []
     rows: list[list[str]] = []
     notes: dict[int, str] = {}
@@ -344,9 +344,7 @@ def _tree_rows(block: list[str]):
         pieces = _WIDE_GAP.split(parts[0]) if parts[0] else []
         branch = m.group(2)
         if branch:
-            name = pieces[0] if pieces else ""
-            depth = len(m.group(1)) // 3
-            path = [*path[:depth], name]
+            path = [*path[: len(m.group(1)) // 3], pieces[0] if pieces else ""]  # (3 per level)
             values = [pieces[1] if len(pieces) > 1 else "", *parts[1:]]
             rows.append(["/".join(path), *values])
             waiting = not any(values)
@@ -363,9 +361,8 @@ def _tree_rows(block: list[str]):
             rows[-1] = [rows[-1][0], *values]
             waiting = False
             continue
-        cells = [read_cell(v) for v in values]
         if name is None:
-            unit = next((c.unit for c in cells if c and c.unit), None)
+            unit = next((c.unit for v in values if (c := read_cell(v)) and c.unit), None)
             name = "throughput" if unit and unit.endswith(("/s", "/sec")) else "second line"
         notes[len(rows)] = name.rstrip(":")
         rows.append(["/".join(path), *values])
@@ -615,8 +612,7 @@ def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]
             out.append(lines[k])
         else:
             start, end = lines[k][0], lines[j][0] + len(lines[j][1])
-            joined = text[start:end].translate(_BREAKS_AS_BLANKS)
-            out.append((start, joined))
+            out.append((start, text[start:end].translate(_BREAKS_AS_BLANKS)))
         k = j + 1
     return out
 
@@ -624,10 +620,8 @@ def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]
 def _flat_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
     tables = []
     for pos, line in _paragraphs(text, lines):
-        if len(line) < _FLAT_MIN_LINE:
-            continue
         # (two rows of two values or more: four words with a digit, before any cells)
-        if sum(1 for _ in islice(_DIGIT_RUN.finditer(line), 4)) < 4:
+        if len(line) < _FLAT_MIN_LINE or sum(1 for _ in islice(_DIGIT_RUN.finditer(line), 4)) < 4:
             continue
         for header, body, s, e in _flat_rows(_flat_cells(line)):
             start, end = pos + s, pos + e
