@@ -218,8 +218,7 @@ def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTab
     found: list[ResultTable] = []
     k = 0
     while k < len(pieces) - 5:
-        widths = range(3, 13)
-        at = (_flat_at(text, pos, pieces, offsets, k, width) for width in widths)
+        at = (_flat_at(text, pos, pieces, offsets, k, width) for width in range(3, 13))
         table = next((t for t in at if t is not None), None)
         if table is None:
             k += 1
@@ -244,7 +243,6 @@ def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
         return None
     data: list[list[str]] = []
     first, n = junction[1], k + width
-    end = None
     while n + width - 2 < len(pieces):
         middle = [p.strip() for p in pieces[n : n + width - 2]]
         last_piece = pieces[n + width - 2].strip()
@@ -262,8 +260,7 @@ def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
         if not _is_data(cells, width):
             break
         data.append(cells)
-        piece_start = pos + offsets[n + width - 2]
-        end = text.find(last, piece_start) + len(last)
+        end = text.find(last, pos + offsets[n + width - 2]) + len(last)
         if nxt is None:
             break
         first, n = nxt, n + width - 1
