@@ -57,16 +57,13 @@ def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
         start, rows = offsets[i], []
         while i < len(lines) and lines[i].lstrip().startswith("|"):
             row = lines[i].strip()
-            end = offsets[i] + len(lines[i].rstrip("\r\n"))
-            joins = 0
-            while (
-                not row.endswith("|") and i + 1 < len(lines) and joins < 4 and lines[i + 1].strip()
-            ):
+            for _ in range(4):  # (a row the gateway wrapped: up to four more lines)
+                if row.endswith("|") or i + 1 >= len(lines) or not lines[i + 1].strip():
+                    break
                 i += 1
-                joins += 1
                 nxt = lines[i].strip()
-                row = row + ("" if nxt.startswith("|") else " ") + nxt
-                end = offsets[i] + len(lines[i].rstrip("\r\n"))
+                row += ("" if nxt.startswith("|") else " ") + nxt
+            end = offsets[i] + len(lines[i].rstrip("\r\n"))
             rows.append(row)
             i += 1
         out.append((start, end, rows))
@@ -149,12 +146,8 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = []
     inline = _inline_blocks(text)
     taken = [(start, end) for start, end, _ in inline]
     blocks = [b for b in _blocks(text) if not overlaps(b[:2], taken)]
-    for start, end, rows in sorted(inline + blocks):
-        table = _table(text, start, end, rows)
-        if table is not None:
-            tables.append(table)
-    return tables
+    found = (_table(text, start, end, rows) for start, end, rows in sorted(inline + blocks))
+    return [t for t in found if t is not None]
