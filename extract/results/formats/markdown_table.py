@@ -78,11 +78,9 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
     found = []
     covered = 0  # the end of the last table found: separators inside it are its rows
     for sep in _SEP_LINE.finditer(view):
-        if sep.start() < covered:
+        if sep.start() < covered or sep.start() == 0:  # (inside the last table; no header)
             continue
         head_end = sep.start() - 1
-        if head_end < 0:
-            continue
         head_start = view.rfind("\n", 0, head_end) + 1
         header_line = view[head_start:head_end]
         if "|" not in header_line and not _long_line_above(view, head_start):
