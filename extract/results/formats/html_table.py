@@ -130,8 +130,8 @@ def _caption(text: str, start: int, soup) -> str | None:
     cap = soup.find("caption")
     if cap and cap.get_text(strip=True):
         return clean_cell(cap.get_text(" ", strip=True))
-    summary = _summaries(text[max(0, start - 600) : start])
-    if summary and "</details>" not in text[max(0, start - 600) : start].split(summary[-1])[-1]:
+    before = text[max(0, start - 600) : start]
+    if (summary := _summaries(before)) and "</details>" not in before.split(summary[-1])[-1]:
         return clean_cell(replace_tags(summary[-1], " "))
     return line_caption(text, start, max_len=200)
 
@@ -147,9 +147,7 @@ def parse(text: str) -> list[ResultTable]:
     spans = _table_spans(text) if _OPEN_TABLE.search(text) else []
     slices = set(_row_slices(text, spans))
     for start, end in sorted([*spans, *slices]):
-        markup = text[start:end]
-        if (start, end) in slices:
-            markup = f"<table>{markup}</table>"
+        markup = f"<table>{text[start:end]}</table>" if (start, end) in slices else text[start:end]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
             soup = BeautifulSoup(markup, "html.parser")
