@@ -1,11 +1,12 @@
-"""Shared helpers of the generic table formats (markdown, JIRA, HTML, ASCII) and the
-tool tables built on them: reading a cell as value + unit, a header as name + unit,
-and turning a grid of cells into measurements.
+"""The cell model of the generic table formats (markdown, JIRA, HTML, ASCII) and the
+tool tables built on them: a cell read as value + unit (`read_cell`), a header as
+name + unit (`header_unit`), and a grid of cells turned into measurements.
 
 `grid_measurements(header_levels, rows, ...)` returns the measurements of one table:
 one per numeric cell of a measurement column, with label = the row's name cells,
 metric = the column header (unit stripped), variant = column groups above it, and the
-unit from the cell, the header, or (for unit-less time tables) seconds.
+unit from the cell, the header, or (for unit-less time tables) seconds. A table with
+no unit and no benchmark word gives none; `grid_table` names it by the heading above.
 """
 
 from __future__ import annotations

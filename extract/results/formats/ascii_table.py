@@ -11,11 +11,9 @@ Recognises
   (`6.442 GiB/sec`, `change %`); an unnamed all-integer first column (a pandas index)
   is not data.
 
-Measurements as for markdown tables: one per numeric cell under a header, label =
-the row's name cell(s), metric = column header, unit from the cell, the header
-(`Time(ms)`) or `s` for unit-less time tables; variant = the heading before the table.
-Tables without units or benchmark words (query results, plain data) are claimed but
-give no measurements.
+Measurements as `_grid` reads a grid (unit from the cell, the header: `Time(ms)`, or
+`s` in a time table); tables without units or benchmark words (query results, plain
+data) are claimed but give none.
 """
 
 from __future__ import annotations

@@ -6,10 +6,9 @@ Recognises `<table>...</table>` (read with BeautifulSoup: `<th>`/`<td>`, `colspa
 enclosing `<details>`, or the title line before it (`===== Performance report for
 TPCH SF2000 ... ====`).
 
-Measurements as for markdown tables: label = the row's name cell(s), metric = column
-header, variant = column group of a spanning header row, unit from the cell
-(`98.27%`), the header (`time (s)`) or `s` for unit-less time tables (a header or the
-caption speaks of time: `native_4262_time.csv`). Tables of plain data give none.
+Measurements as `_grid` reads a grid: variant = the column group of a spanning header
+row; unit-less cells are seconds when a header or the caption speaks of time
+(`native_4262_time.csv`). Tables of plain data give none.
 """
 
 from __future__ import annotations
