@@ -290,7 +290,7 @@ def grid_measurements(
     hdr = [header_unit(h) for h in header]
 
     def numeric(i: int) -> bool:
-        filled = [c for c in cols[i] if c.strip() and c.strip() not in ("-", "N/A", "n/a", "NaN")]
+        filled = [c for c in cols[i] if c not in ("", "-", "N/A", "n/a", "NaN")]  # (cells clean)
         return bool(filled) and sum(p is not None for p in parsed[i]) >= max(1, len(filled) * 0.6)
 
     numeric_cols = [
@@ -310,11 +310,10 @@ def grid_measurements(
     stated = None if has_unit or any(row_units) else said_unit(f"{caption or ''} {context or ''}")
     context = " ".join([caption or "", context or "", *(" ".join(lv) for lv in levels)])
     any_unit = bool(has_unit) or any(row_units) or bool(stated)
-    explicit_time = any(
-        (hdr[i][1] and to_si(1.0, hdr[i][1])[1] == "s")
-        or any(p and p.unit and to_si(1.0, p.unit)[1] == "s" for p in parsed[i])
-        for i in numeric_cols
-    )
+    written_units = [
+        u for i in numeric_cols for u in [hdr[i][1], *(p.unit for p in parsed[i] if p)]
+    ]
+    explicit_time = any(u and to_si(1.0, u)[1] == "s" for u in written_units)
     default_time = (
         guess_time and not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
     )
