@@ -427,11 +427,9 @@ def _whitespace_tables(
         first_row = i + 1
         if first_row < len(lines) and _DASH_RULE.fullmatch(lines[first_row][1]):
             first_row += 1
-        if first_row not in two:  # (not in it when past the last line)
-            continue
-        next_i = i + 1
-        # the first row has a number: read_cell reads nothing without a digit
-        if not DIGIT.search(lines[first_row][1]):
+        # (no row past the last line;) the first row has a number, which read_cell
+        # reads only with a digit
+        if first_row not in two or not DIGIT.search(lines[first_row][1]):
             continue
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
@@ -549,9 +547,8 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
         if len(rows) < 2:
             r += 1
             continue
-        lengths = [rows[n][0] - starts[n] for n in range(1, len(rows))]
-        first_len = min(max(lengths), 4)
-        first_start = rows[0][0] - first_len
+        longest = max(rows[n][0] - starts[n] for n in range(1, len(rows)))
+        first_start = rows[0][0] - min(longest, 4)
         # the first label is as long as the longest after it; names are before it
         names = []
         k = first_start - 1
