@@ -83,7 +83,7 @@ _RULE = re.compile(r"^[ \t]*+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f \t]*$"
 # A row: a line with a column bar in it, with or without outer bars (`| a | b |`,
 # `│ a │ b │`, psql's ` a │ b `, ` a | b `).
 _ROW = re.compile(r"[|│┃║]|[├╰└]─")
-_SPLIT = re.compile(r"[|│┃║]")
+_AS_PIPES = str.maketrans(dict.fromkeys(_BARS, "|"))  # (then split at "|")
 # A cell: words joined by single spaces. Two cells are apart by any other whitespace.
 _TOKEN = re.compile(r"\S+(?: \S+)*")
 # The line has two cells or more (a run of whitespace other than one space inside it).
@@ -145,7 +145,7 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
 
 
 def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
-    parts = _SPLIT.split(line.strip())
+    parts = line.strip().translate(_AS_PIPES).split("|")
     if outer_left and len(parts) > 1 and not parts[0].strip():
         parts = parts[1:]
     if outer_right and len(parts) > 1 and not parts[-1].strip():
@@ -681,7 +681,7 @@ def _flat_box_rows(piece: str, ncol: int) -> list[list[str]] | None:
     """Rows of `│ a │ b │ │ c │ d │` (ncol cells each), None when it is not that."""
     if not piece or piece[0] not in _BARS or piece[-1] not in _BARS:
         return None
-    parts = _SPLIT.split(piece)[1:-1]
+    parts = piece.translate(_AS_PIPES).split("|")[1:-1]
     if (len(parts) + 1) % (ncol + 1):
         return None
     if any(parts[r].strip() for r in range(ncol, len(parts), ncol + 1)):
