@@ -38,10 +38,8 @@ _LINK = re.compile(r"\[([^\[\]|]*)\|[^\[\]]*\]")
 
 
 def _cells(row: str) -> list[str]:
-    s = _LINK.sub(r"\1", row.strip())
-    s = re.sub(r"^\|\|?", "", s)
-    s = re.sub(r"\|\|?$", "", s)
-    return [c.strip() for c in re.split(r"\|\|?", s)]
+    s = _LINK.sub(r"\1", row.strip()).replace("||", "|")  # (a header's bars as a row's)
+    return [c.strip() for c in s.removeprefix("|").removesuffix("|").split("|")]
 
 
 def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
