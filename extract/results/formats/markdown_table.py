@@ -66,9 +66,7 @@ def _long_line_above(view: str, line_start: int) -> bool:
 
 
 def _split_row(line: str) -> list[str]:
-    s = line.strip().lstrip(">").strip()
-    if s.startswith("|"):
-        s = s[1:]
+    s = line.strip().lstrip(">").strip().removeprefix("|")
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
     return [c.strip() for c in _CELL_BAR.split(s)]
