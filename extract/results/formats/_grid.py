@@ -1,11 +1,12 @@
-"""Shared helpers of the generic table formats (markdown, JIRA, HTML, ASCII) and the
-tool tables built on them: reading a cell as value + unit, a header as name + unit,
-and turning a grid of cells into measurements.
+"""The cell model of the generic table formats (markdown, JIRA, HTML, ASCII) and the
+tool tables built on them: a cell read as value + unit (`read_cell`), a header as
+name + unit (`header_unit`), and a grid of cells turned into measurements.
 
 `grid_measurements(header_levels, rows, ...)` returns the measurements of one table:
 one per numeric cell of a measurement column, with label = the row's name cells,
 metric = the column header (unit stripped), variant = column groups above it, and the
-unit from the cell, the header, or (for unit-less time tables) seconds.
+unit from the cell, the header, or (for unit-less time tables) seconds. A table with
+no unit and no benchmark word gives none; `grid_table` names it by the heading above.
 """
 
 from __future__ import annotations
@@ -56,8 +57,7 @@ _TRAILING_RATE = re.compile(r"^(?P<name>\S.*?)\s+(?P<unit>[A-Za-zµμ]{1,8}/[A-Z
 _MAGNITUDE = {"k": 1e3, "m": 1e6}
 
 # Units a cell may carry; anything else after a number makes the cell text.
-_EXTRA_UNITS = {"%", "x", "X", "#", "count", "counts", "rows", "row", "ops", "op", "iter"}
-_SEC_RATE = re.compile(r"(?i)/sec$")
+_EXTRA_UNITS = {"%", "x", "#", "count", "counts", "rows", "row", "ops", "op", "iter"}
 
 TIME_WORDS = re.compile(r"(?i)(?:^|[^a-z])(time|duration|elapsed|runtime|took)(?:[^a-z]|$)")
 _NOT_TIME_COLUMN = re.compile(
@@ -86,7 +86,7 @@ def is_unit(unit: str | None) -> bool:
     if not unit:
         return False
     u = unit.strip()
-    if u in _EXTRA_UNITS or u.lower() in _EXTRA_UNITS:
+    if u.lower() in _EXTRA_UNITS:
         return True
     if to_si(1.0, u)[1] is not None:
         return True
@@ -99,8 +99,8 @@ def norm_unit(unit: str | None) -> str | None:
     if not unit:
         return None
     u = unit.strip()
-    if "/" in u and _SEC_RATE.search(u) and not u.lower().startswith(("ops", "op/")):
-        u = _SEC_RATE.sub("/s", u)
+    if u[-4:].lower() == "/sec" and not u.lower().startswith(("ops", "op/")):
+        return u[:-4] + "/s"
     return u
 
 
@@ -133,24 +133,18 @@ def read_cell(text: str) -> Cell | None:
     m = _CELL.match(s)
     if not m or not DIGIT.search(m.group("num")):
         return None
-    unit = m.group("unit")
-    if unit and not is_unit(unit):
+    unit, mag, err = m["unit"], m["mag"] or "", m["err"]
+    if (unit and not is_unit(unit)) or (value := number(m["num"])) is None:
         return None
-    value = number(m.group("num"))
-    if value is None:
-        return None
-    mag = m.group("mag")
-    if mag:  # `1.25M rows/s`
-        value *= _MAGNITUDE[mag.lower()]
-    err = number(m.group("err")) if m.group("err") else None
-    return Cell(
-        value,
-        norm_unit(unit),
-        err,
-        norm_unit(m.group("eunit")) or norm_unit(unit),
-        m.group("num") + (mag or ""),
-        m.group("err"),
-    )
+    value *= _MAGNITUDE.get(mag.lower(), 1)  # `1.25M rows/s`
+    unit = norm_unit(unit)
+    err_value = number(err) if err else None
+    return Cell(value, unit, err_value, norm_unit(m["eunit"]) or unit, m["num"] + mag, err)
+
+
+def numeric_free(cells: list[str]) -> bool:
+    """No cell reads as a number: a line of names (a header), or of prose."""
+    return all(read_cell(c) is None for c in cells)
 
 
 def header_unit(header: str) -> tuple[str, str | None]:
@@ -264,9 +258,6 @@ def said_unit(context: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-_UNITS_HEADER = re.compile(r"(?i)^\s*units?\s*$")
-
-
 def _is_index_column(header: str, cells: list[str]) -> bool:
     return not header.strip() and all(c.strip().isdecimal() for c in cells)
 
@@ -299,16 +290,15 @@ def grid_measurements(
     hdr = [header_unit(h) for h in header]
 
     def numeric(i: int) -> bool:
-        filled = [c for c in cols[i] if c.strip() and c.strip() not in ("-", "N/A", "n/a", "NaN")]
+        filled = [c for c in cols[i] if c not in ("", "-", "N/A", "n/a", "NaN")]  # (cells clean)
         return bool(filled) and sum(p is not None for p in parsed[i]) >= max(1, len(filled) * 0.6)
 
     numeric_cols = [
         i for i in range(ncol) if numeric(i) and not _is_index_column(header[i], cols[i])
     ]
     # a `Unit` column gives each row's unit
-    unit_col = next(
-        (i for i in range(ncol) if i not in numeric_cols and _UNITS_HEADER.match(header[i])), None
-    )
+    named_unit = (i for i, h in enumerate(header) if h.lower() in ("unit", "units"))
+    unit_col = next((i for i in named_unit if i not in numeric_cols), None)
     col_units = [
         r[unit_col].strip() if unit_col is not None and is_unit(r[unit_col]) else None for r in rows
     ]
@@ -320,28 +310,19 @@ def grid_measurements(
     stated = None if has_unit or any(row_units) else said_unit(f"{caption or ''} {context or ''}")
     context = " ".join([caption or "", context or "", *(" ".join(lv) for lv in levels)])
     any_unit = bool(has_unit) or any(row_units) or bool(stated)
-    explicit_time = any(
-        (hdr[i][1] and to_si(1.0, hdr[i][1])[1] == "s")
-        or any(p and p.unit and to_si(1.0, p.unit)[1] == "s" for p in parsed[i])
-        for i in numeric_cols
-    )
+    written_units = [
+        u for i in numeric_cols for u in [hdr[i][1], *(p.unit for p in parsed[i] if p)]
+    ]
+    explicit_time = any(u and to_si(1.0, u)[1] == "s" for u in written_units)
     default_time = (
         guess_time and not explicit_time and bool(TIME_WORDS.search(context)) and not any(row_units)
     )
     if not (any_unit or default_time or MEASURE_WORDS.search(context)):
         return []
 
-    # Unit-less numeric columns beside unit-bearing ones are settings (No. of Tables = 1000).
-    def is_setting(i: int) -> bool:
-        return (
-            i not in has_unit
-            and bool(has_unit)
-            and not default_time
-            and not MEASURE_WORDS.search(header[i])
-            and i < min(has_unit)
-        )
-
-    value_cols = [i for i in numeric_cols if not is_setting(i)]
+    # Unit-less numeric columns left of unit-bearing ones are settings (No. of Tables = 1000).
+    first_unit = -1 if default_time else min(has_unit, default=-1)
+    value_cols = [i for i in numeric_cols if i >= first_unit or MEASURE_WORDS.search(header[i])]
     if (
         len(value_cols) == ncol
         and ncol >= 2
@@ -363,6 +344,10 @@ def grid_measurements(
     section = None
     if ncol >= 2 and _is_section(header):
         section, header[0] = header[0], ""
+    # each column's groups, those that repeat the caption aside
+    groups = [
+        [g for lv in levels[:-1] if (g := clean_cell(lv[i])) and g != caption] for i in range(ncol)
+    ]
     out: list[Measurement] = []
     for r, row in enumerate(rows):
         if ncol >= 2 and _is_section(row) and read_cell(row[0]) is None:
@@ -380,40 +365,25 @@ def grid_measurements(
             cell = parsed[i][r]
             if cell is None:
                 continue
-            groups = [clean_cell(lv[i]) for lv in levels[:-1] if clean_cell(lv[i])]
             col_name, col_unit = hdr[i]
             if row_unit:  # transposed: rows are metrics ("CPU, ms"), columns are runs
-                metric, unit = row_metric, cell.unit or row_unit
-                variant_parts = [g for g in groups if g != caption] + (
-                    [col_name] if col_name else []
+                metric, unit, m_label = (
+                    row_metric,
+                    cell.unit or row_unit,
+                    caption or col_name or label,
                 )
-                variant = " / ".join(variant_parts) or None
-                m_label = caption or col_name or label
+                last_group = col_name
             else:
                 metric = col_name or f"column {i + 1}"
                 unit = cell.unit or col_units[r] or col_unit or stated
                 if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
                     unit = "s"
-                variant = (
-                    " / ".join(
-                        [*(g for g in groups if g != caption), *([section] if section else [])]
-                    )
-                    or None
-                )
-                m_label = label
-            out.append(Measurement(metric, cell.value, unit, m_label, variant, cell.written, row=r))
+                m_label, last_group = label, section
+            variant = " / ".join([*groups[i], *filter(None, [last_group])]) or None
+            found = [(metric, cell.value, unit, cell.written)]
             if cell.err is not None:
-                out.append(
-                    Measurement(
-                        f"{metric} error",
-                        cell.err,
-                        cell.err_unit or unit,
-                        m_label,
-                        variant,
-                        cell.err_written,
-                        row=r,
-                    )
-                )
+                found.append((f"{metric} error", cell.err, cell.err_unit or unit, cell.err_written))
+            out += [Measurement(n, v, u, m_label, variant, w, row=r) for n, v, u, w in found]
     return out
 
 
@@ -445,13 +415,8 @@ def composite_measurements(
             if i == label_col:
                 continue
             cell = clean_cell(raw)
-            prefix = None
             m = _CELL_PREFIX.match(cell)
-            if m:
-                prefix, cell_rest = m.group(1), m.group(2)
-                offset = len(cell) - len(cell_rest)
-            else:
-                offset = 0
+            prefix, offset = (m[1], m.start(2)) if m else (None, 0)
             col = clean_cell(header[i]) if i < len(header) else ""
             label = " / ".join(p for p in (row_name, prefix) if p) or col or None
             if parse_duration(cell) is not None:
@@ -494,8 +459,7 @@ def grid_table(
     markup (`clean_cell`)."""
     start = span[0]
     if columns is None:
-        columns = list(header_levels[-1])
-        columns = [clean_cell(h) for h in columns] if clean else columns
+        columns = [clean_cell(h) if clean else h for h in header_levels[-1]]
     table = ResultTable(
         fmt,
         span,

@@ -11,21 +11,20 @@ Recognises
   (`6.442 GiB/sec`, `change %`); an unnamed all-integer first column (a pandas index)
   is not data.
 
-Measurements as for markdown tables: one per numeric cell under a header, label =
-the row's name cell(s), metric = column header, unit from the cell, the header
-(`Time(ms)`) or `s` for unit-less time tables; variant = the heading before the table.
-Tables without units or benchmark words (query results, plain data) are claimed but
-give no measurements.
+Measurements as `_grid` reads a grid (unit from the cell, the header: `Time(ms)`, or
+`s` in a time table); tables without units or benchmark words (query results, plain
+data) are claimed but give none.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate, count, islice
-from operator import add
+from functools import partial
+from itertools import accumulate, count, groupby, islice, takewhile
+from operator import add, itemgetter
 
-from extract.results.formats._grid import grid_table, is_unit, read_cell
+from extract.results.formats._grid import grid_table, is_unit, numeric_free, read_cell
 from extract.results.formats._layout import DIGIT, FLOAT, LETTER, line_caption, overlaps
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -84,8 +83,7 @@ _RULE = re.compile(r"^[ \t]*+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f \t]*$"
 # A row: a line with a column bar in it, with or without outer bars (`| a | b |`,
 # `│ a │ b │`, psql's ` a │ b `, ` a | b `).
 _ROW = re.compile(r"[|│┃║]|[├╰└]─")
-_SPLIT = re.compile(r"[|│┃║]")
-_ROW_CHARS = "|│┃║"
+_AS_PIPES = str.maketrans(dict.fromkeys(_BARS, "|"))  # (then split at "|")
 # A cell: words joined by single spaces. Two cells are apart by any other whitespace.
 _TOKEN = re.compile(r"\S+(?: \S+)*")
 # The line has two cells or more (a run of whitespace other than one space inside it).
@@ -101,14 +99,12 @@ _ASCII_ODD = [c for c in LINE_BREAKS + OTHER_SPACES if c.isascii()]
 _ODD = LINE_BREAKS + OTHER_SPACES
 # In plain text: a line with two cells, apart by two spaces or more (`_TWO_TOKENS`),
 # from the first gap to the line's end; and a rule line (`_RULE`) or a row line
-# (`_ROW`), the first line or one after a line break (a regex that starts with "\n"
-# skips to line breaks; each match ends on the line it starts).
+# (`_ROW`) after a line break, searched in the text after one more (a regex that
+# starts with "\n" skips to line breaks; each match ends on the line it starts).
 _PLAIN_GAP = re.compile(r"  (?<=[^ \n]  ) *[^ \n][^\n]*")
-_PLAIN_BOX_LINE = (
-    r"(?: *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)|[^\n]*(?:[|│┃║]|[├╰└]─))"
+_PLAIN_BOX = re.compile(
+    r"\n(?: *+(?=[^\n]*[-─━═]{3})[-=+:|\u2500-\u257f ]*(?=\n|\Z)|[^\n]*(?:[|│┃║]|[├╰└]─))"
 )
-_PLAIN_BOX_FIRST = re.compile(_PLAIN_BOX_LINE)
-_PLAIN_BOX_NEXT = re.compile("\n" + _PLAIN_BOX_LINE)
 
 
 def is_plain(text: str) -> bool:
@@ -132,7 +128,7 @@ def _lines(text: str, plain: bool = False) -> list[tuple[int, str]]:
 
 def _may_have_box(text: str) -> bool:
     """A box, a tree or a table of bars has two lines with bars: without one, none."""
-    return any(c in text for c in _ROW_CHARS)
+    return any(c in text for c in _BARS)
 
 
 def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int]:
@@ -143,14 +139,13 @@ def _box_lines(text: str, lines: list[tuple[int, str]], plain: bool) -> list[int
             i for i, (_, x) in enumerate(lines) if (_RULE.match(x) and x.strip()) or _ROW.search(x)
         ]
     starts = [pos for pos, _ in lines]
-    found = {bisect_right(starts, m.start() + 1) - 1 for m in _PLAIN_BOX_NEXT.finditer(text)}
-    if _PLAIN_BOX_FIRST.match(text):
-        found.add(0)
-    return sorted(found)
+    # (a match's line break is the one before its line: where that line starts, once
+    # the text has one more break before it)
+    return sorted({bisect_right(starts, m.start()) - 1 for m in _PLAIN_BOX.finditer("\n" + text)})
 
 
 def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
-    parts = _SPLIT.split(line.strip())
+    parts = line.strip().translate(_AS_PIPES).split("|")
     if outer_left and len(parts) > 1 and not parts[0].strip():
         parts = parts[1:]
     if outer_right and len(parts) > 1 and not parts[-1].strip():
@@ -161,13 +156,9 @@ def _cells(line: str, outer_left: bool, outer_right: bool) -> list[str]:
 def _outer_bars(lines: list[str]) -> tuple[bool, bool]:
     """Whether most of the lines start, and end, with a bar (`| a | b |`)."""
     stripped = [x.strip() for x in lines]
-    left = sum(x[:1] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
-    right = sum(x[-1:] in _ROW_CHARS for x in stripped) * 2 > len(stripped)
+    left = sum(x[:1] in _BARS for x in stripped) * 2 > len(stripped)
+    right = sum(x[-1:] in _BARS for x in stripped) * 2 > len(stripped)
     return left, right
-
-
-def _numeric_free(cells: list[str]) -> bool:
-    return all(read_cell(c) is None for c in cells)
 
 
 def _join_cells(rows: list[list[str]]) -> list[str]:
@@ -175,11 +166,9 @@ def _join_cells(rows: list[list[str]]) -> list[str]:
     return [" ".join(c for c in col if c) for col in zip(*rows, strict=True)]
 
 
-def _box_rows(
-    block: list[str], kinds: list[str]
-) -> tuple[list[str], list[list[str]], int, int] | None:
-    """(header, rows, first line, last line) of the table in a block of rule and row
-    lines, or None. Outer bars are optional (psql's ` a │ b `, rich's minimal box);
+def _box_rows(block: list[str], kinds: list[str]):
+    """([header], rows, first line, last line, {}) of the table in a block of rule and
+    row lines, or None. Outer bars are optional (psql's ` a │ b `, rich's minimal box);
     prose lines with a bar at the block's ends are not the table's."""
     row_lines = [x for x, k in zip(block, kinds, strict=True) if k == "row"]
     if len(row_lines) < 2:
@@ -198,8 +187,8 @@ def _box_rows(
         x = block[k].strip()
         return cells[k] is not None and (
             len(cells[k]) != ncol
-            or (outer_left and x[:1] not in _ROW_CHARS)
-            or (outer_right and x[-1:] not in _ROW_CHARS)
+            or (outer_left and x[:1] not in _BARS)
+            or (outer_right and x[-1:] not in _BARS)
         )
 
     lo, hi = 0, len(block)
@@ -207,44 +196,33 @@ def _box_rows(
         lo += 1
     while hi > lo and foreign(hi - 1):
         hi -= 1
-    inner = [c for c in cells[lo:hi] if c is not None]
-    if any(len(c) != ncol for c in inner) or "rule" not in kinds[lo:hi]:
+    if any(c is not None and len(c) != ncol for c in cells[lo:hi]) or "rule" not in kinds[lo:hi]:
         return None
     # segments of row lines between rules
-    segments: list[list[list[str]]] = [[]]
-    for c in cells[lo:hi]:
-        if c is None:
-            if segments[-1]:
-                segments.append([])
-        else:
-            segments[-1].append(c)
-    segments = [s for s in segments if s]
+    segments = [list(s) for rule, s in groupby(cells[lo:hi], lambda c: c is None) if not rule]
     first = segments[0]
     ruled_header = len(segments) > 1
     header_rows = 1
     # a header wrapped over lines: the lines under its first that hold no number
     while (
-        header_rows < len(first) and _numeric_free(first[header_rows]) and not first[header_rows][0]
+        header_rows < len(first) and numeric_free(first[header_rows]) and not first[header_rows][0]
     ):
         header_rows += 1
     if not (ruled_header and header_rows == len(first)) and header_rows > 1:
         header_rows = 1
-    if ruled_header and len(first) == header_rows or _numeric_free(first[0]):
-        header = _join_cells(first[:header_rows])
-        data_lines = first[header_rows:] + [r for s in segments[1:] for r in s]
-    else:
-        header = []
-        data_lines = [r for s in segments for r in s]
+    named = ruled_header and len(first) == header_rows or numeric_free(first[0])
+    header = _join_cells(first[:header_rows]) if named else []
+    data_lines = [r for s in segments for r in s][header_rows if named else 0 :]
     # a data cell wrapped onto the next line: that line has no name and no number
     rows: list[list[str]] = []
     for r in data_lines:
-        if rows and not r[0] and any(r) and _numeric_free(r):
+        if rows and not r[0] and any(r) and numeric_free(r):
             rows[-1] = _join_cells([rows[-1], r])
         else:
             rows.append(r)
     if len(rows) + bool(header) < 2:
         return None
-    return header, rows, lo, hi
+    return [header], rows, lo, hi, {}
 
 
 # A cell written left of a bar-less margin: `mean   2113.4` (a label, blanks, a number)
@@ -259,50 +237,37 @@ def _bare_pipe_rows(block: list[str]):
     (`RocksDB | MySQL` over four columns each). A row whose first cell is a label and
     a number apart by blanks (`mean   2113.4`) has its label outside the bars.
     Cells are parted by the bars, not by position: CJK text is twice as wide."""
-    stripped = [x.strip() for x in block]
-    if sum("||" in x for x in stripped) * 2 > len(stripped):
+    if sum("||" in x for x in block) * 2 > len(block):
         return None  # JIRA markup
     outer_left, outer_right = _outer_bars(block)
     cells = [_cells(x, outer_left, outer_right) for x in block]
-    h = next(
-        (
-            k
-            for k, c in enumerate(cells)
-            if len(c) >= 2
-            and sum(bool(x) for x in c) >= max(2, len(c) - 1)
-            and all(len(x) <= 40 for x in c)
-            and _numeric_free(c)
-            and k + 1 < len(cells)
-            and len(cells[k + 1]) == len(c)
-            and not _numeric_free(cells[k + 1])
-        ),
-        None,
-    )
-    if h is None:
+    for h, head in enumerate(cells[:-1]):  # names over a row of as many cells, with values
+        if (
+            len(head) >= 2
+            and sum(bool(x) for x in head) >= max(2, len(head) - 1)
+            and all(len(x) <= 40 for x in head)
+            and numeric_free(head)
+            and len(cells[h + 1]) == len(head)
+            and not numeric_free(cells[h + 1])
+        ):
+            break
+    else:
         return None
-    head = cells[h]
     ncol = len(head)
     body: list[list[str]] = []
-    end = h + 1
     for k in range(h + 1, len(cells)):
         row = cells[k]
         short = k == len(cells) - 1 and 2 <= len(row) < ncol
-        if len(row) != ncol and not short:
-            break
-        if _numeric_free(row):
+        if (len(row) != ncol and not short) or numeric_free(row):
             break
         body.append(row + [""] * (ncol - len(row)))
-        end = k + 1
+    end = h + 1 + len(body)
     if len(body) < 2:
         return None
-    levels = [head]
-    lo = h
-    if h > 0:
-        above = cells[h - 1]
-        if 2 <= len(above) < ncol and ncol % len(above) == 0 and _numeric_free(above):
-            span = ncol // len(above)
-            levels = [[g for g in above for _ in range(span)], head]
-            lo = h - 1
+    levels, lo = [head], h
+    above = cells[h - 1] if h else []
+    if 2 <= len(above) < ncol and ncol % len(above) == 0 and numeric_free(above):
+        levels, lo = [[g for g in above for _ in range(ncol // len(above))], head], h - 1
     # labels written left of the bars, when the first column holds numbers
     if read_cell(body[0][0]) is not None or not body[0][0]:
         fused = [_FUSED_LABEL.match(r[0]) for r in body]
@@ -313,44 +278,32 @@ def _bare_pipe_rows(block: list[str]):
                     label, r[0] = f["label"], f["value"]
                 r.insert(0, label)
             levels = [["", *lv] for lv in levels]
-    return levels, body, lo, end
+    return levels, body, lo, end, {}
 
 
 def _box_tables(text: str, lines: list[tuple[int, str]], plain: bool) -> list[ResultTable]:
-    box_at = _box_lines(text, lines, plain)
-    tables, k = [], 0
-    while k < len(box_at):
-        # a block: a run of consecutive rule and row lines
-        i = j = box_at[k]
-        while k < len(box_at) and box_at[k] == j:
-            k += 1
-            j += 1
+    tables = []
+    # a block: a run of consecutive rule and row lines
+    for _, run in groupby(enumerate(_box_lines(text, lines, plain)), lambda p: p[1] - p[0]):
+        at = [n for _, n in run]
+        i, j = at[0], at[-1] + 1
         block = [line for _, line in lines[i:j]]
         kinds = ["rule" if _RULE.match(x) else "row" for x in block]
-        levels = None
-        if "rule" in kinds or _TREE_BRANCH.search(" ".join(block)):
-            found = _tree_rows(block) or _box_rows(block, kinds)
-        else:
-            found = _bare_pipe_rows(block)
-            if found is not None:
-                levels, *found = found
-                found = [levels[-1], *found]
+        ruled = "rule" in kinds or _TREE_BRANCH.search(" ".join(block))
+        found = (_tree_rows(block) or _box_rows(block, kinds)) if ruled else _bare_pipe_rows(block)
         if found is None:
             continue
-        header, body, lo, hi, *more = found
+        levels, body, lo, hi, notes = found
         start = lines[i + lo][0]
         end = lines[i + hi - 1][0] + len(lines[i + hi - 1][1])
         caption = line_caption(text, start)
-        table = grid_table(
-            INFO.name, text, (start, end), levels or [header], body, caption=caption, clean=True
-        )
-        if not header:
+        table = grid_table(INFO.name, text, (start, end), levels, body, caption=caption, clean=True)
+        if not levels[-1]:
             table.measurements = []  # (rows without names for their numbers)
-        notes = more[0] if more else {}
         for m in table.measurements:
             if m.row in notes:
                 m.metric = f"{m.metric} ({notes[m.row]})"
-            if levels and m.label is None and m.row is not None:
+            if not ruled and m.label is None and m.row is not None:
                 m.label = f"row {m.row + 1}"  # rows of numbers only: their place
         tables.append(table)
     return tables
@@ -377,7 +330,7 @@ def _tree_rows(block: list[str]):
     if not _TREE_PREFIX.match(block[1]).group(2):
         return None
     nval = len(head)
-    header = [first[0], first[1], *head[1:]]
+    header = [*first, *head[1:]]
     path: list[str] = []
     rows: list[list[str]] = []
     notes: dict[int, str] = {}
@@ -389,9 +342,7 @@ def _tree_rows(block: list[str]):
         pieces = _WIDE_GAP.split(parts[0]) if parts[0] else []
         branch = m.group(2)
         if branch:
-            name = pieces[0] if pieces else ""
-            depth = len(m.group(1)) // 3
-            path = [*path[:depth], name]
+            path = [*path[: len(m.group(1)) // 3], pieces[0] if pieces else ""]  # (3 per level)
             values = [pieces[1] if len(pieces) > 1 else "", *parts[1:]]
             rows.append(["/".join(path), *values])
             waiting = not any(values)
@@ -408,9 +359,8 @@ def _tree_rows(block: list[str]):
             rows[-1] = [rows[-1][0], *values]
             waiting = False
             continue
-        cells = [read_cell(v) for v in values]
         if name is None:
-            unit = next((c.unit for c in cells if c and c.unit), None)
+            unit = next((c.unit for v in values if (c := read_cell(v)) and c.unit), None)
             name = "throughput" if unit and unit.endswith(("/s", "/sec")) else "second line"
         notes[len(rows)] = name.rstrip(":")
         rows.append(["/".join(path), *values])
@@ -419,7 +369,7 @@ def _tree_rows(block: list[str]):
     if not kept:
         return None
     notes = {n: notes[k] for n, k in enumerate(kept) if k in notes}
-    return header, [rows[k] for k in kept], 0, len(block), notes
+    return [header], [rows[k] for k in kept], 0, len(block), notes
 
 
 def _is_header(line: str) -> bool:
@@ -440,14 +390,18 @@ def _is_row(line: str, ncol: int) -> bool:
 def _segments(lines: list[str]) -> list[tuple[int, int]]:
     width = max(len(x) for x in lines)
     blank = [all(i >= len(x) or x[i] == " " for x in lines) for i in range(width)]
-    segs, start = [], None
-    for i, b in enumerate([*blank, True]):
-        if not b and start is None:
-            start = i
-        elif b and start is not None:
-            segs.append((start, i))
-            start = None
-    return segs
+    return _true_runs(not b for b in blank)
+
+
+def _true_runs(flags) -> list[tuple[int, int]]:
+    """(start, end) of each run of true flags."""
+    out, pos = [], 0
+    for flag, run in groupby(flags):
+        n = len(list(run))
+        if flag:
+            out.append((pos, pos + n))
+        pos += n
+    return out
 
 
 def _two_cell_lines(lines: list[tuple[int, str]], gaps: list[int] | None) -> list[int]:
@@ -473,46 +427,37 @@ def _whitespace_tables(
         first_row = i + 1
         if first_row < len(lines) and _DASH_RULE.fullmatch(lines[first_row][1]):
             first_row += 1
-        if first_row not in two:  # (not in it when past the last line)
-            continue
-        next_i = i + 1
-        # the first row has a number: read_cell reads nothing without a digit
-        if not DIGIT.search(lines[first_row][1]):
+        # (no row past the last line;) the first row has a number, which read_cell
+        # reads only with a digit
+        if first_row not in two or not DIGIT.search(lines[first_row][1]):
             continue
         line = lines[i][1].replace("\t", "    ")
         if not _is_header(line):
             continue
         head_toks = [t.span() for t in _TOKEN.finditer(line)]
-        ncol, j = len(head_toks), first_row
-        rows_at = []
-        while j < len(lines) and _is_row(lines[j][1].replace("\t", "    "), ncol):
-            rows_at.append(j)
-            j += 1
-        if not rows_at:
+        below = (lines[k][1].replace("\t", "    ") for k in range(first_row, len(lines)))
+        body_lines = list(takewhile(partial(_is_row, ncol=len(head_toks)), below))
+        if not body_lines:
             continue
-        body_lines = [lines[k][1].replace("\t", "    ") for k in rows_at]
-        segs = _segments([line, *body_lines])
+        j = first_row + len(body_lines)
 
-        def names(seg, head_toks=head_toks):
-            return {k for k, (s, e) in enumerate(head_toks) if s < seg[1] and seg[0] < e}
+        def names(s, e, head_toks=head_toks):
+            return {k for k, (hs, he) in enumerate(head_toks) if hs < e and s < he}
 
         merged: list[list[int]] = []
-        for seg in segs:
-            if merged and (
-                # one header name over both (`change %` over `-22.1` and a blank `%`)
-                names(seg) & names(tuple(merged[-1]))
-                or (
-                    (not names(seg) or not names(tuple(merged[-1]))) and seg[0] - merged[-1][1] <= 1
-                )
-            ):
-                merged[-1][1] = seg[1]
+        for s, e in _segments([line, *body_lines]):
+            here, last = names(s, e), names(*merged[-1]) if merged else set()
+            # one header name over both (`change %` over `-22.1` and a blank `%`), or a
+            # nameless segment right after the last
+            if merged and (here & last or (not (here and last) and s - merged[-1][1] <= 1)):
+                merged[-1][1] = e
             else:
-                merged.append([seg[0], seg[1]])
+                merged.append([s, e])
         header = [line[s:e].strip() for s, e in merged]
         body = [[x[s:e].strip() for s, e in merged] for x in body_lines]
         if len(merged) >= 2 and sum(1 for h in header if h) >= 2:
             start = lines[i][0]
-            end = lines[rows_at[-1]][0] + len(lines[rows_at[-1]][1])
+            end = lines[j - 1][0] + len(lines[j - 1][1])
             caption = line_caption(text, start)
             tables.append(
                 grid_table(INFO.name, text, (start, end), [header], body, caption=caption)
@@ -571,16 +516,7 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
     values (past K) begin the next row's label (`878 8 threads memory 7662 …`); a
     label shorter than the first of its group keeps that one's leading words (the
     blank cells of a first column that repeat the value above)."""
-    runs, k = [], 0
-    while k < len(cells):
-        if cells[k][3]:
-            j = k
-            while j < len(cells) and cells[j][3]:
-                j += 1
-            runs.append((k, j))
-            k = j
-        else:
-            k += 1
+    runs = _true_runs(map(itemgetter(3), cells))  # (the runs of values)
     found = []
     r = 0
     while r < len(runs):
@@ -611,13 +547,11 @@ def _flat_rows(cells: list[tuple[int, int, str, bool]]):
         if len(rows) < 2:
             r += 1
             continue
-        lengths = [rows[n][0] - starts[n] for n in range(1, len(rows))]
-        first_len = min(max(lengths), 4)
-        first_start = rows[0][0] - first_len
+        longest = max(rows[n][0] - starts[n] for n in range(1, len(rows)))
+        first_start = rows[0][0] - min(longest, 4)
         # the first label is as long as the longest after it; names are before it
-        names_end = first_start
         names = []
-        k = names_end - 1
+        k = first_start - 1
         if any(not x[2].strip(_MARKS) for x in cells[first_start : rows[0][0]]):
             r = q
             continue
@@ -673,8 +607,7 @@ def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]
             out.append(lines[k])
         else:
             start, end = lines[k][0], lines[j][0] + len(lines[j][1])
-            joined = text[start:end].translate(_BREAKS_AS_BLANKS)
-            out.append((start, joined))
+            out.append((start, text[start:end].translate(_BREAKS_AS_BLANKS)))
         k = j + 1
     return out
 
@@ -682,10 +615,8 @@ def _paragraphs(text: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]
 def _flat_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
     tables = []
     for pos, line in _paragraphs(text, lines):
-        if len(line) < _FLAT_MIN_LINE:
-            continue
         # (two rows of two values or more: four words with a digit, before any cells)
-        if sum(1 for _ in islice(_DIGIT_RUN.finditer(line), 4)) < 4:
+        if len(line) < _FLAT_MIN_LINE or sum(1 for _ in islice(_DIGIT_RUN.finditer(line), 4)) < 4:
             continue
         for header, body, s, e in _flat_rows(_flat_cells(line)):
             start, end = pos + s, pos + e
@@ -712,7 +643,7 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
     bars close it (`│ a │ b │ │ c │ d │`)."""
     tables = []
     for pos, line in lines:
-        if len(line) < _FLAT_MIN_LINE or not any(c in line for c in _ROW_CHARS):
+        if len(line) < _FLAT_MIN_LINE or not any(c in line for c in _BARS):
             continue
         rules = list(_FLAT_RULE.finditer(line))
         k = 0
@@ -724,22 +655,19 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
                 continue
             segments: list[list[list[str]]] = []
             start, end, j = rules[k].start(), rules[k].end(), k
-            while True:
+            while j < len(rules):
                 nxt = rules[j + 1].start() if j + 1 < len(rules) else len(line)
-                piece = line[rules[j].end() : nxt].strip()
-                rows = _flat_box_rows(piece, ncol)
+                rows = _flat_box_rows(line[rules[j].end() : nxt].strip(), ncol)
                 if rows is None:
                     break
                 segments.append(rows)
                 end = rules[j + 1].end() if j + 1 < len(rules) else len(line)
                 j += 1
-                if j >= len(rules):
-                    break
             k = max(j, k + 1)
             if len(segments) < 2 or not segments[0]:
                 continue
             data = [r for s in segments[1:] for r in s]
-            if not data or not all(_numeric_free(r) for r in segments[0]):
+            if not data or not all(numeric_free(r) for r in segments[0]):
                 continue
             header = _join_cells(segments[0])
             span = (pos + start, pos + end)
@@ -751,17 +679,14 @@ def _flat_box_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTabl
 
 def _flat_box_rows(piece: str, ncol: int) -> list[list[str]] | None:
     """Rows of `│ a │ b │ │ c │ d │` (ncol cells each), None when it is not that."""
-    if not piece or piece[0] not in _ROW_CHARS or piece[-1] not in _ROW_CHARS:
+    if not piece or piece[0] not in _BARS or piece[-1] not in _BARS:
         return None
-    parts = _SPLIT.split(piece)[1:-1]
+    parts = piece.translate(_AS_PIPES).split("|")[1:-1]
     if (len(parts) + 1) % (ncol + 1):
         return None
-    rows = []
-    for r in range(0, len(parts), ncol + 1):
-        rows.append([c.strip() for c in parts[r : r + ncol]])
-        if r + ncol < len(parts) and parts[r + ncol].strip():
-            return None  # not a boundary between two rows
-    return rows
+    if any(parts[r].strip() for r in range(ncol, len(parts), ncol + 1)):
+        return None  # not a boundary between two rows
+    return [[c.strip() for c in parts[r : r + ncol]] for r in range(0, len(parts), ncol + 1)]
 
 
 _HEAD_STOP = re.compile(r"[:.,](?!\S)")

@@ -109,21 +109,16 @@ def _tables(text: str) -> list[ResultTable]:
     # where each line starts (and one past the end): lengths so far plus line breaks
     offsets = list(map(add, accumulate(map(len, lines), initial=0), count()))
     tables = []
-    floor = 0
-    i = 0
+    floor = i = 0  # (the end of the last table, and the line after it)
     for start in starts:
-        if start < i:
+        if start < i or not any(d in lines[start] for d in _DELIMITERS):  # not a header
             continue
-        i = start
-        line = lines[i]
-        if "," not in line and "\t" not in line and ";" not in line:  # not a header
-            continue
-        table = _table_at(text, lines, offsets, i, floor)
+        table = _table_at(text, lines, offsets, start, floor)
         if table is None:
             continue
         tables.append(table)
         floor = table.span[1]
-        i = 1 + next(k for k in range(i, len(lines)) if offsets[k + 1] - 1 >= floor)
+        i = 1 + next(k for k in range(start, len(lines)) if offsets[k + 1] - 1 >= floor)
     return tables
 
 
@@ -160,8 +155,7 @@ def _table_at(text, lines, offsets, i, floor) -> ResultTable | None:
             continue
         start = offsets[i] + len(header_line) - len(header_line.lstrip())
         end = offsets[k - 1] + len(lines[k - 1].rstrip())
-        table = _build(text, header, data, (start, end), floor)
-        return table
+        return _build(text, header, data, (start, end), floor)
     return None
 
 
@@ -176,9 +170,7 @@ def _build(
     measured = any(units) or bool(MEASURE_WORDS.search(" ".join([*header, heading or ""])))
     table = ResultTable(format=INFO.name, span=span, columns=header, rows=data, variant=heading)
     # no unit in the header: the one the sentence above states (`latencies in ms`)
-    said = None
-    if not any(units):
-        said = said_unit(heading or "") or (said_unit(context) if context else None)
+    said = None if any(units) else said_unit(heading or "") or said_unit(context)
     for r, cells in enumerate(data if measured else ()):
         # the first column is the row's key: a name, or a setting (threads, size)
         label = cells[0] if _number(cells[0]) is None else f"{header[0]} {cells[0]}"
@@ -226,11 +218,8 @@ def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTab
     found: list[ResultTable] = []
     k = 0
     while k < len(pieces) - 5:
-        table = None
-        for width in range(3, 13):
-            table = _flat_at(text, pos, pieces, offsets, k, width)
-            if table is not None:
-                break
+        at = (_flat_at(text, pos, pieces, offsets, k, width) for width in range(3, 13))
+        table = next((t for t in at if t is not None), None)
         if table is None:
             k += 1
             continue
@@ -254,7 +243,6 @@ def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
         return None
     data: list[list[str]] = []
     first, n = junction[1], k + width
-    end = None
     while n + width - 2 < len(pieces):
         middle = [p.strip() for p in pieces[n : n + width - 2]]
         last_piece = pieces[n + width - 2].strip()
@@ -272,8 +260,7 @@ def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
         if not _is_data(cells, width):
             break
         data.append(cells)
-        piece_start = pos + offsets[n + width - 2]
-        end = text.find(last, piece_start) + len(last)
+        end = text.find(last, pos + offsets[n + width - 2]) + len(last)
         if nxt is None:
             break
         first, n = nxt, n + width - 1

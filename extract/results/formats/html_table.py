@@ -6,10 +6,9 @@ Recognises `<table>...</table>` (read with BeautifulSoup: `<th>`/`<td>`, `colspa
 enclosing `<details>`, or the title line before it (`===== Performance report for
 TPCH SF2000 ... ====`).
 
-Measurements as for markdown tables: label = the row's name cell(s), metric = column
-header, variant = column group of a spanning header row, unit from the cell
-(`98.27%`), the header (`time (s)`) or `s` for unit-less time tables (a header or the
-caption speaks of time: `native_4262_time.csv`). Tables of plain data give none.
+Measurements as `_grid` reads a grid: variant = the column group of a spanning header
+row; unit-less cells are seconds when a header or the caption speaks of time
+(`native_4262_time.csv`). Tables of plain data give none.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import warnings
 from bisect import bisect_left
 
 from extract.results.formats._grid import clean_cell, grid_table, read_cell
-from extract.results.formats._layout import DIGIT, line_caption, mask_tags, replace_tags
+from extract.results.formats._layout import line_caption, mask_tags, replace_tags
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -93,19 +92,14 @@ def _grid(table) -> tuple[list[list[str]], list[list[str]]]:
                 span = max(1, min(50, int(cell.get("colspan", 1))))
             except (TypeError, ValueError):
                 span = 1
-            cells.append(text)
-            cells.extend([text] * (span - 1))
+            cells += [text] * span
             all_th = all_th and cell.name == "th"
         if not cells:
             continue
-        if not body and (all_th or (not header and not any(DIGIT.search(c) for c in cells[1:]))):
+        # the first row names the columns unless most of its cells are values (a slice)
+        values = sum(read_cell(c) is not None for c in cells[1:]) if not (body or header) else 0
+        if not body and (all_th or (not header and values < max(1, (len(cells) - 1) / 2))):
             header.append(cells)
-        elif (
-            not body
-            and not header
-            and sum(read_cell(c) is not None for c in cells[1:]) < max(1, (len(cells) - 1) / 2)
-        ):
-            header.append(cells)  # the first row names the columns (unless it is data: a slice)
         else:
             body.append(cells)
     return header, body
@@ -135,8 +129,8 @@ def _caption(text: str, start: int, soup) -> str | None:
     cap = soup.find("caption")
     if cap and cap.get_text(strip=True):
         return clean_cell(cap.get_text(" ", strip=True))
-    summary = _summaries(text[max(0, start - 600) : start])
-    if summary and "</details>" not in text[max(0, start - 600) : start].split(summary[-1])[-1]:
+    before = text[max(0, start - 600) : start]
+    if (summary := _summaries(before)) and "</details>" not in before.split(summary[-1])[-1]:
         return clean_cell(replace_tags(summary[-1], " "))
     return line_caption(text, start, max_len=200)
 
@@ -152,9 +146,7 @@ def parse(text: str) -> list[ResultTable]:
     spans = _table_spans(text) if _OPEN_TABLE.search(text) else []
     slices = set(_row_slices(text, spans))
     for start, end in sorted([*spans, *slices]):
-        markup = text[start:end]
-        if (start, end) in slices:
-            markup = f"<table>{markup}</table>"
+        markup = f"<table>{text[start:end]}</table>" if (start, end) in slices else text[start:end]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
             soup = BeautifulSoup(markup, "html.parser")
@@ -170,15 +162,9 @@ def parse(text: str) -> list[ResultTable]:
             " / ".join(dict.fromkeys(x for x in col if x)) for col in zip(*padded, strict=True)
         ]
         caption = _caption(text, start, soup)
-        tables.append(
-            grid_table(
-                INFO.name,
-                view,
-                (start, end),
-                levels or [[""] * ncol],
-                body,
-                columns=columns,
-                caption=caption,
-            )  # fmt: skip
+        levels = levels or [[""] * ncol]
+        table = grid_table(
+            INFO.name, view, (start, end), levels, body, columns=columns, caption=caption
         )
+        tables.append(table)
     return tables

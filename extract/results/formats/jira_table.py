@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 
-from extract.results.formats._grid import clean_cell, grid_table, read_cell
+from extract.results.formats._grid import clean_cell, grid_table, numeric_free, read_cell
 from extract.results.formats._layout import line_caption, overlaps
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -38,10 +38,8 @@ _LINK = re.compile(r"\[([^\[\]|]*)\|[^\[\]]*\]")
 
 
 def _cells(row: str) -> list[str]:
-    s = _LINK.sub(r"\1", row.strip())
-    s = re.sub(r"^\|\|?", "", s)
-    s = re.sub(r"\|\|?$", "", s)
-    return [c.strip() for c in re.split(r"\|\|?", s)]
+    s = _LINK.sub(r"\1", row.strip()).replace("||", "|")  # (a header's bars as a row's)
+    return [c.strip() for c in s.removeprefix("|").removesuffix("|").split("|")]
 
 
 def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
@@ -55,19 +53,15 @@ def _blocks(text: str) -> list[tuple[int, int, list[str]]]:
             i += 1
             continue
         start, rows = offsets[i], []
-        end = start
         while i < len(lines) and lines[i].lstrip().startswith("|"):
             row = lines[i].strip()
-            end = offsets[i] + len(lines[i].rstrip("\r\n"))
-            joins = 0
-            while (
-                not row.endswith("|") and i + 1 < len(lines) and joins < 4 and lines[i + 1].strip()
-            ):
+            for _ in range(4):  # (a row the gateway wrapped: up to four more lines)
+                if row.endswith("|") or i + 1 >= len(lines) or not lines[i + 1].strip():
+                    break
                 i += 1
-                joins += 1
                 nxt = lines[i].strip()
-                row = row + ("" if nxt.startswith("|") else " ") + nxt
-                end = offsets[i] + len(lines[i].rstrip("\r\n"))
+                row += ("" if nxt.startswith("|") else " ") + nxt
+            end = offsets[i] + len(lines[i].rstrip("\r\n"))
             rows.append(row)
             i += 1
         out.append((start, end, rows))
@@ -99,22 +93,15 @@ def _table(text: str, start: int, end: int, rows: list[str]) -> ResultTable | No
     ncol = max(len(c) for c in cells)
     if ncol > 60:
         return None  # not a table anyone reads
+    # header rows: names only, marked `||` (or, under one, filled without a `||`)
     header_levels: list[list[str]] = []
-    body_start = 0
-    for r, (raw, row) in enumerate(zip(rows, cells, strict=True)):
+    for raw, row in zip(rows, cells, strict=True):
         rest = [clean_cell(c) for c in row[1:]]
-        is_header = raw.startswith("||") and all(read_cell(c) is None for c in rest if c)
-        is_header = is_header or (
-            r == len(header_levels)
-            and header_levels
-            and rest
-            and all(c and read_cell(c) is None for c in rest)
-        )
-        if not is_header or r != len(header_levels):
+        marked = raw.startswith("||") or (header_levels and rest and all(rest))
+        if not (marked and numeric_free(rest)):
             break
         header_levels.append([clean_cell(c) for c in row] + [""] * (ncol - len(row)))
-        body_start = r + 1
-    body = [c + [""] * (ncol - len(c)) for c in cells[body_start:]]
+    body = [c + [""] * (ncol - len(c)) for c in cells[len(header_levels) :]]
     if not body or not header_levels:
         return None
     first_value = 1 if any(read_cell(b[0]) is None for b in body) else 0
@@ -157,12 +144,8 @@ def _inline_blocks(text: str) -> list[tuple[int, int, list[str]]]:
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = []
     inline = _inline_blocks(text)
     taken = [(start, end) for start, end, _ in inline]
     blocks = [b for b in _blocks(text) if not overlaps(b[:2], taken)]
-    for start, end, rows in sorted(inline + blocks):
-        table = _table(text, start, end, rows)
-        if table is not None:
-            tables.append(table)
-    return tables
+    found = (_table(text, start, end, rows) for start, end, rows in sorted(inline + blocks))
+    return [t for t in found if t is not None]

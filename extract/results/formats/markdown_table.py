@@ -66,9 +66,7 @@ def _long_line_above(view: str, line_start: int) -> bool:
 
 
 def _split_row(line: str) -> list[str]:
-    s = line.strip().lstrip(">").strip()
-    if s.startswith("|"):
-        s = s[1:]
+    s = line.strip().lstrip(">").strip().removeprefix("|")
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
     return [c.strip() for c in _CELL_BAR.split(s)]
@@ -78,11 +76,9 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
     found = []
     covered = 0  # the end of the last table found: separators inside it are its rows
     for sep in _SEP_LINE.finditer(view):
-        if sep.start() < covered:
+        if sep.start() < covered or sep.start() == 0:  # (inside the last table; no header)
             continue
         head_end = sep.start() - 1
-        if head_end < 0:
-            continue
         head_start = view.rfind("\n", 0, head_end) + 1
         header_line = view[head_start:head_end]
         if "|" not in header_line and not _long_line_above(view, head_start):
@@ -103,11 +99,10 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             above = view[above_start : head_start - 1]
             if not above.strip():
                 break
-            joined = _split_row(above.rstrip() + " " + header_line.lstrip())
-            if len(joined) > ncol:
+            longer = above.rstrip() + " " + header_line.lstrip()
+            if len(joined := _split_row(longer)) > ncol:
                 break
-            header_line = above.rstrip() + " " + header_line.lstrip()
-            header, head_start = joined, above_start
+            header_line, header, head_start = longer, joined, above_start
         if len(header) != ncol:
             continue
         rows, pos, end = [], sep.end(), sep.end()
@@ -126,13 +121,12 @@ def _line_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[
             while len(cells) < ncol and nl < len(view):
                 nxt_end = line_end(view, nl + 1)
                 nxt = view[nl + 1 : nxt_end]
-                longer = _split_row(line.rstrip() + " " + nxt.lstrip())
-                if not nxt.strip() or len(longer) > ncol:
+                longer = line.rstrip() + " " + nxt.lstrip()
+                if not nxt.strip() or len(joined := _split_row(longer)) > ncol:
                     break
-                line, cells, nl = line.rstrip() + " " + nxt.lstrip(), longer, nxt_end
+                line, cells, nl = longer, joined, nxt_end
             rows.append(cells)
-            end = nl
-            pos = nl
+            pos = end = nl
         if rows:
             found.append(((head_start, end), header, rows))
             covered = end
@@ -171,11 +165,8 @@ def _empty_last_cell(piece: str, header: list[str], rows: list[list[str]], first
 
 def _header_start(before: str) -> int:
     """Where the first header cell begins in the text before a flattened table."""
-    cut = max(
-        (m.end() for m in re.finditer(r"\s{2,}|[.!?:]\s+(?=[A-Z])|\n", before)),
-        default=0,
-    )
-    return cut
+    breaks = re.finditer(r"\s{2,}|[.!?:]\s+(?=[A-Z])|\n", before)
+    return max((m.end() for m in breaks), default=0)
 
 
 def _inline_tables(view: str) -> list[tuple[tuple[int, int], list[str], list[list[str]]]]:
@@ -217,7 +208,7 @@ def _inline_outer(view, sep_start, sep_end, line_start, line_end, ncol):
     parts = view[sep_end:line_end].split("|")
     offsets = list(accumulate((len(p) + 1 for p in parts), initial=sep_end))  # (of each part)
     rows, i, end = [], 1, None
-    if not parts or parts[0].strip():
+    if parts[0].strip():
         return None
     while i + ncol < len(parts):
         rows.append([c.strip() for c in parts[i : i + ncol]])
@@ -225,9 +216,7 @@ def _inline_outer(view, sep_start, sep_end, line_start, line_end, ncol):
         if parts[i + ncol].strip():
             break
         i += ncol + 1
-    if not rows or end is None:
-        return None
-    return (line_start + head_open, end), header, rows
+    return ((line_start + head_open, end), header, rows) if rows else None
 
 
 def _inline_bare(view, sep_start, sep_end, line_start, line_end, ncol):
@@ -241,8 +230,7 @@ def _inline_bare(view, sep_start, sep_end, line_start, line_end, ncol):
     first = first_piece[cut:]
     header = [first.strip()] + [p.strip() for p in pieces[len(pieces) - ncol + 1 :]]
     header_start = line_start + cut + (len(first) - len(first.lstrip()))
-    stream_start = sep_end
-    parts = view[stream_start:line_end].split("|")
+    parts = view[sep_end:line_end].split("|")
     nrows = (len(parts) - 1) // (ncol - 1)
     if nrows < 1:
         return None
@@ -260,7 +248,7 @@ def _inline_bare(view, sep_start, sep_end, line_start, line_end, ncol):
         rows.append(cells + [last])
         if not carry:
             break
-    last_part_start = stream_start + len("|".join(parts[: idx - 1])) + 1
+    last_part_start = sep_end + len("|".join(parts[: idx - 1])) + 1
     hit = view.find(rows[-1][-1], last_part_start, line_end) if rows[-1][-1] else -1
     end = hit + len(rows[-1][-1]) if hit >= 0 else last_part_start
     return (header_start, end), header, rows
