@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import BLANKS, NUM, json_at, trimmed, within
-from extract.results.formats._rows import chatter, name_blocks
+from extract.results.formats._rows import chatter, json_numbers, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -374,10 +374,7 @@ def _json(text: str, start: re.Match) -> ResultTable | None:
 def _json_row(table, label, cells: list[str], rows, always: bool = False) -> None:
     """A row of the numbers among `rows` (metric, JSON value, unit), labelled `label`;
     none: no row, unless `always`."""
-    keep = [Measurement(metric, float(str(v)), unit, str(label), None, str(v))
-            for metric, v, unit in rows
-            if isinstance(v, (int, float)) and not isinstance(v, bool)]  # fmt: skip
-    if keep or always:
+    if (keep := json_numbers(rows, str(label))) or always:
         table.add_row(cells, keep)
 
 

@@ -39,7 +39,7 @@ import csv
 import re
 
 from extract.results.formats._layout import FLOAT, NUM, NUM_END, UNSIGNED, json_at, overlaps, runs
-from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
+from extract.results.formats._rows import Rows, chatter, json_numbers, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -228,21 +228,16 @@ _JSON_UNITS = {"bytes_per_second": "B/s", "items_per_second": "/s"}
 
 def _export_row(table: ResultTable, name: str, fields: dict, fraction: bool = False) -> None:
     """One run of a JSON or CSV export: its times, iterations and other numbers."""
-    unit = str(fields.get("time_unit") or "") or None
-    ms = []
-    for metric, key, u in (("time", "real_time", unit), ("cpu", "cpu_time", unit)):
-        if isinstance(fields.get(key), int | float):
-            ms.append(Measurement(metric, float(fields[key]), "fraction" if fraction else u, name,
-                                  None, str(fields[key])))  # fmt: skip
-    if isinstance(fields.get("iterations"), int | float):
-        written = str(fields["iterations"])
-        ms.append(Measurement("iterations", float(fields["iterations"]), "count", name, None,
-                              written))  # fmt: skip
+    unit = "fraction" if fraction else str(fields.get("time_unit") or "") or None
+    found = [
+        ("time", fields.get("real_time"), unit),
+        ("cpu", fields.get("cpu_time"), unit),
+        ("iterations", fields.get("iterations"), "count"),
+    ]
     for key, value in fields.items():
-        if key in _STANDARD or isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        u = "fraction" if fraction else _JSON_UNITS.get(key, "")
-        ms.append(Measurement(key, float(value), u, name, None, str(value)))
+        if key not in _STANDARD:
+            found.append((key, value, "fraction" if fraction else _JSON_UNITS.get(key, "")))
+    ms = json_numbers(found, name)
     table.add_row([name, *(m.written or "" for m in ms)], ms)
 
 

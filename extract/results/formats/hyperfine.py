@@ -52,6 +52,7 @@ from extract.results.formats._rows import (
     Field,
     Rows,
     disjoint,
+    json_numbers,
     name_blocks,
     numbers,
     read,
@@ -317,12 +318,10 @@ def _json(text: str) -> list[ResultTable]:
                 continue
             if not isinstance(item.get("mean"), (int, float)):
                 continue
-            cmd, cells, ms = item["command"], [item["command"]], []
-            for key in _FIELDS:
-                value = item.get(key)
-                number = isinstance(value, (int, float)) and not isinstance(value, bool)
-                cells.append(str(value) if number else "")
-                ms += [Measurement(key, float(value), "s", cmd, None, str(value))] if number else []
+            cmd = item["command"]
+            ms = json_numbers([(key, item.get(key), "s") for key in _FIELDS], cmd)
+            written = {m.metric: m.written for m in ms}
+            cells = [cmd, *(written.get(key, "") for key in _FIELDS)]
             times = item.get("times")
             if isinstance(times, list) and times:
                 ms += numbers([("runs", str(len(times)), "count")], cmd)

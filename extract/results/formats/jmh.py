@@ -60,7 +60,7 @@ from extract.results.formats._layout import (
     overlaps,
     trimmed,
 )
-from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats._rows import Rows, json_numbers, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -458,10 +458,7 @@ def _json_lines(text: str) -> list[ResultTable]:
         fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
         fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(rf"p{NUM}", k)]
         fields.append(("Cnt", obj.get("sampleCount"), "count"))
-        numbers = [
-            f for f in fields if isinstance(f[1], (int, float)) and not isinstance(f[1], bool)
-        ]
-        ms = [Measurement(k, float(v), u, name, variant, str(v)) for k, v, u in numbers if v == v]
+        ms = [m for m in json_numbers(fields, name, variant) if m.value == m.value]  # (not NaN)
         table.add_row([name, variant or "", "score", str(obj.get("score"))], ms)
         table.span = (table.span[0], end)
     return out
