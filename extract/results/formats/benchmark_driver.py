@@ -148,8 +148,7 @@ def parse(text: str) -> list[ResultTable]:
     for sec in _SECTION.finditer(text):
         if sec.start() < floor or within(sec.start(), taken):
             continue
-        name = sec.group("s") or sec.group("c")
-        comparison = bool(sec.group("c"))
+        name, comparison = sec["s"] or sec["c"], bool(sec["c"])
         table = ResultTable(
             format=INFO.name,
             span=sec.span(),
@@ -163,26 +162,21 @@ def parse(text: str) -> list[ResultTable]:
         # (a row is only matched where the last one ended: its leading blanks are read once)
         row_at = _COMPARISON_ROW.match if comparison else _ROW.match
         pos = sec.end()
-        while (row := row_at(text, pos)) and not _SECTION.search(row.group("name")):
+        while (row := row_at(text, pos)) and not _SECTION.search(row["name"]):
             pos = row.end()
-            label = row.group("name").strip()
+            label = row["name"].strip()
+            fields = [("throughput", row["ips"], "i/s")]
             if comparison:
-                fields = [
-                    ("throughput", row.group("ips"), "i/s"),
-                    ("slowdown", row.group("x"), "x"),
-                ]
-                cells = [label, row.group("ips"), row.group("x") or ""]
+                fields.append(("slowdown", row["x"], "x"))
             else:
-                per_unit = f"{row.group('pu')}/i" if row.group("pu") else None
-                fields = [
-                    ("throughput", row.group("ips"), "i/s"),
-                    ("error", row.group("err"), "%"),
-                    ("iterations", row.group("iters"), None),
-                    ("time", row.group("secs"), "s"),
-                    ("time per iteration", row.group("per"), per_unit),
+                fields += [
+                    ("error", row["err"], "%"),
+                    ("iterations", row["iters"], None),
+                    ("time", row["secs"], "s"),
+                    ("time per iteration", row["per"], row["pu"] and f"{row['pu']}/i"),
                 ]
-                cells = [label] + [f[1] or "" for f in fields]
-            warmup = name == "Warming up" or "i/100ms" in row.group(0)
+            warmup = name == "Warming up" or "i/100ms" in row[0]
+            cells = [label, *(f[1] or "" for f in fields)]
             table.add_row(cells, _numbers(fields, label, "warmup" if warmup else None))
         if table.rows:
             table.span = (sec.start(), pos)
