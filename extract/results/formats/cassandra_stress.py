@@ -1,33 +1,25 @@
-"""cassandra-stress output: returns one table per results block or progress table.
+"""cassandra-stress output (tools/stress .../report/StressMetrics.java; the 2.0 tool's
+legacy output as documented): one table per results block or progress table.
 
 Recognises
 * the `Results:` block (2.1+): `Op rate : 409,767 op/s [insert: 273,166 op/s, ...]`,
-  `Latency mean : 0.2 ms [...]`, `Total partitions : 1000000 [WRITE:1000000]`,
-  `Total operation time : 02:00:00`, ... up to `END` (units are printed from 3.x on;
-  2.1-3.0 print none: rates are per second, latencies ms);
-* the legacy (<= 2.0) `Averages from the middle 80% of values:` block;
-* progress tables: header `type total ops, op/s, pk/s, row/s, mean, med, .95, .99,
-  .999, max, time, stderr, errors, gc: #, max ms, sum ms, sdv ms, mb` and rows
-  `total, 43148, 42991, ...`; legacy CSV `total,interval_op_rate,...,elapsed_time`;
-* the summary of several runs (auto thread count), the same header after `id, ` and
-  rows `4 threadCount, READ, ...` (label `READ 4 threadCount`).
+  `Latency mean : 0.2 ms [...]`, `Total operation time : 02:00:00`, ... up to `END`
+  (2.1-3.0 print no units: rates per second, latencies ms); the legacy (<= 2.0)
+  `Averages from the middle 80% of values:` block;
+* progress tables: header `type total ops, op/s, pk/s, row/s, mean, med, .95, ...` and
+  rows `total, 43148, 42991, ...`; legacy `total,interval_op_rate,...,elapsed_time`;
+  the summary of several runs, the same header after `id, ` (label `READ 4 threadCount`).
 
-Measurements: Results lines → metric = the key as written (`Op rate`, `Latency 99th
-percentile`), label `total` for the headline value and the operation name
-(`insert`, `WRITE`) for the bracketed breakdown; units as printed, else `op/s`,
-`pk/s`, `row/s`, `ms`, `s` (`02:00:00` → 7200 s), `count`. Progress rows → label
-`<type> @<time>s` (legacy: `interval <elapsed>s`), metric `op rate`, `latency mean`,
-`latency p99`, ... Trailing ` | |` that some pastes add is ignored. Variant = the
-heading above the run: the tool's own lines (`Running WRITE with 64 threads ...`,
-`Warming up ...`) and progress rows between the heading and the block are part of it.
-Progress rows are lines: a flattened mail keeps only the `Results:` block.
+Measurements: a Results line gives metric = its key (`Op rate`), label `total` (the
+operation, `insert`, for the bracketed breakdown), units as printed or by the key
+(`02:00:00` → 7200 s). Progress rows: label `<type> @<time>s` (legacy `interval
+<elapsed>s`), metrics `op rate`, `latency mean`, `latency p99`, ... Trailing ` | |` of
+some pastes is ignored. Variant = the heading above the run, past the tool's own lines
+(`Running WRITE with 64 threads ...`) and its progress rows. Progress rows are lines: a
+flattened mail keeps only the `Results:` block.
 
-Source: tools/stress .../stress/report/StressMetrics.java (HEADFORMAT, ROWFORMAT,
-summarise); the 2.0 tool's legacy output as documented.
-
-The `Results:` block is declared rows (`_rows.Rows`, its label from its header); the
-progress tables are not: their columns come from their header, a row is its comma-
-separated cells while they are as many and numbers.
+The `Results:` block is declared rows; the progress tables are not: their columns come
+from their header, a row is its comma-separated cells while they are as many and numbers.
 """
 
 from __future__ import annotations
