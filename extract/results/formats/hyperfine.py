@@ -1,36 +1,28 @@
 """hyperfine: terminal output and its markdown, CSV and JSON exports.
 
 Recognises
-* the terminal blocks: `Benchmark 1: <command>` followed by `Time (mean ± σ): 410.3 ms
-  ± 19.9 ms [User: 173.7 ms, System: 1314.5 ms]` (one run: `Time (abs ≡):`) and
-  `Range (min … max): 389.7 ms … 452.1 ms  10 runs`;
-* the `Summary` block: `'a' ran` (hyperfine >= 1.17 prints the command without
-  quotes) then `1.02 ± 0.06 times faster than 'b'` (`times slower than` with
-  `--reference`, `As fast (1.00 ± 0.01) as 'b'`); the `Relative speed comparison`
-  block of `--sort command` (`  2.47 ±  0.92  sleep 0.05`);
+* the terminal blocks: `Benchmark 1: <command>`, `Time (mean ± σ): 410.3 ms ± 19.9 ms
+  [User: 173.7 ms, System: 1314.5 ms]` (one run: `Time (abs ≡):`) and `Range (min …
+  max): 389.7 ms … 452.1 ms  10 runs`;
+* the `Summary` block: `'a' ran` (>= 1.17: unquoted) then `1.02 ± 0.06 times faster
+  than 'b'` (`slower` with `--reference`, `As fast (1.00 ± 0.01) as 'b'`); the
+  `Relative speed comparison` block of `--sort command` (`  2.47 ±  0.92  sleep 0.05`);
 * `--export-markdown`: `| Command | Mean [s] | Min [s] | Max [s] | Relative |` with cells
   `2.275 ± 0.046`; the same table as `--export-orgmode` (`|--+--|`, `=cmd=`) and
   `--export-asciidoc` (`|===`, one `| cell` a line);
-* `--export-csv`: `command,mean,stddev,median,user,system,min,max[,parameter_x]`
-  (seconds);
-* `--export-json`: `{"results": [{"command": ..., "mean": ..., "times": [...]}]}`
-  (seconds).
+* `--export-csv` (`command,mean,stddev,median,user,system,min,max[,parameter_x]`) and
+  `--export-json` (`{"results": [{"command": ..., "mean": ..., "times": [...]}]}`), in s.
 
-Measurements: label = the command; metrics `mean`, `stddev`, `median`, `user`,
-`system`, `min`, `max` with the unit printed next to each value (exports: from the
-header; CSV/JSON: `s`), `runs` (count; JSON: the number of `times`), `relative`
-(unit `x`) and, from the summary, `times faster than <command>` (unit `x`) with its
-`stddev`. Variant = the heading before a run of blocks (`Before the patch:`).
+Measurements: label = the command; `mean`, `stddev`, `median`, `user`, `system`, `min`,
+`max` in the unit printed by each value (exports: the header's; CSV/JSON `s`), `runs`,
+`relative` (`x`) and from the summary `times faster than <command>` (`x`) with its
+`stddev`. Variant = the heading before a run of blocks. Mail damage reads the same:
+flattened, wrapped, CRLF, indented, ANSI colour debris (`[1;32m`), `±`/`σ`/`…`/`≡` as
+`?` or as UTF-8 read as Latin-1 (`Â±`).
 
-Mail damage read the same: flattened onto one line (GitBox), hard-wrapped, CRLF,
-indented, ANSI colours left as `[1;32m` debris, `±`/`σ`/`…`/`≡` turned into `?` or
-into UTF-8-read-as-Latin-1 (`Â±`).
-
-The `Relative speed comparison` lines and the CSV export are declared as rows
-(`RELATIVE`, `CSV`: `_rows`). Not declared as rows: the console block is several
-differently shaped lines (`Time (mean ± σ)`, `Range`, the summary's ratios), and the
-other export forms (markdown, JSON, AsciiDoc, Org) are read separately; all after
-terminal colours are repaired.
+`RELATIVE` and `CSV` are declared rows. Not declared as rows: the console block is
+several differently shaped lines (`Time (mean ± σ)`, `Range`, the summary's ratios), and
+the markdown, JSON, AsciiDoc and Org exports are read separately.
 """
 
 from __future__ import annotations
