@@ -161,8 +161,8 @@ def _blocks(text: str) -> list[ResultTable]:
     for s in _SUMMARY.finditer(text):
         quoted = s.group("q1") is not None
         fastest = s.group("q1") if quoted else _known(s.group("p1"), commands)
-        table = ResultTable(INFO.name, s.span(), columns=["Command", "ratio", "stddev", "than"])
-        table.caption = "Summary"
+        columns = ["Command", "ratio", "stddev", "than"]
+        table = ResultTable(INFO.name, s.span(), columns, caption="Summary")
         pos = s.end()
         while (v := _VS.match(text, pos)) is not None:
             if v.group("q") is not None:
@@ -299,16 +299,15 @@ def _json(text: str) -> list[ResultTable]:
             pos = m.end()
             continue
         data, pos = found
-        end = pos
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             continue
-        table = ResultTable(INFO.name, (m.start(), end), columns=["command", *_FIELDS, "runs"])
-        table.caption = "hyperfine --export-json"
+        columns = ["command", *_FIELDS, "runs"]
+        table = ResultTable(INFO.name, (m.start(), pos), columns, caption="hyperfine --export-json")
         for item in results:
             if not isinstance(item, dict) or not isinstance(item.get("command"), str):
                 continue
-            if not isinstance(item.get("mean"), (int, float)):
+            if not isinstance(item.get("mean"), int | float):
                 continue
             cmd = item["command"]
             ms = json_numbers([(key, item.get(key), "s") for key in _FIELDS], cmd)
