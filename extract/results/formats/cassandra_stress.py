@@ -61,27 +61,26 @@ _OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%
 _OP_AT_RUN = re.compile(r"(?<![\w-])(?=[\w-])" + _OP.pattern)
 
 
-def _default_unit(key: str) -> str:
-    k = key.lower()
-    if "op rate" in k or "interval_op_rate" in k:
-        return "op/s"
-    if "partition rate" in k or "key_rate" in k:
-        return "pk/s"
-    if "row rate" in k:
-        return "row/s"
-    if "operation time" in k or "(s)" in k:
-        return "s"
-    if "latency" in k or "(ms)" in k:
-        return "ms"
-    if k.endswith(" mb"):
-        return "MB"
-    return "count"
+# A key's unit when the tool prints none (2.1-3.0): by what the key holds, in this order.
+_UNIT_BY_KEY = (
+    ("op rate", "op/s"),
+    ("interval_op_rate", "op/s"),
+    ("partition rate", "pk/s"),
+    ("key_rate", "pk/s"),
+    ("row rate", "row/s"),
+    ("operation time", "s"),
+    ("(s)", "s"),
+    ("latency", "ms"),
+    ("(ms)", "ms"),
+)
 
 
 def _unit(key: str, written_unit: str | None) -> str:
     if written_unit:
         return {"seconds": "s", "second": "s"}.get(written_unit, written_unit)
-    return _default_unit(key)
+    k = key.lower()
+    said = next((unit for part, unit in _UNIT_BY_KEY if part in k), None)
+    return said or ("MB" if k.endswith(" mb") else "count")
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -193,44 +192,39 @@ _LEGACY_METRICS = {
 }
 
 
+# A line under a progress header (a row while its cells are as many as the columns).
+_LINE = re.compile(r"\r?\n[ \t]*(?P<row>[^\n]*)")
+
+
 def _progress(text: str) -> list[ResultTable]:
+    """The comma-separated rows under each progress header, while they have its columns
+    and their cells past the names (type, id) are numbers."""
     tables = []
     for header in _PROGRESS_HEADER.finditer(text):
-        head = header.group().strip()
+        head, names = header.group().strip(), 0  # (names: the cells before the numbers)
         if header["progress"]:
             ids = ["id"] if head.startswith("id,") else []
             head = re.sub(r"^id,[ \t]*", "", head)
             columns = ids + ["type"] + [c.strip() for c in head[4:].split(",")]
-            metrics, time_column = _PROGRESS_METRICS, "time"
+            metrics, time_column, names = _PROGRESS_METRICS, "time", len(ids) + 1
         else:
             columns, metrics, time_column = head.split(","), _LEGACY_METRICS, "elapsed_time"
-        if table := _rows_table(text, header, columns, metrics, time_column=time_column):
+        table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
+        while line := _LINE.match(text, table.span[1]):
+            cells = [c.strip() for c in line["row"].split(",")]
+            if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in cells[names:]):
+                break
+            row = dict(zip(columns, cells, strict=False))
+            if names == 2:  # one row per run and operation: `4 threadCount, READ, ...`
+                label = f"{cells[1]} {cells[0]}"
+            elif names == 1:
+                label = f"{cells[0]} @{row.get(time_column, '?')}s"
+            else:
+                label = f"interval {row.get(time_column, '?')}s"
+            found = [(metrics[c][0], w, metrics[c][1]) for c, w in row.items() if c in metrics]
+            table.add_row(cells, numbers(found, label))
+            table.span = (header.start(), line.end())
+        if table.rows:
+            table.variant = _run_heading(text, header.start(), 0)
             tables.append(table)
     return tables
-
-
-_LINE = re.compile(r"\r?\n[ \t]*(?P<row>[^\n]*)")
-
-
-def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable | None:
-    """The comma-separated rows under a progress header, while they have its columns."""
-    table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
-    names = 2 if columns[:2] == ["id", "type"] else 1 if columns[0] == "type" else 0
-    while line := _LINE.match(text, table.span[1]):
-        cells = [c.strip() for c in line["row"].split(",")]
-        if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in cells[names:]):
-            break
-        row = dict(zip(columns, cells, strict=False))
-        if names == 2:  # one row per run and operation: `4 threadCount, READ, ...`
-            label = f"{cells[1]} {cells[0]}"
-        elif names == 1:
-            label = f"{cells[0]} @{row.get(time_column, '?')}s"
-        else:
-            label = f"interval {row.get(time_column, '?')}s"
-        found = [(metrics[c][0], w, metrics[c][1]) for c, w in row.items() if c in metrics]
-        table.add_row(cells, numbers(found, label))
-        table.span = (header.start(), line.end())
-    if not table.rows:
-        return None
-    table.variant = _run_heading(text, header.start(), 0)
-    return table
