@@ -369,6 +369,18 @@ def numbers(
     return out
 
 
+def json_numbers(
+    found: Iterable[tuple[str, object, str | None]], label: str | None, variant: str | None = None
+) -> list[Measurement]:
+    """A measurement per (metric, JSON value, unit) whose value is a number (not a
+    boolean, which Python counts as one), written as Python prints it."""
+    return [
+        Measurement(metric, float(v), unit, label, variant, str(v))
+        for metric, v, unit in found
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+
+
 def measure(
     metric: str,
     written: str,

@@ -1,19 +1,16 @@
 """Arrow `archery benchmark diff` tables.
 
-Recognises the comparison table with header `benchmark  baseline  contender  change
-[%]  [counters]`: the 2019-20 ursabot reStructuredText form (`====  ====` rules, often
-inside a ```diff fence with `-`/`+` markers) and the 2021+ pandas form under
-`Non-regressions: (N)` / `Regressions: (N)` (right-aligned, an optional index column,
-a Python-dict `counters` column).
+Recognises the table with header `benchmark  baseline  contender  change [%]
+[counters]`: the 2019-20 ursabot reStructuredText form (`====  ====` rules, often in a
+```diff fence with `-`/`+` markers) and the 2021+ pandas form under `Non-regressions:
+(N)` / `Regressions: (N)` (right-aligned, an optional index column, a Python-dict
+`counters` column); also flattened onto one line. The Google Benchmark console table
+archery prints before it is left to the google-benchmark format.
 
-Measurements: label = benchmark (`UniqueInt64/5`), metrics `baseline` and `contender`
-with their unit (`570.247 MiB/sec` → unit `MiB/s`, `812.440M items/sec` → 812.44
-`M items/s`; a bare number, which archery prints for time units, has no unit),
-`change` in `%`; baseline and contender are the `before` and `after` sides of quantity
-`value` (`Measurement.side`); variant = the
-section (`Regressions`, `Non-regressions`) when there is one. Rows are read as a stream,
-so tables flattened onto one line (GitBox mail) read the same. The Google Benchmark
-console table archery prints before it is left to the google-benchmark format.
+Measurements: label = the benchmark (`UniqueInt64/5`), `baseline` and `contender` with
+their unit (`570.247 MiB/sec` → `MiB/s`, `812.440M items/sec` → 812.44 `M items/s`; a
+bare number, archery's time units, has none), the `before` and `after` sides of
+quantity `value`; `change` (%); variant = the section (`Regressions`) when there is one.
 """
 
 from __future__ import annotations

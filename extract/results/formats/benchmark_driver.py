@@ -1,37 +1,25 @@
-"""Ruby's benchmark-driver and benchmark-ips reports: returns one `ResultTable` per
-section (`Warming up`, `Calculating`, `Comparison`).
+"""Ruby's benchmark-driver and benchmark-ips reports: one table per section (`Warming
+up`, `Calculating`, `Comparison`).
 
-benchmark-driver (`benchmark-driver file.yaml`, the ips output):
-
-    Calculating -------------------------------------
+    Calculating -------------------------------------        (benchmark-driver)
                Arrow::Table#save    336.984 i/s -      1.045k times in 3.101035s (2.97ms/i)
-
-benchmark-ips (`Benchmark.ips`):
-
-    Calculating -------------------------------------
+    Calculating -------------------------------------        (benchmark-ips)
                   addition      2.831k (± 2.3%) i/s -     14.331k in   5.064479s
-
-benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`) prints a row of
-their names under `Calculating`, one value per executable in each row
-(`parse_small   43.118k   51.902k i/s -  123.615k times in 2.866900s 2.381680s`) and a
-`Comparison:` per benchmark (its name on a line, then `ruby-3.3:  51902.1 i/s`); there
-each measurement's variant is the executable.
-
-Both end with
-
     Comparison:
                 addition2:  3008742.6 i/s
                  addition:  2831424.1 i/s - 1.06x  (± 0.00) slower
 
-Rows: label = the benchmark name; variant = the section. `Calculating` rows give
-`throughput` (i/s, `k`/`M` suffixes applied), `error` (%, benchmark-ips), `iterations`
-(no unit), `time` (s, the run's duration) and `time per iteration` (its unit with
-`/i`, e.g. `ms/i`); `Comparison` rows give `throughput` (i/s) and `slowdown` (x) when
-printed. `Warming up` rows give the same fields with the role `warmup`: they are
-the tool's, but not results (the pipeline never stores nor compares them).
+benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`) prints their
+names under `Calculating`, a value per executable in each row (`parse_small 43.118k
+51.902k i/s - 123.615k times in 2.866900s 2.381680s`) and a `Comparison:` per benchmark
+(its name on a line, then `ruby-3.3:  51902.1 i/s`); each measurement's variant is then
+the executable.
 
-Rows are matched from the section header on, not line by line, so a mail
-flattened onto one line reads the same. Pure function; never raises.
+Rows: label = the benchmark; variant = the section. `Calculating` rows give
+`throughput` (i/s, `k`/`M` applied), `error` (%, ips), `iterations`, `time` (s) and
+`time per iteration` (`ms/i`); `Comparison` rows `throughput` and `slowdown` (x).
+`Warming up` rows give the same with the role `warmup` (never stored nor compared).
+Rows are matched from the section header on, so a flattened mail reads the same.
 
 Not declared as rows: a section's rows name their own units (`i/s`, `times in`) and the
 Comparison section's rows refer back to them.
@@ -160,8 +148,7 @@ def parse(text: str) -> list[ResultTable]:
     for sec in _SECTION.finditer(text):
         if sec.start() < floor or within(sec.start(), taken):
             continue
-        name = sec.group("s") or sec.group("c")
-        comparison = bool(sec.group("c"))
+        name, comparison = sec["s"] or sec["c"], bool(sec["c"])
         table = ResultTable(
             format=INFO.name,
             span=sec.span(),
@@ -175,26 +162,21 @@ def parse(text: str) -> list[ResultTable]:
         # (a row is only matched where the last one ended: its leading blanks are read once)
         row_at = _COMPARISON_ROW.match if comparison else _ROW.match
         pos = sec.end()
-        while (row := row_at(text, pos)) and not _SECTION.search(row.group("name")):
+        while (row := row_at(text, pos)) and not _SECTION.search(row["name"]):
             pos = row.end()
-            label = row.group("name").strip()
+            label = row["name"].strip()
+            fields = [("throughput", row["ips"], "i/s")]
             if comparison:
-                fields = [
-                    ("throughput", row.group("ips"), "i/s"),
-                    ("slowdown", row.group("x"), "x"),
-                ]
-                cells = [label, row.group("ips"), row.group("x") or ""]
+                fields.append(("slowdown", row["x"], "x"))
             else:
-                per_unit = f"{row.group('pu')}/i" if row.group("pu") else None
-                fields = [
-                    ("throughput", row.group("ips"), "i/s"),
-                    ("error", row.group("err"), "%"),
-                    ("iterations", row.group("iters"), None),
-                    ("time", row.group("secs"), "s"),
-                    ("time per iteration", row.group("per"), per_unit),
+                fields += [
+                    ("error", row["err"], "%"),
+                    ("iterations", row["iters"], None),
+                    ("time", row["secs"], "s"),
+                    ("time per iteration", row["per"], row["pu"] and f"{row['pu']}/i"),
                 ]
-                cells = [label] + [f[1] or "" for f in fields]
-            warmup = name == "Warming up" or "i/100ms" in row.group(0)
+            warmup = name == "Warming up" or "i/100ms" in row[0]
+            cells = [label, *(f[1] or "" for f in fields)]
             table.add_row(cells, _numbers(fields, label, "warmup" if warmup else None))
         if table.rows:
             table.span = (sec.start(), pos)

@@ -1,24 +1,17 @@
 """benchstat old/new comparison tables (golang.org/x/perf), v1 and v2 layouts.
 
-v1 (before 2023): header `name  old time/op  new time/op  delta` (or a single
-`name  time/op`), rows `GobEncode  13.6ms ± 1%  11.8ms ± 1%  -13.31%  (p=0.016 n=4+5)`
-with the unit glued to the number; also when flattened onto one line or when JIRA mail
-wrapped a row.
-v2: a `│ old.txt │ new.txt │` header, a `│ sec/op │ sec/op  vs base │` unit row, rows
-`name  46.55n ± 2%  44.10n ± 1%  -5.26% (p=0.002 n=6)` and `geomean`; also flattened
-(`│ old.txt │ new.txt │ │ sec/op │ sec/op vs base │ name 46.55n ± 2% ...`).
+v1 (before 2023): header `name  old time/op  new time/op  delta` (or `name  time/op`),
+rows `GobEncode  13.6ms ± 1%  11.8ms ± 1%  -13.31%  (p=0.016 n=4+5)`. v2: a `│ old.txt
+│ new.txt │` header, a `│ sec/op │ sec/op  vs base │` unit row, rows `name  46.55n ± 2%
+44.10n ± 1%  -5.26% (p=0.002 n=6)` and `geomean`. Both also flattened onto one line or
+wrapped, with mail damage: `Â±`/`Âµ`, `?` for `±` and `µ` (v1), `â”‚` for v2's `│`.
 
-Mail damage read too: `Â±`/`Âµ` (UTF-8 read as Latin-1), `?` for `±` and `µ` (v1), and
-v2's `│` read as cp1252 (`â”‚`).
-
-Returns one ResultTable per table. Measurements, label = benchmark name (`geomean`
-too): one per value cell, metric = the column's metric (`time/op`, `speed`,
-`queries/sec`), variant = the run (`old`/`new` in v1, the file name in v2), unit as
-written (`ms`, `MB/s`; v2 folds the SI prefix of time and byte units into the unit,
-`46.55n` sec/op → 46.55 `ns/op`, and applies it otherwise, `22.99k` queries/sec → 22990;
-a v2 unit such as `ms/avg` is read as unit `ms`, metric `avg`); and one `delta <metric>`
-per significant change (unit `%`, variant `new vs old`); `~` (no change) gives none.
-The runs are the sides of the comparison (`Measurement.side`: old / the first file is
+Measurements, label = the benchmark (`geomean` too): one per value cell, metric = the
+column's (`time/op`, `speed`), variant = the run (`old`/`new` in v1, the file in v2),
+unit as written (v2 folds the SI prefix of time and byte units into the unit, `46.55n`
+sec/op → 46.55 `ns/op`, and applies it otherwise, `22.99k` → 22990; `ms/avg` is unit
+`ms`, metric `avg`); and `delta <metric>` per significant change (`%`, variant `new vs
+old`; `~` gives none). The runs are the sides of the comparison (the first is
 `before`), the `± 2%` their noise.
 
 Not declared as rows: v1 and v2 tables are read column by column from their header (one

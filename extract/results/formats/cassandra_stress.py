@@ -1,33 +1,25 @@
-"""cassandra-stress output: returns one table per results block or progress table.
+"""cassandra-stress output (tools/stress .../report/StressMetrics.java; the 2.0 tool's
+legacy output as documented): one table per results block or progress table.
 
 Recognises
 * the `Results:` block (2.1+): `Op rate : 409,767 op/s [insert: 273,166 op/s, ...]`,
-  `Latency mean : 0.2 ms [...]`, `Total partitions : 1000000 [WRITE:1000000]`,
-  `Total operation time : 02:00:00`, ... up to `END` (units are printed from 3.x on;
-  2.1-3.0 print none: rates are per second, latencies ms);
-* the legacy (<= 2.0) `Averages from the middle 80% of values:` block;
-* progress tables: header `type total ops, op/s, pk/s, row/s, mean, med, .95, .99,
-  .999, max, time, stderr, errors, gc: #, max ms, sum ms, sdv ms, mb` and rows
-  `total, 43148, 42991, ...`; legacy CSV `total,interval_op_rate,...,elapsed_time`;
-* the summary of several runs (auto thread count), the same header after `id, ` and
-  rows `4 threadCount, READ, ...` (label `READ 4 threadCount`).
+  `Latency mean : 0.2 ms [...]`, `Total operation time : 02:00:00`, ... up to `END`
+  (2.1-3.0 print no units: rates per second, latencies ms); the legacy (<= 2.0)
+  `Averages from the middle 80% of values:` block;
+* progress tables: header `type total ops, op/s, pk/s, row/s, mean, med, .95, ...` and
+  rows `total, 43148, 42991, ...`; legacy `total,interval_op_rate,...,elapsed_time`;
+  the summary of several runs, the same header after `id, ` (label `READ 4 threadCount`).
 
-Measurements: Results lines → metric = the key as written (`Op rate`, `Latency 99th
-percentile`), label `total` for the headline value and the operation name
-(`insert`, `WRITE`) for the bracketed breakdown; units as printed, else `op/s`,
-`pk/s`, `row/s`, `ms`, `s` (`02:00:00` → 7200 s), `count`. Progress rows → label
-`<type> @<time>s` (legacy: `interval <elapsed>s`), metric `op rate`, `latency mean`,
-`latency p99`, ... Trailing ` | |` that some pastes add is ignored. Variant = the
-heading above the run: the tool's own lines (`Running WRITE with 64 threads ...`,
-`Warming up ...`) and progress rows between the heading and the block are part of it.
-Progress rows are lines: a flattened mail keeps only the `Results:` block.
+Measurements: a Results line gives metric = its key (`Op rate`), label `total` (the
+operation, `insert`, for the bracketed breakdown), units as printed or by the key
+(`02:00:00` → 7200 s). Progress rows: label `<type> @<time>s` (legacy `interval
+<elapsed>s`), metrics `op rate`, `latency mean`, `latency p99`, ... Trailing ` | |` of
+some pastes is ignored. Variant = the heading above the run, past the tool's own lines
+(`Running WRITE with 64 threads ...`) and its progress rows. Progress rows are lines: a
+flattened mail keeps only the `Results:` block.
 
-Source: tools/stress .../stress/report/StressMetrics.java (HEADFORMAT, ROWFORMAT,
-summarise); the 2.0 tool's legacy output as documented.
-
-The `Results:` block is declared rows (`_rows.Rows`, its label from its header); the
-progress tables are not: their columns come from their header, a row is its comma-
-separated cells while they are as many and numbers.
+The `Results:` block is declared rows; the progress tables are not: their columns come
+from their header, a row is its comma-separated cells while they are as many and numbers.
 """
 
 from __future__ import annotations
@@ -69,27 +61,26 @@ _OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%
 _OP_AT_RUN = re.compile(r"(?<![\w-])(?=[\w-])" + _OP.pattern)
 
 
-def _default_unit(key: str) -> str:
-    k = key.lower()
-    if "op rate" in k or "interval_op_rate" in k:
-        return "op/s"
-    if "partition rate" in k or "key_rate" in k:
-        return "pk/s"
-    if "row rate" in k:
-        return "row/s"
-    if "operation time" in k or "(s)" in k:
-        return "s"
-    if "latency" in k or "(ms)" in k:
-        return "ms"
-    if k.endswith(" mb"):
-        return "MB"
-    return "count"
+# A key's unit when the tool prints none (2.1-3.0): by what the key holds, in this order.
+_UNIT_BY_KEY = (
+    ("op rate", "op/s"),
+    ("interval_op_rate", "op/s"),
+    ("partition rate", "pk/s"),
+    ("key_rate", "pk/s"),
+    ("row rate", "row/s"),
+    ("operation time", "s"),
+    ("(s)", "s"),
+    ("latency", "ms"),
+    ("(ms)", "ms"),
+)
 
 
 def _unit(key: str, written_unit: str | None) -> str:
     if written_unit:
         return {"seconds": "s", "second": "s"}.get(written_unit, written_unit)
-    return _default_unit(key)
+    k = key.lower()
+    said = next((unit for part, unit in _UNIT_BY_KEY if part in k), None)
+    return said or ("MB" if k.endswith(" mb") else "count")
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -201,44 +192,39 @@ _LEGACY_METRICS = {
 }
 
 
+# A line under a progress header (a row while its cells are as many as the columns).
+_LINE = re.compile(r"\r?\n[ \t]*(?P<row>[^\n]*)")
+
+
 def _progress(text: str) -> list[ResultTable]:
+    """The comma-separated rows under each progress header, while they have its columns
+    and their cells past the names (type, id) are numbers."""
     tables = []
     for header in _PROGRESS_HEADER.finditer(text):
-        head = header.group().strip()
+        head, names = header.group().strip(), 0  # (names: the cells before the numbers)
         if header["progress"]:
             ids = ["id"] if head.startswith("id,") else []
             head = re.sub(r"^id,[ \t]*", "", head)
             columns = ids + ["type"] + [c.strip() for c in head[4:].split(",")]
-            metrics, time_column = _PROGRESS_METRICS, "time"
+            metrics, time_column, names = _PROGRESS_METRICS, "time", len(ids) + 1
         else:
             columns, metrics, time_column = head.split(","), _LEGACY_METRICS, "elapsed_time"
-        if table := _rows_table(text, header, columns, metrics, time_column=time_column):
+        table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
+        while line := _LINE.match(text, table.span[1]):
+            cells = [c.strip() for c in line["row"].split(",")]
+            if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in cells[names:]):
+                break
+            row = dict(zip(columns, cells, strict=False))
+            if names == 2:  # one row per run and operation: `4 threadCount, READ, ...`
+                label = f"{cells[1]} {cells[0]}"
+            elif names == 1:
+                label = f"{cells[0]} @{row.get(time_column, '?')}s"
+            else:
+                label = f"interval {row.get(time_column, '?')}s"
+            found = [(metrics[c][0], w, metrics[c][1]) for c, w in row.items() if c in metrics]
+            table.add_row(cells, numbers(found, label))
+            table.span = (header.start(), line.end())
+        if table.rows:
+            table.variant = _run_heading(text, header.start(), 0)
             tables.append(table)
     return tables
-
-
-_LINE = re.compile(r"\r?\n[ \t]*(?P<row>[^\n]*)")
-
-
-def _rows_table(text, header, columns, metrics, *, time_column) -> ResultTable | None:
-    """The comma-separated rows under a progress header, while they have its columns."""
-    table = ResultTable(format=INFO.name, span=header.span(), columns=columns)
-    names = 2 if columns[:2] == ["id", "type"] else 1 if columns[0] == "type" else 0
-    while line := _LINE.match(text, table.span[1]):
-        cells = [c.strip() for c in line["row"].split(",")]
-        if len(cells) != len(columns) or not all(re.fullmatch(JAVA, c) for c in cells[names:]):
-            break
-        row = dict(zip(columns, cells, strict=False))
-        if names == 2:  # one row per run and operation: `4 threadCount, READ, ...`
-            label = f"{cells[1]} {cells[0]}"
-        elif names == 1:
-            label = f"{cells[0]} @{row.get(time_column, '?')}s"
-        else:
-            label = f"interval {row.get(time_column, '?')}s"
-        found = [(metrics[c][0], w, metrics[c][1]) for c, w in row.items() if c in metrics]
-        table.add_row(cells, numbers(found, label))
-        table.span = (header.start(), line.end())
-    if not table.rows:
-        return None
-    table.variant = _run_heading(text, header.start(), 0)
-    return table

@@ -3,17 +3,13 @@
 Recognises the header `group  <baseline>  <baseline>...` over a `-----  ------` rule
 and rows `<name>  1.00  301.7±1.10µs  ? ?/sec  1.03  310.2±2.00µs  ? ?/sec`: per
 baseline the ratio to the fastest, `mean±stddev` with its unit, and a throughput
-(`12.5 MB/sec`, or `? ?/sec` when none).
+(`12.5 MB/sec`, or `? ?/sec` when none); `±` and `µ` as mail mangled them (`Â±`, `Âµs`,
+`?`) too, and a table flattened onto one line.
 
-`±` and `µ` as mail mangled them (`Â±`, `Âµs`; `?` from a console without them) are
-read too.
-
-Measurements: label = benchmark name (may contain spaces), variant = baseline name,
-metrics `time` and `stddev` (unit as printed: ns, µs, ms, s), `ratio` (unit `x`),
-`throughput` when given (`MB/sec` spelled `MB/s`); the first baseline's time and
-throughput are the `before` side, the others' the `after` (`Measurement.side`). Rows are
-read as a stream, so a
-table flattened onto one line (GitBox mail) reads the same.
+Measurements: label = the benchmark (may contain spaces), variant = the baseline,
+`time` and `stddev` (unit as printed), `ratio` (`x`), `throughput` (`MB/sec` spelled
+`MB/s`); the first baseline's time and throughput are the `before` side, the others'
+the `after`.
 
 Each header makes its block's row pattern (a group of cells per baseline it names);
 a row's name is whatever stands before its cells on its line.

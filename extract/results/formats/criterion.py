@@ -1,24 +1,19 @@
 """Rust criterion.rs console output: `name  time: [1.2 ms 1.3 ms 1.4 ms]` blocks.
 
-Recognises a benchmark name (on its own line above, or before `time:` on the same
-line, or - when a GitHub mail flattened the output - the words before `time:`), the
-`time:` interval, optional `thrpt:` interval, `change: [-2.1% -1.0% +0.3%] (p = 0.12 >
-0.05)` (also the two-line `change: time: [...] thrpt: [...]` form), the verdict line and
-the `Found N outliers among M measurements` lines, which belong to the block.
-Criterion's progress lines (`Benchmarking x: Warming up for 3.0000 s`, `Warning: Unable
-to complete 100 samples in 5.0s...`) and cargo's `Compiling/Finished/Running` lines in
-the same message are claimed as tables without measurements, so that their numbers are
-not read as results by generic parsers.
+Recognises a benchmark name (on its own line above, before `time:` on the same line,
+or in a flattened mail the words before `time:`), the `time:` interval, an optional
+`thrpt:` interval, `change: [-2.1% -1.0% +0.3%] (p = 0.12 > 0.05)` (also the two-line
+`change: time: [...] thrpt: [...]`), the verdict line and `Found N outliers among M
+measurements`, which belong to the block. Changes are signed with U+2212 `−`; UTF-8 read
+as cp1252 (`âˆ’`, `Âµs`) reads the same. Criterion's progress lines (`Benchmarking x:
+Warming up for 3.0000 s`, `Warning: Unable to complete 100 samples ...`) and cargo's
+`Compiling/Finished/Running` lines are claimed without measurements and are never a
+block's heading.
 
-Changes are signed with U+2212 `−`; mail that read UTF-8 as cp1252 (`âˆ’`, `Âµs`) is
-read too. Progress and cargo lines are never taken as a block's heading.
-
-Returns one ResultTable per block. Measurements, label = benchmark name: `time` (the
-point estimate, unit as printed ns/µs/ms/s), `time_lower`, `time_upper`; `thrpt`,
-`thrpt_lower`, `thrpt_upper` (unit as printed, e.g. `MiB/s`, `Kelem/s`); `change`,
-`change_lower`, `change_upper` (unit `%`; for throughput changes `thrpt_change`...).
-With a change, the estimate is the `after` side of a comparison with the saved
-baseline and the change its `change` (`Measurement.side`).
+Measurements, label = the benchmark: `time` (the estimate, unit as printed),
+`time_lower`, `time_upper`; `thrpt`... (e.g. `MiB/s`, `Kelem/s`); `change`... (`%`;
+for throughput `thrpt_change`...). With a change, the estimate is the `after` side of a
+comparison with the saved baseline and the change its `change`.
 
 Not declared as rows: a block is a benchmark name and its `time: [low est high]`,
 `thrpt:` and `change:` lines; the name may stand on the line before or be flattened into

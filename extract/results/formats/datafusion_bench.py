@@ -2,25 +2,22 @@
 
 Recognises
 - compare.py's rich box (`┏━┳━┓`, `┃ Query ┃ <base> ┃ <branch> ┃ Change ┃`, rows
-  `│ QQuery 1 │ 209.82ms │ 208.29ms │ no change │`); cells are `209.82ms` or, newer,
-  `45.99 / 46.51 ±0.63 / 47.70 ms`; the same table in markdown pipes, and either
-  flattened onto one line (GitBox mail); and the `Benchmark Summary` box
-  (`│ Total Time (HEAD) │ 19310.57ms │`, `│ Queries Faster │ 11 │`);
-- run lines `Query 1 iteration 0 took 2630.6 ms and returned 4 rows` and
-  `Query 1 avg time: 75.75 ms`.
+  `│ QQuery 1 │ 209.82ms │ 208.29ms │ no change │`, cells `209.82ms` or, newer,
+  `45.99 / 46.51 ±0.63 / 47.70 ms`), the same table in markdown pipes, either one
+  flattened onto one line, and the `Benchmark Summary` box (`│ Total Time (HEAD) │
+  19310.57ms │`, `│ Queries Faster │ 11 │`); box characters mangled by mail (`â”‚`)
+  are put back first (same length: spans hold);
+- run lines `Query 1 iteration 0 took 2630.6 ms and returned 4 rows` and `Query 1 avg
+  time: 75.75 ms`.
 
-Box characters mangled by mail (UTF-8 read as cp1252 or Latin-1: `â”‚`) are put back
-before reading (same length, so spans hold).
+Measurements: compare rows: label = the query, variant = the branch column, `time` (or
+`min`, `mean`, `stddev`, `max`) in the cell's unit, `change` in `x faster` / `x slower`
+(`no change`: none). Summary rows: label = the row, metric = it without its `(branch)`
+(or `count`), variant = that branch. Run lines: label `<benchmark> Query N`, `iteration
+I` and `avg time` (ms or s), `rows returned` (count) once per query.
 
-Measurements: compare rows give label = query, variant = the branch column, metric
-`time` (or `min`, `mean`, `stddev`, `max`) in the cell's unit, and `change` with unit
-`x faster` / `x slower` (`no change` gives none). Summary rows give label = the row
-name, metric = the name without its `(branch)` (or `count`), variant = that branch.
-Run lines give label = `<benchmark> Query N`, metric `iteration I` and `avg time`
-(ms or s), and `rows returned` (count) once per query.
-
-dfbench's run lines are declared rows (`_rows.Rows`). Not declared as rows: box tables
-drawn in several box-drawing styles (and their mojibake) are read as a stream of cells.
+dfbench's run lines are declared rows. Not declared as rows: box tables drawn in
+several box-drawing styles (and their mojibake) are read as a stream of cells.
 """
 
 from __future__ import annotations

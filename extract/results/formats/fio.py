@@ -2,36 +2,29 @@
 `--output-format=json` (formats of fio's `stat.c`).
 
 Recognises
-- the normal report of a job, from `randrw: (groupid=0, jobs=1): err= 0: pid=...`: the
-  direction lines `read: IOPS=4294, BW=16.8MiB/s (17.6MB/s)(33.6MiB/2001msec)` (fio 3) or
-  `read : io=65536KB, bw=49152KB/s, iops=12288, runt= 1334msec` (fio 2), `slat`/`clat`/
-  `lat (usec): min=.., max=.., avg=.., stdev=..`, `clat percentiles (usec):` with
-  `| 99.00th=[ 3687], ...`, `bw (  KiB/s): min=.., max=.., per=..%, avg=.., stdev=..`,
-  `iops : min=.., ...` and `cpu : usr=1.50%, sys=20.45%, ctx=5258, majf=0, minf=14`; the
-  latency-bucket, IO-depth, `issued rwts` and `latency :` lines are claimed without
-  rows (distributions and settings), so are the job preamble (`randrw: (g=0): rw=...`,
-  `fio-3.33`, `Starting 1 process`, `Laying out IO file`) and `Jobs: ... [eta ...]`;
-- `Run status group 0 (all jobs):` with `READ: bw=16.8MiB/s (17.6MB/s), 16.8MiB/s-16.8MiB/s
-  (...), io=33.6MiB (35.2MB), run=2001-2001msec` (fio 2: `READ: io=.., aggrb=.., minb=..,
-  maxb=.., mint=..msec, maxt=..msec`) and `Disk stats (read/write):` device lines;
-- terse lines (`--minimal`, versions 2 to 5: `3;fio-3.33;job;0;0;<read>;<write>;<cpu>...`);
+- a job's normal report, from `randrw: (groupid=0, jobs=1): err= 0: pid=...`: direction
+  lines `read: IOPS=4294, BW=16.8MiB/s (17.6MB/s)(33.6MiB/2001msec)` (fio 3) or `read :
+  io=65536KB, bw=49152KB/s, iops=12288, runt= 1334msec` (fio 2), `slat`/`clat`/`lat
+  (usec): min=.., max=.., avg=.., stdev=..`, `clat percentiles (usec):` with `| 99.00th=[
+  3687], ...`, `bw (  KiB/s): min=.., per=..%, ...`, `iops : min=.., ...` and `cpu :
+  usr=1.50%, sys=20.45%, ctx=5258, majf=0, minf=14`; latency buckets, IO depths,
+  `issued rwts` and `latency :` lines, the job preamble (`randrw: (g=0): rw=...`,
+  `fio-3.33`, `Starting 1 process`) and `Jobs: ... [eta ...]` are claimed without rows;
+- `Run status group 0 (all jobs):` with `READ: bw=16.8MiB/s (17.6MB/s), ..., io=33.6MiB
+  (35.2MB), run=2001-2001msec` (fio 2: `READ: io=.., aggrb=.., minb=.., maxb=.., mint=..,
+  maxt=..`) and `Disk stats (read/write):` device lines;
+- terse lines (`--minimal`, versions 2 to 5: `3;fio-3.33;job;0;0;<read>;<write>;...`);
 - the JSON document of `--output-format=json` (from `{"fio version": ...`);
-- also flattened onto one line, hard-wrapped, indented or quoted (terse lines only whole).
+- also flattened, hard-wrapped, indented or quoted (terse lines only whole).
 
-Returns one ResultTable per job, per run status group and per disk-stats block (normal
-output), per terse line and per JSON document. Measurements, label = the job name (a
-group: `group <N>`, a disk: its device name), `<dir>` = `read`, `write`, `trim`, `mixed`:
-`<dir>_iops` (`IOPS`, `k` applied), `<dir>_bw` (unit as printed: `MiB/s`, `KiB/s`; JSON and
-terse `KiB/s`), `<dir>_io` (unit as printed; `KiB` in JSON/terse), `<dir>_runtime` (ms);
-`<dir>_<slat|clat|lat>_<min|max|avg|stdev>` and `<dir>_<kind>_p<P>` (`99.90th` gives
-`p99_9`) in the printed unit (`us`, `ns`, `ms`; terse `us`, JSON `ns`);
-`<dir>_bw_<min|max|avg|stdev>` (the bw line's unit), `<dir>_bw_pct_of_group` (%),
-`<dir>_iops_<min|max|avg|stdev>` (IOPS); `cpu_usr`, `cpu_sys` (%), `cpu_ctx`,
-`cpu_majf`, `cpu_minf` (count). Group rows: `<dir>_bw`, `<dir>_bw_min`, `<dir>_bw_max`,
-`<dir>_io` (printed units), `<dir>_run_min`, `<dir>_run_max` (ms). Disk rows: `ios_read`,
-`ios_write`, `sectors_read`, `sectors_write`, `merge_read`, `merge_write` (count),
-`ticks_read`, `ticks_write`, `in_queue` (ms), `util` (%). A direction with no I/O (terse
-and JSON print zeros for it) and latency statistics with no samples give no rows.
+One table per job, run status group, disk, terse line and JSON document. Label = the
+job (`group <N>`, a device); metrics `<dir>_iops`, `<dir>_bw`, `<dir>_io`,
+`<dir>_runtime` (ms), `<dir>_<slat|clat|lat>_<min|max|avg|stdev>`, `<dir>_<kind>_p<P>`
+(`99.90th` gives `p99_9`), `<dir>_bw_<min|max|avg|stdev>`, `<dir>_bw_pct_of_group`,
+`<dir>_iops_<stat>`, `cpu_usr` ... `cpu_minf`; group rows `<dir>_bw[_min|_max]`,
+`<dir>_io`, `<dir>_run_min|max`; disk rows `ios_read` ... `util`. Units as printed (terse
+and JSON: `KiB`, `KiB/s`; latencies terse `us`, JSON `ns`). A direction with no I/O and
+latency statistics with no samples give no rows.
 
 Not declared as rows: a job's report nests per-direction lines (IOPS, bandwidth,
 latencies, percentiles in brackets) under its header, beside group status lines, the
@@ -43,7 +36,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import BLANKS, NUM, json_at, trimmed, within
-from extract.results.formats._rows import chatter, name_blocks
+from extract.results.formats._rows import chatter, json_numbers, name_blocks
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -374,10 +367,7 @@ def _json(text: str, start: re.Match) -> ResultTable | None:
 def _json_row(table, label, cells: list[str], rows, always: bool = False) -> None:
     """A row of the numbers among `rows` (metric, JSON value, unit), labelled `label`;
     none: no row, unless `always`."""
-    keep = [Measurement(metric, float(str(v)), unit, str(label), None, str(v))
-            for metric, v, unit in rows
-            if isinstance(v, (int, float)) and not isinstance(v, bool)]  # fmt: skip
-    if keep or always:
+    if (keep := json_numbers(rows, str(label))) or always:
         table.add_row(cells, keep)
 
 

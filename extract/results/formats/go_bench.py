@@ -1,17 +1,15 @@
 """Go `testing` benchmark output: `BenchmarkX-8  1000000  123 ns/op  45 B/op  2 allocs/op`.
 
-Recognises result lines whose name starts with `Benchmark`, followed by the iteration
-count and `value unit` pairs (TABs or runs of spaces, also flattened onto one line or
-wrapped by JIRA mail), together with the `goos:`/`goarch:`/`pkg:`/`cpu:` header, bare
-`-v` name lines and the closing `PASS` / `ok  pkg  3.1s` lines, which belong to the
-block but give no rows.
+Recognises result lines whose name starts with `Benchmark`, the iteration count and
+`value unit` pairs (TABs or runs of spaces, also flattened or wrapped by JIRA mail);
+the `goos:`/`goarch:`/`pkg:`/`cpu:` header, bare `-v` name lines and the closing `PASS`
+/ `ok  pkg  3.1s` lines belong to the block without rows.
 
-Returns one ResultTable per block; one table row per result line (`-count` repetitions
-stay separate rows with the same label). Measurements, label = the name as printed
-(`BenchmarkSet_32-46`, GOMAXPROCS suffix kept): `iterations` (unit `count`), then one
-per pair with the unit as printed: `time/op` (ns/op), `alloc/op` (B/op), `allocs/op`,
-`speed` (MB/s), and custom `b.ReportMetric` units under their own name.
-Variant = the heading before the block (`--- Before`, `After:`), when there is one.
+One table per block, a row per result line (`-count` repetitions stay separate rows).
+Label = the name as printed (`BenchmarkSet_32-46`); `iterations` (count), then one per
+pair with the unit as printed: `time/op` (ns/op), `alloc/op` (B/op), `allocs/op`,
+`speed` (MB/s), custom `b.ReportMetric` units by their own name. Variant = the heading
+before the block (`--- Before`, `After:`).
 """
 
 from __future__ import annotations

@@ -1,36 +1,30 @@
-"""Google Benchmark console tables and tools/compare.py output.
+"""Google Benchmark console tables, tools/compare.py output and the JSON / CSV exports.
 
 Recognises rows `name  <t> <unit>  <t> <unit>  <iterations> [counters]` (with or without
-the `Benchmark  Time  CPU  Iterations [UserCounters...]` header and its dashed rules,
-also when a GitHub mail flattened the table onto one line), and the compare.py table
-under `Benchmark  Time  CPU  Time Old  Time New  CPU Old  CPU New` (its U-test rows
-`BM_x_pvalue  0.0286  0.0286  U Test, Repetitions: 4 vs 4` too), and the exports of
-`--benchmark_format=json` (an object with `"context"` and `"benchmarks"`) and
-`--benchmark_format=csv` (header `name,iterations,real_time,cpu_time,time_unit,...`).
+the `Benchmark  Time  CPU  Iterations [UserCounters...]` header and its rules, also
+flattened onto one line), the compare.py table under `Benchmark  Time  CPU  Time Old
+Time New  CPU Old  CPU New` (with its U-test rows `BM_x_pvalue  0.0286  0.0286  U Test,
+Repetitions: 4 vs 4`), and the exports of `--benchmark_format=json` (`"context"`,
+`"benchmarks"`) and `=csv` (`name,iterations,real_time,cpu_time,time_unit,...`).
 
-Returns one ResultTable per table. Measurements, label = benchmark name:
-- console rows: `time` and `cpu` (unit as printed: ns/us/ms/s), `iterations` (unit
-  `count`), one per counter `k=v` (metric = counter name; IEC byte rates are spelled
-  `GiB/s`; other rates keep their suffix: `13.4684G/s` → 13.4684 `G/s` (so does
-  1.7's `bytes_per_second=10.3G/s`, although it counts in 1024s: GiB/s); plain
-  counters get their SI suffix applied, `1024m` → 1.024, unit ""), and the old-style
-  bare rate `211.669MB/s` as `bytes_per_second`.
-- compare.py rows: `time_change`, `cpu_change` (unit `fraction`: (new-old)/|old|) and
-  `time_old`, `time_new`, `cpu_old`, `cpu_new` in the time unit of that benchmark's
-  console row printed before the table (None when there is none); `OVERALL_GEOMEAN`
-  gives only the changes (its times are seconds rounded to 0); `_pvalue` rows give
-  `time_pvalue`, `cpu_pvalue` (no unit). `_old` / `_new` are the `before` / `after`
-  sides of quantities `time` and `cpu` (`Measurement.side`).
-- JSON / CSV: `time`, `cpu` (in `time_unit`), `iterations` (count), then every other
-  number of the run under its own name: `bytes_per_second` (unit `B/s`),
-  `items_per_second` (`/s`), user counters (unit ""); the `_cv` aggregate's
-  fractions (JSON `"aggregate_unit": "percentage"`) get unit `fraction`. Runs that
+Measurements, label = the benchmark; variant = the heading line before the table:
+- console rows: `time`, `cpu` (unit as printed), `iterations` (count), one per counter
+  `k=v`: IEC byte rates become `GiB/s`, other rates keep their suffix (`13.4684G/s`,
+  also 1.7's `bytes_per_second=10.3G/s` though it counts in 1024s), plain counters get
+  their SI suffix applied (`1024m` → 1.024); the old bare rate `211.669MB/s` is
+  `bytes_per_second`;
+- compare.py rows: `time_change`, `cpu_change` (`fraction`) and `time_old` ... `cpu_new`
+  in the unit of that benchmark's console row printed before (`OVERALL_GEOMEAN`: the
+  changes only, its times are rounded to 0); `_pvalue` rows `time_pvalue`, `cpu_pvalue`.
+  `_old` / `_new` are the `before` / `after` sides of `time` and `cpu`;
+- JSON / CSV: `time`, `cpu` (in `time_unit`), `iterations`, and every other number of
+  the run by its name (`bytes_per_second` `B/s`, `items_per_second` `/s`); the `_cv`
+  aggregate's fractions (`"aggregate_unit": "percentage"`) in `fraction`. Runs that
   report an error give nothing.
-Variant = the heading line before the table (`Before:`), when there is one.
 
 Not declared as rows: a console row's counters vary per row (`name=value` with SI
-suffixes, read as the tool prints them), rows group under headers with context lines
-between, and compare.py's table and the JSON and CSV exports are separate readers.
+suffixes), rows group under headers with context lines between, and compare.py's table
+and the exports are separate readers.
 """
 
 from __future__ import annotations
@@ -39,7 +33,7 @@ import csv
 import re
 
 from extract.results.formats._layout import FLOAT, NUM, NUM_END, UNSIGNED, json_at, overlaps, runs
-from extract.results.formats._rows import Rows, chatter, name_blocks, numbers, read
+from extract.results.formats._rows import Rows, chatter, json_numbers, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 # After `s` or `%` (the end of a row's name or a time): two times or percentages.
@@ -228,21 +222,16 @@ _JSON_UNITS = {"bytes_per_second": "B/s", "items_per_second": "/s"}
 
 def _export_row(table: ResultTable, name: str, fields: dict, fraction: bool = False) -> None:
     """One run of a JSON or CSV export: its times, iterations and other numbers."""
-    unit = str(fields.get("time_unit") or "") or None
-    ms = []
-    for metric, key, u in (("time", "real_time", unit), ("cpu", "cpu_time", unit)):
-        if isinstance(fields.get(key), int | float):
-            ms.append(Measurement(metric, float(fields[key]), "fraction" if fraction else u, name,
-                                  None, str(fields[key])))  # fmt: skip
-    if isinstance(fields.get("iterations"), int | float):
-        written = str(fields["iterations"])
-        ms.append(Measurement("iterations", float(fields["iterations"]), "count", name, None,
-                              written))  # fmt: skip
+    unit = "fraction" if fraction else str(fields.get("time_unit") or "") or None
+    found = [
+        ("time", fields.get("real_time"), unit),
+        ("cpu", fields.get("cpu_time"), unit),
+        ("iterations", fields.get("iterations"), "count"),
+    ]
     for key, value in fields.items():
-        if key in _STANDARD or isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        u = "fraction" if fraction else _JSON_UNITS.get(key, "")
-        ms.append(Measurement(key, float(value), u, name, None, str(value)))
+        if key not in _STANDARD:
+            found.append((key, value, "fraction" if fraction else _JSON_UNITS.get(key, "")))
+    ms = json_numbers(found, name)
     table.add_row([name, *(m.written or "" for m in ms)], ms)
 
 

@@ -1,36 +1,28 @@
 """hyperfine: terminal output and its markdown, CSV and JSON exports.
 
 Recognises
-* the terminal blocks: `Benchmark 1: <command>` followed by `Time (mean ± σ): 410.3 ms
-  ± 19.9 ms [User: 173.7 ms, System: 1314.5 ms]` (one run: `Time (abs ≡):`) and
-  `Range (min … max): 389.7 ms … 452.1 ms  10 runs`;
-* the `Summary` block: `'a' ran` (hyperfine >= 1.17 prints the command without
-  quotes) then `1.02 ± 0.06 times faster than 'b'` (`times slower than` with
-  `--reference`, `As fast (1.00 ± 0.01) as 'b'`); the `Relative speed comparison`
-  block of `--sort command` (`  2.47 ±  0.92  sleep 0.05`);
+* the terminal blocks: `Benchmark 1: <command>`, `Time (mean ± σ): 410.3 ms ± 19.9 ms
+  [User: 173.7 ms, System: 1314.5 ms]` (one run: `Time (abs ≡):`) and `Range (min …
+  max): 389.7 ms … 452.1 ms  10 runs`;
+* the `Summary` block: `'a' ran` (>= 1.17: unquoted) then `1.02 ± 0.06 times faster
+  than 'b'` (`slower` with `--reference`, `As fast (1.00 ± 0.01) as 'b'`); the
+  `Relative speed comparison` block of `--sort command` (`  2.47 ±  0.92  sleep 0.05`);
 * `--export-markdown`: `| Command | Mean [s] | Min [s] | Max [s] | Relative |` with cells
   `2.275 ± 0.046`; the same table as `--export-orgmode` (`|--+--|`, `=cmd=`) and
   `--export-asciidoc` (`|===`, one `| cell` a line);
-* `--export-csv`: `command,mean,stddev,median,user,system,min,max[,parameter_x]`
-  (seconds);
-* `--export-json`: `{"results": [{"command": ..., "mean": ..., "times": [...]}]}`
-  (seconds).
+* `--export-csv` (`command,mean,stddev,median,user,system,min,max[,parameter_x]`) and
+  `--export-json` (`{"results": [{"command": ..., "mean": ..., "times": [...]}]}`), in s.
 
-Measurements: label = the command; metrics `mean`, `stddev`, `median`, `user`,
-`system`, `min`, `max` with the unit printed next to each value (exports: from the
-header; CSV/JSON: `s`), `runs` (count; JSON: the number of `times`), `relative`
-(unit `x`) and, from the summary, `times faster than <command>` (unit `x`) with its
-`stddev`. Variant = the heading before a run of blocks (`Before the patch:`).
+Measurements: label = the command; `mean`, `stddev`, `median`, `user`, `system`, `min`,
+`max` in the unit printed by each value (exports: the header's; CSV/JSON `s`), `runs`,
+`relative` (`x`) and from the summary `times faster than <command>` (`x`) with its
+`stddev`. Variant = the heading before a run of blocks. Mail damage reads the same:
+flattened, wrapped, CRLF, indented, ANSI colour debris (`[1;32m`), `±`/`σ`/`…`/`≡` as
+`?` or as UTF-8 read as Latin-1 (`Â±`).
 
-Mail damage read the same: flattened onto one line (GitBox), hard-wrapped, CRLF,
-indented, ANSI colours left as `[1;32m` debris, `±`/`σ`/`…`/`≡` turned into `?` or
-into UTF-8-read-as-Latin-1 (`Â±`).
-
-The `Relative speed comparison` lines and the CSV export are declared as rows
-(`RELATIVE`, `CSV`: `_rows`). Not declared as rows: the console block is several
-differently shaped lines (`Time (mean ± σ)`, `Range`, the summary's ratios), and the
-other export forms (markdown, JSON, AsciiDoc, Org) are read separately; all after
-terminal colours are repaired.
+`RELATIVE` and `CSV` are declared rows. Not declared as rows: the console block is
+several differently shaped lines (`Time (mean ± σ)`, `Range`, the summary's ratios), and
+the markdown, JSON, AsciiDoc and Org exports are read separately.
 """
 
 from __future__ import annotations
@@ -52,6 +44,7 @@ from extract.results.formats._rows import (
     Field,
     Rows,
     disjoint,
+    json_numbers,
     name_blocks,
     numbers,
     read,
@@ -168,8 +161,8 @@ def _blocks(text: str) -> list[ResultTable]:
     for s in _SUMMARY.finditer(text):
         quoted = s.group("q1") is not None
         fastest = s.group("q1") if quoted else _known(s.group("p1"), commands)
-        table = ResultTable(INFO.name, s.span(), columns=["Command", "ratio", "stddev", "than"])
-        table.caption = "Summary"
+        columns = ["Command", "ratio", "stddev", "than"]
+        table = ResultTable(INFO.name, s.span(), columns, caption="Summary")
         pos = s.end()
         while (v := _VS.match(text, pos)) is not None:
             if v.group("q") is not None:
@@ -306,23 +299,20 @@ def _json(text: str) -> list[ResultTable]:
             pos = m.end()
             continue
         data, pos = found
-        end = pos
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             continue
-        table = ResultTable(INFO.name, (m.start(), end), columns=["command", *_FIELDS, "runs"])
-        table.caption = "hyperfine --export-json"
+        columns = ["command", *_FIELDS, "runs"]
+        table = ResultTable(INFO.name, (m.start(), pos), columns, caption="hyperfine --export-json")
         for item in results:
             if not isinstance(item, dict) or not isinstance(item.get("command"), str):
                 continue
-            if not isinstance(item.get("mean"), (int, float)):
+            if not isinstance(item.get("mean"), int | float):
                 continue
-            cmd, cells, ms = item["command"], [item["command"]], []
-            for key in _FIELDS:
-                value = item.get(key)
-                number = isinstance(value, (int, float)) and not isinstance(value, bool)
-                cells.append(str(value) if number else "")
-                ms += [Measurement(key, float(value), "s", cmd, None, str(value))] if number else []
+            cmd = item["command"]
+            ms = json_numbers([(key, item.get(key), "s") for key in _FIELDS], cmd)
+            written = {m.metric: m.written for m in ms}
+            cells = [cmd, *(written.get(key, "") for key in _FIELDS)]
             times = item.get("times")
             if isinstance(times, list) and times:
                 ms += numbers([("runs", str(len(times)), "count")], cmd)

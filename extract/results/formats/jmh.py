@@ -1,48 +1,41 @@
-"""JMH results: text tables, the run log (`Result "..."` blocks, iterations), CSV/SCSV
-and JSON, as JMH 1.x prints them (checked against runs of JMH 1.37:
+"""JMH results as JMH 1.x prints them (checked against JMH 1.37:
 tests/fixtures/tools/jmh/make.sh).
 
 Recognises
-- the end-of-run text table `Benchmark [(param)...] Mode Cnt Score Error Units`
-  (JMH < 1.10: `Samples`, JMH 1.0: `Score error` and no `±`; decimal comma under some
-  locales; secondary rows `bench:gc.alloc.rate` / older `bench:·gc.alloc.rate`,
-  percentile rows `bench:p0.99`; `≈ 10⁻⁴` for scores too small to print, which give
-  no numbers; an empty Error cell when there is no error). Mail damage read the same:
-  the `±` mangled (`?`, `Â±`, `Ã‚Â±`, `�`, `+-`) or dropped, rows hard-wrapped onto
-  the next line, the table flattened onto one line, GitBox's indent, CRLF, HTML tags,
-  words split by the archive (`M ode`); rows that go on under a short heading line
-  (`after:`) without the header again form a table of their own with that heading;
+- the end-of-run text table `Benchmark [(param)...] Mode Cnt Score Error Units` (before
+  1.10: `Samples`; 1.0: `Score error`, no `±`), with secondary rows `bench:gc.alloc.rate`
+  (older `bench:·gc.alloc.rate`), percentile rows `bench:p0.99`, decimal commas, and
+  `≈ 10⁻⁴` for scores too small to print (no number). Mail damage reads the same: the
+  `±` mangled (`?`, `Â±`, `Ã‚Â±`, `�`, `+-`) or dropped, rows hard-wrapped or flattened
+  onto one line, GitBox's indent, CRLF, HTML tags, split words (`M ode`); rows that go
+  on under a short heading line (`after:`) form a table of their own with that heading;
 - rows quoted without their header (`Class.method [params] avgt 15 1.378 ± 0.055
-  ms/op`, also wrapped), where a JMH time unit (`ms/op`, `ops/s`) marks them;
-- `Result "name":` and `Secondary result "name:gc.alloc.rate":` blocks (`N = 5` /
-  `mean = 640.862 ±(99.9%) 113.354 ms/op`, or `640.862 ±(99.9%) 113.354 ms/op
-  [Average]`; `±(` mangled to `?` or dropped), with `(min, avg, max) = (..), stdev =
-  ..` and, in sample/single-shot mode, the `Percentiles, unit:` lines - a block's
-  score and percentiles are dropped when the same result is in a text table of the
-  message, so each result counts once;
+  ms/op`), where a JMH time unit (`ms/op`, `ops/s`) marks them;
+- the run log's `Result "name":` / `Secondary result "name:gc.alloc.rate":` blocks
+  (`mean = 640.862 ±(99.9%) 113.354 ms/op` or `640.862 ±(99.9%) 113.354 ms/op
+  [Average]`, `(min, avg, max) = (..), stdev = ..`, `Percentiles, unit:` lines); a
+  block's score and percentiles are dropped when a text table of the message has the
+  same result, so each result counts once;
 - a verbose run's measured `Iteration N: 1.561 s/op` lines under its `# Benchmark:`
-  line (label `Iteration N`, variant the benchmark; warmup iterations are not read);
-  the log's own lines (`# Warmup: 5 iterations, 10 s each`, `# Warmup Iteration`,
-  `# Fork: 1 of 5`) are claimed without measurements, so no generic parser reads them;
-- CSV / SCSV (`"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)",
-  "Unit","Param: x"`, decimal comma quoted or with `;`), read field by field so a
-  re-indented, wrapped or flattened export reads the same; and JSON (`{"jmhVersion":
-  .., "primaryMetric": {..}, "secondaryMetrics": {..}}` elements; also flat records
-  `{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}` one a line, as Druid's
-  runner prints; a record cut off mid-line keeps its complete fields).
+  line (warmup iterations are not read); the log's own lines (`# Warmup: 5 iterations,
+  10 s each`, `# Fork: 1 of 5`) are claimed without measurements;
+- CSV / SCSV exports (`"Benchmark","Mode","Threads","Samples","Score","Score Error
+  (99.9%)","Unit","Param: x"`), read field by field so a re-indented, wrapped or
+  flattened export reads the same; JSON (`{"jmhVersion": .., "primaryMetric": {..},
+  "secondaryMetrics": {..}}`) and flat records one a line as Druid's runner prints
+  them (`{"benchmark": .., "score": .., "scoreUnit": .., "p99": ..}`; a record cut off
+  mid-line keeps its complete fields).
 
-Measurements per result row: label = benchmark name (`bench:gc.alloc.rate` for
-secondary results), variant = the heading before the block and the @Param values
-(`Before patch / size=100`; rows without a header: the values alone), metric `Score`
-(unit from `Units`), `Score error` (same unit), `Cnt` (unit `count`; CSV/JSON also
-`Threads`); Result blocks add `min`, `max`, `stdev` and `p50`...; flat JSON records
-add `p50`...`p99`. The mode (thrpt, avgt, ss, sample) is kept in the row cells.
+Measurements per result row: label = the benchmark (`bench:gc.alloc.rate` for secondary
+results), variant = the heading before the block and the @Param values (`Before patch /
+size=100`), metrics `Score` and `Score error` (unit from `Units`), `Cnt` (`count`;
+CSV/JSON also `Threads`); Result blocks add `min`, `max`, `stdev`, `p50`...; flat JSON
+records `p50`...`p99`. The mode (thrpt, avgt, ss, sample) stays in the cells.
 
-A verbose run's iteration lines are declared as rows (`ITERATIONS`, `_rows`). Not
-declared as rows: JMH's text table is read column by column from its header (parameter
-columns vary, the Error column may be missing or mangled, a row may be wrapped or quoted
-without its header), and its Result blocks, CSV and JSON results are three other shapes,
-each with its own reader.
+The iteration lines are declared rows (`ITERATIONS`). Not declared as rows: the text
+table is read column by column from its header (parameter columns vary, the Error column
+may be missing or mangled, a row may be wrapped or quoted without its header), and the
+Result blocks, CSV and JSON are three other shapes, each with its own reader.
 """
 
 from __future__ import annotations
@@ -67,7 +60,7 @@ from extract.results.formats._layout import (
     overlaps,
     trimmed,
 )
-from extract.results.formats._rows import Rows, read
+from extract.results.formats._rows import Rows, json_numbers, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number
 
@@ -154,10 +147,9 @@ _HISTOGRAM_PERCENTILES = re.compile(
     r"(?:\s*Percentiles, (?P<unit>[^\s:]{1,20}):)?"
 )
 _PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\s]+)?")
-# A verbose run's measured iterations (`# Warmup Iteration` lines are not results);
-# a fork's lines stand one per line, sometimes with the secondary results after them.
-# (`# Warmup Iteration   1:` lines are not results); also in a re-indented or
-# flattened log, where the `#` lines and the iterations share one line.
+# A verbose run's measured iterations (`# Warmup Iteration   1:` lines are not results),
+# one a line (sometimes with the secondary results after them), or in a flattened log
+# on one line with the `#` lines.
 _ITERATION = re.compile(
     rf"(?<![\w#])(?<!Warmup )Iteration[ \t]+(?P<i>\d+):[ \t]+(?P<v>{_NUM})[ \t]+"
     rf"(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)"
@@ -198,19 +190,13 @@ def _variant(heading: str | None, params: list[tuple[str, str]]) -> str | None:
 
 
 def _row_measurements(name, score, err, cnt, unit, variant, *, threads=None) -> list[Measurement]:
-    out = []
-    value = _num(score)
-    if value is None:
-        return out
-    out.append(Measurement("Score", value, unit, name, variant, score.strip()))
-    e = _num(err)
-    if e is not None:
-        out.append(Measurement("Score error", e, unit, name, variant, err.strip()))
-    if cnt and cnt.strip().isdigit():
-        out.append(Measurement("Cnt", float(cnt), "count", name, variant, cnt.strip()))
-    if threads and threads.strip().isdigit():
-        out.append(Measurement("Threads", float(threads), "count", name, variant, threads))
-    return out
+    if _num(score) is None:
+        return []
+    found = [("Score", score, unit, _num(score)), ("Score error", err, unit, _num(err))]
+    for metric, n in (("Cnt", cnt), ("Threads", threads)):
+        if n and n.strip().isdigit():
+            found.append((metric, n, "count", float(n)))
+    return [Measurement(k, v, u, name, variant, w.strip()) for k, w, u, v in found if v is not None]
 
 
 def _add_row(table: ResultTable, m: re.Match, params: list[str], variant: str | None) -> None:
@@ -249,20 +235,15 @@ _SPLIT_HEADING = re.compile(
 )
 
 
+_SCORE_COLUMNS = ("Mode", "Cnt", "Score", "Error", "Units")
+
+
 def _text_tables(view: str) -> list[ResultTable]:
     out = []
     for h in _HEADER.finditer(view):
         params = re.findall(r"\((\w+)\)", h.group("params"))
         row_match = _row_match(len(params))
-        columns = [
-            "Benchmark",
-            *[f"({p})" for p in params],
-            "Mode",
-            "Cnt",
-            "Score",
-            "Error",
-            "Units",
-        ]
+        columns = ["Benchmark", *[f"({p})" for p in params], *_SCORE_COLUMNS]
         start, pos = h.start(), h.end()
         heading = _caption(view, h.start())
         while (m := row_match(view, pos)) is not None:
@@ -288,34 +269,22 @@ def _result_blocks(view: str) -> list[ResultTable]:
     for m in _RESULT.finditer(view):
         name = re.sub(r"\s+", "", m.group("name"))
         unit = m.group("unit").rstrip(".,;")
-        table = ResultTable(
-            INFO.name,
-            (m.start(), m.end()),
-            columns=["Benchmark", "N", "Score", "Error", "Units"],
-            caption=m.group("secondary"),
-        )
-        table.add_row(
-            [name, m.group("n") or "", m.group("score"), m.group("err") or "", unit],
-            _row_measurements(name, m.group("score"), m.group("err"), m.group("n"), unit, None),
-        )
-        for key in ("min", "max", "stdev"):
-            value = _num(m.group(key))
-            if value is not None:
-                table.measurements.append(
-                    Measurement(key, value, unit, name, None, m.group(key), 0)
-                )
+        found = [(key, m[key], unit) for key in ("min", "max", "stdev")]
         end = (head := _HISTOGRAM_PERCENTILES.match(view, m.end())).end()
         if head["unit"]:
-            p_unit = head.group("unit").rstrip(".,;")
             while (p := _PERCENTILE.match(view, end)) is not None:
-                value = _num(p.group("v"))
-                if value is not None:
-                    metric = "p" + trimmed(p.group("p"))  # `99.9900` → `p99.99`
-                    table.measurements.append(
-                        Measurement(metric, value, p_unit, name, None, p.group("v"), 0)
-                    )
+                # `p(99.9900)` → `p99.99`
+                found.append(("p" + trimmed(p["p"]), p["v"], head["unit"].rstrip(".,;")))
                 end = p.end()
-        table.span = (m.start(), end)
+        table = ResultTable(
+            INFO.name,
+            (m.start(), end),
+            columns=["Benchmark", "N", "Score", "Error", "Units"],
+            caption=m["secondary"],
+        )
+        ms = _row_measurements(name, m["score"], m["err"], m["n"], unit, None)
+        ms += numbers([(k, w, u, _num(w)) for k, w, u in found], name)
+        table.add_row([name, m["n"] or "", m["score"], m["err"] or "", unit], ms)
         out.append(table)
     return out
 
@@ -489,10 +458,7 @@ def _json_lines(text: str) -> list[ResultTable]:
         fields = [("Score", obj.get("score"), unit), ("Score error", obj.get("scoreError"), unit)]
         fields += [(k, v, unit) for k, v in obj.items() if re.fullmatch(rf"p{NUM}", k)]
         fields.append(("Cnt", obj.get("sampleCount"), "count"))
-        numbers = [
-            f for f in fields if isinstance(f[1], (int, float)) and not isinstance(f[1], bool)
-        ]
-        ms = [Measurement(k, float(v), u, name, variant, str(v)) for k, v, u in numbers if v == v]
+        ms = [m for m in json_numbers(fields, name, variant) if m.value == m.value]  # (not NaN)
         table.add_row([name, variant or "", "score", str(obj.get("score"))], ms)
         table.span = (table.span[0], end)
     return out
@@ -556,7 +522,7 @@ def _bare_rows(view: str) -> list[ResultTable]:
             table = ResultTable(
                 INFO.name,
                 (m.start(), m.end()),
-                columns=["Benchmark", "Params", "Mode", "Cnt", "Score", "Error", "Units"],
+                columns=["Benchmark", "Params", *_SCORE_COLUMNS],
                 caption=heading,
             )
             out.append(table)

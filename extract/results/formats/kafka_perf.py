@@ -1,42 +1,31 @@
-"""Kafka's perf tools: returns one table per block of producer lines and one per
-consumer CSV block.
+"""Kafka's perf tools (tools/src/main/java/org/apache/kafka/tools/{ProducerPerformance,
+ConsumerPerformance,EndToEndLatency}.java, core/src/test/scala/other/kafka/
+TestLinearWriteSpeed.scala).
 
-Producer (`kafka-producer-perf-test.sh`, `ProducerPerformance`): lines
-`N records sent, X records/sec (Y MB/sec), Z ms avg latency, W [ms ]max latency[, a ms
-50th, b ms 95th, c ms 99th, d ms 99.9th].` The line with percentiles is the final
-summary (label `summary`; `summary, run N` when a block holds several runs'
-summaries); the others are interval samples (label `interval N`, counted within the
-block). Metrics `records_sent` (records), `throughput`
-(records/sec and MB/sec, as printed), `avg_latency`, `max_latency`, `p50_latency`,
-`p95_latency`, `p99_latency`, `p99.9_latency` (ms).
+Producer (`kafka-producer-perf-test.sh`): lines `N records sent, X records/sec (Y
+MB/sec), Z ms avg latency, W [ms ]max latency[, a ms 50th, b ms 95th, c ms 99th, d ms
+99.9th].` The line with percentiles is the final summary (label `summary`; `summary,
+run N` when a block holds several runs'), the others interval samples (`interval N`).
+Metrics `records_sent`, `throughput` (records/sec and MB/sec), `avg_latency`,
+`max_latency`, `p50_latency` ... `p99.9_latency` (ms).
 
 Consumer (`kafka-consumer-perf-test.sh`): the header `start.time, end.time,
-data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,
-fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec` (or `time, threadId, ...` with
---show-detailed-stats) and its `, `-separated data rows. Metric = the column name;
-unit from it: `MB`, `MB/s`, `msg`, `msg/s`, `ms`. Timestamps and thread ids are not
-measurements; rows of `--show-detailed-stats` are labelled `interval <time>` (plus
-` thread <id>` when several threads report). Variant = the heading before the block
-(`old`, `new`); the shell command that ran a producer test is part of its block.
+data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ...` (or `time, threadId,
+...` with --show-detailed-stats) and its `, `-separated rows. Metric = the column, unit
+from it (`MB`, `MB/s`, `msg`, `msg/s`, `ms`); timestamps and thread ids are none; a
+detailed row is `interval <time>` (plus ` thread <id>` when several threads report).
 
-TestLinearWriteSpeed (`kafka-run-class.sh kafka.TestLinearWriteSpeed`, the disk write
-test): the header `mb_sec avg_latency max_latency`, one row of three numbers per
-reporting interval (label `interval N`; metrics `mb_sec` (MB/s), `avg_latency` and
-`max_latency` (ms)), then `22.21302268753944 MB per sec` (label `summary`, metric
-`throughput`, unit `MB per sec` as printed). Variant = the heading before the block.
+TestLinearWriteSpeed: the header `mb_sec avg_latency max_latency`, a row per interval
+(`interval N`; `mb_sec` MB/s, latencies ms), then `22.21302268753944 MB per sec` (label
+`summary`, metric `throughput`).
 
-EndToEndLatency (`kafka-e2e-latency.sh`, `EndToEndLatency.printResults`): `Avg latency:
-1.8712 ms` then `Percentiles: 50th = 1, 99th = 4, 99.9th = 11` (label `end-to-end`;
-metrics `avg_latency`, `p50_latency`, `p99_latency`, `p99.9_latency`, unit `ms`). The
-progress lines before it (`1000<TAB>1.52`: message index, one latency) are not read.
+EndToEndLatency (`kafka-e2e-latency.sh`): `Avg latency: 1.8712 ms` then `Percentiles:
+50th = 1, 99th = 4, 99.9th = 11` (label `end-to-end`, ms); the progress lines before it
+are not read.
 
-Sources: tools/src/main/java/org/apache/kafka/tools/{ProducerPerformance,
-ConsumerPerformance,EndToEndLatency}.java, core/src/test/scala/other/kafka/
-TestLinearWriteSpeed.scala.
-
-The producer's lines and the linear-write table are declared rows (`_rows`); the
-consumer's CSV rows are read with a pattern made from its header (one cell per column
-it names), and an end-to-end summary is one line.
+Variant = the heading before the block; the shell command that ran a producer test
+belongs to its block. The producer's lines and the linear-write table are declared rows;
+the consumer's rows are read with a pattern made from its header.
 """
 
 from __future__ import annotations

@@ -1,39 +1,34 @@
-"""luceneutil (Lucene's benchmark tool, `python src/python/localrun.py`): returns one
-`ResultTable` per table or run of log lines.
+"""luceneutil (Lucene's benchmark tool, `python src/python/localrun.py`): what
+`src/python/benchUtil.py` (`simpleReport`) and `src/main/perf/Indexer.java` print.
 
-What `src/python/benchUtil.py` (`simpleReport`) and `src/main/perf/Indexer.java` print:
-
-* the QPS comparison, plain text: a header naming the two checkouts (`baseline`,
-  `my_modified_version` by default) and one `%32s%12.2f%12s%12.2f%12s%16s%6.3f` row per
-  task (header names run together when they fill their field: `TaskQPS`, `StdDevQPS`;
-  older versions have no p-value column):
+* the QPS comparison: a header naming the two checkouts (`baseline`,
+  `my_modified_version` by default; names run together when they fill their field:
+  `TaskQPS`; older versions have no p-value) and a `%32s%12.2f%12s%12.2f%12s%16s%6.3f`
+  row per task:
 
       Task  QPS baseline  StdDev  QPS my_modified_version  StdDev  Pct diff p-value
       Prefix3  147.12  (6.2%)  129.27  (4.0%)  -12.1% ( -21% -   -2%) 0.000
 
-* the same comparison for JIRA (`-jira`): `||Task||QPS base||StdDev base||QPS cmp||StdDev
-  cmp||Pct diff||p-value||` and rows `|Prefix3|147.12|9.12|129.27|5.17|{color:red}21{color}-
-  {color:red}2{color}|{color:green}0.000{color}|`: the standard deviations are absolute
-  (QPS), the change is only its range, its sign the colour (red = slower);
-* the per-task latency table (`Task P50 B P50 C Diff P90 B ... P100 C Diff`, rows
-  `%32s` + five `%10.3f%10.3f%8.1f%%` triples, milliseconds; JIRA: `||Task||P50 Base||P50
-  Cmp||Diff||...`);
-* the indexer's throughput line `Indexer: 46.44432470391602 GB/hour plain text` (often
-  grepped from several logs: `/l/logs/trunk0:Indexer: ...`).
+* the same for JIRA (`-jira`): `||Task||QPS base||StdDev base||QPS cmp||StdDev
+  cmp||Pct diff||p-value||`, rows `|Prefix3|147.12|9.12|129.27|5.17|{color:red}21{color}-
+  {color:red}2{color}|{color:green}0.000{color}|`: absolute standard deviations (QPS),
+  the change only as its range, its sign the colour (red = slower);
+* the per-task latency table (`Task P50 B P50 C Diff P90 B ... P100 C Diff`, five
+  `%10.3f%10.3f%8.1f%%` triples, ms; JIRA `||Task||P50 Base||P50 Cmp||Diff||...`);
+* the indexer's `Indexer: 46.44432470391602 GB/hour plain text` (often grepped from
+  several logs: `/l/logs/trunk0:Indexer: ...`).
 
-Measurements: QPS rows: label = the task; metrics `QPS <baseline>` / `QPS <candidate>`
-(unit `QPS`), `StdDev <baseline>` / `StdDev <candidate>` (`%` in text, `QPS` in JIRA),
-`Pct diff` (%, the signed change), `Pct diff low` / `Pct diff high` (%, the range),
-`p-value` (no unit). Latency rows: `P50 Base`, `P50 Cmp` (ms), `P50 Diff` (%), ... to
-`P100`. Indexer lines: metric `Indexer throughput`, unit `GB/hour`, label = the log
-file name before `:` when grepped (`trunk0`). Variant = the heading above the table.
-The sides of the comparison (`Measurement.side`): `QPS <baseline>` is the `before` of
-quantity `QPS`, `QPS <candidate>` its `after`; `P50 Base` / `P50 Cmp` those of `P50`.
+Measurements: QPS rows (label = the task): `QPS <baseline>` / `QPS <candidate>` (the
+`before` / `after` of quantity `QPS`), `StdDev <...>` (`%` in text, `QPS` in JIRA), `Pct
+diff` (%), `Pct diff low` / `high`, `p-value`. Latency rows: `P50 Base`, `P50 Cmp` (ms;
+the sides of `P50`), `P50 Diff` (%), ... to `P100`. Indexer lines: `Indexer throughput`
+(`GB/hour`), label = the grepped log's name (`trunk0`). Variant = the heading above.
 
-Rows are matched on the text itself, not line by line, so a mail flattened onto one
-line reads the same. The tables are declared rows (`_rows`), their metric names taken
-from the header; the indexer lines are grouped past the shell commands that grepped
-them, which no declared gap says (a `^` must hold in the whole text)."""
+The tables are declared rows, matched on the text itself (a flattened mail reads the
+same), their metric names taken from the header; the indexer lines are grouped past the
+shell commands that grepped them, which no declared gap says (a `^` must hold in the
+whole text).
+"""
 
 from __future__ import annotations
 

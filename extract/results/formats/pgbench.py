@@ -1,32 +1,24 @@
 """PostgreSQL pgbench summaries, `--progress` lines and the `-i` log.
 
-Recognises the summary lines pgbench prints after a run, in any version (`transaction
-type: <builtin: TPC-B (sort of)>`, `scaling factor: 10`, ..., `latency average = 11.013
-ms` (`latency average: ...` before PG 9.6), `tps = 85.18 (including connections
-establishing)` / `(excluding ...)` (<= PG13) / `(without initial connection time)`
-(PG14+)), also when flattened onto one line, indented or hard-wrapped; progress lines
-`progress: 5.0 s, 1234.5 tps, lat 8.1 ms stddev 2.3[, 0 failed][, lag 0.6 ms][, 1 skipped]
-[, 2 retried, 3 retries]`; and the `pgbench -i` log ending `done in 1.04 s (drop tables
-0.00 s, create tables 0.02 s, ...)`. Parameter lines (scaling factor, clients, threads,
-duration), the `pgbench (15.18 ...)` banner and `starting vacuum...end.` are part of the
-block but give no rows, so are the `-i` step and `100000 of 200000 tuples (50%) done`
-lines. A summary's variant is the heading above it (`after:`), or the short `name:`
-just before it when the mail flattened everything; a `pgbench -c 4 ...` command line or
-the banner there is none.
+Recognises the summary lines of any version (`transaction type: <builtin: TPC-B (sort
+of)>`, `scaling factor: 10`, ..., `latency average = 11.013 ms` (`:` before PG 9.6),
+`tps = 85.18 (including connections establishing)` / `(excluding ...)` (<= PG13) /
+`(without initial connection time)` (PG14+)), also flattened, indented or wrapped;
+`progress: 5.0 s, 1234.5 tps, lat 8.1 ms stddev 2.3[, 0 failed][, lag 0.6 ms]...`
+lines; `statement latencies in milliseconds:` lines (in line form only: flattened, the
+statements' own numbers mix in); and the `pgbench -i` log ending `done in 1.04 s (drop
+tables 0.00 s, ...)`. Parameter lines, the `pgbench (15.18 ...)` banner, `starting
+vacuum...end.`, the `-i` step and `100000 of 200000 tuples (50%) done` lines belong to
+the block without rows. A summary's variant is the heading above it, or the short
+`name:` just before it on a flattened line; a `pgbench -c 4 ...` command line or the
+banner is none.
 
-Returns one ResultTable per summary. Measurements, label = the transaction type
-(`<builtin: TPC-B (sort of)>`, a script name; `pgbench` when not printed):
-`transactions_processed`, `failed_transactions`, `transactions_skipped`,
-`transactions_retried`, `total_number_of_retries`, `transactions_above_latency_limit`
-(count; with `_pct` in % where printed), `latency_average`, `latency_stddev`,
-`initial_connection_time`, `rate_limit_schedule_lag_avg|max` (ms),
-`tps_including_connections`, `tps_excluding_connections` or `tps` (unit `tx/s`);
-progress lines give label `progress <t> s`, metrics `tps`, `latency`, `latency_stddev`,
-`lag` (ms), `failed`, `skipped`, `retried`, `retries` (count);
-`statement latencies in milliseconds:` lines give label = the statement, metric `latency`
-(ms) - in line form only, since flattened statements mix their own numbers in (the
-failures column of PG15 gives no rows); the `-i` log gives label `pgbench -i`, metrics
-`init_total` and `init_<step>` (`init_drop_tables`, `init_client_side_generate`, ...; s).
+Measurements: a summary's label is the transaction type (`pgbench` when not printed),
+metrics its keys in snake case (`transactions_processed`, `latency_average`,
+`initial_connection_time`, ...; `_pct` where printed), `tps_including_connections`,
+`tps_excluding_connections` or `tps`; a progress line's label `progress <t> s`; a
+statement's label the statement (`latency`, ms); the `-i` log's label `pgbench -i`,
+metrics `init_total` and `init_<step>` (s).
 """
 
 from __future__ import annotations

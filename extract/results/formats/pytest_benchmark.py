@@ -1,19 +1,17 @@
 """pytest-benchmark result tables.
 
 Recognises the header `Name (time in us)  Min  Max  Mean  StdDev  Median  IQR
-Outliers  OPS  Rounds  Iterations` (any subset/order of those columns), usually under a
-`--- benchmark: N tests ---` or `--- benchmark 'group': N tests ---` banner, and the
-rows under it; cells are `1.0080 (1.0)` (value and ratio to the best row), `1,450.3254`,
-Outliers `a;b`.
+Outliers  OPS  Rounds  Iterations` (any subset/order), usually under a `--- benchmark:
+N tests ---` or `--- benchmark 'group': N tests ---` banner, and its rows; cells are
+`1.0080 (1.0)` (value and ratio to the best row), `1,450.3254`, Outliers `a;b`. Also
+flattened, hard-wrapped, with `--color=yes` debris (`[1m`) or CRs.
 
-Measurements: label = test name, metric = column (`Min` ... `IQR` in the header's time
-unit; `OPS` in `ops/s`, or the unit the header gives, e.g. `OPS (Kops/s)`; `Rounds`,
-`Iterations` as `count`); the parenthesised ratio is not a value. Variant = the heading
-before the banner (`baseline:`), or the saved run a `--benchmark-compare` row names
-(`test_sort (0001_unversi)` -> label `test_sort`, variant `0001_unversi`; `NOW` for
-the current run); caption = the banner's group. Rows are read as a stream, so a
-table flattened onto one line (GitBox mail) or hard-wrapped reads the same; so does
-one whose colour codes (`--color=yes`) were left as `[1m` debris, or had CRs.
+Measurements: label = the test, metric = the column (`Min` ... `IQR` in the header's
+time unit; `OPS` in `ops/s` or the header's `OPS (Kops/s)`; `Rounds`, `Iterations` as
+`count`); the parenthesised ratio is none. Variant = the heading before the banner, or
+the saved run a `--benchmark-compare` row names (`test_sort (0001_unversi)` -> label
+`test_sort`, variant `0001_unversi`; `NOW` for the current run); caption = the
+banner's group.
 
 Its columns come from the header (their order and units vary with options and
 `--benchmark-columns`): each header makes its block's rows (`for_header`).

@@ -1,40 +1,31 @@
 """redis-benchmark reports, in every form the tool prints (`src/redis-benchmark.c`).
 
 Recognises
-- the full report of a test, from its `====== SET ======` title: `100000 requests completed
-  in 1.23 seconds`, the configuration lines (`50 parallel clients`, `3 bytes payload`,
-  `keep alive: 1`, `host configuration ...`, `multi-thread: no`), then either (Redis <= 6.0)
-  cumulative lines `99.90% <= 1 milliseconds` and `81300.81 requests per second`, or
-  (6.2+) `Latency by percentile distribution:` / `Cumulative distribution of latencies:`
-  lines `50.000% <= 0.303 milliseconds (cumulative count 51234)` and the `Summary:` with
+- the full report of a test from its `====== SET ======` title: `100000 requests
+  completed in 1.23 seconds`, settings (`50 parallel clients`, `keep alive: 1`, ...),
+  then cumulative lines `99.90% <= 1 milliseconds` and `81300.81 requests per second`
+  (<= 6.0), or (6.2+) `Latency by percentile distribution:` / `Cumulative distribution
+  of latencies:` lines `50.000% <= 0.303 milliseconds (cumulative count 51234)`,
   `throughput summary: 81300.81 requests per second` and the `latency summary (msec):`
   table `avg min p50 p95 p99 max`;
-- `-q` lines `SET: 81300.81 requests per second` (<= 6.0) and `SET: 81300.81 requests per
-  second, p50=0.303 msec` (6.2+);
-- `--csv` rows `"SET","81300.81"` (<= 6.0, two rows or more) and, under the header
-  `"test","rps","avg_latency_ms",...`, `"SET","81300.81","0.311","0.096",...` (6.2+);
-- also flattened onto one line, hard-wrapped, indented or with the CR-redrawn live line
-  `SET: rps=81234.0 (overall: ...) avg_msec=... (overall: ...)` still in the text (claimed,
-  no rows: the final figures follow it). A `redis-benchmark ...` command line and
-  `WARNING: Could not fetch server CONFIG` lines just above are part of the block.
+- `-q` lines `SET: 81300.81 requests per second[, p50=0.303 msec]`;
+- `--csv` rows `"SET","81300.81"` (<= 6.0, two or more) and, under the header
+  `"test","rps","avg_latency_ms",...`, `"SET","81300.81","0.311",...` (6.2+);
+- also flattened, hard-wrapped, indented or with the CR-redrawn live line `SET: rps=...
+  (overall: ...) avg_msec=...` still in the text (claimed, no rows). A `redis-benchmark
+  ...` command line and `WARNING: Could not fetch server CONFIG` just above belong to
+  the block.
 
-Returns one ResultTable per report and one per run of `-q` lines or CSV rows.
 Measurements, label = the test title (`SET`, `LRANGE_100 (first 100 elements)`):
-`requests_per_sec` (unit `requests per second`); `latency_avg`, `latency_min`,
-`latency_p50`, `latency_p95`, `latency_p99`, `latency_max` (ms) from the latency summary,
-the CSV columns and the `-q` `p50=`; in a report also `requests` (count) and `duration`
-(s) from `... requests completed in ...`, `percentile_latency_p<P>` (ms) from the
-percentile distribution (`99.902%` gives `p99_902`, `0.000%` `p0`) and
-`requests_within_<T>ms` (% of requests at most T ms, `0.103` written `0_103`) from the
-cumulative lines. Cumulative counts restate the percentages and give no rows; client,
-payload and configuration lines are settings and give none.
+`requests_per_sec`, `latency_<avg|min|p50|p95|p99|max>` (ms); in a report also
+`requests`, `duration` (s), `percentile_latency_p<P>` (`99.902%` gives `p99_902`) and
+`requests_within_<T>ms` (%, `0.103` written `0_103`). Cumulative counts restate the
+percentages and settings are no results: no rows.
 
-The pre-6.2 CSV rows are declared rows (`_rows.Rows`). Not declared as rows: a full
-report is a sequence of line kinds whose meaning depends on the heading before them
-(percentile or cumulative distribution); `-q` lines take their title from the text before
-them; the 6.2 CSV rows are read after their header over the live lines between them
-(`_GAP`, only ever matched at a position: searched, it would read up to 100 characters
-from each).
+The CSV rows are declared rows (`CSV`, `OLD_CSV`). Not declared as rows: a full report
+is a sequence of line kinds whose meaning depends on the heading before them
+(percentile or cumulative distribution), and a `-q` line takes its title from the text
+before it.
 """
 
 from __future__ import annotations

@@ -1,24 +1,17 @@
-"""Spark `Benchmark` framework tables (`*-results.txt`, PR comments): returns one
-table per title.
+"""Spark `Benchmark` framework tables (core/src/test/scala/org/apache/spark/benchmark/
+Benchmark.scala, as its `*-results.txt` files and PR comments show them).
 
 Recognises the header `<title>:  Best Time(ms)  Avg Time(ms)  Stdev(ms)  Rate(M/s)
 Per Row(ns)  Relative` (Spark 3+) or `<title>:  Best/Avg Time(ms)  Rate(M/s)  Per
-Row(ns)  Relative` (Spark 2, cells `40943 / 47670`), an optional dashed rule, then
-rows `<case>  2161  2194  55  9.3  108.0  1.0X`. Rows may carry sbt's `[info] `
-prefix, or a unified-diff prefix (`-` old results, `+` new results: variant
-`old` / `new`), and may be flattened onto one line. Also the sbt progress pairs
-`Running case: <case>` / `Stopped after 2 iterations, 2962 ms`. A rate printed as
-`Infinity` (best time 0 ms) is read as such; a header and rule that a mail wrapped at
-72/80 columns (`Per` / `Row(ns)`, the rule over two lines) still open the table.
+Row(ns)  Relative` (Spark 2, cells `40943 / 47670`), an optional dashed rule, then rows
+`<case>  2161  2194  55  9.3  108.0  1.0X`, with sbt's `[info] ` prefix or a diff's
+`-` / `+` (variant `old` / `new`), also flattened; a header and rule wrapped at 72/80
+columns still open the table; a rate `Infinity` (best time 0 ms) is read as such. Also
+the sbt progress pairs `Running case: <case>` / `Stopped after 2 iterations, 2962 ms`.
 
-Source: core/src/test/scala/org/apache/spark/benchmark/Benchmark.scala (as its
-`*-results.txt` files show it).
-
-Measurements: label = the case (`java`, `Select 100 columns`), caption = the title
-(`encode for 1`); metric = the column (`Best Time(ms)`, `Avg Time(ms)`, `Stdev(ms)`,
-`Rate(M/s)`, `Per Row(ns)`, `Relative`); unit `ms`, `ms`, `ms`, `M/s`, `ns`, `x`
-(`1.0X` → 1.0). The JVM and CPU lines are not measurements. Progress pairs give
-metric `Stopped after N iterations`, unit `ms`.
+Measurements: one table per title (its caption); label = the case, metric = the column
+(`Best Time(ms)` ... `Relative`), unit `ms`, `M/s`, `ns` or `x` (`1.0X` → 1.0). The JVM
+and CPU lines are none. Progress pairs give `Stopped after N iterations` (ms).
 """
 
 from __future__ import annotations

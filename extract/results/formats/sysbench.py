@@ -1,38 +1,31 @@
 """sysbench final reports and `--report-interval` lines (1.0, and 0.4/0.5).
 
 Recognises interval lines `[ 10s ] thds: 8 tps: 258.32 qps: 4133.04 (r/w/o: a/b/c) lat
-(ms,95%): 4.10 err/s: 0.00 reconn/s: 0.00` and the indented report sections `SQL
-statistics:`, `General statistics:`, `Latency (ms):`, `Threads fairness:`, `CPU speed:`,
-`Throughput:`, `File operations:` (1.0) and `OLTP test statistics:`, `Test execution
-summary:` with its `per-request statistics:` (0.4/0.5), with their `key: value` lines;
-the memory test's `Total operations: N (R per second)` (0.x: `Operations performed: N
-(R ops/sec)`) and `2048.00 MiB transferred (1841.49 MiB/sec)` lines; also when
-flattened onto one line, indented or hard-wrapped. The banner and option lines
-(`sysbench 1.0.11 (using ...)`, `sysbench 0.5:  multi-threaded system evaluation
-benchmark`, `Number of threads: 1`, `Initializing random number generator from seed
-(1).`) are claimed without rows. A run's variant is the heading above its banner (or
-above its first block when no banner was pasted), or the short `name:` just before it
-on one flattened line; a `name:` line right above a later block names that block. A
-`sysbench ... run` command line, setup lines (`Threads started!`) are no heading.
+(ms,95%): 4.10 err/s: 0.00 reconn/s: 0.00`; the report sections (`SQL statistics:`,
+`General statistics:`, `Latency (ms):`, `Threads fairness:`, `CPU speed:`,
+`Throughput:`, `File operations:`; 0.4/0.5 `OLTP test statistics:`, `Test execution
+summary:`, `per-request statistics:`) with their `key: value` lines; the memory test's
+`Total operations: N (R per second)` (0.x `Operations performed: N (R ops/sec)`) and
+`2048.00 MiB transferred (1841.49 MiB/sec)`; also flattened, indented or hard-wrapped.
+The banner and option lines (`sysbench 1.0.11 (using ...)`, `Number of threads: 1`)
+are claimed without rows. A run's variant is the heading above its banner (or its first
+block), or a short `name:` just before it on a flattened line; a `name:` line right
+above a later block names that block; a `sysbench ... run` command line or setup line
+is no heading.
 
-Returns one ResultTable per run of interval lines, one per report and one per memory
-line. Measurements:
-- interval lines: label `interval <N>s`, metrics `tps` (`tx/s`), `qps`, `reads`,
-  `writes`, `other` (`q/s`), `latency_p95` (ms; the percentile as printed), `err_per_sec`,
+Measurements:
+- interval lines: label `interval <N>s`, `tps` (`tx/s`), `qps`, `reads`, `writes`,
+  `other` (`q/s`), `latency_p95` (ms; the percentile as printed), `err_per_sec`,
   `reconn_per_sec` (`1/s`);
-- report: label = section (`SQL statistics`, `General statistics`, `Latency`, `per-request
-  statistics`, ...), metric = key in snake case (`queries_read`, `transactions`,
-  `total_time`, `total_events`, `min`, `avg`, `95th_percentile`, `approx_95_percentile`,
-  `events_per_second`...), counts in `count`, `total time: 20.0378s` and the fairness
-  `execution_time_avg|stddev` in `s`, latencies in `ms`, the `(30.94 per sec.)` rates as
-  `<key>_rate` in `per sec`; fileio `reads/s:` as `reads_per_sec` (`1/s`) and `read,
-  MiB/s:` as `read` (`MiB/s`);
-- memory: label `Memory`, `total_operations` (count), `operations_rate` (`1/s`),
-  `transferred` and `transfer_rate` (the printed `MiB`, `MiB/sec`; 0.x `MB`).
+- report: label = section, metric = key in snake case (`queries_read`, `total_time`,
+  `95th_percentile`, ...): counts in `count`, times in `s`, latencies in `ms`, `(30.94
+  per sec.)` as `<key>_rate` (`per sec`); fileio `reads/s:` as `reads_per_sec` (`1/s`),
+  `read, MiB/s:` as `read` (`MiB/s`);
+- memory: label `Memory`, `total_operations`, `operations_rate` (`1/s`), `transferred`
+  and `transfer_rate` (as printed: `MiB`, `MiB/sec`).
 
-Interval and memory lines are declared rows (`_rows.Rows`). Not declared as rows: a
-report is indented sections of `key: value` lines whose unit depends on the section and
-the key. All share the run's name.
+Interval and memory lines are declared rows. Not declared as rows: a report is
+indented sections of `key: value` lines whose unit depends on the section and the key.
 """
 
 from __future__ import annotations

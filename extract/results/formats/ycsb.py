@@ -1,34 +1,27 @@
-"""YCSB (Yahoo! Cloud Serving Benchmark) output: returns one table per run.
+"""YCSB (Yahoo! Cloud Serving Benchmark) output: one table per run, from what
+`site.ycsb.Client` and its measurements print (core/src/main/java/site/ycsb/):
 
-What `site.ycsb.Client` and its measurements print (core/src/main/java/site/ycsb/):
-
-* the final report of the text exporter (`TextMeasurementsExporter`), one
-  `[<section>], <measurement>, <value>` line each: `[OVERALL], RunTime(ms), 10110`,
-  `[OVERALL], Throughput(ops/sec), 98.9`, `[READ], Operations, 499304`,
-  `[READ], AverageLatency(us), 1657.3`, `[READ], 95thPercentileLatency(us), 4000`,
-  `[READ], Return=OK, 499304`; the raw measurement type writes `Total Operations`,
-  `Average`, `Min`, `Max`, `p1` ... `p99.99` (microseconds);
+* the text exporter's final report, one `[<section>], <measurement>, <value>` line
+  each: `[OVERALL], RunTime(ms), 10110`, `[OVERALL], Throughput(ops/sec), 98.9`,
+  `[READ], Operations, 499304`, `[READ], 95thPercentileLatency(us), 4000`, `[READ],
+  Return=OK, 499304`; the raw measurement type writes `Total Operations`, `Average`,
+  `Min`, `Max`, `p1` ... `p99.99` (microseconds);
 * the same records from the JSON exporters, `{ "metric" : "OVERALL", "measurement" :
-  "RunTime(ms)", "value" : 10110 }` (objects one after another, or in an array);
-* the status lines (`StatusThread`, every 10 s): `2019-10-14 18:07:32:614 50 sec:
-  1000000 operations; 17966 current ops/sec; est completion in 1 minute [READ:
-  Count=2764, Max=8487, Min=180, Avg=512.31, 50=470, 90=700, 99=1500, 99.9=4000,
+  "RunTime(ms)", "value" : 10110 }`;
+* the status lines (every 10 s): `2019-10-14 18:07:32:614 50 sec: 1000000 operations;
+  17966 current ops/sec; est completion in 1 minute [READ: Count=2764, Max=8487, ...,
   99.99=8000]` (HdrHistogram), `[READ AverageLatency(us)=518.2]` (histogram, time
   series) or `READ count: 2764, average latency(us): 512.31` (raw).
 
-Measurements of the report: label = the section (`OVERALL`, `READ`, `UPDATE`), metric =
-the measurement without its unit (`RunTime`, `Throughput`, `AverageLatency`,
-`Return=OK`), unit = the one in parentheses as written (`ms`, `us`, `ops/sec`) or `count`
-for Operations / Return= lines, `us` for the raw type's summary, `MB` for
-`[MAX_MEM_USED], MBs`. Status lines: label `<N> sec` (the elapsed time) with metrics
-`operations` (count) and `current ops/sec`; label `<section> <N> sec` with the
-report's names (`Operations`, `AverageLatency`, `MaxLatency`, `99thPercentileLatency`,
-... in `us`). Java doubles (`3.489955785875464E8`) are read. Lines may be flattened onto
-one line, carry stray spaces, log prefixes or a `|` gutter.
-Variant = the heading before the run (`With patch`). Not measurements: histogram
-buckets (`[UPDATE], 0, 464`, `[READ], >1000, 5`), time-series points, JVM GC sections
-(`[TOTAL_GCS_PS_Scavenge]`, `[TOTAL_GC_TIME_%]`), the raw type's `Below is a summary`
-marker, and the estimated completion time.
+Report measurements: label = the section (`OVERALL`, `READ`), metric = the measurement
+without its unit (`RunTime`, `Return=OK`), unit = the one in parentheses (`ms`, `us`,
+`ops/sec`), else `count` (`us` for the raw type's summary, `MB` for `[MAX_MEM_USED],
+MBs`). Status lines: label `<N> sec` with `operations` and `current ops/sec`, and
+`<section> <N> sec` with the report's names (`Operations`, `AverageLatency`, ...). Java
+doubles (`3.489955785875464E8`) are read; lines may be flattened, carry stray spaces,
+log prefixes or a `|` gutter. Not measurements: histogram buckets (`[UPDATE], 0, 464`),
+time-series points, JVM GC sections (`[TOTAL_GC_TIME_%]`), the raw type's `Below is a
+summary` marker, the estimated completion time.
 
 Not declared as rows: a block mixes three shapes (`[SECTION], metric, value` records,
 the JSON export, status lines) whose metric and unit come from each record's own text.
