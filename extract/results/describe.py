@@ -62,7 +62,8 @@ _TAIL_WORDS = frozenset(
 )  # fmt: skip
 _TAIL_MARKS = "~≈=:<>( \t"
 _PERF_METRIC = re.compile(
-    r"(p\d{2,3}(?:\.\d+)?|latency|throughput|qps|tps|ops|bandwidth|build time|run ?time"
+    r"(p\d{2,3}(?:\.\d+)?|(?<![\d.])\d{2}(?:\.\d+)?th\b|latency|throughput|qps|tps|ops"
+    r"|bandwidth|build time|run ?time"
     r"|startup time|response time|execution time|query time|elapsed|duration|memory|heap"
     r"|cpu|gc|speed-?up|slow-?down|improvement|regression|overhead|time"
     r"|per second|per sec|/s\b|/sec\b|吞吐|耗时|延迟|时延)",
@@ -91,11 +92,15 @@ def _without_tail_words(label: str) -> str:
     return " ".join(words).rstrip(_TAIL_MARKS)
 
 
-def _nearest_metric(before: str, after: str) -> str:
-    """The performance word nearest to the number (`per second` is a throughput)."""
-    found = list(_PERF_METRIC.finditer(before))
-    last = found[-1] if found else None
-    first = _PERF_METRIC.search(after)
+def _nearest_metric(before: str, after: str, unit: str = "none") -> str:
+    """The performance word nearest to the number (`per second` is a throughput), of
+    those its unit allows: a time is no throughput, a rate no latency (`41,233 ops/s,
+    mean 0.24 ms, 99th 1.12 ms`: the last is the 99th's, not the ops/s')."""
+    clash = _CLASHING.get(unit, ())
+    last = next(
+        (m for m in reversed(list(_PERF_METRIC.finditer(before))) if _kind(m) not in clash), None
+    )
+    first = next((m for m in _PERF_METRIC.finditer(after) if _kind(m) not in clash), None)
     if last is None and first is None:
         return ""
     if first is None or (last is not None and len(before) - last.end() <= first.start()):
@@ -104,6 +109,23 @@ def _nearest_metric(before: str, after: str) -> str:
         word = first.group(1)
     word = _CJK_METRICS.get(word, word.lower())
     return "throughput" if word in ("per second", "per sec", "/s", "/sec") else word
+
+
+def _kind(m: re.Match) -> str:
+    """Whether a performance word names a rate, a time, or neither."""
+    word = _CJK_METRICS.get(m.group(1), m.group(1).lower())
+    if word in _RATE_WORDS or word.startswith(("per ", "/")):
+        return "rate"
+    return "time" if word in _TIME_WORDS else ""
+
+
+_RATE_WORDS = frozenset(("throughput", "qps", "tps", "ops", "bandwidth"))
+_TIME_WORDS = frozenset(
+    ("latency", "build time", "run time", "runtime", "startup time", "response time",
+     "execution time", "query time", "elapsed", "duration", "time")
+)  # fmt: skip
+# The kinds of word a number in a unit of this class is not a measure of.
+_CLASHING = {"time": ("rate",), "rate": ("time",), "byterate": ("time",)}
 
 
 _CJK_METRICS = {"吞吐": "throughput", "耗时": "time", "延迟": "latency", "时延": "latency"}
@@ -176,7 +198,7 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
         near_after = after[:60]
         if (stop := _SENTENCE_END.search(near_after)) is not None:
             near_after = near_after[: stop.start()]
-        metric = _nearest_metric("" if item else near_before, near_after) or {
+        metric = _nearest_metric("" if item else near_before, near_after, unit) or {
             "time": "time",
             "rate": "throughput",
             "byterate": "throughput",

@@ -324,3 +324,15 @@ def test_an_unread_number_is_not_named_by_other_values():
     )
     assert got[1637.1] == ("http_reqs", "throughput")
     assert described("调度耗时从 45 秒降到 12 秒左右，提升约 3.7 倍。\n")[3.7][1] == "speedup"
+
+
+def test_an_unread_number_s_metric_agrees_with_its_unit():
+    """The performance word nearest to a number names it only when its unit allows:
+    a time is no throughput, a rate no latency; `99th` is a percentile."""
+    from extract.results.describe import _nearest_metric
+
+    assert _nearest_metric("41,233 ops/s, mean 0.24 ms, 99th ", "", "time") == "99th"
+    assert _nearest_metric("throughput went up, now ", "", "time") == ""
+    assert _nearest_metric("latency is fine, we get ", "", "rate") == ""
+    assert _nearest_metric("throughput went up, now ", "", "rate") == "throughput"
+    assert _nearest_metric("", " p99 latency", "time") == "p99"
