@@ -392,10 +392,8 @@ _FLAT_LABELLED = re.compile(
 )
 
 
-_CELL_TEXT = (
-    rf"[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?[ \t]*(?:[ \t]in|[ \t]took|:|=)"
-    rf"[ \t]*~?{GROUPED}[ \t]*(?:{_UNIT})"
-)
+# (`_CELL_PAIR` without its groups)
+_CELL_TEXT = re.sub(r"\(\?P<\w+>", "(?:", _CELL_PAIR.pattern)
 # `Old client : small msgs in 57.8 secs | 1k msgs in 53.2 secs New client : ...`
 _FLAT_CELLS = re.compile(
     rf"(?P<head>[A-Z][^|:\n]{{0,60}}?)[ \t]?:[ \t]?"
@@ -421,21 +419,16 @@ _FLAT_SHARE = re.compile(
 )
 
 
-def _flat_shares(line: str) -> list[list[re.Match]]:
-    """Runs of three or more profile shares (`_SHARE`) one after the other."""
-    shares = (
-        m
-        for m in _FLAT_SHARE.finditer(line)
-        if float(m.group("num")) <= 100 and _CODE_NAME.search(m.group("head"))
-    )
-    return _runs_of_three(line, shares)
+def _is_share(m: re.Match) -> bool:
+    return float(m.group("num")) <= 100 and _CODE_NAME.search(m.group("head")) is not None
 
 
-def _flat_labelled(line: str) -> list[list[re.Match]]:
-    """Runs of three or more `label - value unit` records one after the other in a
-    flattened line, each in a unit of time or rate."""
-    records = (m for m in _FLAT_LABELLED.finditer(line) if _time_or_rate(m.group("unit")))
-    return _runs_of_three(line, records)
+# What flattening ran together, one record after the other: `label - value unit`
+# records in a unit of time or rate, and profile shares (`_SHARE`).
+_FLAT_RECORDS = (
+    (_FLAT_LABELLED, lambda m: _time_or_rate(m.group("unit"))),
+    (_FLAT_SHARE, _is_share),
+)
 
 
 # `1 element 3.97 sec 101 elements 5.81 sec ...`: `label  <number> <unit>` lines that
@@ -478,11 +471,6 @@ def _is_flat_head(words: str) -> bool:
 
 def _shape(head: str) -> tuple[int, bool]:
     return len(head.split()), head[:1].isdigit()
-
-
-def _runs_of_three(line: str, matches) -> list[list[re.Match]]:
-    """Runs of three or more of `matches` with only blanks between them."""
-    return [run for run in runs(matches, line) if len(run) >= 3]
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -538,10 +526,10 @@ def parse(text: str) -> list[ResultTable]:
                 if cells := _flat_cells(line):
                     stretch = (cells[0][2][0], cells[-1][2][1])
                     close([(i, head, pairs) for head, pairs, _ in cells], stretch)
-                for run in _flat_labelled(line):
-                    close([(i, m.group("head").strip(), [m]) for m in run])
-                for run in _flat_shares(line):
-                    close([(i, m.group("head"), [m]) for m in run])
+                for pattern, ok in _FLAT_RECORDS:  # (three or more, only blanks between)
+                    for run in runs((m for m in pattern.finditer(line) if ok(m)), line):
+                        if len(run) >= 3:
+                            close([(i, m.group("head").strip(), [m]) for m in run])
                 for run in _flat_unit_rows(line):
                     close([(i, head, [m]) for head, m in run])
             continue
