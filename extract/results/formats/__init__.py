@@ -133,14 +133,10 @@ _NAMES = frozenset(
 )
 
 
-def _can_run(parts: tuple[Part, ...], text: str, hits: prefilter.Hits) -> bool:
-    """Whether one of the trigger's parts matches `text` (`hits` = its scan)."""
-    return _runs(parts, text, hits.among(_NAMES), hits.decided)
-
-
 def _runs(parts: tuple[Part, ...], text: str, ok: frozenset[str], decided: frozenset[str]) -> bool:
-    """`_can_run`, given the names of `_NAMES` the scan lets in (`ok`) and those it
-    decides (plain set lookups: this runs for every parser on every message)."""
+    """Whether one of the trigger's parts matches `text`, given the names of `_NAMES`
+    its scan lets in (`ok`) and those it decides (plain set lookups: this runs for
+    every parser on every message)."""
     for regex, needles, trigger in parts:
         if needles is not None and needles not in ok:
             continue
@@ -192,7 +188,8 @@ _GENERIC_NAMES = frozenset(
 
 def may_match(mod: ModuleType, text: str) -> bool:
     """False when the module's trigger says it cannot find anything in `text`."""
-    return _can_run(_PARTS[mod.INFO.name], text, prefilter.scan(text))
+    hits = prefilter.scan(text)
+    return _runs(_PARTS[mod.INFO.name], text, hits.among(_NAMES), hits.decided)
 
 
 def by_name(name: str) -> ModuleType:
