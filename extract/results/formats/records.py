@@ -311,18 +311,19 @@ _CELL_PAIR = re.compile(
 def _cells(line: str) -> tuple[str, list[re.Match]] | None:
     """(label, one pair per cell) for a line of two or more `|` cells that are each a
     name and a value with its unit, the label before a `:` that opens the line."""
-    if line.count("|") < 1 or _TABLE_LINE.search(line):
+    if "|" not in line or _TABLE_LINE.search(line):
         return None
     head, sep, rest = line.partition(" : ") if " : " in line else line.partition(":")
     if not sep or len(head) > 60:
         head, rest = "", line
-    found = []
-    for cell in rest.split("|"):
-        m = _CELL_PAIR.fullmatch(cell.strip())
-        if m is None or not _unit_known(m.group("unit")):
-            return None
-        found.append(m)
-    return (head.strip(), found) if len(found) >= 2 else None
+    found = _cell_pairs(rest)
+    return (head.strip(), found) if found and len(found) >= 2 else None
+
+
+def _cell_pairs(cells: str) -> list[re.Match] | None:
+    """A pair per `|`-separated cell, when each is a name and a value in a known unit."""
+    pairs = [_CELL_PAIR.fullmatch(c.strip()) for c in cells.split("|")]
+    return pairs if all(p and _unit_known(p.group("unit")) for p in pairs) else None
 
 
 def _flat_runs(line: str) -> list[list[list[re.Match]]]:
@@ -406,8 +407,7 @@ def _flat_cells(line: str) -> list[tuple[str, list[re.Match], tuple[int, int]]]:
     when two or more follow one another."""
     found = []
     for m in _FLAT_CELLS.finditer(line):
-        pairs = [_CELL_PAIR.fullmatch(c.strip()) for c in m.group("cells").split("|")]
-        if all(p is not None and _unit_known(p.group("unit")) for p in pairs):
+        if pairs := _cell_pairs(m.group("cells")):
             found.append((m.group("head").strip(), pairs, m.span()))
     return found if len(found) >= 2 else []
 
