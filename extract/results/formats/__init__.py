@@ -179,11 +179,9 @@ def _triggered(ok: frozenset[str]) -> tuple[int, int]:
     return tools, generic
 
 
-# The readers of any table, record or sentence (not a tool's own output).
-_GENERIC_NAMES = frozenset(
-    ("jira-table", "html-table", "markdown-table", "records", "json", "delimited", "ascii-table",
-     "prose", "log-timing", "sql-timing")
-)  # fmt: skip
+# What the gate counts as generic: the generic formats, and the readers that are no one
+# tool's either (delimited text, timings in logs and SQL shells).
+_GENERIC_NAMES = GENERIC_FORMATS | {"delimited", "log-timing", "sql-timing"}
 
 
 def may_match(mod: ModuleType, text: str) -> bool:
