@@ -16,7 +16,7 @@ ms, `_sec`/`_seconds` → s, `_per_sec` → `/s` rates, `mb_per_sec` → MB/s, `
 `id`...) or of the `key: value` lines just above it (`test_id: ...`; in a flattened
 line, the last such record before it, its value one token), variant = the
 heading above the block. Fields that name settings or identifiers (port, threads,
-id, version, timestamp...) give no rows. Pure function; never raises.
+id, version, timestamp...) give no rows.
 """
 
 from __future__ import annotations

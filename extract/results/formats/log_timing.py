@@ -27,7 +27,7 @@ block or per run of log records.
 Variant = the heading above the block (or above its code fence, for log records).
 Records are matched on the text itself, so a mail flattened onto one line reads
 the same; timing lines flattened onto one line are read where two or more records
-stand one after the other in it. Pure function; never raises.
+stand one after the other in it.
 
 Hive's summaries, PerfLogger records and zkbenchmark results are declared rows
 (`_rows.Rows`). Not declared as rows: a run of timing lines comes from two patterns

@@ -23,7 +23,7 @@ printed), `Failure rate` (msg/s), `Latency mean|med|95pct|99pct|99.9pct|99.99pct
 run (`1 thread:`).
 
 Records are matched on the text itself, so a mail flattened onto one line reads the
-same, and a record wrapped over lines ends at its `Max: N`. Pure function; never raises.
+same, and a record wrapped over lines ends at its `Max: N`.
 
 Source: pulsar-testclient PerformanceProducer / PerformanceConsumer log statements (the
 repository was too large to fetch here; written from their documented output).

@@ -42,7 +42,6 @@ of the block has one, the one unit its heading states (`Query times (seconds):`)
 Keys that name settings (threads, port, size, timeout, id, version, ...) are
 configuration, not results, and give no rows unless they carry a unit of time
 or rate (not even then when they name a time setting: timeout, interval, ttl, ...).
-Pure function; never raises.
 """
 
 from __future__ import annotations
