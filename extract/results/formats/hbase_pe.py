@@ -72,14 +72,15 @@ _RECORDS = re.compile(
 # `2020-06-07 22:54:30,362 INFO [main] hbase.PerformanceEvaluation: `.
 # (a level and a class name are read from their first letter, a thread up to a `[`:
 # none is read again from each of its characters; here and in _FILLER)
+_STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+"
 _PREFIX = re.compile(
-    r"(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+\s+)?(?:(?<![A-Z])[A-Z]+\s+)?"
+    rf"(?:{_STAMP}\s+)?(?:(?<![A-Z])[A-Z]+\s+)?"
     r"(?:\[(?P<thread>[^\][]*)\]\s+)?(?:(?<![\w.$])[\w.$]*PerformanceEvaluation:\s*)$"
 )
 _TEST_NAME = re.compile(r"Test\s*:\s*(\w+)")
 # Text between two records of the same run: log prefixes, fences, PE chatter.
 _FILLER = re.compile(
-    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+|\b(?:INFO|WARN|DEBUG|ERROR)\b|\[[^\][\n]*\]"
+    rf"{_STAMP}|\b(?:INFO|WARN|DEBUG|ERROR)\b|\[[^\][\n]*\]"
     r"|(?<![\w.$])[\w.$]*PerformanceEvaluation:|```+|\{code(?::[^}]*)?\}|\{noformat\}"
     # the pretty histogram report (`Mean      = 1211.43`, ..., `99.999th  = 90112.00`) repeats
     # the `Latency (us) :` line; the value-size report is not a performance figure
