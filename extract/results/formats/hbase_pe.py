@@ -110,8 +110,7 @@ def _hist_measurements(m: re.Match, label: str | None) -> list[Measurement]:
     for key, written in (
         p.groups() for p in run_matches(m.group("hist"), _HIST_PAIR.match, _HIST_PAIR_AT.search)
     ):
-        name = {"mean": "mean", "min": "min", "max": "max", "stdDev": "stddev"}.get(key)
-        name = name or ("p" + key[:-2] if key.endswith("th") else key)
+        name = "stddev" if key == "stdDev" else "p" + key[:-2] if key.endswith("th") else key
         found.append((f"latency_{name}", written, m.group("hu")))
     return numbers(found, label)
 
