@@ -133,14 +133,10 @@ _NAMES = frozenset(
 )
 
 
-def _can_run(parts: tuple[Part, ...], text: str, hits: prefilter.Hits) -> bool:
-    """Whether one of the trigger's parts matches `text` (`hits` = its scan)."""
-    return _runs(parts, text, hits.among(_NAMES), hits.decided)
-
-
 def _runs(parts: tuple[Part, ...], text: str, ok: frozenset[str], decided: frozenset[str]) -> bool:
-    """`_can_run`, given the names of `_NAMES` the scan lets in (`ok`) and those it
-    decides (plain set lookups: this runs for every parser on every message)."""
+    """Whether one of the trigger's parts matches `text`, given the names of `_NAMES`
+    its scan lets in (`ok`) and those it decides (plain set lookups: this runs for
+    every parser on every message)."""
     for regex, needles, trigger in parts:
         if needles is not None and needles not in ok:
             continue
@@ -183,16 +179,15 @@ def _triggered(ok: frozenset[str]) -> tuple[int, int]:
     return tools, generic
 
 
-# The readers of any table, record or sentence (not a tool's own output).
-_GENERIC_NAMES = frozenset(
-    ("jira-table", "html-table", "markdown-table", "records", "json", "delimited", "ascii-table",
-     "prose", "log-timing", "sql-timing")
-)  # fmt: skip
+# What the gate counts as generic: the generic formats, and the readers that are no one
+# tool's either (delimited text, timings in logs and SQL shells).
+_GENERIC_NAMES = GENERIC_FORMATS | {"delimited", "log-timing", "sql-timing"}
 
 
 def may_match(mod: ModuleType, text: str) -> bool:
     """False when the module's trigger says it cannot find anything in `text`."""
-    return _can_run(_PARTS[mod.INFO.name], text, prefilter.scan(text))
+    hits = prefilter.scan(text)
+    return _runs(_PARTS[mod.INFO.name], text, hits.among(_NAMES), hits.decided)
 
 
 def by_name(name: str) -> ModuleType:

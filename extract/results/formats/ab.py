@@ -172,10 +172,8 @@ def parse(text: str) -> list[ResultTable]:
             return []
         starts = [max(0, text.rfind("\n\n", 0, rps.start()))]
     tables = []
-    for i, s in enumerate(starts):
-        e = starts[i + 1] if i + 1 < len(starts) else len(text)
-        t = _report(text, s, e)
-        if t:
+    for s, e in zip(starts, [*starts[1:], len(text)], strict=True):  # (to the next report)
+        if t := _report(text, s, e):
             tables.append(t)
             banner = _BANNER.match(text, s)
             progress = _PROGRESS.search(text, banner.end() if banner else s, t.span[1])

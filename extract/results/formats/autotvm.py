@@ -9,7 +9,7 @@ the last one is its result. Rows: label = `Task i/n`; metrics `Current` and `Bes
 Variant = the heading above the log.
 
 Lines are matched on the text itself, so a mail flattened onto one line reads the
-same. Pure function; never raises.
+same.
 """
 
 from __future__ import annotations

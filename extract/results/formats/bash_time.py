@@ -107,10 +107,7 @@ _ZSH_FIELDS = [
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables: list[ResultTable] = []
-    for reader in (_parse, _zsh):
-        tables.extend(reader(text))
-    return tables
+    return _parse(text) + _zsh(text)
 
 
 def _zsh(text: str) -> list[ResultTable]:
@@ -168,15 +165,21 @@ def _comma_heading(text: str, pos: int, floor: int) -> str | None:
 
 
 def _parse(text: str) -> list[ResultTable]:
-    records = [m for m in _RECORD.finditer(text) if _is_record(m)]
+    groups: list[list[tuple[re.Match, int, str | None]]] = []
+    for m in _RECORD.finditer(text):
+        if not _is_record(m):
+            continue
+        start, message = _log_start(text, m.start())
+        # (a record follows the one before when only blanks part them; a timed log
+        # line is a block of its own, with its own heading)
+        prev = groups[-1][-1] if groups else None
+        if prev and not (message or prev[2] or text[prev[0].end() : start].strip()):
+            groups[-1].append((m, start, message))
+        else:
+            groups.append([(m, start, message)])
     tables: list[ResultTable] = []
     floor = 0
-    group: list[tuple[re.Match, int, str | None]] = []
-
-    def flush() -> None:
-        nonlocal floor
-        if not group:
-            return
+    for group in groups:
         first_start = group[0][1]
         # `$ time mvn package` above the record (its output between): the command
         timed = None
@@ -201,14 +204,4 @@ def _parse(text: str) -> list[ResultTable]:
             )
         tables.append(table)
         floor = group[-1][0].end()
-        group.clear()
-
-    for m in records:
-        start, message = _log_start(text, m.start())
-        if group and (message or text[group[-1][0].end() : start].strip()):
-            flush()
-        group.append((m, start, message))
-        if message:  # each timed log line is its own block with its own heading
-            flush()
-    flush()
     return tables

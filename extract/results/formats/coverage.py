@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import GIT_FOOTER, NUM, line_end, line_start, within
+from extract.results.formats._layout import GIT_FOOTER, NUM, last, line_end, line_start, within
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -106,12 +106,12 @@ def _comment_block(text: str, start: int) -> tuple[int, int]:
     end = line_end(text, start)
     if end - start > 400:  # flattened onto one line: up to the last report-like token
         footer = GIT_FOOTER.search(text[start:end])
-        stop, last = (start + footer.start() if footer else end), start
+        stop, reach = (start + footer.start() if footer else end), start
         for tok in _REPORT_TOKEN.finditer(text, start, stop):
-            if tok.start() - last > 200:
+            if tok.start() - reach > 200:
                 break
-            last = tok.end()
-        return start, last
+            reach = tok.end()
+        return start, reach
     pos, in_fence = end + 1, False
     while pos < len(text):
         le = line_end(text, pos)
@@ -132,10 +132,8 @@ def _coverage_py(text: str) -> list[tuple[int, int]]:
     spans = []
     for h in _COVPY_HEADER.finditer(text):
         start = h.start()
-        banner = None
         window = max(0, start - 200)
-        for b in _COVPY_BANNER.finditer(text[window:start]):
-            banner = b
+        banner = last(_COVPY_BANNER, text[window:start], 0, start - window)
         if banner and window + banner.end() == start:
             start = window + banner.start()
         pos, rows = h.end(), 0
@@ -150,7 +148,7 @@ def _coverage_py(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def parse(text: str) -> list[ResultTable]:
     spans: list[tuple[int, int]] = _coverage_py(text)
     for m in _HEADER.finditer(text):
         if within(m.start(), spans):
@@ -164,8 +162,4 @@ def _spans(text: str) -> list[tuple[int, int]]:
     for m in _LINE.finditer(text):
         if not within(m.start(), spans):
             spans.append(m.span())
-    return sorted(spans)
-
-
-def parse(text: str) -> list[ResultTable]:
-    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
+    return [ResultTable(INFO.name, s) for s in sorted(spans)]

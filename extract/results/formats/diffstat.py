@@ -56,7 +56,7 @@ _FILE = re.compile(rf"(?<![^\s])({_NAME})[ \t]+\|[ \t]+{_COUNT}(?![^\s])")
 _REACH = 40_000
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def parse(text: str) -> list[ResultTable]:
     spans: list[tuple[int, int]] = []
     floor = 0  # (file lines are not looked for inside the previous diffstat)
     for summary in _summaries(text):
@@ -75,7 +75,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
             start = _lines_above(text, line_start, reach, start)
         spans.append((start, summary.end()))
         floor = summary.end()
-    return spans
+    return [ResultTable(INFO.name, s) for s in spans]
 
 
 def _summaries(text: str):
@@ -105,7 +105,3 @@ def _lines_above(text: str, line_start: int, reach: int, start: int) -> int:
             break
         end = above - 1
     return start
-
-
-def parse(text: str) -> list[ResultTable]:
-    return [ResultTable(format=INFO.name, span=span) for span in _spans(text)]

@@ -95,7 +95,7 @@ def _is_report(group: list[re.Match]) -> bool:
     return len(keys) >= 4 and len(keys) == len(group) and (has_rate or has_percentile)
 
 
-_SECTIONS = {"TIMER": "Timers", "METER": "Meters", "HISTOGRAM": "Histograms"}
+_SECTIONS = {"HISTOGRAM": "Histograms", "METER": "Meters", "TIMER": "Timers"}
 _RECORD = re.compile(
     r"type=(?P<type>TIMER|METER|HISTOGRAM),\s*name=(?P<name>[^,\s]+)"
     r"(?P<fields>(?:,\s*[A-Za-z]\w*=[^,\s]+)+)"
@@ -152,12 +152,8 @@ def _json_reports(text: str) -> list[ResultTable]:
             continue
         obj, end = found
         first = True
-        for section, kind in (
-            ("histograms", "HISTOGRAM"),
-            ("meters", "METER"),
-            ("timers", "TIMER"),
-        ):
-            metrics = obj.get(section)
+        for kind, section in _SECTIONS.items():
+            metrics = obj.get(section.lower())
             for name, fields in metrics.items() if isinstance(metrics, dict) else ():
                 if not isinstance(fields, dict):
                     continue

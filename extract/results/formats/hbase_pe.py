@@ -72,14 +72,15 @@ _RECORDS = re.compile(
 # `2020-06-07 22:54:30,362 INFO [main] hbase.PerformanceEvaluation: `.
 # (a level and a class name are read from their first letter, a thread up to a `[`:
 # none is read again from each of its characters; here and in _FILLER)
+_STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+"
 _PREFIX = re.compile(
-    r"(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+\s+)?(?:(?<![A-Z])[A-Z]+\s+)?"
+    rf"(?:{_STAMP}\s+)?(?:(?<![A-Z])[A-Z]+\s+)?"
     r"(?:\[(?P<thread>[^\][]*)\]\s+)?(?:(?<![\w.$])[\w.$]*PerformanceEvaluation:\s*)$"
 )
 _TEST_NAME = re.compile(r"Test\s*:\s*(\w+)")
 # Text between two records of the same run: log prefixes, fences, PE chatter.
 _FILLER = re.compile(
-    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+|\b(?:INFO|WARN|DEBUG|ERROR)\b|\[[^\][\n]*\]"
+    rf"{_STAMP}|\b(?:INFO|WARN|DEBUG|ERROR)\b|\[[^\][\n]*\]"
     r"|(?<![\w.$])[\w.$]*PerformanceEvaluation:|```+|\{code(?::[^}]*)?\}|\{noformat\}"
     # the pretty histogram report (`Mean      = 1211.43`, ..., `99.999th  = 90112.00`) repeats
     # the `Latency (us) :` line; the value-size report is not a performance figure
@@ -109,8 +110,7 @@ def _hist_measurements(m: re.Match, label: str | None) -> list[Measurement]:
     for key, written in (
         p.groups() for p in run_matches(m.group("hist"), _HIST_PAIR.match, _HIST_PAIR_AT.search)
     ):
-        name = {"mean": "mean", "min": "min", "max": "max", "stdDev": "stddev"}.get(key)
-        name = name or ("p" + key[:-2] if key.endswith("th") else key)
+        name = "stddev" if key == "stdDev" else "p" + key[:-2] if key.endswith("th") else key
         found.append((f"latency_{name}", written, m.group("hu")))
     return numbers(found, label)
 

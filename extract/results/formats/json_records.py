@@ -16,7 +16,7 @@ ms, `_sec`/`_seconds` → s, `_per_sec` → `/s` rates, `mb_per_sec` → MB/s, `
 `id`...) or of the `key: value` lines just above it (`test_id: ...`; in a flattened
 line, the last such record before it, its value one token), variant = the
 heading above the block. Fields that name settings or identifiers (port, threads,
-id, version, timestamp...) give no rows. Pure function; never raises.
+id, version, timestamp...) give no rows.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from __future__ import annotations
 import json
 import re
 
-from extract.results.formats._rows import measure
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="json",
@@ -160,16 +159,15 @@ def parse(text: str) -> list[ResultTable]:
             names = list(_NAME_IN_LINE.finditer(above, own_line))
         label = _name_of(obj) or (names[-1].group("v").strip() if names else None)
         heading = _section_heading(text, start, 0)
-        table = ResultTable("json", (start, end), columns=[" ".join(p) for p, _ in leaves])
-        table.caption = heading
-        ms = []
-        for path, value in leaves:
-            written = repr(value) if not value.is_integer() else str(int(value))
-            meas = measure(" ".join(path), written, value, _unit(path[-1]), label=label)
-            if meas is not None:
-                ms.append(meas)
+        table = ResultTable(
+            "json", (start, end), [" ".join(p) for p, _ in leaves], caption=heading, variant=heading
+        )
+        written = [str(int(v)) if v.is_integer() else repr(v) for _, v in leaves]
+        ms = [
+            Measurement(" ".join(p), v, _unit(p[-1]), label, None, w)
+            for (p, v), w in zip(leaves, written, strict=True)
+        ]
         table.add_row([label or "", *(str(v) for _, v in leaves)], ms)
-        table.variant = heading
         tables.append(table)
         floor = end
     return tables

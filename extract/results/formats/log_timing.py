@@ -27,7 +27,7 @@ block or per run of log records.
 Variant = the heading above the block (or above its code fence, for log records).
 Records are matched on the text itself, so a mail flattened onto one line reads
 the same; timing lines flattened onto one line are read where two or more records
-stand one after the other in it. Pure function; never raises.
+stand one after the other in it.
 
 Hive's summaries, PerfLogger records and zkbenchmark results are declared rows
 (`_rows.Rows`). Not declared as rows: a run of timing lines comes from two patterns
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, heading_above, runs
+from extract.results.formats._layout import NUM, heading_above, line_start, runs
 from extract.results.formats._rows import Rows, disjoint, name_blocks, numbers, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -163,25 +163,19 @@ def _fence_starts(text: str, start: int, end: int) -> list[int]:
     return out
 
 
-def _log_variant(text: str, pos: int, floor: int) -> str | None:
-    """The heading above the code fence that holds the log record at `pos`."""
-    fences = _fence_starts(text, floor, pos)
-    if fences and len(fences) % 2 == 1:  # inside an open fence
-        return heading_above(text, fences[-1], floor)
-    line_start = text.rfind("\n", 0, pos) + 1
-    return heading_above(text, line_start, floor)
-
-
 def _log_lines(gap: str) -> bool:
     """Whether only log lines stand between two records (no fence, no two blank lines)."""
     return "\n\n\n" not in gap and not _fence_starts(gap, 0, len(gap))
 
 
 def _named_by_fence(text: str, tables: list[ResultTable]) -> list[ResultTable]:
-    """Each table of log records named by the heading above its fence."""
+    """Each table of log records named by the heading above the code fence that holds
+    it (an odd number of fences opened before it), else above its first line."""
     floor = 0
     for t in tables:
-        t.variant = _log_variant(text, t.span[0], floor)
+        fences = _fence_starts(text, floor, t.span[0])
+        at = fences[-1] if len(fences) % 2 else line_start(text, t.span[0])
+        t.variant = heading_above(text, at, floor)
         floor = t.span[1]
     return tables
 
@@ -240,8 +234,7 @@ def _timing_lines(text: str) -> list[ResultTable]:
         # one label over and over is a log of the same event (GC pauses), not timings
         if len({m.group("label").strip() for m in run}) < 2:
             continue
-        start = run[0].start() + len(run[0].group(0)) - len(run[0].group(0).lstrip())
-        span = (start, run[-1].end())
+        span = (run[0].start("label"), run[-1].end())  # (not the blanks before it)
         table = ResultTable(INFO.name, span, columns=["what", "time"], caption="timing lines")
         for rec in run:
             label, written, unit = rec.group("label").strip(), rec.group("v"), rec.group("u")

@@ -182,15 +182,21 @@ _RATE = (
     rf"|transactions|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|qps|tps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
 )
+# What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces);
+# of those matching at one place only one is followed by the number: their order is free.
+_QUALIFIERS = (
+    "~", "≈", "about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
+    "almost", "more than", "over", "less than", "under", "only", "just", "up to",
+    *(f"{a} {b}" for a in ("a bit", "a little", "slightly", "just", "well")
+      for b in ("over", "more than", "under", "less than")),
+    *(f"{a} {b}" for a in ("something", "somewhere") for b in ("around", "like")),
+)  # fmt: skip
 _CANDIDATE = re.compile(
     # (a sign glued to a number is an expression's or a flag's, `x+1`, `-Xmx4`, but a
     # percentage's after a blank: `+45% throughput`, `(-30%)`)
     r"(?:(?<![^\s(])(?P<sign>[+\-−])(?=\d[\d.,]{0,12}\s?%)|(?<![.\-/=:#@$+]))"
     rf"(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
-    r"(?P<q>(?:~|≈|about|around|approximately|approx\.?|roughly|nearly|almost|more than|over"
-    r"|(?:a bit|a little|slightly|just|well) (?:over|more than|under|less than)"
-    r"|(?:something|somewhere) (?:around|like)|up to"
-    r"|less than|under|only|just)\s*)?"
+    rf"(?P<q>(?:{'|'.join(map(re.escape, _QUALIFIERS))})\s*)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
     # a decimal comma (`3,5 s`, `1,25x`): one or two digits after it (`1000,1ms` is a list)
     r"|\d{1,3},\d{1,2}(?![\d,])"
@@ -206,14 +212,6 @@ _CANDIDATE = re.compile(
     # (nor is the number itself: `50%: 1.9`, `99.9%: 9.8` name percentiles)
     r"(?![ \t]*[:：][ \t]*\d)"
 )
-# What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces).
-_QUALIFIERS = (
-    "~", "≈", "about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
-    "almost", "more than", "over", "less than", "under", "only", "just", "up to",
-    *(f"{a} {b}" for a in ("a bit", "a little", "slightly", "just", "well")
-      for b in ("over", "more than", "under", "less than")),
-    *(f"{a} {b}" for a in ("something", "somewhere") for b in ("around", "like")),
-)  # fmt: skip
 # By last character, longest first (so the earliest start is tried first).
 _QUALIFIERS_BY_LAST: dict[str, list[str]] = {}
 for _q in sorted(_QUALIFIERS, key=len, reverse=True):
@@ -661,10 +659,10 @@ _LOAD_AT = re.compile(
 )
 
 
-_SIDE_KEY = re.compile(r"(?i)\b(?:before|after)[ \t]*[:：][ \t]*[`*~]*$")
-# (`before 3412 ops/s, after 5120 ops/s`: a side too, for all but a time, which `after`
-# schedules: `after 30 s the connection closes`)
-_SIDE_WORD = re.compile(r"(?i)\b(?:before|after)[ \t]*$")
+# A side named just before a number, not a schedule: as a key (`After: 171 MB/s`), or
+# as a word (`before 3412 ops/s, after 5120 ops/s`) for all but a time, which `after`
+# schedules (`after 30 s the connection closes`).
+_SIDE_LEAD = re.compile(r"(?i)\b(?:before|after)[ \t]*(?P<key>[:：][ \t]*[`*~]*)?$")
 
 
 def _accept(sentence: str, m: re.Match, kind: str) -> bool:
@@ -684,8 +682,7 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
         _may_match(before, _SETTING_PIECES)
         and _SETTING_BEFORE.search(before)
         and not _FROM_BEFORE.search(before)
-        and not _SIDE_KEY.search(before)  # (`After: 171 MB/s`: a side, not a schedule)
-        and not (kind != "duration" and _SIDE_WORD.search(before))
+        and not ((side := _SIDE_LEAD.search(before)) and (side["key"] or kind != "duration"))
         and not (kind == "percent" and _WITHIN_OF.search(before) and _OF_AFTER.match(after))
     ):
         return False

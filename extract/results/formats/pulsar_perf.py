@@ -23,7 +23,7 @@ printed), `Failure rate` (msg/s), `Latency mean|med|95pct|99pct|99.9pct|99.99pct
 run (`1 thread:`).
 
 Records are matched on the text itself, so a mail flattened onto one line reads the
-same, and a record wrapped over lines ends at its `Max: N`. Pure function; never raises.
+same, and a record wrapped over lines ends at its `Max: N`.
 
 Source: pulsar-testclient PerformanceProducer / PerformanceConsumer log statements (the
 repository was too large to fetch here; written from their documented output).
@@ -118,21 +118,15 @@ def parse(text: str) -> list[ResultTable]:
             label = f"interval {time_of_day}" if time_of_day else f"interval {intervals}"
         throughput, _, latency = body.partition("Latency:")
         fields: list[tuple[str, str, str]] = []
-        for part in throughput.split("--"):
-            r = _RATE.search(part)
-            if not r:
-                continue
-            unit = " ".join(r.group("u").split())
-            if unit.startswith("records "):
-                fields.append((unit.capitalize(), r.group("v"), "records"))
+        for r in filter(None, map(_RATE.search, throughput.split("--"))):
+            unit = " ".join(r["u"].split())
+            metric = "Failure rate" if r["failure"] else "Throughput"
+            if unit.startswith("records "):  # (`records sent`: metric `Records sent`)
+                metric, unit = unit.capitalize(), "records"
             elif unit == "msg":
-                fields.append(("Messages", r.group("v"), "msg"))
-            elif r.group("failure"):
-                fields.append(("Failure rate", r.group("v"), unit))
-            else:
-                fields.append(("Throughput", r.group("v"), unit))
-        for lat in _LATENCY.finditer(latency):
-            fields.append((f"Latency {lat.group('k')}", lat.group("v"), "ms"))
+                metric = "Messages"
+            fields.append((metric, r["v"], unit))
+        fields += [(f"Latency {lat['k']}", lat["v"], "ms") for lat in _LATENCY.finditer(latency)]
         for metric, written, unit in fields:
             table.add_row([label, metric, written, unit], numbers([(metric, written, unit)], label))
         table.span = (table.span[0], end)

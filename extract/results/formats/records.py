@@ -42,7 +42,6 @@ of the block has one, the one unit its heading states (`Query times (seconds):`)
 Keys that name settings (threads, port, size, timeout, id, version, ...) are
 configuration, not results, and give no rows unless they carry a unit of time
 or rate (not even then when they name a time setting: timeout, interval, ttl, ...).
-Pure function; never raises.
 """
 
 from __future__ import annotations
@@ -311,18 +310,19 @@ _CELL_PAIR = re.compile(
 def _cells(line: str) -> tuple[str, list[re.Match]] | None:
     """(label, one pair per cell) for a line of two or more `|` cells that are each a
     name and a value with its unit, the label before a `:` that opens the line."""
-    if line.count("|") < 1 or _TABLE_LINE.search(line):
+    if "|" not in line or _TABLE_LINE.search(line):
         return None
     head, sep, rest = line.partition(" : ") if " : " in line else line.partition(":")
     if not sep or len(head) > 60:
         head, rest = "", line
-    found = []
-    for cell in rest.split("|"):
-        m = _CELL_PAIR.fullmatch(cell.strip())
-        if m is None or not _unit_known(m.group("unit")):
-            return None
-        found.append(m)
-    return (head.strip(), found) if len(found) >= 2 else None
+    found = _cell_pairs(rest)
+    return (head.strip(), found) if found and len(found) >= 2 else None
+
+
+def _cell_pairs(cells: str) -> list[re.Match] | None:
+    """A pair per `|`-separated cell, when each is a name and a value in a known unit."""
+    pairs = [_CELL_PAIR.fullmatch(c.strip()) for c in cells.split("|")]
+    return pairs if all(p and _unit_known(p.group("unit")) for p in pairs) else None
 
 
 def _flat_runs(line: str) -> list[list[list[re.Match]]]:
@@ -392,10 +392,8 @@ _FLAT_LABELLED = re.compile(
 )
 
 
-_CELL_TEXT = (
-    rf"[\w一-鿿][\w一-鿿 .()/#-]{{0,40}}?[ \t]*(?:[ \t]in|[ \t]took|:|=)"
-    rf"[ \t]*~?{GROUPED}[ \t]*(?:{_UNIT})"
-)
+# (`_CELL_PAIR` without its groups)
+_CELL_TEXT = re.sub(r"\(\?P<\w+>", "(?:", _CELL_PAIR.pattern)
 # `Old client : small msgs in 57.8 secs | 1k msgs in 53.2 secs New client : ...`
 _FLAT_CELLS = re.compile(
     rf"(?P<head>[A-Z][^|:\n]{{0,60}}?)[ \t]?:[ \t]?"
@@ -408,8 +406,7 @@ def _flat_cells(line: str) -> list[tuple[str, list[re.Match], tuple[int, int]]]:
     when two or more follow one another."""
     found = []
     for m in _FLAT_CELLS.finditer(line):
-        pairs = [_CELL_PAIR.fullmatch(c.strip()) for c in m.group("cells").split("|")]
-        if all(p is not None and _unit_known(p.group("unit")) for p in pairs):
+        if pairs := _cell_pairs(m.group("cells")):
             found.append((m.group("head").strip(), pairs, m.span()))
     return found if len(found) >= 2 else []
 
@@ -421,21 +418,16 @@ _FLAT_SHARE = re.compile(
 )
 
 
-def _flat_shares(line: str) -> list[list[re.Match]]:
-    """Runs of three or more profile shares (`_SHARE`) one after the other."""
-    shares = (
-        m
-        for m in _FLAT_SHARE.finditer(line)
-        if float(m.group("num")) <= 100 and _CODE_NAME.search(m.group("head"))
-    )
-    return _runs_of_three(line, shares)
+def _is_share(m: re.Match) -> bool:
+    return float(m.group("num")) <= 100 and _CODE_NAME.search(m.group("head")) is not None
 
 
-def _flat_labelled(line: str) -> list[list[re.Match]]:
-    """Runs of three or more `label - value unit` records one after the other in a
-    flattened line, each in a unit of time or rate."""
-    records = (m for m in _FLAT_LABELLED.finditer(line) if _time_or_rate(m.group("unit")))
-    return _runs_of_three(line, records)
+# What flattening ran together, one record after the other: `label - value unit`
+# records in a unit of time or rate, and profile shares (`_SHARE`).
+_FLAT_RECORDS = (
+    (_FLAT_LABELLED, lambda m: _time_or_rate(m.group("unit"))),
+    (_FLAT_SHARE, _is_share),
+)
 
 
 # `1 element 3.97 sec 101 elements 5.81 sec ...`: `label  <number> <unit>` lines that
@@ -478,11 +470,6 @@ def _is_flat_head(words: str) -> bool:
 
 def _shape(head: str) -> tuple[int, bool]:
     return len(head.split()), head[:1].isdigit()
-
-
-def _runs_of_three(line: str, matches) -> list[list[re.Match]]:
-    """Runs of three or more of `matches` with only blanks between them."""
-    return [run for run in runs(matches, line) if len(run) >= 3]
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -538,10 +525,10 @@ def parse(text: str) -> list[ResultTable]:
                 if cells := _flat_cells(line):
                     stretch = (cells[0][2][0], cells[-1][2][1])
                     close([(i, head, pairs) for head, pairs, _ in cells], stretch)
-                for run in _flat_labelled(line):
-                    close([(i, m.group("head").strip(), [m]) for m in run])
-                for run in _flat_shares(line):
-                    close([(i, m.group("head"), [m]) for m in run])
+                for pattern, ok in _FLAT_RECORDS:  # (three or more, only blanks between)
+                    for run in runs((m for m in pattern.finditer(line) if ok(m)), line):
+                        if len(run) >= 3:
+                            close([(i, m.group("head").strip(), [m]) for m in run])
                 for run in _flat_unit_rows(line):
                     close([(i, head, [m]) for head, m in run])
             continue

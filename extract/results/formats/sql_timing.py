@@ -81,9 +81,9 @@ _INFO = re.compile(
 )
 # psql's command tag after a statement (`SELECT 300000`, `CREATE INDEX`): not SQL.
 _TAG = re.compile(r"[A-Z]+(?: [A-Z]+)*(?: \d+){0,2}")
-# client settings before the first statement, between it and its heading
-# A line that switches timing on (`\\timing`, `.timer on`), from the first of the blanks
-# before it; the lines of them right above a statement are found by _preamble_start.
+# A line that switches timing on (`\\timing`, `.timer on`; client settings between a
+# statement and its heading), from the first of the blanks before it; the lines of
+# them right above a statement are found by _preamble_start.
 _PREAMBLE_LINE = re.compile(
     r"(?<![ \t])[ \t]*+(?:\\timing(?: on)?|Timing is on\.|\.timer on)[ \t]*+\r?\n"
 )

@@ -82,12 +82,12 @@ _TAG = re.compile(rf"{_STAMP}{_LEVEL}[ \t]*")
 _KNOWN = re.compile(_ANY_SPECIFIC)
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def parse(text: str) -> list[ResultTable]:
     if not _TRIGGER.search(text):
         return []
     items = (m for m in _ITEM.finditer(text) if m.end() > m.start())
     return [
-        (run[0].start(), _item_end(text, run[-1]))
+        ResultTable(INFO.name, (run[0].start(), _item_end(text, run[-1])))
         for run in runs(items, text)
         if any(_TRIGGER.search(m.group(0)) for m in run)
     ]
@@ -103,7 +103,3 @@ def _item_end(text: str, item: re.Match) -> int:
         return item.end()
     known = _KNOWN.match(text, tag.end())
     return known.end() if known else tag.end()
-
-
-def parse(text: str) -> list[ResultTable]:
-    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]

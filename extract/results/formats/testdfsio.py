@@ -42,8 +42,10 @@ INFO = FormatInfo(
     needles=("TestDFSIO", "NNBench"),
 )
 
+# The log record prefix: `18/04/16 09:51:05 INFO fs.TestDFSIO:`.
+_LOG = r"(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:"
 _HEADER = (
-    r"(?P<prefix>(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:\s*)?"
+    rf"(?P<prefix>{_LOG}\s*)?"
     r"(?<!-)-{3,}+\s*(?P<tool>%s)\s*-{3,}\s*:"
     # on the header's line any word; on the next (a wrapped mail) only TestType's names
     r"(?:[ \t]*(?P<op>(?:(?:random|backward|skip)\s+(?=read\b))?[\w-]+(?![\w-])(?!\s*:))"
@@ -87,7 +89,7 @@ def _rows(tool: str) -> Rows:
         ),
         # between the lines: log prefixes, and lines that hold no number
         gap=re.compile(
-            r"(?:\s*(?:(?:\d{2,4}[-/]\d\d[-/]\d\d[ T][\d:,.]+\s+)?(?:INFO|WARN)\s+[\w.]+:"
+            rf"(?:\s*(?:{_LOG}"
             # `Date & time: Tue Feb 20 14:02:11 UTC 2024` (java.util.Date, may be wrapped)
             r"|Date\s+&\s+time\s*:\s*[A-Z][a-z]{2}\s+[A-Z][a-z]{2}\s+\d\d?\s+\d\d:\d\d:\d\d"
             r"(?:\s+[A-Z]{2,5})?\s+\d{4}(?!\d)"

@@ -12,7 +12,7 @@ the rows; they are skipped. Rows: label = the network; metrics `Mean Inference T
 and `std dev`, in the unit printed (ms). Variant = the heading above the report.
 
 Rows are searched from the header to the end of its code block (or of the text), so
-a mail flattened onto one line reads the same. Pure function; never raises.
+a mail flattened onto one line reads the same.
 """
 
 from __future__ import annotations

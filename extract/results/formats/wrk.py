@@ -147,9 +147,5 @@ def parse(text: str) -> list[ResultTable]:
         if not head:
             return []
         starts = [(head.start(), None)]
-    tables = []
-    for i, (s, url) in enumerate(starts):
-        e = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-        if t := _report(text, s, e, url):
-            tables.append(t)
-    return tables
+    ends = [s for s, _ in starts[1:]] + [len(text)]  # (a report runs to the next one)
+    return [t for (s, url), e in zip(starts, ends, strict=True) if (t := _report(text, s, e, url))]

@@ -132,7 +132,7 @@ def _plain_block(text: str, start: int) -> tuple[int, int]:
     return start, end
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def parse(text: str) -> list[ResultTable]:
     spans: list[tuple[int, int]] = []
     for m in _OVERALL.finditer(text):
         if within(m.start(), spans):
@@ -157,8 +157,4 @@ def _spans(text: str) -> list[tuple[int, int]]:
     for m in _CI_NOTICE.finditer(text):
         if not within(m.start(), spans):
             spans.append(m.span())
-    return sorted(spans)
-
-
-def parse(text: str) -> list[ResultTable]:
-    return [ResultTable(format=INFO.name, span=s) for s in _spans(text)]
+    return [ResultTable(INFO.name, s) for s in sorted(spans)]
