@@ -76,3 +76,8 @@ def test_a_row_of_values_above_a_block_is_no_heading():
         assert heading_above(text, text.index("Before")) is None, row
     text = "Results with 4 threads\n\nparse_large 301.7 ms"
     assert heading_above(text, text.index("parse")) == "Results with 4 threads"
+    # a line of several measured values is a record of results, however it is written
+    text = "2.5.5: 41,233 ops/s, mean 0.24 ms\npatch: 47,901 ops/s"
+    assert heading_above(text, text.index("patch")) is None
+    text = "Runs with 64 MB blocks\npatch: 47,901 ops/s"
+    assert heading_above(text, text.index("patch")) == "Runs with 64 MB blocks"

@@ -243,6 +243,10 @@ def test_prose_clause_before_is_the_split():
 
 def _old_label(sentence: str, pos: int) -> str | None:
     head = sentence[:pos]
+    # (a version that opens its line and a colon after it: `2.5.5: 41,233 ops/s`)
+    version = re.search(r"(?:^|\n)[ \t*>-]*([vV]?\d+(?:\.\d+)+(?:[-.][\w.]+)?):\s*$", head)
+    if version and not re.search(r"\s:\s*$", head):
+        return version.group(1)
     head = re.split(
         r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
         r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$",

@@ -226,6 +226,15 @@ def test_a_value_set_against_one_with_a_unit_takes_its_unit(text, expected):
         assert [m.variant for m in got] == ["after", "before"]
 
 
+def test_a_version_that_opens_its_line_names_its_values():
+    text = "Five runs each:\n\n2.5.5: 41,233 ops/s, mean 0.24 ms\n"
+    got = [(m.label, m.value) for t in extract_results(text) for m in t.measurements]
+    assert ("2.5.5", 41233.0) in got
+    # (a version inside a sentence names nothing by itself)
+    text = "We upgraded to 2.5.5: it takes 12 s now."
+    assert [m.label for t in extract_results(text) for m in t.measurements] != ["2.5.5"]
+
+
 def test_down_to_the_new_value_from_the_old_one():
     """`to A from B` names the sides the other way round from `from A to B`."""
     got = [

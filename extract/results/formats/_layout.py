@@ -130,6 +130,12 @@ _CLAUSE_BREAK = re.compile(r"(?:[.!?;]\s+|```+[\w+-]*\s*|\{code(?::[^}]*)?\}\s*|
 _DATA_LINE = re.compile(
     r"(?::[ \t]*+|(?<![ \t])(?:[ \t]{2,}+|\t(?![ \t])))[-+~]?\d[\d.,]*+[ \t]*+[A-Za-z%/]*+\s*+$"
 )
+# A measured value: a number and a unit of time, rate, size or share. A line with two of
+# them is a record of results (`2.5.5: 41,233 ops/s, mean 0.24 ms`), no heading.
+_MEASURED = re.compile(
+    r"(?<![\w.])\d[\d.,]*+[ \t]?(?:[nuµm]?s|secs?|seconds?|mins?|minutes?|h|hours?"
+    r"|[kKMGT]?i?B(?:/s|ps)?|(?:ops|op|req|msg|rows|records|queries)/s(?:ec)?|%)(?![A-Za-z])"
+)
 # A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
 _TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
 # A linking verb before a capitalised name: "The latest result is Before patch:".
@@ -300,6 +306,8 @@ def _block_heading(text: str, pos: int, floor: int) -> str | None:
         return None
     line = text[prev_start:end]
     if _DATA_LINE.search(line) or _TIMESTAMP.search(line):
+        return None
+    if any(ch.isdigit() for ch in line) and len(_MEASURED.findall(line)) >= 2:
         return None
     heading = _heading_line(text[:end], end, max_lines=1)
     if heading is None:

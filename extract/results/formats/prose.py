@@ -517,6 +517,11 @@ def _label(sentence: str, pos: int) -> str | None:
     link = _LINK_WORD.search(sentence, max(0, end - 6), end)
     if link is not None:
         end = link.start()
+    elif sentence[end - 1 : end] in (":", "："):
+        # (`2.5.5: 41,233 ops/s`, `v3.1: 12 s`: a version that opens its line names it)
+        version = _VERSION_KEY.search(sentence, max(0, end - 41), end - 1)
+        if version is not None:
+            return version.group(1)
     # (a line that ends with a value is a row of a list of results, not the start of
     # this one's clause: `small 1.2 GB/s -> 4.8 GB/s` / `medium 1.3 GB/s`)
     lo = sentence.rfind("\n", 0, end) + 1
@@ -529,6 +534,7 @@ def _label(sentence: str, pos: int) -> str | None:
     return text or None
 
 
+_VERSION_KEY = re.compile(r"(?:^|\n)[ \t*>-]*+([vV]?\d++(?:\.\d++)++(?:[-.][\w.]++)?)$")
 _ENDS_WITH_VALUE = re.compile(
     r"(?<![\w.])\d[\d,]*+(?:\.\d++)?[ \t]*+([A-Za-zµ%/]{0,8}+)\)?[ \t]*+$"
 )
