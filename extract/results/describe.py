@@ -182,6 +182,11 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
             block = _run_start(sample, line_start, _is_table_line)
     if not label and not tabled:
         label = _line_record_name(before) or _sentence_label(sample, n, before, after, previous)
+    if not metric and not tabled:
+        # (the statistic named right before it: `mean 0.24 ms, 99th 1.12 ms`)
+        words = before[-16:].split()
+        if words and _STAT_NAME.fullmatch(words[-1]):
+            metric = words[-1].lower()
     if not metric and time_word(n):
         metric = time_word(n)  # (`5.36user 0.50system 0:05.54elapsed`)
     if not metric and unit in ("rate", "byterate"):
@@ -401,11 +406,17 @@ _COMPARED = frozenset(
 )
 
 
+_STAT_NAME = re.compile(
+    r"(?i)(?:avg|average|mean|median|min|max|stddev|std|p\d{2,3}(?:\.\d+)?|\d{2}(?:\.\d+)?th)"
+)
+
+
 def _line_record_name(before: str) -> str:
     """The name a line of values opens with, when only values and their units stand
     between it and the number (`fillrandom : 2.345 micros/op 426439 ops/sec`: the
     second value is fillrandom's too; `write: 120 MB/s (was 85 MB/s)`: the old value
-    too); '' when the line is no such record."""
+    too; `master: 41,233 ops/s, mean 0.24 ms`: a statistic named before its value);
+    '' when the line is no such record."""
     line = before[before.rfind("\n") + 1 :]
     k = min((i for i in (line.find(":"), line.find("=")) if i > 0), default=-1)
     if k < 0:
@@ -417,6 +428,11 @@ def _line_record_name(before: str) -> str:
         if not token or _NUMBERISH.match(token) or token.strip("()[]:").lower() in _COMPARED:
             continue
         if i > 0 and _NUMBERISH.match(tokens[i - 1]) and _UNIT_WORD.fullmatch(token):
+            continue
+        # (a word that names the value right after it: `mean 0.24 ms, 99th 1.12 ms`)
+        if _STAT_NAME.fullmatch(token) and (
+            i + 1 == len(tokens) or _NUMBERISH.match(tokens[i + 1])
+        ):
             continue
         return ""
     name = _clean(line[:k])

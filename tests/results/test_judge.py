@@ -284,6 +284,9 @@ def test_a_value_no_reader_read_on_a_line_of_values_is_named_by_the_line():
     assert _line_record_name("- write throughput: 120 MB/s (was ") == "write throughput"
     assert _line_record_name("p99: 12 ms vs ") == "p99"
     assert _line_record_name("startup: 3.1 s (before: ") == "startup"
+    # (a statistic named before its value is the line's too: `mean 0.24 ms`)
+    assert _line_record_name("master: 41,233 ops/s, mean ") == "master"
+    assert _line_record_name("master: 41,233 ops/s, mean 0.24 ms, 99th ") == "master"
     # (words between the key and the number: a sentence, not a record)
     assert _line_record_name("Result: the new path took ") == ""
     assert _line_record_name("no key here 12 ms ") == ""
@@ -336,3 +339,12 @@ def test_an_unread_number_s_metric_agrees_with_its_unit():
     assert _nearest_metric("latency is fine, we get ", "", "rate") == ""
     assert _nearest_metric("throughput went up, now ", "", "rate") == "throughput"
     assert _nearest_metric("", " p99 latency", "time") == "p99"
+
+
+def test_a_statistic_named_before_an_unread_value_is_its_metric():
+    from extract.results.describe import text_tables
+
+    text = "master: 41,233 ops/s, mean 0.24 ms, 99th 1.12 ms\n"
+    cands = [c for c in judge_numbers(text, [], []) if c.number.unit == "ms"]
+    got = [(m.label, m.metric, m.value) for t in text_tables(text, cands) for m in t.measurements]
+    assert got == [("master", "mean", 0.24), ("master", "99th", 1.12)]
