@@ -15,7 +15,8 @@ without being listed:
 How a pattern is used decides how it is timed: a pattern that the code only ever
 `match`es or `fullmatch`es at a position (every use of its name is `.match(` or
 `.fullmatch(`) is timed that way, once at the start of the text; so is a pattern kept
-in a `Rows` declaration (or built per header by its `for_header`) where the row reader
+in a `Rows` declaration (declared as text, it is compiled when the declaration is made;
+or built per header by its `for_header`) where the row reader
 only matches it, and one built at run time as `re.compile(...).match` (all the code gets
 is the bound `match`); any other pattern (searched, substituted, passed on, kept in a
 container) is timed scanning the whole text (`findall`), which tries every start
@@ -59,6 +60,9 @@ DEADLINE = 1.5  # a run still going after this is killed (and fails)
 DYNAMIC = {
     "extract.dev.eval.norm_unit": "the unit synonyms of the module, one by one",
     "extract.results.formats._declare_parts": "at import: each format's trigger parts, in _CHECKS",
+    # (a module's `Rows` are walked after import, compiled; one a `for_header` builds is
+    # caught compiling here while the fixtures are parsed: each timed as `read` uses it)
+    "extract.results.formats._rows.__post_init__": "a Rows declaration's text, compiled as is",
     "extract.results.formats.benchmark_driver._executables": "a row of k columns",
     "extract.results.formats.benchstat._v2_flat_tables": "a units row of k files",
     "extract.results.formats.critcmp._block": "a row of k groups (a Rows per header)",
