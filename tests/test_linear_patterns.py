@@ -65,7 +65,6 @@ DYNAMIC = {
     "extract.results.formats._rows.__post_init__": "a Rows declaration's text, compiled as is",
     "extract.results.formats.benchmark_driver._executables": "a row of k columns",
     "extract.results.formats.benchstat._v2_flat_tables": "a units row of k files",
-    "extract.results.formats.hyperfine._csv_rows": "a CSV row of k parameters (a Rows per header)",
     "extract.results.formats.jira_table._inline_blocks": "a flattened row of k cells",
     "extract.results.formats.jmh._row_match": "a row with k @Param columns",
     "extract.results.formats.kafka_perf._consumer": "a row of k columns",
