@@ -68,10 +68,7 @@ DYNAMIC = {
     "extract.results.formats.jira_table._inline_blocks": "a flattened row of k cells",
     "extract.results.formats.jmh._row_match": "a row with k @Param columns",
     "extract.results.formats.kafka_perf._consumer": "a row of k columns",
-    "extract.results.formats.pytest_benchmark._block": "a row of k columns (a Rows per header)",
     "extract.results.formats.prose.<module>": "at import: one pattern per sentence stop, a global",
-    "extract.results.formats.luceneutil._qps_text": "at import: QPS with and without p-value",
-    "extract.results.formats.luceneutil._latency": "at import: latency in text and for JIRA",
     "extract.results.formats.testdfsio._rows": "at import: TestDFSIO's and NNBench's rows",
     "extract.results.formats.spark_benchmark._cases": "at import: Spark 3's and Spark 2's tables",
 }

@@ -71,7 +71,7 @@ _KV = re.compile(
 # memory: `Total operations: 2097152 (1885685.03 per second)` and `2048.00 MiB transferred
 # (1841.49 MiB/sec)`; before 1.0 `Operations performed: 2097152 (1885685.03 ops/sec)`, `MB`
 # (a size is tried from the first digit of its run only: linear)
-_MEMORY = re.compile(
+_MEMORY = (
     rf"(?P<key>Total operations|Operations performed):[ \t]*(?P<n>\d+)[ \t]*"
     rf"\([ \t]*(?P<rate>{NUM})[ \t]+(?:per second|ops/sec)\)"
     rf"|(?<!\d)(?P<mb>{NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
