@@ -15,7 +15,8 @@ without being listed:
 How a pattern is used decides how it is timed: a pattern that the code only ever
 `match`es or `fullmatch`es at a position (every use of its name is `.match(` or
 `.fullmatch(`) is timed that way, once at the start of the text; so is a pattern kept
-in a `Rows` declaration (or built per header by its `for_header`) where the row reader
+in a `Rows` declaration (declared as text, it is compiled when the declaration is made;
+or built per header by its `for_header`) where the row reader
 only matches it, and one built at run time as `re.compile(...).match` (all the code gets
 is the bound `match`); any other pattern (searched, substituted, passed on, kept in a
 container) is timed scanning the whole text (`findall`), which tries every start
@@ -59,17 +60,15 @@ DEADLINE = 1.5  # a run still going after this is killed (and fails)
 DYNAMIC = {
     "extract.dev.eval.norm_unit": "the unit synonyms of the module, one by one",
     "extract.results.formats._declare_parts": "at import: each format's trigger parts, in _CHECKS",
+    # (a module's `Rows` are walked after import, compiled; one a `for_header` builds is
+    # caught compiling here while the fixtures are parsed: each timed as `read` uses it)
+    "extract.results.formats._rows.__post_init__": "a Rows declaration's text, compiled as is",
     "extract.results.formats.benchmark_driver._executables": "a row of k columns",
     "extract.results.formats.benchstat._v2_flat_tables": "a units row of k files",
-    "extract.results.formats.critcmp._block": "a row of k groups (a Rows per header)",
-    "extract.results.formats.hyperfine._csv_rows": "a CSV row of k parameters (a Rows per header)",
     "extract.results.formats.jira_table._inline_blocks": "a flattened row of k cells",
     "extract.results.formats.jmh._row_match": "a row with k @Param columns",
     "extract.results.formats.kafka_perf._consumer": "a row of k columns",
-    "extract.results.formats.pytest_benchmark._block": "a row of k columns (a Rows per header)",
     "extract.results.formats.prose.<module>": "at import: one pattern per sentence stop, a global",
-    "extract.results.formats.luceneutil._qps_text": "at import: QPS with and without p-value",
-    "extract.results.formats.luceneutil._latency": "at import: latency in text and for JIRA",
     "extract.results.formats.testdfsio._rows": "at import: TestDFSIO's and NNBench's rows",
     "extract.results.formats.spark_benchmark._cases": "at import: Spark 3's and Spark 2's tables",
 }

@@ -3,7 +3,7 @@ and which numbers it holds; `read` finds the blocks of rows in a text and return
 table per block, with a measurement per number.
 
     ROWS = Rows(
-        row=re.compile(rf"(?P<name>\\w+)[ \\t]+(?P<mean>{NUM})[ \\t]*(?P<u>ms|s)"),
+        row=rf"(?P<name>\\w+)[ \\t]+(?P<mean>{NUM})[ \\t]*(?P<u>ms|s)",
         fields=(Field("mean", "mean", unit_group="u"),),
         label="name",
         columns=("name", "mean"),
@@ -11,6 +11,9 @@ table per block, with a measurement per number.
 
     def parse(text: str) -> list[ResultTable]:
         return read(ROWS, text)
+
+The patterns of a declaration are text, compiled once when it is made (with its
+`flags`, or inline ones such as `(?i)`); a compiled pattern is taken as it is.
 
 A block is either a run of rows (with only blank space, or what `gap` allows,
 between them), or the rows that follow a `header` (each row right after the last,
@@ -70,7 +73,7 @@ Fields = Sequence[Field | Found] | Found
 class Rows:
     """What a tool's rows look like (see the module docstring)."""
 
-    row: re.Pattern | None  # (None when `for_header` makes each block's own)
+    row: re.Pattern | str | None  # (None when `for_header` makes each block's own)
     fields: Fields
     # The row's name: a group of the pattern, or made from the match.
     label: str | Callable[[re.Match], str] = ""
@@ -82,11 +85,11 @@ class Rows:
     cells: Sequence[str] | Callable[[re.Match, str], list[str]] | None = None
     # The table's caption, or made from the header (the first row) of its block.
     caption: str | Callable[[re.Match], str | None] | None = None
-    header: re.Pattern | None = None
+    header: re.Pattern | str | None = None
     # What may stand between two rows of one block (default: blank space).
-    gap: re.Pattern | Callable[[str], object] | None = None
+    gap: re.Pattern | str | Callable[[str], object] | None = None
     # After a header: where its block ends at the latest (rows are searched up to it).
-    end: re.Pattern | None = None
+    end: re.Pattern | str | None = None
     min_rows: int = 1  # a block of fewer rows is no table
     # Which runs of rows are tables, when more than their number says (no header).
     keep: Callable[[list[re.Match]], bool] | None = None
@@ -95,23 +98,34 @@ class Rows:
     select: Callable[[list[re.Match]], list[re.Match]] | None = None
     # Whole lines above the first row that belong to its block (a tool's header),
     # and what right after the last row still does (a footer).
-    lead: re.Pattern | None = None
-    tail: re.Pattern | None = None
+    lead: re.Pattern | str | None = None
+    tail: re.Pattern | str | None = None
     # The heading above each block names it (`_layout.heading_above` in this style),
     # unless `not_heading` finds something in it (the tool's own command line).
     heading: str | None = None
-    not_heading: re.Pattern | None = None
+    not_heading: re.Pattern | str | None = None
     # The names of a block's rows at once, instead of `label` (`summary + (interval
     # 2)` counts the rows before it).
     labels: Callable[[list[re.Match]], list[str]] | None = None
     # After a header: the Rows of its block, made from it (a row pattern with a cell
     # per column it names), or None when the header is not the tool's.
     for_header: Callable[[re.Match], Rows | None] | None = None
+    flags: int = 0  # of the patterns declared as text (`re.IGNORECASE`, `re.MULTILINE`)
+
+    def __post_init__(self) -> None:
+        # (each declaration's text compiled once, here: the reader only sees patterns)
+        for name in _PATTERNS:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, re.compile(value, self.flags))
+
+
+_PATTERNS = ("row", "header", "gap", "end", "lead", "tail", "not_heading")
 
 
 # The `gap` of rows that follow each other right on: each row's own pattern takes the
 # blanks or the line break before it (which the default gap would have taken).
-ADJACENT = re.compile("")
+ADJACENT = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,8 +26,6 @@ Adding a format:
 
 from __future__ import annotations
 
-import re
-
 from extract.results.formats._layout import NUM
 from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
@@ -44,7 +42,7 @@ INFO = FormatInfo(
 )
 
 ROWS = Rows(
-    row=re.compile(
+    row=(
         # (the name starts a word: from inside one, `[\w.-]*` would rescan it at every
         # letter, quadratic time on a long word)
         rf"(?<![\w.-])(?P<name>[A-Za-z][\w.-]*)[ \t]+(?P<mean>{NUM})[ \t]*(?P<unit>ms|s)"

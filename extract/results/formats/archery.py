@@ -47,16 +47,16 @@ def _fields(m: re.Match):
 
 
 ROWS = Rows(
-    header=re.compile(
+    header=(
         r"(?<!\S)benchmark[ \t]+baseline[ \t]+contender[ \t]+change(?:[ \t]*%)?"
         r"(?:[ \t]+counters)?(?!\S)"
     ),
-    row=re.compile(
+    row=(
         rf"(?:\d+[ \t]+)?(?P<name>[^\s{{}}=]+)[ \t]+(?P<b>{LOOSE})(?:[ \t]*(?P<bu>{_UNIT}))?"
         rf"[ \t]+(?P<c>{LOOSE})(?:[ \t]*(?P<cu>{_UNIT}))?[ \t]+(?P<ch>{LOOSE})[ \t]*%?"
         r"(?:[ \t]+(?P<counters>\{[^{}\n]*\}))?(?![^\s])"
     ),
-    gap=re.compile(r"[\s=+-]*"),  # rules, diff markers, line breaks between rows
+    gap=r"[\s=+-]*",  # rules, diff markers, line breaks between rows
     fields=_fields,
     label="name",
     cells=lambda m, name: [

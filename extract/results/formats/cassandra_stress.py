@@ -45,16 +45,16 @@ INFO = FormatInfo(
 
 # The lookbehind keeps this linear on long runs of blanks (masked text).
 _TRAILING_PIPES = re.compile(r"(?<![ \t])[ \t]*(?:\|[ \t]*)+$", re.M)
-_BLOCK_START = re.compile(r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)")
+_BLOCK_START = r"(?<![\w:])(?:Results:|Averages from the middle 80% of values:)"
 # `Key : value [unit] [per-operation breakdown]`, one per line or flattened onto one.
 # (not `END`, which closes the block; the key from the start of its word: linear)
-_KV = re.compile(
+_KV = (
     r"(?<![\w.()%])(?!(?i:end)[ \t]*:)(?P<key>[A-Za-z][\w .()%]{0,40}?)"
     rf"[ \t]*:[ \t]*(?P<val>\d+:\d\d:\d\d|{JAVA})"
     r"(?:[ \t]*(?P<unit>op/s|pk/s|row/s|ms|seconds?|s|[KMG]i?B)(?![\w/]))?"
     r"(?:[ \t]*\[(?P<ops>[^\]\n]*)\])?(?![\w.:])"
 )
-_END = re.compile(r"(?<!\s)\s*END\b")  # (from a row's end, not inside blanks: linear)
+_END = r"(?<!\s)\s*END\b"  # (from a row's end, not inside blanks: linear)
 _STRESS_KEYS = re.compile(r"op rate|partition rate|total operation time|interval_op_rate")
 _OP = re.compile(rf"(?P<op>[\w-]+)\s*:\s*(?P<val>{JAVA})(?:\s*(?P<unit>[A-Za-z/%]+))?")
 # (_OP where a run of [\w-] starts: each run read once, by `_layout.run_matches`)

@@ -14,8 +14,6 @@ commit hashes and run ids are never read.
 
 from __future__ import annotations
 
-import re
-
 from extract.results.formats._layout import NUM
 from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
@@ -31,7 +29,7 @@ INFO = FormatInfo(
 )
 
 ROWS = Rows(
-    row=re.compile(
+    row=(
         rf"\[(?P<status>\w+)\s+:arrow_down:\s*(?P<down>{NUM})%\s+:arrow_up:\s*(?P<up>{NUM})%\]"
         r"\s*\[(?P<machine>[^\]\n]{1,80})\](?:\([^)\s]*\))?"
     ),

@@ -40,7 +40,7 @@ INFO = FormatInfo(
 
 # (the names end at a non-blank, and at the next `group` word: from each `group` of a
 # line the names are read once, up to where the next one's are)
-_HEADER = re.compile(
+_HEADER = (
     r"(?<!\S)group[ \t]++(?P<names>(?:(?!(?<!\S)group[ \t])[^\n]){0,399}?\S)\s++"
     r"(?P<rules>-{3,}(?:[ \t]+-{3,})+)"
 )
@@ -92,7 +92,7 @@ def _block(h: re.Match) -> Rows | None:
     return Rows(
         # (the name: up to 150 characters on the line, before the first cells, which
         # start at a digit run's first digit: one way to read a long run of digits)
-        row=re.compile(rf"(?P<name>\S[^\n]{{0,149}}?)\s*(?<!\d){cells}"),
+        row=rf"(?P<name>\S[^\n]{{0,149}}?)\s*(?<!\d){cells}",
         fields=found,
         label="name",
         columns=["group", *names],

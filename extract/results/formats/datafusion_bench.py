@@ -49,7 +49,7 @@ _CELL = re.compile(
     rf"(?P<unit>ns|µs|us|ms|s)|\+?(?P<x>{NUM})\s*x\s+(?P<dir>faster|slower))\s*$"
 )
 _SPREAD = (("min", "min"), ("mean", "mean"), ("sd", "stddev"), ("max", "max"))
-_RUN = re.compile(
+_RUN = (
     rf"(?<![\w-])Query (?P<q>\d+) (?:iteration (?P<it>\d+) took (?P<t>{NUM}) ?(?P<u>ms|s)"
     rf"(?: and returned (?P<rows>\d+) rows?)?|avg time: (?P<avg>{NUM}) ?(?P<au>ms|s))(?![\w.])"
 )

@@ -47,21 +47,21 @@ def _pairs(m: re.Match):
 
 
 ROWS = Rows(
-    row=re.compile(
+    row=(
         rf"(?<!\S)(?P<name>Benchmark[^\s]*)[ \t]+(?P<iters>\d+)"
         rf"(?P<pairs>(?:\s+{FLOAT}\s+{_UNIT}(?=\s|$))+)"  # \s: JIRA mail wraps long lines
     ),
     fields=_pairs,
     label="name",
-    gap=re.compile(
+    gap=(
         # (`\s`, not `\s+`, inside the `*`: nested quantifiers backtrack exponentially on a
         # long run of blanks followed by anything else, 0.24 s for 22 blanks)
         r"(?:\s|(?:goos|goarch|pkg|cpu|note|branch):[^\n]*?(?=\s(?:goos|goarch|pkg|cpu|Benchmark)|\n)"
         r"|Benchmark[^\s]*(?=\s)|PASS|FAIL)*"
     ),
     # the config header and bare `-v` name lines; `PASS` and `ok  pkg  3.1s`
-    lead=re.compile(r"^[ \t]*(?:(?:goos|goarch|pkg|cpu|note|branch):.*|Benchmark\S*)[ \t]*$"),
-    tail=re.compile(rf"\s+(?:PASS\s+)?ok[ \t]+\S+[ \t]+{NUM}s\b|\s+PASS\b"),
+    lead=r"^[ \t]*(?:(?:goos|goarch|pkg|cpu|note|branch):.*|Benchmark\S*)[ \t]*$",
+    tail=rf"\s+(?:PASS\s+)?ok[ \t]+\S+[ \t]+{NUM}s\b|\s+PASS\b",
 )
 
 

@@ -60,9 +60,7 @@ INFO = FormatInfo(
 
 _TUNIT = r"(?:ns|us|µs|μs|ms|s|%)"  # `%`: the `_cv` aggregate row of --benchmark_repetitions
 _HEADER = re.compile(r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Iterations(?:[ \t]+UserCounters\.{3})?")
-_CMP_HEADER = re.compile(
-    r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Time Old[ \t]+Time New[ \t]+CPU Old[ \t]+CPU New"
-)
+_CMP_HEADER = r"Benchmark[ \t]+Time[ \t]+CPU[ \t]+Time Old[ \t]+Time New[ \t]+CPU Old[ \t]+CPU New"
 _RULE = re.compile(r"-{10,}")
 _ROW = re.compile(
     rf"""(?<!\S)(?P<name>[A-Za-z_][^\s]*)[ \t]+  # \s below: JIRA mail wraps long rows
@@ -195,7 +193,7 @@ def _compare_rows(head: re.Match) -> Rows:
     )
 
 
-_CMP_GAP = re.compile(r"\s*(?:-{10,}\s*)?")  # (rules between the rows)
+_CMP_GAP = r"\s*(?:-{10,}\s*)?"  # (rules between the rows)
 COMPARE = Rows(header=_CMP_HEADER, row=None, fields=(), for_header=_compare_rows)
 _AGGREGATE = re.compile(r"_(?:mean|median|stddev|cv|pvalue|BigO|RMS)$")
 

@@ -117,8 +117,8 @@ _BLOCK_VALUES = (
 )
 # `--style basic`'s ratios: `Relative speed comparison`, then `  1.00  cmd` lines
 RELATIVE = Rows(
-    header=re.compile(r"Relative speed comparison[ \t]*\r?\n"),
-    row=re.compile(rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)"),
+    header=r"Relative speed comparison[ \t]*\r?\n",
+    row=rf"[ \t]+{_RATIO}[ \t]+(?P<cmd>\S[^\n]*)(?:\n|$)",
     gap=ADJACENT,
     fields=(Field("relative", "x", "x"), Field("relative stddev", "sd", "x")),
     label=lambda m: m["cmd"].strip(),
@@ -253,9 +253,7 @@ def _markup(text: str, header: re.Pattern, row_at: Callable) -> list[ResultTable
 
 # The numbers of a CSV row and of a JSON result, in seconds.
 _FIELDS = ("mean", "stddev", "median", "user", "system", "min", "max")
-_CSV_HEADER = re.compile(
-    r"command,mean,stddev,median,user,system,min,max(?P<params>(?:,parameter_\w+)*)"
-)
+_CSV_HEADER = r"command,mean,stddev,median,user,system,min,max(?P<params>(?:,parameter_\w+)*)"
 
 
 def _csv_rows(head: re.Match) -> Rows:
@@ -265,7 +263,7 @@ def _csv_rows(head: re.Match) -> Rows:
         # the command may be hard-wrapped by a gateway (its spaces are the only places
         # to break a CSV row); parameter values are read up to a space, as a flattened
         # mail runs the next row on after the last field
-        row=re.compile(
+        row=(
             r'\s*(?P<cmd>"(?:[^"]|"")*"|[^,"\s][^,"]{0,300}?)'
             + "".join(rf",(?P<{f}>{FLOAT})" for f in _FIELDS)
             + r"(?P<params>"

@@ -150,7 +150,7 @@ _PERCENTILE = re.compile(rf"\s*p\((?P<p>{NUM})\)\s*=\s*(?P<v>{_NUM})(?:[ \t]+[^\
 # A verbose run's measured iterations (`# Warmup Iteration   1:` lines are not results),
 # one a line (sometimes with the secondary results after them), or in a flattened log
 # on one line with the `#` lines.
-_ITERATION = re.compile(
+_ITERATION = (
     rf"(?<![\w#])(?<!Warmup )Iteration[ \t]+(?P<i>\d+):[ \t]+(?P<v>{_NUM})[ \t]+"
     rf"(?P<unit>[A-Za-z#%µμ][^\s\[\]<]*)"
 )

@@ -82,7 +82,7 @@ _PRODUCER_FIELDS = (
     Field("p99.9_latency", "p999", "ms"),
 )
 PRODUCER = Rows(
-    row=re.compile(
+    row=(
         rf"(?<!\d)(?P<sent>\d+)\s+records\s+sent,\s*(?P<rps>{NUM})\s+records/sec\s+"
         rf"\((?P<mbs>{NUM})\s+MB/sec\),\s*(?P<avg>{NUM})\s+ms\s+avg\s+latency,\s*"
         rf"(?P<max>{NUM})(?:\s+ms)?\s+max\s+latency(?:,\s*(?P<p50>{NUM})\s+ms\s+50th,\s*"
@@ -95,10 +95,8 @@ PRODUCER = Rows(
     caption="kafka producer-perf-test",
 )
 LINEAR_WRITE = Rows(
-    header=re.compile(r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])"),
-    row=re.compile(
-        rf"\s+(?P<mbs>{NUM})[ \t]+(?P<avg>{NUM})[ \t]+(?P<max>{NUM})(?![\w.])(?!\s+MB per sec)"
-    ),
+    header=r"(?<![\w.])mb_sec[ \t]+avg_latency[ \t]+max_latency(?![\w.])",
+    row=rf"\s+(?P<mbs>{NUM})[ \t]+(?P<avg>{NUM})[ \t]+(?P<max>{NUM})(?![\w.])(?!\s+MB per sec)",
     gap=ADJACENT,
     fields=(
         Field("mb_sec", "mbs", "MB/s"),
@@ -202,7 +200,7 @@ def _linear_write(text: str) -> list[ResultTable]:
     return tables
 
 
-_E2E = re.compile(
+_E2E = (
     rf"(?:Avg latency: (?P<avg>{NUM}) ms\s+)?"
     rf"Percentiles: 50th = (?P<p50>\d+), 99th = (?P<p99>\d+), 99\.9th = (?P<p999>\d+)"
 )

@@ -72,8 +72,8 @@ _P_VALUE = Field("p-value", "p")
 def _qps_text(p_value: bool) -> Rows:
     """The plain-text QPS table; older versions print no p-value column."""
     return Rows(
-        header=re.compile(_QPS_HEADER + (r"\s+p-value" if p_value else r"(?!\s+p-value)")),
-        row=re.compile(_QPS_ROW + (r"\s+(?P<p>[01]\.\d+)(?![\d.%])" if p_value else "")),
+        header=_QPS_HEADER + (r"\s+p-value" if p_value else r"(?!\s+p-value)"),
+        row=_QPS_ROW + (r"\s+(?P<p>[01]\.\d+)(?![\d.%])" if p_value else ""),
         fields=(*_QPS, *_CHANGE, *((_P_VALUE,) if p_value else ())),
         label="task",
         columns=(*_QPS_COLUMNS, "p-value"),
@@ -103,11 +103,11 @@ def _jira_change(m: re.Match):
 
 
 QPS_JIRA = Rows(
-    header=re.compile(
+    header=(
         r"\|\|Task\|\|QPS (?P<base>[^|\n]+)\|\|StdDev [^|\n]+\|\|QPS (?P<cand>[^|\n]+)"
         r"\|\|StdDev [^|\n]+\|\|Pct diff\|\|(?P<p>p-value\|\|)?"
     ),
-    row=re.compile(
+    row=(
         rf"\s*\|(?P<task>[A-Za-z][^|\n]{{0,60}}?)\|(?P<qb>{NUM})\|(?P<sb>{NUM})"
         rf"\|(?P<qc>{NUM})\|(?P<sc>{NUM})\|"
         + _colored("lo", r"-?\d+")
@@ -141,12 +141,12 @@ def _latency(jira: bool) -> Rows:
     """The per-task latency table, plain (`P50 B  P50 C  Diff`) or for JIRA."""
     cell = r"\|\|(?P<{c}{i}>{n})" if jira else r"\s+(?P<{c}{i}>{n})"
     return Rows(
-        header=re.compile(
+        header=(
             r"\|\|Task\|\|" + "".join(rf"{k} Base\|\|{k} Cmp\|\|Diff\|\|" for k in _LAT_KEYS)
             if jira
             else r"Task" + "".join(rf"\s+{k} B\s+{k} C\s+Diff" for k in _LAT_KEYS)
         ),
-        row=re.compile(
+        row=(
             (
                 r"\s*\|\|(?P<task>[A-Za-z][^|\n]{0,60}?)"
                 if jira

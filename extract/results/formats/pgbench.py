@@ -94,7 +94,7 @@ _INIT_DONE = re.compile(
 _INIT_PART = re.compile(rf"(?P<step>{_STEPS}) (?P<t>{NUM}) s")
 
 PROGRESS = Rows(
-    row=re.compile(
+    row=(
         rf"progress:[ \t]*(?P<t>{NUM})[ \t]*s,[ \t]*(?P<tps>{NUM})[ \t]*tps,"
         rf"[ \t]*lat[ \t]+(?P<lat>{NUM})[ \t]*ms[ \t]+stddev[ \t]+(?P<sd>{NUM})(?:[ \t]*ms)?"
         rf"(?:,[ \t]*(?P<failed>\d+)[ \t]+failed)?"
@@ -118,8 +118,8 @@ PROGRESS = Rows(
 # `statement latencies in milliseconds:` and its `  0.183  BEGIN;` lines (line mode only:
 # when flattened, the statements' own numbers cannot be told from the latencies)
 STATEMENTS = Rows(
-    header=re.compile(r"statement latencies in milliseconds(?: and failures)?:"),
-    row=re.compile(r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)"),
+    header=r"statement latencies in milliseconds(?: and failures)?:",
+    row=r"\n[ \t]+(?P<ms>\d+\.\d+)(?:[ \t]+\d+)?[ \t]+(?P<stmt>[^\n]+)",
     gap=ADJACENT,
     fields=(Field("latency", "ms", "ms"),),
     label=lambda m: m["stmt"].strip(),

@@ -38,9 +38,7 @@ INFO = FormatInfo(
 # ANSI colour codes (with their ESC byte, or the `[1m` debris left without it) and CRs.
 _DAMAGE = re.compile(rf"{COLOURS}|\r")
 _COLS = r"(?:Min|Max|Mean|StdDev|Median|IQR|Outliers|OPS|Rounds|Iterations)"
-_HEADER = re.compile(
-    rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:\s+{_COLS}(?:\s*\([^()\n]*\))?)+)"
-)
+_HEADER = rf"Name \(time in (?P<unit>[a-zµμ]+)\)(?P<cols>(?:\s+{_COLS}(?:\s*\([^()\n]*\))?)+)"
 _BANNER = re.compile(r"benchmark(?:\s+'(?P<group>[^']*)')?:\s*\d+\s+tests?")
 # (a number is digits with an optional fraction, or a bare fraction: one way to read
 # each digit run, so a long run cannot make the row pattern backtrack for minutes)
@@ -71,7 +69,7 @@ def _block(h: re.Match) -> Rows:
     # (a name starts after what `_JUNK` passes over, as where a row is matched: so a
     # run of non-blanks is not read again from each of its characters)
     return Rows(
-        row=re.compile(
+        row=(
             rf"(?<![^\s=-])(?P<name>[^\s-][^\s]*)(?:\s+\((?P<run>NOW|\d{{4}}[\w.-]*)\))?"
             rf"\s+(?P<rest>{_ONE}(?:\s+{_ONE}){{{len(cols) - 1}}})(?!\S)"
         ),
@@ -89,7 +87,7 @@ def _block(h: re.Match) -> Rows:
     )
 
 
-_JUNK = re.compile(r"[\s=-]*")
+_JUNK = r"[\s=-]*"
 ROWS = Rows(row=None, fields=(), header=_HEADER, for_header=_block)
 
 

@@ -89,15 +89,14 @@ _QUIET = re.compile(
     rf":[ \t]+(?P<v>{NUM})\s+requests\s+per\s+second(?:,\s*p50=(?P<p50>{NUM})\s*msec)?"
 )
 _UPPER_TITLE = re.compile(r"[A-Z][A-Z0-9_\-]*(?:\s\([^()\n]{1,60}\))?")
-_CSV_HEAD = re.compile(
+_CSV_HEAD = (
     r'"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",'
     r'"p95_latency_ms","p99_latency_ms","max_latency_ms"'
 )
-_CSV_ROW = re.compile(
-    rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"'
-    + "".join(rf',"(?P<{c}>{NUM})"' for c in _SUMMARY_COLS)
+_CSV_ROW = rf'"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"' + "".join(
+    rf',"(?P<{c}>{NUM})"' for c in _SUMMARY_COLS
 )
-_CSV_OLD_ROW = re.compile(rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"(?![,"])')
+_CSV_OLD_ROW = rf'(?<![,"])"(?P<t>[^"\n]{{1,100}})","(?P<rps>{NUM})"(?![,"])'
 
 
 def _report(text: str, title: re.Match, end: int) -> ResultTable:
@@ -201,7 +200,7 @@ def _csv_numbers(m: re.Match):
 CSV = Rows(
     header=_CSV_HEAD,
     row=_CSV_ROW,
-    gap=re.compile(_GAP.pattern),  # (matched only: so is _GAP, see _rows.read)
+    gap=_GAP.pattern,  # (matched only: so is _GAP, see _rows.read)
     fields=_csv_numbers,
     label="t",
     cells=("t", "rps", *_SUMMARY_COLS),

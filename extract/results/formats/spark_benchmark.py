@@ -60,11 +60,11 @@ def _title(raw: str) -> str:
 # (a case's name stops at the next `Running case:`, so that a line of them is not read
 # again from each)
 PROGRESS = Rows(
-    row=re.compile(
+    row=(
         r"Running case:[ \t]*(?P<case>(?:(?!Running case:)[^\n])+?)\s+(?:\[info\]\s+)?"
         r"Stopped after (?P<n>\d+) iterations?, (?P<ms>\d+) ms"
     ),
-    gap=re.compile(r"\s*(?:\[info\]\s*)*"),
+    gap=r"\s*(?:\[info\]\s*)*",
     fields=lambda m: [(f"Stopped after {m['n']} iterations", m["ms"], "ms")],
     label="case",
     cells=lambda m, case: [case, f"Stopped after {m['n']} iterations", m["ms"]],
@@ -92,7 +92,7 @@ def _cases(new: bool) -> Rows:
         return out
 
     return Rows(
-        header=re.compile(
+        header=(
             (r"Best Time\(ms\)\s+Avg Time\(ms\)\s+Stdev\(ms\)" if new else r"Best/Avg Time\(ms\)")
             + r"\s+Rate\(M/s\)\s+Per\s+Row\(ns\)\s+Relative[ \t]*"
             # the rule under it; a mail that wraps at 72/80 columns splits it over lines
@@ -101,7 +101,7 @@ def _cases(new: bool) -> Rows:
         # `Infinity` is what `%10.1f` prints for a rate when the best time rounds to 0 ms.
         # (blanks are taken whole: what follows them is not a blank; `Time(ms)` or `---`
         # in what would be a case is the next table's header or rule, which ends this one)
-        row=re.compile(
+        row=(
             r"\s*+(?:\[info\][ \t]*+)?(?P<diff>[-+](?!-))?[ \t]*+"
             r"(?P<label>(?:(?!Time\(ms\)|---)[^\s\[])(?:(?!Time\(ms\)|---)[^\n]){0,100}?)[ \t]+"
             + (

@@ -48,13 +48,10 @@ INFO = FormatInfo(
     needles=("thds:", "sysbench", "SQL statistics:", "General statistics:"),
 )
 
-_INTERVAL = re.compile(
-    rf"""\[\s*(?P<t>{NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{NUM})
-        \s+qps:\s*(?P<qps>{NUM})\s+\(r/w/o:\s*(?P<r>{NUM})/(?P<w>{NUM})/(?P<o>{NUM})\)
-        \s+lat\s+\(ms,(?P<pct>{NUM})%\):\s*(?P<lat>{NUM})
-        (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?""",
-    re.X,
-)
+_INTERVAL = rf"""\[\s*(?P<t>{NUM})s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{NUM})
+    \s+qps:\s*(?P<qps>{NUM})\s+\(r/w/o:\s*(?P<r>{NUM})/(?P<w>{NUM})/(?P<o>{NUM})\)
+    \s+lat\s+\(ms,(?P<pct>{NUM})%\):\s*(?P<lat>{NUM})
+    (?:\s+err/s:\s*(?P<err>{NUM}))?(?:\s+reconn/s:\s*(?P<rec>{NUM}))?"""
 _SECTION = re.compile(
     r"(?P<s>SQL statistics|General statistics|Latency \(ms\)|Threads fairness|CPU speed"
     r"|Throughput|File operations|Memory speed|OLTP test statistics|Test execution summary):"
@@ -71,7 +68,7 @@ _KV = re.compile(
 # memory: `Total operations: 2097152 (1885685.03 per second)` and `2048.00 MiB transferred
 # (1841.49 MiB/sec)`; before 1.0 `Operations performed: 2097152 (1885685.03 ops/sec)`, `MB`
 # (a size is tried from the first digit of its run only: linear)
-_MEMORY = re.compile(
+_MEMORY = (
     rf"(?P<key>Total operations|Operations performed):[ \t]*(?P<n>\d+)[ \t]*"
     rf"\([ \t]*(?P<rate>{NUM})[ \t]+(?:per second|ops/sec)\)"
     rf"|(?<!\d)(?P<mb>{NUM})[ \t]+(?P<u>[KMGT]i?B)[ \t]+transferred[ \t]+"
@@ -115,6 +112,7 @@ INTERVALS = Rows(
     cells=lambda m, _: [f"{m['t']}s", m["thds"], m["tps"], m["qps"],
                         f"{m['r']}/{m['w']}/{m['o']}", m["lat"], m["err"] or "", m["rec"] or ""],
     columns=("time", "thds", "tps", "qps", "r/w/o", "lat (ms,{pct}%)", "err/s", "reconn/s"),
+    flags=re.X,
 )  # fmt: skip
 
 
@@ -122,7 +120,7 @@ def _interval_tables(text: str) -> list[ResultTable]:
     """Runs of interval lines; the latency column names the percentile of the first."""
     tables = read(INTERVALS, text)
     for t in tables:
-        pct = _INTERVAL.match(text, t.span[0])["pct"]
+        pct = INTERVALS.row.match(text, t.span[0])["pct"]
         t.columns = [c.replace("{pct}", pct) for c in t.columns]
     return tables
 
