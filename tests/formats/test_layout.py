@@ -81,3 +81,9 @@ def test_a_row_of_values_above_a_block_is_no_heading():
     assert heading_above(text, text.index("patch")) is None
     text = "Runs with 64 MB blocks\npatch: 47,901 ops/s"
     assert heading_above(text, text.index("patch")) == "Runs with 64 MB blocks"
+
+
+def test_a_jira_wiki_heading_names_its_block_without_its_markup():
+    text = "h3. Results\n\n||Task||QPS||\n|Fuzzy2|48.10|"
+    assert heading_above(text, text.index("||Task")) == "Results"
+    assert heading_above("h3.Results\n\nx 1 2", 13) != "Results"  # (no blank: no heading mark)

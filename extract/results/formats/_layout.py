@@ -157,6 +157,9 @@ _INLINE_BOLD = re.compile(r"\*\*([^*\n]{2,80})\*\*\s*:?\s*$")
 _INLINE_COLON = re.compile(r"(?:^|[.!?]\s++|(?<!\s)\s{2,}+)([A-Z][^.!?:|\n]{1,60}):\s*$")
 
 
+_JIRA_LEVELS = frozenset("123456")
+
+
 def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
     """The short line just before `pos` when it reads as a heading (`Before patch:`,
     `with 4 MM threads:`, returned without the colon); None when the nearest
@@ -166,6 +169,8 @@ def _heading_line(text: str, pos: int, max_lines: int = 2) -> str | None:
         s = line.strip().strip("`").strip()
         if not s:
             continue
+        if s[:1] == "h" and s[1:2] in _JIRA_LEVELS and s[2:4] in (". ", ".\t"):
+            s = s[4:].strip()  # (a JIRA wiki heading: `h3. Results`)
         if s.endswith((":", "：")) or (len(s) <= 60 and not s.endswith((".", ";", ","))):
             m = _HEADING.match(s)
             if m and LETTER.search(m.group("h")):
