@@ -69,7 +69,6 @@ DYNAMIC = {
     "extract.results.formats.jmh._row_match": "a row with k @Param columns",
     "extract.results.formats.kafka_perf._consumer": "a row of k columns",
     "extract.results.formats.prose.<module>": "at import: one pattern per sentence stop, a global",
-    "extract.results.formats.testdfsio._rows": "at import: TestDFSIO's and NNBench's rows",
     "extract.results.formats.spark_benchmark._cases": "at import: Spark 3's and Spark 2's tables",
 }
 

@@ -75,7 +75,7 @@ def _keyed(m: re.Match) -> Iterator[Measurement]:
 _CONNECTION = ("min", "mean", "sd", "median", "max")
 READERS = (
     Rows(
-        row=re.compile(
+        row=(
             rf"(?P<key>{one_of(_KEYS)}):[ \t]+(?P<v>{NUM})"
             r"[ \t]*(?:\[(?P<u>[^\]\n]+)\]|(?P<w>bytes|seconds))?"
             r"(?:[ \t]*\((?P<q>[^)]{0,80})\)|[ \t]*received|[ \t]*kb/s\ total)?"
@@ -85,13 +85,13 @@ READERS = (
     ),
     # `Transfer rate:` goes on with two lines when a body was sent (`-p`/`-u`)
     Rows(
-        row=re.compile(rf"(?<!\S)(?P<v>{NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b"),
+        row=rf"(?<!\S)(?P<v>{NUM})[ \t]+kb/s[ \t]+(?P<k>sent|total)\b",
         fields=lambda m: [(f"transfer_rate_{m['k']}", m["v"], "KB/sec")],
         cells=lambda m, _: [f"kb/s {m['k']}", m["v"], "KB/sec"],
     ),
     # `Connection Times (ms)`: a row per phase, named by it
     Rows(
-        row=re.compile(
+        row=(
             r"(?P<name>Connect|Processing|Waiting|Total):"
             + "".join(rf"[ \t]+(?P<{c}>{NUM})" for c in _CONNECTION)
         ),
@@ -102,10 +102,8 @@ READERS = (
         cells=lambda m, _: [m["name"], *(m[c] for c in _CONNECTION)],
     ),
     Rows(
-        header=re.compile(r"Percentage of the requests served within a certain time \(ms\)"),
-        row=re.compile(
-            rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{NUM})(?:[ \t]*\(longest request\))?"
-        ),
+        header=r"Percentage of the requests served within a certain time \(ms\)",
+        row=rf"(?<!\S)(?P<p>\d{{2,3}})%[ \t]+(?P<v>{NUM})(?:[ \t]*\(longest request\))?",
         fields=lambda m: [(f"p{m['p']}", m["v"], "ms")],
         cells=lambda m, _: [f"{m['p']}%", m["v"], "ms"],
     ),

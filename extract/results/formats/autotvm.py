@@ -42,7 +42,7 @@ def _task(m: re.Match) -> str:
 
 
 ROWS = Rows(
-    row=re.compile(
+    row=(
         rf"\[Task\s+(?P<i>\d+)/\s*(?P<n>\d+)\]\s+Current/Best:\s*(?P<cur>{NUM})/\s*(?P<best>{NUM})"
         rf"\s*(?P<u>[GMT]?FLOPS)\s*\|\s*Progress:\s*\((?P<done>\d+)/(?P<all>\d+)\)"
         rf"(?:\s*\|\s*(?P<s>{NUM})\s*s\b)?(?:\s*Done\.)?"

@@ -58,7 +58,7 @@ _SUMMARY = re.compile(
 )
 
 ROUNDS = Rows(
-    row=re.compile(
+    row=(
         r"(?<![\w.])(?P<names>(?:(?:q|query)\d+[a-z]?[ \t]+)+)"
         rf"(?P<nums>{NUM}(?:[ \t]+{NUM}){{2,3}})(?![\w.])"
     ),
@@ -80,13 +80,13 @@ def _key_value_fields(m: re.Match):
 
 
 KEY_VALUES = Rows(
-    header=re.compile(r"(?im)^[^\n]*?performance test result:?[ \t]*$"),
-    row=re.compile(
+    header=r"(?im)^[^\n]*?performance test result:?[ \t]*$",
+    row=(
         rf"[ \t]*(?P<key>[a-z][a-z ]{{2,60}}?):[ \t]+(?P<v>{NUM})[ \t]*(?P<u>seconds|ms|Bytes)"
         r"(?:[ \t]+(?:loaded|inserted)[ \t]+(?P<n>\d+)[ \t]+(?P<nu>Bytes|Rows),[ \t]*about[ \t]+"
         rf"(?P<rate>{NUM}[KMG]?)[ \t]+(?P<ru>[\w/]+))?[ \t]*(?=\n|$)"
     ),
-    gap=re.compile(r"\n"),
+    gap=r"\n",
     fields=_key_value_fields,
     label=lambda m: m["key"].strip(),
     cells=("key", "v", "u", "n", "nu", "rate", "ru"),

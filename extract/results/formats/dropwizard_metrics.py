@@ -68,7 +68,7 @@ INFO = FormatInfo(
     trigger_parts=_TRIGGER_PARTS,
 )
 
-_LINE = re.compile(
+_LINE = (
     r"(?<![\w%.-])(?P<k>count|mean rate|15-minute rate|1-minute rate|5-minute rate|min|max|mean"
     rf"|stddev|median|value|{NUM}%)[ \t]*(?P<op><=|=)[ \t]*(?P<v>" + FLOAT + r")"
     r"(?:[ \t]+(?P<u>(?:calls|events|bytes|ops|requests)/(?:second|minute|hour|millisecond)"

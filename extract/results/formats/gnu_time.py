@@ -95,7 +95,7 @@ def _measured(found):
     ]
 
 
-def _record(row: re.Pattern, fields: tuple[tuple[str, str, str], ...]) -> Rows:
+def _record(row: str, fields: tuple[tuple[str, str, str], ...]) -> Rows:
     """Records of one of the one-line forms; consecutive ones make one table."""
     return Rows(
         row=row,
@@ -129,9 +129,7 @@ _VERBOSE_KEYS = {
 }
 _VERBOSE_NUMBERS = keyed(_VERBOSE_KEYS, value="val")
 VERBOSE = Rows(
-    row=re.compile(
-        rf"(?P<key>{one_of(_VERBOSE_KEYS)})\s*:\s*(?P<val>\d+(?::\d\d){{0,2}}(?:\.\d+)?%?)"
-    ),
+    row=rf"(?P<key>{one_of(_VERBOSE_KEYS)})\s*:\s*(?P<val>\d+(?::\d\d){{0,2}}(?:\.\d+)?%?)",
     min_rows=3,  # a lone "Swaps: 0" is not a time -v block
     select=lambda rows: [m for m in rows if m["key"] != "Exit status"],
     fields=lambda m: _measured(_VERBOSE_NUMBERS(m)),
@@ -140,9 +138,9 @@ VERBOSE = Rows(
     columns=("field", "value"),
 )
 READERS = (
-    _record(re.compile(_GNU), _GNU_FIELDS),
-    _record(re.compile(_BSD), _SHORT_FIELDS),
-    _record(re.compile(_POSIX), _SHORT_FIELDS),
+    _record(_GNU, _GNU_FIELDS),
+    _record(_BSD, _SHORT_FIELDS),
+    _record(_POSIX, _SHORT_FIELDS),
     VERBOSE,
 )
 

@@ -58,7 +58,7 @@ FIELDS = (
     Field("error_pct", "pct", "%"),
 )
 ROWS = Rows(
-    row=re.compile(
+    row=(
         rf"summary (?P<kind>[+=])\s+(?P<n>\d+) in\s+(?P<dur>\d+:\d\d:\d\d|{NUM}(?=s\b))s?"
         rf"\s*=\s*(?P<rate>{NUM})/s"
         r"\s+Avg:\s*(?P<avg>\d+)\s+Min:\s*(?P<min>\d+)\s+Max:\s*(?P<max>\d+)"
@@ -70,9 +70,7 @@ ROWS = Rows(
     columns=("summary", *(f.metric for f in FIELDS)),
     caption="jmeter summariser",
     # between two summariser lines of one run: log prefixes only
-    gap=re.compile(
-        r"(?:\s|\d{4}-\d\d-\d\d[ T][\d:,.]+|\b(?:INFO|WARN)\b|[\w.]*Summariser:|\[[\w.]+\]|\(\):)*"
-    ),
+    gap=r"(?:\s|\d{4}-\d\d-\d\d[ T][\d:,.]+|\b(?:INFO|WARN)\b|[\w.]*Summariser:|\[[\w.]+\]|\(\):)*",
 )
 
 

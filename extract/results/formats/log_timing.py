@@ -73,7 +73,7 @@ INFO = FormatInfo(
 
 # beeline prints the summary through its log: `INFO  : ` before every line
 _LP = r"(?:[ \t]*(?:INFO|WARN|DEBUG)[ \t]*:\s*)?"
-_SUMMARY = re.compile(
+_SUMMARY = (
     r"(?P<title>(?<![\w-])[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,3}[ \t]+Summary)[ \t]*:?\s*"
     + _LP
     + r"-{10,}(?:\s*"
@@ -83,11 +83,11 @@ _SUMMARY = re.compile(
     + r"-{10,})?"
 )
 _PREFIX_BEFORE = re.compile(r"(?:^|(?<=\s))(?:INFO|WARN|DEBUG)[ \t]*:[ \t]*$", re.M)
-_PERFLOG = re.compile(
+_PERFLOG = (
     r"</PERFLOG\s+method=(?P<method>[\w.$-]+)\s+start=\d+\s+end=\d+\s+duration=(?P<d>\d+)"
     r"(?:\s+from=[\w.$]+)?\s*>"
 )
-_ZK = re.compile(
+_ZK = (
     rf"(?P<op>[A-Z][A-Z_]*) finished, time elapsed \(sec\):\s*(?P<t>{NUM})\s+operations:\s*"
     rf"(?P<ops>\d+)\s+avg rate:\s*(?P<rate>{NUM})"
 )
@@ -120,7 +120,7 @@ SUMMARIES = Rows(
     header=_SUMMARY,
     # (the blanks before a step are taken whole: the prefix's own blanks add nothing; a
     # rule inside the summary, `---` in what would be a step's name, ends it)
-    row=re.compile(
+    row=(
         rf"\s*+{_LP}(?P<label>[A-Za-z](?:(?!---)[^\n]){{0,100}}?)[ \t]+(?P<v>{NUM})"
         r"(?P<u>ms|s)(?=\s|$)"
     ),

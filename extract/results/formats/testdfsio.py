@@ -81,14 +81,14 @@ def _rows(tool: str) -> Rows:
     """The `Key: value` lines under a tool's header; those of parameters (no unit) and
     `RAW DATA` lines are part of the block but give no rows."""
     return Rows(
-        header=re.compile(_HEADER % tool),
+        header=_HEADER % tool,
         # the key may itself hold `(ms):` (NNBench)
-        row=re.compile(
+        row=(
             r"(?P<key>[A-Za-z#][\w#&/().\- ]{0,60}?(?::\s*[A-Za-z#][\w/#(). ]{0,40}?)?)"
             rf"\s*:\s*(?P<val>{JAVA})(?![\w.:])"
         ),
         # between the lines: log prefixes, and lines that hold no number
-        gap=re.compile(
+        gap=(
             rf"(?:\s*(?:{_LOG}"
             # `Date & time: Tue Feb 20 14:02:11 UTC 2024` (java.util.Date, may be wrapped)
             r"|Date\s+&\s+time\s*:\s*[A-Z][a-z]{2}\s+[A-Z][a-z]{2}\s+\d\d?\s+\d\d:\d\d:\d\d"

@@ -17,8 +17,6 @@ a mail flattened onto one line reads the same.
 
 from __future__ import annotations
 
-import re
-
 from extract.results.formats._layout import NUM
 from extract.results.formats._rows import Field, Rows, read
 from extract.results.formats.base import FormatInfo, ResultTable
@@ -35,13 +33,13 @@ INFO = FormatInfo(
 )
 
 ROWS = Rows(
-    header=re.compile(r"Network Name[ \t]+Mean Inference Time[ \t]*\(std dev\)(?:\s*-{10,})?"),
-    row=re.compile(
+    header=r"Network Name[ \t]+Mean Inference Time[ \t]*\(std dev\)(?:\s*-{10,})?",
+    row=(
         rf"(?<![\w.-])(?P<name>[A-Za-z][\w.+-]*)[ \t]+(?P<mean>{NUM})[ \t]*(?P<u>ms|s|us)[ \t]+"
         rf"\([ \t]*(?P<sd>{NUM})[ \t]*(?P<u2>ms|s|us)\)"
     ),
     # the report ends where its code block ends, or at a blank line after the rows
-    end=re.compile(r"```|\{code\}|\{noformat\}|</pre>|\n[ \t]*\n[ \t]*\n"),
+    end=r"```|\{code\}|\{noformat\}|</pre>|\n[ \t]*\n[ \t]*\n",
     fields=(
         Field("Mean Inference Time", "mean", unit_group="u"),
         Field("std dev", "sd", unit_group="u2"),

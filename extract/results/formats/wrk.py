@@ -76,7 +76,7 @@ def _keyed(m: re.Match) -> tuple[str, str, str]:
 
 READERS = (
     Rows(
-        row=re.compile(
+        row=(
             rf"(?P<row>Latency|Req/Sec)\s+{_VU.format(p='avg')}\s+{_VU.format(p='stdev')}\s*"
             rf"{_VU.format(p='max')}\s+(?P<within>{NUM})%"
         ),
@@ -88,20 +88,18 @@ READERS = (
         ],  # fmt: skip
     ),
     Rows(
-        header=re.compile(r"Latency Distribution"),
-        row=re.compile(rf"(?<!\S)(?P<p>\d{{2,3}}(?:\.\d+)?)%\s+{_VU.format(p='v')}(?=\s|$)"),
+        header=r"Latency Distribution",
+        row=rf"(?<!\S)(?P<p>\d{{2,3}}(?:\.\d+)?)%\s+{_VU.format(p='v')}(?=\s|$)",
         fields=lambda m: [(f"latency_p{m['p'].replace('.', '_')}", m["v"], m["vu"])],
         cells=lambda m, _: [f"latency_p{m['p'].replace('.', '_')}", m["v"], m["vu"]],
     ),
     Rows(
-        row=re.compile(
-            rf"(?<!\d)(?P<n>\d+) requests in {_VU.format(p='dur')},\s*{_VU.format(p='read')} read"
-        ),
+        row=rf"(?<!\d)(?P<n>\d+) requests in {_VU.format(p='dur')},\s*{_VU.format(p='read')} read",
         fields=_totals,
         cells=lambda m, _: ["requests", m["n"], m["dur"] + m["duru"], m["read"] + m["readu"]],
     ),
     Rows(
-        row=re.compile(
+        row=(
             r"Socket errors:\s*connect (?P<connect>\d+),\s*read (?P<read>\d+),"
             r"\s*write (?P<write>\d+),\s*timeout (?P<timeout>\d+)"
         ),
@@ -109,7 +107,7 @@ READERS = (
         cells=lambda m, _: ["socket errors", *(m[k] for k in _SOCKET)],
     ),
     Rows(
-        row=re.compile(rf"(?P<key>{one_of(_KEYS)}):\s*{_VU.format(p='v')}"),
+        row=rf"(?P<key>{one_of(_KEYS)}):\s*{_VU.format(p='v')}",
         fields=lambda m: [_keyed(m)],
         cells=lambda m, _: list(_keyed(m)),
     ),
