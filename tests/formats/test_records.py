@@ -252,6 +252,21 @@ def test_markdown_around_a_key_and_more_values_after_its_pair():
     ]
 
 
+def test_more_values_after_a_pair_may_be_named_by_a_statistic():
+    """`*Before*: 4200 req/s, p99 45 ms`: the pair's key names the line, the statistic
+    before a later value its metric."""
+    text = "*Before*: 4200 req/s, p99 45 ms\n*After*: 6100 req/s, p99 31 ms\n"
+    got = [(r[1], r[3], r[4], r[5]) for r in rows(text)]
+    assert got == [
+        ("Before", "throughput", 4200.0, "req/s"),
+        ("Before", "p99", 45.0, "ms"),
+        ("After", "throughput", 6100.0, "req/s"),
+        ("After", "p99", 31.0, "ms"),
+    ]
+    # (a word that is no statistic does not name a value: `max 10 threads` is a setting)
+    assert [r[4] for r in rows("Before: 4200 req/s, with 10 threads\n")] == [4200.0]
+
+
 def test_more_values_that_go_on_as_a_sentence_are_not_a_list():
     """`x: 5 ms, 3 ms of which in GC and the rest waiting`: the words after the values
     make the line a sentence; only its own pair counts."""

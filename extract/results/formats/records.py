@@ -104,8 +104,11 @@ _PAIR = re.compile(
 )
 # More values of the same name after a pair, each with its own unit:
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
+# (a statistic may name one: `Before: 4200 req/s, p99 45 ms`)
 _MORE_VALUES = re.compile(
-    rf"[ \t]*[,;][ \t]*(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
+    r"[ \t]*[,;][ \t]*(?:(?P<stat>avg|average|mean|median|min|max|p\d{2,3}(?:\.\d+)?"
+    r"|\d{2}(?:\.\d+)?th)[ \t]+)?"
+    rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
     r"(?![\w:/-]|\.\w)"
 )
 # Keys that name a setting or an identifier, not a measured result.
@@ -560,11 +563,11 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             value = parse_number(written + (p.group("suffix") or ""))
             if value is None:
                 continue
-            kept.append((key, written, value, unit))
+            kept.append((key, written, value, unit, p.groupdict().get("stat")))
         if kept:
             rows.append((i, head, kept))
     n_numbers = sum(len(k) for _, _, k in rows)
-    with_unit = any(u for _, _, k in rows for *_, u in k)
+    with_unit = any(unit for _, _, k in rows for _, _, _, unit, _ in k)
     if not rows or (n_numbers < 2 and not with_unit):
         return None
     first, last = rows[0][0], rows[-1][0]
@@ -596,9 +599,11 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
         label = (kept[0][0] if one_name else head) or heading
         variant = f"line {n}" if series else None
         ms = []
-        for key, written, value, unit in kept:  # (every value was read: `kept` holds numbers)
+        for key, written, value, unit, stat in kept:  # (every value was read: numbers)
             unit = unit or stated
-            metric = _unit_metric(unit) if one_name or not key else key
+            metric = stat or (_unit_metric(unit) if one_name or not key else key)
             ms.append(Measurement(metric, value, unit, label, variant, written))
-        table.add_row([head, *(f"{k}: {w}{' ' + u if u else ''}" for k, w, _, u in kept)], ms)
+        table.add_row(
+            [head, *(f"{k or s or ''}: {w}{' ' + u if u else ''}" for k, w, _, u, s in kept)], ms
+        )
     return table
