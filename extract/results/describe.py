@@ -23,7 +23,7 @@ import functools
 import re
 
 from extract.results.formats import Measurement, ResultTable
-from extract.results.formats._layout import DIGIT, heading_above
+from extract.results.formats._layout import DIGIT, STAT, heading_above
 from extract.results.judge import (
     NUMBER_CELL,
     Candidate,
@@ -381,7 +381,8 @@ def _content_words(text: str) -> list[str]:
 
 
 _NUMBER_START = re.compile(r"(?<![\w.])[-+~]?\d")
-# (a row of an aligned list: a name, a run of blanks, a value)
+# (a row of an aligned list: a name, a run of blanks, a value; not `key: value`, which
+# `_layout`'s data lines also are: a sentence that ends `down to 2:40` names its number)
 _ENDS_WITH_VALUE = re.compile(r"\S(?:[ \t]{2,}|\t)[-+~]?\d[\d.,]*+[ \t]*+[A-Za-zµ%/]{0,8}+\)?$")
 # The values of a bracketed list before the number (`[141302, 141522, `)
 _LIST_BODY = re.compile(r"(?:[ \t]*+[-+~]?\d[\d.eE+-]*+[ \t]*+[A-Za-z%/µ]{0,6}+[ \t]*+,)*+[ \t]*+")
@@ -406,9 +407,7 @@ _COMPARED = frozenset(
 )
 
 
-_STAT_NAME = re.compile(
-    r"(?i)(?:avg|average|mean|median|min|max|stddev|std|p\d{2,3}(?:\.\d+)?|\d{2}(?:\.\d+)?th)"
-)
+_STAT_NAME = re.compile(rf"(?i)(?:{STAT})")
 
 
 def _line_record_name(before: str) -> str:

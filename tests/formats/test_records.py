@@ -263,6 +263,8 @@ def test_more_values_after_a_pair_may_be_named_by_a_statistic():
         ("After", "throughput", 6100.0, "req/s"),
         ("After", "p99", 31.0, "ms"),
     ]
+    got = [(r[3], r[4]) for r in rows("Before: 4200 req/s, mean 3.1 ms, stddev 0.4 ms\n")]
+    assert got == [("throughput", 4200.0), ("mean", 3.1), ("stddev", 0.4)]
     # (a word that is no statistic does not name a value: `max 10 threads` is a setting)
     assert [r[4] for r in rows("Before: 4200 req/s, with 10 threads\n")] == [4200.0]
 

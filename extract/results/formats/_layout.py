@@ -53,6 +53,8 @@ JAVA = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Infinity)"
 LOCALE = r"[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?"
 # A value too small to print, written as its order (`≈ 10⁻⁴`, `≈ 0`, as JMH does): no number.
 TINY = r"[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*"
+# The name of a statistic written before its value (`mean 0.24 ms`, `p99 45 ms`, `99th 1.1`).
+STAT = r"avg|average|mean|median|min|max|stddev|std|p\d{2,3}(?:\.\d+)?|\d{2}(?:\.\d+)?th"
 # After a number where nothing else ends it: no more digits follow (`1.2` of `1.2.3`, a
 # version, is no number; `12.` ending a sentence is 12).
 NUM_END = r"(?!\.?\d)"

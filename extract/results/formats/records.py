@@ -50,7 +50,15 @@ import re
 from itertools import accumulate
 
 from extract.results.formats._grid import said_unit
-from extract.results.formats._layout import DIGIT, FENCE, GROUPED, LETTER, heading_above, runs
+from extract.results.formats._layout import (
+    DIGIT,
+    FENCE,
+    GROUPED,
+    LETTER,
+    STAT,
+    heading_above,
+    runs,
+)
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number, to_si
 
@@ -106,8 +114,7 @@ _PAIR = re.compile(
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
 # (a statistic may name one: `Before: 4200 req/s, p99 45 ms`)
 _MORE_VALUES = re.compile(
-    r"[ \t]*[,;][ \t]*(?:(?P<stat>avg|average|mean|median|min|max|p\d{2,3}(?:\.\d+)?"
-    r"|\d{2}(?:\.\d+)?th)[ \t]+)?"
+    rf"[ \t]*[,;][ \t]*(?:(?P<stat>{STAT})[ \t]+)?"
     rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
     r"(?![\w:/-]|\.\w)"
 )
