@@ -495,7 +495,6 @@ _OLD_BARE = re.compile(
     rf"(?i)(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
     r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$)|\s+(?:before|earlier|previously|originally)\b)"
 )
-_MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6}
 _LINK_WORD = re.compile(
     r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
     r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$"  # (Chinese links with no blank before them)
@@ -1224,9 +1223,8 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
             )
             and not found.covers(old.start("n"))
             and ":" not in old.group("n")
-            and (value := parse_number(old.group("n"))) is not None
+            and (value := parse_number(old.group("n") + (old.group("suf") or ""))) is not None
         ):
-            value *= _MAGNITUDES.get(old.group("suf") or "", 1.0)
             add(old, metric, old.group().strip(), value, unit, named(old.start()))
     for m in _FACTOR.finditer(sentence) if "factor of" in sentence else ():
         hoped = _EXPECTATION.search(sentence[max(0, m.start() - 45) : m.start()])
