@@ -235,6 +235,18 @@ def test_a_version_that_opens_its_line_names_its_values():
     assert [m.label for t in extract_results(text) for m in t.measurements] != ["2.5.5"]
 
 
+def test_a_long_line_before_a_key_and_its_value_is_no_wrapped_sentence():
+    """A line as long as a hard-wrapped one, then a line that opens with a key and a
+    value (`Run 1: 41.2s`): two lines of results, not one sentence wrapped."""
+    text = (
+        "Results of 3 runs each, measured on the same machine with the same data set:\n"
+        "Run 1: 34.5s, Run 2: 33.9s, Run 3: 35.1s with this change\n"
+        "Run 1: 41.2s, Run 2: 40.8s, Run 3: 42.0s on master\n"
+    )
+    got = {m.value: m.label for t in extract_results(text) for m in t.measurements}
+    assert got[41.2] == "Run 1"
+
+
 def test_down_to_the_new_value_from_the_old_one():
     """`to A from B` names the sides the other way round from `from A to B`."""
     got = [

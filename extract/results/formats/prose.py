@@ -966,9 +966,15 @@ def _wrapped_on(text: str, end: re.Match) -> bool:
     nxt = text[end.end() : end.end() + 1]
     if not nxt.isupper():
         return False
+    if _KEY_AT_START.match(text, end.end()):
+        return False  # (`Run 1: 41.2s`: a line of its own, as the one above was)
     start = text.rfind("\n", 0, end.start()) + 1
     line = text[start : end.start()].strip()
     return len(line) >= _WRAP_WIDTH and _WORD_AT_END.search(line) is not None
+
+
+# A key and a value at a line's start (`Run 1: 41.2s`, `Before: 12 ms`).
+_KEY_AT_START = re.compile(r"[A-Z][\w.-]{0,30}(?:[ \t][\w.-]{1,30}){0,3}:[ \t]*[-+~]?\d")
 
 
 # a plain word (not a URL or a number), or a comma after anything
