@@ -487,12 +487,12 @@ def _value(m: re.Match) -> tuple[float | None, str]:
 _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 # The first number of `from A to B unit`, with no unit of its own (searched in the
 # text right before B)
-_FROM_BARE = re.compile(
-    rf"(?i)\bfrom\s+(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?=\s*(?:to|->|→)\s*~?\s*$)"
-)
+# (the words of approximation a bare value may carry, `from ~120 to 45 ms`)
+_BARE_Q = r"(?P<q>~|about\s+|around\s+|roughly\s+)?"
+_FROM_BARE = re.compile(rf"(?i)\bfrom\s+{_BARE_Q}(?P<n>{NUM})(?=\s*(?:to|->|→)\s*~?\s*$)")
 # A bare old value after a new one (`_NEW_THEN_OLD` between them): no unit after it.
 _OLD_BARE = re.compile(
-    rf"(?i)(?P<q>~|about\s+|around\s+|roughly\s+)?(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
+    rf"(?i){_BARE_Q}(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
     r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$)|\s+(?:before|earlier|previously|originally)\b)"
 )
 _LINK_WORD = re.compile(
