@@ -174,7 +174,10 @@ def test_export_memory_is_flat_in_the_database_size(tmp_path):
     """4 times the messages (20 MB and 80 MB of mail text) and the export's peak memory
     barely grows: DuckDB holds its memory limit (spilling past it), the partitioned
     dataset is written a slice at a time, the trackers' files a run at a time.
-    Measured with 4,000 and 16,000 messages: 281 and 298 MB; before, 426 and 1,058 MB."""
+    Measured with 4,000 and 16,000 messages: 281 and 298 MB; before, 426 and 1,058 MB.
+    With 2,000 and 8,000: 1.11-1.13x on a quiet machine, once 1.25x under load (DuckDB's
+    threads hold more buffers when they are slowed), so the bound is 1.4x: growth in step
+    with the data (4x), or the old 2.5x, still fails."""
     peaks = []
     for n in (2000, 8000):
         data = tmp_path / f"n{n}"
@@ -184,4 +187,4 @@ def test_export_memory_is_flat_in_the_database_size(tmp_path):
         rows = _read(data / "export" / "messages.csv")
         assert len(rows) == n and len(rows[0]["body"]) > 9000
     small, large = peaks
-    assert large < small * 1.25 and large < 450, peaks
+    assert large < small * 1.4 and large < 450, peaks
