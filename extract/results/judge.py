@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 
 from extract.results.formats import Measurement, ResultTable
+from extract.results.formats._layout import EPOCH, TIME_NAME
 from extract.results.formats.prose import RESULT_VERBS
 from extract.results.numbers import Number, numbers
 from extract.results.prefilter import lowered
@@ -970,6 +971,12 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     # (a date has two of `-/.` in it: most tokens have none, and no search is made)
     if ("-" in whole or "/" in whole or "." in whole) and _DATE_TOKEN.search(whole):
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
+    elif (
+        not n.unit
+        and EPOCH.fullmatch(n.written)
+        and TIME_NAME.search(sample, max(sample.rfind("\n", 0, n.start) + 1, n.start - 40), n.start)
+    ):
+        f.append("date_part")  # (`Current Time: 1690000001000`: a date in one number)
     if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
         f.append("id_like")
     elif tok_before.endswith(("-", "_")) and any(ch.isalpha() for ch in tok_before):

@@ -128,6 +128,25 @@ def test_error_words_versions_and_timestamps():
     assert "left=date" in feats("2023-12-26 18:27:23 started", 18 * 3600 + 27 * 60 + 23)
 
 
+def test_a_point_in_time_written_as_one_number_is_a_date():
+    """Unix seconds or milliseconds under a word for a point in time: when a sample was
+    printed. The same digits as a count, or under `elapsed`, are no date."""
+    line = "Current Time: 1690000001000 | Send TPS: 45123 | Max RT(ms): 245"
+    assert "date_part" in feats(line, 1690000001000)
+    assert "date_part" not in feats(line, 45123)
+    assert "date_part" in feats("ts=1690000001, latency=3.1ms", 1690000001)
+    assert "date_part" not in feats("Elapsed time: 1690000001 ns", 1690000001)
+    assert "date_part" not in feats("rows scanned: 1690000001000", 1690000001000)
+    found = message_results(
+        "Producer benchmark, before and after:\n\n"
+        "Current Time: 1690000001000 | Send TPS: 45123 | Max RT(ms): 245 | Average RT(ms): 2.812\n"
+        "Current Time: 1690000011000 | Send TPS: 52310 | Max RT(ms): 198 | Average RT(ms): 2.421\n"
+    )
+    values = {m.value for t in found.tables for m in t.measurements}
+    assert {45123, 52310, 2.812, 2.421} <= values
+    assert not values & {1690000001000, 1690000011000}
+
+
 def test_hardware_named_by_its_line_is_a_model_not_a_measurement():
     text = "on an Intel Xeon Platinum 8175M CPU and an AMD EPYC 7763: 41.2 ms"
     assert "left=version" in feats(text, 8175e6)

@@ -55,6 +55,15 @@ LOCALE = r"[-+]?\d[\d,.]*(?:[eE][-+]?\d+)?"
 TINY = r"[≈~]\s*[-+]?\d[\d.,]*(?:\s*[x×]\s*10)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*"
 # The name of a statistic written before its value (`mean 0.24 ms`, `p99 45 ms`, `99th 1.1`).
 STAT = r"avg|average|mean|median|min|max|stddev|std|p\d{2,3}(?:\.\d+)?|\d{2}(?:\.\d+)?th"
+# A point in time written as one number, Unix seconds or milliseconds of 2001 to 2033,
+# where a word for a point in time names it (`Current Time: 1690000001000`,
+# `ts=1690000001`; not `Elapsed time`): when a sample was printed, not what it
+# measured. `EPOCH.fullmatch(written)`, and `TIME_NAME.search(what names it)`.
+EPOCH = re.compile(r"1\d{9}(?:\d{3})?")
+TIME_NAME = re.compile(
+    r"(?i)stamp|date|\bts\b|\bat\b|clock"
+    r"|(?:current|start|end|begin|finish|stop|event|log)[ _-]?time"
+)
 # After a number where nothing else ends it: no more digits follow (`1.2` of `1.2.3`, a
 # version, is no number; `12.` ending a sentence is 12).
 NUM_END = r"(?!\.?\d)"

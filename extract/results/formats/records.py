@@ -52,10 +52,12 @@ from itertools import accumulate
 from extract.results.formats._grid import said_unit
 from extract.results.formats._layout import (
     DIGIT,
+    EPOCH,
     FENCE,
     GROUPED,
     LETTER,
     STAT,
+    TIME_NAME,
     heading_above,
     runs,
 )
@@ -560,6 +562,8 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             if key.count("(") > key.count(")"):
                 continue  # a source position, `at a.B.run(B.java:540)`, not a name
             words = _CAMEL.sub(" ", key)  # `threadId` names a thread id
+            if not unit and EPOCH.fullmatch(p.group("num")) and TIME_NAME.search(words):
+                continue  # (when the line was printed)
             if _TIME_SETTING.search(words) or (
                 _SETTING.search(words) and not (unit and _time_or_rate(unit))
             ):
