@@ -257,14 +257,18 @@ class _Sentences:
     def voice(self, k: int) -> tuple[bool, bool]:
         """(tells, supposes) of sentence `k`."""
         if k not in self._voices:
-            sentence = self.lowered(k)
+            bounds = self._bounds(k)
+            sentence = self.low[bounds]
             report = _REPORT_VOICE.search(sentence) is not None
             # (read up to its first strong word only: a weak one does not decide. The
-            # word as the sentence writes it, lower-cased: `wİll` is no `will`)
+            # word as the sentence writes it, lower-cased: `wİll` is no `will`. Sliced
+            # from the sample, not from a copy of the sentence made for each word: a
+            # long sentence of weak words would be copied once a word)
             supposing = strong = False
+            at = bounds.start
             for m in _HYPOTHETICAL_VOICE.finditer(sentence):
                 supposing = True
-                if self.text(k)[m.start() : m.end()].lower() not in _WEAK_SUPPOSING:
+                if self.sample[at + m.start() : at + m.end()].lower() not in _WEAK_SUPPOSING:
                     strong = True
                     break
             self._voices[k] = (report and not strong, supposing and not report)

@@ -3,6 +3,7 @@ them (`extract.dev.fit_judge`), on text written here: how a sentence speaks (it 
 what was measured, or supposes), the families weighed by their distinct marks, and
 the signs the fitted weights may take."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,12 @@ _SUPPOSING = [
 def test_each_supposing_word_is_read_in_any_case(word):
     sentence = f"It {word.upper()} be 30 ms."
     assert _told_or_supposed(_Sentences(sentence), [sentence.index("3")]) == (0, 1)
+
+
+def test_a_long_sentence_of_weak_supposing_words_is_read_in_linear_time():
+    # (each weak word is read as written: once copied from the whole sentence, the
+    # words cost time quadratic in its length)
+    text = "Hi. " + "we will " * 150_000 + "see 30 ms."
+    start = time.process_time()
+    assert _told_or_supposed(_Sentences(text), [text.index("30")]) == (0, 1)
+    assert time.process_time() - start < 1.0
