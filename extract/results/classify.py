@@ -662,39 +662,38 @@ def _may_name_perf(line: str) -> bool:
     return _mentions(folded, _PERF_HEADER_NEEDS) or _P_DIGITS.search(folded) is not None
 
 
-def _digits_per_line(lines: list[str]) -> list[int]:
-    """How many digits (`\\d`) each line has, for an ASCII text counted in one pass
-    in C; otherwise a bound that never says fewer than 2."""
-    joined = "\n".join(lines)
-    if not joined.isascii():
-        return [2] * len(lines)
-    digits = joined.encode("ascii").translate(None, _ascii_but("0123456789\n"))
-    return [len(d) for d in digits.split(b"\n")] if lines else []
-
-
-# Each ASCII character as `_word_starts` reads it: a letter or `_` (`_ROW_WORD`
-# starts with one), a character a word may go on with, anything else.
-_WORD_START_CLASSES = bytes(
-    ord("a") if chr(c).isalpha() or c == ord("_") else ord("c") if chr(c) in "0123456789.:/#-"
+# Each ASCII character as `_row_classes` reads it: a letter or `_` (`_ROW_WORD`
+# starts with one), a digit, a dot, another character a word may go on with, anything
+# else.
+_ROW_CLASSES = bytes(
+    ord("a") if chr(c).isalpha() or c == ord("_") else ord("1") if chr(c).isdigit()
+    else ord(".") if c == ord(".") else ord("c") if chr(c) in ":/#-"
     else ord("\n") if c == ord("\n") else ord(" ")
     for c in range(128)
 ) + bytes(128)  # fmt: skip
 
 
-def _word_starts(lines: list[str]) -> list[bytes] | None:
-    """Each line of an ASCII text with its characters reduced to `_WORD_START_CLASSES`,
-    where `a` after a blank (`_starts_at_least`) begins a `_ROW_WORD` match; None for
-    another text."""
+def _row_classes(lines: list[str]) -> list[bytes] | None:
+    """Each line of an ASCII text with its characters reduced to `_ROW_CLASSES`, where
+    `a` after a blank begins a `_ROW_WORD` match (`_starts_at_least`) and only `1`
+    after a blank or a `c` can begin a `_ROW_NUMBER` one (`_numbers_at_most`); None
+    for another text."""
     joined = "\n".join(lines)
     if not joined.isascii():
         return None
-    return joined.encode("ascii").translate(_WORD_START_CLASSES).split(b"\n")
+    return joined.encode("ascii").translate(_ROW_CLASSES).split(b"\n")
 
 
 def _starts_at_least(classes: bytes) -> int:
     """At most `len(_ROW_WORD.findall(line))`: the letters after a character no word
     goes on with (or at the start), where a match must begin."""
     return classes.count(b" a") + classes.startswith(b"a")
+
+
+def _numbers_at_most(classes: bytes) -> int:
+    """At least `len(_ROW_NUMBER.findall(line))`: each match has a first digit that
+    follows no word character and no dot (a sign, if any, is a `c` or a blank)."""
+    return classes.count(b" 1") + classes.count(b"c1") + classes.startswith(b"1")
 
 
 def _numeric_block(text: str) -> int:
@@ -705,17 +704,17 @@ def _numeric_block(text: str) -> int:
     header_ok = False
     lines = text.splitlines()
     rows: set[int] = set()
-    # A row has two numbers, so two digits: only such lines are looked at. Blank
-    # lines go on a block; the line above a row (blanks skipped) is a row of the
-    # same block, or else the header line of a new one.
-    starts = _word_starts(lines)
-    for j, digits in enumerate(_digits_per_line(lines)):
-        if digits < 2:
+    # A row has two numbers, and no more words than numbers. Blank lines go on a
+    # block; the line above a row (blanks skipped) is a row of the same block, or else
+    # the header line of a new one.
+    classes = _row_classes(lines)
+    for j, line in enumerate(lines):
+        # (in an ASCII text, bounds counted in C turn away most lines with digits
+        # before the regexes run: `v2.1.0`, `id=42`, a sentence with a date)
+        if classes is not None and (
+            (at_most := _numbers_at_most(classes[j])) < 2 or _starts_at_least(classes[j]) > at_most
+        ):
             continue
-        # (each number has a digit: more words than digits, and the line is no row)
-        if starts is not None and _starts_at_least(starts[j]) > digits:
-            continue
-        line = lines[j]
         numbers = len(_ROW_NUMBER.findall(line))
         if not (numbers >= 2 and numbers >= len(_ROW_WORD.findall(line))):
             continue
