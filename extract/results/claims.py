@@ -34,6 +34,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from extract.results.prefilter import lowered
+
 _NUM = r"\d+(?:\.\d+)?"
 _PM = r"(?:[ \t]*(?:±|\+/-)[ \t]*\d+(?:\.\d+)?)?"  # hyperfine: `1.23 ± 0.02 times faster`
 _TIMES = r"(?:x|×|times|-?fold)"
@@ -80,10 +82,16 @@ CLAIM_PATTERN = _claim_pattern(_NUM, _NUM)
 _PY_NUM = r"\d++(?:\.\d++)?"
 _PY_PHRASES = _claim_pattern(_PY_NUM, r"(?<!\d)" + _PY_NUM).removeprefix("(?i)")
 _CLAIM = re.compile(r"(?=[\dbcdfgilrsu快提加慢下降减缩增])(?:" + _PY_PHRASES + ")", re.I)
+# (`_CLAIM` without re.I, which tries a letter's cases at every step, for the text as
+# `prefilter.lowered` writes it: it matches there where and as `_CLAIM` does in the
+# text, offsets kept. The phrases are found in that copy, then matched in the text
+# for their words as written)
+_CLAIM_LOWERED = re.compile(_CLAIM.pattern)
 # Every phrase holds a number's unit right after its digits (`7%`, `2 x`, `3-fold`), or
 # `倍` (`快一倍` has no digit): a text with neither holds no claim. (One quick search
-# spares the phrases' alternatives, tried at every word, in most mail.)
-_MAY_CLAIM = re.compile(r"\d[ \t]*+(?:[x×%％]|times|-?fold)|倍", re.I)
+# spares the phrases' alternatives, tried at every word, in most mail. Searched in the
+# lowered text too, and led by one class, so that the search skips to a digit or `倍`)
+_MAY_CLAIM = re.compile(r"[\d倍](?:(?<=\d)[ \t]*+(?:[x×%％]|times|-?fold)|(?<=倍))")
 _CJK_DIGITS = dict(zip("两二三四五六七八九十", (2, 2, 3, 4, 5, 6, 7, 8, 9, 10), strict=True))
 
 # Which way is better, by the words that name a quantity: times lower, rates higher.
@@ -226,9 +234,13 @@ def _tolerance(written: str, unit: str) -> float:
 
 def stated_claims(text: str) -> list[StatedClaim]:
     claims: list[StatedClaim] = []
-    if not _MAY_CLAIM.search(text):
+    low = lowered(text)
+    if not _MAY_CLAIM.search(low):
         return claims
-    for m in _CLAIM.finditer(text):
+    for found in _CLAIM_LOWERED.finditer(low):
+        m = _CLAIM.match(text, found.start())
+        if m is None:  # (cannot be: see `_CLAIM_LOWERED`)
+            continue
         n_text = m["n1"] or m["n2"] or m["n3"] or m["n4"]
         unit = m["u1"] or m["u2"] or m["u3"] or m["u4"]
         word = m["w1"] or m["w2"] or m["w3"] or m["w4"]

@@ -118,8 +118,9 @@ def _texts_with_claims():
 
 def test_the_quick_search_never_hides_a_claim():
     """`stated_claims` returns nothing at once where `_MAY_CLAIM` finds no unit after
-    digits and no `倍`: no phrase may match there."""
+    digits and no `倍` (in the lowered text): no phrase may match there."""
     from extract.results import claims
+    from extract.results.prefilter import lowered
 
     written = [
         "It went 7% faster.",
@@ -131,8 +132,27 @@ def test_the_quick_search_never_hides_a_claim():
         "1.23 ± 0.02 times faster",
     ]
     for text in written + _texts_with_claims():
-        if not claims._MAY_CLAIM.search(text):
+        if not claims._MAY_CLAIM.search(lowered(text)):
             assert not list(claims._CLAIM.finditer(text)), text[:200]
+    assert all(stated_claims(t) for t in written)
+
+
+def test_the_lowered_text_holds_the_same_phrases():
+    """The phrases are found in the lowered text without re.I (`_CLAIM_LOWERED`), where
+    and as `_CLAIM` finds them in the text: letters in any case, and the characters
+    re.I reads as ASCII letters (`ſ`, `ı`, `İ`, the Kelvin sign)."""
+    from extract.results import claims
+    from extract.results.prefilter import lowered
+
+    written = [
+        "It went 7% FASTER, then 2X SLOWER.",
+        "a 3-FOLD ſpeedup; latency DOWN BY 30 %",
+        "ımproved by 2x, İMPROVED BY 3x, a 4 \u212a gain of 5 times",
+        "性能提升 30％ 快一倍",
+    ]
+    for text in written + _texts_with_claims():
+        spans = [m.span() for m in claims._CLAIM.finditer(text)]
+        assert [m.span() for m in claims._CLAIM_LOWERED.finditer(lowered(text))] == spans
     assert all(stated_claims(t) for t in written)
 
 
