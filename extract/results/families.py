@@ -46,7 +46,7 @@ from bisect import bisect_right
 
 import hyperscan
 
-from extract.results.prefilter import cached_database
+from extract.results.prefilter import cached_database, lowered
 
 # Each family's marks: one pattern each (Hyperscan's syntax: no lookaround, no
 # possessive quantifiers), matched case aside. A family counts the distinct marks
@@ -157,23 +157,29 @@ LINE_MARKS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # A PR template's or an issue form's headings and check boxes, at a line start. (With
 # `re`: Hyperscan 0.9.1 misses `- [ ] ` after a line start when another pattern of
-# the same database starts `^[ \t#*>]*` too; `re` finds line starts fast.)
+# the same database starts `^[ \t#*>]*` too.) Counted in "\n" + the lowered text
+# (`prefilter.lowered`: no re.I, so no letter's cases tried at each step) as the line
+# breaks a template line follows: the search skips from one break to the next, where
+# `^` (re.M) is tried at every position.
 _TEMPLATE_LINE = re.compile(
-    r"^[ \t#*>]*+(?:what changes were proposed|why are the changes needed|does this pr introduce"
+    r"\n(?=[ \t#*>]*+(?:what changes were proposed|why are the changes needed"
+    r"|does this pr introduce"
     r"|how was this patch tested|what is the purpose of the change|brief change ?log"
     r"|verifying this change|does this pull request potentially affect|documentation\b"
     r"|motivation\b|modifications\b|verifying\b|checklist\b|description\b|component\(s\)"
-    r"|purpose of (?:this|the) pull request|related issues?\b|- \[[ xX]\] "
+    r"|purpose of (?:this|the) pull request|related issues?\b|- \[[ x]\] "
     r"|what happened\b|how to reproduce\b|steps to reproduce\b|to reproduce\b"
     r"|what you (?:think|expected) should happen|describe the bug|expected behaviou?r"
     r"|actual behaviou?r|(?:apache )?[\w-]{2,20} version\b|anything else\b|are you willing"
-    r"|- [\w ,()./'-]{3,80}: (?:yes|no|don't know)\b)",
-    re.I | re.M,
+    r"|- [\w ,()./'-]{3,80}: (?:yes|no|don't know)\b))"
 )
 _VOTE_SUBJECT = re.compile(r"\[vote\]|\[result\]|release candidate|\brc ?#?\d\b", re.I)
-# (case matters and it is cheap: `re`, line by line)
+# (case matters and it is cheap: `re`, line by line. Counted in "\n" + the text as the
+# line breaks a config line follows, as `_TEMPLATE_LINE`; the line is looked at
+# ahead, not taken: `- key:` takes its own line break, the next line's)
 _CONFIG_LINE = re.compile(
-    r"^[ \t]*+(?:<(?:property|name|value)>|[\w.\-]++[ \t]*+[=:][ \t]*+\S++[ \t]*+$|- [\w.\-]++:\s)",
+    r"\n(?=[ \t]*+(?:<(?:property|name|value)>|[\w.\-]++[ \t]*+[=:][ \t]*+\S++[ \t]*+$"
+    r"|- [\w.\-]++:\s))",
     re.M,
 )
 
@@ -266,14 +272,14 @@ def families(text: str, subject: str = "") -> dict[str, float]:
     if bug := n.get("bug", 0):
         out["bug"] = min(1.0, bug / 4)
     if n_lines >= 4:
-        configs = len(_CONFIG_LINE.findall(body))
+        configs = len(_CONFIG_LINE.findall("\n" + body))
         if configs / n_lines > 0.4:
             out["config"] = min(1.0, configs / n_lines)
     if design := n.get("design", 0):
         out["design"] = min(1.0, design / 4)
     if request := n.get("request", 0):
         out["request"] = min(1.0, request / 2)
-    if template := len(_TEMPLATE_LINE.findall(body)):
+    if template := len(_TEMPLATE_LINE.findall("\n" + lowered(body))):
         # (the share of the message the template fills: its headings and check boxes)
         out["template"] = min(1.0, 2 * template / n_lines)
     if announce := n.get("announce", 0):
