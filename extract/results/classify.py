@@ -187,10 +187,13 @@ _YETUS_ROW = re.compile(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", re.M)
 # In a long (flattened) line, drop only the bookkeeping: its numbers follow it.
 _LONG_LINE = 120
 _NOISE_BEFORE, _NOISE_AFTER = 10, 60
+# (The line patterns led by `\n` are counted in "\n" + the text (`_lines_found`): the
+# search skips to the line breaks (and here to an `E` or a `T`), where `^` (re.M) is
+# tried at every position. None of their matches ends with a line break: none takes
+# the break the next line's match starts with.)
 _STACK_LINE = re.compile(
-    r"^[^\S\n]*at [\w$.<>]+\([\w$.]*(?::\d+)?\)|^[^\S\n]*Caused by: |Exception in thread|"
-    r"Traceback \(most recent call last\)|^[^\S\n]*File \"[^\"]+\", line \d+",
-    re.M,
+    r"\n[^\S\n]*(?:at [\w$.<>]+\([\w$.]*(?::\d+)?\)|Caused by: |File \"[^\"]+\", line \d+)"
+    r"|Exception in thread|Traceback \(most recent call last\)"
 )
 _DIFF = re.compile(
     r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^diff --git |^(?:\+\+\+|---) [ab]/|"
@@ -199,7 +202,7 @@ _DIFF = re.compile(
 )
 _DIFF_ROW = re.compile(r"^[+-](?![+-]{2})\S?.*$", re.M)
 # A changed line of code: "+    printf(...);", "-  @Warmup(iterations = 3)"
-_CODE_ROW = re.compile(r"^[+-](?:\s{2,}\S|[\w@]).*[;{}()=]", re.M)
+_CODE_ROW = re.compile(r"\n[+-](?:\s{2,}\S|[\w@]).*[;{}()=]")
 _FIELD_CHANGE = re.compile(r"^[^\S\n]*[\w /.-]{2,40}:\s*[^\n]{0,200}\(was:\s", re.M)
 _UPDATED_SUBJECT = re.compile(r"\[jira\]\s*\[(?:Updated|Assigned|Resolved|Closed|Reopened)\]", re.I)
 _LOG_LINE = re.compile(
@@ -337,6 +340,11 @@ def _matches_from(
         if i >= end and (m := pattern.match(text, i)):
             end = m.end()
             yield m
+
+
+def _lines_found(pattern: re.Pattern[str], text: str) -> int:
+    """How many lines of `text` a pattern led by `\n` finds (`_STACK_LINE`)."""
+    return len(pattern.findall("\n" + text))
 
 
 def _may_have_code_rows(text: str) -> bool:
@@ -1034,11 +1042,11 @@ def features(
         "classify:release" in hits and _release_evidence(subject + "\n" + text)
     ):
         add("release", 1.0, "release vote (checksums/signatures)")
-    stack = len(_STACK_LINE.findall(text)) if "classify:stack" in hits else 0
+    stack = _lines_found(_STACK_LINE, text) if "classify:stack" in hits else 0
     if stack >= 3:
         add("stack", 1.0, f"stack trace ({stack} lines)")
     # (both patterns need a line starting with +/-, @@, diff, index)
-    code_rows = len(_CODE_ROW.findall(text)) if _may_have_code_rows(text) else 0
+    code_rows = _lines_found(_CODE_ROW, text) if _may_have_code_rows(text) else 0
     diff = _line_starts_with(text, _DIFF_STARTS) and _DIFF.search(text)
     # (a ```diff fence alone is not a diff: bots use it to colour result tables)
     if diff or code_rows >= 4 or ("```diff" in text and code_rows):

@@ -406,7 +406,7 @@ def test_the_shortcuts_find_what_the_patterns_find(text):
         assert not pattern.search(text) or c._mentions(folded, needs), pattern.pattern
     assert not c._FACTOR.search(text) or c._follows_a_digit(text, "x×")
     assert not c._PERCENT.search(text) or c._follows_a_digit(text, "%")
-    assert not c._CODE_ROW.search(text) or c._may_have_code_rows(text)
+    assert not c._lines_found(c._CODE_ROW, text) or c._may_have_code_rows(text)
     assert not c._PERF_HEADER.search(text) or c._may_name_perf(text)
     assert len(c._LOG_LINE.findall(text)) <= c._log_lines_at_most(text)
     assert len(c._CONFIG_LINE.findall(text)) <= c._config_lines_at_most(text)
