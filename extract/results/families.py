@@ -184,6 +184,7 @@ _CONFIG_LINE = re.compile(
 )
 
 _HEAD = 20000  # only this much of a message is read: the families show at its start
+_LINE_BREAK = re.compile(rb"\n")
 
 # (id -> what it is a mark of: a family and the mark's index, or a line mark's name
 # and -1)
@@ -229,11 +230,13 @@ def marks_found(text: str, subject: str = "") -> tuple[dict[str, set[int]], dict
     head = without_trailers(text[:_HEAD])
     # (a line-start mark needs a line start before the text's first line, as `re` has)
     data = ("\n" + head).encode("utf-8", "surrogatepass")
-    line_starts = [m.end() for m in re.finditer(rb"\n", data)]
+    line_starts: list[int] = []
 
     def in_body(i: int, start: int, end: int, flags: int, context: object) -> None:
         family, k = _WHAT[i]
         if k < 0:
+            if not line_starts:  # (found at the first line mark: most mail has none)
+                line_starts.extend(m.end() for m in _LINE_BREAK.finditer(data))
             lines.setdefault(family, set()).add(bisect_right(line_starts, end - 1))
         else:
             found.setdefault(family, set()).add(k)
