@@ -24,7 +24,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import accumulate, repeat
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._layout import EPOCH, TIME_NAME
@@ -199,6 +199,7 @@ _PAIRS = {
     ("more", "than"): "hedge", ("number", "of"): "setting", ("speed", "up"): "change",
     ("time", "out"): "hedge", ("warm", "up"): "setting",
 }  # fmt: skip
+_PAIR_FIRSTS = frozenset(first for first, _ in _PAIRS)
 _CJK_WORDS = {
     "耗时": "took", "用时": "took", "吞吐": "rate", "提升": "change", "下降": "change",
     "降低": "change", "提高": "change", "年": "date", "月": "date", "日": "date",
@@ -207,7 +208,7 @@ _CJK_WORDS = {
 # (a letter and its letters and digits, or a run of CJK: written as one class first, so
 # that the search skips to the next token's start instead of trying each alternative)
 _TOKEN = re.compile(
-    r"[a-z\u4e00-\u9fff](?:(?<=[a-z])[a-z0-9]*|(?<=[\u4e00-\u9fff])[\u4e00-\u9fff]*)"
+    r"([a-z\u4e00-\u9fff](?:(?<=[a-z])[a-z0-9]*|(?<=[\u4e00-\u9fff])[\u4e00-\u9fff]*))"
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # What the window before a number ends with (after blanks).
@@ -287,19 +288,23 @@ class _Words:
         low = line.lower() if line.isascii() else line.translate(_ASCII_LOWER)
         self.low = low
         self.offset = start
-        found = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(low)]
-        self.starts = [t[0] for t in found]
-        self.ends = [t[1] for t in found]
-        words = [t[2] for t in found]
+        # (split at the tokens, `_TOKEN` a group: the line is the gap before each token,
+        # the token, ... and the gap after the last, so that the running sum of their
+        # lengths is each token's start and end: no Python step a match)
+        parts = _TOKEN.split(low)
+        at = list(accumulate(map(len, parts), initial=start))
+        self.starts = at[1::2]
+        self.ends = at[2::2]
+        words = parts[1::2]
         # What each token adds to a window: `alone` when it is the window's first
         # token, `paired` when the token before it is in the window too (the family
         # of the pair they make, `run time`, after its own): made once a token, so
         # that a window's families are a walk over a slice of these.
         self.alone = list(map(_word_adds, words))
         self.paired = self.alone.copy()
+        if _PAIR_FIRSTS.isdisjoint(words):
+            return  # (most lines: no word that starts a pair)
         pairs = list(map(_PAIRS.get, zip(["", *words], words, strict=False)))
-        if pairs.count(None) == len(pairs):
-            return  # (most lines: no pair)
         for k, pair in enumerate(pairs):
             if pair == "hedge" and k >= 2 and words[k - 1] == "up" and words[k - 2] in _RESULTS:
                 pair = None  # (`reached up to 410 MB/s`: what a run reached, no bound)
