@@ -24,7 +24,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._layout import EPOCH, TIME_NAME
@@ -580,7 +580,7 @@ _SPEC_WORD = re.compile(
 
 # (led by the class every split starts with: a position inside a cell's text is
 # turned away in one step, not once an alternative)
-_CELL_SPLIT = re.compile(r"(?=[\s|│┃])(?:\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*)")
+_CELL_SPLIT = re.compile(r"((?=[\s|│┃])(?:\s*\|\s*|\t+|\s{2,}|\s*[│┃]\s*))")
 _COLUMN_WORDS = (
     ("error", re.compile(r"error|stddev|std ?dev|stdev|σ|±|\bci\b|p-?value|deviation", re.I)),
     ("count", re.compile(r"\b(?:cnt|count|samples?|iterations?|iters?|n|runs?|rounds?"
@@ -597,14 +597,12 @@ _COLUMN_WORDS = (
 
 def table_cells(line: str) -> list[tuple[int, str]]:
     """(start, text) of each cell of a table-like line (split at bars, tabs, 2+ blanks)."""
-    out, pos = [], 0
-    for m in _CELL_SPLIT.finditer(line):
-        if m.start() > pos:
-            out.append((pos, line[pos : m.start()]))
-        pos = m.end()
-    if pos < len(line):
-        out.append((pos, line[pos:]))
-    return out
+    # (split, `_CELL_SPLIT` a group: cell, split, cell, ...; a part's start is the
+    # running sum of the lengths before it, and the empty cells are left out)
+    parts = _CELL_SPLIT.split(line)
+    cells = parts[::2]
+    starts = list(accumulate(map(len, parts), initial=0))[::2]
+    return list(compress(zip(starts, cells, strict=True), cells))
 
 
 @dataclass(slots=True)
@@ -630,6 +628,7 @@ def column_of(sample: str, ls: int, col: int, width: int) -> Column | None:
 def forget_lines() -> None:
     """Empty the cache of one message's lines (`extract.results.message`)."""
     _line_header.cache_clear()
+    _header_cells.cache_clear()
 
 
 @functools.lru_cache(maxsize=1024)  # (describe asks once a number, of a line of many)
@@ -654,15 +653,10 @@ def _line_header(sample: str, ls: int) -> tuple | None:
         if end <= 0:
             break
         start = sample.rfind("\n", 0, end) + 1
-        above = sample[start:end]
+        head = _header_cells(sample[start:end], comma)
         end = start - 1
-        if not above.strip() or set(above.strip()) <= set("-=+|:_ ─━┼┿╋"):
+        if head is None:
             continue
-        head = comma_cells(above, header=True) if comma else table_cells(above)
-        if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
-            continue
-        if comma and any(NUMBER_CELL.fullmatch(text) for _, text in head):
-            continue  # (a row like this one: `[READ], Count, 81` has no header)
         if not aligned:
             if len(head) == len(cells) - 1:  # (no name above the row labels)
                 head = [(0, ""), *head]
@@ -670,6 +664,26 @@ def _line_header(sample: str, ls: int) -> tuple | None:
                 head = None
         return cells, head, aligned
     return cells, None, aligned
+
+
+_RULE_CHARS = frozenset("-=+|:_ ─━┼┿╋")
+
+
+# (the rows of a table look up through the same lines, up to 6 each: a line's reading
+# as a header is made once, keyed by its text; emptied with `forget_lines`)
+@functools.lru_cache(maxsize=1024)
+def _header_cells(above: str, comma: bool) -> tuple[tuple[int, str], ...] | None:
+    """The cells of a line above a table-like line when it reads as a header (words,
+    at most one number; cut at commas when the row is), else None."""
+    bare = above.strip()
+    if not bare or set(bare) <= _RULE_CHARS:
+        return None
+    head = comma_cells(above, header=True) if comma else table_cells(above)
+    if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
+        return None
+    if comma and any(NUMBER_CELL.fullmatch(text) for _, text in head):
+        return None  # (a row like this one: `[READ], Count, 81` has no header)
+    return tuple(head)  # (shared by the rows below it: not to be changed)
 
 
 def _column(header: tuple | None, col: int, width: int) -> Column | None:
