@@ -51,6 +51,9 @@ _MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千]
 # (a CJK one may stand a blank apart: `约 1.5 万`, as Chinese writers space numbers)
 _SPACED_CJK_MAGNITUDE = re.compile(r"[ \t]([万亿])")
 _SPACED_MAGNITUDES = ("万", "亿")  # (looked for only when one follows the blank)
+# (the characters a magnitude starts with; `""` is in no set, as the end of the text)
+_MAGNITUDE_FIRSTS = frozenset("kKMGBmbwW万亿千")
+_EXPONENT_MARKS = frozenset("eE")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "mil": 1e6, "bn": 1e9}
 _SCALE.update({"w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8, "千": 1e3})
 # The unit after a number: one blank at most, then a unit-like token.
@@ -63,12 +66,15 @@ _UNIT = re.compile(
     r"|(?P<cjk>(?:条|次|个|行|笔)?(?:/秒|每秒)|毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
 )
 _RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?[~≈]?")
+_RANGE_JOIN_WIDEST = re._parser.parse(_RANGE_JOIN.pattern).getwidth()[1]  # (5: ` to ~`)
 # Approximation words that may stand right before a number (lower case; `a.endswith`).
 _APPROX_WORDS = (
     "~", "≈", "∼", "about", "around", "approx", "approx.", "approximately", "roughly",
     "nearly", "almost", "over", "under", "more than", "less than", "at least", "at most",
     "up to", "约", "大约", "近",
 )  # fmt: skip
+# (the characters they end with, in either case: the others' numbers have none)
+_APPROX_LASTS = frozenset(w[-1] for w in _APPROX_WORDS) | {w[-1].upper() for w in _APPROX_WORDS}
 _SIGN_AFTER = " \t\n([|:=,"
 _FROM = re.compile(r"\bfrom[ \t]*$|从[ \t]*$", re.I)
 
@@ -179,7 +185,10 @@ def _clock_seconds(run: str) -> float:
 
 def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number | None:
     """A number with its sign, exponent, magnitude, unit and approximation word."""
-    if shape in ("int", "decimal"):
+    # (each pattern tried where the character after the number lets it match: most
+    # numbers are followed by a blank or a mark, and no pattern is run for them)
+    after = text[end : end + 1]
+    if shape in ("int", "decimal") and after in _EXPONENT_MARKS:
         e = _EXPONENT.match(text, end)
         tail = _IDENTIFIER_TAIL.match(text, e.end()) if e is not None else None
         if tail is not None and any(ch.isdigit() for ch in tail.group()):
@@ -188,8 +197,9 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             exponent = int(e.group()[1:])
             value = value * 10.0**exponent if abs(exponent) < 300 else math.inf * (value > 0)
             end, shape = e.end(), "exponent"
+            after = text[end : end + 1]
     magnitude = ""
-    m = _MAGNITUDE.match(text, end)
+    m = _MAGNITUDE.match(text, end) if after in _MAGNITUDE_FIRSTS else None
     if m is None and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
         m = _SPACED_CJK_MAGNITUDE.match(text, end)
     if m is not None and shape != "clock":
@@ -205,12 +215,14 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
     if u is not None and (u.group("cjk") or _unit_like(u.group("u"))):
         unit = (u.group("u") or u.group("cjk")).strip()
         unit_end = u.end()
-    before = text[max(0, start - 16) : start].rstrip(" \t").lower()
+    before = text[max(0, start - 16) : start].rstrip(" \t")
     approx = ""
-    if before.endswith(_APPROX_WORDS):
-        approx = next(w for w in _APPROX_WORDS if before.endswith(w))
-    if approx.isalpha() and before[-len(approx) - 1 : -len(approx)].isalpha():
-        approx = ""  # (`cover 5`: a word that ends like one)
+    if before[-1:] in _APPROX_LASTS:
+        before = before.lower()
+        if before.endswith(_APPROX_WORDS):
+            approx = next(w for w in _APPROX_WORDS if before.endswith(w))
+        if approx.isalpha() and before[-len(approx) - 1 : -len(approx)].isalpha():
+            approx = ""  # (`cover 5`: a word that ends like one)
     if not approx and "左右" in text[unit_end : unit_end + 3]:
         # (Chinese writes `about` after the number: `1W左右`, `300 ms 左右`)
         approx = "左右"
@@ -250,12 +262,11 @@ def _link_ranges(text: str, out: list[Number]) -> None:
         a, b = out[k], out[k + 1]
         if a.range_with is not None or a.unit_end != a.end and a.unit not in ("x", "%"):
             continue
+        # (a gap wider than any join is not read)
+        if not 0 < b.start - a.end <= _RANGE_JOIN_WIDEST:
+            continue
         gap = text[a.end : b.start]
-        if (
-            gap
-            and _RANGE_JOIN.fullmatch(gap)
-            and not _FROM.search(text, max(0, a.start - 8), a.start)
-        ):
+        if _RANGE_JOIN.fullmatch(gap) and not _FROM.search(text, max(0, a.start - 8), a.start):
             a.range_with, b.range_with = k + 1, k
             if b.approx in ("~", "～"):
                 b.approx = ""
