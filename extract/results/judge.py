@@ -288,6 +288,9 @@ class _Words:
         low = line.lower() if line.isascii() else line.translate(_ASCII_LOWER)
         self.low = low
         self.offset = start
+        # (whether any window of it can hold an arrow or a diff's `@@`: most lines
+        # hold neither, and their windows are not searched for them)
+        self.marks = "->" in low or "→" in low or "=>" in low or "@@" in low
         # (split at the tokens, `_TOKEN` a group: the line is the gap before each token,
         # the token, ... and the gap after the last, so that the running sum of their
         # lengths is each token's start and end: no Python step a match)
@@ -302,6 +305,9 @@ class _Words:
         # that a window's families are a walk over a slice of these.
         self.alone = list(map(_word_adds, words))
         self.paired = self.alone.copy()
+        # (a line none of whose words is of a family, as a table's row of numbers: no
+        # window of it holds one)
+        self.silent = not any(self.alone)
         if _PAIR_FIRSTS.isdisjoint(words):
             return  # (most lines: no word that starts a pair)
         pairs = list(map(_PAIRS.get, zip(["", *words], words, strict=False)))
@@ -311,24 +317,30 @@ class _Words:
             if pair is not None:  # (rare: the token's own, then the pair's, then `stat`)
                 fams, stat = _word_families(words[k])
                 self.paired[k] = fams + (pair,) + stat
+                self.silent = False
 
     def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
         # (tokens do not overlap: their ends are sorted too, and the tokens the window
         # holds whole are the range found by two bisections)
-        first = bisect_right(self.starts, lo - 1)
-        last = bisect_right(self.ends, hi)
         out: dict[str, None] = {}
+        first, last = 0, 0
+        if not self.silent:
+            first = bisect_right(self.starts, lo - 1)
+            last = bisect_right(self.ends, hi)
         if first < last:
             out = dict.fromkeys(self.alone[first])
             for fams in self.paired[first + 1 : last]:
                 for family in fams:
                     out[family] = None
+        if not (self.marks or tails):
+            return list(out)
         # (a window is within the line: lo and hi are at or after its start)
         window = self.low[lo - self.offset : hi - self.offset]
-        if "->" in window or "→" in window or "=>" in window:
-            out["compare"] = None
-        if "@@" in window:
-            out["code"] = None
+        if self.marks:
+            if "->" in window or "→" in window or "=>" in window:
+                out["compare"] = None
+            if "@@" in window:
+                out["code"] = None
         if tails:
             tail = window.rstrip(" \t")
             # (each pattern reads the window's end: only those its last character allows)
@@ -415,7 +427,10 @@ def features(
         line = lines.get(ls)
         if line is None:
             le = starts[k + 1] - 1 if k + 1 < len(starts) else len(sample)
-            line = lines[ls] = _Line(ls, le, _line_features(sample[ls:le]))
+            text = sample[ls:le]
+            line = lines[ls] = _Line(
+                ls, le, _line_features(text), "(" in text or "[" in text, "<" in text
+            )
         line.count += 1
     fenced = any(map(sample.__contains__, _FENCE_MARKS))
     fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
@@ -516,6 +531,10 @@ class _Line:
     start: int
     end: int
     features: list[str]
+    # (whether it holds an opening bracket, a `<`: a number's group or tag is looked
+    # for on the lines that do)
+    brackets: bool
+    angles: bool
     count: int = 0  # numbers on it
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
     _words: _Words | None = None  # its words, once a window on it is read
@@ -976,7 +995,11 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         sample.rfind("\n", lo, n.start) + 1,
     )
     tok_before = sample[cut : n.start]
-    tok_after = _TOKEN_AFTER.match(sample, n.unit_end, n.unit_end + 40).group()
+    # (none when a blank follows, as most often)
+    follows = sample[n.unit_end : n.unit_end + 1]
+    tok_after = (
+        "" if follows.isspace() else _TOKEN_AFTER.match(sample, n.unit_end, n.unit_end + 40).group()
+    )
     token = tok_before + tok_after
     slash = "/" in tok_before or "/" in tok_after
     if "://" in token:
@@ -987,8 +1010,8 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
         f.append("cli_arg")
     whole = tok_before + n.written + tok_after
-    # (a date has two of `-/.` in it: most tokens have none, and no search is made)
-    if ("-" in whole or "/" in whole or "." in whole) and _DATE_TOKEN.search(whole):
+    # (a date has two of `-/.` in it: most tokens have fewer, and no search is made)
+    if whole.count("-") + whole.count("/") + whole.count(".") >= 2 and _DATE_TOKEN.search(whole):
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
     elif (
         not n.unit
@@ -1023,8 +1046,9 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         and glued == "word"
     ):
         f.append("hex")
-    f += _group_features(sample, ls, le, n)
-    lt = sample.rfind("<", max(ls, n.start - 300), n.start)
+    if line.brackets:
+        f += _group_features(sample, ls, le, n)
+    lt = sample.rfind("<", max(ls, n.start - 300), n.start) if line.angles else -1
     if (
         lt >= 0
         and sample[lt + 1 : lt + 2].isalpha()
