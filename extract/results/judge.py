@@ -419,8 +419,11 @@ def features(
     message-level features every number shares (`msg=ci`, ...)."""
     # (each line is looked at once, however many numbers it holds: a 100 kB line of
     # numbers must cost linear time)
-    starts = [0, *(m.end() for m in _NEWLINE.finditer(sample))]
+    # (where each line starts: one past the end of each line before it, summed in C)
+    ends = map((1).__add__, map(len, sample.split("\n")[:-1]))
+    starts = list(accumulate(ends, initial=0))
     lines: dict[int, _Line] = {}
+    on_line: list[_Line] = []  # (each candidate's)
     for c in cands:
         k = bisect_right(starts, c.number.start) - 1
         ls = starts[k]
@@ -432,13 +435,13 @@ def features(
                 ls, le, _line_features(text), "(" in text or "[" in text, "<" in text
             )
         line.count += 1
+        on_line.append(line)
     fenced = any(map(sample.__contains__, _FENCE_MARKS))
     fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
     prev_end = 0
-    for c in cands:
-        ls = starts[bisect_right(starts, c.number.start) - 1]
+    for c, line in zip(cands, on_line, strict=True):
         c.features, view = _features_of(
-            sample, c, lines[ls], fences, lines[ls].words(sample), kind, message, blind, prev_end
+            sample, c, line, fences, line.words(sample), kind, message, blind, prev_end
         )
         if view is not None:
             c.blind_features = view
@@ -503,6 +506,8 @@ def _pair_units(sample: str, cands: list[Candidate]) -> None:
     236 s`) are `paired`; one written without a unit, set against a neighbour that has
     one (`14 minutes instead of 25`), is in that unit's kind: `paired_unit=<kind>`."""
     for a, b in zip(cands, cands[1:], strict=False):
+        if b.number.start - a.number.unit_end > 24:
+            continue  # (not read: too far apart)
         gap = sample[a.number.unit_end : b.number.start]
         if len(gap) > 24 or "\n" in gap or not _PAIRING.match(gap):
             continue
@@ -521,9 +526,6 @@ def _pair_units(sample: str, cands: list[Candidate]) -> None:
             c.features += added
             if c.blind_features:
                 c.blind_features += added
-
-
-_NEWLINE = re.compile(r"\n")
 
 
 @dataclass(slots=True)
@@ -581,7 +583,10 @@ def _line_features(line: str) -> list[str]:
     # may be a whole mail flattened, its results beside its machine)
     # (the words as written, lower-cased: `ſsd` is not `ssd`)
     if len(line) <= 400:
-        spec = {line[m.start() : m.end()].lower() for m in _SPEC_WORD.finditer(lowered(line))}
+        if line.isascii():  # (most lines: lowered as written, each match its word)
+            spec = set(_SPEC_WORD.findall(line.lower()))
+        else:
+            spec = {line[m.start() : m.end()].lower() for m in _SPEC_WORD.finditer(lowered(line))}
         if len(spec) >= 2:
             f.append("line=spec")
     return f
@@ -844,7 +849,10 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
 
 
 def _digits_bucket(n: Number) -> str:
-    if n.shape == "grouped" and not n.magnitude:
+    if n.shape == "int" and not n.magnitude:
+        # (most numbers: written as digits and a sign at most)
+        d = len(n.written) - (n.written[0] in "+-−")
+    elif n.shape == "grouped" and not n.magnitude:
         # (its integer part is all its groups: `12,345.67` has five digits)
         d = len(str(int(abs(n.value))))
     else:
