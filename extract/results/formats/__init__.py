@@ -74,6 +74,7 @@ MODULES = [
     "tvm_bench",
     "benchmark_driver",
     "log_timing",
+    "perf_stat",
     "sql_timing",
     "gnu_time",
     "bash_time",
