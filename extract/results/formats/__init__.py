@@ -51,6 +51,7 @@ MODULES = [
     "benchstat",
     "criterion",
     "critcmp",
+    "asv",
     "pytest_benchmark",
     "hyperfine",
     "ab",
