@@ -1,4 +1,5 @@
-"""airspeed velocity (asv): the comparison tables of `asv compare` and `asv continuous`.
+"""airspeed velocity (asv): the comparison tables of `asv compare` and `asv continuous`,
+and the log of `asv run`.
 
 Recognises the table both commands print (asv/commands/compare.py, `print_table`), in
 its two layouts:
@@ -15,7 +16,12 @@ with a decimal prefix (`800k`, `1.6M`; mem_ and peakmem_ benchmarks), or a numbe
 (asv_runner's `get_err`); `failed` or `n/a` where there is none; the ratio (after /
 before, `~` when the difference is not significant) or `n/a`. The `±` and `μ` as mail
 mangles them (`Â±`, `Î¼s`, `?`), and a table flattened onto one line, read the same.
-Fixtures: asv 0.5.1 and 0.6.6 run here on a toy suite; `asv continuous`'s summary
+Also the log asv prints while it runs a suite (asv_runner's console; `asv run`, and
+`asv continuous` before its table): `[ 50.00%] · For pyarrow commit 9e8d7c6b
+<read-opt>:`, then a line a benchmark, `[ 68.75%] ··· suite.mem_list  1.6M`, or `...
+ok` over the table of its parameters (`=====` rules, the parameters' names, a row a
+combination: `100    1.41±0.2μs`; not when flattened). Fixtures: asv 0.5.1 and 0.6.6
+run here on a toy suite (tests/fixtures/tools/asv.sh); `asv continuous`'s summary
 lines written from asv/commands/continuous.py.
 
 Measurements: label = the benchmark with its parameters; per side `time` (its unit),
@@ -26,7 +32,10 @@ branch, `<main>`), else `before` / `after`; the before side is the `before` of a
 comparison, the after side its `after`. The ratio is a measurement too, metric
 `ratio`, unit `x` (a factor, no time): it is the figure asv judges the change by and
 the one authors quote ("0.66, a third faster"). Variant of the ratio = the heading
-above the table.
+above the table. A run's lines give the same measurements without sides (label
+`suite.time_x(100)` as compare names it, variant = the commit's name, else its hash);
+in a message that also holds the comparison table they repeat its numbers and are
+only claimed, so that no other format reads them.
 """
 
 from __future__ import annotations
@@ -41,19 +50,25 @@ from extract.results.units import parse_number
 
 INFO = FormatInfo(
     name="asv",
-    description="airspeed velocity (asv compare / continuous) tables",
+    description="airspeed velocity (asv compare / continuous) tables and asv run logs",
     signature="`before  after  ratio` + `[3f2a1b9c]  [9e8d7c6b]` + `<main>  <branch>`, rows "
     "`-  1.23±0.02s  812±10ms  0.66  suite.time_x`; `| Change | Before [hash] <main> | "
-    "After [hash] <branch> | Ratio | Benchmark (Parameter) |`",
+    "After [hash] <branch> | Ratio | Benchmark (Parameter) |`; "
+    "`[ 68.75%] ··· suite.mem_list  1.6M`",
     priority=10,
     kind="result",
     heading="block",
     # asv's own log lines above the table (`[ 50.00%] · For pyarrow commit ...`)
     not_heading=re.compile(r"^\s*\[\s*\d+(?:\.\d+)?%\]|·"),
-    trigger=r"(?-i:before[ \t]+after[ \t]+ratio|\|[ \t]*Change[ \t]*\|[ \t]*Before \[)",
+    trigger=r"(?-i:before[ \t]+after[ \t]+ratio|\|[ \t]*Change[ \t]*\|[ \t]*Before \["
+    r"|\d\.\d\d%\][ \t])",
     trigger_parts=(
         (r"(?-i:before[ \t]+after[ \t]+ratio)", ("before",), ()),
         (r"(?-i:\|[ \t]*Change[ \t]*\|[ \t]*Before \[)", ("Change",), ()),
+        # the run's log, by its progress (`[ 68.75%] ··· suite.mem_list  1.6M`): ASCII
+        # only, as the prefilter's scan decides for a text whose other characters no
+        # declaration names (a `·` named here would undecide every mail holding one)
+        (r"(?-i:\d\.\d\d%\][ \t])", ("%]",), ()),
     ),
 )
 
@@ -107,7 +122,9 @@ _MARKDOWN_ROW = (
 )
 
 
-def _side(m: re.Match, s: str, side: str, name: str | None, label: str) -> Iterator[Measurement]:
+def _side(
+    m: re.Match, s: str, side: str | None, name: str | None, label: str
+) -> Iterator[Measurement]:
     """One side's measurement: what it is from its unit (a time, a size) or, with
     none, from the benchmark's kind (mem_ / peakmem_ sizes in bytes; else a number)."""
     written = m[s]
@@ -126,7 +143,8 @@ def _side(m: re.Match, s: str, side: str, name: str | None, label: str) -> Itera
     else:
         metric, unit = "value", None
     meas = Measurement(metric, value, unit, None, name or side, written, span=m.span(s))
-    meas.side, meas.side_name, meas.quantity = side, name or side, metric
+    if side is not None:  # (a side of the comparison; a run's result is none)
+        meas.side, meas.side_name, meas.quantity = side, name or side, metric
     if m[s + "e"] is not None and (err := parse_number(m[s + "e"])) is not None:
         meas.error = err
         meas.noise = float(f"{err / value:.6g}") if value else None
@@ -175,5 +193,70 @@ MARKDOWN = Rows(
 )
 
 
+# asv's log while it runs the suite (`asv run`, and `asv continuous` before its table):
+# `[ 50.00%] · For pyarrow commit 9e8d7c6b <read-opt>:`, then a line a benchmark
+# `[ 68.75%] ··· suite.mem_list   1.6M`, or `... ok` and its parameters' table (`=====`
+# rules, the parameters' names, a `-----` rule, a row per combination, a `=====` rule).
+_STEP = r"\[[ \t]*+\d{1,3}(?:\.\d\d)?%\][ \t]*+"
+_DOT = r"(?:·|Â·|\?)"  # (`·`, or what mail left of it)
+_COMMIT = re.compile(
+    rf"{_STEP}{_DOT}[ \t]++For [^\n]{{0,200}}? commit (?P<hash>[0-9a-f]{{4,40}})"
+    r"(?:[ \t]++<(?P<name>[^<>\s]{1,100})>)?"
+)
+_RUN_NAME = r"(?P<name>[A-Za-z_][\w.]*+(?:[ \t]\[[^\[\]\n]{1,200}\])?)"
+RUN = Rows(
+    row=(
+        rf"{_STEP}{_DOT}{{3}}[ \t]++{_RUN_NAME}[ \t]++{_BEFORE}"
+        r"(?=[ \t]*+(?:\r?\n|$)|[ \t]++\[)"
+    ),
+    fields=lambda m: _side(m, "b", None, None, _label(m)),
+    label=_label,
+    columns=("benchmark", "result"),
+    cells=("name", "bc"),
+)
+_RULE = r"=++(?:[ \t]++=++)*+[ \t]*+"
+PARAMETERS = Rows(
+    row=None,
+    fields=(),
+    header=(
+        rf"{_STEP}{_DOT}{{3}}[ \t]++{_RUN_NAME}[ \t]++ok[ \t]*+\r?\n"
+        rf"{_STEP}{_DOT}{{3}}[ \t]++{_RULE}\r?\n[^\n]{{0,400}}\n[ \t]*+-++(?:[ \t]++-++)*+[ \t]*+"
+        r"(?=\r?\n)"
+    ),
+    for_header=lambda h: _parameters(h["name"]),
+)
+
+
+def _parameters(name: str) -> Rows:
+    """The rows of a parameterised benchmark's table: its parameters' values, then its
+    result; named as asv compare names them, `suite.time_x(100, 'snappy')`."""
+
+    def label(m: re.Match) -> str:
+        return f"{name}({', '.join(m['params'].split())})"
+
+    return Rows(
+        # (each value is taken whole; at most 8 of them, tried from one)
+        row=(
+            rf"[ \t]*+(?P<params>(?:[^\s=][^\s]*+[ \t]++){{1,8}}?){_BEFORE}[ \t]*+"
+            r"(?=\r?\n|$)"
+        ),
+        fields=lambda m: _side(m, "b", None, None, label(m)),
+        label=label,
+        columns=("benchmark", "result"),
+        cells=lambda m, lab: [lab, m["bc"]],
+    )
+
+
 def parse(text: str) -> list[ResultTable]:
-    return sorted(read(CONSOLE, text) + read(MARKDOWN, text), key=lambda t: t.span)
+    compared = read(CONSOLE, text) + read(MARKDOWN, text)
+    runs = read(RUN, text) + read(PARAMETERS, text)
+    if compared:
+        # (the run's lines repeat the numbers of the table after them: claimed, as
+        # what the tool printed on its way, not read twice)
+        runs = [ResultTable("", t.span) for t in runs]
+    commits = list(_COMMIT.finditer(text))
+    for t in runs:
+        above = [c for c in commits if c.start() < t.span[0]]
+        for m in t.measurements if above else ():
+            m.variant = above[-1]["name"] or above[-1]["hash"]
+    return sorted(compared + runs, key=lambda t: t.span)
