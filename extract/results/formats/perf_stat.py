@@ -6,29 +6,33 @@ Recognises the block under `Performance counter stats for '<command>'[ (N runs)]
 `task-clock (msec)`), counts grouped by the locale (`4,567,890,123`) or not, or
 `<not counted>` / `<not supported>` where there is no count; after it `# <value>
 <what>`, the ratio perf derives from the counters (`# 2.16 insn per cycle`, `#
-0.998 CPUs utilized`, `# 1.23% of all branches`, also on a line of its own under
-the event), with `-r N` the spread of the runs `( +- 0.12% )`, and the share of the
+0.998 CPUs utilized`, `# 1.23% of all branches`, also on a line of its own under the
+event; perf 6's metric group `TopdownL1  # 33.3 %  tma_backend_bound` and the lines
+under it), with `-r N` the spread of the runs `( +- 0.12% )`, and the share of the
 time a multiplexed counter ran (`(83.33%)`, old `[83.33%]`); then `1.237012345
 seconds time elapsed` (with `-r`: `0.1927 +- 0.0314 seconds time elapsed ( +- 16.30%
-)`) and `seconds user` / `seconds sys`. The format is perf's own output, run here
-(perf 6.1: `tests/fixtures/tools/perf-stat.sh`; this machine has no hardware
-counters) and, for the hardware counters' lines and older perf, written from perf's
-documentation (tools/perf/Documentation/perf-stat.txt) and its print code
-(tools/perf/util/stat-display.c); also flattened onto one line.
+)`) and `seconds user` / `seconds sys`; also flattened onto one line. Not read: the
+interval (`-I`), per-CPU (`-A`) and CSV (`-x`) layouts. The format is perf's own
+output, run here (perf 6.1: `tests/fixtures/tools/perf-stat.sh`; this machine has no
+hardware counters, whose lines print `<not supported>`); the hardware counters'
+lines, perf 6's metric groups and older perf's layout are written in that layout
+from what perf prints on machines that have them (perf's source was too large to
+fetch here).
 
 Measurements: label = the event (`task-clock`, `cycles`, `instructions`; `time
-elapsed`, `user`, `sys`); metric `time` for a time (`msec` → unit `ms`, `seconds` →
-`s`), `events` for a count (no unit: these are events counted, not seconds or
-bytes; a unit perf gives, such as `Joules`, is kept); `<not counted>` lines give
-none. A derived ratio is a measurement of its own on the event's row, metric = the
-words perf prints (`insn per cycle`, `CPUs utilized`, `of all branches` with unit
-`%`, `GHz`), because it is what readers quote (IPC, utilisation, miss rates) and a
-number left unread there would be taken by the number model with no name at all;
-the per-second rates (`# 116.951 K/sec`) are not: they restate the count over the
-task clock. The `( +- 0.12% )` is the measurement's `noise` (0.0012) and `error`
-(in its unit); the multiplexing share is no measurement. Variant = the heading
-above the block; when not every block has a heading of its own and the blocks ran
-different commands, the command (as perf quotes it in the header) tells them apart.
+elapsed`, `user`, `sys`; `TopdownL1` for its group's metrics); metric `time` for a
+time (`msec` → unit `ms`, `seconds` → `s`), `events` for a count (no unit: these are
+events counted, not seconds or bytes; a unit perf gives, such as `Joules`, is kept);
+`<not counted>` lines give none. A derived ratio is a measurement of its own on the
+event's row, metric = the words perf prints (`insn per cycle`, `CPUs utilized`, `of
+all branches` with unit `%`, `GHz`), because it is what readers quote (IPC,
+utilisation, miss rates) and a number left unread there would be taken by the number
+model with no name at all; the per-second rates (`# 116.951 K/sec`) are not: they
+restate the count over the task clock. The `( +- 0.12% )` is the measurement's
+`noise` (0.0012) and `error` (in its unit); the multiplexing share is no
+measurement. Variant = the heading above the block; when not every block has a
+heading of its own and the blocks ran different commands, the command (as perf
+quotes it in the header) tells them apart.
 """
 
 from __future__ import annotations
@@ -88,6 +92,9 @@ _ROW = (
     rf"(?:(?P<unit>{_UNIT})[ \t]++)?"
     r"(?P<event>[A-Za-z_][^\s#(\[]*+)(?:[ \t]++\((?P<old>msec)\))?"
     rf"(?:[ \t]*+{_RATIO})?"
+    # a group of metrics perf 6 prints by default (`TopdownL1  # 33.3 %
+    # tma_backend_bound`), the rest of the group on lines of their own
+    rf"|(?P<group>Topdown\w*+(?:[ \t]++\([\w ]{{1,40}}\))?)[ \t]++{_RATIO.replace('?P<r', '?P<g')}"
     # a ratio perf prints on a line of its own, under the event it belongs to
     rf"|{_RATIO.replace('?P<r', '?P<c')})"
     rf"(?:[ \t]*+{_SPREAD})?(?:[ \t]*+{_MUX})?"
@@ -137,9 +144,10 @@ def _found(m: re.Match) -> Iterator[Measurement]:
     if m["rv"] and (ratio := _ratio(m["rv"], m["rw"])) is not None:
         ratio.span = m.span("rv")
         yield ratio
-    if m["cv"] and (ratio := _ratio(m["cv"], m["cw"])) is not None:
-        ratio.span = m.span("cv")
-        yield ratio
+    for g in ("g", "c"):  # (a group's first line, or a line of its own)
+        if m[g + "v"] and (ratio := _ratio(m[g + "v"], m[g + "w"])) is not None:
+            ratio.span = m.span(g + "v")
+            yield ratio
 
 
 def _spread(meas: Measurement, pct: float | None) -> None:
@@ -156,10 +164,8 @@ def _labels(rows: list[re.Match]) -> list[str]:
     """Each row's event; a ratio on a line of its own is the event's above it."""
     out, last = [], ""
     for m in rows:
-        if m["what"]:
-            last = m["what"]
-        elif m["event"]:
-            last = m["event"]
+        if m["what"] or m["event"] or m["group"]:
+            last = " ".join((m["what"] or m["event"] or m["group"]).split())
         out.append(last)
     return out
 
@@ -172,7 +178,7 @@ ROWS = Rows(
     columns=("event", "value", "unit"),
     cells=lambda m, label: [
         label,
-        m["secs"] or m["v"] or (f"<{m['none']}>" if m["none"] else m["cv"] or ""),
+        m["secs"] or m["v"] or (f"<{m['none']}>" if m["none"] else m["gv"] or m["cv"] or ""),
         "s" if m["secs"] else (m["unit"] or m["old"] or ""),
     ],
     caption=lambda h: _target(h["target"] + (h["note"] or "")),
