@@ -89,6 +89,34 @@ def _without_unmarked_quote(body: str) -> str:
     return body
 
 
+# In a flattened mail (GitBox joins an emailed reply's lines into one), the quotation
+# under `On <date>, <name> wrote:` follows on the same line, its lines marked with `>`.
+_FLAT_WROTE = re.compile(r"\bOn\s[^\n]{0,300}?\bwrote:[ \t]*(?=>\s)")
+
+
+def _without_flat_quotation(body: str) -> str:
+    """`body` without the quotation that a flattened line's `On ... wrote: > ...`
+    opens: up to the end of the first sentence after the line's last `>` mark (where
+    its end was lost, as for a flattened line that opens with one; see
+    `_unquoted_rest`), what follows being the reply's own text."""
+    out, done = [], 0
+    for m in _FLAT_WROTE.finditer(body):
+        if m.start() < done:
+            continue
+        eol = body.find("\n", m.end())
+        eol = len(body) if eol < 0 else eol
+        last = m.end()
+        for mark in _INLINE_QUOTE_MARK.finditer(body, m.end(), eol):
+            last = mark.end()
+        end = _QUOTE_SENTENCE_END.search(body, last, eol)
+        out.append(body[done : m.start()])
+        done = end.end() if end else eol
+        if done < eol:
+            out.append("\n")
+    out.append(body[done:])
+    return "".join(out)
+
+
 # A quoted line with the line break before it (see clean_body).
 _QUOTED_LINE = re.compile(r"\n[ \t]*>[^\n]*")
 # JIRA's wiki markup for a quotation: a `{quote}...{quote}` block, and a `bq. `
@@ -229,6 +257,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if "wrote:" in body:
         body = _without_unmarked_quote(body)
         body = _WROTE.sub("", body)
+        body = _without_flat_quotation(body)
     if ">" in body:
         # (the pattern starts with a line break, so the regex engine jumps from line
         # to line instead of trying every character: 4x faster than `^...$\n?`)

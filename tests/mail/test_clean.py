@@ -179,3 +179,22 @@ def test_a_flattened_comment_that_opens_with_a_quotation_keeps_its_reply():
     assert own.endswith(reply) and "Did the change help" not in own
     # (a short quoted line is a quotation whole, as before)
     assert clean_body("> it took 41 s before\nThanks!", "github") == "Thanks!"
+
+
+def test_a_flattened_reply_drops_the_quotation_its_attribution_opens():
+    # (an emailed reply to a GitHub comment, flattened by GitBox: the reply, `On ...
+    # wrote:`, then the quoted report on the same line, its lines marked with `>`)
+    reply = "Nice, merging. "
+    quoted = (
+        "On Tue, Jun 4, 2024 at 9:00 AM alice <notifications@github.com> wrote: "
+        "> I ran the reader benchmark three times each. > Before: 1,234 rows/ms, after: "
+        "1,890 rows/ms. > | query | master (s) | PR (s) | > | q1 | 12.1 | 9.8 | "
+        "> So roughly 50% better. "
+    )
+    assert clean_body(reply + quoted, "github") == "Nice, merging."
+    # (the reply's own text after the quotation's last sentence stays)
+    own = clean_body(reply + quoted + "Could you also run q2?", "github")
+    assert own.startswith("Nice, merging.") and own.endswith("Could you also run q2?")
+    assert "rows/ms" not in own and "12.1" not in own
+    # (an attribution with no `>` after it is left to the other rules)
+    assert "wrote" in clean_body("He wrote: the scan took 41 s, twice the old time.", "github")
