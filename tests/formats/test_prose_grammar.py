@@ -187,10 +187,21 @@ def test_bounds_settings_hopes_and_names_are_no_factors(text):
         ("The read step took 1 min 5 sec against 3 sec before.", [(65.0, "s"), (3.0, "sec")]),
         ("The build took 2 hours and 10 minutes.", [(7800.0, "s")]),
         ("The full build took 14m 32s, down from 22m 10s.", [(872.0, "s"), (1330.0, "s")]),
+        # or in three
+        ("The nightly job took 1 hr 12 min 33 sec.", [(4353.0, "s")]),
+        ("A cold start took 5 min 3 sec 200 ms.", [(303.2, "s")]),
     ],
 )
 def test_durations_compared_counted_or_in_two_units(text, expected):
     assert [(v, u) for _, v, u in written_values(text)] == expected
+
+
+def test_a_duration_in_parts_is_named_by_the_side_after_its_last_part():
+    text = "The full build took 1 hour 12 minutes before and 48 minutes 10 seconds after."
+    assert [(m.value, m.variant) for t in extract_results(text) for m in t.measurements] == [
+        (4320.0, "before"),
+        (2890.0, "after"),
+    ]
 
 
 def test_each_line_of_a_list_of_results_names_its_own_values():

@@ -767,13 +767,33 @@ _TIMED_BEFORE = re.compile(
 )
 
 
+class _Joined:
+    """The match of a duration written in parts (`1 h 12 min 33 s`): the first part's
+    groups, the whole's span (so that `48 min 10 sec after` is named by `after`)."""
+
+    def __init__(self, first: re.Match, last_end: int) -> None:
+        self.first, self.last_end = first, last_end
+        self.re = first.re
+
+    def start(self) -> int:
+        return self.first.start()
+
+    def end(self) -> int:
+        return self.last_end
+
+    def group(self, *names):
+        return self.first.group(*names)
+
+
 def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
-    """`1 min 5 sec`, `2 hours and 10 minutes`: one duration written in two units, the
-    larger first, becomes one measurement in seconds (its `written` the whole)."""
+    """`1 min 5 sec`, `2 hours and 10 minutes`, `1 hr 12 min 33 sec`: one duration
+    written in parts, each in a smaller unit than the one before, becomes one
+    measurement in seconds (its `written` the whole)."""
     i = 0
+    smallest = None  # (the unit of the last part joined into found[i])
     while i + 1 < len(found):
         (m, meas), (n, nxt) = found[i], found[i + 1]
-        big, small = _SECONDS.get(meas.unit), _SECONDS.get(nxt.unit)
+        big, small = _SECONDS.get(smallest or meas.unit), _SECONDS.get(nxt.unit)
         between = sentence[m.end() : n.start()]
         if (
             big is not None
@@ -784,13 +804,15 @@ def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurem
             and meas.value is not None
             and nxt.value is not None
         ):
-            meas.value = meas.value * big + nxt.value * small
+            meas.value = meas.value * (1.0 if smallest else big) + nxt.value * small
             meas.unit = "s"
             meas.written = sentence[m.start() : n.end()].strip()
-            found[i] = (m, meas)
+            found[i] = (_Joined(m.first if isinstance(m, _Joined) else m, n.end()), meas)
+            smallest = nxt.unit
             del found[i + 1]
             continue
         i += 1
+        smallest = None
 
 
 # The side named just before a number: `without patch 12.3s, with patch 8.1s`, or as a
