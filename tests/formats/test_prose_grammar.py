@@ -196,6 +196,16 @@ def test_durations_compared_counted_or_in_two_units(text, expected):
     assert [(v, u) for _, v, u in written_values(text)] == expected
 
 
+def test_a_time_named_in_camel_case_is_a_cue():
+    """Tools and APIs name their times in camel case (Solr's `QTime`, `responseTime`):
+    the duration after one is measured, and a version beside it is no value."""
+    text = "The facet query shows QTime 9000ms on 8.11, and QTime 850ms on 8.6."
+    assert [(v, u) for _, v, u in written_values(text)] == [(9000.0, "ms"), (850.0, "ms")]
+    assert written_values("The responseTime went down to 45 ms.") == [("45 ms", 45.0, "ms")]
+    # (a setting's name is still no cue: `Timeout` goes on after `Time`)
+    assert written_values("We use a connectTimeout of 30 ms.") == []
+
+
 def test_a_duration_in_parts_is_named_by_the_side_after_its_last_part():
     text = "The full build took 1 hour 12 minutes before and 48 minutes 10 seconds after."
     assert [(m.value, m.variant) for t in extract_results(text) for m in t.measurements] == [

@@ -255,6 +255,8 @@ _PERF = re.compile(
     r"|sav(?:e|es|ed|ing|ings)|cuts?|shav(?:e|es|ed|ing)|dropp?(?:s|ed|ing)?"
     # the runs a timing compares
     r"|with(?:out)? (?:the |this |my |a )?(?:patch|change|fix))\b|->|→"
+    # a time named in camel case, as tools and APIs name it (`QTime`, `responseTime`)
+    r"|(?-i:\b[A-Za-z][a-z]*Time)\b"
     # in Chinese: time taken, time used, latency, response time, performance, raise,
     # lower, speed-up; from (`从 3ms`), went up / down to (`升到`, `降至`)
     r"|耗时|用时|延迟|时延|响应时间|性能|提升|降低|加速|从|[升降](?:到|至))"
