@@ -196,6 +196,24 @@ def test_durations_compared_counted_or_in_two_units(text, expected):
     assert [(v, u) for _, v, u in written_values(text)] == expected
 
 
+def test_before_who_had_it_names_the_old_side():
+    """`510 ms, before it was 380 ms`: `before` opens the clause of the old value, not
+    a side of the new one; `12 s before and 9 s after` are one quantity's two sides."""
+    text = "With the patch a commit takes 510 ms, before it was 380 ms."
+    assert [(m.value, m.variant) for t in extract_results(text) for m in t.measurements] == [
+        (510.0, None),
+        (380.0, "before"),
+    ]
+    found = extract_results("The query took 12 s before and 9 s after.")
+    assert [(m.value, m.label, m.variant) for t in found for m in t.measurements] == [
+        (12.0, "The query", "before"),
+        (9.0, "The query", "after"),
+    ]
+    # (`after it was` opens a condition, and a new quantity between is not the same one)
+    found = extract_results("After it was idle for 30 minutes, the first query took 45 ms.")
+    assert all(m.variant is None for t in found for m in t.measurements)
+
+
 def test_a_time_named_in_camel_case_is_a_cue():
     """Tools and APIs name their times in camel case (Solr's `QTime`, `responseTime`):
     the duration after one is measured, and a version beside it is no value."""

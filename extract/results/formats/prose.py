@@ -388,12 +388,15 @@ _CONFLICTS = {
     "duration": _RATE_METRICS | frozenset(("吞吐", "吞吐量", "速度", "速率")),
     "rate": frozenset(("latency", "runtime", "duration", "延迟", "时延", "耗时", "响应时间")),
 }
+# Who had a value, after the side it names: `before it was 380 ms`, `before, we got 41 s`.
+_WHO_HAD = r"[ \t]+(?:it|we|this|that|I)[ \t]+(?:was|were|had|got|took|takes|is|did|ran)"
 _BEFORE_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:\)?\s*)?(?P<w>before|after"
     r"|with(?:out)? (?:the |this |my )?(?:patch|change|fix)|baseline|patched|unpatched|old|new)\b"
     # (`Before: 12 s, After: 9 s`, `before 12 s, after 9 s`: a side named with a colon,
-    # or just before a number, names the number after it)
-    r"(?![ \t]*[:：]|[ \t]+[~≈]?\d)"
+    # or just before a number, or before who had it (`510 ms, before it was 380 ms`),
+    # names the number after it)
+    rf"(?![ \t]*[:：]|[ \t]+[~≈]?\d|,?{_WHO_HAD}\b)"
 )
 
 
@@ -822,6 +825,9 @@ def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurem
 _SIDE_BEFORE = re.compile(
     r"(?i)\bwith(out)? (?:the |this |my |a )?(?:patch|change|fix)(?:es)?(?: applied)?[\s:,=]*$"
     r"|\b(?P<key>before|after|baseline|patched|unpatched)(?:[ \t]*[:：=][ \t]*[`*~]*|[ \t]+)$"
+    # (`before it was ~380 ms`, `After, we got 41 s`: the side, then who had the value;
+    # `after it was` without the comma opens a condition: `after it was idle for 30 min`)
+    rf"|\b(?P<key2>before,?|after,){_WHO_HAD}[ \t]+[`*~]*$"
     # (`优化前 TPS：8523`, `修改后：`: before / after the change, in Chinese)
     r"|(?:优化|修改|改进|升级|调整|修复|改动|变更|合入|使用)(?P<cjk>前|后)[^\d\n。，,；;]{0,12}$"
 )
@@ -844,6 +850,14 @@ _SET_AGAINST = re.compile(
 )
 
 
+# Between the two sides of one quantity: `12 s before and 9 s after`, `12 s with the
+# patch, 19 s without`.
+_SIDE_THEN_OTHER = re.compile(
+    r"(?i)[ \t]+(?:before|after|with(?:out)? (?:the |this |my )?(?:patch|change|fix))"
+    r"[ \t]*(?:,|;|,?[ \t]+(?:and|but|while|whereas|vs\.?|versus))[ \t]*[`*~]*"
+)
+
+
 def _variants(
     sentence: str, found: list[tuple[re.Match, Measurement]], mark: str | None = None
 ) -> None:
@@ -854,7 +868,7 @@ def _variants(
         word = _BEFORE_AFTER.match(after)
         if lead and mark is None and (not word or re.match(r"\s*[,;]", after)):
             # `without patch 12.3s`, `Before: 123 MB/s`
-            key = (lead.group("key") or "").lower()
+            key = (lead.group("key") or lead.group("key2") or "").lower().rstrip(",")
             before = lead.group(1) or key in _BEFORE_SIDES or lead.group("cjk") == "前"
             meas.variant = "before" if before else "after"
         elif word:
@@ -901,6 +915,12 @@ def _variants(
                 meas.variant = meas.variant or "after"
                 found[i + 1][1].variant = "before"
                 found[i + 1][1].label = meas.label
+    for (m, meas), (n, nxt) in zip(found, found[1:], strict=False):
+        if {meas.variant, nxt.variant} == {"before", "after"} and _SIDE_THEN_OTHER.fullmatch(
+            sentence, m.end(), n.start()
+        ):
+            # `12 s before and 9 s after`: the two sides of one quantity
+            nxt.label = meas.label
 
 
 def _quoted(text: str) -> list[tuple[int, int]]:
