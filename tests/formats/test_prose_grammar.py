@@ -214,6 +214,20 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_query_planning_is_a_step_that_takes_time_not_a_plan():
+    assert [v for _, v, _ in written_values("Planning dropped from 95s to 11s.")] == [95.0, 11.0]
+    assert written_values("We are planning to cut it from 95 s to 11 s.") == []
+    assert written_values("The planned speedup is from 95 s to 11 s.") == []
+
+
+def test_without_the_patch_who_had_it_names_the_old_side():
+    text = "Bootstrap finished in 3m12s, without the patch it's 7m40s."
+    assert [(m.value, m.variant) for t in extract_results(text) for m in t.measurements] == [
+        (192.0, None),
+        (460.0, "before"),
+    ]
+
+
 def test_a_time_named_in_camel_case_is_a_cue():
     """Tools and APIs name their times in camel case (Solr's `QTime`, `responseTime`):
     the duration after one is measured, and a version beside it is no value."""

@@ -352,8 +352,9 @@ _SETTING_AFTER = re.compile(
 )
 _EXPECTATION = re.compile(
     r"(?i)\b(?:should|expect\w*|would|could|might|may|hope\w*|target\w*|goal|estimat\w*|assum\w*"
-    # (`plan`, `planned`, not the query `planner`)
-    r"|aim\w*|want|wish|plan(?:s|ned|ning)?|predict\w*|theoretical\w*|can we|need to|must|will"
+    # (`plan to`, `planned`, not a query's `planner` or `planning`, which takes time)
+    r"|aim\w*|want|wish|plan(?:s|ning)? to|planned|predict\w*|theoretical\w*|can we|need to"
+    r"|must|will"
     r"|believe|think|guess|probably|likely|possibl\w*|potential\w*|ideally"
     # someone else's figure, or one in theory: `claims up to 10x`, `in theory 3x`
     # (the verbs: not `promising`, `a claim`)
@@ -389,7 +390,7 @@ _CONFLICTS = {
     "rate": frozenset(("latency", "runtime", "duration", "延迟", "时延", "耗时", "响应时间")),
 }
 # Who had a value, after the side it names: `before it was 380 ms`, `before, we got 41 s`.
-_WHO_HAD = r"[ \t]+(?:it|we|this|that|I)[ \t]+(?:was|were|had|got|took|takes|is|did|ran)"
+_WHO_HAD = r"[ \t]+(?:(?:it|we|this|that|I)[ \t]+(?:was|were|had|got|took|takes|is|did|ran)|it's)"
 _BEFORE_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:\)?\s*)?(?P<w>before|after"
     r"|with(?:out)? (?:the |this |my )?(?:patch|change|fix)|baseline|patched|unpatched|old|new)\b"
@@ -823,7 +824,8 @@ def _join_compound_durations(sentence: str, found: list[tuple[re.Match, Measurem
 # The side named just before a number: `without patch 12.3s, with patch 8.1s`, or as a
 # key: `Before: 123 MB/s, After: 171 MB/s`.
 _SIDE_BEFORE = re.compile(
-    r"(?i)\bwith(out)? (?:the |this |my |a )?(?:patch|change|fix)(?:es)?(?: applied)?[\s:,=]*$"
+    r"(?i)\bwith(out)? (?:the |this |my |a )?(?:patch|change|fix)(?:es)?(?: applied)?"
+    rf"(?:[\s:,=]*|,?{_WHO_HAD}[ \t]+[`*~]*)$"
     r"|\b(?P<key>before|after|baseline|patched|unpatched)(?:[ \t]*[:：=][ \t]*[`*~]*|[ \t]+)$"
     # (`before it was ~380 ms`, `After, we got 41 s`: the side, then who had the value;
     # `after it was` without the comma opens a condition: `after it was idle for 30 min`)
