@@ -214,6 +214,19 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_requests_and_calls_per_second_are_rates():
+    assert [
+        (v, u) for _, v, u in written_values("The gateway handles 12k RPS now, up from 9k.")
+    ] == [
+        (12000.0, "RPS"),
+        (9000.0, "RPS"),
+    ]
+    assert [v for _, v, _ in written_values("We commit ~510 cps, before it was ~380 cps.")] == [
+        510.0,
+        380.0,
+    ]
+
+
 def test_query_planning_is_a_step_that_takes_time_not_a_plan():
     assert [v for _, v, _ in written_values("Planning dropped from 95s to 11s.")] == [95.0, 11.0]
     assert written_values("We are planning to cut it from 95 s to 11 s.") == []

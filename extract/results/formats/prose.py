@@ -65,7 +65,7 @@ _RATE_THINGS = (
 )
 # A number with a unit (the trigger's first part): a digit, then `_AFTER_DIGIT`.
 _AFTER_DIGIT = (
-    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiIFKMGBkgQTnuµμshlcwj])"
+    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiIFKMGBkgQTRCnuµμshlcwj])"
     r"(?:%|percent\b|[xX]"
     rf"(?!(?![{_CJK}])\w)|×"
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
@@ -73,7 +73,7 @@ _AFTER_DIGIT = (
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
     r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions"
     rf"|{_RATE_THINGS}) per sec(?:ond)?"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
+    r"|QPS|TPS|RPS|CPS|qps|tps|rps|cps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
     r"|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
     r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
     rf"{_NOT_GLUED})"
@@ -180,7 +180,7 @@ _RATE = (
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)"
     r"|/(?:s|sec|ms)|(?:ops|op|operations?|lookups?|calls|queries|requests|rows|records|messages"
     rf"|transactions|{_RATE_THINGS}) per sec(?:ond)?"
-    r"|QPS|TPS|qps|tps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
+    r"|QPS|TPS|RPS|CPS|qps|tps|rps|cps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
 )
 # What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces);
 # of those matching at one place only one is followed by the number: their order is free.
