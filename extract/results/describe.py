@@ -601,7 +601,9 @@ def tell_runs_apart(sample: str, tables: list[ResultTable]) -> None:
 def _name_sections(sample: str, tables: list[ResultTable]) -> None:
     """The same quantity read twice from records, sentences or lines (one label, metric
     and variant), under different headings (`before the change:` ... `after:`): each is
-    named by its section's heading. Left alone when the headings do not tell them apart."""
+    named by its section's heading; when those are the same (`--- create stats ---`
+    under `before:` and under `after:`), by the headings above them. Left alone when
+    no heading tells them apart."""
     groups: dict[tuple, list[Measurement]] = {}
     for t in tables:
         for m in t.measurements:
@@ -610,27 +612,48 @@ def _name_sections(sample: str, tables: list[ResultTable]) -> None:
     for group in groups.values():
         if len(group) < 2:
             continue
-        names = [_section_heading(sample, m.span[0]) for m in group]
-        if None in names or len(set(names)) < len(names):
-            continue
-        for m, name in zip(group, names, strict=True):
-            m.variant = f"{m.variant}, {name}" if m.variant else name
+        group.sort(key=lambda m: m.span[0])
+        # (a section's headings are looked for above it, not above the one before it)
+        floors = [0] + [m.span[0] for m in group[:-1]]
+        chains = [
+            _section_headings(sample, m.span[0], floor)
+            for m, floor in zip(group, floors, strict=True)
+        ]
+        for level in range(_LEVELS):
+            names = [chain[level] if level < len(chain) else None for chain in chains]
+            if None not in names and len(set(names)) == len(names):
+                for m, name in zip(group, names, strict=True):
+                    m.variant = f"{m.variant}, {name}" if m.variant else name
+                break
+            if None in names:
+                break
 
 
-def _section_heading(sample: str, pos: int) -> str | None:
-    """The heading of the section `pos` stands in: the nearest line above its line
-    (30 at most) that holds no digit and is short (`after:`, `Top frames before the
-    change:`), past the lines of numbers and blank lines; None when there is none."""
+_LEVELS = 2  # (a section's heading, and the one above it)
+
+
+def _section_headings(sample: str, pos: int, floor: int = 0) -> list[str]:
+    """The headings of the section `pos` stands in, nearest first: the lines above its
+    line (30 at most, none before `floor`) that hold no digit and are short (`after:`,
+    `Top frames before the change:`), past lines of numbers and blank lines; up to
+    `_LEVELS`, and none after a long line without digits (a paragraph: the section
+    ends there)."""
+    out: list[str] = []
     end = sample.rfind("\n", 0, pos)
     for _ in range(30):
-        if end < 0:
-            return None
+        if end < floor or len(out) == _LEVELS:
+            break
         start = sample.rfind("\n", max(0, end - 200), end) + 1
+        if start < floor:
+            break
         line = sample[start:end].strip()
         if line and not DIGIT.search(line):
-            return _clean(line.rstrip(":：")) or None if len(line) <= 80 else None
+            name = _clean(line.rstrip(":：")) if len(line) <= 80 else None
+            if not name:
+                break
+            out.append(name)
         end = start - 1
-    return None
+    return out
 
 
 def _run_name(sample: str, t: ResultTable) -> str | None:

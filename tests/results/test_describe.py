@@ -219,6 +219,25 @@ def test_the_same_quantity_under_two_headings_is_told_apart():
     assert got[21.7] == got[12.4] == "after"
 
 
+def test_sections_with_one_heading_are_told_apart_by_the_heading_above_it():
+    from extract.results.message import message_results
+
+    section = "--- load stats ---\nElapsed: {e} ms\nOps per sec: {r}\n"
+    text = (
+        "Namespace benchmark, 100k files:\n\nbefore:\n"
+        + section.format(e=21345, r=4684.9)
+        + "\nafter:\n"
+        + section.format(e=15022, r=6656.9)
+    )
+    got = {
+        m.value: m.variant
+        for t in message_results(text, subject="load benchmark").tables
+        for m in t.measurements
+    }
+    assert got[21345] == got[4684.9] == "before"
+    assert got[15022] == got[6656.9] == "after"
+
+
 def test_a_number_s_metric_is_a_word_of_its_own_sentence():
     got = described("Cold start is about 19s without it. Memory usage is around 600MB.")
     assert got["19"][1] == "time"
