@@ -383,7 +383,7 @@ def _content_words(text: str) -> list[str]:
 _NUMBER_START = re.compile(r"(?<![\w.])[-+~]?\d")
 # (a row of an aligned list: a name, a run of blanks, a value; not `key: value`, which
 # `_layout`'s data lines also are: a sentence that ends `down to 2:40` names its number)
-_ENDS_WITH_VALUE = re.compile(r"\S(?:[ \t]{2,}|\t)[-+~]?\d[\d.,]*+[ \t]*+[A-Za-zµ%/]{0,8}+\)?$")
+_ALIGNED_ROW = re.compile(r"\S(?:[ \t]{2,}|\t)[-+~]?\d[\d.,]*+[ \t]*+[A-Za-zµ%/]{0,8}+\)?$")
 # The values of a bracketed list before the number (`[141302, 141522, `)
 _LIST_BODY = re.compile(r"(?:[ \t]*+[-+~]?\d[\d.eE+-]*+[ \t]*+[A-Za-z%/µ]{0,6}+[ \t]*+,)*+[ \t]*+")
 _LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")
@@ -486,7 +486,7 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
         pieces = [
             p
             for p in re.split(r"[,;:]\s|\n", prev)
-            if _content_words(p) and not _ENDS_WITH_VALUE.search(p.rstrip(" .!?。"))
+            if _content_words(p) and not _ALIGNED_ROW.search(p.rstrip(" .!?。"))
         ]
         if pieces:
             named = " ".join(_clean(pieces[-1].strip(" .!?。")).split()[-12:])
