@@ -214,6 +214,22 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_a_clause_after_an_earlier_value_names_the_next_one():
+    """`compresses at 480 MB/s and decompresses at 1.9 GB/s`: the second value is named
+    by its own clause, not by one that runs over the first value; a qualifier after a
+    value (`on Win7`) is no clause of its own."""
+
+    def labels(text):
+        return [(m.value, m.label) for t in extract_results(text) for m in t.measurements]
+
+    text = "The new codec compresses at 480 MB/s and decompresses at 1.9 GB/s."
+    assert labels(text) == [(480.0, "The new codec compresses"), (1.9, "decompresses")]
+    text = "The GC time went from 12ms to 8ms and the allocation rate from 1.1 GB/s to 0.7 GB/s."
+    assert [label for _, label in labels(text)][2:] == ["the allocation rate"] * 2
+    text = "A full checkout takes ~3:20 on Win7 and 13 s on Linux."
+    assert labels(text)[1][1].startswith("A full checkout")
+
+
 def test_requests_and_calls_per_second_are_rates():
     assert [
         (v, u) for _, v, u in written_values("The gateway handles 12k RPS now, up from 9k.")

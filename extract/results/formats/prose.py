@@ -852,6 +852,34 @@ _SET_AGAINST = re.compile(
 )
 
 
+# What joins a value to a clause of its own after it: `480 MB/s and decompresses at`,
+# `(12ms → 8ms) and the allocation rate` (not a qualifier of the value: `3:20 on Win7`).
+_JOINER = re.compile(r"(?i)^[\s,;:)\]]*(?:and|but|while|whereas)\b[\s,]*")
+
+
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _labels_after_values(found: list[tuple[re.Match, Measurement]]) -> None:
+    """A label is the clause before its value; when that clause holds an earlier value
+    of the sentence and a clause of its own follows it (`compresses at 480 MB/s and
+    decompresses at 1.9 GB/s`), that clause names this one (`decompresses`)."""
+    for i, (_, meas) in enumerate(found):
+        if not meas.label:
+            continue
+        cut = -1
+        for _, other in found[:i]:
+            if other.written and (at := meas.label.rfind(other.written)) >= 0:
+                cut = max(cut, at + len(other.written))
+        if cut < 0:
+            continue
+        # (a side named in brackets after the value, `12m31s (trunk),`, names no clause)
+        rest = _BRACKETED.sub(" ", meas.label[cut:])
+        joined = _JOINER.match(rest)
+        if joined is not None and _WORDY.search(rest := rest[joined.end() :].strip(" `*:(")):
+            meas.label = rest
+
+
 # Between the two sides of one quantity: `12 s before and 9 s after`, `12 s with the
 # patch, 19 s without`.
 _SIDE_THEN_OTHER = re.compile(
@@ -1194,6 +1222,7 @@ def parse(text: str) -> list[ResultTable]:
         # first part's match, and the table must still hold its second)
         end = max(f[0].end() for f in found)
         _join_compound_durations(sentence, found)
+        _labels_after_values(found)
         _variants(sentence, found, mark)  # (a diff line's side is its mark)
         table = ResultTable(
             format=INFO.name,
