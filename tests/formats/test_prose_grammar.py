@@ -214,6 +214,14 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_between_two_values_is_a_range():
+    assert written_values("The scan takes between 2 and 3 s now.") == [
+        ("between 2 and 3 s", 2.0, "s")
+    ]
+    # (two values of a list are no range)
+    assert [v for _, v, _ in written_values("The scans took 2 s and 3 s.")] == [2.0, 3.0]
+
+
 def test_a_clause_after_an_earlier_value_names_the_next_one():
     """`compresses at 480 MB/s and decompresses at 1.9 GB/s`: the second value is named
     by its own clause, not by one that runs over the first value; a qualifier after a

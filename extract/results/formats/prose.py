@@ -196,14 +196,16 @@ _CANDIDATE = re.compile(
     # percentage's after a blank: `+45% throughput`, `(-30%)`)
     r"(?:(?<![^\s(])(?P<sign>[+\-−])(?=\d[\d.,]{0,12}\s?%)|(?<![.\-/=:#@$+]))"
     rf"(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
-    rf"(?P<q>(?:{'|'.join(map(re.escape, _QUALIFIERS))})\s*)?"
+    rf"(?P<q>(?:(?P<between>between)|{'|'.join(map(re.escape, _QUALIFIERS))})\s*)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
     # a decimal comma (`3,5 s`, `1,25x`): one or two digits after it (`1000,1ms` is a list)
     r"|\d{1,3},\d{1,2}(?![\d,])"
     rf"|{NUM}(?::\d\d(?:\.\d+)?)?)"
     # (a range's end is no key: in `avg: 2.1 - 50%: 1.9`, `50%` names the next value)
     rf"(?P<range>\s?[-–~]\s?{NUM}(?!\d|\s?%?[ \t]*[:：][ \t]*\d)"
-    rf"|[xX×]?\s(?:to|or)\s{NUM}(?=\s?[xX×%]))?"
+    rf"|[xX×]?\s(?:to|or)\s{NUM}(?=\s?[xX×%])"
+    # (`between 30 and 40 ms`: a range)
+    rf"|(?(between)\sand\s{NUM}|(?!)))?"
     r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b)"
     r"|\s(?:thousand|million|billion)(?=\s))?"
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?!(?![{_CJK}])\w)"
@@ -214,7 +216,7 @@ _CANDIDATE = re.compile(
 )
 # By last character, longest first (so the earliest start is tried first).
 _QUALIFIERS_BY_LAST: dict[str, list[str]] = {}
-for _q in sorted(_QUALIFIERS, key=len, reverse=True):
+for _q in sorted((*_QUALIFIERS, "between"), key=len, reverse=True):
     _QUALIFIERS_BY_LAST.setdefault(_q[-1], []).append(_q)
 # A run of digits; `\d\d*`, not `\d+`: a pattern that starts with a class is scanned
 # fast.
