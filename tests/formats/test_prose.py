@@ -58,7 +58,7 @@ def test_cjk_magnitude_before_a_word():
 
 def test_a_finished_sentence_does_not_label_the_next_line():
     got = rows("I upgraded the cluster.\nQPS was about 3w.")
-    assert [(r[1], r[4]) for r in got] == [(None, 30000.0)]
+    assert [(r[1], r[4]) for r in got] == [("QPS", 30000.0)]
 
 
 def test_hard_wrapped_sentence_reads_as_one():
@@ -248,7 +248,7 @@ def _old_label(sentence: str, pos: int) -> str | None:
     if version and not re.search(r"\s:\s*$", head):
         return version.group(1)
     head = re.split(
-        r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
+        r"(?i)[\s(](?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
         r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$",
         head.rstrip(),
     )[0]

@@ -214,6 +214,17 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_a_rate_named_first_in_its_sentence_labels_its_values():
+    text = "Throughput doubled (from 1.2k to 2.4k qps) after the fix."
+    got = [
+        (m.value, m.unit, m.label, m.variant) for t in extract_results(text) for m in t.measurements
+    ]
+    assert got == [
+        (1200.0, "qps", "Throughput doubled", "before"),
+        (2400.0, "qps", "Throughput doubled", "after"),
+    ]
+
+
 def test_between_two_values_is_a_range():
     assert written_values("The scan takes between 2 and 3 s now.") == [
         ("between 2 and 3 s", 2.0, "s")

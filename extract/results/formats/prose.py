@@ -504,7 +504,7 @@ _OLD_BARE = re.compile(
     r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$)|\s+(?:before|earlier|previously|originally)\b)"
 )
 _LINK_WORD = re.compile(
-    r"(?i)\s(?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
+    r"(?i)[\s(](?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
     r"|(?:从|为|是|在|达到|到了?|约|大约)\s*$"  # (Chinese links with no blank before them)
 )
 _CLAUSE_BREAK = re.compile(r"[.;!?]\s|[;,]\s|\[|[，。；！？、]")
@@ -931,6 +931,8 @@ def _variants(
                 meas.variant = meas.variant or "before"
                 found[i + 1][1].variant = "after"
                 found[i + 1][1].label = meas.label  # `B` of `from A to B` is A's quantity
+                # (`Throughput (from 1.2k to 2.4k qps)`: the unit written once is A's too)
+                meas.unit = meas.unit or found[i + 1][1].unit
             elif re.search(r"(?i)\bto\s*[`*~]*$", lead) and re.fullmatch(
                 r"(?i)[\s`*]*from[\s`*~]*", between
             ):
@@ -1361,7 +1363,11 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         written, value = _magnified(m)
         metric = kw.lower() if kw.isascii() else "throughput"
         unit = kw.upper() if kw.lower() in ("tps", "qps", "rps") else None
-        meas = add(m, metric, (m.group("q") or "") + written, value, unit, named(m.start()))
+        # (the clause before the rate's name, else, when it opens the sentence, the
+        # name and what follows it: `Throughput doubled (from 1.2k to 2.4k qps)`)
+        at = m.start("q") if m.group("q") else m.start("n")
+        label = _label(sentence, m.start()) or _label(sentence, at) or named(m.start())
+        meas = add(m, metric, (m.group("q") or "") + written, value, unit, label)
         # `吞吐从 1.2万 提升到 3.5万`, `TPS went from 38k to 52k`: the value it went to
         nxt = _RATE_LED_NEXT.match(sentence, m.end()) if meas else None
         if nxt and not found.covers(nxt.start("n")):
