@@ -263,7 +263,11 @@ def _old_label(sentence: str, pos: int) -> str | None:
         if re.search(r"[A-Za-z\u4e00-\u9fff]", p)
     ]
     words = pieces[-1].split() if pieces else []
-    return " ".join(words[-10:]).strip(" `*:-(：") or None
+    text = " ".join(words[-10:]).strip(" `*:-(：")
+    # (after a log line's time: `... 10:00:01,123 Completed 1000000 writes`)
+    parts = re.split(r"\d\d:\d\d:\d\d(?:[.,]\d+)?[^A-Za-z]*", text)
+    tail = parts[-1].strip(" `*:-(：]") if len(parts) > 1 else ""
+    return (tail or text) or None
 
 
 def test_prose_label_is_the_split_label():

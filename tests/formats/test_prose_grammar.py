@@ -214,6 +214,13 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_a_log_line_s_time_and_prefix_name_nothing():
+    text = "INFO  [main] 2024-05-01 10:00:01,123 Completed 1000000 writes in 45.2 seconds"
+    assert [m.label for t in extract_results(text) for m in t.measurements] == [
+        "Completed 1000000 writes"
+    ]
+
+
 def test_a_rate_named_first_in_its_sentence_labels_its_values():
     text = "Throughput doubled (from 1.2k to 2.4k qps) after the fix."
     got = [

@@ -538,7 +538,18 @@ def _label(sentence: str, pos: int) -> str | None:
     else:
         words = _last_piece_words(sentence, end)
     text = " ".join(words[-10:]).strip(" `*:-(：")
+    # (a log line's time, and what stands before it, name nothing: `INFO [main]
+    # 2024-05-01 10:00:01,123 Completed 1000000 writes` is named `Completed ... writes`)
+    if ":" in text:
+        ends = [stamp.end() for stamp in _LOG_TIME.finditer(text)]
+        if ends:  # (after the last one)
+            text = text[ends[-1] :].strip(" `*:-(：]") or text
     return text or None
+
+
+# The time of day a log line was written at (with its fraction), and what follows it
+# up to the message.
+_LOG_TIME = re.compile(r"\d\d:\d\d:\d\d(?:[.,]\d+)?[^A-Za-z]*")
 
 
 _VERSION_KEY = re.compile(r"(?:^|\n)[ \t*>-]*+([vV]?\d++(?:\.\d++)++(?:[-.][\w.]++)?)$")
