@@ -430,3 +430,19 @@ def test_an_elision_or_html_fence_between_samples_keeps_one_block():
     for fence in ("...", "</pre>\n<pre>"):
         text = f"Sent: 2310 msg/s\n{fence}\nSent: 2295 msg/s\nSent: 2330 msg/s\n"
         assert [r[2] for r in rows(text)] == ["line 1", "line 2", "line 3"], fence
+
+
+def test_a_key_is_one_field_of_an_aligned_line():
+    """`read_chunk  iterations=100  mean=12.3ms`: the name before the blanks is the
+    line's, not part of the key `iterations` (a setting, dropped)."""
+    line = "Benchmark: read_chunk  iterations=100  mean=12.3ms  p95=15.1ms\n"
+    assert [(r[1], r[3], r[4]) for r in rows(line)] == [
+        ("Benchmark: read_chunk", "mean", 12.3),
+        ("Benchmark: read_chunk", "p95", 15.1),
+    ]
+    # (a key's own words are set apart by one blank)
+    text = "run 1: read latency=5ms write latency=9ms\n"
+    assert [(r[1], r[3]) for r in rows(text)] == [
+        ("run 1", "read latency"),
+        ("run 1", "write latency"),
+    ]

@@ -214,6 +214,16 @@ def _named_pairs(line: str) -> list[re.Match]:
     ]
 
 
+_FIELD_GAP = re.compile(r"\t|[ \t]{2,}")
+
+
+def _field_start(key: str) -> int:
+    """Where the last field of `key` starts: after its last tab or run of blanks (an
+    aligned line's fields are set apart by them; a key's own words by one blank)."""
+    gaps = [g.end() for g in _FIELD_GAP.finditer(key.rstrip())]
+    return gaps[-1] if gaps else 0
+
+
 def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     """(the line's own label, its pairs) when the pairs make up the line."""
     if _TABLE_LINE.search(line):
@@ -237,7 +247,9 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     if more and tail.strip("`*_ .,;"):
         more = []  # the values go on with words: a sentence, not a list of values
     found += more
-    head = line[: found[0].start("key")].strip().rstrip(":").strip()
+    # (a key is one field: `read_chunk  iterations=100` is a name, then the key)
+    head = line[: found[0].start("key") + _field_start(found[0].group("key"))]
+    head = head.strip().rstrip(":").strip()
     head = head.strip("`*_ ").lstrip("-*•+ ").strip()  # a bullet and markup are no label
     if head.endswith(","):
         return None  # `collection, initial heap size: 14 minutes`: a wrapped sentence's end
@@ -558,7 +570,8 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             unit = p.group("unit")
             if unit and not _unit_known(unit):
                 unit = None
-            key = p.group("key").strip()
+            key = p.group("key")
+            key = key[_field_start(key) :].strip()
             if key.count("(") > key.count(")"):
                 continue  # a source position, `at a.B.run(B.java:540)`, not a name
             words = _CAMEL.sub(" ", key)  # `threadId` names a thread id
