@@ -446,3 +446,16 @@ def test_a_key_is_one_field_of_an_aligned_line():
         ("run 1", "read latency"),
         ("run 1", "write latency"),
     ]
+
+
+def test_a_statistic_of_what_names_a_later_value():
+    text = "* *Before*: 41,200 ops/sec, avg latency 3.1 ms, p99 12.4 ms\n"
+    assert [(r[1], r[3], r[4]) for r in rows(text)] == [
+        ("Before", "throughput", 41200.0),
+        ("Before", "avg latency", 3.1),
+        ("Before", "p99", 12.4),
+    ]
+    assert [r[3] for r in rows("After: 55,800 ops/sec, latency p99 8.9 ms\n")] == [
+        "throughput",
+        "latency p99",
+    ]

@@ -114,9 +114,12 @@ _PAIR = re.compile(
 )
 # More values of the same name after a pair, each with its own unit:
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
-# (a statistic may name one: `Before: 4200 req/s, p99 45 ms`)
+# (a statistic may name one, with what it is of: `Before: 4200 req/s, p99 45 ms`,
+# `avg latency 3.1 ms`, `latency p99 12 ms`)
+_OF_WHAT = r"(?:latency|time|duration|rt)"
 _MORE_VALUES = re.compile(
-    rf"[ \t]*[,;][ \t]*(?:(?P<stat>{STAT})[ \t]+)?"
+    rf"[ \t]*[,;][ \t]*"
+    rf"(?:(?P<stat>(?:{STAT})(?:[ \t]+{_OF_WHAT})?|{_OF_WHAT}[ \t]+(?:{STAT}))[ \t]+)?"
     rf"(?P<key>)(?P<num>~?{GROUPED})(?P<suffix>)[ \t]*(?P<unit>{_UNIT})"
     r"(?![\w:/-]|\.\w)"
 )
