@@ -214,6 +214,18 @@ def test_before_who_had_it_names_the_old_side():
     assert all(m.variant is None for t in found for m in t.measurements)
 
 
+def test_what_a_ratio_makes_faster_names_it_when_nothing_before_does():
+    for text in (
+        "~2.3x faster checkpoints with the same state size.",
+        ":rocket: ~2.3x faster checkpoints with the same state size.",
+    ):
+        assert [m.label for t in extract_results(text) for m in t.measurements] == ["checkpoints"]
+    text = "The new planner makes joins 2.3x faster."
+    assert [m.label for t in extract_results(text) for m in t.measurements] == [
+        "The new planner makes joins"
+    ]
+
+
 def test_a_log_line_s_time_and_prefix_name_nothing():
     text = "INFO  [main] 2024-05-01 10:00:01,123 Completed 1000000 writes in 45.2 seconds"
     assert [m.label for t in extract_results(text) for m in t.measurements] == [
