@@ -268,6 +268,13 @@ def test_a_clause_after_an_earlier_value_names_the_next_one():
     assert labels(text)[1][1].startswith("A full checkout")
 
 
+def test_a_number_s_own_rate_unit_leads_no_other_number():
+    text = "Requests over 300 rps already get 503 from the limiter."
+    assert 503.0 not in [v for _, v, _ in written_values(text)]
+    # (a rate named before its number still leads it)
+    assert [v for _, v, _ in written_values("TPS reached 38k after the fix.")] == [38000.0]
+
+
 def test_requests_and_calls_per_second_are_rates():
     assert [
         (v, u) for _, v, u in written_values("The gateway handles 12k RPS now, up from 9k.")

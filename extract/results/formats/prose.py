@@ -407,7 +407,8 @@ _BEFORE_AFTER = re.compile(
 # `the QPS of A is 18000`, `tps stabilised at about 10w`, `TPS打到3.8万`. The
 # magnitudes: k, and the CJK 万 (10^4) and 亿 (10^8) with their romanised w/W.
 _RATE_LED = re.compile(
-    rf"(?P<kw>(?<![A-Za-z-])(?:{_RATE_NAMES})(?![A-Za-z])|吞吐量?)"
+    # (not a number's own unit: `300 rps already get 503`)
+    rf"(?P<kw>(?<![A-Za-z-])(?<!\d)(?<!\d[ \t])(?:{_RATE_NAMES})(?![A-Za-z])|吞吐量?)"
     # (not across the end of a clause, CJK's `；。！？` included)
     r"(?P<link>[^\d.!?;:\n；。！？]{0,24}?|\s*[:：]\s*)"
     r"(?P<q>(?:about|around|approximately|nearly|almost|over|more than|~|约|大约)\s*)?"
