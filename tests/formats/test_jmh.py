@@ -454,3 +454,20 @@ def test_a_long_indent_after_a_table_costs_linear_time():
     rows = rows_of(text)
     assert time.perf_counter() - start < 1.0
     assert {r["label"] for r in rows} == {"SumBench.loopSum", "SumBench.nothing"}
+
+
+def test_one_benchmark_in_two_modes_of_one_unit_is_told_apart_by_mode():
+    text = (
+        "Benchmark          Mode      Cnt  Score   Error  Units\n"
+        "Codec.decode       thrpt       5  49.03 ± 6.19  ops/ms\n"
+        "Codec.decode        avgt       5   0.67 ± 0.10   ms/op\n"
+        "Codec.decode      sample  144584   0.66 ± 0.01   ms/op\n"
+    )
+    got = {
+        (m.value, m.variant)
+        for t in extract_results(text)
+        for m in t.measurements
+        if m.metric == "Score"
+    }
+    # (thrpt has a unit of its own: no clash, no mode in its variant)
+    assert got == {(49.03, None), (0.67, "avgt"), (0.66, "sample")}

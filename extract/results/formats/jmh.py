@@ -238,6 +238,19 @@ _SPLIT_HEADING = re.compile(
 _SCORE_COLUMNS = ("Mode", "Cnt", "Score", "Error", "Units")
 
 
+def _tell_modes_apart(table: ResultTable, mode_col: int) -> None:
+    """One benchmark run in two modes of one unit (`avgt` and `sample`, both ms/op; `-bm
+    all`): its scores would read as one quantity twice, so each is named by its mode."""
+    modes: dict[tuple, set[str]] = {}
+    for m in table.measurements:
+        key = (m.label, m.metric, m.unit, m.variant)
+        modes.setdefault(key, set()).add(table.rows[m.row][mode_col])
+    for m in table.measurements:
+        if len(modes[(m.label, m.metric, m.unit, m.variant)]) > 1:
+            mode = table.rows[m.row][mode_col]
+            m.variant = f"{m.variant}, {mode}" if m.variant else mode
+
+
 def _text_tables(view: str) -> list[ResultTable]:
     out = []
     for h in _HEADER.finditer(view):
@@ -254,6 +267,7 @@ def _text_tables(view: str) -> list[ResultTable]:
                 pos = m.end()
                 m = row_match(view, pos)
             table.span = (start, pos)
+            _tell_modes_apart(table, 1 + len(params))
             out.append(table)
             # the same table may go on under a short heading line, without its header
             split = _SPLIT_HEADING.match(view, pos) or _INLINE_SPLIT.match(view, pos)
