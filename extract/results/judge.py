@@ -365,6 +365,13 @@ _CLI_LINE = re.compile(
 _KEY_CHARS = frozenset(" .()/%-_")
 
 
+# A value with its unit, as a word: a decimal (`12.4ms`, `3.5`) or a count of a unit of
+# time, size or share (`10ms`, `4GB`, `50%`); not a key's own start (`95pct`, `99th`).
+_VALUE_WORD = re.compile(
+    r"\d[\d,]*\.\d+[A-Za-zµ%/]*|\d+(?:ns|us|µs|ms|s|min|h|%|[kKMGT]i?B|x)", re.I
+)
+
+
 def key_before(window: str, reach: int = 48) -> str | None:
     """The key of a `key: number` or `key=number` that `window` ends with (the number
     left out): the words before the `:` or `=` (letters, digits, blanks and `.()/%-_`;
@@ -382,8 +389,11 @@ def key_before(window: str, reach: int = 48) -> str | None:
     # sentence's last value, `in 45,678ms. Read Throughput =`)
     for i in range(len(words) - 2, -1, -1):
         w = words[i]
-        if not any(ch.isalnum() for ch in w) or (
-            w.endswith(".") and any(ch.isdigit() for ch in w) and words[i + 1][:1].isupper()
+        if (
+            not any(ch.isalnum() for ch in w)
+            or (w.endswith(".") and any(ch.isdigit() for ch in w) and words[i + 1][:1].isupper())
+            # (the value of the pair before: `avg=12.4ms p50=`)
+            or (w[:1].isdigit() and _VALUE_WORD.fullmatch(w))
         ):
             words = words[i + 1 :]
             break

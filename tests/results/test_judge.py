@@ -367,3 +367,13 @@ def test_a_statistic_named_before_an_unread_value_is_its_metric():
     cands = [c for c in judge_numbers(text, [], []) if c.number.unit == "ms"]
     got = [(m.label, m.metric, m.value) for t in text_tables(text, cands) for m in t.measurements]
     assert got == [("master", "mean", 0.24), ("master", "99th", 1.12)]
+
+
+def test_a_key_starts_after_the_value_of_the_pair_before():
+    from extract.results.judge import key_before
+
+    assert key_before("Results: avg=12.4ms p50=") == "p50"
+    assert key_before("took 10ms total:") == "total"
+    # (a key may start with a number glued to letters, or hold an ordinal)
+    assert key_before("latency 95pct:") == "latency 95pct"
+    assert key_before("the 2nd run:") == "the 2nd run"
