@@ -889,11 +889,17 @@ def _labels_after_values(found: list[tuple[re.Match, Measurement]]) -> None:
     """A label is the clause before its value; when that clause holds an earlier value
     of the sentence and a clause of its own follows it (`compresses at 480 MB/s and
     decompresses at 1.9 GB/s`), that clause names this one (`decompresses`)."""
-    for i, (_, meas) in enumerate(found):
+    for i, (m, meas) in enumerate(found):
         if not meas.label:
             continue
         cut = -1
-        for _, other in found[:i]:
+        # (only the values just before it can lie in its label, which is the text before
+        # it: a sentence of thousands of values is not read once per value)
+        reach = m.start() - len(meas.label) - 8
+        for j in range(i - 1, -1, -1):
+            before, other = found[j]
+            if before.end() < reach:
+                break
             if other.written and (at := meas.label.rfind(other.written)) >= 0:
                 cut = max(cut, at + len(other.written))
         if cut < 0:
