@@ -493,6 +493,22 @@ def _match(names: list[str], text: str, *, last: bool, other_than: str | None = 
     return None
 
 
+_SIDE_WORDS = frozenset(("before", "after"))
+
+
+def _claim_names(names: list[str], claim: StatedClaim) -> tuple[str | None, str | None]:
+    """(the run a claim is said of, the one it is set against), of `names`. Sides named
+    only `before` / `after` are left to the claim's own reading of its sides, which
+    knows more of their words (`31 minutes before and 12 with the patch, so 2.6x
+    faster`: the patch is faster, not the `before` last named)."""
+    subject = _subject(names, claim)
+    obj = _match(names, claim.object, last=False, other_than=subject)
+    if claim.subject_side or claim.object_side:
+        subject = None if subject in _SIDE_WORDS else subject
+        obj = None if obj in _SIDE_WORDS else obj
+    return subject, obj
+
+
 def _subject(names: list[str], claim: StatedClaim) -> str | None:
     """The name a claim is said of: on its own line (a table row), else in its sentence."""
     return _match(names, claim.line, last=True) or _match(names, claim.subject, last=True)
@@ -593,8 +609,7 @@ def _stated(rows, runs: list[_Runs], claims: list[StatedClaim]) -> dict[int, tup
     found: dict[int, tuple[str, str]] = {}
     for ci, claim in enumerate(claims):
         pair = None
-        subject = _subject(names, claim)
-        obj = _match(names, claim.object, last=False, other_than=subject)
+        subject, obj = _claim_names(names, claim)
         if subject and obj:
             pair = (obj, subject)
         elif claim.factor is not None and len(names) >= 2:
@@ -795,8 +810,7 @@ def _attach_claims(rows, claims: list[StatedClaim], found: dict[int, tuple[str, 
             cands = [p for p in pairs if (p.before, p.after) == (base, run)]
             target, named = claim.factor, True
         else:
-            subject = _subject(names, claim)
-            obj = _match(names, claim.object, last=False, other_than=subject)
+            subject, obj = _claim_names(names, claim)
             target, cands = claim.speedup, pairs
             if subject and claim.factor:
                 is_base = subject in befores
