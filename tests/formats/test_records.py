@@ -459,3 +459,16 @@ def test_a_statistic_of_what_names_a_later_value():
         "throughput",
         "latency p99",
     ]
+
+
+def test_a_pair_that_went_from_one_value_to_another_has_both_sides():
+    text = "- write amplification: 8.2 -> 3.1\n- p99 read latency: 38 → 14 ms\n"
+    assert [(r[3], r[4], r[5], r[2]) for r in rows(text)] == [
+        ("write amplification", 8.2, None, "before"),
+        ("write amplification", 3.1, None, "after"),
+        ("p99 read latency", 38.0, "ms", "before"),
+        ("p99 read latency", 14.0, "ms", "after"),
+    ]
+    # (a setting that went from one value to another is still no result)
+    found = extract_results("threads: 8 -> 16\nlatency: 12 ms\np99: 30 ms\n")
+    assert sorted(m.value for t in found for m in t.measurements) == [12.0, 30.0]

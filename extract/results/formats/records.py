@@ -111,6 +111,9 @@ _PAIR = re.compile(
     rf"(?P<key>{_KEY})[`*_]{{0,3}}[ \t]*[:=：][ \t]*[`*_]{{0,3}}(?P<num>~?{GROUPED})"
     # (a `.` may end the sentence after it: `Before: 12000 msg/s. After: ...`)
     rf"(?P<suffix>[kKM](?![A-Za-z]))?(?:[ \t]*(?P<unit>{_UNIT}))?(?![\w:/-]|\.\w)"
+    # (the value it went to: `p99: 38 ms → 14 ms`, `write amplification: 8.2 -> 3.1`)
+    rf"(?:[ \t]*(?:->|→|=>)[ \t]*(?P<to>~?{GROUPED})(?P<to_suffix>[kKM](?![A-Za-z]))?"
+    rf"(?:[ \t]*(?P<to_unit>{_UNIT}))?(?![\w:/-]|\.\w))?"
 )
 # More values of the same name after a pair, each with its own unit:
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
@@ -590,11 +593,22 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             value = parse_number(written + (p.group("suffix") or ""))
             if value is None:
                 continue
-            kept.append((key, written, value, unit, p.groupdict().get("stat")))
+            stat = p.groupdict().get("stat")
+            if to := p.groupdict().get("to"):
+                # `p99: 38 → 14 ms`: the unit written once is both sides'
+                to_unit = p.group("to_unit")
+                to_unit = to_unit if to_unit and _unit_known(to_unit) else unit
+                to_written = to.lstrip("~")
+                to_value = parse_number(to_written + (p.group("to_suffix") or ""))
+                if to_value is not None:
+                    kept.append((key, written, value, unit or to_unit, stat, "before"))
+                    kept.append((key, to_written, to_value, to_unit, stat, "after"))
+                    continue
+            kept.append((key, written, value, unit, stat, None))
         if kept:
             rows.append((i, head, kept))
     n_numbers = sum(len(k) for _, _, k in rows)
-    with_unit = any(unit for _, _, k in rows for _, _, _, unit, _ in k)
+    with_unit = any(unit for _, _, k in rows for _, _, _, unit, *_ in k)
     if not rows or (n_numbers < 2 and not with_unit):
         return None
     first, last = rows[0][0], rows[-1][0]
@@ -624,13 +638,15 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             not head and len(kept) > 1 and bool(kept[0][0]) and not any(k for k, *_ in kept[1:])
         )
         label = (kept[0][0] if one_name else head) or heading
-        variant = f"line {n}" if series else None
+        line = f"line {n}" if series else None
         ms = []
-        for key, written, value, unit, stat in kept:  # (every value was read: numbers)
+        for key, written, value, unit, stat, side in kept:  # (every value was read: numbers)
             unit = unit or stated
             metric = stat or (_unit_metric(unit) if one_name or not key else key)
+            variant = ", ".join(v for v in (line, side) if v) or None
             ms.append(Measurement(metric, value, unit, label, variant, written))
         table.add_row(
-            [head, *(f"{k or s or ''}: {w}{' ' + u if u else ''}" for k, w, _, u, s in kept)], ms
+            [head, *(f"{k or s or ''}: {w}{' ' + u if u else ''}" for k, w, _, u, s, _ in kept)],
+            ms,
         )
     return table
