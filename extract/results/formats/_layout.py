@@ -64,6 +64,10 @@ TIME_NAME = re.compile(
     r"(?i)stamp|date|\bts\b|\bat\b|clock"
     r"|(?:current|start|end|begin|finish|stop|event|log)[ _-]?time"
 )
+# The time of day a log line was written at (`09:51:05`).
+TIME_OF_DAY = r"\d\d:\d\d:\d\d"
+# What stands between a value and the one it went to: `38 ms -> 14 ms`, `8.2 → 3.1`.
+ARROW = r"->|→|=>"
 # After a number where nothing else ends it: no more digits follow (`1.2` of `1.2.3`, a
 # version, is no number; `12.` ending a sentence is 12).
 NUM_END = r"(?!\.?\d)"
@@ -148,7 +152,7 @@ _MEASURED = re.compile(
     r"|[kKMGT]?i?B(?:/s|ps)?|(?:ops|op|req|msg|rows|records|queries)/s(?:ec)?|%)(?![A-Za-z])"
 )
 # A log record prefix (`18/04/16 09:51:05 INFO fs.TestDFSIO:`) names nothing.
-_TIMESTAMP = re.compile(r"\d\d:\d\d:\d\d")
+_TIMESTAMP = re.compile(TIME_OF_DAY)
 # A linking verb before a capitalised name: "The latest result is Before patch:".
 # (A match on a line implies one from the line's start, where `.*` takes the rest: it is
 # searched from line starts only (_LINK), and matched where a removal ended (_LINK_AT);

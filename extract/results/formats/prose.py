@@ -49,7 +49,7 @@ import re
 from collections.abc import Iterator
 
 from extract.results.formats._context import measure
-from extract.results.formats._layout import NUM
+from extract.results.formats._layout import ARROW, NUM, TIME_OF_DAY
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 from extract.results.units import parse_number, to_si
 
@@ -550,7 +550,7 @@ def _label(sentence: str, pos: int) -> str | None:
 
 # The time of day a log line was written at (with its fraction), and what follows it
 # up to the message.
-_LOG_TIME = re.compile(r"\d\d:\d\d:\d\d(?:[.,]\d+)?[^A-Za-z]*")
+_LOG_TIME = re.compile(rf"{TIME_OF_DAY}(?:[.,]\d+)?[^A-Za-z]*")
 
 
 _VERSION_KEY = re.compile(r"(?:^|\n)[ \t*>-]*+([vV]?\d++(?:\.\d++)++(?:[-.][\w.]++)?)$")
@@ -945,7 +945,7 @@ def _variants(
             lead = sentence[max(0, m.start() - 60) : m.start()]
             if (
                 re.fullmatch(
-                    r"[\s`*]*(?:->|→|=>|to|down to|up to|goes to|went to|before goes to)[\s`*~]*",
+                    rf"[\s`*]*(?:{ARROW}|to|down to|up to|goes to|went to|before goes to)[\s`*~]*",
                     between,
                 )
                 or (

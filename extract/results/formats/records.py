@@ -51,6 +51,7 @@ from itertools import accumulate
 
 from extract.results.formats._grid import said_unit
 from extract.results.formats._layout import (
+    ARROW,
     DIGIT,
     EPOCH,
     FENCE,
@@ -112,7 +113,7 @@ _PAIR = re.compile(
     # (a `.` may end the sentence after it: `Before: 12000 msg/s. After: ...`)
     rf"(?P<suffix>[kKM](?![A-Za-z]))?(?:[ \t]*(?P<unit>{_UNIT}))?(?![\w:/-]|\.\w)"
     # (the value it went to: `p99: 38 ms → 14 ms`, `write amplification: 8.2 -> 3.1`)
-    rf"(?:[ \t]*(?:->|→|=>)[ \t]*(?P<to>~?{GROUPED})(?P<to_suffix>[kKM](?![A-Za-z]))?"
+    rf"(?:[ \t]*(?:{ARROW})[ \t]*(?P<to>~?{GROUPED})(?P<to_suffix>[kKM](?![A-Za-z]))?"
     rf"(?:[ \t]*(?P<to_unit>{_UNIT}))?(?![\w:/-]|\.\w))?"
 )
 # More values of the same name after a pair, each with its own unit:
