@@ -472,3 +472,18 @@ def test_a_pair_that_went_from_one_value_to_another_has_both_sides():
     # (a setting that went from one value to another is still no result)
     found = extract_results("threads: 8 -> 16\nlatency: 12 ms\np99: 30 ms\n")
     assert sorted(m.value for t in found for m in t.measurements) == [12.0, 30.0]
+
+
+def test_a_flattened_list_of_pairs_keeps_its_pairs_across_the_bullets():
+    text = (
+        "Results: - write amplification: 8.2 → 3.1 - compaction throughput: 64 MB/s → "
+        "118 MB/s - p99 read latency: 38 ms → 14 ms - the rest is unchanged.\n"
+    )
+    assert [(r[3], r[4], r[2]) for r in rows(text)] == [
+        ("write amplification", 8.2, "before"),
+        ("write amplification", 3.1, "after"),
+        ("compaction throughput", 64.0, "before"),
+        ("compaction throughput", 118.0, "after"),
+        ("p99 read latency", 38.0, "before"),
+        ("p99 read latency", 14.0, "after"),
+    ]

@@ -363,7 +363,8 @@ def _flat_runs(line: str) -> list[list[list[re.Match]]]:
     found = _named_pairs(line)
     runs: list[list[re.Match]] = []
     for m in found:
-        if runs and not line[runs[-1][-1].end() : m.start("key")].strip(" \t,;|`"):
+        # (a list's bullets ran into the line with it: `... 3.1 - compaction throughput:`)
+        if runs and not line[runs[-1][-1].end() : m.start("key")].strip(" \t,;|`-*•"):
             runs[-1].append(m)
         else:
             runs.append([m])
