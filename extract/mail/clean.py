@@ -238,6 +238,58 @@ def unquote_own_output(body: str) -> str:
     return "\n".join(lines)
 
 
+# A forwarded or re-sent mail's header block: a `To:` or `Cc:` line among its `From:`,
+# `Sent:`, `Date:` and `Subject:` lines (English and Chinese clients), under the
+# separator a client may write above it (`---------- Forwarded message ---------`,
+# `Begin forwarded message:`, `-------- Forwarded Message --------`).
+_ADDRESSEE_LINE = re.compile(r"\n[ \t]*\*?(?:To|TO|Cc|CC|收件人|抄送)\*?[:：][^\n]*")
+_HEADER_LINE = re.compile(
+    r"[ \t]*\*?(?:From|FROM|Sent|Date|Subject|To|TO|Cc|CC|Reply-To|发件人|发送时间|日期|主题"
+    r"|收件人|抄送)\*?[:：]"
+)
+_FORWARD_SEPARATOR = re.compile(
+    r"[ \t]*(?:-{3,} ?(?:Forwarded|Original) [Mm]essage ?-{3,}|Begin forwarded message:"
+    r"|-{3,} ?转发的?邮件(?:信息)? ?-{3,})[ \t]*$"
+)
+# An ASF list's address (`dev@kafka.apache.org`, `user@foo.incubator.apache.org`), not
+# a person's (`jane@apache.org`).
+_LIST_ADDRESS = re.compile(r"@[\w-]+(?:\.[\w-]+)*\.apache\.org\b", re.I)
+
+
+def _without_resent_list_mail(body: str) -> str:
+    """`body` up to a forwarded or re-sent mail that went to an ASF list before (its
+    header block's `To:` or `Cc:` names a list): its text was that list's already, and
+    the message that first carried it is the one that reports it (a ping that re-sends
+    its unanswered original, a thread forwarded from user@ to dev@). A forward of mail
+    that never went to a list (`To: bob@corp`) is the list's first sight of it, and is
+    kept."""
+    for m in _ADDRESSEE_LINE.finditer(body):
+        if not _LIST_ADDRESS.search(m.group()):
+            continue
+        # (the eight lines above the addressee at most: a header block, a blank line
+        # and a separator; never the whole text above, once per addressee line)
+        start = at = m.start()
+        for _ in range(8):
+            at = body.rfind("\n", 0, at) if at > 0 else -1
+            if at < 0:
+                break
+        above = body[at + 1 : start].split("\n") if start > 0 else []
+        k = len(above)
+        while k and _HEADER_LINE.match(above[k - 1]):
+            k -= 1
+        if not any(ln.lstrip(" \t*").startswith(("From", "FROM", "发件人")) for ln in above[k:]):
+            continue
+        if k and above[k - 1].strip() and not _FORWARD_SEPARATOR.match(above[k - 1]):
+            continue  # (header-like lines inside a paragraph are not a mail's header)
+        # (and the separator above, a blank line apart or not)
+        for up in (1, 2):
+            if k >= up and _FORWARD_SEPARATOR.match(above[k - up]):
+                k -= up
+                break
+        return body[: at + 1 + sum(len(ln) + 1 for ln in above[:k])].rstrip("\n")
+    return body
+
+
 def clean_body(text: str, kind: str | None = None) -> str:
     """The message's own text. `kind` (jira, github, commit, mail) enables the
     notification-header rules; without it, every rule is tried."""
@@ -245,6 +297,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
         return ""
     body = text.replace("\r\n", "\n").replace("\r", "\n")
     body = _cut_boilerplate(body)
+    if "To:" in body or "Cc:" in body or "TO:" in body or "CC:" in body or "收件人" in body:
+        body = _without_resent_list_mail(body)
     if kind in (None, "jira"):
         body = _JIRA_HEADER.sub("", body, count=1)
         body = _JIRA_ACTOR_LINE.sub("", body, count=1)

@@ -140,6 +140,44 @@ def test_an_unmarked_quotation_is_not_the_message_s_own_text(quoted):
     assert clean_body(body, "mail") == "Thanks, I'll try it tomorrow."
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        # Gmail's forward of mail that went to a list
+        "---------- Forwarded message ---------\nFrom: Bob <bob@example.org>\n"
+        "Date: Mon, May 6, 2024 at 10:02 AM\nSubject: scan numbers\n"
+        "To: <dev@foo.apache.org>\n\n",
+        # Apple Mail's, the list in copy
+        "Begin forwarded message:\n\nFrom: Bob <bob@example.org>\nSubject: scan numbers\n"
+        "Date: 6 May 2024 at 10:02:44 BST\nTo: Jane <jane@example.org>\n"
+        "Cc: user@foo.incubator.apache.org\n\n",
+        # Outlook's re-sent original (a ping), its subject no reply's
+        "From: Bob\nSent: Monday, May 6, 2024 10:02 AM\nTo: dev@foo.apache.org\n"
+        "Subject: [PATCH] faster scans\n\n",
+        # a Chinese client's
+        "发件人: Bob\n发送时间: 2024年5月6日 10:02\n收件人: dev@foo.apache.org\n主题: scan\n\n",
+    ],
+)
+def test_mail_re_sent_from_a_list_is_not_the_message_s_own_text(header):
+    body = "Any thoughts on this? Pinging again.\n\n" + header + "Before: 41.2 s\nAfter: 33.8 s\n"
+    assert clean_body(body, "mail") == "Any thoughts on this? Pinging again."
+
+
+def test_a_forward_of_mail_no_list_saw_is_kept():
+    # (sent to people, not a list: the list sees the numbers first here)
+    fw = (
+        "FYI, our perf team's numbers.\n\n---------- Forwarded message ---------\n"
+        "From: Bob <bob@corp.example>\nDate: Mon, May 6, 2024\nSubject: scan\n"
+        "To: perf-team <perf@corp.example>\n\nBefore: 41.2 s\nAfter: 33.8 s\n"
+    )
+    assert "41.2 s" in clean_body(fw, "mail")
+    # (a person's apache.org address is no list; nor is a `To:` line in running text)
+    to_person = fw.replace("perf@corp.example", "jane@apache.org")
+    assert "41.2 s" in clean_body(to_person, "mail")
+    prose = "Numbers below.\nTo: dev@foo.apache.org readers, the scan got faster.\nBefore: 41.2 s\n"
+    assert "41.2 s" in clean_body(prose, "mail")
+
+
 def test_a_forwarded_message_and_marked_quotes_keep_the_reply():
     fw = "FYI.\n\nFrom: Bob\nSent: Monday\nTo: dev@x\nSubject: FW: scan\n\nBefore: 41.2 s\n"
     assert "41.2 s" in clean_body(fw, "mail")
