@@ -78,6 +78,39 @@ _WROTE = re.compile(r"^[ \t]*On\s[^\n]{0,300}(?:\n[^\n>]{0,200})?\bwrote:[ \t]*$
 _NEXT_TEXT_LINE = re.compile(r"\n*+[ \t]*+(\S)")
 
 
+# A quotation under its attribution line (`On Mon, ... Jane wrote:`, `@bob commented:`,
+# the CJK `写道：`): its `>` lines are the quoted message's, however long (a mail client
+# that does not wrap sends each paragraph as one line; that is not a flattened reply,
+# whose quotation no attribution introduces). Matched from the attribution's word on.
+_QUOTATION_UNDER = re.compile(r"[ \t]*[:：](?:[ \t]*+\n)++[ \t]*+(?:>[^\n]*+(?:\n[ \t]*+(?=>))?)++")
+# (as mail clients write them: `str.find` for each is faster than a case-blind search)
+_ATTRIBUTION_WORDS = ("wrote", "Wrote", "WROTE", "commented", "Commented", "写道")
+
+
+def _without_attributed_quotations(body: str) -> str:
+    """`body` without each attribution line and the `>` lines it introduces. (The
+    attribution's words are found with `str.find`: a regex that looked for them from
+    every line start cost ~0.4 ms for a message of a few kB.)"""
+    spans = []
+    for word in _ATTRIBUTION_WORDS:
+        at = body.find(word)
+        while at >= 0:
+            if at == 0 or not body[at - 1].isalnum():
+                m = _QUOTATION_UNDER.match(body, at + len(word))
+                if m is not None:
+                    spans.append((body.rfind("\n", 0, at) + 1, m.end()))
+            at = body.find(word, at + 1)
+    if not spans:
+        return body
+    out, done = [], 0
+    for start, end in sorted(spans):
+        if start >= done:
+            out.append(body[done:start])
+            done = end
+    out.append(body[done:])
+    return "".join(out)
+
+
 def _without_unmarked_quote(body: str) -> str:
     """`body` up to its first `On ... wrote:` whose quotation is not marked with `>`
     (a top-posted reply whose client or gateway dropped the marks): what follows it
@@ -308,6 +341,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _GITHUB_HEADER.sub("", body, count=1)
     if kind == "github" and ">" in body:
         body = unquote_own_output(body)
+    body = _without_attributed_quotations(body)
     if "wrote:" in body:
         body = _without_unmarked_quote(body)
         body = _WROTE.sub("", body)
