@@ -479,6 +479,22 @@ def test_a_chinese_metric_word_names_the_number_next_to_it():
     assert got[30.0] == "耗时"
 
 
+def test_a_metric_word_in_the_next_clause_names_that_clause_s_numbers():
+    text = (
+        "This reduces GC time by about 35% in our tests, and the p99 of the put path "
+        "went from 45 ms to 30 ms.\n"
+    )
+    got = {m.value: m.metric for t in extract_results(text) for m in t.measurements}
+    assert got[35.0] != "p99" and got[45.0] == "p99"
+    text = "The share in nextRaw drops to 11% of CPU samples, and the scan test finishes in 212s.\n"
+    got = {m.value: m.metric for t in extract_results(text) for m in t.measurements}
+    assert got[212.0] != "cpu"
+    # (clauses of one shape parted by `;` share the first's words)
+    text = "Buffered I got a p99 latency of 14.8 ms; with direct IO it was 6.1 ms.\n"
+    got = {m.value: m.metric for t in extract_results(text) for m in t.measurements}
+    assert got[6.1] == got[14.8] == "latency"
+
+
 def test_a_cjk_magnitude_a_blank_apart_is_the_number_s_own():
     from extract.results.formats import extract_results
 
