@@ -340,8 +340,13 @@ def test_each_line_of_a_list_of_results_names_its_own_values():
         ("Build time is 4.2 min (was 9.8).", [4.2, 9.8]),
         ("With the change union is 1523 ops/s vs 1102 before.", [1523.0, 1102.0]),
         ("Latency is 12 ms versus 31.", [12.0, 31.0]),
+        # (or the side it was on, in words that bring no number of their own)
+        ("It takes 12 ms, down from 31 in the old build.", [12.0, 31.0]),
+        ("The scan finishes in 212s instead of 347 with the old planner.", [212.0, 347.0]),
+        ("Compaction now finishes in 3.5 hours where it used to take about 9.", [3.5, 9.0]),
+        ("Latency is down to 12 ms from 30 on the same box.", [12.0, 30.0]),
         # (words after the other value may name another quantity: not taken)
-        ("It takes 12 ms, down from 31 in the old build.", [12.0]),
+        ("It takes 12 ms, down from 31 with 8 threads.", [12.0]),
         ("It reads 20 MB/s vs 4 threads.", [20.0]),
     ],
 )

@@ -502,7 +502,10 @@ _FROM_BARE = re.compile(rf"(?i)\bfrom\s+{_BARE_Q}(?P<n>{NUM})(?=\s*(?:to|->|→)
 # A bare old value after a new one (`_NEW_THEN_OLD` between them): no unit after it.
 _OLD_BARE = re.compile(
     rf"(?i){_BARE_Q}(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
-    r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$)|\s+(?:before|earlier|previously|originally)\b)"
+    r"(?=\s*(?:[);）。，；]|[.,](?!\d)|$)|\s+(?:before|earlier|previously|originally)\b"
+    # (or the side it was on, `347 with the old code`, `3900 on master`: a word that
+    # brings no number of its own)
+    r"|\s+(?:on|with|without|in|using|for)\s+(?:the\s+|this\s+|our\s+|my\s+)?[a-z])"
 )
 _LINK_WORD = re.compile(
     r"(?i)[\s(](?:from|is|was|are|were|of|by|takes?|took|to|at|in|:|->|→)\s*$"
@@ -867,6 +870,8 @@ _CJK_TO = re.compile(
 _NEW_THEN_OLD = re.compile(
     # (`[\s`*]*+`: what it gives back the next class takes, so it keeps it)
     r"(?i)[\s`*]*+(?:now)?[\s`*,;]*(?:[(（]\s*)?(?:(?:down|up) from|instead of|rather than"
+    r"|(?:(?:where|whereas|while)\s+)?(?:it|this|that|we)\s+used\s+to\s+(?:take|be|get|need)"
+    r"|(?<=\s)from"
     r"|(?<=[(,（，])\s*(?:was|were|before:?|previously|formerly|(?:优化|修改|改进|升级)前|之前))"
     r"[\s`*~:：]*"
 )
