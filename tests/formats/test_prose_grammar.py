@@ -204,11 +204,16 @@ def test_before_who_had_it_names_the_old_side():
         (510.0, None),
         (380.0, "before"),
     ]
-    found = extract_results("The query took 12 s before and 9 s after.")
-    assert [(m.value, m.label, m.variant) for t in found for m in t.measurements] == [
-        (12.0, "The query", "before"),
-        (9.0, "The query", "after"),
-    ]
+    for text in (
+        "The query took 12 s before and 9 s after.",
+        "The query took 12 s before this change and 9 s after it.",
+        "The query took 12 s without the patch, and 9 s after.",
+    ):
+        found = extract_results(text)
+        assert [(m.value, m.label, m.variant) for t in found for m in t.measurements] == [
+            (12.0, "The query", "before"),
+            (9.0, "The query", "after"),
+        ], text
     # (`after it was` opens a condition, and a new quantity between is not the same one)
     found = extract_results("After it was idle for 30 minutes, the first query took 45 ms.")
     assert all(m.variant is None for t in found for m in t.measurements)

@@ -931,7 +931,8 @@ def _labels_after_values(found: list[tuple[re.Match, Measurement]]) -> None:
 # Between the two sides of one quantity: `12 s before and 9 s after`, `12 s with the
 # patch, 19 s without`.
 _SIDE_THEN_OTHER = re.compile(
-    r"(?i)[ \t]+(?:before|after|with(?:out)? (?:the |this |my )?(?:patch|change|fix))"
+    r"(?i)[ \t]+(?:(?:before|after)(?: (?:the|this|that|my|our) (?:patch|change|fix|commit|pr))?"
+    r"|with(?:out)? (?:the |this |that |my |our )?(?:patch|change|fix|commit|pr))"
     r"[ \t]*(?:,|;|,?[ \t]+(?:and|but|while|whereas|vs\.?|versus))[ \t]*[`*~]*"
 )
 
