@@ -54,6 +54,17 @@ def test_unit_from_the_header_applies_to_every_row():
     ]
 
 
+@pytest.mark.parametrize("cell", ["12.1 ± 0.4 s", "12.1 +- 0.4 s", "12.1 s ± 0.4 s"])
+def test_a_unit_written_once_after_the_error_is_the_value_s_too(cell):
+    text = f"| dataset | baseline | patched |\n|---|---|---|\n| small | {cell} | 9.8 s |\n"
+    got = {m.metric: (m.value, m.unit) for t in extract_results(text) for m in t.measurements}
+    assert got["baseline"] == (12.1, "s") and got["baseline error"] == (0.4, "s")
+    # (a relative error's `%` is the error's own)
+    text = text.replace(cell, "12.1 ± 3%")
+    got = {m.metric: (m.value, m.unit) for t in extract_results(text) for m in t.measurements}
+    assert got["baseline"][1] != "%" and got["baseline error"] == (3.0, "%")
+
+
 def test_flattened_markdown_table_at_the_end_of_the_text():
     text = "No. of Partitions | Time taken -- | -- 500 | 14 sec 4000 | 52 sec "
     got = [(m[1], m[4], m[5]) for m in rows(text)]

@@ -137,9 +137,12 @@ def read_cell(text: str) -> Cell | None:
     if (unit and not is_unit(unit)) or (value := number(m["num"])) is None:
         return None
     value *= _MAGNITUDE.get(mag.lower(), 1)  # `1.25M rows/s`
-    unit = norm_unit(unit)
+    eunit = m["eunit"]
+    # (`12.1 ± 0.4 s`: a unit written once, after the error, is the value's too; a
+    # relative error's `%` is the error's own)
+    unit = norm_unit(unit or (eunit if eunit and eunit != "%" and is_unit(eunit) else None))
     err_value = number(err) if err else None
-    return Cell(value, unit, err_value, norm_unit(m["eunit"]) or unit, m["num"] + mag, err)
+    return Cell(value, unit, err_value, norm_unit(eunit) or unit, m["num"] + mag, err)
 
 
 def numeric_free(cells: list[str]) -> bool:
