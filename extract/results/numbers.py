@@ -24,6 +24,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from extract.results.units import scaled
+
 # A run of digits and single separators between digits; what precedes must not be
 # an ASCII letter, digit, `_` or `.` (CJK letters may touch a number: `耗时20ms`).
 # (that test is made after the run's first character, as a look back over it and the
@@ -204,7 +206,7 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
         m = _SPACED_CJK_MAGNITUDE.match(text, end)
     if m is not None and shape != "clock":
         magnitude = m.group().strip()
-        value *= _SCALE[magnitude]
+        value = scaled(value, _SCALE[magnitude])
         end = m.end()
     if start and text[start - 1] in "-+−" and (start == 1 or text[start - 2] in _SIGN_AFTER):
         start -= 1

@@ -47,6 +47,15 @@ _NUMBER = re.compile(
 _SUFFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
+def scaled(value: float, factor: float) -> float:
+    """`value * factor` for a magnitude written after a number (`8.11k`, `3.8万`), to 12
+    significant digits: binary floats make 8.11 * 1000 8109.999999999999, which the
+    author never wrote."""
+    if factor == 1.0 or not math.isfinite(value):
+        return value * factor
+    return float(f"{value * factor:.12g}")
+
+
 def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
     """Read a number as written: `1,430` → 1430, `22.99k` → 22990, `0:02.10` → 2.1
     (clock times become seconds), `3.49E8`, `NaN` → nan. None if it is not a number."""
@@ -79,7 +88,7 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
         value = float(num.replace(",", ""))
     except ValueError:  # (digits in no number's order: `e-999`, `1e5e5`)
         return None
-    return sign * value * _SUFFIX[m.group("suffix")]
+    return sign * scaled(value, _SUFFIX[m.group("suffix")])
 
 
 def parse_duration(text: str) -> float | None:

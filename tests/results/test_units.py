@@ -42,6 +42,18 @@ def test_parse_number_nan_and_decimal_comma():
     assert parse_number("528,857", decimal_comma=True) == 528.857
 
 
+def test_a_magnitude_gives_the_number_the_author_wrote():
+    # (8.11 * 1000 is 8109.999999999999 in binary floats)
+    from extract.results.numbers import numbers
+
+    assert parse_number("8.11k") == 8110.0 and parse_number("-4.35M") == -4350000.0
+    assert [n.value for n in numbers("Req/Sec 8.11k, TPS 22.8w, QPS 1.15万")] == [
+        8110.0,
+        228000.0,
+        11500.0,
+    ]
+
+
 def test_parse_duration():
     assert parse_duration("1m2.5s") == 62.5
     assert parse_duration("372m 23s") == 372 * 60 + 23

@@ -21,7 +21,7 @@ from extract.results.formats._layout import (
     heading_above,
 )
 from extract.results.formats.base import Measurement, ResultTable
-from extract.results.units import parse_duration, parse_number, to_si
+from extract.results.units import parse_duration, parse_number, scaled, to_si
 
 _SPACED_THOUSANDS = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
 _UNIT = r"[A-Za-zµμ%#][A-Za-zµμ%/#\d]*(?:/[A-Za-zµμ]+)?"
@@ -136,7 +136,7 @@ def read_cell(text: str) -> Cell | None:
     unit, mag, err = m["unit"], m["mag"] or "", m["err"]
     if (unit and not is_unit(unit)) or (value := number(m["num"])) is None:
         return None
-    value *= _MAGNITUDE.get(mag.lower(), 1)  # `1.25M rows/s`
+    value = scaled(value, _MAGNITUDE.get(mag.lower(), 1.0))  # `1.25M rows/s`
     eunit = m["eunit"]
     # (`12.1 ± 0.4 s`: a unit written once, after the error, is the value's too; a
     # relative error's `%` is the error's own)

@@ -51,7 +51,7 @@ from collections.abc import Iterator
 from extract.results.formats._context import measure
 from extract.results.formats._layout import ARROW, NUM, TIME_OF_DAY
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
-from extract.results.units import parse_number, to_si
+from extract.results.units import parse_number, scaled, to_si
 
 # Chinese, Japanese and Korean text writes numbers against its letters (`util飙到95%`,
 # `耗时20ms左右`): a letter of these scripts does not glue a number to a word.
@@ -1438,7 +1438,7 @@ def _magnified(m: re.Match) -> tuple[str, float | None]:
     # (as written, a blank before a CJK magnitude kept: `1.5 万`)
     end = m.end("cjk") if m.group("cjk") else m.end("suf") if m.group("suf") else m.end("n")
     written = m.string[m.start("n") : end]
-    return written, None if value is None else value * _MAGNITUDE.get(suffix, 1.0)
+    return written, None if value is None else scaled(value, _MAGNITUDE.get(suffix, 1.0))
 
 
 def _speed_said(before: str, after: str) -> bool:
