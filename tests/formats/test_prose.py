@@ -433,6 +433,14 @@ def test_things_counted_per_second_in_words():
     text = "On a 3-node cluster I see about 30k writes per second.\n"
     got = [(m.value, m.unit) for t in run(by_name("prose"), text) for m in t.measurements]
     assert got == [(30000.0, "writes per second")]
+    for written, value in [
+        ("1.2 million events", 1.2e6),
+        ("3,400 docs", 3400.0),
+        ("900 msgs", 900),
+    ]:
+        text = f"One node now handles {written} per second.\n"
+        got = [(m.value, m.unit) for t in run(by_name("prose"), text) for m in t.measurements]
+        assert got == [(value, written.split()[-1] + " per second")], text
 
 
 def test_a_result_reached_up_to_and_storage_and_compute_rates():

@@ -63,6 +63,11 @@ _RATE_THINGS = (
     r"|entries|items|elements|calls|invocations|hits|jobs|tasks|pages|packets|samples|spans"
     r"|points|bytes|lines|tokens|images|frames"
 )
+# What is counted per second in words (`1.2 million events per second`).
+_PER_SECOND_THINGS = (
+    r"ops?|operations?|lookups?|calls|queries|requests|reqs|rows|records|messages|msgs"
+    r"|transactions|txns?|events|docs|documents|files"
+)
 # A number with a unit (the trigger's first part): a digit, then `_AFTER_DIGIT`.
 _AFTER_DIGIT = (
     r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiIFKMGBkgQTRCnuµμshlcwj])"
@@ -71,8 +76,7 @@ _AFTER_DIGIT = (
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
     r"|transactions|events|files|docs|documents|i|it|iter|[KMG]?i?B|[kmg]b"
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)|/(?:s|sec|ms)"
-    r"|(?:ops?|operations?|lookups?|calls|queries|requests|rows|records|messages|transactions"
-    rf"|{_RATE_THINGS}) per sec(?:ond)?"
+    rf"|(?:{_PER_SECOND_THINGS}|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|RPS|CPS|qps|tps|rps|cps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
     r"|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
     r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
@@ -178,8 +182,7 @@ _RATE = (
     r"(?:ops|op|rows|records|req|reqs|requests|queries|msgs?|messages|tx|txns?|transactions|events"
     r"|files|docs|documents|i|it|iter|B|KB|MB|GB|KiB|MiB|GiB|kb|mb|gb"
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)"
-    r"|/(?:s|sec|ms)|(?:ops|op|operations?|lookups?|calls|queries|requests|rows|records|messages"
-    rf"|transactions|{_RATE_THINGS}) per sec(?:ond)?"
+    rf"|/(?:s|sec|ms)|(?:{_PER_SECOND_THINGS}|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|RPS|CPS|qps|tps|rps|cps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
 )
 # What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces);
