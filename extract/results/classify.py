@@ -246,6 +246,30 @@ _PERF_HEADER = re.compile(
 )
 
 
+# The two sides of a comparison, as a table names its columns, rows or runs: what was
+# before (`before`, `baseline`, `master`, `trunk`, `without patch`, `优化前`) and what
+# after (`after`, `patched`, `PR`, `branch`, `contender`, `优化后`).
+_OLD_SIDE = re.compile(
+    r"(?i)\b(?:before|baseline|master|trunk|old|original|unpatched|without|vanilla)\b"
+    r"|(?:优化|修改|改进|升级)前|之前"
+)
+_NEW_SIDE = re.compile(
+    r"(?i)\b(?:after|patched|patch|pr|branch|new|contender|optimi[sz]ed|proposed|with)\b"
+    r"|(?:优化|修改|改进|升级)后|之后"
+)
+
+
+def _sides_compared(table: ResultTable) -> bool:
+    """A table that sets two sides of a change against each other: one of its names
+    (columns, metrics, labels, runs) names the old side and another the new."""
+    names = {*table.columns}
+    for m in table.measurements:
+        names.update((m.metric or "", m.label or "", m.variant or ""))
+    old = {n for n in names if n and _OLD_SIDE.search(n)}
+    new = {n for n in names if n and _NEW_SIDE.search(n)}
+    return bool(old and new and len(old | new) > 1)
+
+
 _BENCH_HEADING = re.compile(
     r"benchmark|throughput|latency|per second|/s(?:ec)?\b|\bops\b|qps|timings?|"
     r"results?|performance|\bperf\b|elapsed|runtime|speed|"
@@ -854,7 +878,8 @@ _QUANTITY_SCREENS = ("classify:quantity", "classify:named")
 # its weight if positive and a value of at most 1. A new feature computed before
 # `_stops_early` is called should be listed (or early exits only get rarer).
 EARLY_FEATURES = frozenset({
-    "tool", "weak_tool", "more_tools", "perf_table", "more_perf_tables", "plain_table",
+    "tool", "weak_tool", "more_tools", "perf_table", "more_perf_tables", "compared_table",
+    "plain_table",
     "prose_compared", "prose_one", "text_compared", "text_many", "text_measured",
     "numeric_block", "results_cue", "ci", "maven", "maven_alone", "note",
 })  # fmt: skip
@@ -945,7 +970,7 @@ def features(
 
     # -- what the format parsers found
     tool_seen: set[str] = set()
-    perf_tables = plain_tables = 0
+    perf_tables = plain_tables = compared_tables = 0
     prose_n = 0
     prose_compared = False
     for t in tables:
@@ -962,6 +987,7 @@ def features(
         elif t.format in GENERIC_FORMATS:
             if _table_is_perf(t, body):
                 perf_tables += 1
+                compared_tables += _sides_compared(t)
             else:
                 plain_tables += 1
         elif t.format not in tool_seen:
@@ -980,6 +1006,12 @@ def features(
         add("perf_table", 1.0, f"{perf_tables} table(s) of performance numbers")
         if perf_tables > 1:
             add("more_perf_tables", min(perf_tables - 1, 2), "more tables of performance numbers")
+        if compared_tables:
+            add(
+                "compared_table",
+                1.0,
+                "a table of performance numbers sets two sides against each other",
+            )
         positive = True
     if plain_tables and not perf_tables:
         add("plain_table", 1.0, f"{plain_tables} table(s) of numbers without performance units")

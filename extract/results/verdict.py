@@ -110,6 +110,7 @@ _EVIDENCE = (
     "reader:more_tools",
     "reader:perf_table",
     "reader:more_perf_tables",
+    "reader:compared_table",
     "reader:prose",
     "reader:text",
     "reader:numeric",

@@ -303,6 +303,25 @@ def test_a_unitless_table_under_a_benchmark_heading_is_a_performance_table():
 
 
 @pytest.mark.parametrize(
+    "header",
+    [
+        ["case", "QPS before", "QPS after"],
+        ["benchmark", "master (ms)", "PR (ms)"],
+        ["场景", "优化前 QPS", "优化后 QPS"],  # before / after the optimisation
+    ],
+)
+def test_a_table_that_sets_two_sides_against_each_other_says_so(header):
+    from extract.results.classify import features
+
+    grid = f"| {' | '.join(header)} |\n|---|---|---|\n| point | 12000 | 18500 |\n"
+    found = extract_results(grid)
+    assert "compared_table" in features(grid, found, "", "mail")
+    # (a table of one side sets nothing against anything)
+    one_side = grid.replace(header[2], "QPS" if "QPS" in header[2] else "ms")
+    assert "compared_table" not in features(one_side, extract_results(one_side), "", "mail")
+
+
+@pytest.mark.parametrize(
     ("heading", "header"),
     [
         ("两种存储的写入性能对比如下：", ["Iter", "A", "B"]),  # "write performance compared"
