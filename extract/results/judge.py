@@ -229,7 +229,9 @@ _TAILS = (
             r"|centos|kernel|openjdk|hotspot|graalvm|spark|hadoop|linux|node"
             r"|xeon|platinum|gold|silver|bronze|epyc|ryzen|opteron|threadripper|graviton\d?"
             r"|rtx|gtx|radeon|tesla|snapdragon"
-            r"|(?:upgrad(?:e|ed|ing)|bump(?:ed)?|versions?|releases?)(?: to| from| of)?)$"
+            r"|(?:upgrad(?:e|ed|ing)|bump(?:ed)?|versions?|releases?)(?: to| from| of)?"
+            # (upgraded to, version: in Chinese)
+            r"|升级(?:到|至)?|版本)$"
         ),
     ),
 )
@@ -241,7 +243,7 @@ _TAIL_ENDS = {
     "hedge": "<>=",
     "date": "-/T0123456789",
     "code": ":",
-    "version": "abcdefghijklmnopqrstuvwxyz0123456789",
+    "version": "abcdefghijklmnopqrstuvwxyz0123456789级到至本",
 }
 # (each pattern reads the window's end: a match is at most its widest match long, so
 # the search starts that far from the end, not at each of the window's 48 positions;

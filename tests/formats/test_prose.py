@@ -503,6 +503,31 @@ def test_a_metric_word_in_the_next_clause_names_that_clause_s_numbers():
     assert got[6.1] == got[14.8] == "latency"
 
 
+def test_chinese_units_factors_and_sides():
+    # (seconds, milliseconds and minutes in Chinese; `从 A 左右降到了 B`: from about A
+    # down to B; `性能提升了 4 倍`: improved four times; items per second)
+    text = "加索引以后查询耗时从 4 秒左右降到了 300 毫秒，构建时间从 52 分钟降到 31 分钟。\n"
+    got = [(m.value, m.unit, m.variant) for t in extract_results(text) for m in t.measurements]
+    assert got == [
+        (4.0, "秒", "before"),
+        (300.0, "毫秒", "after"),
+        (52.0, "分钟", "before"),
+        (31.0, "分钟", "after"),
+    ]
+    text = "经过优化，性能提升了 4 倍，写入从 12000 条/秒 提升到 16200 条/秒。\n"
+    got = [(m.value, m.unit, m.metric) for t in extract_results(text) for m in t.measurements]
+    assert got[0] == (4.0, "倍", "speedup") and [g[:2] for g in got[1:]] == [
+        (12000.0, "条/秒"),
+        (16200.0, "条/秒"),
+    ]
+    # (a factor with no change before it states none: `3 倍的内存`, three times the memory)
+    assert not extract_results("这个方案需要 3 倍的内存。\n")
+    # (RT names a time, and a version after `升级到` is none)
+    got = [(m.value, m.metric) for t in extract_results("升级到 5.1 以后 RT 从 3ms 涨到了 10ms。\n")
+           for m in t.measurements]  # fmt: skip
+    assert got == [(3.0, "rt"), (10.0, "rt")]
+
+
 def test_a_cjk_magnitude_a_blank_apart_is_the_number_s_own():
     from extract.results.formats import extract_results
 

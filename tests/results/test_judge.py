@@ -124,6 +124,9 @@ def test_error_words_versions_and_timestamps():
     assert "left=error" in feats("mean = 6.21 ms, stddev = 8.77 ms", 8.77)
     assert "left=version" in feats("after the upgrade to 12.0 nothing changed", 12.0)
     assert "left=version" not in feats("After the upgrade the query takes 9000ms", 9000)
+    # (upgraded to, version: in Chinese)
+    assert "left=version" in feats("升级到 3.2 之后 TPS 提升到 1.5W", 3.2)
+    assert "left=version" in feats("新版本 2 的 TPS 更高", 2)
     assert "date_part" in feats("started 2023-12-26 18:27:23", 12)
     assert "left=date" in feats("2023-12-26 18:27:23 started", 18 * 3600 + 27 * 60 + 23)
 

@@ -70,7 +70,8 @@ _PER_SECOND_THINGS = (
 )
 # A number with a unit (the trigger's first part): a digit, then `_AFTER_DIGIT`.
 _AFTER_DIGIT = (
-    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?(?=[%×/ptxXorqmefdiIFKMGBkgQTRCnuµμshlcwj])"
+    r"[kKM]?(?:\s(?:thousand|million|billion))?\s?"
+    r"(?=[%×/ptxXorqmefdiIFKMGBkgQTRCnuµμshlcwj毫秒分小倍条次个笔行])"
     r"(?:%|percent\b|[xX]"
     rf"(?!(?![{_CJK}])\w)|×"
     r"|times\s|(?:(?:ops?|rows|records|reqs?|requests|queries|msgs?|messages|tx|txns?"
@@ -79,7 +80,8 @@ _AFTER_DIGIT = (
     rf"|(?:{_PER_SECOND_THINGS}|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|RPS|CPS|qps|tps|rps|cps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
     r"|ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?"
-    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+    r"|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?"
+    r"|毫秒|秒钟?|分钟|小时|倍|(?:条|次|个|笔|行)/(?:秒|s))"
     rf"{_NOT_GLUED})"
 )
 _NUMBER_UNIT = r"\d" + _AFTER_DIGIT
@@ -177,6 +179,8 @@ _DURATION = (
     r"ns|nano ?seconds?|us|µs|μs|micro ?seconds?|ms|msecs?|millis(?:econds?)?|milli seconds?"
     r"|s|secs?|seconds?"
     r"|mins?|minutes?|h|hrs?|hours?"
+    # (in Chinese: milliseconds, seconds, minutes, hours)
+    r"|毫秒|秒钟?|分钟|小时"
 )
 _RATE = (
     r"(?:ops|op|rows|records|req|reqs|requests|queries|msgs?|messages|tx|txns?|transactions|events"
@@ -184,6 +188,8 @@ _RATE = (
     rf"|{_RATE_THINGS})/(?:s|sec|second|ms|min)"
     rf"|/(?:s|sec|ms)|(?:{_PER_SECOND_THINGS}|{_RATE_THINGS}) per sec(?:ond)?"
     r"|QPS|TPS|RPS|CPS|qps|tps|rps|cps|ops|MBps|GBps|IOPS|iops|[GT]?FLOPS|[gt]?flops"
+    # (things counted per second in Chinese: items, times, records, rows)
+    r"|(?:条|次|个|笔|行)/(?:秒|s)"
 )
 # What may stand before a number in `_CANDIDATE` (its group `q`, without the spaces);
 # of those matching at one place only one is followed by the number: their order is free.
@@ -212,7 +218,7 @@ _CANDIDATE = re.compile(
     r"(?P<suf>[kKM](?=\s?/|\s?(?:rows|records|ops|req|QPS|TPS|qps|tps|msg)\b|\b)"
     r"|\s(?:thousand|million|billion)(?=\s))?"
     rf"(?:\s?(?P<unit>%|percent\b|[xX×](?!(?![{_CJK}])\w)"
-    r"|times(?=\s+(?:faster|slower|better|more|less))"
+    r"|times(?=\s+(?:faster|slower|better|more|less))|倍"
     rf"|(?:{_RATE}){_NOT_GLUED}|(?:{_DURATION}){_NOT_GLUED}))"
     # (nor is the number itself: `50%: 1.9`, `99.9%: 9.8` name percentiles)
     r"(?![ \t]*[:：][ \t]*\d)"
@@ -290,6 +296,8 @@ _SPEED_BEFORE = re.compile(
     # `increased write throughput by 3x`, `sped the scan up by ~2x`
     r"|\b(?:improv|increas|reduc|decreas|boost|cut|drop|grow|grew|speed|sped|lower|rais)\w*"
     r"\b[^.;!?]{0,40}?\bby\s*$"
+    # (in Chinese the change comes first: `性能提升了 4 倍`, improved 4 times; `快了 3 倍`)
+    r"|(?:提升|提高|加快|快|慢|降低|减少|缩短|增加|增长|改善)了?\s*(?:约|大约|近|将近|超过)?\s*$"
 )
 # `load time is down 60%`, `up 12%`: a change stated by its direction, which must be
 # about a measured quantity (not `downloads are up 20%`).
@@ -330,7 +338,9 @@ _SETTING_BEFORE = re.compile(
     r"(?i)(?:\b(?:timeout|time-out|interval|every|wait(?:ing)?|sleep(?:ing)?|delay|retry|retries|ttl"
     r"|expir\w*|heartbeat|session|deadline|period|after|within|last|default|set to|configured"
     r"|config|limit(?:ed)?|maximum|minimum|max\.|min\.|up to|at most|at least|as much as|for|per)"
-    r"|=|(?:^|\s)--?[A-Za-z][\w.-]*)\s*(?:of\s*|is\s*|to\s*|at\s*|:\s*)?$"
+    r"|=|(?:^|\s)--?[A-Za-z][\w.-]*"
+    # (in Chinese: every, timeout, interval, wait, sleep, delay, schedule)
+    r"|(?:每|超时(?:时间)?|间隔|等待|休眠|延时|定时)(?:为|是)?)\s*(?:of\s*|is\s*|to\s*|at\s*|:\s*)?$"
 )
 # In ASCII text (where re.I is ASCII case-insensitivity) every match of these has one
 # of these pieces in `text.lower()`: a few `in` checks skip most searches of a
@@ -382,7 +392,7 @@ _METRIC_WORDS = re.compile(
     r"(?i)(?=[a-z])\b(?:(?:build|startup|start-up|loading|load|run|running|execution|wall|cpu|query|"
     r"response|compile|compilation|test|dump|write|read|image loading)\s+time|latency|throughput"
     r"|runtime|speed|speedup|improvement|degradation|degrade|regression|overhead|slowdown"
-    r"|reduction|cpu|duration|qps|tps|p\d{2,3}(?:\.\d+)?)\b"
+    r"|reduction|cpu|duration|qps|tps|rt|p\d{2,3}(?:\.\d+)?)\b"
     # (as Chinese names them, with no word boundary around: latency, time taken,
     # throughput, speed, response time)
     r"|延迟|时延|耗时|响应时间|吞吐量?|速度|速率"
@@ -392,7 +402,7 @@ _METRIC_WORDS = re.compile(
 _RATE_METRICS = frozenset(("throughput", "qps", "tps", "speed"))
 _CONFLICTS = {
     "duration": _RATE_METRICS | frozenset(("吞吐", "吞吐量", "速度", "速率")),
-    "rate": frozenset(("latency", "runtime", "duration", "延迟", "时延", "耗时", "响应时间")),
+    "rate": frozenset(("latency", "runtime", "duration", "延迟", "时延", "耗时", "响应时间", "rt")),
 }
 # Who had a value, after the side it names: `before it was 380 ms`, `before, we got 41 s`.
 _WHO_HAD = r"[ \t]+(?:(?:it|we|this|that|I)[ \t]+(?:was|were|had|got|took|takes|is|did|ran)|it's)"
@@ -451,7 +461,7 @@ _MAGNITUDE = {"": 1.0, "k": 1e3, "K": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "亿"
 def _unit_kind(unit: str) -> str:
     if unit in ("%", "percent"):
         return "percent"
-    if unit in ("x", "X", "×", "times"):
+    if unit in ("x", "X", "×", "times", "倍"):
         return "ratio"
     if _DURATION_RE.fullmatch(unit):
         return "duration"
@@ -656,7 +666,10 @@ def _metric(
         if distance < 0 or distance > 80:
             continue
         between = (m.end(), start) if m.end() <= start else (end, m.start())
-        if _NEXT_CLAUSE.search(sentence, *between):
+        if _NEXT_CLAUSE.search(sentence, *between) or (
+            # (a Chinese comma parts clauses: the words after it name what follows it)
+            m.start() > end and "，" in sentence[end : m.start()]
+        ):
             continue
         word = m.group().lower()
         if word in _CONFLICTS.get(kind, ()) or (kind == "rate" and word.endswith(" time")):
@@ -867,7 +880,9 @@ _SIDE_BEFORE = re.compile(
 )
 _BEFORE_SIDES = ("before", "baseline", "unpatched")
 _CJK_TO = re.compile(
-    r"\s*(?:[,，]\s*)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|升|减)?(?:到了?|至)\s*"
+    # (`左右`, about, may follow the first value: `从 4 秒左右降到了 300 毫秒`)
+    r"\s*+(?:左右\s*+)?(?:[,，]\s*+)?(?:提升|提高|降低|下降|增加|减少|缩短|增长|上升|涨|降|升|减)?"
+    r"(?:到了?|至)\s*"
 )
 # Between a new value and the old one it replaced.
 _NEW_THEN_OLD = re.compile(
