@@ -548,5 +548,13 @@ def test_from_a_to_b_with_one_unit_is_two_measurements():
         (120.0, "ms", "before", "Latency dropped"),
         (45.0, "ms", "after", "Latency dropped"),
     ]
+    # (its magnitude is its own: `from 20k to 17k msg/s`)
+    assert [r[:3] for r in rows("Ingest went from 412k to 455k rows/s.\n")] == [
+        (412000.0, "rows/s", "before"),
+        (455000.0, "rows/s", "after"),
+    ]
+    # (a change by so much is between the sides, whatever follows it)
+    got = rows("Throughput regressed by 15% after the upgrade.\n")
+    assert [r[:3] for r in got] == [(15.0, "%", None)]
     # (a first number with a unit of its own, or none before `to`, is not one)
     assert [r[0] for r in rows("We moved from 2 to 4 nodes and got 30 ms.\n")] == [30.0]

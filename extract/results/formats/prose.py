@@ -511,7 +511,9 @@ _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 # text right before B)
 # (the words of approximation a bare value may carry, `from ~120 to 45 ms`)
 _BARE_Q = r"(?P<q>~|about\s+|around\s+|roughly\s+)?"
-_FROM_BARE = re.compile(rf"(?i)\bfrom\s+{_BARE_Q}(?P<n>{NUM})(?=\s*(?:to|->|→)\s*~?\s*$)")
+_FROM_BARE = re.compile(
+    rf"(?i)\bfrom\s+{_BARE_Q}(?P<n>{NUM})(?P<suf>[kM](?![A-Za-z]))?(?=\s*(?:to|->|→)\s*~?\s*$)"
+)
 # A bare old value after a new one (`_NEW_THEN_OLD` between them): no unit after it.
 _OLD_BARE = re.compile(
     rf"(?i){_BARE_Q}(?P<n>{NUM})(?P<suf>[kKM](?![A-Za-z]))?"
@@ -955,6 +957,9 @@ _SIDE_THEN_OTHER = re.compile(
 )
 
 
+_CHANGE_BY = re.compile(r"(?i)\bby\s*(?:~|≈|about\s|around\s|roughly\s)?\s*$")
+
+
 def _variants(
     sentence: str, found: list[tuple[re.Match, Measurement]], mark: str | None = None
 ) -> None:
@@ -968,7 +973,8 @@ def _variants(
             key = (lead.group("key") or lead.group("key2") or "").lower().rstrip(",")
             before = lead.group(1) or key in _BEFORE_SIDES or lead.group("cjk") == "前"
             meas.variant = "before" if before else "after"
-        elif word:
+        elif word and not _CHANGE_BY.search(sentence, max(0, m.start() - 12), m.start()):
+            # (`regressed by 15% after the upgrade`: a change is between the sides)
             w = word.group("w").lower()
             meas.variant = (
                 "before"
@@ -1360,15 +1366,10 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         # first's too)
         bare = _FROM_BARE.search(sentence, max(0, m.start() - 40), m.start()) if meas else None
         if bare is not None and not found.covers(bare.start("n")) and ":" not in bare.group("n"):
-            written = (bare.group("q") or "") + bare.group("n")
-            add(
-                bare,
-                metric,
-                written.strip(),
-                parse_number(bare.group("n")),
-                unit,
-                named(bare.start()),
-            )
+            # (`from 20k to 17k msg/s`: a magnitude is the number's own)
+            number = bare.group("n") + (bare.group("suf") or "")
+            written = (bare.group("q") or "") + number
+            add(bare, metric, written.strip(), parse_number(number), unit, named(bare.start()))
         # (`30k msg/s, up from 18k`, `4.2 min (was 9.8)`, `12 ms vs 31 before`: the unit
         # written once, with the first value, is the other's too)
         old = _OLD_BARE.search(sentence, m.end(), m.end() + 40) if meas else None
