@@ -537,6 +537,14 @@ def test_a_cjk_magnitude_a_blank_apart_is_the_number_s_own():
     assert got[15000.0] == "约 1.5 万" and got[35000.0] == "3.5 万" and got[12000.0] == "1.2万"
 
 
+def test_a_full_scan_may_get_slower_and_a_full_disk_is_no_result():
+    def values(text):
+        return [m.value for t in extract_results(text) for m in t.measurements]
+
+    assert values("This makes the full scan about 20% slower.\n") == [20.0]
+    assert values("After the load the disk is 90% full.\n") == []
+
+
 def test_from_a_to_b_with_one_unit_is_two_measurements():
     from extract.results.formats import extract_results
 

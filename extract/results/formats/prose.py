@@ -331,7 +331,9 @@ _COST_BEFORE = re.compile(
 )
 _NOT_PERF_PERCENT = re.compile(
     r"(?i)\b(?:coverage|covered|complete|completed|done|progress|probability|chance|share|of users"
-    r"|p-?value|confidence|accuracy|precision|recall|disk usage|full|utili[sz]ation of the disk)\b"
+    r"|p-?value|confidence|accuracy|precision|recall|disk usage|utili[sz]ation of the disk)\b"
+    # (`the disk is 90% full`; not `the full scan is 20% slower`)
+    r"|(?i:%\s*full)\b"
 )
 # Words just before a number that make it a setting, a limit or a schedule.
 _SETTING_BEFORE = re.compile(
