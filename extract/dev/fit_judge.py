@@ -909,7 +909,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cm", type=float, default=1.0)
     ap.add_argument("--no-blind", action="store_true", help="no reader-blind copies")
     ap.add_argument("--verdict-only", action="store_true", help="--write stores the verdict only")
+    ap.add_argument(
+        "--gate-only", action="store_true", help="fit (and --write store) the gate only"
+    )
     args = ap.parse_args(argv)
+    if args.gate_only:
+        gate, _ = fit_gate(examples(), args.folds)
+        if args.write:
+            write_verdict(gate, GATE_FILE, "gate", "extract.results.gate")
+            print(f"fit: wrote {GATE_FILE}")
+        return 0
     fitted = run(args.folds, args.c, args.cm, blind_copies=not args.no_blind)
     model, verdict = fitted.model, fitted.verdict
     print(f"  verdict: {len(verdict.weights)} features; strongest:")
