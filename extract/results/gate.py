@@ -5,11 +5,12 @@ Most list mail is ordinary; the readers, the number model and the verdict cost
 hundreds of microseconds a message, most of it on mail that reports nothing. One
 Hyperscan pass over the text counts what reports are made of (numbers with time,
 rate, factor and percent units, performance words, rows of numbers, tool output's
-marks, comparisons) and what ordinary traffic is made of (CI results, votes, stack
-traces); a logistic model fitted on the labelled mail (`make fit`, weights in
-`gate_weights.py`) turns the counts into a score. Below its threshold, chosen so
-that at least 99.5 % of the labelled reports pass (cross-validated by thread), the
-message is not a report and nothing else looks at it.
+marks, comparisons, the format readers' triggers) and what ordinary traffic is made
+of (CI results, votes, stack traces, dates, addresses, quoted headers); a logistic
+model fitted on the labelled mail (`make fit`, weights in `gate_weights.py`) turns
+the counts into a score. Below its threshold, chosen so that at least 99.5 % of the
+labelled reports pass (cross-validated by thread), the message is not a report and
+nothing else looks at it.
 
 `gate(text)` returns (passes, score); `counts(text)` the features it weighs (each
 family's count, and whether it is there at all).
@@ -27,6 +28,7 @@ import hyperscan
 from extract.results import formats, prefilter
 from extract.results.prefilter import cached_database
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 # (name, pattern) of what is counted: Hyperscan syntax, searched case-insensitively in
 # the UTF-8 text. A number's pattern starts with its digit, so a long text of digits
 # is still one linear pass.
@@ -57,9 +59,18 @@ PATTERNS = (
            r"|tests run:|total time taken|workflow run|dependabot|sonar"),
     ("vote", r"\[vote\]|\+1 \(binding\)|release candidate|sha512|\.asc\b|signatures?"),
     ("stack", r"\n[ \t]+at [a-z_$][\w$.]*\(|exception|caused by:"),
+    # (what a conversation carries and a report rarely does: dates, and the addresses
+    # of a commit's people, of a thread's quoted headers, of a vote tally)
+    ("date", r"\b(?:19|20)\d\d[-/]\d\d[-/]\d\d\b|\b" + _MONTH + r"[ \t]+\d{1,2}\b"
+             r"|\b\d{1,2}[ \t]+" + _MONTH + r"\b"),
+    ("emails", r"[a-z0-9._-]+@[a-z0-9-]+\.[a-z]"),
 )  # fmt: skip
 NAMES = tuple(name for name, _ in PATTERNS)
 CAP = 12  # counts are capped: the tenth number says little the third did not
+# Families whose first few matches count for nothing: a report, too, is signed with
+# its sender's address or quotes one (the mail's own header, a reply's "wrote:").
+FREE = {"emails": 2}
+_FREE = [FREE.get(name, 0) for name in NAMES]
 
 _local = threading.local()
 
@@ -158,6 +169,9 @@ def _scan(text: str) -> tuple[list[int], int, int]:
             names.append(i)
 
     _database().scan(text.encode("utf-8", "surrogatepass"), match_event_handler=on_match)
+    for i, free in enumerate(_FREE):
+        if free:
+            found[i] = max(0, found[i] - free)
     return found, *_triggered(frozenset(names))
 
 

@@ -25,6 +25,14 @@ def test_the_counts_say_what_a_report_is_made_of():
     assert "num_time:any" not in note and "num_factor:any" not in note
 
 
+def test_a_conversation_s_dates_and_addresses_are_counted():
+    # (a sender's address and a quoted one are in reports too: from the third on)
+    two = counts("From: ana@example.org\nOn Jan 12, bo@example.net wrote: 12 ms")
+    assert two["date"] > 0 and two["emails"] == 0 and "emails:any" not in two
+    many = counts("Author: a@x.org\nCommitter: b@x.org\nReviewed: c@y.org, d@y.org\n2024-01-12")
+    assert many["emails"] == math.log1p(2) and many["emails:any"] == 1.0 and many["date"] > 0
+
+
 # (ASCII texts: there the gate's own scan finds the readers' triggers as the
 # prefilter's does; a non-ASCII text it reads as its bytes, the prefilter decides more)
 WRITTEN = (
