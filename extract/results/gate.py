@@ -6,7 +6,7 @@ hundreds of microseconds a message, most of it on mail that reports nothing. One
 Hyperscan pass over the text counts what reports are made of (numbers with time,
 rate, factor and percent units, performance words, rows of numbers, tool output's
 marks, comparisons, the format readers' triggers) and what ordinary traffic is made
-of (CI results, votes, stack traces, dates, addresses, quoted headers); a logistic
+of (CI results, votes, stack traces, dates, many e-mail addresses); a logistic
 model fitted on the labelled mail (`make fit`, weights in `gate_weights.py`) turns
 the counts into a score. Below its threshold, chosen so that at least 99.5 % of the
 labelled reports pass (cross-validated by thread), the message is not a report and
@@ -81,7 +81,9 @@ _local = threading.local()
 # for the prefilter's scan of a message it turns away: that scan decides more,
 # exactly, and costs twice the gate's; here a non-ASCII text is read as its UTF-8
 # bytes. Hyperscan's logical combinations, which would say "this format" in one
-# match, take neither prefilter-mode patterns nor some of the triggers.)
+# match, take neither prefilter-mode patterns nor some of the triggers. The database
+# is 3.7 MB where the families alone were 0.3 MB: the pipeline gates a batch of
+# messages in a row, and the prefilter's automaton is not needed for any of them.)
 _NAME_BASE = 1_000
 _LAYOUT = 2  # bump when the rows below are made differently
 
