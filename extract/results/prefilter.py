@@ -48,13 +48,23 @@ import sys
 import tempfile
 import threading
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import hyperscan
 
-__all__ = ["Needs", "Hits", "EVERYTHING", "declare", "needs_of", "scan", "compiles", "warm"]
+__all__ = [
+    "Needs",
+    "Hits",
+    "EVERYTHING",
+    "declare",
+    "needs_of",
+    "expressions",
+    "scan",
+    "compiles",
+    "warm",
+]
 
 
 @dataclass(frozen=True)
@@ -196,6 +206,29 @@ def _flags(caseless: bool) -> int:
     # pattern made plain enough to compile exactly is missed too, in a database of
     # just it and two other patterns. Without it a scan costs ~7 µs more (25 vs 18).
     return hyperscan.HS_FLAG_CASELESS if caseless else 0
+
+
+def expressions(name: str) -> list[tuple[bytes, int]] | None:
+    """What the scan looks for `name` with, as (expression, flags) rows for a database
+    of another user's own (the gate's): its literals, its lower literals and its
+    patterns, each pattern in prefilter mode where it must be. None when one of its
+    patterns does not compile even so (the scan never rules such a name out); [] when
+    it declared nothing. (It compiles each pattern to see how: call it to build a
+    database, not on every message.)"""
+    needs = needs_of(name)
+    rows = []
+    if needs.literals:
+        rows.append((_alternation(needs.literals).encode(), _flags(False)))
+    if needs.lower:
+        rows.append((_alternation(needs.lower).encode(), _flags(True)))
+    for p in needs.patterns:
+        flags = _flags(needs.caseless)
+        if not compiles(p, caseless=needs.caseless):
+            if not compiles(p, caseless=needs.caseless, screen=True):
+                return None
+            flags |= hyperscan.HS_FLAG_PREFILTER
+        rows.append((p.encode(), flags))
+    return rows
 
 
 def _alternation(literals: Iterable[str]) -> str:
@@ -487,18 +520,25 @@ def _save(path: Path, compiled_ok, ascii_db, wide_db) -> None:
         return  # no cache: the next process compiles again
 
 
-def cached_database(kind: str, rows: list[tuple[bytes, int, int]]) -> hyperscan.Database:
+def cached_database(
+    kind: str,
+    rows: list[tuple[bytes, int, int]] | Callable[[], list[tuple[bytes, int, int]]],
+    key: str | None = None,
+) -> hyperscan.Database:
     """The database of `rows` (expression, id, flags), read from the cache when an
     earlier process compiled the same rows (`CACHE_DIR`'s sibling `kind`), else
     compiled and kept there. Each call gives a database with its own scratch: one
-    per thread."""
-    key = hashlib.sha256(repr((_FORMAT, hyperscan.__version__, rows)).encode()).hexdigest()
-    path = CACHE_DIR.parent / kind / f"{key[:32]}.bin"
+    per thread. `rows` may be a function that makes them, called only when there is
+    nothing to read back; `key` then says what they are made from (the cache file's
+    name is a hash of it)."""
+    what = rows if key is None else key
+    digest = hashlib.sha256(repr((_FORMAT, hyperscan.__version__, what)).encode()).hexdigest()
+    path = CACHE_DIR.parent / kind / f"{digest[:32]}.bin"
     try:
         return _loadb(path.read_bytes())
     except Exception:  # (no file, or a damaged one: compile again)
         pass
-    db = _database(rows)
+    db = _database(rows() if callable(rows) else rows)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as f:

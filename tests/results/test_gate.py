@@ -1,12 +1,14 @@
 """The gate (`extract.results.gate`): one scan decides whether a message could be a
 report at all. It must let every labelled report and every format fixture through."""
 
+import math
 from pathlib import Path
 
 import pytest
 
 from extract.dev.fit_judge import fixture_texts
-from extract.results.gate import counts, gate
+from extract.results.formats import triggered
+from extract.results.gate import counts, gate, load_model, score
 from extract.results.message import extraction_text, message_results
 from tests.conftest import shared_path
 
@@ -21,6 +23,45 @@ def test_the_counts_say_what_a_report_is_made_of():
     # (and whether each family is there at all)
     assert report["num_time:any"] == report["num_factor:any"] == 1.0
     assert "num_time:any" not in note and "num_factor:any" not in note
+
+
+def test_a_conversation_s_dates_and_addresses_are_counted():
+    # (a sender's address and a quoted one are in reports too: from the third on)
+    two = counts("From: ana@example.org\nOn Jan 12, bo@example.net wrote: 12 ms")
+    assert two["date"] > 0 and two["emails"] == 0 and "emails:any" not in two
+    many = counts("Author: a@x.org\nCommitter: b@x.org\nReviewed: c@y.org, d@y.org\n2024-01-12")
+    assert many["emails"] == math.log1p(2) and many["emails:any"] == 1.0 and many["date"] > 0
+
+
+# (ASCII texts: there the gate's own scan finds the readers' triggers as the
+# prefilter's does; a non-ASCII text it reads as its bytes, the prefilter decides more)
+WRITTEN = (
+    "Benchmark                 Mode  Cnt    Score   Error  Units\n"
+    "MyBench.parse            thrpt   25  1234.5    12.3  ops/s\n",
+    "| query | before (ms) | after (ms) |\n|---|---|---|\n| q1 | 412 | 236 |\n",
+    "Requests/sec:  12034.55\nTransfer/sec:      1.52MB\n",
+    "2024-03-01 10:00:01,123 INFO Flush took 812 ms for 3 regions\n",
+    "Thanks, merged to master. See you at the meetup on the 12th.",
+    "",
+)
+
+
+@pytest.mark.parametrize("text", WRITTEN)
+def test_the_readers_triggers_are_counted_as_the_readers_find_them(text):
+    tools, generic = triggered(text)
+    feats = counts(text)
+    assert (feats["trigger_tool"], feats["trigger_generic"]) == (
+        math.log1p(tools),
+        math.log1p(generic),
+    )
+
+
+@pytest.mark.parametrize("text", WRITTEN)
+def test_the_gate_scores_as_the_fitted_model_does(text):
+    # (the gate weighs the counts from tables of its weights, without the features'
+    # dict: the same float as the model's score of the features)
+    model = load_model()
+    assert gate(text) == (score(counts(text), model) >= model[2], score(counts(text), model))
 
 
 @pytest.mark.parametrize(("name", "text"), fixture_texts(), ids=lambda x: x if len(x) < 60 else "")

@@ -317,3 +317,43 @@ def test_the_lowered_sample_reads_as_re_ignorecase_does():
             assert bool(re.fullmatch(cls, char)) == bool(re.fullmatch(cls, low)), hex(code)
         if any_letter.fullmatch(char):
             assert "a" <= low <= "z" and re.fullmatch(low, char, re.I), hex(code)
+
+
+def test_a_declaration_gives_its_rows_for_another_database():
+    """`expressions(name)`: what the scan looks for a name with, for the gate's own
+    database: literals, lower literals caselessly, a pattern that needs it in
+    Hyperscan's prefilter mode; None for one that does not compile at all."""
+    import hyperscan
+
+    prefilter.declare("test:both", Needs(literals=("Score",), lower=("ops/s",)))
+    prefilter.declare("test:screened", Needs(patterns=(r"(?<![a-z])tps",), caseless=True))
+    prefilter.declare("test:never", Needs(patterns=(r"(?=x)",)))
+    try:
+        rows = prefilter.expressions("test:both")
+        assert [flags & hyperscan.HS_FLAG_CASELESS for _, flags in rows] == [
+            0,
+            hyperscan.HS_FLAG_CASELESS,
+        ]
+        ((_, flags),) = prefilter.expressions("test:screened")
+        assert flags & hyperscan.HS_FLAG_PREFILTER
+        assert prefilter.expressions("test:never") is None
+        assert prefilter.expressions("test:never-declared") == []
+    finally:
+        for name in ("test:both", "test:screened", "test:never"):
+            prefilter.declare(name, Needs())
+
+
+def test_a_cached_database_may_be_built_only_when_none_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(prefilter, "CACHE_DIR", tmp_path / "prefilter")
+    built = []
+
+    def rows():
+        built.append(1)
+        return [(rb"\d+ ms", 0, 0)]
+
+    found = []
+    for _ in range(2):
+        db = prefilter.cached_database("test", rows, key="one row")
+        db.scan(b"took 12 ms", match_event_handler=lambda i, s, e, f, c: found.append(i))
+    assert found == [0, 0]
+    assert built == [1]  # (the second read it back)
