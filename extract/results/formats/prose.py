@@ -1275,6 +1275,10 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
     with a unit, `factor of N`, glued durations (`4m30s`), factors written `x10`,
     clock times (`takes ~3:20`) and rates named before their number (`TPS reached 38k`)."""
     found = _Found()
+    # (every measurement below needs a digit, and most sentences have none: one search
+    # for a digit spares them the searches for what a measurement is made of)
+    if _DIGITS.search(sentence) is None:
+        return found
     # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
     # without one, only `factor of N` can give a measurement.
     has_unit = _NUMBER_UNIT_RE.search(sentence) is not None
