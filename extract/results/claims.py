@@ -30,6 +30,7 @@ Pure functions; time linear in the text.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -233,10 +234,20 @@ def _tolerance(written: str, unit: str) -> float:
 
 
 def stated_claims(text: str) -> list[StatedClaim]:
+    """The phrases of `text` that state a change, in text order (see the module
+    docstring)."""
+    return list(_stated_claims(text))
+
+
+# (the verdict reads a message's claims, then its comparisons read them again from the
+# same text: found once. Claims are frozen; a text is kept only while the next two
+# messages are read)
+@functools.lru_cache(maxsize=2)
+def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
     claims: list[StatedClaim] = []
     low = lowered(text)
     if not _MAY_CLAIM.search(low):
-        return claims
+        return ()
     for found in _CLAIM_LOWERED.finditer(low):
         m = _CLAIM.match(text, found.start())
         if m is None:  # (cannot be: see `_CLAIM_LOWERED`)
@@ -285,7 +296,7 @@ def stated_claims(text: str) -> list[StatedClaim]:
                 tolerance=_tolerance(n_text, unit),
             )
         )
-    return claims
+    return tuple(claims)
 
 
 # A sentence naming what the message compares with: "Compare the results to X",

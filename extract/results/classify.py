@@ -919,6 +919,10 @@ def _classify(
     return Verdict(total >= THRESHOLD, round(score, 3), reasons)
 
 
+# The features no other one depends on: a caller that gives them no weight may have
+# them left out (`features(unweighed=...)`); `note` stands for every note.
+SKIPPABLE = frozenset(("stack", "dump", "note"))
+
 # Which of prose's and our own sentence reading counts, when both found numbers.
 _STRENGTH = {"prose_compared": 3, "text_compared": 3, "text_many": 2, "prose_one": 1,
              "text_measured": 1}  # fmt: skip
@@ -932,6 +936,7 @@ def features(
     *,
     early_exit: bool = False,
     screened: bool = False,
+    unweighed: frozenset[str] = frozenset(),
 ) -> dict[str, tuple[float, str | None]]:
     """The classifier's features of one message: name -> (value, reason). The
     verdict weighs each by `WEIGHTS[name]` (the part of the name before a `:`);
@@ -941,7 +946,9 @@ def features(
     evidence cannot reach the threshold, the hard negatives are not computed and a
     `note:` says so. `screened=True` (the fitted verdict's path): the checks are
     skipped where the scan finds none of their literals, with no early exit.
-    Otherwise every check runs (the same features, slower)."""
+    Otherwise every check runs (the same features, slower). `unweighed`: the
+    features of `SKIPPABLE` the caller gives no weight (the fitted verdict's), not
+    looked for (no other feature depends on them)."""
     text = _strip_quotes(body)
     low = text.lower()
     folded = low if text.isascii() else _fold(text)
@@ -1059,7 +1066,7 @@ def features(
     elif prose:
         add(prose[0], 1.0, prose[1])
         positive = True
-    elif "classify:talk" in hits and _BENCH_TALK.search(text):
+    elif "note" not in unweighed and "classify:talk" in hits and _BENCH_TALK.search(text):
         note("talks about performance, no numbers")
 
     # -- hard negatives
@@ -1077,7 +1084,9 @@ def features(
         "classify:release" in hits and _release_evidence(subject + "\n" + text)
     ):
         add("release", 1.0, "release vote (checksums/signatures)")
-    stack = _lines_found(_STACK_LINE, text) if "classify:stack" in hits else 0
+    stack = 0
+    if "stack" not in unweighed and "classify:stack" in hits:
+        stack = _lines_found(_STACK_LINE, text)
     if stack >= 3:
         add("stack", 1.0, f"stack trace ({stack} lines)")
     # (both patterns need a line starting with +/-, @@, diff, index)
@@ -1092,7 +1101,11 @@ def features(
     field_changes = len(_FIELD_CHANGE.findall(text)) if "(was:" in low else 0
     if field_changes or (_UPDATED_SUBJECT.search(subject) and not tables):
         add("field_change", 1.0, "JIRA field-change notification")
-    if not tool_seen and (lines := max(1, sum(map(bool, map(str.strip, text.splitlines()))))) >= 8:
+    if (
+        "dump" not in unweighed
+        and not tool_seen
+        and (lines := max(1, sum(map(bool, map(str.strip, text.splitlines()))))) >= 8
+    ):
         # (counted only when their upper bounds could pass one half)
         logs = len(_LOG_LINE.findall(text)) if _log_lines_at_most(text) > lines / 2 else 0
         configs = len(_CONFIG_LINE.findall(text)) if _config_lines_at_most(text) > lines / 2 else 0
@@ -1100,6 +1113,7 @@ def features(
             add("dump", 1.0, "log or config dump")
     if (
         not positive
+        and "note" not in unweighed
         and ("classify:image" in hits and _IMAGE.search(text))
         and ("classify:talk" in hits and _BENCH_TALK.search(text))
     ):

@@ -58,6 +58,7 @@ written most precisely.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -117,6 +118,9 @@ _PARAM = re.compile(r"^\s*[\w.-]+\s*=\s*\S")
 _VALUES = re.compile(r"^[-+\d.,\s]*\d[-+\d.,\s]*$")
 
 
+# (a message's rows repeat their table's few metrics and units: each asked once. Bounded,
+# and names only)
+@functools.lru_cache(maxsize=4096)
 def role(metric: str | None, unit: str | None, declared: str = "result") -> str:
     """`noise`, `other` (never compared) or `value`; `declared` is what the format says
     the number is (`Measurement.role`)."""

@@ -861,6 +861,7 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
 
 
 def _digits_bucket(n: Number) -> str:
+    """`digits=<bucket>`: how many digits the number's integer part has."""
     if n.shape == "int" and not n.magnitude:
         # (most numbers: written as digits and a sign at most)
         d = len(n.written) - (n.written[0] in "+-−")
@@ -870,7 +871,15 @@ def _digits_bucket(n: Number) -> str:
     else:
         head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
         d = sum(map(str.isdigit, head))
-    return "1" if d <= 1 else "2" if d == 2 else "3-4" if d <= 4 else "5+"
+    return (
+        "digits=1" if d <= 1 else "digits=2" if d == 2 else "digits=3-4" if d <= 4 else "digits=5+"
+    )
+
+
+_SHAPE_NAMES = {
+    shape: f"shape={shape}"
+    for shape in ("int", "decimal", "grouped", "exponent", "clock", "duration")
+}
 
 
 def _features_of(
@@ -897,7 +906,7 @@ def _features_of(
 
 
 def _shape_features(n: Number, glued: str) -> list[str]:
-    f: list[str] = [f"shape={n.shape}", f"digits={_digits_bucket(n)}"]
+    f: list[str] = [_SHAPE_NAMES.get(n.shape) or f"shape={n.shape}", _digits_bucket(n)]
     v = abs(n.value)
     # (a round number is a setting's mark, when nothing says it was measured: a time
     # or a rate written round, `9000ms`, `3800 gflops`, is still a measurement)
@@ -974,7 +983,18 @@ def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
     f = list(ctx)
     if slash and unit in ("none", "word"):
         f.append("in_path")
-    f += [f"left={w}" for w in lw]
+    if lw or rw:
+        f += _word_features(unit, tuple(lw), tuple(rw))
+    return f
+
+
+# (a message's numbers stand among a few sets of word families: each set's names are
+# made once, not once a number and a view. Bounded, and names only)
+@functools.lru_cache(maxsize=4096)
+def _word_features(unit: str, lw: tuple[str, ...], rw: tuple[str, ...]) -> tuple[str, ...]:
+    """The features of the word families before (`lw`) and after (`rw`) a number in
+    `unit`."""
+    f = [f"left={w}" for w in lw]
     f += [f"right={w}" for w in rw]
     for w in lw:
         if w in ("took", "time", "rate", "change", "hedge", "setting", "stat", "compare", "result"):
@@ -982,7 +1002,7 @@ def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
     for w in rw:
         if w in ("change", "hedge", "compare"):
             f.append(f"unit={unit}&right={w}")
-    return f
+    return tuple(f)
 
 
 def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end: int):

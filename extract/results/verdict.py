@@ -22,7 +22,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from extract.results.claims import stated_claims
-from extract.results.classify import Verdict
+from extract.results.classify import SKIPPABLE, Verdict
 from extract.results.classify import features as reader_features
 from extract.results.families import families
 from extract.results.formats import ResultTable
@@ -39,11 +39,15 @@ def message_features(
     *,
     subject: str | None = None,
     kind: str | None = None,
+    model: MessageModel | None = None,
 ) -> dict[str, float]:
-    """name -> value of one message's features (see the module docstring)."""
+    """name -> value of one message's features (see the module docstring). With the
+    `model` that will weigh them, the readers' features it gives no weight to are
+    not looked for (`classify.SKIPPABLE`): its score and reasons are the same."""
     out: dict[str, float] = {}
+    unweighed = model.unweighed() if model is not None else frozenset()
     for name, (value, _) in reader_features(
-        sample, tables, subject or "", kind, screened=True
+        sample, tables, subject or "", kind, screened=True, unweighed=unweighed
     ).items():
         base = name.split(":", 1)[0]
         # (a commit mail carries its commit's diff: the diff is not what it says)
@@ -185,8 +189,11 @@ def _writing(
     low = sentences.low
     status = len(_STATUS_LINE.findall(low)) if any(map(low.__contains__, _STATUS_WORDS)) else 0
     out["text:status_share"] = min(1.0, status / n_lines)
-    n_sentences = max(1, len(_SENTENCE.findall(sample)))
-    out["text:questions"] = min(1.0, len(_QUESTION.findall(sample)) / n_sentences)
+    # (the sentences counted only when there is a question: most mail asks none)
+    if questions := len(_QUESTION.findall(sample)):
+        out["text:questions"] = min(1.0, questions / max(1, len(_SENTENCE.findall(sample))))
+    else:
+        out["text:questions"] = 0.0
     out.update(_voice(sentences, own, perf))
     return out
 
@@ -327,6 +334,15 @@ class MessageModel:
         z = self.bias + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
+    def unweighed(self) -> frozenset[str]:
+        """The readers' features of `classify.SKIPPABLE` this model gives no weight
+        (a note never weighs)."""
+        return frozenset(
+            name
+            for name in SKIPPABLE
+            if name == "note" or not self.weights.get(f"reader:{name}", 0.0)
+        )
+
     def reasons(self, feats: dict[str, float], n: int = 5) -> list[str]:
         parts = [(k, self.weights.get(k, 0.0) * v) for k, v in feats.items()]
         parts = sorted((p for p in parts if abs(p[1]) >= 0.05), key=lambda p: -abs(p[1]))
@@ -350,6 +366,6 @@ def decide(
     kind: str | None = None,
     model: MessageModel,
 ) -> Verdict:
-    feats = message_features(sample, tables, cands, subject=subject, kind=kind)
+    feats = message_features(sample, tables, cands, subject=subject, kind=kind, model=model)
     p = model.score(feats)
     return Verdict(p >= model.threshold, round(p, 3), model.reasons(feats))

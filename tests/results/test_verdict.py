@@ -186,3 +186,38 @@ def test_a_long_sentence_of_weak_supposing_words_is_read_in_linear_time():
     start = time.process_time()
     assert _told_or_supposed(_Sentences(text), [text.index("30")]) == (0, 1)
     assert time.process_time() - start < 1.0
+
+
+def test_features_the_model_gives_no_weight_are_skipped_without_changing_it():
+    """With the model that weighs them, the readers' features it gives no weight
+    (`classify.SKIPPABLE`: a stack trace, a dump, the notes) are not looked for; its
+    score and reasons are those of the full features."""
+    from extract.results.message import fitted_models
+    from extract.results.verdict import MessageModel, message_features
+
+    trace = "".join(f"    at org.example.Foo.bar{k}(Foo.java:{10 + k})\n" for k in range(5))
+    texts = [
+        "The import now takes 42 s instead of 61 s with the patch.\n\n" + trace,
+        "Nothing measured yet, see the attached chart: https://example.org/chart.png\n"
+        "The benchmark should show whether it is faster.\n",
+        "".join(f"2024-01-0{k} 10:00:0{k} INFO  took {k}00 ms\n" for k in range(1, 10)),
+    ]
+    _, fitted = fitted_models()
+    models = [fitted] if fitted else []
+    models.append(MessageModel({"reader:stack": 0.5, "claims": 1.0}, -1.0))
+    for text in texts:
+        r = message_results(text, subject="a test", kind="mail")
+        full = message_features(r.sample, r.read, r.numbers, subject="a test", kind="mail")
+        for model in models:
+            weighed = message_features(
+                r.sample, r.read, r.numbers, subject="a test", kind="mail", model=model
+            )
+            assert set(weighed) <= set(full)
+            assert all(weighed[k] == full[k] for k in weighed)
+            assert {k for k in full if model.weights.get(k)} <= set(weighed)
+            assert model.score(weighed) == model.score(full)
+            assert model.reasons(weighed) == model.reasons(full)
+    # (what the model weighs is still looked for: a stack trace, when it weighs one)
+    r = message_results(texts[0], subject="a test", kind="mail")
+    weighed = message_features(r.sample, r.read, r.numbers, kind="mail", model=models[-1])
+    assert weighed.get("reader:stack") == 1.0

@@ -154,6 +154,33 @@ def _runs(parts: tuple[Part, ...], text: str, ok: frozenset[str], decided: froze
     return False
 
 
+@functools.lru_cache(maxsize=4096)
+def _plan(ok: frozenset[str], decided: frozenset[str]) -> dict[int, tuple[re.Pattern, ...]]:
+    """Which parsers may run on a text whose scan lets in `ok` and decides `decided`
+    (`_runs` for every parser at once): by index in `_CHECKS`, () when one surely runs,
+    else the regexes of its parts the scan could not decide, one of which must match.
+    A parser the scan rules out is not there. (By the names the scan found: most
+    texts find one of a few such sets, and the walk over fifty parsers' parts took
+    a tenth of reading a message.)"""
+    plan: dict[int, tuple[re.Pattern, ...]] = {}
+    for k, (_, parts) in enumerate(_CHECKS):
+        regexes: list[re.Pattern] = []
+        for regex, needles, trigger in parts:
+            if needles is not None and needles not in ok:
+                continue
+            if regex is None or trigger is not None and trigger in decided and trigger in ok:
+                regexes = []  # (this part runs it: the others need not be asked)
+                plan[k] = ()
+                break
+            if trigger is not None and trigger not in ok:  # (the scan rules it out)
+                continue
+            regexes.append(regex)
+        else:
+            if regexes:
+                plan[k] = tuple(regexes)
+    return plan
+
+
 def triggered(text: str) -> tuple[int, int]:
     """(tool formats, generic formats) whose trigger the prefilter's one scan of `text`
     finds (needles there and, where the scan decides it, the trigger's pattern): a
@@ -253,19 +280,23 @@ def extract_results(
     that ran (`parser <name>`): what `make bench` reports."""
     found: list[ResultTable] = []
     work = text
-    hits = None  # prefilter.scan(work), once a parser is asked about
+    plan = None  # `_plan` of prefilter.scan(work), once a parser is asked about
     clock = time.perf_counter if spent is not None else None
-    for mod, parts in _CHECKS:
+    for k, (mod, _) in enumerate(_CHECKS):
         if not plain:
-            if hits is None:
+            if plan is None:
                 hits = prefilter.scan(work)
-                ok, decided = hits.among(_NAMES), hits.decided
-            start = clock() if clock else 0.0
-            runs = _runs(parts, work, ok, decided)
-            if clock:
-                spent["trigger checks"] = spent.get("trigger checks", 0.0) + clock() - start
-            if not runs:
+                plan = _plan(hits.among(_NAMES), hits.decided)
+            step = plan.get(k)
+            if step is None:
                 continue
+            if step:  # (only the regexes of the parts the scan left open can say)
+                start = clock() if clock else 0.0
+                runs = any(regex.search(work) is not None for regex in step)
+                if clock:
+                    spent["trigger checks"] = spent.get("trigger checks", 0.0) + clock() - start
+                if not runs:
+                    continue
         start = clock() if clock else 0.0
         try:
             tables = run(mod, work)
@@ -279,7 +310,7 @@ def extract_results(
                 key = f"parser {mod.INFO.name}"
                 spent[key] = spent.get(key, 0.0) + clock() - start
         if tables:  # (later formats skip what this one claimed)
-            work, hits = masked(work, [t.span for t in tables]), None
+            work, plan = masked(work, [t.span for t in tables]), None
         for table in tables:
             if mod.INFO.kind == "result" and table.measurements:
                 found.append(table)

@@ -1262,12 +1262,12 @@ _ANAPHOR = re.compile(
 )
 
 
-def _statement(sentence: str, mark: str | None) -> str | None:
-    """The sentence, as context for the next one: not a question, not a diff line."""
-    words = " ".join(sentence.split())
-    if mark is not None or not words or words.endswith(("?", "？")):
-        return None
-    return words
+def _states(sentence: str, mark: str | None) -> bool:
+    """Whether the sentence is context for the next one: not blank, not a question,
+    not a diff line. (Its words are joined only for a sentence that needs them: most
+    sentences measure nothing.)"""
+    tail = sentence.rstrip()
+    return mark is None and bool(tail) and not tail.endswith(("?", "？"))
 
 
 def _caption(sentence: str, context: str) -> str:
@@ -1282,13 +1282,13 @@ def _caption(sentence: str, context: str) -> str:
 def parse(text: str) -> list[ResultTable]:
     tables = []
     spans = [(lo, hi, None) for lo, hi in _sentences(text)] + _diff_prose_lines(text)
-    previous, previous_end = "", 0  # the last sentence that states something
+    previous = None  # (start, end) of the last sentence that states something
     for lo, hi, mark in sorted(spans):
         sentence = text[lo:hi]
         # (the sentence before, when near: not across a code block or a long quote)
-        context = previous if lo - previous_end <= 400 else ""
-        if (stated := _statement(sentence, mark)) is not None:
-            previous, previous_end = stated, hi
+        context = previous if previous is not None and lo - previous[1] <= 400 else None
+        if _states(sentence, mark):
+            previous = lo, hi
         if ">" in sentence:  # flattened quote markers (`as much > as 30%`) are not words
             sentence = _QUOTE_MARK.sub(" ", sentence)
         found = _measurements(text, lo, sentence)
@@ -1305,7 +1305,7 @@ def parse(text: str) -> list[ResultTable]:
             format=INFO.name,
             span=(lo, lo + end),
             columns=["label", "value", "unit"],
-            caption=_caption(sentence, context),
+            caption=_caption(sentence, " ".join(text[slice(*context)].split()) if context else ""),
             variant=mark,
         )
         for _, meas in found:
@@ -1319,6 +1319,10 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
     with a unit, `factor of N`, glued durations (`4m30s`), factors written `x10`,
     clock times (`takes ~3:20`) and rates named before their number (`TPS reached 38k`)."""
     found = _Found()
+    # (every measurement below needs a digit, and most sentences have none: one search
+    # for a digit spares them the searches for what a measurement is made of)
+    if _DIGITS.search(sentence) is None:
+        return found
     # A candidate's last digit is followed by its unit (so `_NUMBER_UNIT` matches);
     # without one, only `factor of N` can give a measurement.
     has_unit = _NUMBER_UNIT_RE.search(sentence) is not None

@@ -548,7 +548,8 @@ def parse(text: str) -> list[ResultTable]:
             if got is not None:
                 joined[i] = i + 1
         if got is None:
-            close(block)
+            if block:  # (most lines hold no record, and end no block)
+                close(block)
             block, gap = [], 0
             # flattened mail: its records run inside one long line
             if len(line) > 120 and DIGIT.search(line):
