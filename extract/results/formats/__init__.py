@@ -76,6 +76,7 @@ MODULES = [
     "benchmark_driver",
     "log_timing",
     "perf_stat",
+    "vegeta",
     "sql_timing",
     "gnu_time",
     "bash_time",
