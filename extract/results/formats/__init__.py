@@ -77,6 +77,7 @@ MODULES = [
     "log_timing",
     "perf_stat",
     "vegeta",
+    "go_tpc",
     "sql_timing",
     "gnu_time",
     "bash_time",
