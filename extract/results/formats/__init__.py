@@ -78,6 +78,7 @@ MODULES = [
     "perf_stat",
     "vegeta",
     "go_tpc",
+    "benchmarksql",
     "sql_timing",
     "gnu_time",
     "bash_time",
