@@ -79,6 +79,7 @@ MODULES = [
     "vegeta",
     "go_tpc",
     "benchmarksql",
+    "timeit",
     "sql_timing",
     "gnu_time",
     "bash_time",
