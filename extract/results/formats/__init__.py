@@ -80,6 +80,7 @@ MODULES = [
     "go_tpc",
     "benchmarksql",
     "timeit",
+    "gatling",
     "sql_timing",
     "gnu_time",
     "bash_time",
