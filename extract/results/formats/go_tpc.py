@@ -47,7 +47,7 @@ INFO = FormatInfo(
 )
 
 # `Takes(s): 600.0`, `Count: 470993`, `99.9th(ms): 201.3`, `Avg(ms): 59.0`
-_PAIR = rf"(?P<k>[A-Za-z0-9.]+)(?:\((?P<u>s|ms|us)\))?:[ \t]*+(?P<v>{NUM})"
+_PAIR = rf"(?<![A-Za-z0-9.])(?P<k>[A-Za-z0-9.]+)(?:\((?P<u>s|ms|us)\))?:[ \t]*+(?P<v>{NUM})"
 _PAIR_RE = re.compile(_PAIR)
 _KEY = r"[A-Za-z0-9.]+(?:\((?:s|ms|us)\))?:[ \t]*+"
 # (a mail wrapped at 72 columns breaks the line after a comma)

@@ -82,7 +82,7 @@ _ROW = "|".join(
         r"[ \t]++result[ \t]++is[ \t]++being[ \t]++cached\.)?",
     )
 )
-_TIME = re.compile(rf"(?P<v>{NUM})[ \t]*+(?P<u>{_UNIT})")
+_TIME = re.compile(rf"(?<![\d.])(?P<v>{NUM})[ \t]*+(?P<u>{_UNIT})")
 _SCALE = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 

@@ -56,7 +56,7 @@ _UNIT = rf"(?:ns|{_MICRO}|ms|s|m|h)"
 _DURATION = rf"{NUM}{_UNIT}(?:{NUM}{_UNIT})*+"
 _VALUE = rf"(?:{_DURATION}|{NUM}%?)"
 _GO_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
-_PART = re.compile(rf"({NUM})({_UNIT})")
+_PART = re.compile(rf"(?<![\d.])({NUM})({_UNIT})")
 _VALUE_RE = re.compile(_VALUE)
 
 _NAMES = ("Requests", "Duration", "Latencies", "Bytes In", "Bytes Out", "Success")
