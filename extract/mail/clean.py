@@ -323,6 +323,23 @@ def _without_resent_list_mail(body: str) -> str:
     return body
 
 
+# Gatling's console summary marks its lines with `> ` (`> mean response time  41 (OK=...`):
+# under its own, unquoted `---- Global Information ---` title they are the tool's
+# output, not a quotation, up to the end of the block (its lines marked `> ` and its
+# other `---- ... ----` titles). A quoted summary (`> ---- Global Information`) stays
+# a quotation.
+_GATLING_BLOCK = re.compile(
+    r"(?m)^[ \t]*+-{4}[ \t]++Global[ \t]++Information[ \t]++-[^\n]*+"
+    r"(?:\n[ \t]*+(?:>[^\n]*+|-{4}[ \t][^\n]*+))++"
+)
+_GATLING_MARK = re.compile(r"(?m)^([ \t]*+)>[ \t]?")
+
+
+def _unquote_gatling(body: str) -> str:
+    """`body` with the `> ` marks of Gatling's summary lines taken off."""
+    return _GATLING_BLOCK.sub(lambda m: _GATLING_MARK.sub(r"\1", m.group()), body)
+
+
 def clean_body(text: str, kind: str | None = None) -> str:
     """The message's own text. `kind` (jira, github, commit, mail) enables the
     notification-header rules; without it, every rule is tried."""
@@ -339,6 +356,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
             body = _JIRA_QUOTE.sub("", body)
     if kind in (None, "github"):
         body = _GITHUB_HEADER.sub("", body, count=1)
+    if "Global Information" in body:
+        body = _unquote_gatling(body)
     if kind == "github" and ">" in body:
         body = unquote_own_output(body)
     body = _without_attributed_quotations(body)

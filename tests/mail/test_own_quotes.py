@@ -31,3 +31,38 @@ def test_quoted_prose_is_a_quotation():
 def test_only_github_comments_are_read_so():
     assert "5120.4" not in clean_body(LOG, "jira")
     assert "5120.4" not in clean_body(LOG, "mail")
+
+
+# Gatling's console summary marks its own lines with `> `, in every kind of message.
+GATLING = "\n".join(
+    (
+        "Load test of the branch:",
+        "",
+        "=" * 80,
+        "---- Global Information ".ljust(80, "-"),
+        "> request count                                      18000 (OK=18000  KO=-     )",
+        "> mean response time                                   96 (OK=96     KO=-     )",
+        "---- Response Time Distribution ".ljust(80, "-"),
+        "> t < 800 ms                                         17991 (   100%)",
+        "=" * 80,
+        "",
+        "> Is this with the cache enabled?",
+        "",
+        "Yes, it is.",
+        "",
+    )
+)
+
+
+def test_a_gatling_summary_keeps_its_lines_in_every_kind():
+    for kind in ("mail", "jira", "github", None):
+        body = clean_body(GATLING, kind)
+        assert "mean response time" in body and "t < 800 ms" in body, kind
+        assert "> mean response time" not in body  # (its marks taken off)
+        assert "cache enabled" not in body  # (a quotation after it is still one)
+
+
+def test_a_quoted_gatling_summary_stays_a_quotation():
+    quoted = "".join("> " + line + "\n" for line in GATLING.split("\n\n")[1].splitlines())
+    text = "On Mon, 3 Jun 2024 at 09:00, Ana wrote:\n" + quoted + "\nNice, merging.\n"
+    assert "mean response time" not in clean_body(text, "mail")
