@@ -89,16 +89,8 @@ _LAYOUT = 2  # bump when the rows below are made differently
 
 
 def _formats() -> list[tuple[bool, tuple[tuple[str, ...], ...]]]:
-    """(generic, parts) of each format that reads results, in the registry's order; a
-    part is the prefilter's names of its needles and of its pattern."""
-    return [
-        (
-            mod.INFO.name in formats._GENERIC_NAMES,
-            tuple(tuple(filter(None, (needles, rx))) for _, needles, rx in parts),
-        )
-        for mod, parts in formats._CHECKS
-        if mod.INFO.kind == "result"
-    ]
+    """(generic, parts) of each format that reads results (`formats.trigger_parts`)."""
+    return formats.trigger_parts()
 
 
 def _names(fmts) -> list[str]:
