@@ -6,6 +6,7 @@ was on disk honestly (the server's own log is the count)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import signal
@@ -162,9 +163,19 @@ def test_progress_and_feed_exports(archive, tmp_path):
 
 
 # --- kill and resume --------------------------------------------------------------------
+def _complete_months(data: Path) -> int:
+    # (the sidecar is written before its archive and says `complete` only after it: a
+    # month in flight has one too, and one being written may not read as JSON yet)
+    done = 0
+    for path in (data / "raw").rglob("*.mbox.gz.json"):
+        with contextlib.suppress(OSError, ValueError):
+            done += bool(json.loads(path.read_text()).get("complete"))
+    return done
+
+
 def _wait_for_months(data: Path, process: subprocess.Popen, count: int) -> None:
     deadline = time.monotonic() + 120
-    while len(list((data / "raw").rglob("*.mbox.gz.json"))) < count:
+    while _complete_months(data) < count:
         assert process.poll() is None, "crawl ended early"
         assert time.monotonic() < deadline, "too slow"
         time.sleep(0.02)
