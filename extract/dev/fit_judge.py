@@ -31,6 +31,7 @@ from pathlib import Path
 
 from extract.dev.annotate import ToRaw, load, message_kind_of, set_messages
 from extract.dev.corpus import REPO, corpus_sets, read_labels, read_message, thread_of
+from extract.dev.transforms import flattened
 from extract.mail.clean import clean_body
 from extract.results.families import families
 from extract.results.judge import NumberModel, judge_numbers
@@ -703,8 +704,8 @@ def fixture_texts() -> list[tuple[str, str]]:
 
 
 def gate_rows(exs: list[Example]) -> tuple[list[dict], list[int], list[str]]:
-    """The gate's features of every original message and every format fixture (as
-    reports), with their labels and threads."""
+    """The gate's features of every original message, of each report's flattened copy,
+    and of every format fixture (as reports), with their labels and threads."""
     from extract.results.gate import counts
 
     rows, y, threads = [], [], []
@@ -716,6 +717,13 @@ def gate_rows(exs: list[Example]) -> tuple[list[dict], list[int], list[str]]:
         rows.append(counts(e.results.sample))
         y.append(int(e.positive))
         threads.append(f"{e.set}:{e.thread}")
+        if e.positive:
+            # (and as GitBox delivers it, flattened onto one line: a report arrives so as
+            # often as not, and its rows and columns no longer look like rows and columns)
+            flat = extraction_text(clean_body(flattened(e.results.sample), e.kind))
+            rows.append(counts(flat))
+            y.append(1)
+            threads.append(f"{e.set}:{e.thread}")
     for name, text in fixture_texts():
         rows.append(counts(extraction_text(text)))
         y.append(1)
