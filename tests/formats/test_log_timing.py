@@ -7,8 +7,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from extract.results.formats import by_name, run
+from extract.results.formats import by_name, log_timing, run
 from tests.conftest import seed
 from tests.formats.damage import MAIL_DAMAGE, check_damaged, own_cases, rows
 from tests.formats.golden import text_of
@@ -141,3 +143,31 @@ def test_a_rule_in_a_step_name_ends_the_summary():
         "Other ------------------------------ 3000ms\n"
     )
     assert [r[1] for r in rows(text)] == ["Compile Step - 1 parse", "Compile Step - 2 analyze"]
+
+
+# Pieces a flattened log line is made of: words, blanks, colons, pipes, numbers, units and
+# whole records, some with labels longer than a record's 100 characters.
+_PIECES = st.sampled_from(
+    ["a", "Zq", " ", "\t", "\n", "\r", ":", "|", "1", "2.5", ".", "ms", "s", " sec", "x" * 98]
+    + ["read: 3 ms", " write: 4.5 s", "b" * 120 + ": 1 ms"]
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_records_in_line_are_what_a_search_finds(text):
+    # (found from each colon back, so that a long line is not scanned 100 characters
+    # from every word; the matches must be the search's own, span for span)
+    searched = [(m.span(), m.groupdict()) for m in log_timing._TIMING_IN_LINE.finditer(text)]
+    found = [(m.span(), m.groupdict()) for m in log_timing._records_in_line(text)]
+    assert found == searched
+
+
+def test_records_in_line_on_a_flattened_run():
+    text = "step one: 12 ms build  the index: 1.5 s setup: 3 sec"
+    found = [(m["label"], m["v"], m["u"]) for m in log_timing._records_in_line(text)]
+    assert found == [
+        ("step one", "12", "ms"),
+        ("build  the index", "1.5", "s"),
+        ("setup", "3", "sec"),
+    ]

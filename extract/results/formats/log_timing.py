@@ -96,8 +96,13 @@ _TIMING_RECORD = (
     rf"(?P<u>{_TIME_UNITS})"
 )
 _TIMING_LINE = re.compile(rf"^[ \t]*{_TIMING_RECORD}[ \t]*\r?$", re.MULTILINE)
-# ... and the same records one after the other on a line (a flattened mail).
+# ... and the same records one after the other on a line (a flattened mail), only ever
+# matched where a label may start: searched, it would scan up to 100 characters for a
+# colon from every word of a long line (see _records_in_line).
 _TIMING_IN_LINE = re.compile(rf"(?:^|(?<=[ \t])){_TIMING_RECORD}(?=[ \t\r]|$)", re.MULTILINE)
+# The colon that ends a record's label, where its value and time unit follow.
+_RECORD_COLON = re.compile(rf":(?=[ \t]*{NUM}[ \t]*(?:{_TIME_UNITS})(?:[ \t\r]|$))", re.MULTILINE)
+_LABEL_MAX = 101  # a label's longest: a letter and 2 to 100 more characters
 _RECORD_END = re.compile(rf":[ \t]*{NUM}[ \t]*(?:{_TIME_UNITS})[ \t]+$")
 # A line that states a setting, not something measured.
 _SETTING = re.compile(
@@ -220,9 +225,26 @@ def _in_line_run(text: str, m: re.Match) -> bool:
     return _RECORD_END.search(text, max(0, m.start() - 40), m.start()) is not None
 
 
+def _records_in_line(text: str):
+    """The matches `_TIMING_IN_LINE.finditer(text)` gives, found from the colon back:
+    a label has no colon in it, so each candidate colon has a window of at most
+    `_LABEL_MAX` characters where its label may start, and its leftmost start wins."""
+    end = 0
+    for colon in _RECORD_COLON.finditer(text):
+        at = colon.start()
+        lo = max(end, at - _LABEL_MAX)
+        lo = max(lo, *(text.rfind(stop, lo, at) + 1 for stop in ":|\n"))
+        for start in range(lo, at - 2):
+            before = text[start - 1] if start else "\n"
+            if before in " \t\n" and (m := _TIMING_IN_LINE.match(text, start)):
+                yield m
+                end = m.end()
+                break
+
+
 def _timing_lines(text: str) -> list[ResultTable]:
     found = list(_TIMING_LINE.finditer(text))
-    found += [m for m in _TIMING_IN_LINE.finditer(text) if _in_line_run(text, m)]
+    found += [m for m in _records_in_line(text) if _in_line_run(text, m)]
     records, end = [], -1
     for m in sorted(found, key=lambda m: m.start()):
         if not _SETTING.search(m.group("label")) and m.start() >= end:
