@@ -25,8 +25,10 @@ position as a search does. No pattern is exempt.
 Each is run against 100 kB of: spaces, newlines, whitespace lines, tabs, `|`, `-`,
 digits, dots, digits and dots, CJK, letters, words, and the pattern's own literal
 pieces repeated (alone, joined and spaced), and must take under `BOUND` seconds
-(100 ms per 100 kB; the slowest linear pattern takes about 15 ms). A run is timed
-once, and again (the best of three counts) only when it is over the bound, in a forked
+(250 ms per 100 kB). On an idle 2-core machine the slowest linear patterns take 65-85
+ms (the best of three), and CI's loaded machine has been seen to add 40 %; a quadratic
+pattern takes minutes, and one scanning 1,000 characters from every start 0.8 s. A run
+is timed once, and again (the best of three counts) only when it is over the bound, in a forked
 worker that is killed after `DEADLINE`: a quadratic pattern takes minutes there.
 """
 
@@ -48,7 +50,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("extract", "crawler")
 SIZE = 100_000
-BOUND = 0.1  # seconds per SIZE characters
+BOUND = 0.25  # seconds per SIZE characters
 DEADLINE = 1.5  # a run still going after this is killed (and fails)
 
 
