@@ -529,3 +529,45 @@ def test_a_long_line_of_blanks_before_a_bar_is_read_at_once(blanks):
     started = time.perf_counter()
     parse(text)
     assert time.perf_counter() - started < 0.5
+
+
+def test_a_list_with_no_header_takes_its_unit_from_the_title():
+    text = (
+        "Results (ops/sec, higher is better), 8 threads:\n\n"
+        "  trunk    12,345\n"
+        "  patched  14,210  (+15.1%)\n\n"
+        "The gain comes from the decoder.\n"
+    )
+    got = [(r[1], r[3], r[4], r[5]) for r in rows(text)]
+    assert got == [
+        ("trunk", "ops/sec", 12345.0, "ops/sec"),
+        ("patched", "ops/sec", 14210.0, "ops/sec"),
+    ]
+
+
+def test_a_list_with_no_header_of_values_and_what_they_went_to():
+    text = "Query times (s) on SF10:\n\nq1   8.21  ->  6.95\nq3   12.40 -> 10.02\n"
+    got = [(r[1], r[3], r[4], r[5]) for r in rows(text)]
+    assert got == [
+        ("q1", "before", 8.21, "s"),
+        ("q1", "after", 6.95, "s"),
+        ("q3", "before", 12.4, "s"),
+        ("q3", "after", 10.02, "s"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # (no unit stated: versions, counts)
+        "The patch bumps these:\n\n  jackson   2.15.2\n  netty     4.1.100\n",
+        "Rows per table after the load:\n\n  orders     120\n  lineitem   480\n",
+        # (the title names settings)
+        "New defaults. Timeouts (ms):\n\n  connect   5000\n  read      30000\n",
+        # (one line is no list)
+        "Throughput (ops/s):\n\n  trunk    12,345\n\nthat is all.\n",
+    ],
+    ids=["versions", "counts", "settings", "one-line"],
+)
+def test_lists_with_no_header_that_are_no_results(text):
+    assert rows(text) == []

@@ -9,7 +9,10 @@ Recognises
   optionally a dashed rule, and rows under it that hold numbers. Columns come from
   the alignment (positions blank in every line), so cells may contain single spaces
   (`6.442 GiB/sec`, `change %`); an unnamed all-integer first column (a pandas index)
-  is not data.
+  is not data;
+- lists with no header, two lines or more of `name  value` or `name  from -> to`
+  (two blanks or more after the name), under a title that states their one unit
+  (`Results (ops/sec):`, `Query times (s):`) and names no settings.
 
 Measurements as `_grid` reads a grid (unit from the cell, the header: `Time(ms)`, or
 `s` in a time table); tables without units or benchmark words (query results, plain
@@ -24,8 +27,16 @@ from functools import partial
 from itertools import accumulate, count, groupby, islice, takewhile
 from operator import add, itemgetter
 
-from extract.results.formats._grid import grid_table, is_unit, numeric_free, read_cell
-from extract.results.formats._layout import DIGIT, FLOAT, LETTER, line_caption, overlaps
+from extract.results.formats._grid import grid_table, is_unit, numeric_free, read_cell, said_unit
+from extract.results.formats._layout import (
+    ARROW,
+    DIGIT,
+    FLOAT,
+    GROUPED,
+    LETTER,
+    line_caption,
+    overlaps,
+)
 from extract.results.formats.base import FormatInfo, ResultTable
 
 # Where str.splitlines breaks a line besides "\n" (a test checks the list against Python).
@@ -466,6 +477,59 @@ def _whitespace_tables(
     return tables
 
 
+# ---------------------------------------------------------------- columns with no header
+
+# A row of a two-column list typed with no header: a short name, two blanks or more,
+# and one value, or the value it went from and the one it went to (`q1   8.21 -> 6.95`);
+# a change in brackets may follow (`patched  14,210  (+15.1%)`), which is not read.
+_BARE_ROW = re.compile(
+    rf"[ \t]*(?P<name>[A-Za-z][^\s|:=]*(?: [^\s|:=]+){{0,3}})[ \t]{{2,}}(?P<a>{GROUPED})"
+    rf"(?:[ \t]*(?:{ARROW})[ \t]*(?P<b>{GROUPED}))?[ \t]*(?:\([ \t]*[-+]?[\d.,]+[ \t]*%[ \t]*\))?"
+    r"[ \t]*"
+)
+
+
+# A title over settings, not results (`Timeouts (ms):`, `New defaults (s):`).
+_SETTINGS_TITLE = re.compile(
+    r"(?i)\b(?:time-?outs?|intervals?|defaults?|limits?|settings?|config\w*|thresholds?|ttls?"
+    r"|delays?|retention|deadlines?|backoffs?)\b"
+)
+
+
+def _headerless_tables(text: str, lines: list[tuple[int, str]]) -> list[ResultTable]:
+    """Two or more lines of `name  value` (or `name  from -> to`) under a title that
+    states their one unit (`Results (ops/sec, higher is better):`, `Query times (s):`):
+    the title is what the missing header would have said. Without a stated unit such
+    a list is as often settings or counts as results, and is left alone; so is one
+    whose title names settings."""
+    tables = []
+    k = 0
+    while k < len(lines):
+        m = _BARE_ROW.fullmatch(lines[k][1]) if DIGIT.search(lines[k][1]) else None
+        if m is None:
+            k += 1
+            continue
+        arrow = m.group("b") is not None
+        run = [m]
+        j = k + 1
+        while j < len(lines) and (n := _BARE_ROW.fullmatch(lines[j][1])) is not None:
+            if (n.group("b") is not None) != arrow:
+                break
+            run.append(n)
+            j += 1
+        caption = line_caption(text, lines[k][0]) if len(run) >= 2 else None
+        unit = said_unit(caption) if caption and not _SETTINGS_TITLE.search(caption) else None
+        if unit is not None:
+            header = ["", "before", "after"] if arrow else ["", unit]
+            body = [[r["name"], r["a"], r["b"]] if arrow else [r["name"], r["a"]] for r in run]
+            start, end = lines[k][0], lines[j - 1][0] + len(lines[j - 1][1])
+            tables.append(
+                grid_table(INFO.name, text, (start, end), [header], body, caption=caption)
+            )
+        k = j
+    return tables
+
+
 # ---------------------------------------------------------------- aligned tables run onto one line
 
 _WORD_TOKEN = re.compile(r"\S+")
@@ -759,7 +823,9 @@ def parse(text: str) -> list[ResultTable]:
     claimed = [t.span for t in tables]
     whitespace = _whitespace_tables(text, lines, gaps) if columns else []
     flat = _flat_box_tables(text, lines) + _flat_tables(text, lines)
-    for t in whitespace + flat + _spaced_tables(text, lines):  # (the first of overlapping ones)
+    headerless = _headerless_tables(text, lines) if columns else []
+    for t in whitespace + flat + _spaced_tables(text, lines) + headerless:
+        # (the first of overlapping ones)
         if not overlaps(t.span, claimed):
             tables.append(t)
             claimed.append(t.span)
