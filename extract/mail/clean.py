@@ -33,6 +33,9 @@ _CUT_REST = [
     ("was (Author:", re.compile(r"(?:^|\s)was \(Author: [^)\n]{1,100}\):")),
     # The JIRA issue block quoted under every comment mail: "> Summary\n> ---\n>\n> Key:".
     ("Key:", re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s")),
+    # A JIRA work-log mail's time tracking after the work's description: the hours the
+    # issue took so far (`Time Spent: 1h 20m  (was: 1h 10m)`), bookkeeping.
+    ("Issue Time Tracking", re.compile(r"(?:^|\n)[ \t]*Issue Time Tracking[ \t]*\n[ \t]*-{3,}")),
     # Outlook-style reply: the quoted original follows.
     ("original message", re.compile(r"^-{3,} ?Original Message ?-{3,}\s*$", re.M | re.I)),
     # The same in Chinese mail clients (Foxmail, QQ Mail): `------ 原始邮件 ------`.
@@ -65,6 +68,13 @@ _JIRA_HEADER = re.compile(
 _JIRA_ACTOR_LINE = re.compile(
     r"^\s*+[^\n]{1,200}?\s(?:commented on|edited comment on|created|updated|logged work on)"
     r"\s[A-Z][A-Z0-9_]+-\d+[^\n]{0,80}?:[ \t]*\n-{3,}[ \t]*\n"
+)
+# A JIRA work-log mail (`ASF GitHub Bot logged work on KEY-N:`) opens with the log's
+# fields, the last of them the work's description (most often a GitHub comment, as the
+# GitHub mail has it, `X commented on PR #N:` and `URL: ...`): the fields are not text.
+_JIRA_WORKLOG_FIELDS = re.compile(
+    r"\s*+Author:[^\n]*+\n(?:[ \t]*+(?:Created on|Start Date|Worklog Time Spent|Remaining"
+    r" Estimate):[^\n]*+\n)*+(?:[ \t]*+Work Description:[ \t]*+)?"
 )
 # "apache9 commented on pull request #1858:" / "X commented on PR #3644:" then "URL: ...".
 _GITHUB_HEADER = re.compile(
@@ -352,6 +362,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
     if kind in (None, "jira"):
         body = _JIRA_HEADER.sub("", body, count=1)
         body = _JIRA_ACTOR_LINE.sub("", body, count=1)
+        if "Worklog Time Spent:" in body and (log := _JIRA_WORKLOG_FIELDS.match(body)):
+            body = _GITHUB_HEADER.sub("", body[log.end() :], count=1)
         if "{quote}" in body or "bq." in body:
             body = _JIRA_QUOTE.sub("", body)
     if kind in (None, "github"):

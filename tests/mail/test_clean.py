@@ -31,6 +31,37 @@ def test_edited_jira_comment_keeps_only_the_current_version():
     assert "was (Author" not in body and "edited comment on" not in body
 
 
+# A JIRA work-log mail as ASF's Jira sends one for a GitHub comment (the shape of the
+# template; names, ids and text written here).
+_WORKLOG = (
+    "\n     [ https://issues.apache.org/jira/browse/HADOOP-19001?focusedWorklogId=900001"
+    "&page=com.atlassian.jira.plugin.system.issuetabpanels:worklog-tabpanel#worklog-900001 ]\n\n"
+    "ASF GitHub Bot logged work on HADOOP-19001:\n"
+    "--------------------------------------------\n\n"
+    "                Author: ASF GitHub Bot\n"
+    "            Created on: 07/Dec/26 10:00\n"
+    "            Start Date: 07/Dec/26 10:00\n"
+    "    Worklog Time Spent: 10m \n"
+    "      Work Description: anndev commented on PR #6001:\n"
+    "URL: https://github.com/apache/hadoop/pull/6001#issuecomment-1800000001\n\n"
+    "   Listing went from 40 minutes down to 6 minutes with the new iterator.\n\n\n"
+    "Issue Time Tracking\n-------------------\n\n"
+    "    Worklog Id:     (was: 900000)\n"
+    "    Time Spent: 1h 20m  (was: 1h 10m)\n\n"
+    "> Faster listing\n> --------------\n>\n>                 Key: HADOOP-19001\n\n\n\n"
+    "--\nThis message was sent by Atlassian Jira\n(v8.20.10#820010)\n"
+)
+
+
+def test_a_jira_work_log_keeps_only_the_work_s_description():
+    body = clean_body(_WORKLOG, "jira")
+    assert body == "Listing went from 40 minutes down to 6 minutes with the new iterator."
+    # (the fields alone, a log with no description: nothing of them is text)
+    bare = re.sub(r"      Work Description.*?(?=Issue Time)", "\n", _WORKLOG, flags=re.S)
+    assert "Time Spent: 1h 20m" in bare and "Work Description" not in bare
+    assert clean_body(bare, "jira") == ""
+
+
 def test_flattened_gitbox_comment_drops_header_and_footer():
     body = clean_body(seed("002"), "github")
     assert body.startswith("Set up a 5 nodes cluster")
