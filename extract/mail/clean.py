@@ -97,6 +97,39 @@ _QUOTATION_UNDER = re.compile(r"[ \t]*[:：](?:[ \t]*+\n)++[ \t]*+(?:>[^\n]*+(?:
 _ATTRIBUTION_WORDS = ("wrote", "Wrote", "WROTE", "commented", "Commented", "写道")
 
 
+# A GitHub review comment's mail shows the code it is on before it (ASF's notifier:
+# `##########` / `path/to/File.java:` / `##########` / the diff hunk / a blank line /
+# `Review Comment:`; before 2022 `File path: <path>` and `Review comment:`), one such
+# block a comment, collated. The hunk is the code's, not what the reviewer wrote.
+_REVIEW_RULE = "##########"
+_REVIEW_TITLES = ("Review Comment:", "Review comment:")
+
+
+def _without_review_diffs(body: str) -> str:
+    """`body` without the diff blocks above its review comments."""
+    out, kept, at = [], 0, 0  # (text before `kept` is dealt with; search from `at`)
+    while (start := body.find(_REVIEW_RULE, at)) >= 0:
+        at = start + len(_REVIEW_RULE)
+        # (the rule is a line of its own, and a second one closes the file's line)
+        rule_end = body.find("\n", start)
+        path_end = body.find("\n", rule_end + 1) if rule_end >= 0 else -1
+        if (
+            path_end < 0
+            or (start and body[start - 1] != "\n")
+            or body[start:rule_end].strip() != _REVIEW_RULE
+            or not body.startswith(_REVIEW_RULE, path_end + 1)
+        ):
+            continue
+        ends = [e for title in _REVIEW_TITLES if (e := body.find(title, path_end)) >= 0]
+        if not ends:
+            break  # (no comment after it: the rest is left as it is)
+        out.append(body[kept:start])
+        line_end = body.find("\n", min(ends))
+        kept = at = len(body) if line_end < 0 else line_end + 1
+    out.append(body[kept:])
+    return "".join(out)
+
+
 def _without_attributed_quotations(body: str) -> str:
     """`body` without each attribution line and the `>` lines it introduces. (The
     attribution's words are found with `str.find`: a regex that looked for them from
@@ -368,6 +401,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
             body = _JIRA_QUOTE.sub("", body)
     if kind in (None, "github"):
         body = _GITHUB_HEADER.sub("", body, count=1)
+        if _REVIEW_RULE in body:
+            body = _without_review_diffs(body)
     if "Global Information" in body:
         body = _unquote_gatling(body)
     if kind == "github" and ">" in body:

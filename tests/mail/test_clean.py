@@ -288,3 +288,29 @@ def test_a_flattened_reply_drops_the_quotation_its_attribution_opens():
     assert "rows/ms" not in own and "12.1" not in own
     # (an attribution with no `>` after it is left to the other rules)
     assert "wrote" in clean_body("He wrote: the scan took 41 s, twice the old time.", "github")
+
+
+def _review(rule_path: str, title: str, comment: str) -> str:
+    return (
+        f"##########\n{rule_path}\n##########\n"
+        "@@ -120,7 +120,9 @@ public class Decoder {\n"
+        "-        int size = 4096;\n+        int size = 65536;\n\n"
+        f"{title}\n{comment}\n"
+    )
+
+
+def test_a_review_comment_keeps_its_text_not_the_diff_above_it():
+    text = (
+        "anndev commented on code in PR #14001:\n"
+        "URL: https://github.com/apache/kafka/pull/14001#discussion_r1400000001\n\n\n"
+        + _review("clients/src/main/java/Decoder.java:", "Review Comment:", "Scan: 41 ms -> 29 ms.")
+        + "\n"
+        + _review("File path: core/Log.scala", "Review comment:", "       Same here, 12% less.")
+    )
+    body = clean_body(text, "github")
+    assert body == "Scan: 41 ms -> 29 ms.\n\n       Same here, 12% less."
+
+
+def test_rules_that_open_no_review_block_stay():
+    text = "Results\n##########\nq1 4.2 s\n\n##########\nnot a diff\n##########\nno comment here"
+    assert clean._without_review_diffs(text) == text
