@@ -97,6 +97,56 @@ _QUOTATION_UNDER = re.compile(r"[ \t]*[:：](?:[ \t]*+\n)++[ \t]*+(?:>[^\n]*+(?:
 _ATTRIBUTION_WORDS = ("wrote", "Wrote", "WROTE", "commented", "Commented", "写道")
 
 
+# A commit mail is the output of `git log --stat -p` (ASF's git-multimail): each
+# commit's header lines (`commit <sha>`, `Author:`, `AuthorDate:`, ...), its message
+# indented four blanks, then `---`, the files' stat and the diff. Only the message
+# is what its author wrote; the diff's numbers are code. (git-wip-us, before 2019:
+# the message between `Updated Branches:` and `Project: <url>`; svn: after `Log:`,
+# up to the first `Modified:`/`Added:`/`Deleted:` list. Found with str.find: a lazy
+# regex would scan to the end from each of its openers.)
+_COMMIT_HEADER = re.compile(
+    r"(?m)^commit [0-9a-f]{7,40}[ \t]*\n(?:[A-Za-z][\w ]{0,30}:[^\n]*\n)*+\n"
+)
+_COMMIT_MESSAGE = re.compile(r"(?:[ \t]*\n|    [^\n]*\n)*+")
+_WIP_START = "Updated Branches:"
+_WIP_END = "\nProject: http"
+_SVN_START = "Log:\n"
+_SVN_ENDS = ("\n\nModified:", "\n\nAdded:", "\n\nDeleted:", "\n\nRemoved:")
+
+
+def _between(body: str, start: str, ends: tuple[str, ...], skip_indented: bool) -> str | None:
+    """The text after the line `start` opens (and the indented lines under it, with
+    `skip_indented`) up to the first of `ends`, or to the end with no `ends` there;
+    None when no line opens with `start`."""
+    at = body.find(start)
+    while at > 0 and body[at - 1] != "\n":
+        at = body.find(start, at + 1)
+    if at < 0:
+        return None
+    pos = body.find("\n", at)
+    pos = len(body) if pos < 0 else pos + 1
+    while skip_indented and body.startswith((" ", "\t"), pos):
+        nxt = body.find("\n", pos)
+        pos = len(body) if nxt < 0 else nxt + 1
+    found = [e for end in ends if (e := body.find(end, pos)) >= 0]
+    return body[pos : min(found)] if found else (None if skip_indented else body[pos:])
+
+
+def commit_message(body: str) -> str:
+    """The messages of a commit mail's commits (dedented), or `body` itself when it
+    has none of the commit mails' layouts."""
+    messages = []
+    for head in _COMMIT_HEADER.finditer(body):
+        lines = _COMMIT_MESSAGE.match(body, head.end()).group().split("\n")
+        messages.append("\n".join(line[4:] if line.startswith("    ") else "" for line in lines))
+    if not messages:
+        wip = _between(body, _WIP_START, (_WIP_END,), skip_indented=True)
+        svn = None if wip is not None else _between(body, _SVN_START, _SVN_ENDS, False)
+        messages += [m for m in (wip, svn) if m is not None]
+    text = "\n\n".join(m.strip("\n") for m in messages if m.strip())
+    return text if messages else body
+
+
 # A GitHub review comment's mail shows the code it is on before it (ASF's notifier:
 # `##########` / `path/to/File.java:` / `##########` / the diff hunk / a blank line /
 # `Review Comment:`; before 2022 `File path: <path>` and `Review comment:`), one such
@@ -403,6 +453,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _GITHUB_HEADER.sub("", body, count=1)
         if _REVIEW_RULE in body:
             body = _without_review_diffs(body)
+    if kind == "commit":
+        body = commit_message(body)
     if "Global Information" in body:
         body = _unquote_gatling(body)
     if kind == "github" and ">" in body:

@@ -314,3 +314,61 @@ def test_a_review_comment_keeps_its_text_not_the_diff_above_it():
 def test_rules_that_open_no_review_block_stay():
     text = "Results\n##########\nq1 4.2 s\n\n##########\nnot a diff\n##########\nno comment here"
     assert clean._without_review_diffs(text) == text
+
+
+# Commit mails in the layouts ASF's tools send (git-multimail's `git log --stat -p`,
+# git-wip-us, svn), with a message and a diff written here.
+_GITBOX_COMMIT = (
+    "This is an automated email from the ASF dual-hosted git repository.\n\n"
+    "anndev pushed a commit to branch trunk\n"
+    "in repository https://gitbox.apache.org/repos/asf/kafka.git\n\n\n"
+    "The following commit(s) were added to refs/heads/trunk by this push:\n"
+    "     new 1a2b3c4d5e KAFKA-12345: Faster decoder (#14001)\n"
+    "1a2b3c4d5e is described below\n\n"
+    "commit 1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d\n"
+    "Author: Ann Dev <ann@example.org>\n"
+    "AuthorDate: Mon Dec 7 10:00:00 2026 +0000\n\n"
+    "    KAFKA-12345: Faster decoder (#14001)\n\n"
+    "    Decode in place. Fetch throughput:\n\n"
+    "      before  412 MB/s\n"
+    "      after   530 MB/s\n"
+    "---\n"
+    " clients/src/main/java/Decoder.java | 12 +++++++-----\n"
+    " 1 file changed, 7 insertions(+), 5 deletions(-)\n\n"
+    "diff --git a/clients/src/main/java/Decoder.java b/clients/src/main/java/Decoder.java\n"
+    "index fc8666cf21..85bbaf2c77 100644\n"
+    "@@ -120,7 +120,9 @@ public class Decoder {\n"
+    "-        int size = 4096;\n"
+    "+        int size = 65536;\n"
+)
+
+
+def test_a_commit_mail_keeps_its_message_not_the_diff():
+    assert clean_body(_GITBOX_COMMIT, "commit") == (
+        "KAFKA-12345: Faster decoder (#14001)\n\n"
+        "Decode in place. Fetch throughput:\n\n"
+        "  before  412 MB/s\n"
+        "  after   530 MB/s"
+    )
+
+
+def test_the_commit_messages_of_the_older_layouts():
+    wip = (
+        "Repository: logging-log4j2\nUpdated Branches:\n"
+        "  refs/heads/master c6b4182d8 -> d159edb62\n\n\n"
+        "LOG4J2-1: Faster layout, 12% less garbage\n\n\n"
+        "Project: http://git-wip-us.apache.org/repos/asf/logging-log4j2/repo\n"
+        "Commit: http://git-wip-us.apache.org/repos/asf/logging-log4j2/commit/d159edb6\n\n"
+        "Branch: refs/heads/master\n----\n src/Layout.java | 571 +++++\n"
+    )
+    assert clean.commit_message(wip).strip() == "LOG4J2-1: Faster layout, 12% less garbage"
+    svn = (
+        "Author: ann\nDate: Mon Dec  7 10:00:00 2026\nNew Revision: 741946\n\n"
+        "URL: http://svn.apache.org/viewvc?rev=741946&view=rev\nLog:\n"
+        "Faster index merge: 41 s -> 29 s\n\nModified:\n    lucene/java/trunk/Merge.java\n"
+    )
+    assert clean.commit_message(svn) == "Faster index merge: 41 s -> 29 s"
+    # (a text in none of the layouts is kept whole)
+    assert (
+        clean.commit_message("just a mail\n\nwith 12 ms in it") == "just a mail\n\nwith 12 ms in it"
+    )
