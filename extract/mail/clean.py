@@ -69,6 +69,12 @@ _JIRA_ACTOR_LINE = re.compile(
     r"^\s*+[^\n]{1,200}?\s(?:commented on|edited comment on|created|updated|logged work on)"
     r"\s[A-Z][A-Z0-9_]+-\d+[^\n]{0,80}?:[ \t]*\n-{3,}[ \t]*\n"
 )
+# A JIRA `created` mail opens with the new issue's fields (`Summary:`, `Key: KEY-N`,
+# `Project:`, `Affects Versions: 3.6.0`, `Reporter:`, ...), its description after them.
+_JIRA_FIELDS = re.compile(
+    r"\s*+(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*?"
+    r"[ \t]*+Key:[ \t]++[A-Z][A-Z0-9_]*+-\d++[ \t]*+\n(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*+"
+)
 # A JIRA work-log mail (`ASF GitHub Bot logged work on KEY-N:`) opens with the log's
 # fields, the last of them the work's description (most often a GitHub comment, as the
 # GitHub mail has it, `X commented on PR #N:` and `URL: ...`): the fields are not text.
@@ -447,6 +453,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _JIRA_ACTOR_LINE.sub("", body, count=1)
         if "Worklog Time Spent:" in body and (log := _JIRA_WORKLOG_FIELDS.match(body)):
             body = _GITHUB_HEADER.sub("", body[log.end() :], count=1)
+        elif "Key:" in body and (fields := _JIRA_FIELDS.match(body)):
+            body = body[fields.end() :]
         if "{quote}" in body or "bq." in body:
             body = _JIRA_QUOTE.sub("", body)
     if kind in (None, "github"):

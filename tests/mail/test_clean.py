@@ -372,3 +372,21 @@ def test_the_commit_messages_of_the_older_layouts():
     assert (
         clean.commit_message("just a mail\n\nwith 12 ms in it") == "just a mail\n\nwith 12 ms in it"
     )
+
+
+def test_a_jira_created_mail_keeps_the_description_not_the_fields():
+    text = (
+        "\n    [ https://issues.apache.org/jira/browse/KAFKA-12345 ]\n\n"
+        "Ann Dev created KAFKA-12345:\n----------------------------\n\n"
+        "             Summary: Faster decoder\n"
+        "                 Key: KAFKA-12345\n"
+        "                 URL: https://issues.apache.org/jira/browse/KAFKA-12345\n"
+        "             Project: Kafka\n"
+        "    Affects Versions: 3.6.0\n"
+        "            Reporter: Ann Dev\n\n\n"
+        "The decoder copies twice: 412 MB/s where 530 MB/s is possible.\n\n\n\n"
+        "--\nThis message was sent by Atlassian Jira\n(v8.20.10#820010)\n"
+    )
+    assert (
+        clean_body(text, "jira") == "The decoder copies twice: 412 MB/s where 530 MB/s is possible."
+    )
