@@ -33,6 +33,9 @@ _CUT_REST = [
     ("was (Author:", re.compile(r"(?:^|\s)was \(Author: [^)\n]{1,100}\):")),
     # The JIRA issue block quoted under every comment mail: "> Summary\n> ---\n>\n> Key:".
     ("Key:", re.compile(r"(?:^|\s)>[ \t]*[^\n>]{1,300}\s+>[ \t]*-{3,}\s+>\s*(?:>\s*)?Key:\s")),
+    # The signature's separator (RFC 3676, 4.3: `-- ` alone on its line): after it, the
+    # sender's signature (a title, an address, phone numbers), or the quoted message.
+    ("\n-- \n", re.compile(r"\n-- \n")),
     # A JIRA work-log mail's time tracking after the work's description: the hours the
     # issue took so far (`Time Spent: 1h 20m  (was: 1h 10m)`), bookkeeping.
     ("Issue Time Tracking", re.compile(r"(?:^|\n)[ \t]*Issue Time Tracking[ \t]*\n[ \t]*-{3,}")),
@@ -439,6 +442,16 @@ def _unquote_gatling(body: str) -> str:
     return _GATLING_BLOCK.sub(lambda m: _GATLING_MARK.sub(r"\1", m.group()), body)
 
 
+# A phone or fax number on a line of its own, as signatures give them (`Mobile: +1 (555)
+# 123-4567`, `Tel 555-0100 ext 42`, `手机：138 0013 8000`): no text, and its digits are
+# no measurement.
+_PHONE_WORDS = ("Mobile", "Mob", "Cell", "Phone", "Tel", "Fax", "手机", "电话", "传真")
+_PHONE_LINE = re.compile(
+    r"(?m)^[ \t]*(?:Mobile|Mob|Cell|Phone|Tel|Telephone|Fax|手机|电话|传真)\b[^\n\d+]{0,4}"
+    r"[ \t]*\+?[\d() .-]{7,}[^\n]*(?:\n|$)"
+)
+
+
 def clean_body(text: str, kind: str | None = None) -> str:
     """The message's own text. `kind` (jira, github, commit, mail) enables the
     notification-header rules; without it, every rule is tried."""
@@ -463,6 +476,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
             body = _without_review_diffs(body)
     if kind == "commit":
         body = commit_message(body)
+    if any(word in body for word in _PHONE_WORDS):
+        body = _PHONE_LINE.sub("", body)
     if "Global Information" in body:
         body = _unquote_gatling(body)
     if kind == "github" and ">" in body:

@@ -390,3 +390,28 @@ def test_a_jira_created_mail_keeps_the_description_not_the_fields():
     assert (
         clean_body(text, "jira") == "The decoder copies twice: 412 MB/s where 530 MB/s is possible."
     )
+
+
+def test_the_signature_after_its_separator_is_not_text():
+    text = (
+        "Ingest on the RC: 1.2M rows/s, up from 950k rows/s.\n\nBest,\nJohn\n\n"
+        "-- \nJohn Doe\nStaff Engineer | Acme Corp\nOffice: 100 Main Street, Suite 2400\n"
+    )
+    assert (
+        clean_body(text, "mail")
+        == "Ingest on the RC: 1.2M rows/s, up from 950k rows/s.\n\nBest,\nJohn"
+    )
+    # (`--` without its blank is no separator: a rule, or a row of a table)
+    assert "Suite 2400" in clean_body(text.replace("\n-- \n", "\n--\n"), "mail")
+
+
+def test_phone_lines_of_a_signature_are_not_text():
+    text = (
+        "Thanks, I'll look next week.\n\nRegards,\nJane Roe\n"
+        "Phone: +86 138 0013 8000 | Fax: +86 10 6552 9988\nMobile: +1 (555) 123-4567\n"
+        "Tel 555-0100 ext 42\n"
+    )
+    assert clean_body(text, "mail") == "Thanks, I'll look next week.\n\nRegards,\nJane Roe"
+    # (a word of them in a sentence, or a value that is no phone number, stays)
+    kept = "Phone apps saw p99 at 12 ms.\nTel: n/a\n"
+    assert clean_body(kept, "mail") == kept.strip()
