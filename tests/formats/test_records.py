@@ -474,6 +474,20 @@ def test_a_pair_that_went_from_one_value_to_another_has_both_sides():
     assert sorted(m.value for t in found for m in t.measurements) == [12.0, 30.0]
 
 
+def test_a_change_with_the_values_it_went_between_in_brackets():
+    text = "- Write throughput: **+18%** (2,310 → 2,726 ops/s)\n- p99: -22% (41 ms → 32 ms)\n"
+    assert [(r[3], r[4], r[5], r[2]) for r in rows(text)] == [
+        ("Write throughput", 18.0, "%", None),
+        ("Write throughput", 2310.0, "ops/s", "before"),
+        ("Write throughput", 2726.0, "ops/s", "after"),
+        ("p99", -22.0, "%", None),
+        ("p99", 41.0, "ms", "before"),
+        ("p99", 32.0, "ms", "after"),
+    ]
+    # (brackets after a value that is no change are not its sides)
+    assert [r[4] for r in rows("latency: 41 ms (12 → 9 threads)\np99: 30 ms\n")] == [41.0, 30.0]
+
+
 def test_a_flattened_list_of_pairs_keeps_its_pairs_across_the_bullets():
     text = (
         "Results: - write amplification: 8.2 → 3.1 - compaction throughput: 64 MB/s → "

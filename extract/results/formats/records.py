@@ -26,6 +26,10 @@ A line may also be `label <number> <unit>` with no `:` or `=` (the unit a time o
 rate, ending the line): its metric is the unit's kind (`time`, `throughput`). A block
 of such lines alone counts when it has two or more, all in one unit.
 
+A pair's value may be followed by the value it went to (`p99: 38 ms → 14 ms`: sides
+`before`, `after`), or, when it is a change (`%`, `x`), by the values it went between
+in brackets (`p99: -22% (41 ms → 32 ms)`: the change, then both sides).
+
 A pair may be wrapped in Markdown (`` `main`: 4.1 us/op ``) and followed by more values
 of the same name, each with its unit (`main: 4.1 us/op, 51 allocs/op`): the name is
 then the row's label and each value's metric its unit's. A row of `|` cells wrapped
@@ -115,6 +119,10 @@ _PAIR = re.compile(
     # (the value it went to: `p99: 38 ms → 14 ms`, `write amplification: 8.2 -> 3.1`)
     rf"(?:[ \t]*(?:{ARROW})[ \t]*(?P<to>~?{GROUPED})(?P<to_suffix>[kKM](?![A-Za-z]))?"
     rf"(?:[ \t]*(?P<to_unit>{_UNIT}))?(?![\w:/-]|\.\w))?"
+    # (or the change, then what it went from and to: `p99: -22% (41 ms → 32 ms)`)
+    rf"(?:[`*_]{{0,3}}[ \t]*\([ \t]*(?P<was>~?{GROUPED})(?P<was_suffix>[kKM](?![A-Za-z]))?"
+    rf"(?:[ \t]*(?P<was_unit>{_UNIT}))?[ \t]*(?:{ARROW})[ \t]*(?P<now>~?{GROUPED})"
+    rf"(?P<now_suffix>[kKM](?![A-Za-z]))?(?:[ \t]*(?P<now_unit>{_UNIT}))?[ \t]*\))?"
 )
 # More values of the same name after a pair, each with its own unit:
 # `this branch: 6.38 us/op, 72 allocs/op, 5.01 KB/op`.
@@ -597,6 +605,29 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             if value is None:
                 continue
             stat = p.groupdict().get("stat")
+            if (was := p.groupdict().get("was")) and unit in ("%", "x", "X", "×"):
+                # `p99: -22% (41 ms → 32 ms)`: the change, and the values it is of (the
+                # unit written once, after the second, is both's)
+                now_unit = p.group("now_unit")
+                now_unit = now_unit if now_unit and _unit_known(now_unit) else None
+                was_unit = p.group("was_unit")
+                was_unit = (was_unit if was_unit and _unit_known(was_unit) else None) or now_unit
+                sides = [
+                    (
+                        w.lstrip("~"),
+                        parse_number(w.lstrip("~") + (p.group(f"{g}_suffix") or "")),
+                        u,
+                        side,
+                    )
+                    for w, g, u, side in (
+                        (was, "was", was_unit, "before"),
+                        (p.group("now"), "now", now_unit, "after"),
+                    )
+                ]
+                if all(v is not None for _, v, _, _ in sides):
+                    kept.append((key, written, value, unit, stat, None))
+                    kept += [(key, w, v, u, stat, side) for w, v, u, side in sides]
+                    continue
             if to := p.groupdict().get("to"):
                 # `p99: 38 → 14 ms`: the unit written once is both sides'
                 to_unit = p.group("to_unit")
