@@ -108,15 +108,18 @@ _ATTRIBUTION_WORDS = ("wrote", "Wrote", "WROTE", "commented", "Commented", "å†™é
 
 # A commit mail is the output of `git log --stat -p` (ASF's git-multimail): each
 # commit's header lines (`commit <sha>`, `Author:`, `AuthorDate:`, ...), its message
-# indented four blanks, then `---`, the files' stat and the diff. Only the message
-# is what its author wrote; the diff's numbers are code. (git-wip-us, before 2019:
-# the message between `Updated Branches:` and `Project: <url>`; svn: after `Log:`,
-# up to the first `Modified:`/`Added:`/`Deleted:` list. Found with str.find: a lazy
-# regex would scan to the end from each of its openers.)
+# indented four blanks, then `---`, the files' stat and the diff. What its author wrote
+# is the message, and the files the diff adds (a results file: the code's hunks are
+# left out later, by `extraction_text`); the push's boilerplate, the commit's header
+# lines and the stat are not. (git-wip-us, before 2019: the message between `Updated
+# Branches:` and `Project: <url>`, then its diff; svn: the message after `Log:`, then
+# the changed files. Found with str.find: a lazy regex would scan to the end from
+# each of its openers.)
 _COMMIT_HEADER = re.compile(
     r"(?m)^commit [0-9a-f]{7,40}[ \t]*\n(?:[A-Za-z][\w ]{0,30}:[^\n]*\n)*+\n"
 )
 _COMMIT_MESSAGE = re.compile(r"(?:[ \t]*\n|    [^\n]*\n)*+")
+_DIFF_START = re.compile(r"(?m)^diff --git ")
 _WIP_START = "Updated Branches:"
 _WIP_END = "\nProject: http"
 _SVN_START = "Log:\n"
@@ -141,10 +144,11 @@ def _between(body: str, start: str, ends: tuple[str, ...], skip_indented: bool) 
     return body[pos : min(found)] if found else (None if skip_indented else body[pos:])
 
 
-def commit_message(body: str) -> str:
-    """The messages of a commit mail's commits (dedented), or `body` itself when it
-    has none of the commit mails' layouts."""
-    messages = []
+def commit_text(body: str) -> str:
+    """The messages of a commit mail's commits (dedented), then its diff (from its first
+    `diff --git` line; svn's: its file lists on); `body` itself when it has none of the
+    commit mails' layouts."""
+    messages, rest = [], ""
     for head in _COMMIT_HEADER.finditer(body):
         lines = _COMMIT_MESSAGE.match(body, head.end()).group().split("\n")
         messages.append("\n".join(line[4:] if line.startswith("    ") else "" for line in lines))
@@ -152,8 +156,14 @@ def commit_message(body: str) -> str:
         wip = _between(body, _WIP_START, (_WIP_END,), skip_indented=True)
         svn = None if wip is not None else _between(body, _SVN_START, _SVN_ENDS, False)
         messages += [m for m in (wip, svn) if m is not None]
+        if svn is not None:
+            rest = body[body.find(svn) + len(svn) :]
+    if not messages:
+        return body
+    if not rest and (diff := _DIFF_START.search(body)) is not None:
+        rest = body[diff.start() :]
     text = "\n\n".join(m.strip("\n") for m in messages if m.strip())
-    return text if messages else body
+    return f"{text}\n\n{rest.strip(chr(10))}" if rest.strip() else text
 
 
 # A GitHub review comment's mail shows the code it is on before it (ASF's notifier:
@@ -475,7 +485,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
         if _REVIEW_RULE in body:
             body = _without_review_diffs(body)
     if kind == "commit":
-        body = commit_message(body)
+        body = commit_text(body)
     if any(word in body for word in _PHONE_WORDS):
         body = _PHONE_LINE.sub("", body)
     if "Global Information" in body:
