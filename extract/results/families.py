@@ -11,7 +11,9 @@ message is written, never by a project or a message:
 * `vote`: release votes and checks (`[VOTE]`, `+1 (binding)`, release candidates,
   how long a vote stays open; checksums, signatures and `KEYS` only next to those);
 * `bug`: bug reports with logs: stack traces, exceptions, JVM flags, `OutOfMemoryError`,
-  `OOMKilled`, crashes, hangs, timeouts, thread dumps, GC logs ("dies after 8-9 hours");
+  `OOMKilled`, crashes, hangs, timeouts, thread dumps, GC logs ("dies after 8-9 hours"),
+  a system's state as its monitors print it (top, iostat, vmstat, df, Prometheus
+  metrics, nodetool, jstat);
 * `config`: configuration dumps (`key=value`, `<property>`, YAML) filling the message;
 * `design`: design talk about limits and defaults, proposals, estimates and plans
   (`the default of`, `a limit of`, `configurable`, `in theory`, `I'll run ... next week`);
@@ -99,6 +101,16 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"pause (?:young|full)", r"evacuation pause", r"\bfull gc\b", r"\bgc pauses?\b",
         r"\bsafepoint\b", r"\btimes? ?out\b", r"timed out", r"\bstuck\b", r"never finishes",
         r"\bpending\b",
+        # (the state of a running system, as its monitors print it, pasted to show what
+        # is wrong: their headers and markers. top, ps; iostat; vmstat; free; df; netstat;
+        # the Prometheus exposition format; nodetool; jstat. Not `load average:`, which
+        # Google Benchmark prints above its results)
+        r"\bpid +user +pr +ni\b", r"%cpu +%mem\b",
+        r"\bdevice:? +(?:r/s|rrqm/s|tps)\b", r"\bavg-cpu:", r"\bprocs -+ ?-*memory",
+        r"^ *mem: +\d", r"\bfilesystem +size +used +avail", r"\bproto +recv-q +send-q\b",
+        r"^# (?:help|type) [a-z_:]", r"^[a-z_:][\w:]*\{[a-z_]+=\"",
+        r"\bnodetool (?:status|tablestats|cfstats|tpstats|compactionstats|info)\b",
+        r"\bsstable count:", r"\bs0c +s1c\b",
     ),
     "design": (
         r"\[discuss\]", r"\b(?:kip|pip|flip|spip|hip|aip)-\d", r"\bproposal\b",

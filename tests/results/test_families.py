@@ -115,6 +115,20 @@ Existing tests; ran the suite locally.
 - [ ] I have updated the docs
 """
 
+BUG_SYSTEM_STATE = """The CPU is pegged on the NameNode since this morning. top shows:
+
+  PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND
+ 4123 hdfs      20   0   31.2g  24.1g  31244 S 398.7  76.2   1234:56 java
+ 1877 root      20   0  162344  12312   8123 S   2.3   0.0   12:01.23 sshd
+
+and iostat -x 1:
+
+Device  r/s   w/s   rkB/s   wkB/s  await  %util
+sda     12.0  812.0  48.0   52312.0  41.2   99.8
+
+We haven't changed anything. Could it be FOO-12345?
+"""
+
 FAMILIES = [
     ("ci", CI_TRILLIAN),
     ("ci", CI_ACTIONS),
@@ -123,6 +137,7 @@ FAMILIES = [
     ("vote", RELEASE_VOTE),
     ("vote", RELEASE_CHECK),
     ("bug", BUG_OOM),
+    ("bug", BUG_SYSTEM_STATE),
     ("config", CONFIG_DUMP),
     ("design", DESIGN_TALK),
     ("request", BENCHMARK_REQUEST),
@@ -137,6 +152,7 @@ IDS = [
     "vote",
     "vote-check",
     "bug-oom",
+    "bug-system-state",
     "config-dump",
     "design-defaults",
     "benchmark-request",
@@ -267,3 +283,14 @@ def test_a_family_grows_with_its_kinds_of_mark_and_one_stray_request_weighs_half
     one = families("Could you also post the old client's numbers? Ours are below.")
     two = families("Could you run the benchmark again? Please share the numbers too.")
     assert one["request"] == 0.5 and two["request"] == 1.0
+
+
+def test_a_benchmark_tool_s_context_lines_are_no_system_state():
+    # (Google Benchmark prints the machine's load above its results)
+    text = (
+        "Run on (8 X 3600 MHz CPU s)\nLoad Average: 1.23, 0.98, 0.80\n"
+        "---------------------------------------------------\n"
+        "Benchmark            Time             CPU   Iterations\n"
+        "BM_Copy/1024       41.2 ns         41.1 ns     17012345\n"
+    )
+    assert "bug" not in families(text)
