@@ -566,3 +566,31 @@ def test_from_a_to_b_with_one_unit_is_two_measurements():
     assert [r[:3] for r in got] == [(15.0, "%", None)]
     # (a first number with a unit of its own, or none before `to`, is not one)
     assert [r[0] for r in rows("We moved from 2 to 4 nodes and got 30 ms.\n")] == [30.0]
+
+
+def test_the_values_of_a_list_are_of_one_quantity():
+    text = "On trunk the runs took 52.1s, 53.4s and 51.8s; with the patch 44.9s, 45.3s and 44.6s."
+    got = [(m.label, m.value, m.variant) for t in P.parse(text) for m in t.measurements]
+    assert got == [
+        ("On trunk the runs", 52.1, None),
+        ("On trunk the runs", 53.4, None),
+        ("On trunk the runs", 51.8, None),
+        ("with the patch", 44.9, "after"),
+        ("with the patch", 45.3, "after"),
+        ("with the patch", 44.6, "after"),
+    ]
+
+
+def test_a_list_of_values_after_as_many_slashed_names_is_one_value_each():
+    text = "The p50/p99/p999 latencies are 1.2 ms, 4.8 ms and 12.1 ms."
+    got = [(m.metric, m.value) for t in P.parse(text) for m in t.measurements]
+    assert got == [("p50", 1.2), ("p99", 4.8), ("p999", 12.1)]
+    # (as many names as values only: two names for three values name none of them)
+    text = "The read/write latencies are 1.2 ms, 4.8 ms and 12.1 ms."
+    assert {m.metric for t in P.parse(text) for m in t.measurements} == {"time"}
+
+
+def test_a_duration_in_two_units_is_no_list():
+    text = "The compaction took 6mins, 52sec to execute."
+    labels = [m.label for t in P.parse(text) for m in t.measurements]
+    assert len(labels) == 2 and labels[1] != labels[0]

@@ -39,7 +39,9 @@ ambari metrics build time`); caption = the sentence, after the end of the one be
 when it opens with a pronoun (`It was 14149ms vs 3169ms`); variant = `before` /
 `after` for `from A to B` (`从A降到B`), `A -> B`, `A, down from B`, `A (was B)`,
 `A instead of B`, numbers after `with(out) the patch` and numbers followed by before
-/ after / with(out) the patch.
+/ after / with(out) the patch. The values of a list in one unit (`took 52.1s, 53.4s and
+51.8s`) share the first's label and side; after as many slashed names (`p50/p99/p999
+latencies are 1.2 ms, 4.8 ms and 12.1 ms`) each is its name's.
 """
 
 from __future__ import annotations
@@ -1030,6 +1032,48 @@ def _variants(
             nxt.label = meas.label
 
 
+# What parts the values of a list (`52.1s, 53.4s and 51.8s`, `1.2 ms, 4.8 ms, 12.1 ms`).
+_LIST_GAP = re.compile(r"[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+)")
+# Names written as one slashed word (`p50/p99/p999`, `read/write`): a list's names, in
+# order, when the list has as many values.
+_SLASHED_NAMES = re.compile(
+    r"(?<![\w/])[A-Za-z][\w.]{0,15}(?:/[A-Za-z0-9][\w.]{0,15}){1,7}(?![\w/])"
+)
+
+
+def _enumerations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> None:
+    """The values of a list, in one unit (`the runs took 52.1s, 53.4s and 51.8s`),
+    are of one quantity: each has the first's label and side. When the words before the
+    list name as many things slashed together (`p50/p99/p999 latencies are 1.2 ms,
+    4.8 ms and 12.1 ms`), each value is of its own, in order."""
+    i = 0
+    while i < len(found):
+        j = i
+        while (
+            j + 1 < len(found)
+            and _LIST_GAP.fullmatch(sentence, found[j][0].end(), found[j + 1][0].start())
+            # (one unit written each time: `6mins, 52sec` is one duration)
+            and found[j + 1][1].unit == found[i][1].unit
+        ):
+            j += 1
+        if j > i:
+            first = found[i][1]
+            members = [meas for _, meas in found[i : j + 1]]
+            for meas in members[1:]:
+                meas.label = first.label
+                meas.variant = meas.variant or first.variant
+            names = [
+                m.group().split("/")
+                for m in _SLASHED_NAMES.finditer(
+                    sentence, max(0, found[i][0].start() - 80), found[i][0].start()
+                )
+            ]
+            if names and len(names[-1]) == len(members):
+                for meas, name in zip(members, names[-1], strict=True):
+                    meas.metric = name
+        i = j + 1
+
+
 def _quoted(text: str) -> list[tuple[int, int]]:
     """Quoted reply lines (`> ...`) and the hard-wrapped lines that continue them."""
     spans = []
@@ -1301,6 +1345,7 @@ def parse(text: str) -> list[ResultTable]:
         _join_compound_durations(sentence, found)
         _labels_after_values(found)
         _variants(sentence, found, mark)  # (a diff line's side is its mark)
+        _enumerations(sentence, found)
         table = ResultTable(
             format=INFO.name,
             span=(lo, lo + end),
