@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import JAVA, NUM, NUM_END, UNSIGNED, run_matches
+from extract.results.formats._layout import FENCE_MARK, JAVA, NUM, NUM_END, UNSIGNED, run_matches
 from extract.results.formats._rows import Rows, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -109,7 +109,7 @@ _RAW_METRIC = re.compile(rf"^(?:Average|Min|Max|p{NUM})$")
 # Text allowed between two records of one run: log prefixes, a `|` gutter, JSON
 # punctuation, markup.
 _GAP = (
-    r"(?:\s|[|,\[\]]|```\w*|\{code(?::[^}]*)?\}|\{noformat\}"
+    rf"(?:\s|[|,\[\]]|{FENCE_MARK}"
     r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.:]\d+|\b(?:INFO|WARN|DEBUG)\b)*"
 )
 
