@@ -11,6 +11,7 @@ gutter or heading rule.
   `DIGIT`, `LETTER`, `BLANKS`: the smallest tokens, compiled once for every format;
   `trimmed(written)`: a decimal without its trailing zeros (`99.900` → `99.9`).
 - `FENCE`, `RULE`: a line that opens or closes a code block; a line of `-----`;
+  `FENCE_MARK`: a fence's mark among other text;
   `GIT_FOOTER`: the notice under a commit mail.
 - `heading_above(text, pos, floor)`: the short text that names the block at `pos`
   (`Before patch`, `with 4 MM threads`), in one of three styles (see there).
@@ -94,6 +95,9 @@ def trimmed(written: str, point: str = ".") -> str:
 FENCE = re.compile(
     r"^\s*(?:```+\s*[\w+-]*|~~~+|\{code(?::[^}]*)?\}|\{noformat\}|</?pre>|</?code>|\.\.\.)\s*$"
 )
+# A fence's mark where it stands among other text (between two records of a log):
+# ```` ```lang ````, `{code:x}`, `{noformat}`.
+FENCE_MARK = r"```\w*|\{code(?::[^}]*)?\}|\{noformat\}"
 # An opening fence only: what `past_fences` steps over above a table.
 _OPENING_FENCE = re.compile(
     r"^\s*(?:```[\w-]*|~~~|\{code(?::[^}]*)?\}|\{noformat\}|<pre>|<code>)\s*$"

@@ -59,7 +59,7 @@ INFO = FormatInfo(
     kind="result",
     heading="block",
     # asv's own log lines above the table (`[ 50.00%] · For pyarrow commit ...`)
-    not_heading=re.compile(r"^\s*\[\s*\d+(?:\.\d+)?%\]|·"),
+    not_heading=re.compile(rf"^\s*\[\s*{NUM}%\]|·"),
     trigger=r"(?-i:before[ \t]+after[ \t]+ratio|\|[ \t]*Change[ \t]*\|[ \t]*Before \["
     r"|\d\.\d\d%\][ \t])",
     trigger_parts=(

@@ -21,16 +21,17 @@ Rows: label = the benchmark; variant = the section. `Calculating` rows give
 `Warming up` rows give the same with the role `warmup` (never stored nor compared).
 Rows are matched from the section header on, so a flattened mail reads the same.
 
-Not declared as rows: a section's rows name their own units (`i/s`, `times in`) and the
-Comparison section's rows refer back to them.
+Declared as rows after a header (`Rows.for_header`: a header of executables makes
+a row pattern with a value per executable); the Comparison of several executables (a
+benchmark's name on a line, then a row per executable) is read by hand.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import BLANKS, NUM, heading_above, within
-from extract.results.formats._rows import numbers
+from extract.results.formats._layout import BLANKS, NUM, heading_above, masked
+from extract.results.formats._rows import ADJACENT, Rows, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -46,12 +47,13 @@ INFO = FormatInfo(
 _K = rf"{NUM}[kMBG]?"
 _PM = r"(?:±|Â±|\?)"  # `±`, or as mail mangled it
 _SECTION = re.compile(r"(?P<s>Warming up|Calculating)[ \t]*-{5,}|(?P<c>Comparison):")
-_ROW = re.compile(
+# (a section's rows: their text declared here, compiled by the Rows that read them)
+_ROW = (
     rf"\s*(?P<name>[^\s:][^\n]*?)\s+(?P<ips>{_K})\s+(?:\({_PM}\s*(?P<err>{NUM})%\)\s+)?"
     rf"i/(?:s|100ms)(?:\s+-\s+(?P<iters>{_K})\s+(?:times\s+)?in\s+(?P<secs>{NUM})s"
     rf"(?:\s+\((?P<per>{NUM})(?P<pu>ns|[uµμ]s|ms|s)/i\))?)?"
 )
-_COMPARISON_ROW = re.compile(
+_COMPARISON_ROW = (
     rf"\s*(?P<name>[^\s:][^\n]*?):\s+(?P<ips>{NUM}[kMBG]?)\s+i/s"
     rf"(?:\s+-\s+(?:(?P<x>{NUM})x\s+(?:\({_PM}\s*{NUM}\)\s+)?(?P<dir>slower|faster)"
     r"|same-ish: difference falls within error))?"
@@ -72,48 +74,58 @@ def _numbers(found, label: str, role: str | None = None) -> list[Measurement]:
     return out
 
 
+def _label(m: re.Match) -> str:
+    return m["name"].strip()
+
+
 # benchmark-driver with several executables (`-e ruby-3.1 -e ruby-3.3`): a header of
 # context names, rows with one value per context, and a Comparison per job.
 _CONTEXTS = re.compile(r"Calculating[ \t]*-{5,}[ \t]*\n(?P<names>[ \t]+[^\s\d][^\n]*?)[ \t]*(?=\n)")
+_COMPARISON = re.compile(_COMPARISON_ROW)
 _CTX_JOB = re.compile(r"\s*\n[ \t]*(?P<job>[^\s:][^\n:]*?)[ \t]*(?=\n)")
+
+
+def _per_executable(head: re.Match) -> Rows | None:
+    """The rows under a header of executables: a value per executable in each."""
+    names = head["names"].split()
+    if len(names) < 2 or any(re.fullmatch(rf"{_K}", n) for n in names):
+        return None
+    k = len(names)
+
+    def found(m: re.Match) -> list[Measurement]:
+        vals, secs = m["vals"].split(), (m["secs"] or "").split()
+        fields = [("throughput", v, m["unit"], n) for v, n in zip(vals, names, strict=True)]
+        fields.append(("iterations", m["iters"], None, None))
+        fields += [("time", t.rstrip("s"), "s", n) for t, n in zip(secs, names, strict=True)]
+        return _numbers(fields, _label(m))
+
+    return Rows(
+        row=rf"\n[ \t]*(?P<name>[^\s:][^\n]*?)[ \t]+(?P<vals>{_K}(?:[ \t]+{_K}){{{k - 1}}})[ \t]+"
+        rf"(?P<unit>i/s|s/i|\S+)[ \t]+-[ \t]+(?P<iters>{_K})[ \t]+times"
+        rf"(?:[ \t]+in(?P<secs>(?:[ \t]+{NUM}s){{{k}}}))?[ \t]*(?=\n|$)",
+        fields=found,
+        label=_label,
+        cells=lambda m, label: [label, *m["vals"].split(), m["iters"], *(m["secs"] or "").split()],
+        columns=("benchmark", *names, "iterations", *(f"time {n}" for n in names)),
+        gap=ADJACENT,
+    )
+
+
+EXECUTABLES = Rows(None, (), header=_CONTEXTS, for_header=_per_executable)
 
 
 def _executables(text: str) -> list[ResultTable]:
     tables = []
-    for head in _CONTEXTS.finditer(text):
-        names = head["names"].split()
-        if len(names) < 2 or any(re.fullmatch(rf"{_K}", n) for n in names):
-            continue
-        k = len(names)
-        row_re = re.compile(
-            rf"\n[ \t]*(?P<name>[^\s:][^\n]*?)[ \t]+(?P<vals>{_K}(?:[ \t]+{_K}){{{k - 1}}})[ \t]+"
-            rf"(?P<unit>i/s|s/i|\S+)[ \t]+-[ \t]+(?P<iters>{_K})[ \t]+times"
-            rf"(?:[ \t]+in(?P<secs>(?:[ \t]+{NUM}s){{{k}}}))?[ \t]*(?=\n|$)"
-        )
-        table = ResultTable(
-            format=INFO.name,
-            span=head.span(),
-            columns=["benchmark", *names, "iterations", *(f"time {n}" for n in names)],
-            caption=heading_above(text, head.start(), 0),
-            variant="Calculating",
-        )
-        pos = head.end()
-        while row := row_re.match(text, pos):
-            pos = row.end()
-            label = row["name"].strip()
-            vals, secs = row["vals"].split(), (row["secs"] or "").split()
-            fields = [("throughput", v, row["unit"], n) for v, n in zip(vals, names, strict=True)]
-            fields.append(("iterations", row["iters"], None, None))
-            fields += [("time", t.rstrip("s"), "s", n) for t, n in zip(secs, names, strict=True)]
-            table.add_row([label, *vals, row["iters"], *secs], _numbers(fields, label))
-        if not table.rows:
-            continue
-        table.span = (head.start(), pos)
+    for table in read(EXECUTABLES, text):
+        table.caption = heading_above(text, table.span[0], 0)
+        table.variant = "Calculating"
         tables.append(table)
+        pos = table.span[1]
         at = BLANKS.match(text, pos).end()  # (a Comparison right where the rows end)
-        comparison = text.startswith("Comparison:", at)
-        if comparison and (found := _context_comparison(text, pos, at + 11, names)):
-            tables.append(found)
+        if text.startswith("Comparison:", at):
+            names = _CONTEXTS.match(text, table.span[0])["names"].split()
+            if found := _context_comparison(text, pos, at + 11, names):
+                tables.append(found)
     return tables
 
 
@@ -124,7 +136,7 @@ def _context_comparison(text: str, start: int, pos: int, names: list[str]) -> Re
         if job["job"].strip() in names:
             break
         pos, label = job.end(), job["job"].strip()
-        while (row := _COMPARISON_ROW.match(text, pos)) and row["name"].strip() in names:
+        while (row := _COMPARISON.match(text, pos)) and row["name"].strip() in names:
             pos, context = row.end(), row["name"].strip()
             found = [
                 ("throughput", row["ips"], "i/s", context),
@@ -137,49 +149,55 @@ def _context_comparison(text: str, start: int, pos: int, names: list[str]) -> Re
     return table
 
 
+def _section(row: str, fields, columns: tuple, role: str | None = None) -> Rows:
+    """A section's rows, each matched where the last one ended (its pattern takes the
+    blanks before it); `fields` (metric, group, unit or made from the match) give
+    numbers whose role is `role` (a warm-up's) or what their metric is."""
+
+    def found(m: re.Match) -> list[Measurement]:
+        warmup = role or ("warmup" if "i/100ms" in m[0] else None)
+        found = [(f, m[g], u(m) if callable(u) else u) for f, g, u in fields]
+        return _numbers(found, _label(m), warmup)
+
+    def cells(m: re.Match, label: str) -> list[str]:
+        return [label, *(m[g] or "" for _, g, _ in fields)]
+
+    return Rows(row, found, label=_label, cells=cells, columns=columns, gap=ADJACENT)
+
+
+_CALCULATED = (
+    ("throughput", "ips", "i/s"),
+    ("error", "err", "%"),
+    ("iterations", "iters", None),
+    ("time", "secs", "s"),
+    ("time per iteration", "per", lambda m: m["pu"] and f"{m['pu']}/i"),
+)
+_COLUMNS = ("benchmark", "i/s", "error %", "iterations", "time (s)", "per iteration")
+_COMPARED = (("throughput", "ips", "i/s"), ("slowdown", "x", "x"))
+
+
+def _rows_of(head: re.Match) -> Rows:
+    """The rows of the section that `head` starts."""
+    if head["c"]:
+        return _section(_COMPARISON_ROW, _COMPARED, ("benchmark", "i/s", "x"))
+    return _section(_ROW, _CALCULATED, _COLUMNS, "warmup" if head["s"] == "Warming up" else None)
+
+
+ROWS = Rows(None, (), header=_SECTION, for_header=_rows_of)
+
+
 def parse(text: str) -> list[ResultTable]:
-    tables = []
-    floor = 0
     # (a section starts with one of these words; without them, no need to scan)
     if not any(word in text for word in ("Warming up", "Calculating", "Comparison:")):
-        return tables
+        return []
     tables = _executables(text)
-    taken = [t.span for t in tables]
-    for sec in _SECTION.finditer(text):
-        if sec.start() < floor or within(sec.start(), taken):
-            continue
-        name, comparison = sec["s"] or sec["c"], bool(sec["c"])
-        table = ResultTable(
-            format=INFO.name,
-            span=sec.span(),
-            columns=["benchmark", "i/s", "x"]
-            if comparison
-            else ["benchmark", "i/s", "error %", "iterations", "time (s)", "per iteration"],
-            caption=heading_above(text, sec.start(), floor)
-            or (tables[-1].caption if tables else None),
-            variant=name,
-        )
-        # (a row is only matched where the last one ended: its leading blanks are read once)
-        row_at = _COMPARISON_ROW.match if comparison else _ROW.match
-        pos = sec.end()
-        while (row := row_at(text, pos)) and not _SECTION.search(row["name"]):
-            pos = row.end()
-            label = row["name"].strip()
-            fields = [("throughput", row["ips"], "i/s")]
-            if comparison:
-                fields.append(("slowdown", row["x"], "x"))
-            else:
-                fields += [
-                    ("error", row["err"], "%"),
-                    ("iterations", row["iters"], None),
-                    ("time", row["secs"], "s"),
-                    ("time per iteration", row["per"], row["pu"] and f"{row['pu']}/i"),
-                ]
-            warmup = name == "Warming up" or "i/100ms" in row[0]
-            cells = [label, *(f[1] or "" for f in fields)]
-            table.add_row(cells, _numbers(fields, label, "warmup" if warmup else None))
-        if table.rows:
-            table.span = (sec.start(), pos)
-            floor = pos
-            tables.append(table)
+    # a section's rows end where the next section starts; the executables' are read
+    floor = 0
+    for table in read(ROWS, masked(text, [t.span for t in tables]) if tables else text):
+        sec = _SECTION.match(text, table.span[0])
+        table.variant = sec["s"] or sec["c"]
+        previous = tables[-1].caption if tables else None
+        table.caption = heading_above(text, table.span[0], floor) or previous
+        floor = table.span[1]
+        tables.append(table)
     return tables

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import JAVA, heading_above, run_matches
+from extract.results.formats._layout import FENCE_MARK, JAVA, heading_above, run_matches
 from extract.results.formats._rows import Rows, numbers, read
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -94,7 +94,7 @@ def parse(text: str) -> list[ResultTable]:
 
 # What the tool prints around its tables: walked over to find the heading of a run.
 _CHATTER = re.compile(
-    r"[ \t]*(?:```\w*|\{code(?::[^}]*)?\}|\{noformat\}"
+    rf"[ \t]*(?:{FENCE_MARK}"
     r"|(?:Running|Warming up|Sleeping|Created|Connected|Datacenter|Failed to connect|Thread count"
     r"|Improvement over|Insert|Writing|Reading)\b[^\n]*"
     r"|(?:[^\n,]*,)?[ \t]*type[ \t]+total ops,[^\n]*|total,interval_op_rate[^\n]*"

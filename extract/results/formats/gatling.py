@@ -81,7 +81,7 @@ def _statistic(name: str) -> tuple[str, str, str | None]:
         return "requests", "count", None
     if "requests/sec" in name or "throughput" in name:
         return "throughput", "mean", "req/s"
-    if m := re.search(r"(?<![\d.])(\d+(?:\.\d+)?)(?:st|nd|rd|th) percentile", name):
+    if m := re.search(rf"(?<![\d.])({NUM})(?:st|nd|rd|th) percentile", name):
         return "response time", f"p{m.group(1)}", "ms"
     for word in ("min", "max", "mean"):
         if name.startswith(word + " "):

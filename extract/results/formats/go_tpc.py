@@ -69,7 +69,7 @@ _ROLE = {"Takes": "total", "Sum": "total", "Count": "count"}
 
 
 def _metric(key: str) -> str:
-    if m := re.fullmatch(r"(\d+(?:\.\d+)?)th", key):
+    if m := re.fullmatch(rf"({NUM})th", key):
         return f"p{m.group(1)}"
     return _METRIC.get(key, key)
 

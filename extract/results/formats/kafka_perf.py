@@ -25,7 +25,7 @@ are not read.
 
 Variant = the heading before the block; the shell command that ran a producer test
 belongs to its block. The producer's lines and the linear-write table are declared rows;
-the consumer's rows are read with a pattern made from its header.
+the consumer's rows are declared per header (`Rows.for_header`: a cell per column).
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def parse(text: str) -> list[ResultTable]:
     # EndToEndLatency's summaries by their progress lines)
     producer = _opened(read(PRODUCER, text), text, _PROMPT_LINE.fullmatch)
     end_to_end = _opened(read(END_TO_END, text), text, _E2E_PROGRESS.fullmatch)
-    return producer + _consumer(text) + _linear_write(text) + end_to_end
+    return producer + read(CONSUMER, text) + _linear_write(text) + end_to_end
 
 
 def _opened_by(text: str, start: int, floor: int, line: Callable) -> int:
@@ -159,31 +159,38 @@ def _consumer_unit(column: str) -> str | None:
     return next((unit for end, unit in _CONSUMER_UNITS.items() if column.endswith(end)), None)
 
 
-def _consumer(text: str) -> list[ResultTable]:
-    tables = []
-    for header in _CONSUMER_HEADER.finditer(text):
-        columns = [" ".join(c.split()) for c in header.group("h").split(",")]
-        table = ResultTable(INFO.name, header.span(), columns, caption="kafka consumer-perf-test")
-        # rows follow on their own lines, or after a space when the mail was flattened
-        # (from the first blank of a run: a header and a row end in no blank)
-        row_re = re.compile(r"(?<!\s)\s+(" + r",\s*".join([_CELL] * len(columns)) + r")(?![\w.:])")
-        pos = header.end()
-        while row := row_re.match(text, pos):
-            cells = [" ".join(c.split()) for c in row.group(1).split(",")]
-            # --show-detailed-stats: one row per reporting interval (and thread)
-            label = None
-            if columns[0] == "time":
-                label = f"interval {cells[0].split(' ')[-1]}"
-                if columns[1] == "threadId" and len({r[1] for r in table.rows} | {cells[1]}) > 1:
-                    label += f" thread {cells[1]}"
-            found = [(c, w, _consumer_unit(c)) for c, w in zip(columns, cells, strict=False)]
-            table.add_row(cells, numbers([f for f in found if f[2]], label))
-            pos = row.end()
-            table.span = (header.start(), pos)
-        if table.rows:
-            tables.append(table)
-    name_blocks(tables, text, "block")
-    return tables
+def _cells(m: re.Match, label: str | None = None) -> list[str]:
+    return [" ".join(c.split()) for c in m.group(1).split(",")]
+
+
+def _consumer_rows(header: re.Match) -> Rows:
+    """A consumer header's rows: a cell per column, on their own lines or after a space
+    when the mail was flattened (from the first blank of a run: a header and a row end
+    in no blank); --show-detailed-stats gives a row per interval (and thread, once
+    several threads have reported)."""
+    columns = [" ".join(c.split()) for c in header.group("h").split(",")]
+    units = [_consumer_unit(c) for c in columns]
+
+    def labels(rows: list[re.Match]) -> list[str | None]:
+        out, threads = [], set()
+        for cells in map(_cells, rows) if columns[0] == "time" else ():
+            threads.add(cells[1])
+            several = columns[1] == "threadId" and len(threads) > 1
+            out.append(f"interval {cells[0].split(' ')[-1]}" + f" thread {cells[1]}" * several)
+        return out or [None] * len(rows)
+
+    return Rows(
+        row=r"(?<!\s)\s+(" + r",\s*".join([_CELL] * len(columns)) + r")(?![\w.:])",
+        fields=lambda m: [f for f in zip(columns, _cells(m), units, strict=False) if f[2]],
+        labels=labels,
+        cells=_cells,
+        columns=columns,
+        caption="kafka consumer-perf-test",
+        gap=ADJACENT,
+    )
+
+
+CONSUMER = Rows(None, (), header=_CONSUMER_HEADER, for_header=_consumer_rows, heading="block")
 
 
 def _linear_write(text: str) -> list[ResultTable]:

@@ -28,8 +28,9 @@ same, and a record wrapped over lines ends at its `Max: N`.
 Source: pulsar-testclient PerformanceProducer / PerformanceConsumer log statements (the
 repository was too large to fetch here; written from their documented output).
 
-Not declared as rows: a record ends at its last `Max:` (mail may wrap it over lines),
-and its `---`-separated fields vary in kind and order.
+Declared as rows, a record each (its kind and log prefix); since a record ends at its
+last `Max:` (mail may wrap it over lines), its fields are read from its match to that
+end, the gap between two is what follows it, and a table is made a row per number.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, last
-from extract.results.formats._rows import name_blocks, numbers
+from extract.results.formats._rows import Rows, name_blocks, read
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -72,14 +73,15 @@ _LATENCY_END = re.compile(rf"-\s*Max:\s*{NUM}")
 _CONTINUED = re.compile(r"\r?\n[ \t]*--+[ \t][^\n]*")
 
 
-def _record_end(text: str, rec: re.Match, next_start: int) -> int:
-    """A record ends after its `Max: N` (also when a mail wrapped it over lines: not past
-    a blank line or the next record), else at the end of its line."""
-    line_end = text.find("\n", rec.end(), next_start)
+def _record_end(text: str, pos: int, next_start: int) -> int:
+    """Where the record whose kind ends at `pos` ends: after its `Max: N` (also when a
+    mail wrapped it over lines: not past a blank line or the next record), else at the
+    end of its line."""
+    line_end = text.find("\n", pos, next_start)
     line_end = line_end if line_end >= 0 else next_start
-    para_end = text.find("\n\n", rec.end(), next_start)
+    para_end = text.find("\n\n", pos, next_start)
     limit = para_end if para_end >= 0 else next_start
-    if latency_end := last(_LATENCY_END, text, rec.end(), limit):
+    if latency_end := last(_LATENCY_END, text, pos, limit):
         return latency_end.end()
     # no latency part: the line, and lines a mail wrapped it onto (they start with `---`)
     while line_end < next_start:
@@ -90,45 +92,53 @@ def _record_end(text: str, rec: re.Match, next_start: int) -> int:
     return line_end
 
 
+def _end(text: str, pos: int) -> int:
+    """The end of the record whose kind ends at `pos` (the next one starts after it)."""
+    following = _RECORD.search(text, pos)
+    return _record_end(text, pos, following.start() if following else len(text))
+
+
+def _fields(m: re.Match):
+    """A record's `---`-separated throughput fields, then its latencies."""
+    throughput, _, latency = m.string[m.end() : _end(m.string, m.end())].partition("Latency:")
+    for r in filter(None, map(_RATE.search, throughput.split("--"))):
+        unit = " ".join(r["u"].split())
+        metric = "Failure rate" if r["failure"] else "Throughput"
+        if unit.startswith("records "):  # (`records sent`: metric `Records sent`)
+            metric, unit = unit.capitalize(), "records"
+        elif unit == "msg":
+            metric = "Messages"
+        yield metric, r["v"], unit
+    yield from ((f"Latency {lat['k']}", lat["v"], "ms") for lat in _LATENCY.finditer(latency))
+
+
+def _labels(records: list[re.Match]) -> list[str]:
+    """`summary` for the aggregated stats, else the interval: its time, or its number."""
+    out, intervals = [], 0
+    for rec in records:
+        summary = rec["kind"].startswith("Aggregated")
+        intervals += not summary
+        out.append("summary" if summary else f"interval {rec['time'] or intervals}")
+    return out
+
+
+# A run of records: only blank lines (and a `|` gutter) between one's end and the next.
+ROWS = Rows(
+    row=_RECORD,
+    fields=_fields,
+    labels=_labels,
+    gap=lambda between: not between[_record_end(between, 0, len(between)) :].strip(" \t\r\n|"),
+    columns=("interval", "metric", "value", "unit"),
+    caption="pulsar-perf",
+)
+
+
 def parse(text: str) -> list[ResultTable]:
-    records = list(_RECORD.finditer(text))
-    tables: list[ResultTable] = []
-    table: ResultTable | None = None
-    for i, rec in enumerate(records):
-        next_start = records[i + 1].start() if i + 1 < len(records) else len(text)
-        end = _record_end(text, rec, next_start)
-        body = text[rec.end() : end]
-        # blank lines (and a `|` gutter) between two records keep them in one run
-        if table is not None and text[table.span[1] : rec.start()].strip(" \t\r\n|"):
-            table = None
-        if table is None:
-            table = ResultTable(
-                format=INFO.name,
-                span=(rec.start(), end),
-                columns=["interval", "metric", "value", "unit"],
-                caption="pulsar-perf",
-            )
-            tables.append(table)
-            intervals = 0
-        if rec.group("kind").startswith("Aggregated"):
-            label = "summary"
-        else:
-            intervals += 1
-            time_of_day = rec.group("time")
-            label = f"interval {time_of_day}" if time_of_day else f"interval {intervals}"
-        throughput, _, latency = body.partition("Latency:")
-        fields: list[tuple[str, str, str]] = []
-        for r in filter(None, map(_RATE.search, throughput.split("--"))):
-            unit = " ".join(r["u"].split())
-            metric = "Failure rate" if r["failure"] else "Throughput"
-            if unit.startswith("records "):  # (`records sent`: metric `Records sent`)
-                metric, unit = unit.capitalize(), "records"
-            elif unit == "msg":
-                metric = "Messages"
-            fields.append((metric, r["v"], unit))
-        fields += [(f"Latency {lat['k']}", lat["v"], "ms") for lat in _LATENCY.finditer(latency)]
-        for metric, written, unit in fields:
-            table.add_row([label, metric, written, unit], numbers([(metric, written, unit)], label))
-        table.span = (table.span[0], end)
+    tables = read(ROWS, text)
+    for t in tables:  # (to the last record's end; a row per number)
+        t.span = (t.span[0], _end(text, t.span[1]))
+        t.rows = [[m.label, m.metric, m.written, m.unit] for m in t.measurements]
+        for i, m in enumerate(t.measurements):
+            m.row = i
     name_blocks(tables, text, "block")  # (before the runs without numbers go)
     return [t for t in tables if t.measurements]

@@ -23,17 +23,17 @@ log prefixes or a `|` gutter. Not measurements: histogram buckets (`[UPDATE], 0,
 time-series points, JVM GC sections (`[TOTAL_GC_TIME_%]`), the raw type's `Below is a
 summary` marker, the estimated completion time.
 
-Not declared as rows: a block mixes three shapes (`[SECTION], metric, value` records,
-the JSON export, status lines) whose metric and unit come from each record's own text.
+Declared as rows of three shapes (one pattern, an alternative each); each row's metric
+and unit come from its own text (`_found`), and a record that gives none is no row.
 """
 
 from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import JAVA, NUM, NUM_END, UNSIGNED, run_matches, runs
-from extract.results.formats._rows import numbers
-from extract.results.formats.base import FormatInfo, ResultTable
+from extract.results.formats._layout import FENCE_MARK, JAVA, NUM, NUM_END, UNSIGNED, run_matches
+from extract.results.formats._rows import Rows, numbers, read
+from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
     name="ycsb",
@@ -59,14 +59,14 @@ INFO = FormatInfo(
     ),
 )
 
-_LINE = re.compile(
+_LINE = (
     r"\[(?P<section>[A-Za-z][\w%\-]*)\]\s*,\s*(?P<metric>[A-Za-z0-9][^,\[\]\n]{0,60}?)\s*,\s*"
     rf"(?P<val>{JAVA})(?![\w.])"
 )
-_JSON = re.compile(
-    r"\{\s*\"metric\"\s*:\s*\"(?P<section>[^\"\n]{1,60})\"\s*,\s*"
-    r"\"measurement\"\s*:\s*\"(?P<metric>[^\"\n]{1,80})\"\s*,\s*"
-    rf"\"value\"\s*:\s*(?P<val>{JAVA})\s*\}}"
+_JSON = (
+    r"\{\s*\"metric\"\s*:\s*\"(?P<jsection>[^\"\n]{1,60})\"\s*,\s*"
+    r"\"measurement\"\s*:\s*\"(?P<jmetric>[^\"\n]{1,80})\"\s*,\s*"
+    rf"\"value\"\s*:\s*(?P<jval>{JAVA})\s*\}}"
 )
 # `[<label>]2019-10-14 18:07:32:614 50 sec: 1000000 operations; 17966 current ops/sec;
 # est completion in 1 minute [READ: Count=...] [UPDATE AverageLatency(us)=...]`
@@ -87,7 +87,7 @@ _SUMMARY_RE = re.compile(
     )
     + ")"
 )
-_STATUS = re.compile(
+_STATUS = (
     r"(?<![\d.])(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}\s+)?(?P<sec>\d+)\s+sec:\s+(?P<ops>\d+)"
     rf"\s+operations;(?:\s+(?P<cur>{UNSIGNED}|NaN|Infinity)\s+current\s+ops/sec;)?"
     r"(?: est completion in [^\[\n]*?(?=\s*\[|\s*$|\s+\w+ count: |\n))?"
@@ -108,25 +108,10 @@ _KNOWN = re.compile(
 _RAW_METRIC = re.compile(rf"^(?:Average|Min|Max|p{NUM})$")
 # Text allowed between two records of one run: log prefixes, a `|` gutter, JSON
 # punctuation, markup.
-_GAP = re.compile(
-    r"(?:\s|[|,\[\]]|```\w*|\{code(?::[^}]*)?\}|\{noformat\}"
+_GAP = (
+    rf"(?:\s|[|,\[\]]|{FENCE_MARK}"
     r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.:]\d+|\b(?:INFO|WARN|DEBUG)\b)*"
 )
-
-
-def _records(text: str) -> list[re.Match]:
-    """Report lines, JSON records and status lines, in text order, none inside another."""
-    found = sorted(
-        [*_LINE.finditer(text), *_JSON.finditer(text), *_STATUS.finditer(text)],
-        key=lambda m: m.start(),
-    )
-    out: list[re.Match] = []
-    end = -1
-    for m in found:
-        if m.start() >= end:
-            out.append(m)
-            end = m.end()
-    return out
 
 
 def _name_and_unit(metric: str) -> tuple[str, str] | None:
@@ -165,9 +150,8 @@ _PAIR = re.compile(rf"([\w.]+)=({UNSIGNED}|NaN){NUM_END}")
 _PAIR_AT = re.compile(r"(?<![\w.])" + _PAIR.pattern)
 
 
-def _status(m: re.Match, table: ResultTable) -> None:
-    """The row of a status line: its numbers and those of the per-operation summaries
-    in it."""
+def _status(m: re.Match) -> list[Measurement]:
+    """The numbers of a status line and of the per-operation summaries in it."""
     when = f"{m.group('sec')} sec"
     ops = [("operations", m["ops"], "count"), ("current ops/sec", m["cur"], "ops/sec")]
     found = numbers(ops, when)
@@ -194,32 +178,41 @@ def _status(m: re.Match, table: ResultTable) -> None:
                 ("AverageLatency", part["ravg"], "us"),
             ]
             found += numbers(summary, f"{part['rsec']} {when}")
-    table.add_row([when, "status", " ".join(m.group(0).split())], found)
+    return found
 
 
-def _blocks(text: str) -> list[list[re.Match]]:
-    """Runs of records (what `_GAP` allows between them) holding a status line or a
-    metric YCSB writes."""
+def _record(m: re.Match) -> tuple[str, str, str]:
+    """A report line's or JSON record's section, metric and value as written."""
+    if m["section"] is not None:
+        return m["section"], m["metric"].strip(), m["val"]
+    return m["jsection"], m["jmetric"].strip(), m["jval"]
 
-    def wanted(block):
-        return any(m.re is _STATUS or _KNOWN.match(m.group("metric").strip()) for m in block)
 
-    return [b for b in runs(_records(text), text, _GAP) if wanted(b)]
+def _found(m: re.Match) -> list[Measurement]:
+    if m["ops"] is not None:
+        return _status(m)
+    section, metric, written = _record(m)
+    found = _report_number(section, metric, written)
+    return numbers([found] if found else [], section)
+
+
+def _cells(m: re.Match, label: str) -> list[str]:
+    return [label, "status", " ".join(m[0].split())] if m["ops"] is not None else [*_record(m)]
+
+
+# A block is a run of records (what `_GAP` allows between them) holding a status line or a
+# metric YCSB writes; a status line is a row, a record that gives no number is none.
+ROWS = Rows(
+    row=f"{_LINE}|{_JSON}|{_STATUS}",
+    fields=_found,
+    label=lambda m: f"{m['sec']} sec" if m["ops"] is not None else _record(m)[0],
+    cells=_cells,
+    columns=("section", "metric", "value"),
+    gap=_GAP,
+    keep=lambda b: any(m["ops"] is not None or _KNOWN.match(_record(m)[1]) for m in b),
+    select=lambda b: [m for m in b if m["ops"] is not None or _found(m)],
+)
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = []
-    for block in _blocks(text):
-        span, columns = (block[0].start(), block[-1].end()), ["section", "metric", "value"]
-        table = ResultTable(format=INFO.name, span=span, columns=columns)
-        for m in block:
-            if m.re is _STATUS:
-                _status(m, table)
-                continue
-            section, metric, written = m.group("section"), m.group("metric").strip(), m.group("val")
-            found = _report_number(section, metric, written)
-            if ms := numbers([found] if found else [], section):
-                table.add_row([section, metric, written], ms)
-        if table.measurements:
-            tables.append(table)
-    return tables
+    return [t for t in read(ROWS, text) if t.measurements]
