@@ -65,11 +65,9 @@ DYNAMIC = {
     # (a module's `Rows` are walked after import, compiled; one a `for_header` builds is
     # caught compiling here while the fixtures are parsed: each timed as `read` uses it)
     "extract.results.formats._rows.__post_init__": "a Rows declaration's text, compiled as is",
-    "extract.results.formats.benchmark_driver._executables": "a row of k columns",
     "extract.results.formats.benchstat._v2_flat_tables": "a units row of k files",
     "extract.results.formats.jira_table._inline_blocks": "a flattened row of k cells",
     "extract.results.formats.jmh._row_match": "a row with k @Param columns",
-    "extract.results.formats.kafka_perf._consumer": "a row of k columns",
     "extract.results.formats.prose.<module>": "at import: one pattern per sentence stop, a global",
     "extract.results.formats.spark_benchmark._cases": "at import: Spark 3's and Spark 2's tables",
 }
