@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
 
@@ -448,6 +448,8 @@ def features(
             )
         line.count += 1
         on_line.append(line)
+    for line in lines.values():
+        line.finish(sample)
     fenced = any(map(sample.__contains__, _FENCE_MARKS))
     fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
     prev_end = 0
@@ -459,7 +461,7 @@ def features(
             c.blind_features = view
         prev_end = c.number.unit_end
     _pair_units(sample, cands)
-    _siblings(sample, cands, starts)
+    _siblings(sample, cands, on_line)
 
 
 # A line's shape with its numbers masked (`#,#.# msec task-clock  # #.# CPUs`): lines of
@@ -468,17 +470,17 @@ _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _SHAPE_CHARS = 200
 
 
-def _siblings(sample: str, cands: list[Candidate], starts: list[int]) -> None:
+def _siblings(sample: str, cands: list[Candidate], on_line: list[_Line]) -> None:
     """A number no reader read, whose sibling a reader did read: on the same line in
     the same kind of unit (`sibling=line`: `Before: 123 MB/s, After: 171 MB/s`), or at
     the same place of a line of the same shape (`sibling=shape`: the second of two
     `perf stat` lines). Readers miss parts of what they know; what they read of a
-    structure says what its other parts are."""
+    structure says what its other parts are. `on_line`: each candidate's line."""
     if not any(c.measurement is not None for c in cands):
         return
     by_line: dict[int, list[Candidate]] = {}
-    for c in cands:
-        by_line.setdefault(starts[bisect_right(starts, c.number.start) - 1], []).append(c)
+    for c, line in zip(cands, on_line, strict=True):
+        by_line.setdefault(line.start, []).append(c)
 
     def shape_of(ls: int) -> str:
         # (of the line's head only: a long line costs no more than a short one)
@@ -550,9 +552,25 @@ class _Line:
     brackets: bool
     angles: bool
     count: int = 0  # numbers on it
+    # (set by `finish`, once its numbers are counted)
+    head: list[str] = field(default_factory=list)  # `line_nums` and its features
+    ordinal_reach: int = -1  # a bullet's number stands within this of its start
+    tabular: bool = False  # its numbers' columns are looked up
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
     _words: _Words | None = None  # its words, once a window on it is read
-    cell_starts: list[int] | None = None  # where its cells start, once its header is
+    bounds: _Bounds | None = None  # its cells' bounds, once its header is looked up
+
+    def finish(self, sample: str) -> None:
+        """What it says of each of its numbers, made once its numbers are counted."""
+        k = self.count
+        self.head = [
+            "line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"),
+            *self.features,
+        ]
+        if "line=bullet" in self.features:
+            lead = sample[self.start : self.start + 48]
+            self.ordinal_reach = len(lead) - len(lead.lstrip()) + 3
+        self.tabular = k >= 2 and self.end - self.start <= 400
 
     def words(self, sample: str) -> _Words:
         if self._words is None:
@@ -563,8 +581,8 @@ class _Line:
         if self.header is False:
             self.header = _line_header(sample, self.start)
             if self.header is not None:
-                self.cell_starts = [at for at, _ in self.header[0]]
-        return _column_features(self.header, col, width, self.cell_starts)
+                self.bounds = _Bounds(self.header)
+        return _column_features(self.header, col, width, self.bounds)
 
 
 def _line_features(line: str) -> list[str]:
@@ -739,23 +757,24 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
 
 
 def _column_place(
-    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+    header: tuple | None, col: int, width: int, bounds: _Bounds | None = None
 ) -> tuple | None:
     """(the index of its cell, the row's label, the header cell's text or None) of the
     number at `col` (of `width` characters) of a line whose `_line_header` is `header`
     (bar and comma tables: the header cell of the same index; aligned columns: the
-    header cell that overlaps the number, else the nearest one). All the judge asks of
-    a column: what else `Column` says costs a pattern a cell, once a number.
-    `cell_starts`: where the line's cells start, when the caller keeps them."""
+    header cell that overlaps the number most, else the one whose end is nearest
+    its end). All the judge asks of a column: what else `Column` says costs a
+    pattern a cell, once a number. `bounds`: `_Bounds(header)`, when the caller
+    keeps it for the line's other numbers."""
     if header is None:
         return None
     cells, head, aligned = header
+    if bounds is None:
+        bounds = _Bounds(header)
     # (the cells are in order and do not overlap: the one holding `col` is the last
     # that starts at or before it, if it reaches it. Found by bisection: a line of
     # many numbers asks once a number)
-    if cell_starts is None:
-        cell_starts = [at for at, _ in cells]
-    index = bisect_right(cell_starts, col) - 1
+    index = bisect_right(bounds.cell_starts, col) - 1
     if index < 0 or col >= cells[index][0] + len(cells[index][1]):
         return None
     first = cells[0][1].strip(" *`")
@@ -765,15 +784,43 @@ def _column_place(
     if not aligned:
         text = head[index][1]
     else:
-        lo, hi = col, col + width
-        text = min(
-            head,
-            key=lambda h: (
-                -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
-                abs(h[0] + len(h[1]) - hi),
-            ),
-        )[1]
+        text = head[_nearest_cell(bounds.head_starts, bounds.head_ends, col, col + width)][1]
     return index, row_label, text.strip(" *`")
+
+
+class _Bounds:
+    """Where a `_line_header`'s cells start, and where its header's cells start and
+    end: made once a line, for the bisections of each of its numbers."""
+
+    __slots__ = ("cell_starts", "head_starts", "head_ends")
+
+    def __init__(self, header: tuple):
+        cells, head, _ = header
+        self.cell_starts = [at for at, _ in cells]
+        self.head_starts = [at for at, _ in head] if head else []
+        self.head_ends = [at + len(text) for at, text in head] if head else []
+
+
+def _nearest_cell(starts: list[int], ends: list[int], lo: int, hi: int) -> int:
+    """The index of the cell (`starts`, `ends`: in order, not overlapping, none empty)
+    that overlaps `[lo, hi)` most, the one whose end is nearest `hi` on a tie; when
+    none overlaps it, the one whose end is nearest `hi` (the first of two as near).
+    (The first cell that minimises (-overlap, |end - hi|), found by bisection: the
+    cells that overlap it are a range, and without one the nearest end is one of the
+    two around `hi`.)"""
+    first = bisect_right(ends, lo)  # (the first that ends after lo)
+    last = bisect_left(starts, hi)  # (those before it start before hi)
+    if first < last:  # (each of these overlaps it by at least one character)
+        best, best_key = first, None
+        for i in range(first, last):
+            key = (max(lo, starts[i]) - min(hi, ends[i]), abs(ends[i] - hi))
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        return best
+    j = bisect_left(ends, hi)
+    if j == len(ends) or j > 0 and hi - ends[j - 1] <= ends[j] - hi:
+        return j - 1
+    return j
 
 
 def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
@@ -798,11 +845,11 @@ NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0
 
 
 def _column_features(
-    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+    header: tuple | None, col: int, width: int, bounds: _Bounds | None
 ) -> list[str]:
     """What the header above a table-like line says of the number's column
     (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    place = _column_place(header, col, width, cell_starts)
+    place = _column_place(header, col, width, bounds)
     if place is None:
         return []
     _, row_label, head_text = place
@@ -826,6 +873,7 @@ _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,
 _CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)|[。！？]")
 _SENTENCE_END = re.compile(r"[;.!?；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
+_AS_KEY_FIRSTS = frozenset(" \t:=")
 _HEX_LETTERS = re.compile(r"[a-fA-F]+")
 _NUMBER_IN_GROUP = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?")
 
@@ -960,15 +1008,7 @@ def _assemble(
     if noise:
         f.append("noise_span")
     if m is not None:
-        fam = GENERIC.get(table.format, "tool")
-        f.append(f"reader={fam}")
-        f.append(f"format={table.format}")
-        f.append(f"metric={_metric_class(m.metric)}")
-        if m.role != "result":
-            f.append(f"role={m.role}")
-        f.append(f"reader={fam}&unit={unit}")
-        if m.side in ("before", "after", "change"):
-            f.append("side")
+        f += _reader_features(table.format, m.metric, m.role, m.side, unit)
     elif table is not None:
         fam = GENERIC.get(table.format, "tool")
         f.append(f"in_table={fam}")
@@ -976,6 +1016,23 @@ def _assemble(
         f.append("reader=none")
     f += around if unit == glued else _around(unit, ctx, lw, rw, slash)
     return f
+
+
+# (a table's measurements repeat its few formats, metrics, roles and units: the names
+# made once each. Bounded, and names only)
+@functools.lru_cache(maxsize=4096)
+def _reader_features(
+    fmt: str, metric: str | None, role: str, side: str | None, unit: str
+) -> tuple[str, ...]:
+    """The features of what a reader (of format `fmt`) read from a number in `unit`."""
+    fam = GENERIC.get(fmt, "tool")
+    f = [f"reader={fam}", f"format={fmt}", f"metric={_metric_class(metric)}"]
+    if role != "result":
+        f.append(f"role={role}")
+    f.append(f"reader={fam}&unit={unit}")
+    if side in ("before", "after", "change"):
+        f.append("side")
+    return tuple(f)
 
 
 def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
@@ -1009,31 +1066,22 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     """What stands around a number, whatever read it: (features, the word families
     before it, after it, whether a `/` joins it to a path-like token). `glued` is the
     kind of the unit glued to it."""
-    f: list[str] = []
     ls, le = line.start, line.end
-    k = line.count
-    f.append("line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"))
-    f += line.features
-    if "line=bullet" in line.features:
-        lead = sample[ls : ls + 48]
-        if n.start - ls <= len(lead) - len(lead.lstrip()) + 3:
-            f.append("ordinal")
-    if k >= 2 and le - ls <= 400:
+    # (what its line says of every number on it, made once a line: `_Line.finish`)
+    f = line.head.copy()
+    if n.start - ls <= line.ordinal_reach:
+        f.append("ordinal")
+    if line.tabular:
         f += line.columns(sample, n.start - ls, n.end - n.start)
     if bisect_right(fences, n.start) % 2 == 1:
         f.append("fenced")
 
     # the token it stands in, and the words around it
-    lo = max(ls, n.start - 60)
+    lo = n.start - 60 if n.start - 60 > ls else ls
     # (the token before: after the window's last blank, found with rfind, not a regex
-    # tried at every position of the window)
-    # (three calls written out, not a generator: this runs once a number)
-    cut = max(
-        lo,
-        sample.rfind(" ", lo, n.start) + 1,
-        sample.rfind("\t", lo, n.start) + 1,
-        sample.rfind("\n", lo, n.start) + 1,
-    )
+    # tried at every position of the window. The window is within the line: it holds
+    # no line break)
+    cut = max(lo, sample.rfind(" ", lo, n.start) + 1, sample.rfind("\t", lo, n.start) + 1)
     tok_before = sample[cut : n.start]
     # (none when a blank follows, as most often)
     follows = sample[n.unit_end : n.unit_end + 1]
@@ -1069,7 +1117,9 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         and tok_before.rstrip(".:").isalpha()
     ):
         f.append("after_word_dot")
-    if _AS_KEY.match(sample, n.unit_end):
+    # (`_AS_KEY` starts with a blank, a `:` or a `=`: a number followed by none is
+    # not tried)
+    if follows in _AS_KEY_FIRSTS and _AS_KEY.match(sample, n.unit_end):
         f.append("as_key")  # (`99.99=8487`, `Iteration 1: 2.7 ns/op`: it names a value)
     after = sample[n.end : n.end + 2]
     if after[:1] == "/" and after[1:].isdigit():
@@ -1096,7 +1146,8 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         and sample.find(">", n.unit_end, min(le, n.unit_end + 300)) >= 0
     ):
         f.append("in_tag")  # (`<span style="font-size:10.5pt">`: markup, not text)
-    left = sample[max(ls, n.start - 48) : n.start].lower().rstrip(" \t")
+    lo = n.start - 48 if n.start - 48 > ls else ls
+    left = sample[lo : n.start].lower().rstrip(" \t")
     # (each regex only where the window's last character lets it match)
     tail = left.rstrip(" \t\"'")
     if tail.endswith((":", "=", "：")):
@@ -1113,7 +1164,6 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("after_plus_minus")
     # (the words before it, back to the number before it when a clause ends between
     # them: `allows up to 3800 gflops, the old one 2900 gflops` - the hedge is the first's)
-    lo = max(ls, n.start - 48)
     if lo < prev_end and _CLAUSE_END.search(sample, prev_end, n.start):
         lo = prev_end
     lw = words.families(lo, n.start, tails=True)

@@ -1,9 +1,18 @@
 """The number model's inputs: links to what the readers made of a number, and the
 general features of its context (`extract.results.judge`), on text written here."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from extract.results.describe import describe
 from extract.results.formats import Measurement, ResultTable, extract_results
-from extract.results.judge import NumberModel, judge_numbers, load_model, unit_class
+from extract.results.judge import (
+    NumberModel,
+    _nearest_cell,
+    judge_numbers,
+    load_model,
+    unit_class,
+)
 from extract.results.message import message_results
 
 JMH = """Benchmark          Mode  Cnt    Score   Error  Units
@@ -380,3 +389,37 @@ def test_a_key_starts_after_the_value_of_the_pair_before():
     # (a key may start with a number glued to letters, or hold an ordinal)
     assert key_before("latency 95pct:") == "latency 95pct"
     assert key_before("the 2nd run:") == "the 2nd run"
+
+
+@st.composite
+def _cells(draw):
+    """Cells in order, not overlapping, none empty: (starts, ends)."""
+    starts, ends, at = [], [], draw(st.integers(0, 3))
+    for _ in range(draw(st.integers(1, 8))):
+        width = draw(st.integers(1, 6))
+        starts.append(at)
+        ends.append(at + width)
+        at += width + draw(st.integers(0, 4))
+    return starts, ends
+
+
+@settings(max_examples=300, deadline=None)
+@given(_cells(), st.integers(0, 60), st.integers(1, 8))
+def test_the_nearest_header_cell_is_the_first_that_minimises_its_key(cells, lo, width):
+    # (what `_nearest_cell` finds by bisection: min over the cells of (-overlap, distance
+    # of the ends), the first on a tie)
+    starts, ends = cells
+    hi = lo + width
+
+    def key(i):
+        return (-max(0, min(hi, ends[i]) - max(lo, starts[i])), abs(ends[i] - hi))
+
+    assert _nearest_cell(starts, ends, lo, hi) == min(range(len(starts)), key=key)
+
+
+def test_a_number_under_two_header_cells_takes_the_one_it_overlaps_most():
+    # `name  latency  count` over `a      12345   7`: 12345 (6-11) overlaps latency (6-13)
+    assert _nearest_cell([0, 6, 15], [4, 13, 20], 6, 11) == 1
+    # between cells: the one whose end is nearest its end, the first of two as near
+    assert _nearest_cell([0, 10], [2, 14], 5, 8) == 0
+    assert _nearest_cell([0, 10], [2, 14], 6, 9) == 1
