@@ -245,12 +245,47 @@ _TAIL_ENDS = {
     "code": ":",
     "version": "abcdefghijklmnopqrstuvwxyz0123456789级到至本",
 }
+# The words a `version` tail ends with (its Latin ones; `rc` and `graviton` may have a
+# digit after them, `to`, `from` and `of` end `upgraded to`...).
+_VERSION_LASTS = frozenset((
+    "v", "rc", "jdk", "java", "jre", "python", "scala", "go", "gcc", "ubuntu", "centos",
+    "kernel", "openjdk", "hotspot", "graalvm", "spark", "hadoop", "linux", "node", "xeon",
+    "platinum", "gold", "silver", "bronze", "epyc", "ryzen", "opteron", "threadripper",
+    "graviton", "rtx", "gtx", "radeon", "tesla", "snapdragon", "upgrade", "upgraded",
+    "upgrading", "bump", "bumped", "version", "versions", "release", "releases", "to", "from",
+    "of",
+))  # fmt: skip
+_LATIN = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _may_be_version(tail: str) -> bool:
+    """False when the `version` tail cannot match `tail`: a match ends with one of its
+    words, after a non-letter, so the run of Latin letters `tail` ends with (before
+    one digit: `rc1`, `graviton2`) is that word. (A set lookup, where the pattern is
+    tried at each of its widest match's positions.)"""
+    last = tail[-1]
+    if last in _LATIN:
+        return tail[len(tail.rstrip(_LATIN)) :] in _VERSION_LASTS
+    if last in "0123456789":
+        head = tail[:-1]
+        return head[len(head.rstrip(_LATIN)) :] in ("rc", "graviton")
+    return True  # (a Chinese word: the pattern says)
+
+
+def _may_be_date(tail: str) -> bool:
+    """False when the `date` tail cannot match `tail`: ending with a digit, it ends a
+    date (`2024-01-15`: a `-` or `/` three characters from its end)."""
+    return not tail[-1].isdigit() or tail[-3:-2] in ("-", "/")
+
+
+_TAIL_MAY = {"version": _may_be_version, "date": _may_be_date}
 # (each pattern reads the window's end: a match is at most its widest match long, so
 # the search starts that far from the end, not at each of the window's 48 positions;
-# `^` holds only at the window's real start, not where a search starts)
+# `^` holds only at the window's real start, not where a search starts. A pattern is
+# tried only where its `_TAIL_MAY` check, if any, allows it)
 _TAILS_BY_END = {
     ch: tuple(
-        (f, rx, re._parser.parse(rx.pattern, rx.flags).getwidth()[1])
+        (f, rx, re._parser.parse(rx.pattern, rx.flags).getwidth()[1], _TAIL_MAY.get(f))
         for f, rx in _TAILS
         if ch in _TAIL_ENDS[f]
     )
@@ -346,8 +381,8 @@ class _Words:
         if tails:
             tail = window.rstrip(" \t")
             # (each pattern reads the window's end: only those its last character allows)
-            for family, rx, widest in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
-                if rx.search(tail, max(0, len(tail) - widest)):
+            for family, rx, widest, may in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
+                if (may is None or may(tail)) and rx.search(tail, max(0, len(tail) - widest)):
                     out[family] = None
         return list(out)
 
@@ -452,10 +487,13 @@ def features(
         line.finish(sample)
     fenced = any(map(sample.__contains__, _FENCE_MARKS))
     fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
+    # (what every number of the message ends with: made once)
+    tail = [f"kind={kind}"] if kind else []
+    tail += message
     prev_end = 0
     for c, line in zip(cands, on_line, strict=True):
         c.features, view = _features_of(
-            sample, c, line, fences, line.words(sample), kind, message, blind, prev_end
+            sample, c, line, fences, line.words(sample), tail, blind, prev_end
         )
         if view is not None:
             c.blind_features = view
@@ -901,7 +939,7 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
     if before + after == 0:
         return []
     # (numbers and their units, not words: `(6k/ms before goes to 35k/ms)` is a clause)
-    letters = sum(ch.isalpha() for ch in sample[o + 1 : close])
+    letters = sum(map(str.isalpha, sample[o + 1 : close]))
     if letters > 3 * (before + after + 1):
         return []
     pos = "first" if before == 0 else "last" if after == 0 else "mid"
@@ -931,16 +969,15 @@ _SHAPE_NAMES = {
 
 
 def _features_of(
-    sample, c: Candidate, line: _Line, fences, words, kind, message, blind: bool, prev_end: int
+    sample, c: Candidate, line: _Line, fences, words, tail: list[str], blind: bool, prev_end: int
 ) -> tuple[list[str], list[str] | None]:
     """The number's features, and (`blind`) the same number's as a message no reader
     read would give them (what the readers made of it left out): the context is
-    described once for both. `prev_end` is where the number before it ends."""
+    described once for both. `tail`: the message's features (its kind, ...), last in
+    each; `prev_end` is where the number before it ends."""
     n = c.number
     glued = "time" if time_word(n) else unit_class(n.unit)
     ctx, lw, rw, slash = _context(sample, n, glued, line, fences, words, prev_end)
-    tail = [f"kind={kind}"] if kind else []
-    tail += message
     # (the number's shape and the context's features in the unit glued to it are the
     # same in both views: built once, not once a view)
     shape = _shape_features(n, glued)
@@ -1172,7 +1209,9 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     hi = min(le, n.unit_end + 32)
     if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
         hi = stop.start() + 1
-    rw = [w for w in words.families(n.unit_end, hi) if w in _RIGHT_WORDS]
+    rw = words.families(n.unit_end, hi)
+    if rw:  # (most windows after a number hold no family)
+        rw = [w for w in rw if w in _RIGHT_WORDS]
     return f, lw, rw, slash
 
 

@@ -7,7 +7,10 @@ from hypothesis import strategies as st
 from extract.results.describe import describe
 from extract.results.formats import Measurement, ResultTable, extract_results
 from extract.results.judge import (
+    _TAILS_BY_END,
     NumberModel,
+    _may_be_date,
+    _may_be_version,
     _nearest_cell,
     judge_numbers,
     load_model,
@@ -231,8 +234,8 @@ def test_a_key_before_a_colon_is_no_source_line():
 
 def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
     """`_TAILS_BY_END` (which tail patterns a window's last character allows, each
-    searched from its widest match's length before the end) finds what searching
-    every pattern from the window's start finds: on windows written to end each way,
+    searched from its widest match's length before the end, where its `_TAIL_MAY`
+    check lets it) finds what searching every pattern from the window's start finds: on windows written to end each way,
     alone and after a long sentence."""
     from extract.results import judge as J
 
@@ -246,11 +249,11 @@ def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
         every = [f for f, rx in J._TAILS if rx.search(tail)]
         allowed = [
             f
-            for f, rx, widest in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY)
-            if rx.search(tail, max(0, len(tail) - widest))
+            for f, rx, widest, may in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY)
+            if (may is None or may(tail)) and rx.search(tail, max(0, len(tail) - widest))
         ]
         assert allowed == every, tail
-    assert any(rx.search("jdk") for _, rx, _ in J._TAILS_BY_END["k"])
+    assert any(rx.search("jdk") for _, rx, _, _ in J._TAILS_BY_END["k"])
 
 
 def test_a_number_whose_sibling_a_reader_read():
@@ -423,3 +426,33 @@ def test_a_number_under_two_header_cells_takes_the_one_it_overlaps_most():
     # between cells: the one whose end is nearest its end, the first of two as near
     assert _nearest_cell([0, 10], [2, 14], 5, 8) == 0
     assert _nearest_cell([0, 10], [2, 14], 6, 9) == 1
+
+
+_TAIL_TEXT = st.lists(
+    st.sampled_from(
+        ["jdk", "rc", "graviton", "upgraded", " to", "版本", "升级", "xrc", "v", "2024", "-",
+         "/", "01", "1", " ", "a", "java", ":", "#", "t", "ver", "sions"]
+    ),
+    min_size=1,
+    max_size=6,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TAIL_TEXT)
+def test_a_tail_check_turns_away_only_what_its_pattern_cannot_match(tail):
+    # (`_may_be_version` and `_may_be_date` stand before the patterns they spare)
+    tail = tail.rstrip(" \t")
+    if not tail:
+        return
+    for family, rx, widest, may in _TAILS_BY_END.get(tail[-1], ()):
+        if may is not None and rx.search(tail, max(0, len(tail) - widest)):
+            assert may(tail), (family, tail)
+
+
+def test_the_tail_checks_on_written_windows():
+    assert _may_be_version("upgraded to") and _may_be_version("on jdk")
+    assert _may_be_version("graviton2") and _may_be_version("rc")
+    assert not _may_be_version("latency") and not _may_be_version("p99")
+    assert _may_be_date("on 2024-01-") and _may_be_date("at 2024/01/15")
+    assert not _may_be_date("took 15")
