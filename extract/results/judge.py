@@ -137,6 +137,8 @@ _TIME_WORDS = frozenset(("user", "system", "sys", "elapsed", "real", "wall", "cp
 
 def time_word(n: Number) -> str | None:
     """The word of a time written glued to it (`5.36user`: user), else None."""
+    if not n.unit:
+        return None  # (most numbers)
     word = n.unit.lower()
     if word in _TIME_WORDS and n.unit_end - n.end == len(n.unit) and n.shape != "int":
         return word
@@ -946,16 +948,16 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
     return [f"group={pos}", "group_n=" + ("2" if before + after == 1 else "3+")]
 
 
-def _digits_bucket(n: Number) -> str:
-    """`digits=<bucket>`: how many digits the number's integer part has."""
-    if n.shape == "int" and not n.magnitude:
+def _digits_bucket(written: str, shape: str, magnitude: str, value: float) -> str:
+    """`digits=<bucket>`: how many digits the integer part of a number has."""
+    if shape == "int" and not magnitude:
         # (most numbers: written as digits and a sign at most)
-        d = len(n.written) - (n.written[0] in "+-−")
-    elif n.shape == "grouped" and not n.magnitude:
+        d = len(written) - (written[0] in "+-−")
+    elif shape == "grouped" and not magnitude:
         # (its integer part is all its groups: `12,345.67` has five digits)
-        d = len(str(int(abs(n.value))))
+        d = len(str(int(abs(value))))
     else:
-        head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
+        head = written.lstrip("+-−~").split(".")[0].split(",")[0]
         d = sum(map(str.isdigit, head))
     return (
         "digits=1" if d <= 1 else "digits=2" if d == 2 else "digits=3-4" if d <= 4 else "digits=5+"
@@ -985,37 +987,61 @@ def _features_of(
     full = _assemble(shape, glued, c.measurement, c.table, c.noise, ctx, lw, rw, slash, around)
     if not blind:
         return full + tail, None
-    # (the blind view: no measurement, no table, the same noise span)
+    # (the blind view: no measurement, no table, the same noise span; the full one
+    # when the readers neither read it nor hold it in a table)
+    if c.measurement is None and c.table is None:
+        return full + tail, full + tail
     view = _assemble(shape, glued, None, None, c.noise, ctx, lw, rw, slash, around)
     return full + tail, view + tail
 
 
 def _shape_features(n: Number, glued: str) -> list[str]:
-    f: list[str] = [_SHAPE_NAMES.get(n.shape) or f"shape={n.shape}", _digits_bucket(n)]
-    v = abs(n.value)
-    # (a round number is a setting's mark, when nothing says it was measured: a time
-    # or a rate written round, `9000ms`, `3800 gflops`, is still a measurement)
-    plain = glued in ("none", "count", "word", "bytes")
-    if n.shape == "int" and not n.magnitude:
+    f = list(
+        _written_features(
+            n.written, n.shape, n.magnitude, n.value, not n.unit, glued in _PLAIN_UNITS
+        )
+    )
+    if n.approx:
+        f.append("approx")
+    if n.range_with is not None:
+        f.append("range")
+    return f
+
+
+# (a round number is a setting's mark, when nothing says it was measured: a time or a
+# rate written round, `9000ms`, `3800 gflops`, is still a measurement)
+_PLAIN_UNITS = frozenset(("none", "count", "word", "bytes"))
+
+
+# (a message writes the same few numbers many times, `1`, `100`, `0.5`: described once
+# each. Bounded, and numbers as written only)
+@functools.lru_cache(maxsize=4096)
+def _written_features(
+    written: str, shape: str, magnitude: str, value: float, unitless: bool, plain: bool
+) -> tuple[str, ...]:
+    """A number's shape features from how it is written (`plain`: its unit is no time,
+    rate or share)."""
+    f: list[str] = [
+        _SHAPE_NAMES.get(shape) or f"shape={shape}",
+        _digits_bucket(written, shape, magnitude, value),
+    ]
+    v = abs(value)
+    if shape == "int" and not magnitude:
         if v <= 10:
             f.append("small_int")
         if v >= 100 and v % 100 == 0:
             f.append("round" if plain else "round_measured")
         if v >= 8 and v <= 1 << 20 and (int(v) & (int(v) - 1)) == 0:
             f.append("pow2")
-        if 1990 <= v <= 2035 and len(n.written.strip("+-")) == 4 and not n.unit:
+        if 1990 <= v <= 2035 and len(written.strip("+-")) == 4 and unitless:
             f.append("year")
-    if n.written[:1] in "-−":
+    if written[:1] in "-−":
         f.append("sign=-")
-    elif n.written[:1] == "+":
+    elif written[:1] == "+":
         f.append("sign=+")
-    if n.magnitude:
+    if magnitude:
         f.append("magnitude")
-    if n.approx:
-        f.append("approx")
-    if n.range_with is not None:
-        f.append("range")
-    return f
+    return tuple(f)
 
 
 def _assemble(
