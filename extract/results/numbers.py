@@ -20,6 +20,7 @@ What is one number:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -274,6 +275,9 @@ def _link_ranges(text: str, out: list[Number]) -> None:
                 b.approx = ""
 
 
+# (asked of every stored measurement, whose tables repeat their few written forms:
+# once a form. Bounded, and numbers as written only)
+@functools.lru_cache(maxsize=4096)
 def range_end(written: str | None) -> float | None:
     """The upper end of a number written as a range (`2-5x`: 5, `~19 to ~26`: 26), else
     None: a range keeps both its ends."""
