@@ -914,6 +914,7 @@ _CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)|[。！？]")
 _SENTENCE_END = re.compile(r"[;.!?；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
 _AS_KEY_FIRSTS = frozenset(" \t:=")
+_EPOCH_LENGTHS = (10, 13)
 _HEX_LETTERS = re.compile(r"[a-fA-F]+")
 _NUMBER_IN_GROUP = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?")
 
@@ -1166,6 +1167,7 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
     elif (
         not n.unit
+        and len(n.written) in _EPOCH_LENGTHS  # (`EPOCH` is 10 or 13 digits: most are not)
         and EPOCH.fullmatch(n.written)
         and TIME_NAME.search(sample, max(sample.rfind("\n", 0, n.start) + 1, n.start - 40), n.start)
     ):

@@ -105,9 +105,10 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
         if limit is not None and len(out) >= limit:
             del out[limit:]
             break
-        if run.start() < taken_until:
+        start = run.start()
+        if start < taken_until:
             continue
-        d = durations.get(run.start())
+        d = durations.get(start) if durations else None
         if d is not None:
             seconds = sum(
                 float(v) * {"h": 3600.0, "m": 60.0, "s": 1.0}[u]
@@ -118,7 +119,7 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
             )
             taken_until = d.end()
             continue
-        found = [n for n in _read_run(text, run.start(), run.group()) if n is not None]
+        found = [n for n in _read_run(text, start, run.group()) if n is not None]
         out.extend(found)
         taken_until = run.end()
         for n in found:  # (a loop, not a list unpacked into max: this runs once a run)
@@ -203,7 +204,7 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             after = text[end : end + 1]
     magnitude = ""
     m = _MAGNITUDE.match(text, end) if after in _MAGNITUDE_FIRSTS else None
-    if m is None and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
+    if m is None and after in " \t" and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
         m = _SPACED_CJK_MAGNITUDE.match(text, end)
     if m is not None and shape != "clock":
         magnitude = m.group().strip()
@@ -226,7 +227,7 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             approx = next(w for w in _APPROX_WORDS if before.endswith(w))
         if approx.isalpha() and before[-len(approx) - 1 : -len(approx)].isalpha():
             approx = ""  # (`cover 5`: a word that ends like one)
-    if not approx and "左右" in text[unit_end : unit_end + 3]:
+    if not approx and text.find("左右", unit_end, unit_end + 3) >= 0:
         # (Chinese writes `about` after the number: `1W左右`, `300 ms 左右`)
         approx = "左右"
     return Number(
