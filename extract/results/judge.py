@@ -467,22 +467,24 @@ def features(
     its `blind_features` (as if no reader had read the message). `message` are
     message-level features every number shares (`msg=ci`, ...)."""
     # (each line is looked at once, however many numbers it holds: a 100 kB line of
-    # numbers must cost linear time)
-    # (where each line starts: one past the end of each line before it, summed in C)
-    ends = map((1).__add__, map(len, sample.split("\n")[:-1]))
-    starts = list(accumulate(ends, initial=0))
+    # numbers must cost linear time. Only the lines that hold numbers are found, from
+    # the breaks around their first number: a long message with a few numbers is not
+    # split whole)
     lines: dict[int, _Line] = {}
     on_line: list[_Line] = []  # (each candidate's)
+    line = None
     for c in cands:
-        k = bisect_right(starts, c.number.start) - 1
-        ls = starts[k]
-        line = lines.get(ls)
-        if line is None:
-            le = starts[k + 1] - 1 if k + 1 < len(starts) else len(sample)
-            text = sample[ls:le]
-            line = lines[ls] = _Line(
-                ls, le, _line_features(text), "(" in text or "[" in text, "<" in text
-            )
+        start = c.number.start
+        if line is None or not line.start <= start < line.end:
+            ls = sample.rfind("\n", 0, start) + 1
+            line = lines.get(ls)
+            if line is None:
+                le = sample.find("\n", start)
+                le = len(sample) if le < 0 else le
+                text = sample[ls:le]
+                line = lines[ls] = _Line(
+                    ls, le, _line_features(text), "(" in text or "[" in text, "<" in text
+                )
         line.count += 1
         on_line.append(line)
     for line in lines.values():
