@@ -24,7 +24,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, chain, compress, repeat
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._layout import EPOCH, TIME_NAME
@@ -367,10 +367,11 @@ class _Words:
             first = bisect_right(self.starts, lo - 1)
             last = bisect_right(self.ends, hi)
         if first < last:
-            out = dict.fromkeys(self.alone[first])
-            for fams in self.paired[first + 1 : last]:
-                for family in fams:
-                    out[family] = None
+            # (the first token's families, then the others' with their pairs', each
+            # family once, where it first comes: one dict made in C)
+            out = dict.fromkeys(
+                chain(self.alone[first], chain.from_iterable(self.paired[first + 1 : last]))
+            )
         if not (self.marks or tails):
             return list(out)
         # (a window is within the line: lo and hi are at or after its start)
@@ -819,8 +820,7 @@ def _column_place(
     index = bisect_right(bounds.cell_starts, col) - 1
     if index < 0 or col >= cells[index][0] + len(cells[index][1]):
         return None
-    first = cells[0][1].strip(" *`")
-    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
+    row_label = bounds.label if index > 0 else ""
     if head is None:
         return index, row_label, None
     if not aligned:
@@ -832,13 +832,16 @@ def _column_place(
 
 class _Bounds:
     """Where a `_line_header`'s cells start, and where its header's cells start and
-    end: made once a line, for the bisections of each of its numbers."""
+    end: made once a line, for the bisections of each of its numbers; and the row's
+    label (its first cell, when that is not a number), for the numbers after it."""
 
-    __slots__ = ("cell_starts", "head_starts", "head_ends")
+    __slots__ = ("cell_starts", "head_starts", "head_ends", "label")
 
     def __init__(self, header: tuple):
         cells, head, _ = header
         self.cell_starts = [at for at, _ in cells]
+        first = cells[0][1].strip(" *`")
+        self.label = first if first[:1] and not first[:1].isdigit() else ""
         self.head_starts = [at for at, _ in head] if head else []
         self.head_ends = [at + len(text) for at, text in head] if head else []
 
@@ -1236,12 +1239,16 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     lw = words.families(lo, n.start, tails=True)
     # (the words after it, to the end of its sentence: `30k writes per second; the GPU
     # reached up to` - the next sentence's bound is not this number's)
-    hi = min(le, n.unit_end + 32)
-    if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
-        hi = stop.start() + 1
-    rw = words.families(n.unit_end, hi)
-    if rw:  # (most windows after a number hold no family)
-        rw = [w for w in rw if w in _RIGHT_WORDS]
+    # (on a line without a word of a family or a mark, as a table's row of numbers,
+    # no window holds one: its end is not looked for)
+    rw = []
+    if not words.silent or words.marks:
+        hi = min(le, n.unit_end + 32)
+        if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
+            hi = stop.start() + 1
+        rw = words.families(n.unit_end, hi)
+        if rw:  # (most windows after a number hold no family)
+            rw = [w for w in rw if w in _RIGHT_WORDS]
     return f, lw, rw, slash
 
 
