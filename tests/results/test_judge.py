@@ -235,8 +235,8 @@ def test_a_key_before_a_colon_is_no_source_line():
 def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
     """`_TAILS_BY_END` (which tail patterns a window's last character allows, each
     searched from its widest match's length before the end, where its `_TAIL_MAY`
-    check lets it) finds what searching every pattern from the window's start finds: on windows written to end each way,
-    alone and after a long sentence."""
+    check lets it) finds what searching every pattern from the window's start finds:
+    on windows written to end each way, alone and after a long sentence."""
     from extract.results import judge as J
 
     windows = [
@@ -456,3 +456,11 @@ def test_the_tail_checks_on_written_windows():
     assert not _may_be_version("latency") and not _may_be_version("p99")
     assert _may_be_date("on 2024-01-") and _may_be_date("at 2024/01/15")
     assert not _may_be_date("took 15")
+
+
+def test_an_epoch_is_ten_or_thirteen_digits():
+    # (`_context` tries `EPOCH` only on numbers written that long)
+    from extract.results.formats._layout import EPOCH
+    from extract.results.judge import _EPOCH_LENGTHS
+
+    assert [k for k in range(1, 30) if EPOCH.fullmatch("1" * k)] == list(_EPOCH_LENGTHS)
