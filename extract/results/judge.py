@@ -402,7 +402,9 @@ _CODE_START = re.compile(r"[ \t]*+(?:import|public|private|def|return|for|if)\b"
 _CLI_LINE = re.compile(
     r"^[ \t]*+(?:[$#>][ \t]*+)?(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b"
 )
-_KEY_CHARS = frozenset(" .()/%-_")
+# A run of key characters: letters and digits (`\w` is `str.isalnum` and `_`) and
+# blanks and `.()/%-_`.
+_KEY_RUN = re.compile(r"[\w .()/%-]*")
 
 
 # A value with its unit, as a word: a decimal (`12.4ms`, `3.5`) or a count of a unit of
@@ -421,9 +423,10 @@ def key_before(window: str, reach: int = 48) -> str | None:
     if not tail or tail[-1] not in ":=：":
         return None
     head = tail[:-1].rstrip(" \t")
-    k = len(head)
-    while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in _KEY_CHARS):
-        k -= 1
+    # (the run of key characters `head` ends with, at most `reach` long: matched from
+    # the start of its last `reach` characters reversed, in C, not a character a step)
+    window = head[max(0, len(head) - reach) :] if reach > 0 else ""
+    k = len(head) - _KEY_RUN.match(window[::-1]).end()
     words = head[k:].split()
     # (a key ends at a separator, `med: 6.4 - 95pct:`, `Producer - Throughput:`, or at a
     # sentence's last value, `in 45,678ms. Read Throughput =`)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from extract.results.describe import describe
 from extract.results.formats import Measurement, ResultTable, extract_results
 from extract.results.judge import (
+    _KEY_RUN,
     _TAILS_BY_END,
     NumberModel,
     _may_be_date,
@@ -464,3 +465,20 @@ def test_an_epoch_is_ten_or_thirteen_digits():
     from extract.results.judge import _EPOCH_LENGTHS
 
     assert [k for k in range(1, 30) if EPOCH.fullmatch("1" * k)] == list(_EPOCH_LENGTHS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab1_ .()/%-:=,;#é²\t", max_size=70),
+    st.integers(0, 60),
+)
+def test_a_key_is_read_back_as_far_as_key_characters_reach(text, reach):
+    # (`key_before` finds the run of key characters with a regex over the reversed
+    # window: the run a walk back one character at a time finds)
+    tail = (text + ":").rstrip(" \t\"'")
+    head = tail[:-1].rstrip(" \t")
+    k = len(head)
+    while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in " .()/%-_"):
+        k -= 1
+    window = head[max(0, len(head) - reach) :] if reach > 0 else ""
+    assert len(head) - _KEY_RUN.match(window[::-1]).end() == k
