@@ -814,23 +814,32 @@ def _column_place(
     keeps it for the line's other numbers."""
     if header is None:
         return None
-    cells, head, aligned = header
     if bounds is None:
         bounds = _Bounds(header)
+    cells = _cells_of(header, col, width, bounds)
+    if cells is None:
+        return None
+    index, at = cells
+    row_label = bounds.label if index > 0 else ""
+    return index, row_label, None if at is None else header[1][at][1].strip(" *`")
+
+
+def _cells_of(header: tuple, col: int, width: int, bounds: _Bounds) -> tuple | None:
+    """(the index of the cell holding the number at `col`, of `width` characters, the
+    index of its header cell or None; see `_column_place`), or None when no cell
+    holds it."""
+    cells, head, aligned = header
     # (the cells are in order and do not overlap: the one holding `col` is the last
     # that starts at or before it, if it reaches it. Found by bisection: a line of
     # many numbers asks once a number)
     index = bisect_right(bounds.cell_starts, col) - 1
     if index < 0 or col >= cells[index][0] + len(cells[index][1]):
         return None
-    row_label = bounds.label if index > 0 else ""
     if head is None:
-        return index, row_label, None
+        return index, None
     if not aligned:
-        text = head[index][1]
-    else:
-        text = head[_nearest_cell(bounds.head_starts, bounds.head_ends, col, col + width)][1]
-    return index, row_label, text.strip(" *`")
+        return index, index
+    return index, _nearest_cell(bounds.head_starts, bounds.head_ends, col, col + width)
 
 
 class _Bounds:
@@ -838,10 +847,12 @@ class _Bounds:
     end: made once a line, for the bisections of each of its numbers; and the row's
     label (its first cell, when that is not a number), for the numbers after it."""
 
-    __slots__ = ("cell_starts", "head_starts", "head_ends", "label")
+    __slots__ = ("cell_starts", "head_starts", "head_ends", "label", "features")
 
     def __init__(self, header: tuple):
         cells, head, _ = header
+        # (`_column_features` by the cells a number is in: a column's numbers share them)
+        self.features: dict[tuple, tuple[str, ...]] = {}
         self.cell_starts = [at for at, _ in cells]
         first = cells[0][1].strip(" *`")
         self.label = first if first[:1] and not first[:1].isdigit() else ""
@@ -894,16 +905,24 @@ NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0
 
 def _column_features(
     header: tuple | None, col: int, width: int, bounds: _Bounds | None
-) -> list[str]:
+) -> tuple[str, ...]:
     """What the header above a table-like line says of the number's column
-    (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    place = _column_place(header, col, width, bounds)
-    if place is None:
-        return []
-    _, row_label, head_text = place
-    out = ["row_label"] if row_label else []
-    if head_text is not None:
-        out.append(_column_kind(head_text))
+    (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name.
+    (Made once for each cell and header cell of the line: `bounds.features`.)"""
+    if header is None:
+        return ()
+    if bounds is None:
+        bounds = _Bounds(header)
+    cells = _cells_of(header, col, width, bounds)
+    if cells is None:
+        return ()
+    out = bounds.features.get(cells)
+    if out is None:
+        index, at = cells
+        out = ("row_label",) if index > 0 and bounds.label else ()
+        if at is not None:
+            out += (_column_kind(header[1][at][1].strip(" *`")),)
+        bounds.features[cells] = out
     return out
 
 
