@@ -68,6 +68,8 @@ _UNIT = re.compile(
     # (a count per second as Chinese writes it: `2W 条/秒`, `5万/秒`, `3000 次每秒`)
     r"|(?P<cjk>(?:条|次|个|行|笔)?(?:/秒|每秒)|毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
 )
+# (what `_UNIT` may start with besides a letter; "" is in it: the text's end)
+_UNIT_MARKS = " \t%‰×°/"
 _RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?[~≈]?")
 _RANGE_JOIN_WIDEST = re._parser.parse(_RANGE_JOIN.pattern).getwidth()[1]  # (5: ` to ~`)
 # Approximation words that may stand right before a number (lower case; `a.endswith`).
@@ -215,7 +217,10 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
         if text[start] != "+":
             value = -value
     unit, unit_end = "", end
-    u = _UNIT.match(text, end)
+    # (`_UNIT` starts with a blank, a letter or one of `_UNIT_MARKS`: most numbers,
+    # followed by a digit, a comma or a bracket, are not tried)
+    nxt = text[end : end + 1]
+    u = _UNIT.match(text, end) if nxt.isalpha() or nxt in _UNIT_MARKS else None
     if u is not None and (u.group("cjk") or _unit_like(u.group("u"))):
         unit = (u.group("u") or u.group("cjk")).strip()
         unit_end = u.end()
