@@ -482,3 +482,57 @@ def test_a_key_is_read_back_as_far_as_key_characters_reach(text, reach):
         k -= 1
     window = head[max(0, len(head) - reach) :] if reach > 0 else ""
     assert len(head) - _KEY_RUN.match(window[::-1]).end() == k
+
+
+def test_a_numbers_written_form_gives_its_shape_features():
+    from extract.results.judge import _written_features
+
+    # (written, shape, magnitude, value, unitless, plain)
+    assert _written_features("2000", "int", "", 2000.0, True, True) == (
+        "shape=int", "digits=3-4", "round", "year",
+    )  # fmt: skip
+    assert _written_features("2000", "int", "", 2000.0, False, False) == (
+        "shape=int", "digits=3-4", "round_measured",
+    )  # fmt: skip
+    assert _written_features("-512", "int", "", -512.0, True, False) == (
+        "shape=int", "digits=3-4", "pow2", "sign=-",
+    )  # fmt: skip
+    assert _written_features("12,345.6", "grouped", "", 12345.6, True, True) == (
+        "shape=grouped", "digits=5+",
+    )  # fmt: skip
+    assert _written_features("3k", "int", "k", 3000.0, True, True) == (
+        "shape=int", "digits=1", "magnitude",
+    )  # fmt: skip
+
+
+def test_what_a_reader_read_is_named_once_for_its_format_metric_role_and_unit():
+    from extract.results.judge import _reader_features
+
+    assert _reader_features("jmh", "Score", "result", None, "time") == (
+        "reader=tool", "format=jmh", "metric=perf", "reader=tool&unit=time",
+    )  # fmt: skip
+    assert _reader_features("markdown-table", "iterations", "warmup", "after", "none") == (
+        "reader=table", "format=markdown-table", "metric=count", "role=warmup",
+        "reader=table&unit=none", "side",
+    )  # fmt: skip
+
+
+def test_a_columns_numbers_share_its_features_and_each_column_has_its_own():
+    from extract.results.judge import _Bounds, _column_features, _line_header
+
+    text = "name    latency  count\nscan    12.5     30\nwrite   14.1     32\n"
+    row = text.index("write")
+    header = _line_header(text, row)
+    bounds = _Bounds(header)
+    line = text[row : text.index("\n", row)]
+    expected = {
+        "write": ("column=name",),
+        "14.1": ("row_label", "column=perf"),
+        "32": ("row_label", "column=count"),
+    }
+    for written, feats in expected.items():
+        col = line.index(written)
+        assert _column_features(header, col, len(written), bounds) == feats
+        assert _column_features(header, col, len(written), None) == feats
+    # (made once for each cell: the second number of a cell is given the same)
+    assert len(bounds.features) == 3
