@@ -705,6 +705,14 @@ def table_cells(line: str) -> list[tuple[int, str]]:
     return list(compress(zip(starts, cells, strict=True), cells))
 
 
+# (a table's rows are split as rows, then again as the header candidates of the rows
+# below them: each line's cells are made once. Emptied with `forget_lines`)
+@functools.lru_cache(maxsize=1024)
+def _line_cells(line: str) -> tuple[tuple[int, str], ...]:
+    """`table_cells(line)`, shared: not to be changed."""
+    return tuple(table_cells(line))
+
+
 @dataclass(slots=True)
 class Column:
     """Where a number stands in a table-like line: the header cell above its column
@@ -729,6 +737,7 @@ def forget_lines() -> None:
     """Empty the cache of one message's lines (`extract.results.message`)."""
     _line_header.cache_clear()
     _header_cells.cache_clear()
+    _line_cells.cache_clear()
 
 
 @functools.lru_cache(maxsize=1024)  # (describe asks once a number, of a line of many)
@@ -741,7 +750,7 @@ def _line_header(sample: str, ls: int) -> tuple | None:
     le = sample.find("\n", ls)
     line = sample[ls : len(sample) if le < 0 else le]
     barred = line.count("|") >= 2 or "│" in line
-    cells = table_cells(line)
+    cells = _line_cells(line)
     comma = False
     if len(cells) < 2 and line.count(",") >= 2:
         cells, comma = comma_cells(line), True
@@ -778,7 +787,7 @@ def _header_cells(above: str, comma: bool) -> tuple[tuple[int, str], ...] | None
     bare = above.strip()
     if not bare or set(bare) <= _RULE_CHARS:
         return None
-    head = comma_cells(above, header=True) if comma else table_cells(above)
+    head = comma_cells(above, header=True) if comma else _line_cells(above)
     if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
         return None
     if comma and any(NUMBER_CELL.fullmatch(text) for _, text in head):
