@@ -134,7 +134,10 @@ def role(metric: str | None, unit: str | None, declared: str = "result") -> str:
     return "value"
 
 
-def _split_variant(variant: str | None) -> tuple[list[str], list[str]]:
+# (a message's rows repeat their tables' few variants, and each is split two or three
+# times: once a variant. Bounded, and names only; tuples, shared by the callers)
+@functools.lru_cache(maxsize=4096)
+def _split_variant(variant: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(params, dimensions) of a variant `Before patch / size=100` or `GCS / No changes`:
     `k=v` parts are parameters; run numbers (`Run 2`) are dropped (repeats)."""
     params, dims = [], []
@@ -146,7 +149,7 @@ def _split_variant(variant: str | None) -> tuple[list[str], list[str]]:
             params.append(part)
         elif not _REPEAT.match(part):
             dims.append(part)
-    return params, dims
+    return tuple(params), tuple(dims)
 
 
 def _key(parts) -> str:
@@ -163,6 +166,9 @@ _FROM = re.compile(r"(?i)\bfrom(?:\s+(?:this|these|that|here))?\s*:?\s*$")
 _TO = re.compile(r"(?i)^\s*(?:and\s+|then\s+)?(?:to|into)(?:\s+(?:this|these|that))?\s*:?\s*$")
 
 
+# (asked of each row's metric, label and variant parts, which repeat: once a name.
+# Bounded, and names only)
+@functools.lru_cache(maxsize=4096)
 def _side_of_name(name: str) -> str | None:
     if _FROM.search(name):
         return "before"
@@ -286,7 +292,7 @@ def _by_variants(rows, sources, roles) -> list[_Runs]:
         groups.setdefault(key, []).append(i)
     unpaired = []
     for (params, metric, unit_key, n, scope), members in groups.items():
-        dims_of = {i: tuple(_split_variant(rows[i]["variant"])[1]) for i in members}
+        dims_of = {i: _split_variant(rows[i]["variant"])[1] for i in members}
         distinct = list(dict.fromkeys(dims_of[i] for i in members))
         if len(distinct) < 2:
             continue
@@ -348,13 +354,24 @@ def _set_sides(rows: list[dict], runs: _Runs, rule: str) -> None:
 _OFF = re.compile(r"(?i)^(?:no|false|off|disabled?|none|0)$")
 
 
+_SETTING = re.compile(r"[^=]{1,60}=[^=]{1,60}")
+
+
 def _settings(label: str | None) -> dict[str, str] | None:
     """`No. of Tables=1000, Export Service used=Yes` as {key: value}; None unless the
     label is such a list."""
+    pairs = _setting_pairs(label)
+    return None if pairs is None else dict(pairs)
+
+
+# (each row's label is read two times, and a table's rows share few labels: once a
+# label. Bounded, and names only; pairs, made a new dict for each caller)
+@functools.lru_cache(maxsize=4096)
+def _setting_pairs(label: str | None) -> tuple[tuple[str, str], ...] | None:
     parts = [p.strip() for p in (label or "").split(",")]
-    if len(parts) < 1 or not all(re.fullmatch(r"[^=]{1,60}=[^=]{1,60}", p) for p in parts):
+    if len(parts) < 1 or not all(_SETTING.fullmatch(p) for p in parts):
         return None
-    return dict(p.split("=", 1) for p in parts)
+    return tuple(tuple(p.split("=", 1)) for p in parts)
 
 
 def _by_settings(rows, sources, roles) -> None:

@@ -22,9 +22,9 @@ from __future__ import annotations
 import functools
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, chain, compress, repeat
 
 from extract.results.formats import Measurement, ResultTable
 from extract.results.formats._layout import EPOCH, TIME_NAME
@@ -137,6 +137,8 @@ _TIME_WORDS = frozenset(("user", "system", "sys", "elapsed", "real", "wall", "cp
 
 def time_word(n: Number) -> str | None:
     """The word of a time written glued to it (`5.36user`: user), else None."""
+    if not n.unit:
+        return None  # (most numbers)
     word = n.unit.lower()
     if word in _TIME_WORDS and n.unit_end - n.end == len(n.unit) and n.shape != "int":
         return word
@@ -245,12 +247,47 @@ _TAIL_ENDS = {
     "code": ":",
     "version": "abcdefghijklmnopqrstuvwxyz0123456789级到至本",
 }
+# The words a `version` tail ends with (its Latin ones; `rc` and `graviton` may have a
+# digit after them, `to`, `from` and `of` end `upgraded to`...).
+_VERSION_LASTS = frozenset((
+    "v", "rc", "jdk", "java", "jre", "python", "scala", "go", "gcc", "ubuntu", "centos",
+    "kernel", "openjdk", "hotspot", "graalvm", "spark", "hadoop", "linux", "node", "xeon",
+    "platinum", "gold", "silver", "bronze", "epyc", "ryzen", "opteron", "threadripper",
+    "graviton", "rtx", "gtx", "radeon", "tesla", "snapdragon", "upgrade", "upgraded",
+    "upgrading", "bump", "bumped", "version", "versions", "release", "releases", "to", "from",
+    "of",
+))  # fmt: skip
+_LATIN = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _may_be_version(tail: str) -> bool:
+    """False when the `version` tail cannot match `tail`: a match ends with one of its
+    words, after a non-letter, so the run of Latin letters `tail` ends with (before
+    one digit: `rc1`, `graviton2`) is that word. (A set lookup, where the pattern is
+    tried at each of its widest match's positions.)"""
+    last = tail[-1]
+    if last in _LATIN:
+        return tail[len(tail.rstrip(_LATIN)) :] in _VERSION_LASTS
+    if last in "0123456789":
+        head = tail[:-1]
+        return head[len(head.rstrip(_LATIN)) :] in ("rc", "graviton")
+    return True  # (a Chinese word: the pattern says)
+
+
+def _may_be_date(tail: str) -> bool:
+    """False when the `date` tail cannot match `tail`: ending with a digit, it ends a
+    date (`2024-01-15`: a `-` or `/` three characters from its end)."""
+    return not tail[-1].isdigit() or tail[-3:-2] in ("-", "/")
+
+
+_TAIL_MAY = {"version": _may_be_version, "date": _may_be_date}
 # (each pattern reads the window's end: a match is at most its widest match long, so
 # the search starts that far from the end, not at each of the window's 48 positions;
-# `^` holds only at the window's real start, not where a search starts)
+# `^` holds only at the window's real start, not where a search starts. A pattern is
+# tried only where its `_TAIL_MAY` check, if any, allows it)
 _TAILS_BY_END = {
     ch: tuple(
-        (f, rx, re._parser.parse(rx.pattern, rx.flags).getwidth()[1])
+        (f, rx, re._parser.parse(rx.pattern, rx.flags).getwidth()[1], _TAIL_MAY.get(f))
         for f, rx in _TAILS
         if ch in _TAIL_ENDS[f]
     )
@@ -330,10 +367,11 @@ class _Words:
             first = bisect_right(self.starts, lo - 1)
             last = bisect_right(self.ends, hi)
         if first < last:
-            out = dict.fromkeys(self.alone[first])
-            for fams in self.paired[first + 1 : last]:
-                for family in fams:
-                    out[family] = None
+            # (the first token's families, then the others' with their pairs', each
+            # family once, where it first comes: one dict made in C)
+            out = dict.fromkeys(
+                chain(self.alone[first], chain.from_iterable(self.paired[first + 1 : last]))
+            )
         if not (self.marks or tails):
             return list(out)
         # (a window is within the line: lo and hi are at or after its start)
@@ -346,8 +384,8 @@ class _Words:
         if tails:
             tail = window.rstrip(" \t")
             # (each pattern reads the window's end: only those its last character allows)
-            for family, rx, widest in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
-                if rx.search(tail, max(0, len(tail) - widest)):
+            for family, rx, widest, may in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
+                if (may is None or may(tail)) and rx.search(tail, max(0, len(tail) - widest)):
                     out[family] = None
         return list(out)
 
@@ -364,7 +402,9 @@ _CODE_START = re.compile(r"[ \t]*+(?:import|public|private|def|return|for|if)\b"
 _CLI_LINE = re.compile(
     r"^[ \t]*+(?:[$#>][ \t]*+)?(?:\./|bin/|mvn|java|python|sudo|cd|export|docker)\b"
 )
-_KEY_CHARS = frozenset(" .()/%-_")
+# A run of key characters: letters and digits (`\w` is `str.isalnum` and `_`) and
+# blanks and `.()/%-_`.
+_KEY_RUN = re.compile(r"[\w .()/%-]*")
 
 
 # A value with its unit, as a word: a decimal (`12.4ms`, `3.5`) or a count of a unit of
@@ -383,9 +423,10 @@ def key_before(window: str, reach: int = 48) -> str | None:
     if not tail or tail[-1] not in ":=：":
         return None
     head = tail[:-1].rstrip(" \t")
-    k = len(head)
-    while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in _KEY_CHARS):
-        k -= 1
+    # (the run of key characters `head` ends with, at most `reach` long: matched from
+    # the start of its last `reach` characters reversed, in C, not a character a step)
+    window = head[max(0, len(head) - reach) :] if reach > 0 else ""
+    k = len(head) - _KEY_RUN.match(window[::-1]).end()
     words = head[k:].split()
     # (a key ends at a separator, `med: 6.4 - 95pct:`, `Producer - Throughput:`, or at a
     # sentence's last value, `in 45,678ms. Read Throughput =`)
@@ -430,36 +471,43 @@ def features(
     its `blind_features` (as if no reader had read the message). `message` are
     message-level features every number shares (`msg=ci`, ...)."""
     # (each line is looked at once, however many numbers it holds: a 100 kB line of
-    # numbers must cost linear time)
-    # (where each line starts: one past the end of each line before it, summed in C)
-    ends = map((1).__add__, map(len, sample.split("\n")[:-1]))
-    starts = list(accumulate(ends, initial=0))
+    # numbers must cost linear time. Only the lines that hold numbers are found, from
+    # the breaks around their first number: a long message with a few numbers is not
+    # split whole)
     lines: dict[int, _Line] = {}
     on_line: list[_Line] = []  # (each candidate's)
+    line = None
     for c in cands:
-        k = bisect_right(starts, c.number.start) - 1
-        ls = starts[k]
-        line = lines.get(ls)
-        if line is None:
-            le = starts[k + 1] - 1 if k + 1 < len(starts) else len(sample)
-            text = sample[ls:le]
-            line = lines[ls] = _Line(
-                ls, le, _line_features(text), "(" in text or "[" in text, "<" in text
-            )
+        start = c.number.start
+        if line is None or not line.start <= start < line.end:
+            ls = sample.rfind("\n", 0, start) + 1
+            line = lines.get(ls)
+            if line is None:
+                le = sample.find("\n", start)
+                le = len(sample) if le < 0 else le
+                text = sample[ls:le]
+                line = lines[ls] = _Line(
+                    ls, le, _line_features(text), "(" in text or "[" in text, "<" in text
+                )
         line.count += 1
         on_line.append(line)
+    for line in lines.values():
+        line.finish(sample)
     fenced = any(map(sample.__contains__, _FENCE_MARKS))
     fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
+    # (what every number of the message ends with: made once)
+    tail = [f"kind={kind}"] if kind else []
+    tail += message
     prev_end = 0
     for c, line in zip(cands, on_line, strict=True):
         c.features, view = _features_of(
-            sample, c, line, fences, line.words(sample), kind, message, blind, prev_end
+            sample, c, line, fences, line.words(sample), tail, blind, prev_end
         )
         if view is not None:
             c.blind_features = view
         prev_end = c.number.unit_end
     _pair_units(sample, cands)
-    _siblings(sample, cands, starts)
+    _siblings(sample, cands, on_line)
 
 
 # A line's shape with its numbers masked (`#,#.# msec task-clock  # #.# CPUs`): lines of
@@ -468,17 +516,17 @@ _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _SHAPE_CHARS = 200
 
 
-def _siblings(sample: str, cands: list[Candidate], starts: list[int]) -> None:
+def _siblings(sample: str, cands: list[Candidate], on_line: list[_Line]) -> None:
     """A number no reader read, whose sibling a reader did read: on the same line in
     the same kind of unit (`sibling=line`: `Before: 123 MB/s, After: 171 MB/s`), or at
     the same place of a line of the same shape (`sibling=shape`: the second of two
     `perf stat` lines). Readers miss parts of what they know; what they read of a
-    structure says what its other parts are."""
+    structure says what its other parts are. `on_line`: each candidate's line."""
     if not any(c.measurement is not None for c in cands):
         return
     by_line: dict[int, list[Candidate]] = {}
-    for c in cands:
-        by_line.setdefault(starts[bisect_right(starts, c.number.start) - 1], []).append(c)
+    for c, line in zip(cands, on_line, strict=True):
+        by_line.setdefault(line.start, []).append(c)
 
     def shape_of(ls: int) -> str:
         # (of the line's head only: a long line costs no more than a short one)
@@ -550,9 +598,25 @@ class _Line:
     brackets: bool
     angles: bool
     count: int = 0  # numbers on it
+    # (set by `finish`, once its numbers are counted)
+    head: list[str] = field(default_factory=list)  # `line_nums` and its features
+    ordinal_reach: int = -1  # a bullet's number stands within this of its start
+    tabular: bool = False  # its numbers' columns are looked up
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
     _words: _Words | None = None  # its words, once a window on it is read
-    cell_starts: list[int] | None = None  # where its cells start, once its header is
+    bounds: _Bounds | None = None  # its cells' bounds, once its header is looked up
+
+    def finish(self, sample: str) -> None:
+        """What it says of each of its numbers, made once its numbers are counted."""
+        k = self.count
+        self.head = [
+            "line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"),
+            *self.features,
+        ]
+        if "line=bullet" in self.features:
+            lead = sample[self.start : self.start + 48]
+            self.ordinal_reach = len(lead) - len(lead.lstrip()) + 3
+        self.tabular = k >= 2 and self.end - self.start <= 400
 
     def words(self, sample: str) -> _Words:
         if self._words is None:
@@ -563,8 +627,8 @@ class _Line:
         if self.header is False:
             self.header = _line_header(sample, self.start)
             if self.header is not None:
-                self.cell_starts = [at for at, _ in self.header[0]]
-        return _column_features(self.header, col, width, self.cell_starts)
+                self.bounds = _Bounds(self.header)
+        return _column_features(self.header, col, width, self.bounds)
 
 
 def _line_features(line: str) -> list[str]:
@@ -641,6 +705,14 @@ def table_cells(line: str) -> list[tuple[int, str]]:
     return list(compress(zip(starts, cells, strict=True), cells))
 
 
+# (a table's rows are split as rows, then again as the header candidates of the rows
+# below them: each line's cells are made once. Emptied with `forget_lines`)
+@functools.lru_cache(maxsize=1024)
+def _line_cells(line: str) -> tuple[tuple[int, str], ...]:
+    """`table_cells(line)`, shared: not to be changed."""
+    return tuple(table_cells(line))
+
+
 @dataclass(slots=True)
 class Column:
     """Where a number stands in a table-like line: the header cell above its column
@@ -665,6 +737,7 @@ def forget_lines() -> None:
     """Empty the cache of one message's lines (`extract.results.message`)."""
     _line_header.cache_clear()
     _header_cells.cache_clear()
+    _line_cells.cache_clear()
 
 
 @functools.lru_cache(maxsize=1024)  # (describe asks once a number, of a line of many)
@@ -677,7 +750,7 @@ def _line_header(sample: str, ls: int) -> tuple | None:
     le = sample.find("\n", ls)
     line = sample[ls : len(sample) if le < 0 else le]
     barred = line.count("|") >= 2 or "│" in line
-    cells = table_cells(line)
+    cells = _line_cells(line)
     comma = False
     if len(cells) < 2 and line.count(",") >= 2:
         cells, comma = comma_cells(line), True
@@ -714,7 +787,7 @@ def _header_cells(above: str, comma: bool) -> tuple[tuple[int, str], ...] | None
     bare = above.strip()
     if not bare or set(bare) <= _RULE_CHARS:
         return None
-    head = comma_cells(above, header=True) if comma else table_cells(above)
+    head = comma_cells(above, header=True) if comma else _line_cells(above)
     if sum(text[:1].isdigit() for _, text in head) > 1 or len(head) < 2:
         return None
     if comma and any(NUMBER_CELL.fullmatch(text) for _, text in head):
@@ -739,41 +812,83 @@ def _column(header: tuple | None, col: int, width: int) -> Column | None:
 
 
 def _column_place(
-    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
+    header: tuple | None, col: int, width: int, bounds: _Bounds | None = None
 ) -> tuple | None:
     """(the index of its cell, the row's label, the header cell's text or None) of the
     number at `col` (of `width` characters) of a line whose `_line_header` is `header`
     (bar and comma tables: the header cell of the same index; aligned columns: the
-    header cell that overlaps the number, else the nearest one). All the judge asks of
-    a column: what else `Column` says costs a pattern a cell, once a number.
-    `cell_starts`: where the line's cells start, when the caller keeps them."""
+    header cell that overlaps the number most, else the one whose end is nearest
+    its end). All the judge asks of a column: what else `Column` says costs a
+    pattern a cell, once a number. `bounds`: `_Bounds(header)`, when the caller
+    keeps it for the line's other numbers."""
     if header is None:
         return None
+    if bounds is None:
+        bounds = _Bounds(header)
+    cells = _cells_of(header, col, width, bounds)
+    if cells is None:
+        return None
+    index, at = cells
+    row_label = bounds.label if index > 0 else ""
+    return index, row_label, None if at is None else header[1][at][1].strip(" *`")
+
+
+def _cells_of(header: tuple, col: int, width: int, bounds: _Bounds) -> tuple | None:
+    """(the index of the cell holding the number at `col`, of `width` characters, the
+    index of its header cell or None; see `_column_place`), or None when no cell
+    holds it."""
     cells, head, aligned = header
     # (the cells are in order and do not overlap: the one holding `col` is the last
     # that starts at or before it, if it reaches it. Found by bisection: a line of
     # many numbers asks once a number)
-    if cell_starts is None:
-        cell_starts = [at for at, _ in cells]
-    index = bisect_right(cell_starts, col) - 1
+    index = bisect_right(bounds.cell_starts, col) - 1
     if index < 0 or col >= cells[index][0] + len(cells[index][1]):
         return None
-    first = cells[0][1].strip(" *`")
-    row_label = first if index > 0 and first[:1] and not first[:1].isdigit() else ""
     if head is None:
-        return index, row_label, None
+        return index, None
     if not aligned:
-        text = head[index][1]
-    else:
-        lo, hi = col, col + width
-        text = min(
-            head,
-            key=lambda h: (
-                -max(0, min(hi, h[0] + len(h[1])) - max(lo, h[0])),
-                abs(h[0] + len(h[1]) - hi),
-            ),
-        )[1]
-    return index, row_label, text.strip(" *`")
+        return index, index
+    return index, _nearest_cell(bounds.head_starts, bounds.head_ends, col, col + width)
+
+
+class _Bounds:
+    """Where a `_line_header`'s cells start, and where its header's cells start and
+    end: made once a line, for the bisections of each of its numbers; and the row's
+    label (its first cell, when that is not a number), for the numbers after it."""
+
+    __slots__ = ("cell_starts", "head_starts", "head_ends", "label", "features")
+
+    def __init__(self, header: tuple):
+        cells, head, _ = header
+        # (`_column_features` by the cells a number is in: a column's numbers share them)
+        self.features: dict[tuple, tuple[str, ...]] = {}
+        self.cell_starts = [at for at, _ in cells]
+        first = cells[0][1].strip(" *`")
+        self.label = first if first[:1] and not first[:1].isdigit() else ""
+        self.head_starts = [at for at, _ in head] if head else []
+        self.head_ends = [at + len(text) for at, text in head] if head else []
+
+
+def _nearest_cell(starts: list[int], ends: list[int], lo: int, hi: int) -> int:
+    """The index of the cell (`starts`, `ends`: in order, not overlapping, none empty)
+    that overlaps `[lo, hi)` most, the one whose end is nearest `hi` on a tie; when
+    none overlaps it, the one whose end is nearest `hi` (the first of two as near).
+    (The first cell that minimises (-overlap, |end - hi|), found by bisection: the
+    cells that overlap it are a range, and without one the nearest end is one of the
+    two around `hi`.)"""
+    first = bisect_right(ends, lo)  # (the first that ends after lo)
+    last = bisect_left(starts, hi)  # (those before it start before hi)
+    if first < last:  # (each of these overlaps it by at least one character)
+        best, best_key = first, None
+        for i in range(first, last):
+            key = (max(lo, starts[i]) - min(hi, ends[i]), abs(ends[i] - hi))
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        return best
+    j = bisect_left(ends, hi)
+    if j == len(ends) or j > 0 and hi - ends[j - 1] <= ends[j] - hi:
+        return j - 1
+    return j
 
 
 def comma_cells(line: str, *, header: bool = False) -> list[tuple[int, str]]:
@@ -798,17 +913,25 @@ NUMBER_CELL = re.compile(r"[-+~]?\d[\d.]*(?:[eE][-+]?\d+)?[ \t]?[A-Za-zµμ%/]{0
 
 
 def _column_features(
-    header: tuple | None, col: int, width: int, cell_starts: list[int] | None = None
-) -> list[str]:
+    header: tuple | None, col: int, width: int, bounds: _Bounds | None
+) -> tuple[str, ...]:
     """What the header above a table-like line says of the number's column
-    (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name."""
-    place = _column_place(header, col, width, cell_starts)
-    if place is None:
-        return []
-    _, row_label, head_text = place
-    out = ["row_label"] if row_label else []
-    if head_text is not None:
-        out.append(_column_kind(head_text))
+    (`_column_place`): `column=<kind>`, and `row_label` when the row starts with a name.
+    (Made once for each cell and header cell of the line: `bounds.features`.)"""
+    if header is None:
+        return ()
+    if bounds is None:
+        bounds = _Bounds(header)
+    cells = _cells_of(header, col, width, bounds)
+    if cells is None:
+        return ()
+    out = bounds.features.get(cells)
+    if out is None:
+        index, at = cells
+        out = ("row_label",) if index > 0 and bounds.label else ()
+        if at is not None:
+            out += (_column_kind(header[1][at][1].strip(" *`")),)
+        bounds.features[cells] = out
     return out
 
 
@@ -826,6 +949,8 @@ _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,
 _CLAUSE_END = re.compile(r"[,;.!?，；。](?:\s|$)|[。！？]")
 _SENTENCE_END = re.compile(r"[;.!?；。](?:\s|$)")
 _AS_KEY = re.compile(r"[ \t]*+[:=][ \t]*+[-+~]?\d")
+_AS_KEY_FIRSTS = frozenset(" \t:=")
+_EPOCH_LENGTHS = (10, 13)
 _HEX_LETTERS = re.compile(r"[a-fA-F]+")
 _NUMBER_IN_GROUP = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?")
 
@@ -853,23 +978,23 @@ def _group_features(sample: str, ls: int, le: int, n: Number) -> list[str]:
     if before + after == 0:
         return []
     # (numbers and their units, not words: `(6k/ms before goes to 35k/ms)` is a clause)
-    letters = sum(ch.isalpha() for ch in sample[o + 1 : close])
+    letters = sum(map(str.isalpha, sample[o + 1 : close]))
     if letters > 3 * (before + after + 1):
         return []
     pos = "first" if before == 0 else "last" if after == 0 else "mid"
     return [f"group={pos}", "group_n=" + ("2" if before + after == 1 else "3+")]
 
 
-def _digits_bucket(n: Number) -> str:
-    """`digits=<bucket>`: how many digits the number's integer part has."""
-    if n.shape == "int" and not n.magnitude:
+def _digits_bucket(written: str, shape: str, magnitude: str, value: float) -> str:
+    """`digits=<bucket>`: how many digits the integer part of a number has."""
+    if shape == "int" and not magnitude:
         # (most numbers: written as digits and a sign at most)
-        d = len(n.written) - (n.written[0] in "+-−")
-    elif n.shape == "grouped" and not n.magnitude:
+        d = len(written) - (written[0] in "+-−")
+    elif shape == "grouped" and not magnitude:
         # (its integer part is all its groups: `12,345.67` has five digits)
-        d = len(str(int(abs(n.value))))
+        d = len(str(int(abs(value))))
     else:
-        head = n.written.lstrip("+-−~").split(".")[0].split(",")[0]
+        head = written.lstrip("+-−~").split(".")[0].split(",")[0]
         d = sum(map(str.isdigit, head))
     return (
         "digits=1" if d <= 1 else "digits=2" if d == 2 else "digits=3-4" if d <= 4 else "digits=5+"
@@ -883,16 +1008,15 @@ _SHAPE_NAMES = {
 
 
 def _features_of(
-    sample, c: Candidate, line: _Line, fences, words, kind, message, blind: bool, prev_end: int
+    sample, c: Candidate, line: _Line, fences, words, tail: list[str], blind: bool, prev_end: int
 ) -> tuple[list[str], list[str] | None]:
     """The number's features, and (`blind`) the same number's as a message no reader
     read would give them (what the readers made of it left out): the context is
-    described once for both. `prev_end` is where the number before it ends."""
+    described once for both. `tail`: the message's features (its kind, ...), last in
+    each; `prev_end` is where the number before it ends."""
     n = c.number
     glued = "time" if time_word(n) else unit_class(n.unit)
     ctx, lw, rw, slash = _context(sample, n, glued, line, fences, words, prev_end)
-    tail = [f"kind={kind}"] if kind else []
-    tail += message
     # (the number's shape and the context's features in the unit glued to it are the
     # same in both views: built once, not once a view)
     shape = _shape_features(n, glued)
@@ -900,37 +1024,61 @@ def _features_of(
     full = _assemble(shape, glued, c.measurement, c.table, c.noise, ctx, lw, rw, slash, around)
     if not blind:
         return full + tail, None
-    # (the blind view: no measurement, no table, the same noise span)
+    # (the blind view: no measurement, no table, the same noise span; the full one
+    # when the readers neither read it nor hold it in a table)
+    if c.measurement is None and c.table is None:
+        return full + tail, full + tail
     view = _assemble(shape, glued, None, None, c.noise, ctx, lw, rw, slash, around)
     return full + tail, view + tail
 
 
 def _shape_features(n: Number, glued: str) -> list[str]:
-    f: list[str] = [_SHAPE_NAMES.get(n.shape) or f"shape={n.shape}", _digits_bucket(n)]
-    v = abs(n.value)
-    # (a round number is a setting's mark, when nothing says it was measured: a time
-    # or a rate written round, `9000ms`, `3800 gflops`, is still a measurement)
-    plain = glued in ("none", "count", "word", "bytes")
-    if n.shape == "int" and not n.magnitude:
+    f = list(
+        _written_features(
+            n.written, n.shape, n.magnitude, n.value, not n.unit, glued in _PLAIN_UNITS
+        )
+    )
+    if n.approx:
+        f.append("approx")
+    if n.range_with is not None:
+        f.append("range")
+    return f
+
+
+# (a round number is a setting's mark, when nothing says it was measured: a time or a
+# rate written round, `9000ms`, `3800 gflops`, is still a measurement)
+_PLAIN_UNITS = frozenset(("none", "count", "word", "bytes"))
+
+
+# (a message writes the same few numbers many times, `1`, `100`, `0.5`: described once
+# each. Bounded, and numbers as written only)
+@functools.lru_cache(maxsize=4096)
+def _written_features(
+    written: str, shape: str, magnitude: str, value: float, unitless: bool, plain: bool
+) -> tuple[str, ...]:
+    """A number's shape features from how it is written (`plain`: its unit is no time,
+    rate or share)."""
+    f: list[str] = [
+        _SHAPE_NAMES.get(shape) or f"shape={shape}",
+        _digits_bucket(written, shape, magnitude, value),
+    ]
+    v = abs(value)
+    if shape == "int" and not magnitude:
         if v <= 10:
             f.append("small_int")
         if v >= 100 and v % 100 == 0:
             f.append("round" if plain else "round_measured")
         if v >= 8 and v <= 1 << 20 and (int(v) & (int(v) - 1)) == 0:
             f.append("pow2")
-        if 1990 <= v <= 2035 and len(n.written.strip("+-")) == 4 and not n.unit:
+        if 1990 <= v <= 2035 and len(written.strip("+-")) == 4 and unitless:
             f.append("year")
-    if n.written[:1] in "-−":
+    if written[:1] in "-−":
         f.append("sign=-")
-    elif n.written[:1] == "+":
+    elif written[:1] == "+":
         f.append("sign=+")
-    if n.magnitude:
+    if magnitude:
         f.append("magnitude")
-    if n.approx:
-        f.append("approx")
-    if n.range_with is not None:
-        f.append("range")
-    return f
+    return tuple(f)
 
 
 def _assemble(
@@ -960,15 +1108,7 @@ def _assemble(
     if noise:
         f.append("noise_span")
     if m is not None:
-        fam = GENERIC.get(table.format, "tool")
-        f.append(f"reader={fam}")
-        f.append(f"format={table.format}")
-        f.append(f"metric={_metric_class(m.metric)}")
-        if m.role != "result":
-            f.append(f"role={m.role}")
-        f.append(f"reader={fam}&unit={unit}")
-        if m.side in ("before", "after", "change"):
-            f.append("side")
+        f += _reader_features(table.format, m.metric, m.role, m.side, unit)
     elif table is not None:
         fam = GENERIC.get(table.format, "tool")
         f.append(f"in_table={fam}")
@@ -976,6 +1116,23 @@ def _assemble(
         f.append("reader=none")
     f += around if unit == glued else _around(unit, ctx, lw, rw, slash)
     return f
+
+
+# (a table's measurements repeat its few formats, metrics, roles and units: the names
+# made once each. Bounded, and names only)
+@functools.lru_cache(maxsize=4096)
+def _reader_features(
+    fmt: str, metric: str | None, role: str, side: str | None, unit: str
+) -> tuple[str, ...]:
+    """The features of what a reader (of format `fmt`) read from a number in `unit`."""
+    fam = GENERIC.get(fmt, "tool")
+    f = [f"reader={fam}", f"format={fmt}", f"metric={_metric_class(metric)}"]
+    if role != "result":
+        f.append(f"role={role}")
+    f.append(f"reader={fam}&unit={unit}")
+    if side in ("before", "after", "change"):
+        f.append("side")
+    return tuple(f)
 
 
 def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
@@ -1009,31 +1166,22 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     """What stands around a number, whatever read it: (features, the word families
     before it, after it, whether a `/` joins it to a path-like token). `glued` is the
     kind of the unit glued to it."""
-    f: list[str] = []
     ls, le = line.start, line.end
-    k = line.count
-    f.append("line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"))
-    f += line.features
-    if "line=bullet" in line.features:
-        lead = sample[ls : ls + 48]
-        if n.start - ls <= len(lead) - len(lead.lstrip()) + 3:
-            f.append("ordinal")
-    if k >= 2 and le - ls <= 400:
+    # (what its line says of every number on it, made once a line: `_Line.finish`)
+    f = line.head.copy()
+    if n.start - ls <= line.ordinal_reach:
+        f.append("ordinal")
+    if line.tabular:
         f += line.columns(sample, n.start - ls, n.end - n.start)
     if bisect_right(fences, n.start) % 2 == 1:
         f.append("fenced")
 
     # the token it stands in, and the words around it
-    lo = max(ls, n.start - 60)
+    lo = n.start - 60 if n.start - 60 > ls else ls
     # (the token before: after the window's last blank, found with rfind, not a regex
-    # tried at every position of the window)
-    # (three calls written out, not a generator: this runs once a number)
-    cut = max(
-        lo,
-        sample.rfind(" ", lo, n.start) + 1,
-        sample.rfind("\t", lo, n.start) + 1,
-        sample.rfind("\n", lo, n.start) + 1,
-    )
+    # tried at every position of the window. The window is within the line: it holds
+    # no line break)
+    cut = max(lo, sample.rfind(" ", lo, n.start) + 1, sample.rfind("\t", lo, n.start) + 1)
     tok_before = sample[cut : n.start]
     # (none when a blank follows, as most often)
     follows = sample[n.unit_end : n.unit_end + 1]
@@ -1055,6 +1203,7 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
     elif (
         not n.unit
+        and len(n.written) in _EPOCH_LENGTHS  # (`EPOCH` is 10 or 13 digits: most are not)
         and EPOCH.fullmatch(n.written)
         and TIME_NAME.search(sample, max(sample.rfind("\n", 0, n.start) + 1, n.start - 40), n.start)
     ):
@@ -1069,7 +1218,9 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         and tok_before.rstrip(".:").isalpha()
     ):
         f.append("after_word_dot")
-    if _AS_KEY.match(sample, n.unit_end):
+    # (`_AS_KEY` starts with a blank, a `:` or a `=`: a number followed by none is
+    # not tried)
+    if follows in _AS_KEY_FIRSTS and _AS_KEY.match(sample, n.unit_end):
         f.append("as_key")  # (`99.99=8487`, `Iteration 1: 2.7 ns/op`: it names a value)
     after = sample[n.end : n.end + 2]
     if after[:1] == "/" and after[1:].isdigit():
@@ -1096,7 +1247,8 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         and sample.find(">", n.unit_end, min(le, n.unit_end + 300)) >= 0
     ):
         f.append("in_tag")  # (`<span style="font-size:10.5pt">`: markup, not text)
-    left = sample[max(ls, n.start - 48) : n.start].lower().rstrip(" \t")
+    lo = n.start - 48 if n.start - 48 > ls else ls
+    left = sample[lo : n.start].lower().rstrip(" \t")
     # (each regex only where the window's last character lets it match)
     tail = left.rstrip(" \t\"'")
     if tail.endswith((":", "=", "：")):
@@ -1113,16 +1265,21 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("after_plus_minus")
     # (the words before it, back to the number before it when a clause ends between
     # them: `allows up to 3800 gflops, the old one 2900 gflops` - the hedge is the first's)
-    lo = max(ls, n.start - 48)
     if lo < prev_end and _CLAUSE_END.search(sample, prev_end, n.start):
         lo = prev_end
     lw = words.families(lo, n.start, tails=True)
     # (the words after it, to the end of its sentence: `30k writes per second; the GPU
     # reached up to` - the next sentence's bound is not this number's)
-    hi = min(le, n.unit_end + 32)
-    if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
-        hi = stop.start() + 1
-    rw = [w for w in words.families(n.unit_end, hi) if w in _RIGHT_WORDS]
+    # (on a line without a word of a family or a mark, as a table's row of numbers,
+    # no window holds one: its end is not looked for)
+    rw = []
+    if not words.silent or words.marks:
+        hi = min(le, n.unit_end + 32)
+        if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
+            hi = stop.start() + 1
+        rw = words.families(n.unit_end, hi)
+        if rw:  # (most windows after a number hold no family)
+            rw = [w for w in rw if w in _RIGHT_WORDS]
     return f, lw, rw, slash
 
 

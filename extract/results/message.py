@@ -298,8 +298,11 @@ def _attach_secondary(measurements: list, refused: set[int]) -> None:
             elif what in ("error", "stdev"):
                 # the result it qualifies: the one in its unit, else the one before it
                 same = [r for r in results if (r.unit or "") == (m.unit or "")]
-                before = [r for r in results if row.index(r) < row.index(m)]
-                target = (same or before or results)[-1 if not same else 0]
+                if same:
+                    target = same[0]
+                else:  # (a row's positions asked only then: `index` compares fields)
+                    before = [r for r in results if row.index(r) < row.index(m)]
+                    target = (before or results)[-1]
                 if what == "error" and target.error is None:
                     target.error = m.value
                 elif what == "stdev" and target.stdev is None:

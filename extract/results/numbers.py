@@ -20,6 +20,7 @@ What is one number:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -67,6 +68,8 @@ _UNIT = re.compile(
     # (a count per second as Chinese writes it: `2W 条/秒`, `5万/秒`, `3000 次每秒`)
     r"|(?P<cjk>(?:条|次|个|行|笔)?(?:/秒|每秒)|毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
 )
+# (what `_UNIT` may start with besides a letter; "" is in it: the text's end)
+_UNIT_MARKS = " \t%‰×°/"
 _RANGE_JOIN = re.compile(r"[ \t]?(?:-|–|~|～|to)[ \t]?[~≈]?")
 _RANGE_JOIN_WIDEST = re._parser.parse(_RANGE_JOIN.pattern).getwidth()[1]  # (5: ` to ~`)
 # Approximation words that may stand right before a number (lower case; `a.endswith`).
@@ -104,9 +107,10 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
         if limit is not None and len(out) >= limit:
             del out[limit:]
             break
-        if run.start() < taken_until:
+        start = run.start()
+        if start < taken_until:
             continue
-        d = durations.get(run.start())
+        d = durations.get(start) if durations else None
         if d is not None:
             seconds = sum(
                 float(v) * {"h": 3600.0, "m": 60.0, "s": 1.0}[u]
@@ -117,7 +121,7 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
             )
             taken_until = d.end()
             continue
-        found = [n for n in _read_run(text, run.start(), run.group()) if n is not None]
+        found = [n for n in _read_run(text, start, run.group()) if n is not None]
         out.extend(found)
         taken_until = run.end()
         for n in found:  # (a loop, not a list unpacked into max: this runs once a run)
@@ -202,7 +206,7 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             after = text[end : end + 1]
     magnitude = ""
     m = _MAGNITUDE.match(text, end) if after in _MAGNITUDE_FIRSTS else None
-    if m is None and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
+    if m is None and after in " \t" and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
         m = _SPACED_CJK_MAGNITUDE.match(text, end)
     if m is not None and shape != "clock":
         magnitude = m.group().strip()
@@ -213,7 +217,10 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
         if text[start] != "+":
             value = -value
     unit, unit_end = "", end
-    u = _UNIT.match(text, end)
+    # (`_UNIT` starts with a blank, a letter or one of `_UNIT_MARKS`: most numbers,
+    # followed by a digit, a comma or a bracket, are not tried)
+    nxt = text[end : end + 1]
+    u = _UNIT.match(text, end) if nxt.isalpha() or nxt in _UNIT_MARKS else None
     if u is not None and (u.group("cjk") or _unit_like(u.group("u"))):
         unit = (u.group("u") or u.group("cjk")).strip()
         unit_end = u.end()
@@ -225,7 +232,7 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             approx = next(w for w in _APPROX_WORDS if before.endswith(w))
         if approx.isalpha() and before[-len(approx) - 1 : -len(approx)].isalpha():
             approx = ""  # (`cover 5`: a word that ends like one)
-    if not approx and "左右" in text[unit_end : unit_end + 3]:
+    if not approx and text.find("左右", unit_end, unit_end + 3) >= 0:
         # (Chinese writes `about` after the number: `1W左右`, `300 ms 左右`)
         approx = "左右"
     return Number(
@@ -274,6 +281,9 @@ def _link_ranges(text: str, out: list[Number]) -> None:
                 b.approx = ""
 
 
+# (asked of every stored measurement, whose tables repeat their few written forms:
+# once a form. Bounded, and numbers as written only)
+@functools.lru_cache(maxsize=4096)
 def range_end(written: str | None) -> float | None:
     """The upper end of a number written as a range (`2-5x`: 5, `~19 to ~26`: 26), else
     None: a range keeps both its ends."""

@@ -20,6 +20,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 from extract.results.claims import stated_claims
 from extract.results.classify import SKIPPABLE, Verdict
@@ -160,13 +161,10 @@ def _writing(
     or compared, and how much of it asks rather than tells. `named`: each number's
     features, by `id`."""
     # (the lines split once: a line's breaks are blanks, so it is blank with them or not)
-    starts = [0]
-    n_lines = 0
-    for ln in sample.splitlines(keepends=True):
-        starts.append(starts[-1] + len(ln))
-        if ln.strip():
-            n_lines += 1
-    n_lines = max(1, n_lines)
+    # (summed and counted in C: a Python step a line cost more than the rest of it)
+    lines = sample.splitlines(keepends=True)
+    starts = list(accumulate(map(len, lines), initial=0))
+    n_lines = max(1, sum(map(bool, map(str.strip, lines))))
     taken_lines = {bisect_right(starts, c.number.start) for c in taken}
     perf = [c for c in own if not named[id(c)].isdisjoint(_UNIT_FEATURES)]
     n_perf = max(1, len(perf))

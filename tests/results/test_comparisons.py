@@ -910,3 +910,21 @@ def test_report_pages_show_direction_change_and_noise(seeds, tmp_path):
     [kudu] = [text for text in pages.values() if "dense_hash_map" in text]
     claimed = re.findall(r"<td class='claimed' title='([^']*)'>(×[\d.]+) <span", kudu)
     assert sorted(claimed) == [("2x faster", "×2"), ("7%\nspeedup", "×1.07")]
+
+
+def test_a_label_read_as_settings_is_a_new_dict_for_each_caller():
+    # (`_settings` is read from a cache by label: a caller's dict is its own)
+    from extract.results.comparisons import _settings
+
+    first = _settings("No. of Tables=1000, Export Service used=Yes")
+    assert first == {"No. of Tables": "1000", "Export Service used": "Yes"}
+    first["No. of Tables"] = "changed"
+    assert _settings("No. of Tables=1000, Export Service used=Yes")["No. of Tables"] == "1000"
+    assert _settings("just a label") is None
+
+
+def test_a_variant_splits_into_parameters_and_dimensions():
+    from extract.results.comparisons import _split_variant
+
+    assert _split_variant("Before patch / size=100 / Run 2") == (("size=100",), ("Before patch",))
+    assert _split_variant(None) == ((), ())

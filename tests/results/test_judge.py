@@ -1,9 +1,22 @@
 """The number model's inputs: links to what the readers made of a number, and the
 general features of its context (`extract.results.judge`), on text written here."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from extract.results.describe import describe
 from extract.results.formats import Measurement, ResultTable, extract_results
-from extract.results.judge import NumberModel, judge_numbers, load_model, unit_class
+from extract.results.judge import (
+    _KEY_RUN,
+    _TAILS_BY_END,
+    NumberModel,
+    _may_be_date,
+    _may_be_version,
+    _nearest_cell,
+    judge_numbers,
+    load_model,
+    unit_class,
+)
 from extract.results.message import message_results
 
 JMH = """Benchmark          Mode  Cnt    Score   Error  Units
@@ -222,9 +235,9 @@ def test_a_key_before_a_colon_is_no_source_line():
 
 def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
     """`_TAILS_BY_END` (which tail patterns a window's last character allows, each
-    searched from its widest match's length before the end) finds what searching
-    every pattern from the window's start finds: on windows written to end each way,
-    alone and after a long sentence."""
+    searched from its widest match's length before the end, where its `_TAIL_MAY`
+    check lets it) finds what searching every pattern from the window's start finds:
+    on windows written to end each way, alone and after a long sentence."""
     from extract.results import judge as J
 
     windows = [
@@ -237,11 +250,11 @@ def test_a_window_tail_is_tried_only_against_the_patterns_its_end_allows():
         every = [f for f, rx in J._TAILS if rx.search(tail)]
         allowed = [
             f
-            for f, rx, widest in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY)
-            if rx.search(tail, max(0, len(tail) - widest))
+            for f, rx, widest, may in J._TAILS_BY_END.get(tail[-1:], J._TAILS_ANY)
+            if (may is None or may(tail)) and rx.search(tail, max(0, len(tail) - widest))
         ]
         assert allowed == every, tail
-    assert any(rx.search("jdk") for _, rx, _ in J._TAILS_BY_END["k"])
+    assert any(rx.search("jdk") for _, rx, _, _ in J._TAILS_BY_END["k"])
 
 
 def test_a_number_whose_sibling_a_reader_read():
@@ -380,3 +393,146 @@ def test_a_key_starts_after_the_value_of_the_pair_before():
     # (a key may start with a number glued to letters, or hold an ordinal)
     assert key_before("latency 95pct:") == "latency 95pct"
     assert key_before("the 2nd run:") == "the 2nd run"
+
+
+@st.composite
+def _cells(draw):
+    """Cells in order, not overlapping, none empty: (starts, ends)."""
+    starts, ends, at = [], [], draw(st.integers(0, 3))
+    for _ in range(draw(st.integers(1, 8))):
+        width = draw(st.integers(1, 6))
+        starts.append(at)
+        ends.append(at + width)
+        at += width + draw(st.integers(0, 4))
+    return starts, ends
+
+
+@settings(max_examples=300, deadline=None)
+@given(_cells(), st.integers(0, 60), st.integers(1, 8))
+def test_the_nearest_header_cell_is_the_first_that_minimises_its_key(cells, lo, width):
+    # (what `_nearest_cell` finds by bisection: min over the cells of (-overlap, distance
+    # of the ends), the first on a tie)
+    starts, ends = cells
+    hi = lo + width
+
+    def key(i):
+        return (-max(0, min(hi, ends[i]) - max(lo, starts[i])), abs(ends[i] - hi))
+
+    assert _nearest_cell(starts, ends, lo, hi) == min(range(len(starts)), key=key)
+
+
+def test_a_number_under_two_header_cells_takes_the_one_it_overlaps_most():
+    # `name  latency  count` over `a      12345   7`: 12345 (6-11) overlaps latency (6-13)
+    assert _nearest_cell([0, 6, 15], [4, 13, 20], 6, 11) == 1
+    # between cells: the one whose end is nearest its end, the first of two as near
+    assert _nearest_cell([0, 10], [2, 14], 5, 8) == 0
+    assert _nearest_cell([0, 10], [2, 14], 6, 9) == 1
+
+
+_TAIL_TEXT = st.lists(
+    st.sampled_from(
+        ["jdk", "rc", "graviton", "upgraded", " to", "版本", "升级", "xrc", "v", "2024", "-",
+         "/", "01", "1", " ", "a", "java", ":", "#", "t", "ver", "sions"]
+    ),
+    min_size=1,
+    max_size=6,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TAIL_TEXT)
+def test_a_tail_check_turns_away_only_what_its_pattern_cannot_match(tail):
+    # (`_may_be_version` and `_may_be_date` stand before the patterns they spare)
+    tail = tail.rstrip(" \t")
+    if not tail:
+        return
+    for family, rx, widest, may in _TAILS_BY_END.get(tail[-1], ()):
+        if may is not None and rx.search(tail, max(0, len(tail) - widest)):
+            assert may(tail), (family, tail)
+
+
+def test_the_tail_checks_on_written_windows():
+    assert _may_be_version("upgraded to") and _may_be_version("on jdk")
+    assert _may_be_version("graviton2") and _may_be_version("rc")
+    assert not _may_be_version("latency") and not _may_be_version("p99")
+    assert _may_be_date("on 2024-01-") and _may_be_date("at 2024/01/15")
+    assert not _may_be_date("took 15")
+
+
+def test_an_epoch_is_ten_or_thirteen_digits():
+    # (`_context` tries `EPOCH` only on numbers written that long)
+    from extract.results.formats._layout import EPOCH
+    from extract.results.judge import _EPOCH_LENGTHS
+
+    assert [k for k in range(1, 30) if EPOCH.fullmatch("1" * k)] == list(_EPOCH_LENGTHS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab1_ .()/%-:=,;#é²\t", max_size=70),
+    st.integers(0, 60),
+)
+def test_a_key_is_read_back_as_far_as_key_characters_reach(text, reach):
+    # (`key_before` finds the run of key characters with a regex over the reversed
+    # window: the run a walk back one character at a time finds)
+    tail = (text + ":").rstrip(" \t\"'")
+    head = tail[:-1].rstrip(" \t")
+    k = len(head)
+    while k > 0 and len(head) - k < reach and (head[k - 1].isalnum() or head[k - 1] in " .()/%-_"):
+        k -= 1
+    window = head[max(0, len(head) - reach) :] if reach > 0 else ""
+    assert len(head) - _KEY_RUN.match(window[::-1]).end() == k
+
+
+def test_a_numbers_written_form_gives_its_shape_features():
+    from extract.results.judge import _written_features
+
+    # (written, shape, magnitude, value, unitless, plain)
+    assert _written_features("2000", "int", "", 2000.0, True, True) == (
+        "shape=int", "digits=3-4", "round", "year",
+    )  # fmt: skip
+    assert _written_features("2000", "int", "", 2000.0, False, False) == (
+        "shape=int", "digits=3-4", "round_measured",
+    )  # fmt: skip
+    assert _written_features("-512", "int", "", -512.0, True, False) == (
+        "shape=int", "digits=3-4", "pow2", "sign=-",
+    )  # fmt: skip
+    assert _written_features("12,345.6", "grouped", "", 12345.6, True, True) == (
+        "shape=grouped", "digits=5+",
+    )  # fmt: skip
+    assert _written_features("3k", "int", "k", 3000.0, True, True) == (
+        "shape=int", "digits=1", "magnitude",
+    )  # fmt: skip
+
+
+def test_what_a_reader_read_is_named_once_for_its_format_metric_role_and_unit():
+    from extract.results.judge import _reader_features
+
+    assert _reader_features("jmh", "Score", "result", None, "time") == (
+        "reader=tool", "format=jmh", "metric=perf", "reader=tool&unit=time",
+    )  # fmt: skip
+    assert _reader_features("markdown-table", "iterations", "warmup", "after", "none") == (
+        "reader=table", "format=markdown-table", "metric=count", "role=warmup",
+        "reader=table&unit=none", "side",
+    )  # fmt: skip
+
+
+def test_a_columns_numbers_share_its_features_and_each_column_has_its_own():
+    from extract.results.judge import _Bounds, _column_features, _line_header
+
+    text = "name    latency  count\nscan    12.5     30\nwrite   14.1     32\n"
+    row = text.index("write")
+    header = _line_header(text, row)
+    bounds = _Bounds(header)
+    line = text[row : text.index("\n", row)]
+    expected = {
+        "write": ("column=name",),
+        "14.1": ("row_label", "column=perf"),
+        "32": ("row_label", "column=count"),
+    }
+    for written, feats in expected.items():
+        col = line.index(written)
+        assert _column_features(header, col, len(written), bounds) == feats
+        assert _column_features(header, col, len(written), None) == feats
+    # (made once for each cell: the second number of a cell is given the same)
+    assert len(bounds.features) == 3

@@ -3,8 +3,10 @@
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from extract.results.numbers import numbers
+from extract.results.numbers import _UNIT, _UNIT_MARKS, numbers
 
 
 def read(text):
@@ -106,3 +108,13 @@ def test_chinese_writes_about_after_the_number():
     assert m.approx == "左右" and m.unit == "毫秒"
     (k,) = numbers("左右 30 个")  # (before the number it is another word)
     assert k.approx == ""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="a5 \t%‰×°/,.)|毫秒条μµ-C\n", max_size=12))
+def test_a_unit_is_looked_for_only_where_one_can_start(text):
+    # (`_finish` tries `_UNIT` only after a letter or one of `_UNIT_MARKS`)
+    for pos in range(len(text) + 1):
+        if _UNIT.match(text, pos) is not None:
+            nxt = text[pos : pos + 1]
+            assert nxt.isalpha() or nxt in _UNIT_MARKS, (text, pos)
