@@ -126,10 +126,12 @@ _SVN_START = "Log:\n"
 _SVN_ENDS = ("\n\nModified:", "\n\nAdded:", "\n\nDeleted:", "\n\nRemoved:")
 
 
-def _between(body: str, start: str, ends: tuple[str, ...], skip_indented: bool) -> str | None:
-    """The text after the line `start` opens (and the indented lines under it, with
-    `skip_indented`) up to the first of `ends`, or to the end with no `ends` there;
-    None when no line opens with `start`."""
+def _between(
+    body: str, start: str, ends: tuple[str, ...], skip_indented: bool
+) -> tuple[int, int] | None:
+    """Where the text after the line `start` opens is (and after the indented lines
+    under it, with `skip_indented`), up to the first of `ends`, or to the end with no
+    `ends` there; None when no line opens with `start`."""
     at = body.find(start)
     while at > 0 and body[at - 1] != "\n":
         at = body.find(start, at + 1)
@@ -141,7 +143,9 @@ def _between(body: str, start: str, ends: tuple[str, ...], skip_indented: bool) 
         nxt = body.find("\n", pos)
         pos = len(body) if nxt < 0 else nxt + 1
     found = [e for end in ends if (e := body.find(end, pos)) >= 0]
-    return body[pos : min(found)] if found else (None if skip_indented else body[pos:])
+    if found:
+        return pos, min(found)
+    return None if skip_indented else (pos, len(body))
 
 
 def commit_text(body: str) -> str:
@@ -153,11 +157,11 @@ def commit_text(body: str) -> str:
         lines = _COMMIT_MESSAGE.match(body, head.end()).group().split("\n")
         messages.append("\n".join(line[4:] if line.startswith("    ") else "" for line in lines))
     if not messages:
-        wip = _between(body, _WIP_START, (_WIP_END,), skip_indented=True)
-        svn = None if wip is not None else _between(body, _SVN_START, _SVN_ENDS, False)
-        messages += [m for m in (wip, svn) if m is not None]
-        if svn is not None:
-            rest = body[body.find(svn) + len(svn) :]
+        if wip := _between(body, _WIP_START, (_WIP_END,), skip_indented=True):
+            messages.append(body[slice(*wip)])
+        elif svn := _between(body, _SVN_START, _SVN_ENDS, skip_indented=False):
+            messages.append(body[slice(*svn)])
+            rest = body[svn[1] :]
     if not messages:
         return body
     if not rest and (diff := _DIFF_START.search(body)) is not None:
