@@ -579,6 +579,16 @@ def parse(text: str) -> list[ResultTable]:
     return tables
 
 
+def _side(p: re.Match, name: str, default_unit: str | None) -> tuple[str, float | None, str | None]:
+    """(as written, value, unit) of the value a pair's group `name` holds, with its
+    `<name>_suffix` and `<name>_unit` groups; the unit `default_unit` when it has none
+    the project knows."""
+    written = p.group(name).lstrip("~")
+    unit = p.group(f"{name}_unit")
+    unit = unit if unit and _unit_known(unit) else default_unit
+    return written, parse_number(written + (p.group(f"{name}_suffix") or "")), unit
+
+
 def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> ResultTable | None:
     rows = []
     for i, head, pairs in block:
@@ -605,35 +615,18 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             if value is None:
                 continue
             stat = p.groupdict().get("stat")
-            if (was := p.groupdict().get("was")) and unit in ("%", "x", "X", "×"):
+            if p.groupdict().get("was") and unit in ("%", "x", "X", "×"):
                 # `p99: -22% (41 ms → 32 ms)`: the change, and the values it is of (the
                 # unit written once, after the second, is both's)
-                now_unit = p.group("now_unit")
-                now_unit = now_unit if now_unit and _unit_known(now_unit) else None
-                was_unit = p.group("was_unit")
-                was_unit = (was_unit if was_unit and _unit_known(was_unit) else None) or now_unit
-                sides = [
-                    (
-                        w.lstrip("~"),
-                        parse_number(w.lstrip("~") + (p.group(f"{g}_suffix") or "")),
-                        u,
-                        side,
-                    )
-                    for w, g, u, side in (
-                        (was, "was", was_unit, "before"),
-                        (p.group("now"), "now", now_unit, "after"),
-                    )
-                ]
-                if all(v is not None for _, v, _, _ in sides):
+                now = _side(p, "now", None)
+                was = _side(p, "was", now[2])
+                if was[1] is not None and now[1] is not None:
                     kept.append((key, written, value, unit, stat, None))
-                    kept += [(key, w, v, u, stat, side) for w, v, u, side in sides]
+                    kept += [(key, *was, stat, "before"), (key, *now, stat, "after")]
                     continue
-            if to := p.groupdict().get("to"):
+            if p.groupdict().get("to"):
                 # `p99: 38 → 14 ms`: the unit written once is both sides'
-                to_unit = p.group("to_unit")
-                to_unit = to_unit if to_unit and _unit_known(to_unit) else unit
-                to_written = to.lstrip("~")
-                to_value = parse_number(to_written + (p.group("to_suffix") or ""))
+                to_written, to_value, to_unit = _side(p, "to", unit)
                 if to_value is not None:
                     kept.append((key, written, value, unit or to_unit, stat, "before"))
                     kept.append((key, to_written, to_value, to_unit, stat, "after"))
