@@ -1032,7 +1032,7 @@ def _variants(
             nxt.label = meas.label
 
 
-# What parts the values of a list (`52.1s, 53.4s and 51.8s`, `1.2 ms, 4.8 ms, 12.1 ms`).
+# What stands between the values of a list (`52.1s, 53.4s and 51.8s`, `1.2 ms, 4.8 ms`).
 _LIST_GAP = re.compile(r"[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+)")
 # Names written as one slashed word (`p50/p99/p999`, `read/write`): a list's names, in
 # order, when the list has as many values.
