@@ -594,3 +594,21 @@ def test_a_duration_in_two_units_is_no_list():
     text = "The compaction took 6mins, 52sec to execute."
     labels = [m.label for t in P.parse(text) for m in t.measurements]
     assert len(labels) == 2 and labels[1] != labels[0]
+
+
+def test_the_unit_after_a_list_s_last_value_is_each_one_s():
+    def values(text):
+        return [(m.value, m.unit) for t in P.parse(text) for m in t.measurements]
+
+    assert values("The two runs took 41 and 29 seconds.") == [(41.0, "seconds"), (29.0, "seconds")]
+    assert values("Startup takes 4, 5 and 9 seconds on the three nodes.") == [
+        (4.0, "seconds"),
+        (5.0, "seconds"),
+        (9.0, "seconds"),
+    ]
+    assert values("Throughput fell (2,310 vs 2,170 qps at saturation).") == [
+        (2310.0, "qps"),
+        (2170.0, "qps"),
+    ]
+    # (no conjunction, no list: `RF 3, about 40 MB/s`; nor a count of something else)
+    assert values("RF 3, about 40 MB/s in per broker.") == [(40.0, "MB/s")]

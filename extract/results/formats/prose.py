@@ -39,9 +39,10 @@ ambari metrics build time`); caption = the sentence, after the end of the one be
 when it opens with a pronoun (`It was 14149ms vs 3169ms`); variant = `before` /
 `after` for `from A to B` (`从A降到B`), `A -> B`, `A, down from B`, `A (was B)`,
 `A instead of B`, numbers after `with(out) the patch` and numbers followed by before
-/ after / with(out) the patch. The values of a list in one unit (`took 52.1s, 53.4s and
-51.8s`) share the first's label and side; after as many slashed names (`p50/p99/p999
-latencies are 1.2 ms, 4.8 ms and 12.1 ms`) each is its name's.
+/ after / with(out) the patch. A list's bare values take the unit written after its last
+(`took 41 and 29 seconds`, `2,310 vs 2,170 qps`); the values of a list in one unit (`took
+52.1s, 53.4s and 51.8s`) share the first's label and side; after as many slashed names
+(`p50/p99/p999 latencies are 1.2 ms, 4.8 ms and 12.1 ms`) each is its name's.
 """
 
 from __future__ import annotations
@@ -517,6 +518,16 @@ _DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
 _BARE_Q = r"(?P<q>~|about\s+|around\s+|roughly\s+)?"
 _FROM_BARE = re.compile(
     rf"(?i)\bfrom\s+{_BARE_Q}(?P<n>{NUM})(?P<suf>[kM](?![A-Za-z]))?(?=\s*(?:to|->|→)\s*~?\s*$)"
+)
+# The bare values of a list whose last value has the unit (`3 and 12 ms`, `4, 5 and 9
+# seconds`, `2,310 vs 2,170 qps`): each, with what follows it up to the last one
+# (searched in the text right before the last).
+_LIST_BARE = re.compile(
+    rf"(?<![\w.,/~-]){_BARE_Q}(?P<n>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{NUM})"
+    r"(?P<suf>[kKM](?![A-Za-z]))?(?![\d,.]\d)"
+    # (the items between: `, 5`; a list ends with its conjunction: `RF 3, about 40 MB/s`
+    # is no list, and a thousands separator is no item's comma)
+    rf"(?=(?:[ \t]*,[ \t]+~?{NUM}[kKM]?)*(?:[ \t]*,)?[ \t]+(?:and|or|vs\.?|versus)[ \t]+~?$)"
 )
 # A bare old value after a new one (`_NEW_THEN_OLD` between them): no unit after it.
 _OLD_BARE = re.compile(
@@ -1421,6 +1432,15 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
             number = bare.group("n") + (bare.group("suf") or "")
             written = (bare.group("q") or "") + number
             add(bare, metric, written.strip(), parse_number(number), unit, named(bare.start()))
+        # (`3 and 12 ms`, `4, 5 and 9 seconds`: the unit written once, after the last
+        # value of a list, is each one's)
+        for bare in (
+            _LIST_BARE.finditer(sentence, max(0, m.start() - 60), m.start()) if meas else ()
+        ):
+            if not found.covers(bare.start("n")):
+                number = bare.group("n") + (bare.group("suf") or "")
+                written = (bare.group("q") or "") + number
+                add(bare, metric, written.strip(), parse_number(number), unit, named(bare.start()))
         # (`30k msg/s, up from 18k`, `4.2 min (was 9.8)`, `12 ms vs 31 before`: the unit
         # written once, with the first value, is the other's too)
         old = _OLD_BARE.search(sentence, m.end(), m.end() + 40) if meas else None
