@@ -458,10 +458,11 @@ def _unquote_gatling(body: str) -> str:
 
 # A phone or fax number on a line of its own, as signatures give them (`Mobile: +1 (555)
 # 123-4567`, `Tel 555-0100 ext 42`, `手机：138 0013 8000`): no text, and its digits are
-# no measurement.
-_PHONE_WORDS = ("Mobile", "Mob", "Cell", "Phone", "Tel", "Fax", "手机", "电话", "传真")
+# no measurement. (The words are the pattern's alternatives, and what the text is
+# searched for before it: a line holds one of them.)
+_PHONE_WORDS = ("Mobile", "Mob", "Cell", "Phone", "Telephone", "Tel", "Fax", "手机", "电话", "传真")
 _PHONE_LINE = re.compile(
-    r"(?m)^[ \t]*(?:Mobile|Mob|Cell|Phone|Tel|Telephone|Fax|手机|电话|传真)\b[^\n\d+]{0,4}"
+    rf"(?m)^[ \t]*(?:{'|'.join(_PHONE_WORDS)})\b[^\n\d+]{{0,4}}"
     r"[ \t]*\+?[\d() .-]{7,}[^\n]*(?:\n|$)"
 )
 
