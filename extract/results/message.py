@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -78,25 +79,80 @@ class OffsetMap:
 
 
 def _without_code_hunks(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """`text` with the hunks of source files in a git diff left out, each file's
-    `diff --git` line kept (so the classifier still sees a code diff): a commit of
-    40 kB of HTML or Java would otherwise cost the parsers and the classifier 10 ms
-    for numbers that are code. Hunks of other files (results, docs, data) stay.
-    Also the pieces of an `OffsetMap` back to `text`."""
+    """`text` with what a git diff does not say left out: the hunks of source files
+    (each file's `diff --git` line kept, so the classifier still sees a code diff: a
+    commit of 40 kB of HTML or Java would otherwise cost the parsers and the classifier
+    10 ms for numbers that are code), and of the other files (results, docs, data) the
+    lines the commit removes and the lines it only moves (`_said_lines`). Also the pieces of
+    an `OffsetMap` back to `text`."""
     # (a match inside a line ends at that line's end, so it hides none at a line start)
     files = [f for f in _DIFF_FILE.finditer(text) if f.start() == 0 or text[f.start() - 1] == "\n"]
     if not files:
         return text, []
-    out = [text[: files[0].start()]]
-    pieces = [(0, 0)]
-    length = len(out[0])
+    spans = [(0, files[0].start())]
+    hunks = []
     for f, nxt in zip(files, [*files[1:], None], strict=True):
         end = nxt.start() if nxt else len(text)
-        kept_end = f.end() if _CODE_FILE.search(f.group(1)) else end
-        pieces.append((length, f.start()))
-        out.append(text[f.start() : kept_end])
-        length += kept_end - f.start()
+        spans.append((f.start(), f.end()))
+        if not _CODE_FILE.search(f.group(1)):
+            hunks.append((f.end(), end))
+    # (the numbers of every line the diff removes, from whichever file)
+    removed = Counter(
+        n
+        for start, end in hunks
+        for pos, eol in _lines(text, start, end)
+        if _removes(text, pos)
+        for n in _DIFF_NUMBER.findall(text, pos, eol)
+    )
+    for start, end in hunks:
+        spans += _said_lines(text, start, end, removed)
+    out, pieces, length = [], [], 0
+    for start, end in sorted(spans):
+        # (a span that runs on from the one before needs no piece of its own)
+        if not pieces or pieces[-1][1] + length - pieces[-1][0] != start:
+            pieces.append((length, start))
+        out.append(text[start:end])
+        length += end - start
     return "".join(out), pieces
+
+
+_DIFF_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+def _lines(text: str, start: int, end: int):
+    """(start, end) of each line of `text[start:end]`, its break included."""
+    pos = start
+    while pos < end:
+        eol = text.find("\n", pos, end)
+        eol = end if eol < 0 else eol + 1
+        yield pos, eol
+        pos = eol
+
+
+def _removes(text: str, pos: int) -> bool:
+    """Whether the diff line at `pos` is one the diff removes (not `--- a/file`)."""
+    return text.startswith("-", pos) and not text.startswith("--- ", pos)
+
+
+def _said_lines(text: str, start: int, end: int, removed: Counter) -> list[tuple[int, int]]:
+    """The spans of the lines of `text[start:end]` (a results or docs file's hunks)
+    that the diff says: not those it removes, and not the added lines each of whose
+    numbers a removed line held (`removed`, consumed): a page converted to another
+    markup, or a table moved to another file, reports nothing new."""
+    spans = []
+    for pos, eol in _lines(text, start, end):
+        if _removes(text, pos):
+            continue
+        if removed and text.startswith("+", pos) and not text.startswith("+++ ", pos):
+            nums = Counter(_DIFF_NUMBER.findall(text, pos, eol))
+            if nums and all(removed[n] >= k for n, k in nums.items()):
+                removed.subtract(nums)
+                continue
+        if spans and spans[-1][1] == pos:
+            spans[-1] = (spans[-1][0], eol)
+        else:
+            spans.append((pos, eol))
+    return spans
 
 
 def _shorten_long_tokens(text: str) -> tuple[str, list[tuple[int, int]]]:

@@ -448,14 +448,16 @@ def test_degenerate_text_is_classified_in_bounded_time(unit):
 def test_code_hunks_of_a_commit_diff_are_not_read_but_results_files_are():
     """A commit mail's diff: the parsers and the classifier skip the hunks of source
     files (their numbers are code), keep each file's `diff --git` line (a code diff
-    still counts against), and read the hunks of results files as before."""
+    still counts against), and read the lines a results file's hunks add (not those
+    they remove: the old results are not what the commit reports)."""
     from extract.results.message import extraction_text
 
     java = "diff --git a/src/Bench.java b/src/Bench.java\n" + CODE_DIFF.split("\n", 1)[1]
     results = "diff --git a/benchmarks/TPCDS-results.txt b/benchmarks/TPCDS-results.txt\n"
     text = extraction_text("commit abc\n\n" + java + results + RESULTS_DIFF)
     assert "@Warmup" not in text and "diff --git a/src/Bench.java" in text
-    assert "TPCDS-results.txt" in text and RESULTS_DIFF in text
+    added, removed = RESULTS_DIFF.splitlines()[2], RESULTS_DIFF.splitlines()[1]
+    assert "TPCDS-results.txt" in text and added in text and removed not in text
     only_code = extraction_text("commit abc\n\n" + java)
     verdict = classify(only_code, [], subject="[x] branch master updated", plain=True)
     assert not verdict.is_benchmark and any(r.startswith("code diff") for r in verdict.reasons)

@@ -40,3 +40,36 @@ def test_message_results_reports_the_stages_it_enters():
     assert stages == ["extract", "classify"]
     assert found.sample == "Before: 120 ms\nAfter: 80 ms\n"
     assert found.tables and found.verdict is not None
+
+
+def test_a_diff_says_the_lines_it_adds_not_those_it_removes():
+    body = (
+        "commit abc\n\n    Re-run the scan benchmark on the new runners\n\n"
+        "diff --git a/bench/scan-results.txt b/bench/scan-results.txt\n"
+        "--- a/bench/scan-results.txt\n+++ b/bench/scan-results.txt\n"
+        "@@ -1,3 +1,3 @@\n Benchmark     Time (ms)\n-scan_small    14.2\n-scan_large    512.0\n"
+        "+scan_small    11.9\n+scan_large    431.5\n"
+    )
+    sample, to_body = extraction_sample(body)
+    assert "11.9" in sample and "431.5" in sample and "Time (ms)" in sample
+    assert "14.2" not in sample and "512.0" not in sample
+    for i, ch in enumerate(sample):
+        assert body[to_body(i)] == ch, i
+
+
+def test_a_page_moved_to_another_markup_reports_nothing_new():
+    # (the same table deleted from a Markdown page and added to an AsciiDoc one)
+    rows = [("1", "18,100,000", "1,700,000"), ("8", "14,400,000", "610,000")]
+    old = "".join(f"-| {a} | {b} | {c} |\n" for a, b, c in rows)
+    new = "".join(f"+| {a} | {b} | {c}\n" for a, b, c in rows)
+    body = (
+        "commit abc\n\n    Convert the performance page to AsciiDoc\n\n"
+        "diff --git a/site/perf.md b/site/perf.md\n--- a/site/perf.md\n+++ /dev/null\n"
+        "@@ -1,3 +0,0 @@\n-| Threads | Async | Sync |\n"
+        + old
+        + "diff --git a/site/perf.adoc b/site/perf.adoc\n--- /dev/null\n+++ b/site/perf.adoc\n"
+        "@@ -0,0 +1,4 @@\n+|===\n+| Threads | Async | Sync\n" + new + "+|===\n"
+    )
+    sample = extraction_text(body)
+    assert "18,100,000" not in sample and "610,000" not in sample
+    assert not message_results(body, kind="commit").tables
