@@ -264,12 +264,19 @@ def marks_found(text: str, subject: str = "") -> tuple[dict[str, set[int]], dict
     return found, {name: len(at) for name, at in lines.items()}
 
 
+# (a line's width as mail is written: what a line count is measured in)
+_LINE_WIDTH = 80
+
+
 @functools.lru_cache(maxsize=4)  # (the number model and the verdict ask in turn)
 def families(text: str, subject: str = "") -> dict[str, float]:
     """The families `text` (with `subject`) shows, each with its strength (0..1]."""
     out: dict[str, float] = {}
     body = text[:_HEAD]
-    n_lines = max(1, sum(1 for ln in body.splitlines() if ln.strip()))
+    # (the lines it would have as written: mail flattened onto one line, or a paragraph
+    # left unwrapped, is as many lines as its length fills, not one that a single
+    # `failed` fills whole)
+    n_lines = max(1, sum(1 for ln in body.splitlines() if ln.strip()), len(body) // _LINE_WIDTH)
     found, lines = marks_found(text, subject)
     n = {family: len(marks) for family, marks in found.items()}
 
