@@ -215,10 +215,13 @@ def _split_last(piece: str) -> tuple[str, str] | None:
 def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTable]:
     pieces = line.split(delimiter)
     offsets = list(accumulate((len(p) + 1 for p in pieces), initial=0))
+    # (whether each piece reads as a column's name: every start and width of a header
+    # asks of the same pieces, looked at once each)
+    named = [bool(n) and _NAME.fullmatch(n) is not None for n in map(str.strip, pieces)]
     found: list[ResultTable] = []
     k = 0
     while k < len(pieces) - 5:
-        at = (_flat_at(text, pos, pieces, offsets, k, width) for width in range(3, 13))
+        at = (_flat_at(text, pos, pieces, offsets, named, k, width) for width in range(3, 13))
         table = next((t for t in at if t is not None), None)
         if table is None:
             k += 1
@@ -228,10 +231,10 @@ def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTab
     return found
 
 
-def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
-    names = [p.strip() for p in pieces[k + 1 : k + width - 1]]
-    if k + width >= len(pieces) or not all(n and _NAME.fullmatch(n) for n in names):
+def _flat_at(text, pos, pieces, offsets, named, k, width) -> ResultTable | None:
+    if k + width >= len(pieces) or not all(named[k + 1 : k + width - 1]):
         return None
+    names = [p.strip() for p in pieces[k + 1 : k + width - 1]]
     junction = _split_last(pieces[k + width - 1])
     if junction is None or not _NAME.fullmatch(junction[0]):
         return None
