@@ -366,18 +366,19 @@ def _n_words(text: str) -> int:
 _CJK_CHARS = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _content_words(text: str) -> list[str]:
-    """The words of `text` that name something (not the `_EMPTY_WORDS`, 3+ letters)."""
-    out = []
-    for w in _WORD_RX.findall(text):
+def _names_something(text: str) -> bool:
+    """Whether `text` has a word that names something (not the `_EMPTY_WORDS`, 3+
+    letters). (Whether, not which: the first such word answers, the rest is not read)"""
+    for m in _WORD_RX.finditer(text):
+        w = m.group()
         low = w.lower().strip(".-")
         if (
             w[0] >= "\u4e00"
             or w[0].isdigit()
             or (len(low) >= 3 and low not in _EMPTY_WORDS and unit_class(low) in ("word", "count"))
         ):
-            out.append(w)
-    return out
+            return True
+    return False
 
 
 _NUMBER_START = re.compile(r"(?<![\w.])[-+~]?\d")
@@ -435,7 +436,7 @@ def _line_record_name(before: str) -> str:
             continue
         return ""
     name = _clean(line[:k])
-    return name if 1 <= len(name.split()) <= 6 and _content_words(name) else ""
+    return name if 1 <= len(name.split()) <= 6 and _names_something(name) else ""
 
 
 def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> str:
@@ -459,13 +460,13 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
         tail = f"{n.unit} {tail}"
     more = _clean(tail)
     # (the words after it, but not a run of other values: `0.39system 0:02.10elapsed`)
-    if more and _content_words(more) and len(_NUMBER_START.findall(more)) < 2:
-        if not _content_words(label):
+    if more and _names_something(more) and len(_NUMBER_START.findall(more)) < 2:
+        if not _names_something(label):
             # (`149.22 ms avg latency`, `took 28 S for the full scan`: named after it)
             label = more if not label or _NUMBERISH.match(label) else f"{label} {more}"
         elif _n_words(label) < 2 or _FOR_WHAT.match(more):
             label = f"{label} {more}"
-    if _content_words(label):
+    if _names_something(label):
         return label
     lo = max(0, n.start - 400)
     window = sample[lo : n.start - len(before) + clause_at]
@@ -475,7 +476,7 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
     own = window[ends[-1] if ends else 0 :]
     if (first := _NUMBER_START.search(own)) is not None and "\n" not in own[: first.start()]:
         subject = _clean(_CLAUSE_START.split(own[: first.start()])[-1])
-        if _content_words(subject) and len(subject.split()) <= 12:
+        if _names_something(subject) and len(subject.split()) <= 12:
             return f"{subject}: {label}".strip(": ") if label else subject
     # the sentence before the one the number stands in (what `it` refers to)
     if ends:
@@ -486,7 +487,7 @@ def _sentence_label(sample: str, n, before: str, after: str, previous: int) -> s
         pieces = [
             p
             for p in re.split(r"[,;:]\s|\n", prev)
-            if _content_words(p) and not _ALIGNED_ROW.search(p.rstrip(" .!?。"))
+            if _names_something(p) and not _ALIGNED_ROW.search(p.rstrip(" .!?。"))
         ]
         if pieces:
             named = " ".join(_clean(pieces[-1].strip(" .!?。")).split()[-12:])
@@ -550,9 +551,9 @@ def name_vague_labels(sample: str, tables: list[ResultTable], cands: list[Candid
         previous = -1
         for m in t.measurements:
             c = by_start.get(m.span[0]) if m.span else None
-            if c is not None and not _content_words(m.label or ""):
+            if c is not None and not _names_something(m.label or ""):
                 label = describe(sample, c, previous)[0]
-                if _content_words(label):
+                if _names_something(label):
                     m.label = label
             previous = m.span[0] if m.span else previous
 

@@ -215,10 +215,21 @@ def _split_last(piece: str) -> tuple[str, str] | None:
 def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTable]:
     pieces = line.split(delimiter)
     offsets = list(accumulate((len(p) + 1 for p in pieces), initial=0))
+    # (a header's middle pieces are column names: how many pieces from each one on
+    # read as names, each piece matched once, bounds the widths tried at each start)
+    names = [0] * (len(pieces) + 1)
+    for i in range(len(pieces) - 1, -1, -1):
+        piece = pieces[i].strip()
+        names[i] = names[i + 1] + 1 if piece and _NAME.fullmatch(piece) else 0
     found: list[ResultTable] = []
     k = 0
     while k < len(pieces) - 5:
-        at = (_flat_at(text, pos, pieces, offsets, k, width) for width in range(3, 13))
+        # (the header's first name: the last words of the piece before its second)
+        head = _LAST_SENTENCE.split(pieces[k])[-1].strip()
+        if len(head.split()) > 3:
+            head = head.split()[-1]
+        widths = range(3, min(13, names[k + 1] + 3)) if head and _NAME.fullmatch(head) else ()
+        at = (_flat_at(text, pos, pieces, offsets, head, k, width) for width in widths)
         table = next((t for t in at if t is not None), None)
         if table is None:
             k += 1
@@ -228,19 +239,15 @@ def _flat_line(text: str, pos: int, line: str, delimiter: str) -> list[ResultTab
     return found
 
 
-def _flat_at(text, pos, pieces, offsets, k, width) -> ResultTable | None:
-    names = [p.strip() for p in pieces[k + 1 : k + width - 1]]
-    if k + width >= len(pieces) or not all(n and _NAME.fullmatch(n) for n in names):
+def _flat_at(text, pos, pieces, offsets, head, k, width) -> ResultTable | None:
+    # (`head` and the pieces up to the last are names: `_flat_line` tries no other)
+    if k + width >= len(pieces):
         return None
+    names = [p.strip() for p in pieces[k + 1 : k + width - 1]]
     junction = _split_last(pieces[k + width - 1])
     if junction is None or not _NAME.fullmatch(junction[0]):
         return None
-    head = _LAST_SENTENCE.split(pieces[k])[-1].strip()
-    if len(head.split()) > 3:
-        head = head.split()[-1]
     header = [head, *names, junction[0]]
-    if not _is_header(header):
-        return None
     data: list[list[str]] = []
     first, n = junction[1], k + width
     while n + width - 2 < len(pieces):
