@@ -612,3 +612,24 @@ def test_the_unit_after_a_list_s_last_value_is_each_one_s():
     ]
     # (no conjunction, no list: `RF 3, about 40 MB/s`; nor a count of something else)
     assert values("RF 3, about 40 MB/s in per broker.") == [(40.0, "MB/s")]
+
+
+def test_a_signed_percentage_in_a_result_is_a_change():
+    text = "The nightly run shows +7% on the scan suite and -3% on the join suite."
+    got = [(m.value, m.unit) for t in P.parse(text) for m in t.measurements]
+    assert got == [(7.0, "%"), (-3.0, "%")]
+    # (a sign alone is no result: a diff's size, a share of a module)
+    assert not P.parse("The diff is +120 -45 lines, +12% of the module.")
+
+
+def test_values_named_after_them_share_the_list_s_head():
+    text = "Our bench shows +12% on SortedScan, +9% on HashJoin and +4% on TopN; the rest is flat."
+    labels = [m.label for t in P.parse(text) for m in t.measurements]
+    assert labels == [
+        "Our bench shows: SortedScan",
+        "Our bench shows: HashJoin",
+        "Our bench shows: TopN",
+    ]
+    # (`on average` names nothing)
+    text = "Latency dropped by 12% on average."
+    assert [m.label for t in P.parse(text) for m in t.measurements] == ["Latency dropped"]

@@ -291,6 +291,7 @@ RESULT_VERBS = (
     "hit", "hits", "peak", "peaks", "peaked", "sustained", "sustains", "recorded",
 )  # fmt: skip
 _RESULT_VERB = re.compile(r"(?i)\b(?:" + "|".join(RESULT_VERBS) + r")(?: at)?\s*$")
+_RESULT_WORD = re.compile(r"(?i)\b(?:" + "|".join(RESULT_VERBS) + r")\b")
 _SEEN_BEFORE = re.compile(
     r"(?i)\b(?:saw|seen|see|seeing|observed?|observing|measured|got|getting|achieved?|reached)\s*$"
 )
@@ -316,7 +317,7 @@ _DIRECTION_BEFORE = re.compile(
 _CHANGE_WORD = re.compile(
     r"(?i)\b(?:improv\w*|faster|slower|speed\w*|degrad\w*|regress\w*|reduc\w*|decreas\w*|increas\w*"
     r"|drop\w*|gain\w*|overhead|less|fewer|more|better|worse|saving\w*|lower|higher|latency"
-    r"|throughput|cpu|slowdown|perf\w*|smaller|larger|shorter|longer)\b"
+    r"|throughput|[qtr]ps|i?ops|cpu|slowdown|perf\w*|smaller|larger|shorter|longer)\b"
     # the same in Chinese: performance, raise, lower, drop, reduce, add, optimise,
     # time taken, latency, throughput, speed-up, bottleneck
     r"|性能|提升|提高|降低|下降|减少|增加|优化|耗时|延迟|吞吐|加速|瓶颈"
@@ -787,6 +788,8 @@ def _accept(sentence: str, m: re.Match, kind: str) -> bool:
         window = sentence[max(0, m.start() - 120) : m.end() + 60]
         return bool(_SEEN_BEFORE.search(before) and _CHANGE_WORD.search(window))
     window = sentence[max(0, m.start() - 60) : m.end() + 40]
+    if m.group("sign") and (_RESULT_WORD.search(window) or _PERF.search(window)):
+        return True  # `luceneutil shows +12% on AndHighHigh, +9% on ...`: a change, by its sign
     if (
         _DIRECTION_BEFORE.search(before)
         and _PERF_NOUN.search(window)
@@ -1403,6 +1406,7 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         return meas
 
     words = ends = None  # the metric words of the sentence (and their ends), found once
+    head, head_end = None, -1  # a list of values named after them: its head, its end
     for m in _candidates(sentence) if has_unit else ():
         kind = _unit_kind(m.group("unit"))
         if not _accept(sentence, m, kind):
@@ -1417,6 +1421,14 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         if kind == "percent" and _TIME_SHARE_AFTER.match(sentence, m.end()):
             metric = "share of time"
         label = named(m.start())
+        # (`shows +12% on AndHighHigh, +9% on AndHighMed`: a value named after it; the
+        # clause before a list's first value is the head of each one's label)
+        after = _NAMED_AFTER.match(sentence, m.end())
+        if after is not None:
+            if head is None or m.start() - head_end > 40:
+                head = label
+            label = f"{head}: {after['name']}" if head else after["name"]
+            head_end = after.end()
         if kind == "ratio" and (
             label is None or _SHORTCODE_BEFORE.search(sentence, max(0, m.start() - 40), m.start())
         ):
@@ -1519,6 +1531,15 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
             if to and re.search(r"(?i)从|\bfrom\b", m.group("link")):
                 meas.variant, to.variant = "before", "after"
     return found
+
+
+# The name of what a value was measured on, right after it: `+12% on AndHighHigh`,
+# `1.8x for Q72` (not `on average`, `for the ...`: no name).
+_NAMED_AFTER = re.compile(
+    r"[ \t]+(?:on|for)[ \t]+(?!(?:average|avg|the|a|an|my|our|your|this|that|these|those|each"
+    r"|every|all|both|top|most|some|me|us|it|them|which|what|reads|writes)\b)"
+    r"(?P<name>[A-Za-z][\w.\-/]*[\w])"
+)
 
 
 def _magnified(m: re.Match) -> tuple[str, float | None]:
