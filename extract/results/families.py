@@ -66,7 +66,7 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"nightly build", r"\bprecommit\b", r"\bpre-commit\b", r"bot commands",
         r"\btests? (?:passed|failed)\b", r"\bci (?:passed|failed|is green)",
         r"\b\d+ (?:passed|failed|skipped)\b", r"build log", r"console output",
-        r"\bci (?:run|result)", r"tests? results?:", r"test result \(", r"smoke ?test",
+        r"\bci (?:run|result)", r"tests? results?:", r"test result \(",
         r"\bci\b[^\n]{0,20}(?:passed|failed|green|red)\b", r"\btest report\b",
         r"^[ \t]*/rerun\b", r"\brerun (?:with|the)\b", r"\bworkflow:", r"\bjobs?:",
     ),
@@ -84,6 +84,8 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"\bchecksums?\b", r"\bsignatures?\b", r"\bsha-?(?:512|256)\b", r"\.asc\b", r"\bgpg\b",
         r"\bhashes\b", r"\blicense and notice\b", r"\bnotice file",
         r"built (?:it )?from (?:the )?source", r"\brat check", r"\bverified\b", r"\bchecked\b",
+        # (a smoke test a voter ran; a CI's summary says `smoke tests completed`)
+        r"smoke ?tests?\b",
     ),
     "bug": (
         # (a stack frame by its dotted name, `at org.foo.Bar.run(`)

@@ -307,3 +307,9 @@ def test_a_flattened_message_is_as_many_lines_as_its_length_fills():
     ]
     wrapped, flat = families("\n".join(lines)), families(" ".join(lines))
     assert abs(flat.get("ci", 0) - wrapped.get("ci", 0)) < 0.1 and flat.get("ci", 0) < 0.7
+
+
+def test_a_voter_s_smoke_test_is_a_check_not_a_ci_run():
+    vote = "+1 (binding)\n- checked signatures and checksums\n- ran the smoke test on 3 nodes\n"
+    assert "ci" not in families(vote) and families(vote)["vote"] == 1.0
+    assert "ci" in families("Smoke tests completed. 126 look OK, 2 have errors, 0 did not run\n")
