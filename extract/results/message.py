@@ -44,10 +44,17 @@ _LONG_TOKEN = re.compile(r"(?<!\S)\S{1000,}")
 _LONG_TOKEN_KEEP = 100
 _LONG_TOKEN_MARK = " [...]"
 
-# A file's section of a git diff (commit mail): from its `diff --git` line to the next.
+# A file's section of a diff (commit mail): from its first line to the next file's.
 # (the line start is checked on each match: a pattern that starts with `^` is tried at
 # every position, one that starts with its words is searched for them, 7x faster)
-_DIFF_FILE = re.compile(r"diff --git a/\S+ b/(\S+)[^\n]*\n")
+# (git's `diff --git a/x b/x`; svn's `Modified: x` (or `Added:`, `Index:` ...) over a
+# rule of `=`, its view's `URL:` line between)
+_DIFF_FILE = re.compile(
+    r"diff --git a/\S+ b/(\S+)[^\n]*\n"
+    r"|(?:Modified|Added|Deleted|Removed|Copied|Index): (\S+)\n(?:URL: [^\n]*\n)?={20,}\n"
+)
+# (what a body with a diff holds: most hold neither, and are not searched)
+_DIFF_MARKS = ("diff --git ", "\n====================")
 # Source code and markup: numbers in their hunks are code, not results. (Results
 # files, `*-results.txt`, `*.md`, `*.csv`, `*.json`, `*.log`, stay.)
 # (every extension starts with a letter: other dots are turned away at once)
@@ -94,7 +101,7 @@ def _without_code_hunks(text: str) -> tuple[str, list[tuple[int, int]]]:
     for f, nxt in zip(files, [*files[1:], None], strict=True):
         end = nxt.start() if nxt else len(text)
         spans.append((f.start(), f.end()))
-        if not _CODE_FILE.search(f.group(1)):
+        if not _CODE_FILE.search(f.group(1) or f.group(2)):
             hunks.append((f.end(), end))
     # (the numbers of every line the diff removes, from whichever file)
     removed = Counter(
@@ -182,7 +189,7 @@ def extraction_text(body: str) -> str:
 def extraction_sample(body: str) -> tuple[str, OffsetMap]:
     """`extraction_text(body)` and the map of its offsets back to `body`."""
     to_body = OffsetMap()
-    if "diff --git " in body:
+    if any(map(body.__contains__, _DIFF_MARKS)):
         body_cut, pieces = _without_code_hunks(body)
         to_body = OffsetMap(pieces)
     else:

@@ -73,3 +73,19 @@ def test_a_page_moved_to_another_markup_reports_nothing_new():
     sample = extraction_text(body)
     assert "18,100,000" not in sample and "610,000" not in sample
     assert not message_results(body, kind="commit").tables
+
+
+def test_an_svn_diff_is_read_as_a_git_one():
+    # (svn's commit mail: `Modified: path`, its view's URL, a rule, then the hunks)
+    rule = "=" * 78
+    body = (
+        "Update the scan results\n\nModified:\n    site/bench.txt\n\n"
+        f"Modified: site/bench.txt\nURL: http://svn.example.org/viewvc/site/bench.txt\n{rule}\n"
+        "--- site/bench.txt (original)\n+++ site/bench.txt Mon Mar  4 10:11:12 2024\n"
+        "@@ -1,2 +1,2 @@\n scan    Time (ms)\n-small   14.2\n+small   11.9\n"
+        f"\nModified: src/Scan.java\nURL: http://svn.example.org/viewvc/src/Scan.java\n{rule}\n"
+        "--- src/Scan.java (original)\n+++ src/Scan.java Mon Mar  4 10:11:12 2024\n"
+        "@@ -1 +1 @@\n-int batch = 64;\n+int batch = 128;\n"
+    )
+    sample = extraction_text(body)
+    assert "11.9" in sample and "14.2" not in sample and "128" not in sample
