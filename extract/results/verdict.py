@@ -104,8 +104,10 @@ _UNIT_FEATURES = tuple(f"unit={u}" for u in _PERF_UNITS)
 # design thread or a PR's template), unlike CI results, votes or announcements.
 _TOLD_IN = ("bug", "design", "template", "request")
 # The families that hold a report as well as anything else (a thread about a design,
-# a PR's template): they weigh against a report, but explain none of its numbers.
-_CONTAINERS = ("design", "template")
+# a PR's template, the configuration a run used): they weigh against a report, but
+# explain none of its numbers (a configuration's own numbers are settings by their
+# `key=value`, which the number model reads).
+_CONTAINERS = ("design", "template", "config")
 GATE = 0.5
 _EVIDENCE = (
     "numbers:",

@@ -221,3 +221,19 @@ def test_features_the_model_gives_no_weight_are_skipped_without_changing_it():
     r = message_results(texts[0], subject="a test", kind="mail")
     weighed = message_features(r.sample, r.read, r.numbers, kind="mail", model=models[-1])
     assert weighed.get("reader:stack") == 1.0
+
+
+def test_a_report_with_the_configuration_it_ran_is_a_report():
+    config = "".join(
+        f"{key}={value}\n"
+        for key, value in (
+            ("maxMessageSize", 65536), ("flushCommitLogLeastPages", 4),
+            ("brokerRole", "ASYNC_MASTER"),
+            ("sendMessageThreadPoolNums", 16), ("pullMessageThreadPoolNums", 64),
+            ("waitTimeMillsInSendQueue", 500), ("serverWorkerThreads", 16),
+            ("transientStorePoolEnable", "true"), ("osPageCacheBusyTimeOutMills", 1000),
+        )
+    )  # fmt: skip
+    report = "On 3 brokers (16 cores, 64 GB) the producer reached about 180k msg/s.\n\n" + config
+    assert message_results(report, subject="Broker throughput", kind="github").verdict.is_benchmark
+    assert not message_results(config, subject="Broker config", kind="github").verdict.is_benchmark
