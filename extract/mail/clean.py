@@ -85,6 +85,38 @@ _JIRA_WORKLOG_FIELDS = re.compile(
     r"\s*+Author:[^\n]*+\n(?:[ \t]*+(?:Created on|Start Date|Worklog Time Spent|Remaining"
     r" Estimate):[^\n]*+\n)*+(?:[ \t]*+Work Description:[ \t]*+)?"
 )
+# A Bugzilla mail (the bugs@ and dev@ lists of projects that track bugs in Bugzilla):
+# the bug's URL, then a new bug's fields (`Bug ID: 56279`, `Summary:`, `Product:`, ...,
+# `Reporter:`) or who changed what (`What |Removed |Added` over its rows), then the
+# comment under `--- Comment #3 from X ---`, or an attachment's note (`Created
+# attachment 31396`, `--> URL`, its title). None of that is what the person wrote.
+_BUGZILLA_URL = re.compile(r"\s*+https?://\S+/show_bug\.cgi\?id=\d++[ \t]*+\n")
+_BUGZILLA_FIELDS = re.compile(
+    r"\s*+(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*?[ \t]*+Bug ID:[ \t]*+\d++[ \t]*+\n"
+    r"(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*+"
+)
+_BUGZILLA_CHANGES = re.compile(
+    r"\s*+[^\n]{1,200}? changed:\n\s*+What[ \t]*+\|[ \t]*+Removed[ \t]*+\|[ \t]*+Added[^\n]*+\n"
+    r"-{20,}+\n(?:[^\n|]*+\|[^\n]*+\n)*+"
+)
+_BUGZILLA_NOTES = re.compile(
+    r"^--- Comment #\d++ from [^\n]{1,200}? ---[ \t]*+\n"
+    r"|^Created attachment \d++\n[ \t]*+--> \S++\n[^\n]*+\n",
+    re.M,
+)
+
+
+def _without_bugzilla_header(body: str) -> str:
+    """A Bugzilla mail's body without its bug's URL, fields or changes, and notes."""
+    if (url := _BUGZILLA_URL.match(body)) is None:
+        return body
+    body = body[url.end() :]
+    head = _BUGZILLA_FIELDS.match(body) or _BUGZILLA_CHANGES.match(body)
+    if head is not None:
+        body = body[head.end() :]
+    return _BUGZILLA_NOTES.sub("", body)
+
+
 # "apache9 commented on pull request #1858:" / "X commented on PR #3644:" then "URL: ...".
 _GITHUB_HEADER = re.compile(
     r"^\s*\S{1,100}\s(?:commented on|opened|merged|closed|edited a comment on|removed a comment on"
@@ -485,6 +517,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
             body = body[fields.end() :]
         if "{quote}" in body or "bq." in body:
             body = _JIRA_QUOTE.sub("", body)
+    if kind in (None, "mail") and "show_bug.cgi?id=" in body:
+        body = _without_bugzilla_header(body)
     if kind in (None, "github"):
         body = _GITHUB_HEADER.sub("", body, count=1)
         if _REVIEW_RULE in body:

@@ -1,6 +1,7 @@
 """A report reads the same in every envelope a list delivers it in: as a JIRA comment,
 an issue's description or a work log's; as a GitHub comment, indented as the notifier
-sends it, or as a review comment under its diff hunk. Each mail goes the pipeline's
+sends it, or as a review comment under its diff hunk; as a Bugzilla mail, a new bug's
+or a comment under the fields it changed. Each mail goes the pipeline's
 own way (parse, kind, clean, results), and within one kind every envelope must give
 the verdict and the rows of the plainest one. (The envelopes are the notifiers'
 layouts, `shared/design/archive-api.md`; names, ids and reports are written here.)"""
@@ -127,6 +128,48 @@ def github_review_comment(text: str) -> bytes:
     )
 
 
+def plain_mail(text: str) -> bytes:
+    return _mail("Faster listing", "Ann Dev <ann@example.org>", f"Hi,\n\n{text}\n\nAnn\n")
+
+
+_BUGZILLA_URL = "https://bz.example.org/bugzilla/show_bug.cgi?id=69123\n\n"
+_BUGZILLA_FOOTER = (
+    "\n\n-- \nYou are receiving this mail because:\nYou are the assignee for the bug.\n"
+)
+
+
+def bugzilla_new(text: str) -> bytes:
+    fields = (
+        ("Bug ID", "69123"), ("Summary", "Faster listing"), ("Product", "Foo"),
+        ("Version", "2.4.62"), ("Hardware", "All"), ("OS", "Linux"), ("Status", "NEW"),
+        ("Severity", "normal"), ("Priority", "P2"), ("Component", "core"),
+        ("Assignee", "bugs@foo.apache.org"), ("Reporter", "ann@example.org"),
+        ("Target Milestone", "---"),
+    )  # fmt: skip
+    block = "".join(f"{name:>18}: {value}\n" for name, value in fields)
+    attachment = (
+        "Created attachment 39812\n"
+        "  --> https://bz.example.org/bugzilla/attachment.cgi?id=39812&action=edit\n"
+        "patch for 2.4.x\n\n"
+    )
+    body = f"{_BUGZILLA_URL}{block}\n{attachment}Hi,\n\n{text}\n\nAnn{_BUGZILLA_FOOTER}"
+    return _mail("[Bug 69123] New: Faster listing", "bugzilla@apache.org", body)
+
+
+def bugzilla_comment(text: str) -> bytes:
+    changes = (
+        "Ann Dev <ann@example.org> changed:\n\n"
+        "           What    |Removed                     |Added\n" + "-" * 76 + "\n"
+        "            Status|NEW                         |NEEDINFO\n"
+        "          Version|2.4.58                      |2.4.62\n\n"
+    )
+    body = (
+        f"{_BUGZILLA_URL}{changes}--- Comment #4 from Ann Dev <ann@example.org> ---\n"
+        f"Hi,\n\n{text}\n\nAnn{_BUGZILLA_FOOTER}"
+    )
+    return _mail("[Bug 69123] Faster listing", "bugzilla@apache.org", body)
+
+
 def read(raw: bytes) -> tuple:
     pm = parse_message(raw)
     kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
@@ -144,6 +187,8 @@ ENVELOPES = [
     (jira_comment, jira_work_log),
     (github_comment, lambda text: github_comment(text, indent="   ")),
     (github_comment, github_review_comment),
+    (plain_mail, bugzilla_new),
+    (plain_mail, bugzilla_comment),
 ]
 
 
@@ -151,7 +196,14 @@ ENVELOPES = [
 @pytest.mark.parametrize(
     ("plain", "envelope"),
     ENVELOPES,
-    ids=["jira-created", "jira-work-log", "github-indented", "github-review-comment"],
+    ids=[
+        "jira-created",
+        "jira-work-log",
+        "github-indented",
+        "github-review-comment",
+        "bugzilla-new",
+        "bugzilla-comment",
+    ],
 )
 def test_a_report_reads_the_same_in_each_envelope_of_its_kind(plain, envelope, report):
     expected = read(plain(REPORTS[report]))
