@@ -633,3 +633,9 @@ def test_values_named_after_them_share_the_list_s_head():
     # (`on average` names nothing)
     text = "Latency dropped by 12% on average."
     assert [m.label for t in P.parse(text) for m in t.measurements] == ["Latency dropped"]
+
+
+def test_a_rate_named_before_its_number_is_labelled_by_what_its_link_names():
+    text = "The QPS of app-a is 18500, and the QPS of app-b is 160."
+    got = [(m.label, m.metric, m.value) for t in P.parse(text) for m in t.measurements]
+    assert got == [("app-a", "qps", 18500.0), ("app-b", "qps", 160.0)]

@@ -1523,6 +1523,10 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         # name and what follows it: `Throughput doubled (from 1.2k to 2.4k qps)`)
         at = m.start("q") if m.group("q") else m.start("n")
         label = _label(sentence, m.start()) or _label(sentence, at) or named(m.start())
+        # (`The QPS of A is 18000, and the QPS of B is 160`: what the link names, when
+        # the clause before the rate's name names nothing)
+        if label is None or _NAMES_NOTHING.fullmatch(label):
+            label = _LINK_NAME.fullmatch(m.group("link"))["name"] or label
         meas = add(m, metric, (m.group("q") or "") + written, value, unit, label)
         # `吞吐从 1.2万 提升到 3.5万`, `TPS went from 38k to 52k`: the value it went to
         nxt = _RATE_LED_NEXT.match(sentence, m.end()) if meas else None
@@ -1539,6 +1543,15 @@ _NAMED_AFTER = re.compile(
     r"[ \t]+(?:on|for)[ \t]+(?!(?:average|avg|the|a|an|my|our|your|this|that|these|those|each"
     r"|every|all|both|top|most|some|me|us|it|them|which|what|reads|writes)\b)"
     r"(?P<name>[A-Za-z][\w.\-/]*[\w])"
+)
+
+
+# A label of no content words (`The`, `and the`), and the name in a rate's link to its
+# number (` of A is `, ` for the old client was `).
+_NAMES_NOTHING = re.compile(r"(?i)(?:(?:and|but|while|so|then)\s+)?(?:the|a|an|our|my|its|their)?")
+_LINK_NAME = re.compile(
+    r"(?i)\s*(?:(?:of|for|on|in|with)\s+)?(?P<name>[^:：=]*?)"
+    r"\s*(?:\b(?:is|was|are|were|reached|hit|at|of|around)\b|[:：=])?\s*"
 )
 
 
