@@ -639,3 +639,9 @@ def test_a_rate_named_before_its_number_is_labelled_by_what_its_link_names():
     text = "The QPS of app-a is 18500, and the QPS of app-b is 160."
     got = [(m.label, m.metric, m.value) for t in P.parse(text) for m in t.measurements]
     assert got == [("app-a", "qps", 18500.0), ("app-b", "qps", 160.0)]
+
+
+def test_a_chinese_duration_in_minutes_and_seconds_is_one_time():
+    text = "导入耗时 4分12秒，整体吞吐大约 406 MB/s。"
+    got = [(m.value, m.unit) for t in P.parse(text) for m in t.measurements]
+    assert (252.0, "s") in got and (12.0, "秒") not in got

@@ -251,9 +251,12 @@ _BARE_MINUTES = re.compile(
 )
 _BARE_PAIR_RE = re.compile(_BARE_PAIR)
 _HMS = re.compile(
-    r"(?<![\w.])(?P<q>(?:~|about|around|roughly|under|over|almost|nearly)\s*)?"
+    r"(?<![A-Za-z0-9_.])(?P<q>(?:~|about|around|roughly|under|over|almost|nearly)\s*)?"
     rf"(?P<n>(?P<h>\d+)h\s?(?P<hm>\d+)m(?:in)?(?:\s?(?P<hs>{NUM})s)?"
-    rf"|(?P<m>\d+)m\s?(?P<ms>{NUM})s|(?P<bare>\d+)m)(?![\w/])"
+    rf"|(?P<m>\d+)m\s?(?P<ms>{NUM})s|(?P<bare>\d+)m"
+    # (in Chinese: `4分12秒`, 4 min 12 s; `2小时15分`, 2 h 15 min)
+    rf"|(?P<cm>\d+)[ \t]?分钟?[ \t]?(?P<cs>{NUM})[ \t]?秒"
+    r"|(?P<ch>\d+)[ \t]?个?小时[ \t]?(?P<chm>\d+)[ \t]?分钟?)(?![A-Za-z0-9_/])"
 )
 _FACTOR = re.compile(
     rf"\bfactor of\s+(?P<q>(?:more than|over|about|around|~|almost|nearly)\s*)?(?P<n>{NUM})"
@@ -1491,6 +1494,10 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         elif m.group("h"):
             value = int(m.group("h")) * 3600.0 + int(m.group("hm")) * 60.0
             value, unit = value + float(m.group("hs") or 0), "s"
+        elif m.group("cm"):
+            value, unit = int(m.group("cm")) * 60.0 + float(m.group("cs")), "s"
+        elif m.group("ch"):
+            value, unit = int(m.group("ch")) * 3600.0 + int(m.group("chm")) * 60.0, "s"
         else:
             value, unit = int(m.group("m")) * 60.0 + float(m.group("ms")), "s"
         add(m, "time", m.group().strip(), value, unit, named(m.start()))
