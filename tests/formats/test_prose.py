@@ -645,3 +645,10 @@ def test_a_chinese_duration_in_minutes_and_seconds_is_one_time():
     text = "导入耗时 4分12秒，整体吞吐大约 406 MB/s。"
     got = [(m.value, m.unit) for t in P.parse(text) for m in t.measurements]
     assert (252.0, "s") in got and (12.0, "秒") not in got
+
+
+def test_the_name_after_a_value_may_be_a_few_words():
+    text = "The new kernel is about 2.1x faster on random indices (1M rows)."
+    assert [m.label for t in P.parse(text) for m in t.measurements] == [
+        "The new kernel: random indices"
+    ]

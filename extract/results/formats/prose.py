@@ -1545,11 +1545,14 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
 
 
 # The name of what a value was measured on, right after it: `+12% on AndHighHigh`,
-# `1.8x for Q72` (not `on average`, `for the ...`: no name).
+# `1.8x faster for Q72` (not `on average`, `for the`, `on my`: no name).
 _NAMED_AFTER = re.compile(
+    r"(?:[ \t]+(?:faster|slower|better|worse|higher|lower|more|less|quicker))?"
     r"[ \t]+(?:on|for)[ \t]+(?!(?:average|avg|the|a|an|my|our|your|this|that|these|those|each"
     r"|every|all|both|top|most|some|me|us|it|them|which|what|reads|writes)\b)"
-    r"(?P<name>[A-Za-z][\w.\-/]*[\w])"
+    # (a name of up to three words: `on random indices`, `for the join suite`)
+    r"(?P<name>[A-Za-z][\w.\-/]*\w(?:[ \t]+(?!(?:and|or|but|with|vs|than|when|while|on|for"
+    r"|in|at|by|to|from|is|was|are|were)\b)[A-Za-z][\w.\-/]*\w){0,2})"
 )
 
 
