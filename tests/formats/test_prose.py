@@ -652,3 +652,9 @@ def test_the_name_after_a_value_may_be_a_few_words():
     assert [m.label for t in P.parse(text) for m in t.measurements] == [
         "The new kernel: random indices"
     ]
+
+
+def test_a_value_opening_its_line_after_a_finished_sentence_is_not_named_by_it():
+    text = "Looks good to me.\n~12% faster index merge on the large shard, 41 s vs 47 s.\n"
+    labels = [m.label for t in P.parse(text) for m in t.measurements if m.unit == "%"]
+    assert labels == ["index merge"]

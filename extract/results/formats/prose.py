@@ -570,6 +570,7 @@ def _label(sentence: str, pos: int) -> str | None:
     # (a line that ends with a value is a row of a list of results, not the start of
     # this one's clause: `small 1.2 GB/s -> 4.8 GB/s` / `medium 1.3 GB/s`)
     lo = sentence.rfind("\n", 0, end) + 1
+
     value = _ENDS_WITH_VALUE.search(sentence, max(0, lo - 32), lo - 1) if lo else None
     if value is not None and (not value.group(1) or to_si(1.0, value.group(1))[1] is not None):
         words = _last_piece_words(sentence[lo:end], end - lo)
@@ -590,6 +591,8 @@ def _label(sentence: str, pos: int) -> str | None:
 _LOG_TIME = re.compile(rf"{TIME_OF_DAY}(?:[.,]\d+)?[^A-Za-z]*")
 
 
+# A line that ends a sentence, just before a line break.
+_ENDED_LINE = re.compile(r"[.!?。！？][ \t]*\n$")
 _VERSION_KEY = re.compile(r"(?:^|\n)[ \t*>-]*+([vV]?\d++(?:\.\d++)++(?:[-.][\w.]++)?)$")
 _ENDS_WITH_VALUE = re.compile(
     r"(?<![\w.])\d[\d,]*+(?:\.\d++)?[ \t]*+([A-Za-zµ%/]{0,8}+)\)?[ \t]*+$"
@@ -1400,6 +1403,11 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
         return found
 
     def named(pos: int) -> str | None:  # the clause before, else the line above
+        # (`LGTM.` / `~15% faster ...`: a value that opens its line after a finished
+        # sentence is named by nothing before it)
+        ls = sentence.rfind("\n", 0, pos) + 1
+        if ls and not _WORDY.search(sentence, ls, pos) and _ENDED_LINE.search(sentence, 0, ls):
+            return None
         return _label(sentence, pos) or _line_before(text, lo)
 
     def add(m, metric, written, value, unit, label) -> Measurement | None:
@@ -1432,7 +1440,7 @@ def _measurements(text: str, lo: int, sentence: str) -> _Found:
                 head = label
             label = f"{head}: {after['name']}" if head else after["name"]
             head_end = after.end()
-        if kind == "ratio" and (
+        if kind in ("ratio", "percent") and (
             label is None or _SHORTCODE_BEFORE.search(sentence, max(0, m.start() - 40), m.start())
         ):
             # (`:rocket: ~2.3x faster checkpoints`: what is faster names it)
