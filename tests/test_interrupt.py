@@ -108,10 +108,13 @@ def test_ctrl_c_in_the_sql_prompt_stops_the_statement_not_the_prompt(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "extract.outputs.sql", "--db", str(db)],
         cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True,
+        text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     proc.stdin.write("SELECT count(*) FROM range(1000000000000) a;\n")
     proc.stdin.flush()
+    # (the banner: the prompt is up and reads the statement next. A fixed delay from the
+    # start raced a loaded machine's slow start: Ctrl-C came before the prompt did)
+    assert proc.stdout.readline().startswith("connected to")
     time.sleep(1.5)  # the statement runs (for hours, left alone)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate("SELECT 6 * 7 AS answer;\n.quit\n", timeout=120)
