@@ -59,6 +59,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from extract.dev import heldout
 from extract.dev.corpus import (
     REPO,
     CorpusMessage,
@@ -793,6 +794,9 @@ def main(argv: list[str] | None = None) -> int:
         if sealed:
             print(f"    the sealed set with the gate on:  {sealed['on']}")
             print(f"    the sealed set with the gate off: {sealed['off']}")
+    if not args.corpus and (held := heldout.evaluate()) is not None:
+        print(f"  written held-out ({heldout.HELDOUT.relative_to(heldout.REPO)}, never fitted):")
+        print(f"    {held.line()}")
     else:
         print("  cross-validated: n/a (needs numpy and scipy: make install)")
     if spans is not None:
