@@ -658,3 +658,16 @@ def test_a_value_opening_its_line_after_a_finished_sentence_is_not_named_by_it()
     text = "Looks good to me.\n~12% faster index merge on the large shard, 41 s vs 47 s.\n"
     labels = [m.label for t in P.parse(text) for m in t.measurements if m.unit == "%"]
     assert labels == ["index merge"]
+
+
+def test_a_respectively_list_names_its_values_in_order():
+    def got(text):
+        return [(m.label, m.metric, m.value) for t in P.parse(text) for m in t.measurements]
+
+    text = "The median and p99 latencies were 3.1 ms and 17 ms respectively."
+    assert [(metric, value) for _, metric, value in got(text)] == [("median", 3.1), ("p99", 17.0)]
+    text = "Scans and merges ran at 610 MB/s and 240 MB/s, respectively."
+    assert [label for label, _, _ in got(text)] == ["Scans", "merges"]
+    # (without `respectively` the values are one quantity's, as any list's)
+    text = "The runs took 52.1s, 53.4s and 51.8s."
+    assert len({label for label, _, _ in got(text)}) == 1

@@ -1091,7 +1091,39 @@ def _enumerations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> N
             if names and len(names[-1]) == len(members):
                 for meas, name in zip(members, names[-1], strict=True):
                     meas.metric = name
+            elif _RESPECTIVELY.match(sentence, found[j][0].end()):
+                _name_respectively(sentence, found[i][0].start(), members)
         i = j + 1
+
+
+# `..., respectively` after a list's last value (`分别` before its first), and a list of
+# names before its values: `p50 and p99 were 12 ms and 48 ms respectively`.
+_RESPECTIVELY = re.compile(r"[ \t]*,?[ \t]*\(?respectively\b")
+_NAME_LIST = re.compile(
+    r"(?i)(?<![\w.-])([A-Za-z][\w.-]{0,24}(?:[ \t]*,[ \t]*[A-Za-z][\w.-]{0,24})*)"
+    r"[ \t]*,?[ \t]+and[ \t]+([A-Za-z][\w.-]{0,24})(?![\w.-])"
+)
+# (a statistic names the metric; anything else what was measured)
+_STATISTIC = re.compile(r"(?i)p\d{2,3}(?:\.\d+)?|avg|average|mean|median|max|min|tp\d{2,4}")
+
+
+def _name_respectively(sentence: str, start: int, members: list[Measurement]) -> None:
+    """Name each value of a `respectively` list by the list of as many names before it,
+    in order: a statistic (`p50`, `mean`) as its metric, anything else as its label."""
+    lists = list(_NAME_LIST.finditer(sentence, max(0, start - 120), start))
+    if not lists:
+        return
+    last = lists[-1]
+    names = [n.strip() for n in last.group(1).split(",")] + [last.group(2)]
+    # (a clause before the names may run into them: `With the patch, q1, q3 and q9`)
+    if len(names) < len(members):
+        return
+    names = names[-len(members) :]
+    for meas, name in zip(members, names, strict=True):
+        if _STATISTIC.fullmatch(name):
+            meas.metric = name
+        else:
+            meas.label = name
 
 
 def _quoted(text: str) -> list[tuple[int, int]]:
