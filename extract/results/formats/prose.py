@@ -1098,10 +1098,11 @@ def _enumerations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> N
 
 # `..., respectively` after a list's last value (`分别` before its first), and a list of
 # names before its values: `p50 and p99 were 12 ms and 48 ms respectively`.
-_RESPECTIVELY = re.compile(r"[ \t]*,?[ \t]*\(?respectively\b")
+# (possessive, and at most eight names: linear on any text)
+_RESPECTIVELY = re.compile(r"[ \t]*+,?[ \t]*+\(?respectively\b")
 _NAME_LIST = re.compile(
-    r"(?i)(?<![\w.-])([A-Za-z][\w.-]{0,24}(?:[ \t]*,[ \t]*[A-Za-z][\w.-]{0,24})*)"
-    r"[ \t]*,?[ \t]+and[ \t]+([A-Za-z][\w.-]{0,24})(?![\w.-])"
+    r"(?i)(?<![\w.-])([A-Za-z][\w.-]{0,24}+(?:[ \t]*+,[ \t]*+[A-Za-z][\w.-]{0,24}+){0,7})"
+    r"(?:[ \t]*+,)?[ \t]++and[ \t]++([A-Za-z][\w.-]{0,24}+)(?![\w.-])"
 )
 # (a statistic names the metric; anything else what was measured)
 _STATISTIC = re.compile(r"(?i)p\d{2,3}(?:\.\d+)?|avg|average|mean|median|max|min|tp\d{2,4}")
