@@ -105,11 +105,20 @@ def test_ctrl_c_in_extract_keeps_what_it_committed_and_full_keeps_the_old_db(tmp
 def test_ctrl_c_in_the_sql_prompt_stops_the_statement_not_the_prompt(tmp_path):
     db = tmp_path / "asf.duckdb"
     Store(db).close()  # an empty database with its tables and views
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "extract.outputs.sql", "--db", str(db)],
-        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
+    # (a child inherits an ignored or blocked SIGINT from the test run, whatever ran
+    # before in it: the prompt would never see the Ctrl-C. It is started as a shell
+    # starts a command, SIGINT at its default and unblocked)
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "extract.outputs.sql", "--db", str(db)],
+            cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, handler)
     proc.stdin.write("SELECT count(*) FROM range(1000000000000) a;\n")
     proc.stdin.flush()
     # (the banner: the prompt is up and reads the statement next. A fixed delay from the
