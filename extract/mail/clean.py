@@ -74,9 +74,10 @@ _JIRA_ACTOR_LINE = re.compile(
 )
 # A JIRA `created` mail opens with the new issue's fields (`Summary:`, `Key: KEY-N`,
 # `Project:`, `Affects Versions: 3.6.0`, `Reporter:`, ...), its description after them.
+# (a field's line: a capitalised name of a few words, a colon, its value)
+_FIELD = r"[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n"
 _JIRA_FIELDS = re.compile(
-    r"\s*+(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*?"
-    r"[ \t]*+Key:[ \t]++[A-Z][A-Z0-9_]*+-\d++[ \t]*+\n(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*+"
+    rf"\s*+(?:{_FIELD})*?[ \t]*+Key:[ \t]++[A-Z][A-Z0-9_]*+-\d++[ \t]*+\n(?:{_FIELD})*+"
 )
 # A JIRA work-log mail (`ASF GitHub Bot logged work on KEY-N:`) opens with the log's
 # fields, the last of them the work's description (most often a GitHub comment, as the
@@ -92,8 +93,7 @@ _JIRA_WORKLOG_FIELDS = re.compile(
 # attachment 31396`, `--> URL`, its title). None of that is what the person wrote.
 _BUGZILLA_URL = re.compile(r"\s*+https?://\S+/show_bug\.cgi\?id=\d++[ \t]*+\n")
 _BUGZILLA_FIELDS = re.compile(
-    r"\s*+(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*?[ \t]*+Bug ID:[ \t]*+\d++[ \t]*+\n"
-    r"(?:[ \t]*+[A-Z][A-Za-z ]{0,30}:[^\n]*+\n)*+"
+    rf"\s*+(?:{_FIELD})*?[ \t]*+Bug ID:[ \t]*+\d++[ \t]*+\n(?:{_FIELD})*+"
 )
 _BUGZILLA_CHANGES = re.compile(
     r"\s*+[^\n]{1,200}? changed:\n\s*+What[ \t]*+\|[ \t]*+Removed[ \t]*+\|[ \t]*+Added[^\n]*+\n"
