@@ -930,18 +930,20 @@ def _column_features(
         index, at = cells
         out = ("row_label",) if index > 0 and bounds.label else ()
         if at is not None:
-            out += (_column_kind(header[1][at][1].strip(" *`")),)
+            out += _column_kind(header[1][at][1].strip(" *`"))
         bounds.features[cells] = out
     return out
 
 
 @functools.lru_cache(maxsize=1024)
-def _column_kind(text: str) -> str:
-    """`column=<kind>` of a header cell (a table's cells repeat: asked once each)."""
-    for name, rx in _COLUMN_WORDS:
-        if rx.search(text):
-            return f"column={name}"
-    return "column=other"
+def _column_kind(text: str) -> tuple[str, ...]:
+    """`column=<kind>` of a header cell, and `header=hedge` when its words say what is
+    wanted, set or bounded, not measured (`Target rate`, `current default`, `limit`).
+    (A table's cells repeat: asked once each.)"""
+    kind = next((f"column={name}" for name, rx in _COLUMN_WORDS if rx.search(text)), None)
+    words = _TOKEN.findall(text.translate(_ASCII_LOWER))
+    hedged = any("hedge" in _word_adds(w) for w in words)
+    return (kind or "column=other", "header=hedge") if hedged else (kind or "column=other",)
 
 
 _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")

@@ -124,7 +124,7 @@ _EVIDENCE = (
     "reader:results",
 )
 # What the words around a number say of it (the number model's context features)
-_HEDGED = ("left=hedge", "right=hedge")
+_HEDGED = ("left=hedge", "right=hedge", "header=hedge")
 _SETTING = ("left=setting",)
 _ON_LOG = ("line=log", "line=stack")
 _MEASURED = ("left=took", "left=compare", "right=compare", "left=change", "right=change")

@@ -51,6 +51,15 @@ def test_the_column_header_above_names_a_column_without_a_reader():
     assert "after_plus_minus" in feats(JMH, 2.44)
 
 
+def test_a_header_that_says_what_is_wanted_hedges_its_column():
+    text = (
+        "| scenario | producers | target rate | p99 latency |\n|---|---|---|---|\n"
+        "| small | 4 | 50000 msg/s | 12.5 ms |\n| large | 16 | 200000 msg/s | 31.5 ms |\n"
+    )
+    assert "header=hedge" in feats(text, 50000)
+    assert "header=hedge" not in feats(text, 12.5)
+
+
 def test_words_around_a_number():
     text = "The full build now takes 12 min; the default timeout is 30 s. See PR #4567."
     assert "left=took" in feats(text, 12)

@@ -237,3 +237,17 @@ def test_a_report_with_the_configuration_it_ran_is_a_report():
     report = "On 3 brokers (16 cores, 64 GB) the producer reached about 180k msg/s.\n\n" + config
     assert message_results(report, subject="Broker throughput", kind="github").verdict.is_benchmark
     assert not message_results(config, subject="Broker config", kind="github").verdict.is_benchmark
+
+
+def test_numbers_under_a_hedging_header_count_as_hedged():
+    from extract.results.verdict import message_features
+
+    def hedged(header):
+        text = (
+            f"| scenario | producers | {header} |\n|---|---|---|\n| small | 4 | 50000 msg/s |\n"
+            "| large | 16 | 200000 msg/s |\n"
+        )
+        r = message_results(text, subject="Perf test", kind="mail")
+        return message_features(r.sample, r.read, r.numbers)["numbers:hedged_share"]
+
+    assert hedged("target rate") > hedged("measured rate") == 0.0
