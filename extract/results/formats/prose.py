@@ -570,7 +570,6 @@ def _label(sentence: str, pos: int) -> str | None:
     # (a line that ends with a value is a row of a list of results, not the start of
     # this one's clause: `small 1.2 GB/s -> 4.8 GB/s` / `medium 1.3 GB/s`)
     lo = sentence.rfind("\n", 0, end) + 1
-
     value = _ENDS_WITH_VALUE.search(sentence, max(0, lo - 32), lo - 1) if lo else None
     if value is not None and (not value.group(1) or to_si(1.0, value.group(1))[1] is not None):
         words = _last_piece_words(sentence[lo:end], end - lo)
@@ -1096,8 +1095,8 @@ def _enumerations(sentence: str, found: list[tuple[re.Match, Measurement]]) -> N
         i = j + 1
 
 
-# `..., respectively` after a list's last value (`分别` before its first), and a list of
-# names before its values: `p50 and p99 were 12 ms and 48 ms respectively`.
+# `..., respectively` after a list's last value, and a list of names before its
+# values: `p50 and p99 were 12 ms and 48 ms respectively`.
 # (possessive, and at most eight names: linear on any text)
 _RESPECTIVELY = re.compile(r"[ \t]*+,?[ \t]*+\(?respectively\b")
 _NAME_LIST = re.compile(
