@@ -32,8 +32,9 @@ from extract.results.units import to_si
 REPO = Path(__file__).resolve().parents[2]
 HELDOUT = REPO / "tests" / "fixtures" / "heldout"
 # (as the sealed score's: words too common to tell a number's name)
-_STOP = {"the", "and", "for", "with", "per", "none", "total", "value", "score", "time", "avg"}
-_STOP |= {"mean"}
+_STOP = frozenset(
+    ("the", "and", "for", "with", "per", "none", "total", "value", "score", "time", "avg", "mean")
+)
 _MAGNITUDE = {"k": 1e3, "m": 1e6, "g": 1e9, "w": 1e4, "万": 1e4, "亿": 1e8}
 
 
