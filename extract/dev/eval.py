@@ -794,11 +794,11 @@ def main(argv: list[str] | None = None) -> int:
         if sealed:
             print(f"    the sealed set with the gate on:  {sealed['on']}")
             print(f"    the sealed set with the gate off: {sealed['off']}")
+    else:
+        print("  cross-validated: n/a (needs numpy and scipy: make install)")
     if not args.corpus and (held := heldout.evaluate()) is not None:
         print(f"  written held-out ({heldout.HELDOUT.relative_to(heldout.REPO)}, never fitted):")
         print(f"    {held.line()}")
-    else:
-        print("  cross-validated: n/a (needs numpy and scipy: make install)")
     if spans is not None:
         print(f"  by span, in-sample: {spans.line()}")
     if transformed:

@@ -940,10 +940,9 @@ def _column_kind(text: str) -> tuple[str, ...]:
     """`column=<kind>` of a header cell, and `header=hedge` when its words say what is
     wanted, set or bounded, not measured (`Target rate`, `current default`, `limit`).
     (A table's cells repeat: asked once each.)"""
-    kind = next((f"column={name}" for name, rx in _COLUMN_WORDS if rx.search(text)), None)
+    kind = next((f"column={n}" for n, rx in _COLUMN_WORDS if rx.search(text)), "column=other")
     words = _TOKEN.findall(text.translate(_ASCII_LOWER))
-    hedged = any("hedge" in _word_adds(w) for w in words)
-    return (kind or "column=other", "header=hedge") if hedged else (kind or "column=other",)
+    return (kind, "header=hedge") if any("hedge" in _word_adds(w) for w in words) else (kind,)
 
 
 _DATE_TOKEN = re.compile(r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?!\d)")

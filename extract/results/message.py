@@ -86,12 +86,12 @@ class OffsetMap:
 
 
 def _without_code_hunks(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """`text` with what a git diff does not say left out: the hunks of source files
-    (each file's `diff --git` line kept, so the classifier still sees a code diff: a
-    commit of 40 kB of HTML or Java would otherwise cost the parsers and the classifier
-    10 ms for numbers that are code), and of the other files (results, docs, data) the
-    lines the commit removes and the lines it only moves (`_said_lines`). Also the pieces of
-    an `OffsetMap` back to `text`."""
+    """`text` with what a diff (git's or svn's) does not say left out: the hunks of
+    source files (each file's first line kept, so the classifier still sees a code
+    diff: a commit of 40 kB of HTML or Java would otherwise cost the parsers and the
+    classifier 10 ms for numbers that are code), and of the other files (results, docs,
+    data) the lines the commit removes and the lines it only moves (`_said_lines`).
+    Also the pieces of an `OffsetMap` back to `text`."""
     # (a match inside a line ends at that line's end, so it hides none at a line start)
     files = [f for f in _DIFF_FILE.finditer(text) if f.start() == 0 or text[f.start() - 1] == "\n"]
     if not files:
