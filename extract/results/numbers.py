@@ -48,6 +48,11 @@ _DURATION_PART = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)([hms])")
 _CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:([,'\u2009\u202f\u00a0])\d{3})(?:\1\d{3})*(?:\.\d+)?")
 _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+# A printf conversion (C's, Java's `String.format`, Python's `%`): `%`, its flags, then
+# the width and precision the run of digits is, then the conversion's letter. (Not the
+# blank flag: `50% 10s` is two numbers.)
+_PRINTF_LEAD = re.compile(r"%[-+0#]{0,3}$")
+_CONVERSIONS = frozenset("sdfFeEgGxXoucib")
 # Magnitudes glued to a number: Latin letters only when no letter follows them
 # (`5M rows`, not `5ms`); CJK ones always.
 _MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千])")
@@ -148,6 +153,11 @@ def _read_run(text: str, start: int, run: str) -> list[Number]:
     if nxt and (nxt.isascii() and (nxt.isalpha() or nxt == "_")) and not _EXPONENT.match(text, end):
         tail = _IDENTIFIER_TAIL.match(text, end)
         if tail and any(ch.isdigit() for ch in tail.group()):
+            return []
+    # a printf conversion's width and precision (`%-50s`, `%10.2f`): a format, no number
+    if nxt in _CONVERSIONS and _PRINTF_LEAD.search(text, max(0, start - 4), start):
+        after = text[end + 1 : end + 2]
+        if not (after.isascii() and (after.isalnum() or after == "_")):
             return []
     if ":" in run:
         if _CLOCK.fullmatch(run):

@@ -671,3 +671,9 @@ def test_a_respectively_list_names_its_values_in_order():
     # (without `respectively` the values are one quantity's, as any list's)
     text = "The runs took 52.1s, 53.4s and 51.8s."
     assert len({label for label, _, _ in got(text)}) == 1
+
+
+def test_a_printf_width_is_no_duration():
+    text = "The rows print with `%-40s %12s` but the header with `%14s`, so they shift."
+    assert written(text) == []
+    assert written("The header took 14s to print, the rows 12 s.") != []

@@ -50,6 +50,15 @@ def test_digits_inside_words_versions_and_addresses_are_not_numbers(text):
     assert numbers(text) == []
 
 
+@pytest.mark.parametrize("text", ["%-50s", "%14s", "%10.2f", "%.3f", "%5d", "%08x", "`%-40s %12s`"])
+def test_a_printf_conversions_width_is_no_number(text):
+    assert numbers(text) == []
+
+
+def test_a_percentage_then_a_time_is_two_numbers():
+    assert [(n.value, n.unit) for n in numbers("50% 10s")] == [(50.0, "%"), (10.0, "s")]
+
+
 def test_a_csv_line_is_several_numbers():
     assert [n.value for n in numbers("1,30,1675.3,13.6")] == [1.0, 30.0, 1675.3, 13.6]
 

@@ -206,7 +206,8 @@ _QUALIFIERS = (
 _CANDIDATE = re.compile(
     # (a sign glued to a number is an expression's or a flag's, `x+1`, `-Xmx4`, but a
     # percentage's after a blank: `+45% throughput`, `(-30%)`)
-    r"(?:(?<![^\s(])(?P<sign>[+\-−])(?=\d[\d.,]{0,12}\s?%)|(?<![.\-/=:#@$+]))"
+    # (nor a printf conversion's width, `%14s`)
+    r"(?:(?<![^\s(])(?P<sign>[+\-−])(?=\d[\d.,]{0,12}\s?%)|(?<![.\-/=:#@$+%]))"
     rf"(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
     rf"(?P<q>(?:(?P<between>between)|{'|'.join(map(re.escape, _QUALIFIERS))})\s*)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])"
