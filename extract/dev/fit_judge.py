@@ -506,6 +506,7 @@ AGAINST_A_REPORT = (
     "voice:supposed_share",
     "claims:supposed",
     "numbers:hedged_share",
+    "numbers:unmarked_share",
     "numbers:setting_share",
     "numbers:log_share",
 )

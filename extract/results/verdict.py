@@ -126,6 +126,13 @@ _EVIDENCE = (
 # What the words around a number say of it (the number model's context features)
 _HEDGED = ("left=hedge", "right=hedge", "header=hedge")
 _SETTING = ("left=setting",)
+# What marks a number as a performance quantity besides its unit: a reader's metric or
+# a column header that names one, or a word for a time or a rate just before it. (A
+# report's results are times, rates, factors and changes; a spec's, an inventory's, a
+# price list's or an accuracy table's numbers are counts, sizes, prices and scores.)
+_PERF_MARKS = frozenset(
+    (*_UNIT_FEATURES, "metric=perf", "column=perf", "left=rate", "left=time", "left=took")
+)
 _ON_LOG = ("line=log", "line=stack")
 _MEASURED = ("left=took", "left=compare", "right=compare", "left=change", "right=change")
 # A line that states a job's or a test's status (a CI summary's, a bot's). (Searched
@@ -175,6 +182,10 @@ def _writing(
         "numbers:taken_share": len(taken) / len(own) if own else 0.0,
         # (shares, not counts: a long message is not more of a report for its length)
         "numbers:hedged_share": sum(not named[id(c)].isdisjoint(_HEDGED) for c in perf) / n_perf,
+        # (of the numbers taken, those nothing marks as a time, a rate or a change)
+        "numbers:unmarked_share": (
+            sum(named[id(c)].isdisjoint(_PERF_MARKS) for c in taken) / len(taken) if taken else 0.0
+        ),
         "numbers:setting_share": (
             sum(not named[id(c)].isdisjoint(_SETTING) for c in own) / len(own) if own else 0.0
         ),
@@ -205,10 +216,12 @@ def _writing(
 # lookahead of the characters its words start with, and its words share one `\b`: a
 # position no word starts at is turned away in one step, not once a word.)
 _REPORT_VOICE = re.compile(
-    r"(?=[abcdfghinrstvw测压结提降下优之以现只])(?:\b(?:(?:i|we|i've|we've) (?:just )?(?:ran|run"
+    r"(?=[abcdfghimnoprstvw测压结提降下优之以现只])(?:\b(?:(?:i|we|i've|we've) (?:(?:just|now|then"
+    r"|also|still|finally|actually|already) )?(?:ran|run"
     r"|measured|tested|benchmarked|tried|got|get|see|saw|observed|noticed|found|compared"
     r"|profiled|deployed|checked)\b|results?\b|(?:demonstrat|show|brought|brings|gave|gives"
     r"|achiev|saw|seeing)|here (?:are|is)\b|(?:took|went|dropped|improved|reduced|regressed"
+    r"|reached|peaked|sustained|averaged|recorded|measured|observed"
     r"|finishes|finished|completed|now (?:takes|runs|is|gets))\b|from [^.\n]{1,40}? to\b|vs"
     r"|versus\b|before\b[^.\n]{0,80}?\bafter\b|(?:before|after|with|without) (?:the |this |my )?"
     r"(?:patch|change|fix|pr)\b|baseline\b)|测试|压测|结果|提升|提高|降低|下降|降到|优化[前后]"
@@ -275,12 +288,24 @@ class _Sentences:
             supposing = strong = False
             at = bounds.start
             for m in _HYPOTHETICAL_VOICE.finditer(sentence):
+                if _in_a_name(sentence, m.start(), m.end()):
+                    continue
                 supposing = True
                 if self.sample[at + m.start() : at + m.end()].lower() not in _WEAK_SUPPOSING:
                     strong = True
                     break
             self._voices[k] = (report and not strong, supposing and not report)
         return self._voices[k]
+
+
+def _in_a_name(text: str, start: int, end: int) -> bool:
+    """Whether the word at `start:end` of `text` is a piece of a dotted name (a setting's
+    key, `fetch.max.wait.ms`; a package's): the name's, not the sentence's word."""
+    before = text[start - 2 : start] if start >= 2 else ""
+    after = text[end : end + 2]
+    return (len(before) == 2 and before[1] == "." and before[0].isalnum()) or (
+        len(after) == 2 and after[0] == "." and after[1].isalnum()
+    )
 
 
 def _told_or_supposed(sentences: _Sentences, starts: list[int]) -> tuple[int, int]:

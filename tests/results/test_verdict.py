@@ -32,6 +32,11 @@ REPO = Path(__file__).resolve().parents[2]
         # (a full-width stop ends a sentence with no blank after it: the next one's
         # `需要` (need) does not suppose this one's result)
         ("压测结果：TPS 从 8000 提升到 13000。下一步需要调整线程数。", 1, 0),
+        # (an adverb between the teller and the verb; `max` in a setting's dotted key
+        # is the key's word, not the sentence's)
+        ("After the change I now see 30k msg/s, before it was 900.", 1, 0),
+        ("With fetch.max.wait.ms=100 we got 30 ms p99.", 1, 0),
+        ("With max.poll.records=500 it is 30 ms.", 0, 0),
     ],
 )
 def test_a_sentence_tells_or_supposes(sentence, told, supposed):
@@ -251,3 +256,18 @@ def test_numbers_under_a_hedging_header_count_as_hedged():
         return message_features(r.sample, r.read, r.numbers)["numbers:hedged_share"]
 
     assert hedged("target rate") > hedged("measured rate") == 0.0
+
+
+def test_numbers_nothing_marks_as_performance_count_as_unmarked():
+    """Of the numbers taken, the share that no unit, metric, column or word marks as a
+    time, a rate or a change: a price list's or an accuracy table's numbers are."""
+    from extract.results.verdict import message_features
+
+    def unmarked(header, cells):
+        rows = "".join(f"| {name} | {cell} |\n" for name, cell in zip("abc", cells, strict=True))
+        text = f"Results of the comparison:\n\n| case | {header} |\n|---|---|\n{rows}"
+        r = message_results(text, subject="Comparison", kind="mail")
+        return message_features(r.sample, r.read, r.numbers)["numbers:unmarked_share"]
+
+    assert unmarked("latency", ("12.5 ms", "14.1 ms", "9.8 ms")) == 0.0
+    assert unmarked("price per GB-month", ("0.023", "0.020", "0.018")) == 1.0
