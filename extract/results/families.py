@@ -65,7 +65,11 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"github actions", r"workflow run", r"check run", r"sonar(?:cloud|qube)", r"\bflaky\b",
         r"nightly build", r"\bprecommit\b", r"\bpre-commit\b", r"bot commands",
         r"\btests? (?:passed|failed)\b", r"\bci (?:passed|failed|is green)",
-        r"\b\d+ (?:passed|failed|skipped)\b", r"build log", r"console output",
+        # (a count of tests, checks or jobs, as a runner's summary ends: `5 failed, 120
+        # passed in 3.2s`; not `0 failed checkpoints`, a result's count of its own)
+        r"\b\d+ (?:passed|failed|skipped)(?:[,;.:)\]]|[ \t]*$|[ \t]+(?:in|and|tests?|checks?"
+        r"|jobs?|builds?|runs?|specs?|suites?|cases?|examples?|steps?|of)\b)",
+        r"build log", r"console output",
         r"\bci (?:run|result)", r"tests? results?:", r"test result \(",
         r"\bci\b[^\n]{0,20}(?:passed|failed|green|red)\b", r"\btest report\b",
         r"^[ \t]*/rerun\b", r"\brerun (?:with|the)\b", r"\bworkflow:", r"\bjobs?:",

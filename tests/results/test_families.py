@@ -313,3 +313,9 @@ def test_a_voter_s_smoke_test_is_a_check_not_a_ci_run():
     vote = "+1 (binding)\n- checked signatures and checksums\n- ran the smoke test on 3 nodes\n"
     assert "ci" not in families(vote) and families(vote)["vote"] == 1.0
     assert "ci" in families("Smoke tests completed. 126 look OK, 2 have errors, 0 did not run\n")
+
+
+def test_a_runner_s_count_is_of_tests_not_of_what_a_result_counts():
+    for summary in ("== 5 failed, 120 passed in 3.2s ==\n", "Checks: 1 failed and 3 passed\n"):
+        assert "ci" in families(summary)
+    assert "ci" not in families("Since the patch: 0 failed checkpoints in 24 hours.\n")
