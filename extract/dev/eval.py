@@ -796,9 +796,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    the sealed set with the gate off: {sealed['off']}")
     else:
         print("  cross-validated: n/a (needs numpy and scipy: make install)")
-    if not args.corpus and (held := heldout.evaluate()) is not None:
-        print(f"  written held-out ({heldout.HELDOUT.relative_to(heldout.REPO)}, never fitted):")
-        print(f"    {held.line()}")
+    for folder in heldout.SETS if not args.corpus else ():
+        if (held := heldout.evaluate(folder)) is not None:
+            print(f"  written held-out ({folder.relative_to(heldout.REPO)}, never fitted):")
+            print(f"    {held.line()}")
     if spans is not None:
         print(f"  by span, in-sample: {spans.line()}")
     if transformed:

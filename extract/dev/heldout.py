@@ -1,4 +1,4 @@
-"""The held-out written set: mail the project wrote for measuring, never for fitting.
+"""The held-out written sets: mail the project wrote for measuring, never for fitting.
 
 `tests/fixtures/heldout/` holds 90 messages a helper session wrote from a brief alone,
 without seeing the extractor's code or the labelled corpus: 45 reports in the forms
@@ -9,7 +9,8 @@ under review). Each source declares its verdict (`Expect:`) and, for a report, e
 measured number it holds with a few words naming it (`Numbers: 412.3 ms | scan q1
 main; ...`). No fit reads them (`extract.dev.fit_judge` reads tests/fixtures/verdict),
 so their figures say how the extractor does on mail written apart from it, as the
-sealed set's do; `make eval` prints them.
+sealed set's do; `make eval` prints them. `tests/fixtures/heldout2/` holds 70 more,
+written the same way by another session from another brief, without the first set.
 
 Scoring follows the sealed score's (`../shared/unseen/score`): a number is found when a
 stored measurement has its value, as written or in SI units, and with its label when
@@ -31,6 +32,11 @@ from extract.results.units import to_si
 
 REPO = Path(__file__).resolve().parents[2]
 HELDOUT = REPO / "tests" / "fixtures" / "heldout"
+# A second set, written later by another helper from another brief (more prose reports,
+# more kinds of numbers that are not results) without the code, the corpus or the first
+# set: read only for its figures, never to find what to fix.
+HELDOUT2 = REPO / "tests" / "fixtures" / "heldout2"
+SETS = (HELDOUT, HELDOUT2)
 # (as the sealed score's: words too common to tell a number's name)
 _STOP = frozenset(
     ("the", "and", "for", "with", "per", "none", "total", "value", "score", "time", "avg", "mean")
