@@ -8,7 +8,7 @@ import pytest
 
 from extract.dev.fit_judge import fixture_texts
 from extract.results.formats import triggered
-from extract.results.gate import counts, gate, load_model, score
+from extract.results.gate import counts, gate, layout_names, load_model, score
 from extract.results.message import extraction_text, message_results
 from tests.conftest import shared_path
 
@@ -54,6 +54,36 @@ def test_the_readers_triggers_are_counted_as_the_readers_find_them(text):
         math.log1p(tools),
         math.log1p(generic),
     )
+
+
+def test_each_generic_layout_is_a_feature_and_the_ascii_table_s_parts_each():
+    names = layout_names()
+    assert "layout:prose" in names and "layout:records" in names
+    assert [n for n in names if n.startswith("layout:ascii-table")] == [
+        f"layout:ascii-table:{j}" for j in range(5)
+    ]
+    assert not any(n.startswith("layout:jmh") for n in names)  # (a tool's is not one)
+
+
+@pytest.mark.parametrize(
+    ("text", "layouts"),
+    [
+        # (two numbers in a row: the trigger of a table run onto one line, and no more)
+        ("Moved the call to 10 30 as agreed.", ["layout:ascii-table:3"]),
+        # (aligned gaps on two lines; the bar rows of a box)
+        ("name      before    after\nscan      412       236\n", ["layout:ascii-table:2"]),
+        ("| a | b |\n| 1 | 2 |\n", ["layout:ascii-table:0", "layout:ascii-table:1"]),
+        ("The full build took 12 s on my laptop.", ["layout:prose"]),
+        ("heap: 512 MB\n", ["layout:records"]),
+        ("Thanks, merged.", []),
+    ],
+)
+def test_the_generic_layouts_found_are_counted_each(text, layouts):
+    feats = counts(text)
+    found = [k for k in feats if k.startswith("layout:")]
+    assert set(layouts) <= set(found) and all(feats[k] == 1.0 for k in found)
+    if not layouts:
+        assert found == [] and feats["trigger_generic"] == 0
 
 
 @pytest.mark.parametrize("text", WRITTEN)

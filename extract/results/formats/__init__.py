@@ -218,13 +218,14 @@ def _triggered(ok: frozenset[str]) -> tuple[int, int]:
 _GENERIC_NAMES = GENERIC_FORMATS | {"delimited", "log-timing", "sql-timing"}
 
 
-def trigger_parts() -> list[tuple[bool, tuple[tuple[str, ...], ...]]]:
-    """(generic, parts) of each format that reads results, in the registry's order; a
-    part is the prefilter's names of its needles and of its pattern. The gate scans for
-    them itself (`extract.results.gate`), as `triggered` counts them from the readers'
-    scan."""
+def trigger_parts() -> list[tuple[str, bool, tuple[tuple[str, ...], ...]]]:
+    """(name, generic, parts) of each format that reads results, in the registry's
+    order; a part is the prefilter's names of its needles and of its pattern. The gate
+    scans for them itself (`extract.results.gate`), as `triggered` counts them from the
+    readers' scan."""
     return [
         (
+            mod.INFO.name,
             mod.INFO.name in _GENERIC_NAMES,
             tuple(tuple(filter(None, (needles, rx))) for _, needles, rx in parts),
         )
