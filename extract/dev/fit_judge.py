@@ -517,7 +517,7 @@ def _bounds(name: str) -> tuple[float | None, float | None]:
     name = name.removesuffix("~")
     if not SIGNED:
         return (None, None)
-    if name in FOR_A_REPORT or name.startswith("told_in:"):
+    if name in FOR_A_REPORT or name.startswith(("told_in:", "layout:")):
         return (0.0, None)
     if name.startswith(AGAINST_A_REPORT):
         return (None, 0.0)

@@ -122,3 +122,20 @@ def test_every_labelled_report_passes():
                 if not gate(sample)[0]:
                     rejected.append(f"{name}/{ident}{how}")
     assert rejected == []
+
+
+def test_an_aligned_table_of_results_passes_whatever_is_said_around_it():
+    # (a layout the readers read results from never weighs against a report: fitted
+    # freely, aligned columns, common in ordinary mail too, weighed against one, and
+    # a vote's words after such a table turned it away)
+    table = (
+        "Two runs on the staging box, 4 GB of segments each:\n\n"
+        "codec    ratio   load MB/s   scan MB/s   RSS MB\n"
+        "plain    1.00    1210        2480        310\n"
+        "snappy   1.90    1130        2210        322\n"
+        "brotli   2.70    640         1390        355\n\n"
+    )
+    for after in ("", "+1 (binding). Checked signatures and checksums.\n"):
+        assert gate(table + after)[0], after
+    weights = load_model()[0]
+    assert all(w >= 0 for name, w in weights.items() if name.startswith("layout:"))
