@@ -50,8 +50,9 @@ PATTERNS = (
     ("compare", r"before|after|\bvs\b|versus|baseline|with(?:out)? (?:the )?patch|master"
                 r"|trunk|->|→|=>|compared"),
     ("pipe_row", r"\|[^\n|]*\d[^\n|]*\|"),
-    # (a column's unit in its header, as hand-written tables put it: `write (s)`, `RSS (MB)`)
-    ("unit_header", r"[a-z][ \t]?[(\[](?:ns|us|µs|ms|s|sec|secs|min|mins|h|[kmgt]i?b|%|x"
+    # (a column's unit in its header, as hand-written tables put it: `write (s)`, `RSS (MB)`;
+    # a blank before it: `file(s)` is a plural)
+    ("unit_header", r"[a-z][ \t][(\[](?:ns|us|µs|ms|s|sec|secs|min|mins|h|[kmgt]i?b|%|x"
                     r"|[kmgt]i?b/s|ops/s|op/s|req/s|msg/s|rows/s|qps|tps|rps)[)\]]"),
     ("json_num", r"\"[a-z_][\w.]*\"[ \t]*:[ \t]*-?\d"),
     ("kv_num", r"[a-z_][\w.]*[ \t]?[=:][ \t]?-?\d"),
