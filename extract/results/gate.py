@@ -73,8 +73,10 @@ PATTERNS = (
 NAMES = tuple(name for name, _ in PATTERNS)
 CAP = 12  # counts are capped: the tenth number says little the third did not
 # Families whose first few matches count for nothing: a report, too, is signed with
-# its sender's address or quotes one (the mail's own header, a reply's "wrote:").
-FREE = {"emails": 2}
+# its sender's address or quotes one (the mail's own header, a reply's "wrote:"); a
+# sentence names a thing by its letters in brackets (`English (US)`, `Great Britain
+# (GB)`), a table's header names the units of its columns, several.
+FREE = {"emails": 2, "unit_header": 1}
 _FREE = [(i, FREE[name]) for i, name in enumerate(NAMES) if name in FREE]
 
 _local = threading.local()
