@@ -49,10 +49,12 @@ _CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:([,'\u2009\u202f\u00a0])\d{3})(?:\1\d{3})*(?:\.\d+)?")
 _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # A printf conversion (C's, Java's `String.format`, Python's `%`): `%`, its flags, then
-# the width and precision the run of digits is, then the conversion's letter. (Not the
-# blank flag: `50% 10s` is two numbers.)
-_PRINTF_LEAD = re.compile(r"%[-+0#]{0,3}$")
-_CONVERSIONS = frozenset("sdfFeEgGxXoucib")
+# the width and precision the run of digits is, then its length and conversion letters.
+# (Not the blank flag: `50% 10s` is two numbers; nor a `%` after a digit, a percentage's:
+# `30%-40s`.)
+_PRINTF_LEAD = re.compile(r"(?<![\d.])%[-+0#]{0,3}$")
+_CONVERSION = re.compile(r"[hlLqjzt]{0,2}[sdfFeEgGxXoucib](?![A-Za-z0-9_])")
+_CONVERSION_FIRSTS = frozenset("hlLqjztsdfFeEgGxXoucib")
 # Magnitudes glued to a number: Latin letters only when no letter follows them
 # (`5M rows`, not `5ms`); CJK ones always.
 _MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千])")
@@ -154,11 +156,14 @@ def _read_run(text: str, start: int, run: str) -> list[Number]:
         tail = _IDENTIFIER_TAIL.match(text, end)
         if tail and any(ch.isdigit() for ch in tail.group()):
             return []
-    # a printf conversion's width and precision (`%-50s`, `%10.2f`): a format, no number
-    if nxt in _CONVERSIONS and _PRINTF_LEAD.search(text, max(0, start - 4), start):
-        after = text[end + 1 : end + 2]
-        if not (after.isascii() and (after.isalnum() or after == "_")):
-            return []
+    # a printf conversion's width and precision (`%-50s`, `%10.2f`, `%8lu`): a format,
+    # no number
+    if (
+        nxt in _CONVERSION_FIRSTS
+        and _PRINTF_LEAD.search(text, max(0, start - 5), start)
+        and _CONVERSION.match(text, end)
+    ):
+        return []
     if ":" in run:
         if _CLOCK.fullmatch(run):
             return [_finish(text, start, end, _clock_seconds(run), "clock")]

@@ -50,13 +50,18 @@ def test_digits_inside_words_versions_and_addresses_are_not_numbers(text):
     assert numbers(text) == []
 
 
-@pytest.mark.parametrize("text", ["%-50s", "%14s", "%10.2f", "%.3f", "%5d", "%08x", "`%-40s %12s`"])
+@pytest.mark.parametrize(
+    "text", ["%-50s", "%14s", "%10.2f", "%.3f", "%5d", "%08x", "`%-40s %12s`", "%8lu", "%5zu"]
+)
 def test_a_printf_conversions_width_is_no_number(text):
     assert numbers(text) == []
 
 
-def test_a_percentage_then_a_time_is_two_numbers():
-    assert [(n.value, n.unit) for n in numbers("50% 10s")] == [(50.0, "%"), (10.0, "s")]
+@pytest.mark.parametrize(
+    ("text", "second"), [("50% 10s", 10.0), ("30%-40s", 40.0), ("25%+10s", 10.0)]
+)
+def test_a_percentage_then_a_time_is_two_numbers(text, second):
+    assert [n.value for n in numbers(text)][-1] == second
 
 
 def test_a_csv_line_is_several_numbers():

@@ -206,7 +206,8 @@ _QUALIFIERS = (
 _CANDIDATE = re.compile(
     # (a sign glued to a number is an expression's or a flag's, `x+1`, `-Xmx4`, but a
     # percentage's after a blank: `+45% throughput`, `(-30%)`)
-    # (nor a printf conversion's width, `%14s`)
+    # (nor a number right after a `%`: a printf conversion's width, `%14s`, or a
+    # percentage written sign first, `%30`, which no unit follows)
     r"(?:(?<![^\s(])(?P<sign>[+\-−])(?=\d[\d.,]{0,12}\s?%)|(?<![.\-/=:#@$+%]))"
     rf"(?<!(?![{_CJK}])\w)(?<!\d,)"  # (`1000,1ms`: a list's item)
     rf"(?P<q>(?:(?P<between>between)|{'|'.join(map(re.escape, _QUALIFIERS))})\s*)?"
