@@ -66,9 +66,11 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"nightly build", r"\bprecommit\b", r"\bpre-commit\b", r"bot commands",
         r"\btests? (?:passed|failed)\b", r"\bci (?:passed|failed|is green)",
         # (a count of tests, checks or jobs, as a runner's summary ends: `5 failed, 120
-        # passed in 3.2s`; not `0 failed checkpoints`, a result's count of its own)
-        r"\b\d+ (?:passed|failed|skipped)(?:[,;.:)\]]|[ \t]*$|[ \t]+(?:in|and|tests?|checks?"
-        r"|jobs?|builds?|runs?|specs?|suites?|cases?|examples?|steps?|of)\b)",
+        # passed in 3.2s`, `==== 3 failed ====`; not `0 failed checkpoints` nor `0 failed
+        # in 24 hours`, a result's count of its own)
+        r"\b\d+ (?:passed|failed|skipped)(?:[,;.:)\]]|[ \t]*(?:$|[=(-])|[ \t]+(?:and|with"
+        r"|tests?|checks?|jobs?|builds?|runs?|specs?|suites?|cases?|examples?|steps?|of)\b"
+        r"|[ \t]+in[ \t]+[\d.]+[ \t]?(?:s|ms|sec|secs|seconds|m|min|mins|minutes)\b)",
         r"build log", r"console output",
         r"\bci (?:run|result)", r"tests? results?:", r"test result \(",
         r"\bci\b[^\n]{0,20}(?:passed|failed|green|red)\b", r"\btest report\b",
