@@ -221,7 +221,7 @@ _REPORT_VOICE = re.compile(
     r"|measured|tested|benchmarked|tried|got|get|see|saw|observed|noticed|found|compared"
     r"|profiled|deployed|checked)\b|results?\b|(?:demonstrat|show|brought|brings|gave|gives"
     r"|achiev|saw|seeing)|here (?:are|is)\b|(?:took|went|dropped|improved|reduced|regressed"
-    r"|reached|peaked|sustained|averaged|recorded|measured|observed"
+    r"|reached|peaked|sustained|averaged|measured|observed"
     r"|finishes|finished|completed|now (?:takes|runs|is|gets))\b|from [^.\n]{1,40}? to\b|vs"
     r"|versus\b|before\b[^.\n]{0,80}?\bafter\b|(?:before|after|with|without) (?:the |this |my )?"
     r"(?:patch|change|fix|pr)\b|baseline\b)|测试|压测|结果|提升|提高|降低|下降|降到|优化[前后]"
