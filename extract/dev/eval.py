@@ -668,6 +668,8 @@ def cross_validated(folds: int = 5) -> dict | None:
         "messages": fitted.messages_cv,
         "examples": fitted.examples,
         "gate": fitted.gate_cv,
+        "numbers_shipped": fitted.numbers_cv_shipped,
+        "shipped_thresholds": fitted.shipped_thresholds,
     }
 
 
@@ -760,7 +762,12 @@ def main(argv: list[str] | None = None) -> int:
         out = {
             "sets": [asdict(r) for r in reports],
             "all": asdict(every),
-            "cross_validated": cv and {**cv, "numbers": asdict(cv["numbers"])},
+            "cross_validated": cv
+            and {
+                **cv,
+                "numbers": asdict(cv["numbers"]),
+                "numbers_shipped": cv["numbers_shipped"] and asdict(cv["numbers_shipped"]),
+            },
             "transforms": [asdict(r) for r in transformed],
             "quoted_reply_leaks": quoted,
         }
@@ -781,7 +788,12 @@ def main(argv: list[str] | None = None) -> int:
             f"    messages: P {m['P']:.3f}  R {m['R']:.3f}  (threshold {m['threshold']};"
             f" in-sample on these sets P {every.precision:.3f}  R {every.recall:.3f})"
         )
-        print(f"    numbers of the annotated messages: {n.line()}")
+        if (shipped := cv.get("numbers_shipped")) is not None:
+            marks = "/".join(str(t) for t in cv["shipped_thresholds"])
+            print(f"    numbers of the annotated messages, at the shipped thresholds ({marks}):")
+            print(f"      {shipped.line()}")
+        print("    numbers of the annotated messages, at the thresholds chosen on these folds:")
+        print(f"      {n.line()}")
         g = cv["gate"]
         print(
             f"    the gate lets {g['recall']:.3f} of {g['positives']} reports (labelled ones and"

@@ -843,6 +843,10 @@ class Fitted:
     positives: int
     gate: MessageModel | None = None
     gate_cv: dict | None = None
+    # the same folds' numbers taken at the thresholds the pipeline ships with, and those
+    # thresholds (None before the first fit)
+    numbers_cv_shipped: Figures | None = None
+    shipped_thresholds: tuple | None = None
 
 
 def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = True, out=print):
@@ -869,6 +873,9 @@ def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = T
     cv, fold, fold_models, cuts = cross_validate(exs, folds, c, out)
     out(f"  numbers, cross-validated ({folds} folds by thread, thresholds {cuts}):")
     out(f"    {cv.line()}")
+    shipped, thresholds = at_shipped_thresholds(exs, fold_models, fold)
+    if shipped is not None:
+        out(f"  the same at the shipped thresholds {list(thresholds)}: {shipped.line()}")
     model = fit_on(exs, c)
     model.threshold = fold_models[0].threshold
     if model.blind is not None:
@@ -912,8 +919,45 @@ def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = T
     gate, gate_cv = fit_gate(exs, folds, out)
     originals = [e for e in exs if not e.set.startswith("blind:")]
     return Fitted(
-        model, verdict, cv, mcv, len(originals), sum(e.positive for e in originals), gate, gate_cv
+        model,
+        verdict,
+        cv,
+        mcv,
+        len(originals),
+        sum(e.positive for e in originals),
+        gate,
+        gate_cv,
+        shipped,
+        thresholds,
     )
+
+
+def at_shipped_thresholds(exs, models, fold) -> tuple[Figures | None, tuple | None]:
+    """The held-out number figures with each fold's model taking numbers at the
+    thresholds the pipeline ships with (`number_weights.py`), and those thresholds;
+    (None, None) before the first fit. (The thresholds a cross-validation chooses on
+    its own held-out figures move from one fit to the next by a few hundredths, and its
+    figures with them: these say what the shipped pipeline would take.)"""
+    from extract.results.judge import load_model
+
+    shipped = load_model()
+    if shipped is None:
+        return None, None
+    blind = shipped.blind.threshold if shipped.blind is not None else None
+    thresholds = (shipped.threshold, blind, shipped.unread_threshold)
+    saved = [
+        (m.threshold, m.blind.threshold if m.blind else None, m.unread_threshold) for m in models
+    ]
+    for m in models:
+        m.threshold, m.unread_threshold = shipped.threshold, shipped.unread_threshold
+        if m.blind is not None and blind is not None:
+            m.blind.threshold = blind
+    figures = score(exs, models, fold)
+    for m, (t, b, u) in zip(models, saved, strict=True):
+        m.threshold, m.unread_threshold = t, u
+        if m.blind is not None:
+            m.blind.threshold = b
+    return figures, thresholds
 
 
 def main(argv: list[str] | None = None) -> int:

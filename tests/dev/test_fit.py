@@ -85,3 +85,21 @@ def test_the_verdict_threshold_is_the_middle_of_the_plateau_of_pools_weighed_ali
     # the small one (its reports scoring low, as unseen mail's do) pulls the cut down
     shifted = [(0.35, 1), (0.45, 1), (0.2, 0)]
     assert best_threshold([pool * 50, shifted], out=lambda *a: None) < 0.4
+
+
+def test_held_out_numbers_are_also_taken_at_the_shipped_thresholds():
+    """`make eval` says what the shipped pipeline would take on the held-out folds, and
+    the folds' models keep the thresholds their cross-validation chose."""
+    from extract.dev.fit_judge import at_shipped_thresholds
+    from extract.results.judge import NumberModel, load_model
+
+    shipped = load_model()
+    fold_model = NumberModel({}, 0.0, 0.31, blind=NumberModel({}, 0.0, 0.41), unread_threshold=0.71)
+    figures, thresholds = at_shipped_thresholds([], [fold_model], [])
+    assert thresholds == (shipped.threshold, shipped.blind.threshold, shipped.unread_threshold)
+    assert figures is not None and figures.taken == 0
+    assert (fold_model.threshold, fold_model.blind.threshold, fold_model.unread_threshold) == (
+        0.31,
+        0.41,
+        0.71,
+    )
