@@ -596,10 +596,7 @@ def corpus_held_out(exs, c, cm, like: NumberModel, out=print) -> list[tuple[floa
     k = max(fold) + 1
     models = [fit_on([e for e, f in zip(exs, fold, strict=True) if f != h], c) for h in range(k)]
     for m in models:
-        m.threshold = like.threshold
-        if m.blind is not None and like.blind is not None:
-            m.blind.threshold = like.blind.threshold
-            m.unread_threshold = like.unread_threshold
+        set_thresholds(m, thresholds_of(like))
     rows = message_rows(exs, models, fold)
     y = [int(e.positive) for e in exs]
     verdicts = fold_verdicts(rows, y, fold, k, cm)
@@ -877,10 +874,7 @@ def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = T
     if shipped is not None:
         out(f"  the same at the shipped thresholds {list(thresholds)}: {shipped.line()}")
     model = fit_on(exs, c)
-    model.threshold = fold_models[0].threshold
-    if model.blind is not None:
-        model.blind.threshold = fold_models[0].blind.threshold
-        model.unread_threshold = fold_models[0].unread_threshold
+    set_thresholds(model, thresholds_of(fold_models[0]))
     out(f"  numbers, in-sample: {score(exs, [model], [0] * len(exs)).line()}")
     # the verdict learns from numbers scored out of fold (as unseen mail is)
     rows = message_rows(exs, fold_models, fold)
@@ -932,6 +926,20 @@ def run(folds: int = 5, c: float = C, cm: float = 1.0, *, blind_copies: bool = T
     )
 
 
+def thresholds_of(model: NumberModel) -> tuple:
+    """(threshold, its blind model's threshold or None, unread threshold) of `model`."""
+    blind = model.blind.threshold if model.blind is not None else None
+    return model.threshold, blind, model.unread_threshold
+
+
+def set_thresholds(model: NumberModel, thresholds: tuple) -> None:
+    """`model` takes numbers at `thresholds` (`thresholds_of`); the blind and unread
+    ones only where both models have a blind model."""
+    model.threshold, blind, unread = thresholds
+    if model.blind is not None and blind is not None:
+        model.blind.threshold, model.unread_threshold = blind, unread
+
+
 def at_shipped_thresholds(exs, models, fold) -> tuple[Figures | None, tuple | None]:
     """The held-out number figures with each fold's model taking numbers at the
     thresholds the pipeline ships with (`number_weights.py`), and those thresholds;
@@ -943,20 +951,13 @@ def at_shipped_thresholds(exs, models, fold) -> tuple[Figures | None, tuple | No
     shipped = load_model()
     if shipped is None:
         return None, None
-    blind = shipped.blind.threshold if shipped.blind is not None else None
-    thresholds = (shipped.threshold, blind, shipped.unread_threshold)
-    saved = [
-        (m.threshold, m.blind.threshold if m.blind else None, m.unread_threshold) for m in models
-    ]
+    thresholds = thresholds_of(shipped)
+    saved = [thresholds_of(m) for m in models]
     for m in models:
-        m.threshold, m.unread_threshold = shipped.threshold, shipped.unread_threshold
-        if m.blind is not None and blind is not None:
-            m.blind.threshold = blind
+        set_thresholds(m, thresholds)
     figures = score(exs, models, fold)
-    for m, (t, b, u) in zip(models, saved, strict=True):
-        m.threshold, m.unread_threshold = t, u
-        if m.blind is not None:
-            m.blind.threshold = b
+    for m, own in zip(models, saved, strict=True):
+        set_thresholds(m, own)
     return figures, thresholds
 
 
