@@ -49,12 +49,15 @@ _LONG_TOKEN_MARK = " [...]"
 # every position, one that starts with its words is searched for them, 7x faster)
 # (git's `diff --git a/x b/x`; svn's `Modified: x` (or `Added:`, `Index:` ...) over a
 # rule of `=`, its view's `URL:` line between)
-_DIFF_FILE = re.compile(
-    r"diff --git a/\S+ b/(\S+)[^\n]*\n"
-    r"|(?:Modified|Added|Deleted|Removed|Copied|Index): (\S+)\n(?:URL: [^\n]*\n)?={20,}\n"
+# (two patterns, each searched only in a body with its mark: one alternation of both
+# is tried at every capital letter, 120 us a commit mail against 5 for git's alone)
+_GIT_FILE = re.compile(r"diff --git a/\S+ b/(\S+)[^\n]*\n")
+_SVN_FILE = re.compile(
+    r"(?:Modified|Added|Deleted|Removed|Copied|Index): (\S+)\n(?:URL: [^\n]*\n)?={20,}\n"
 )
+_GIT_MARK, _SVN_MARK = "diff --git ", "\n===================="
 # (what a body with a diff holds: most hold neither, and are not searched)
-_DIFF_MARKS = ("diff --git ", "\n====================")
+_DIFF_MARKS = (_GIT_MARK, _SVN_MARK)
 # Source code and markup: numbers in their hunks are code, not results. (Results
 # files, `*-results.txt`, `*.md`, `*.csv`, `*.json`, `*.log`, stay.)
 # (every extension starts with a letter: other dots are turned away at once)
@@ -93,7 +96,13 @@ def _without_code_hunks(text: str) -> tuple[str, list[tuple[int, int]]]:
     data) the lines the commit removes and the lines it only moves (`_said_lines`).
     Also the pieces of an `OffsetMap` back to `text`."""
     # (a match inside a line ends at that line's end, so it hides none at a line start)
-    files = [f for f in _DIFF_FILE.finditer(text) if f.start() == 0 or text[f.start() - 1] == "\n"]
+    found = [
+        *(_GIT_FILE.finditer(text) if _GIT_MARK in text else ()),
+        *(_SVN_FILE.finditer(text) if _SVN_MARK in text else ()),
+    ]
+    files = sorted(
+        (f for f in found if f.start() == 0 or text[f.start() - 1] == "\n"), key=lambda f: f.start()
+    )
     if not files:
         return text, []
     spans = [(0, files[0].start())]
@@ -101,7 +110,7 @@ def _without_code_hunks(text: str) -> tuple[str, list[tuple[int, int]]]:
     for f, nxt in zip(files, [*files[1:], None], strict=True):
         end = nxt.start() if nxt else len(text)
         spans.append((f.start(), f.end()))
-        if not _CODE_FILE.search(f.group(1) or f.group(2)):
+        if not _CODE_FILE.search(f.group(1)):
             hunks.append((f.end(), end))
     # (the numbers of every line the diff removes, from whichever file)
     removed = Counter(

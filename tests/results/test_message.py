@@ -89,3 +89,24 @@ def test_an_svn_diff_is_read_as_a_git_one():
     )
     sample = extraction_text(body)
     assert "11.9" in sample and "14.2" not in sample and "128" not in sample
+
+
+def test_a_body_with_git_and_svn_diffs_reads_each_file_in_order():
+    # (a mail quoting a git diff below an svn one: each file ends where the next begins,
+    # whichever tool's header starts it)
+    rule = "=" * 78
+    body = (
+        "Port the scan results\n\n"
+        f"Modified: site/bench.txt\nURL: http://svn.example.org/viewvc/site/bench.txt\n{rule}\n"
+        "@@ -1,2 +1,2 @@\n scan    Time (ms)\n-small   14.2\n+small   11.9\n"
+        "diff --git a/src/Scan.java b/src/Scan.java\n@@ -1 +1 @@\n-int batch = 64;\n"
+        "+int batch = 128;\n"
+        f"Modified: src/Batch.java\nURL: http://svn.example.org/viewvc/src/Batch.java\n{rule}\n"
+        "@@ -1 +1 @@\n-int depth = 3;\n+int depth = 7;\n"
+        "diff --git a/site/load.txt b/site/load.txt\n@@ -1 +1 @@\n-load   220\n+load   180\n"
+    )
+    sample, to_body = extraction_sample(body)
+    assert "11.9" in sample and "180" in sample
+    assert not any(n in sample for n in ("14.2", "128", "= 7", "220"))
+    for i, ch in enumerate(sample):
+        assert body[to_body(i)] == ch, i
