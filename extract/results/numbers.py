@@ -239,6 +239,8 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
     if u is not None and (u.group("cjk") or _unit_like(u.group("u"))):
         unit = (u.group("u") or u.group("cjk")).strip()
         unit_end = u.end()
+        if unit in _TIMES_SIGNS and _is_product(text, unit_end):
+            unit, unit_end = "", end
     before = text[max(0, start - 16) : start].rstrip(" \t")
     approx = ""
     if before[-1:] in _APPROX_LASTS:
@@ -274,6 +276,20 @@ _NOT_UNITS = frozenset(
         "all", "only", "about", "or", "when", "while", "where", "since", "until", "out",
     )
 )  # fmt: skip
+
+
+# A times sign between two numbers multiplies them (`4 x 4`, `a 6 × 4 table`, `1×3`,
+# `16 x 2.5 GHz`): a size or a count, not a speed-up factor. (A list of factors,
+# `1.5x 2.0x`, has the sign after the next number too.)
+_TIMES_SIGNS = frozenset("xX×")
+_PRODUCT_NEXT = re.compile(r"[ \t]?\d[\d.,]*(?:[ \t]?(?P<sign>[xX×])(?![A-Za-z]))?")
+
+
+def _is_product(text: str, sign_end: int) -> bool:
+    """Whether the times sign that ends at `sign_end` is followed by a number that is
+    not a factor itself."""
+    m = _PRODUCT_NEXT.match(text, sign_end)
+    return m is not None and m.group("sign") is None
 
 
 def _unit_like(token: str | None) -> bool:

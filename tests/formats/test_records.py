@@ -501,3 +501,19 @@ def test_a_flattened_list_of_pairs_keeps_its_pairs_across_the_bullets():
         ("p99 read latency", 38.0, "before"),
         ("p99 read latency", 14.0, "after"),
     ]
+
+
+def test_a_times_sign_before_another_number_is_no_factor():
+    # (a printed data frame's size, `6 × 4`, is no speed-up: no factor's unit)
+    rows = [
+        (m.metric, m.value, m.unit)
+        for t in extract_results("# A tibble: 6 × 4\n")
+        for m in t.measurements
+    ]
+    assert all(unit not in ("x", "×") for _, _, unit in rows)
+    found = [
+        (m.metric, m.value, m.unit)
+        for t in extract_results("speedup: 1.5x 2.0x\n")
+        for m in t.measurements
+    ]
+    assert ("speedup", 1.5, "x") in found

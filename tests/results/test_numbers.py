@@ -64,6 +64,22 @@ def test_a_percentage_then_a_time_is_two_numbers(text, second):
     assert [n.value for n in numbers(text)][-1] == second
 
 
+@pytest.mark.parametrize(
+    "text", ["a 6 × 4 table", "a 4 x 4 matrix", "1×3 array", "16 x 2.5 GHz cores"]
+)
+def test_a_times_sign_between_two_numbers_multiplies(text):
+    # (a size or a count: neither number is a speed-up factor)
+    assert [n.unit for n in numbers(text)][0] == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [("3x faster", ["x"]), ("1.5x 2.0x 3.1x", ["x", "x", "x"]), ("2× then 4 runs", ["×", "runs"])],
+)
+def test_a_factor_keeps_its_sign(text, units):
+    assert [n.unit for n in numbers(text)] == units
+
+
 def test_a_csv_line_is_several_numbers():
     assert [n.value for n in numbers("1,30,1675.3,13.6")] == [1.0, 30.0, 1675.3, 13.6]
 

@@ -105,8 +105,11 @@ INFO = FormatInfo(
     keeps_repeats=True,
 )
 
+# (a times sign before another number multiplies, `A tibble: 6 × 4`: no factor's unit,
+# unless that number is a factor too, `1.5x 2.0x`; as `extract.results.numbers` reads it)
 _UNIT = (
-    r"%|[xX×](?!\w)|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
+    r"%|[xX×](?!\w|[ \t]?\d[\d.,]*(?![\d.,]|[ \t]?[xX×]))"
+    r"|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
     r"|(?:ns|us|µs|μs|ms|s|sec|secs|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?"
     r"|nanos(?:econds?)?|mins?|minutes?|h|hours?|qps|QPS|tps|TPS|rps|ops|[kKM]?ops)\b"
 )
