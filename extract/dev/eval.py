@@ -59,7 +59,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from extract.dev import heldout
+from extract.dev import commits, heldout
 from extract.dev.corpus import (
     REPO,
     CorpusMessage,
@@ -812,6 +812,13 @@ def main(argv: list[str] | None = None) -> int:
         if (held := heldout.evaluate(folder)) is not None:
             print(f"  written held-out ({folder.relative_to(heldout.REPO)}, never fitted):")
             print(f"    {held.line()}")
+    for which in commits.SETS if not args.corpus else ():
+        real = commits.evaluate(which)
+        where = f"real PR descriptions ({which}, extract/dev/commits.py, never fitted)"
+        if real is None:
+            print(f"  {where}: not run (no snapshot under {commits.mirror_dir()})")
+        else:
+            print(f"  {where}:\n    {real.line()}")
     if spans is not None:
         print(f"  by span, in-sample: {spans.line()}")
     if transformed:

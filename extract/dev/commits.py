@@ -1,0 +1,213 @@
+"""Real pull request descriptions, labelled: how the extractor does on real GitHub mail.
+
+Apache repositories that squash-merge keep each pull request's description in the
+commit message, and lists.apache.org carries the same text in the GitHub mail of the
+pull request (`opened a pull request`). `annotations/commits.jsonl` labels 400 such
+commit messages of apache/arrow, arrow-rs, arrow-go and kafka (each line: the set, the
+repository, the commit, whether its body reports numbers measured in runs, whether
+that was borderline, and why), labelled by helper sessions that read only the text,
+by the corpus's rules (`../shared/corpus/README.md`), without the extractor's verdict:
+
+- `commits1` (200): a random half from the commits the extractor took for reports,
+  the other half from those it did not that speak of performance and hold a digit;
+  read to find families of mail the extractor gets wrong;
+- `commits2` (200): drawn the same way from the commits left (and kafka's and
+  arrow-go's), never read by the developers: only its figures are looked at.
+
+Neither set is fitted on. The texts are not in the repository: they are read from the
+repositories' snapshots, which the workplace's `fetch` brings to
+`/work/.mirror/<owner>+<name>/repo` (`MIRROR_DIR` moves it); a set whose snapshots are
+not there is not measured, and says so. Each message is wrapped as the GitHub mail
+that opens its pull request (`tests/make_sample.py`) and read the pipeline's way.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from extract.dev.heldout import _make_sample
+from extract.mail.clean import clean_body
+from extract.mail.kinds import message_kind
+from extract.mail.message import parse_message
+from extract.results.message import message_results
+
+ANNOTATIONS = Path(__file__).resolve().parent / "annotations" / "commits.jsonl"
+SETS = ("commits1", "commits2")
+_PR = re.compile(r"\s*\(#(\d+)\)\s*$")
+
+
+@functools.cache
+def _sample_maker():
+    return _make_sample()
+
+
+def mirror_dir() -> Path:
+    return Path(os.environ.get("MIRROR_DIR", "/work/.mirror"))
+
+
+@dataclass(slots=True)
+class Labelled:
+    set: str
+    repo: str  # `apache/arrow`
+    commit: str  # (a prefix of its hash)
+    is_benchmark: bool
+    borderline: bool = False
+    why: str = ""
+
+
+def labels(path: Path = ANNOTATIONS) -> list[Labelled]:
+    out = []
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        try:
+            out.append(Labelled(**item))
+        except TypeError as exc:
+            raise ValueError(f"{path.name}:{n}: {exc}") from None
+    return out
+
+
+@dataclass(slots=True)
+class Commit:
+    subject: str
+    body: str
+    date: str  # `YYYY-MM-DD HH:MM`
+    author: str
+
+
+def read_commits(repo: str, commits: list[str]) -> dict[str, Commit] | None:
+    """The messages of `commits` (hash prefixes) of `repo`'s snapshot, by prefix; None
+    when the snapshot is not there."""
+    git_dir = mirror_dir() / repo.replace("/", "+") / "repo"
+    if not git_dir.is_dir():
+        return None
+    out = subprocess.run(
+        [
+            "git",
+            "--git-dir",
+            str(git_dir),
+            "log",
+            "--no-walk=unsorted",
+            "--ignore-missing",
+            "--date=format:%Y-%m-%d %H:%M",
+            "--format=%H%x1f%an%x1f%ad%x1f%s%x1f%b%x1e",
+            *commits,
+        ],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=False,
+    )
+    if out.returncode != 0:
+        return None
+    found: dict[str, Commit] = {}
+    for record in out.stdout.split("\x1e"):
+        parts = record.strip("\n").split("\x1f")
+        if len(parts) != 5:
+            continue
+        full, author, date, subject, body = parts
+        for prefix in commits:
+            if full.startswith(prefix):
+                found[prefix] = Commit(subject, body, date, author)
+    return found
+
+
+def as_mail(repo: str, commit: Commit) -> bytes:
+    """The commit's message as the GitHub mail that opens its pull request."""
+    make_sample = _sample_maker()
+    name = repo.split("/", 1)[1]
+    pr = _PR.search(commit.subject)
+    title = _PR.sub("", commit.subject) if pr else commit.subject
+    login = re.sub(r"[^A-Za-z0-9-]", "", commit.author) or "contributor"
+    head = (
+        f"List: github@{name.split('-')[0]}.apache.org\nKind: github\nSubject: {title}\n"
+        f"From: {login}\nDate: {commit.date}\nRepo: {name}\nPR: {pr.group(1) if pr else 1}\n"
+        "Comment-Kind: description\n\n"
+    )
+    fields, text = make_sample.split_source((head + commit.body).encode("utf-8"))
+    moment = make_sample.datetime.strptime(commit.date, "%Y-%m-%d %H:%M")
+    moment = moment.replace(tzinfo=make_sample.UTC)
+    address = fields["List"]
+    sender, subject, message_id, body, extra = make_sample.github_mail(
+        fields, text, moment, address, f"{name}-{commit.subject[:20]}"
+    )
+    return make_sample.build_message(
+        address, sender, subject, moment, message_id, body.encode(), extra
+    )
+
+
+@dataclass(slots=True)
+class Figures:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+    stored_for_none: int = 0  # measurements stored for messages that report none
+    missing: int = 0  # labelled commits whose text was not found
+
+    def line(self) -> str:
+        p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+        r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+        missing = f"; {self.missing} commits not found" if self.missing else ""
+        return (
+            f"P {p:.3f}  R {r:.3f}  (tp {self.tp} fp {self.fp} fn {self.fn} tn {self.tn});"
+            f" measurements stored for the non-reports {self.stored_for_none}{missing}"
+        )
+
+
+def judged(
+    which: str, annotations: Path = ANNOTATIONS
+) -> list[tuple[Labelled, bool | None, int]] | None:
+    """(label, the extractor's verdict, measurements it stored) of each message of
+    the set (the verdict None when its commit is not in the snapshot); None when no
+    snapshot of the set is there."""
+    items = [x for x in labels(annotations) if x.set == which]
+    by_repo: dict[str, list[Labelled]] = {}
+    for x in items:
+        by_repo.setdefault(x.repo, []).append(x)
+    out = []
+    for repo, xs in sorted(by_repo.items()):
+        texts = read_commits(repo, [x.commit for x in xs])
+        if texts is None:
+            continue
+        for x in xs:
+            commit = texts.get(x.commit)
+            if commit is None:
+                out.append((x, None, 0))
+                continue
+            pm = parse_message(as_mail(repo, commit))
+            kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+            found = message_results(
+                clean_body(pm.text, kind.kind), subject=pm.subject, kind=kind.kind
+            )
+            said = found.verdict.is_benchmark
+            rows = sum(len(t.measurements) for t in found.tables) if said else 0
+            out.append((x, said, rows))
+    return out or None
+
+
+def evaluate(which: str, annotations: Path = ANNOTATIONS) -> Figures | None:
+    """The set's figures; None when none of its snapshots is there."""
+    found = judged(which, annotations)
+    if found is None:
+        return None
+    out = Figures()
+    for x, said, rows in found:
+        if said is None:
+            out.missing += 1
+            continue
+        truth = x.is_benchmark
+        out.tp += truth and said
+        out.fp += said and not truth
+        out.fn += truth and not said
+        out.tn += not (truth or said)
+        if not truth:
+            out.stored_for_none += rows
+    return out
