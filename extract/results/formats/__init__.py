@@ -40,6 +40,7 @@ MODULES = [
     "yetus",
     "diffstat",
     "surefire",
+    "compiler_diagnostics",
     "coverage",
     "jmh",
     "hbase_pe",

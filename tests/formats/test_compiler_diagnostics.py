@@ -1,0 +1,57 @@
+"""compiler-diagnostics (noise): rustc's, gcc's and javac's messages in a build failure
+pasted into mail. The fixtures are the real compilers' output
+(tests/fixtures/tools/compiler-diagnostics.sh); the recogniser claims each run of
+messages, so that no gutter line number or line:column reads as a measurement, and
+leaves the text around it, a results table after it included, to the other parsers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from extract.results.formats import by_name, run
+from extract.results.message import message_results
+from tests.formats.golden import rows_of, text_of
+
+PARSER = by_name("compiler-diagnostics")
+
+
+def _claimed(text: str) -> str:
+    return "\n".join(t.source(text) for t in run(PARSER, text))
+
+
+@pytest.mark.parametrize("case", ["rustc", "gcc-javac", "next-to-table"])
+def test_every_message_line_is_claimed_and_no_prose(case):
+    text = text_of(f"compiler-diagnostics--{case}")
+    claimed = _claimed(text)
+    # (every location, gutter line and caret line of the compilers' output)
+    for line in text.split("\n"):
+        if re.match(r"\s*(?:-->|\d+ \||\S+:\d+(?::\d+)?: (?:error|warning|note))", line):
+            assert line in claimed, line
+    assert "```" not in claimed and "This fixes" not in claimed and "| q1 |" not in claimed
+    assert all(not t.measurements for t in run(PARSER, text))
+
+
+def test_the_table_after_the_failure_is_left_to_the_readers():
+    text = text_of("compiler-diagnostics--next-to-table")
+    assert {(r["label"], r["value"]) for r in rows_of(text)} == {
+        ("q1", 412.3),
+        ("q1", 281.0),
+        ("q6", 198.7),
+        ("q6", 120.4),
+    }
+
+
+def test_no_line_number_is_taken_for_a_measurement():
+    # (a failure in a pull request that speaks of speed: the gutter's numbers are where
+    # in the source, not how fast)
+    text = "Faster scan: the old path was slow. " + text_of("compiler-diagnostics--rustc")
+    found = message_results(text, kind="github", gated=False)
+    gutter = {n for n in re.findall(r"^(\d+) \|", text, re.M)}
+    assert gutter and not [c for c in found.numbers if c.number.written in gutter and c.score > 0.5]
+
+
+def test_a_sentence_that_starts_with_error_is_not_claimed():
+    text = "error: the run timed out after 30 s\n    | not a gutter\nwarning: retrying\n"
+    assert run(PARSER, text) == []
