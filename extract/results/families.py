@@ -109,6 +109,11 @@ MARKS: dict[str, tuple[str, ...]] = {
         r"pause (?:young|full)", r"evacuation pause", r"\bfull gc\b", r"\bgc pauses?\b",
         r"\bsafepoint\b", r"\btimes? ?out\b", r"timed out", r"\bstuck\b", r"never finishes",
         r"\bpending\b",
+        # (a failing test, as its framework prints it: Rust's panics and `assert_eq!`,
+        # JUnit's `expected: <1> but was: <2>`, pytest's `E   assert`, Go's `--- FAIL:`)
+        r"\bpanicked at\b", r"\bassertion(?:error| failed|failederror)\b",
+        r"\bassertion `[^`\n]{0,40}` failed",
+        r"\bexpected:? ?<[^>\n]{0,80}> but was\b", r"^--- fail:", r"^e +assert(?:ionerror)?\b",
         # (the state of a running system, as its monitors print it, pasted to show what
         # is wrong: their headers and markers. top, ps; iostat; vmstat; free; df; netstat;
         # the Prometheus exposition format; nodetool; jstat. Not `load average:`, which

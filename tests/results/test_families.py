@@ -129,6 +129,19 @@ sda     12.0  812.0  48.0   52312.0  41.2   99.8
 We haven't changed anything. Could it be FOO-12345?
 """
 
+BUG_FAILING_TEST = """Since the merge the join test fails on main:
+
+```
+---- join::tests::join_left_one stdout ----
+thread 'join::tests::join_left_one' panicked at src/join.rs:212:9:
+assertion `left == right` failed
+  left: ["+----+----+", "| a1 | c2 |", "+----+----+", "| 1  | 70 |", "| 2  | 80 |"]
+ right: ["+----+----+", "| a1 | c2 |", "+----+----+", "| 1  | 70 |", "| 3  | 90 |"]
+```
+
+and the Java side: `org.opentest4j.AssertionFailedError: expected: <80> but was: <90>`.
+"""
+
 FAMILIES = [
     ("ci", CI_TRILLIAN),
     ("ci", CI_ACTIONS),
@@ -138,6 +151,7 @@ FAMILIES = [
     ("vote", RELEASE_CHECK),
     ("bug", BUG_OOM),
     ("bug", BUG_SYSTEM_STATE),
+    ("bug", BUG_FAILING_TEST),
     ("config", CONFIG_DUMP),
     ("design", DESIGN_TALK),
     ("request", BENCHMARK_REQUEST),
@@ -153,6 +167,7 @@ IDS = [
     "vote-check",
     "bug-oom",
     "bug-system-state",
+    "bug-failing-test",
     "config-dump",
     "design-defaults",
     "benchmark-request",
@@ -327,3 +342,18 @@ def test_a_runner_s_count_is_of_tests_not_of_what_a_result_counts():
         assert "ci" in families(summary), summary
     for told in ("0 failed checkpoints in 24 hours.\n", "Since the patch: 0 failed in 24 hours.\n"):
         assert "ci" not in families(told), told
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "thread 'scan::tests::empty' panicked at src/scan.rs:41:5:",
+        "assertion `left == right` failed",
+        "expected:<80> but was:<90>",
+        "E       assert 80 == 90",
+        "--- FAIL: TestScan (0.00s)",
+    ],
+)
+def test_a_failing_tests_output_marks_a_bug(line):
+    # (each framework's own words for a failed check: Rust, JUnit, pytest, Go)
+    assert "bug" in families(f"The scan test fails on main:\n{line}\n")
