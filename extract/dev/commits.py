@@ -2,8 +2,9 @@
 
 Apache repositories that squash-merge keep each pull request's description in the
 commit message, and lists.apache.org carries the same text in the GitHub mail of the
-pull request (`opened a pull request`). `annotations/commits.jsonl` labels 400 such
-commit messages of apache/arrow, arrow-rs, arrow-go and kafka (each line: the set, the
+pull request (`opened a pull request`). `annotations/commits.jsonl` labels 600 such
+commit messages of apache/arrow, arrow-rs, arrow-go, arrow-java, kafka, fory,
+datafusion-ballista and iceberg-rust (each line: the set, the
 repository, the commit, whether its body reports numbers measured in runs, whether
 that was borderline, and why), labelled by helper sessions that read only the text,
 by the corpus's rules (`../shared/corpus/README.md`), without the extractor's verdict:
@@ -12,7 +13,9 @@ by the corpus's rules (`../shared/corpus/README.md`), without the extractor's ve
   the other half from those it did not that speak of performance and hold a digit;
   read to find families of mail the extractor gets wrong;
 - `commits2` (200): drawn the same way from the commits left (and kafka's and
-  arrow-go's), never read by the developers: only its figures are looked at.
+  arrow-go's), never read by the developers: only its figures are looked at;
+- `commits3` (200): drawn the same way from four more repositories (arrow-java, fory,
+  datafusion-ballista, iceberg-rust), read as `commits1` is.
 
 Neither set is fitted on. The texts are not in the repository: they are read from the
 repositories' snapshots, which the workplace's `fetch` brings to
@@ -38,7 +41,7 @@ from extract.mail.message import parse_message
 from extract.results.message import message_results
 
 ANNOTATIONS = Path(__file__).resolve().parent / "annotations" / "commits.jsonl"
-SETS = ("commits1", "commits2")
+SETS = ("commits1", "commits2", "commits3")
 _PR = re.compile(r"\s*\(#(\d+)\)\s*$")
 
 
