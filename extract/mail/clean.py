@@ -523,6 +523,8 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _GITHUB_HEADER.sub("", body, count=1)
         if _REVIEW_RULE in body:
             body = _without_review_diffs(body)
+    if "<!--" in body:
+        body = _without_html_comments(body)
     if kind == "commit":
         body = commit_text(body)
     if any(word in body for word in _PHONE_WORDS):
@@ -550,6 +552,24 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = reline_flattened(body)
     body = _BLANK_RUNS.sub("\n\n", body)
     return body.strip()
+
+
+def _without_html_comments(body: str) -> str:
+    """`body` without its `<!-- ... -->` comments: in a pull request's or an issue's
+    Markdown, a template's guidance ("please benchmark it first and attach the results
+    here") that GitHub does not show and the author did not write; in pasted HTML or XML,
+    notes that are no results either. (Found with `find`, not a regex: an opening with
+    no close is looked past once, not from each opening.)"""
+    out: list[str] = []
+    pos = 0
+    while (start := body.find("<!--", pos)) >= 0:
+        end = body.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(body[pos:start])
+        pos = end + 3
+    out.append(body[pos:])
+    return "".join(out)
 
 
 # A table row (`| a | 1.5 |`, JIRA's `|| a || b ||`) that a mail gateway's hard wrap
