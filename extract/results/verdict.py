@@ -54,7 +54,10 @@ def message_features(
         # (a commit mail carries its commit's diff: the diff is not what it says)
         if base != "note" and not (base == "diff" and kind == "commit"):
             out[f"reader:{base}"] = out.get(f"reader:{base}", 0.0) + value
-    own = [c for c in cands if not c.noise]
+    # (a time or a rate of zero, `Query took 0 seconds`, is under the clock's or the
+    # counter's resolution: it tells that no speed was measured, and no number of them
+    # makes a report)
+    own = [c for c in cands if not c.noise and not (c.number.value == 0 and _a_speed(c))]
     # (each number's features as a set, made once: the shares below ask a dozen names
     # of each number, and a list is searched end to end for every name)
     named = {id(c): frozenset(c.features) for c in own}
@@ -100,6 +103,13 @@ def message_features(
 
 
 _UNIT_FEATURES = tuple(f"unit={u}" for u in _PERF_UNITS)
+
+
+def _a_speed(c: Candidate) -> bool:
+    """Whether the number is in a unit of time or rate (a performance unit)."""
+    return not frozenset(c.features).isdisjoint(_UNIT_FEATURES)
+
+
 # The families a report may be written in (a regression filed as a bug, results in a
 # design thread or a PR's template), unlike CI results, votes or announcements.
 _TOLD_IN = ("bug", "design", "template", "request")

@@ -274,3 +274,18 @@ def test_numbers_nothing_marks_as_performance_count_as_unmarked():
 
     assert unmarked("latency", ("12.5 ms", "14.1 ms", "9.8 ms")) == 0.0
     assert unmarked("price per GB-month", ("0.023", "0.020", "0.018")) == 1.0
+
+
+def test_a_zero_time_is_no_measured_speed():
+    # (a CLI prints how long each query of a usage example took, rounded to `0 seconds`:
+    # nothing was measured; the same sentence with a time in it tells one)
+    example = (
+        "Adds `SHOW TABLES` to the CLI.\n\n# Example use:\n\n```\n> CREATE EXTERNAL TABLE t(a int)"
+        " STORED AS CSV LOCATION '/tmp/t.csv';\n0 rows in set. Query took 0 seconds.\n"
+        "> SHOW TABLES;\n2 rows in set. Query took 0 seconds.\n```\n"
+    )
+    assert not message_results(example, kind="github").verdict.is_benchmark
+    measured = example.replace("Query took 0 seconds", "Query took 41.7 seconds")
+    found = message_results(measured, kind="github")
+    zero = message_results(example, kind="github")
+    assert found.verdict.score > zero.verdict.score
