@@ -21,13 +21,17 @@ def _claimed(text: str) -> str:
     return "\n".join(t.source(text) for t in run(PARSER, text))
 
 
-@pytest.mark.parametrize("case", ["rustc", "gcc-javac", "next-to-table"])
+@pytest.mark.parametrize("case", ["rustc", "gcc-javac", "msvc", "next-to-table"])
 def test_every_message_line_is_claimed_and_no_prose(case):
     text = text_of(f"compiler-diagnostics--{case}")
     claimed = _claimed(text)
     # (every location, gutter line and caret line of the compilers' output)
     for line in text.split("\n"):
-        if re.match(r"\s*(?:-->|\d+ \||\S+:\d+(?::\d+)?: (?:error|warning|note))", line):
+        if re.match(
+            r"\s*(?:-->|\d+ \||\S+:\d+(?::\d+)?: (?:error|warning|note)"
+            r"|\S+\(\d+(?:,\d+)?\): (?:error|warning|note))",
+            line,
+        ):
             assert line in claimed, line
     assert "```" not in claimed and "This fixes" not in claimed and "| q1 |" not in claimed
     assert all(not t.measurements for t in run(PARSER, text))

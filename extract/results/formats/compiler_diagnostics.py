@@ -15,7 +15,10 @@ measurement, and the gutter's column of numbers reads like a table's.
   error:`), the source under a gutter (`    4 |   code`, `      |   ^~~~`) or, in older
   releases, the source line and a caret line; `path: In function 'f':` and `In file
   included from path:line` before, `2 errors generated.` after;
-- javac: `Path.java:6: error: message`, the source line, a caret line, `1 error`.
+- javac: `Path.java:6: error: message`, the source line, a caret line, `1 error`;
+- MSVC (Microsoft's "Compiler errors" documentation): `path(43): error C7525: message`,
+  `path(43,12): warning C4477: message`, `path(43): note: message`, and the driver's
+  `cl : Command line warning D9002 : ...`.
 
 A run is claimed from a level or location line through the lines that belong to it;
 a blank line carries it on only to the next error's level or location line, so a table
@@ -35,13 +38,15 @@ from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
     name="compiler-diagnostics",
-    description="rustc, gcc/clang and javac error messages (source line numbers, not results)",
+    description="rustc, gcc/clang, javac and MSVC error messages (source line numbers, not "
+    "results)",
     signature="`error[E0428]: ...` over ` --> src/lib.rs:472:1` and `414 | code` lines; "
-    "`scan.c:4:49: error: ...`; `Scan.java:6: error: ...`",
+    "`scan.c:4:49: error: ...`; `Scan.java:6: error: ...`; `scan.cc(43): error C7525: ...`",
     priority=5,
     kind="noise",
-    trigger=r"(?-i:(?:-->|:::)[ \t]+\S+:\d+:\d+|:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note):)",
-    needles=("-->", ":::", ": error:", ": warning:", ": note:", ": fatal error:"),
+    trigger=r"(?-i:(?:-->|:::)[ \t]+\S+:\d+:\d+|:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note):"
+    r"|\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warning) [A-Z]{1,2}\d{4}:)",
+    needles=("-->", ":::", ": error", ": warning", ": note:", ": fatal error"),
 )
 
 # A line that starts a diagnostic: rustc's level line or location; gcc's, clang's or
@@ -50,6 +55,8 @@ _START = re.compile(
     r"[ \t]*(?:(?:error|warning)(?:\[[A-Z]\d{4}\])?: \S[^\n]*"
     r"|(?:-->|:::)[ \t]+\S+:\d+:\d+"
     r"|\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): [^\n]*"
+    r"|\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warning|note)(?: [A-Z]{1,2}\d{4})?: [^\n]*"
+    r"|cl ?: (?:Command line )?(?:error|warning) [A-Z]{1,2}\d{4} ?:[^\n]*"
     r"|\S+: In (?:function|member function|constructor|destructor|instantiation of)[^\n]*"
     r"|In file included from \S+:\d+[^\n]*)[ \t]*",
 )
@@ -69,7 +76,10 @@ _GOES_ON = re.compile(
 _CARET = re.compile(r"[ \t]*\^[~^ \t]*")
 _LOCATION_LEVEL = re.compile(r"[ \t]*\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): ")
 # What makes a run a compiler's, not a sentence that starts `error: ...`: a location.
-_LOCATION = re.compile(r"(?:-->|:::)[ \t]+\S+:\d+:\d+|\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warn)")
+_LOCATION = re.compile(
+    r"(?:-->|:::)[ \t]+\S+:\d+:\d+|\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warn)"
+    r"|\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warn)"
+)
 
 
 def parse(text: str) -> list[ResultTable]:
