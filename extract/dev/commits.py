@@ -34,7 +34,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from extract.dev.heldout import _make_sample
+from extract.dev.heldout import _make_sample, precision_recall
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind
 from extract.mail.message import parse_message
@@ -156,8 +156,7 @@ class Figures:
     missing: int = 0  # labelled commits whose text was not found
 
     def line(self) -> str:
-        p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-        r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+        p, r = precision_recall(self.tp, self.fp, self.fn)
         missing = f"; {self.missing} commits not found" if self.missing else ""
         return (
             f"P {p:.3f}  R {r:.3f}  (tp {self.tp} fp {self.fp} fn {self.fn} tn {self.tn});"

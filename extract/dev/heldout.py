@@ -56,8 +56,7 @@ class HeldOut:
     stored_for_none: int = 0  # measurements stored for messages that report none
 
     def line(self) -> str:
-        p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-        r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+        p, r = precision_recall(self.tp, self.fp, self.fn)
         n = max(1, self.numbers)
         return (
             f"P {p:.3f}  R {r:.3f}  (tp {self.tp} fp {self.fp} fn {self.fn} tn {self.tn});"
@@ -65,6 +64,11 @@ class HeldOut:
             f" {self.labelled} = {self.labelled / n:.3f}; measurements stored for the"
             f" non-reports {self.stored_for_none}"
         )
+
+
+def precision_recall(tp: int, fp: int, fn: int) -> tuple[float, float]:
+    """Message precision and recall (0 when there is nothing to divide by)."""
+    return (tp / (tp + fp) if tp + fp else 0.0, tp / (tp + fn) if tp + fn else 0.0)
 
 
 def written_values(written: str) -> list[float]:
