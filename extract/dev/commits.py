@@ -42,7 +42,8 @@ from extract.results.message import message_results
 
 ANNOTATIONS = Path(__file__).resolve().parent / "annotations" / "commits.jsonl"
 SETS = ("commits1", "commits2", "commits3")
-_PR = re.compile(r"\s*\(#(\d+)\)\s*$")
+# (a squash-merged title ends with its pull request: `Fix the scan (#102)`)
+_PR = re.compile(r"\(#(\d+)\)[ \t]*$")
 
 
 @functools.cache
@@ -127,7 +128,7 @@ def as_mail(repo: str, commit: Commit) -> bytes:
     make_sample = _sample_maker()
     name = repo.split("/", 1)[1]
     pr = _PR.search(commit.subject)
-    title = _PR.sub("", commit.subject) if pr else commit.subject
+    title = commit.subject[: pr.start()].rstrip() if pr else commit.subject
     login = re.sub(r"[^A-Za-z0-9-]", "", commit.author) or "contributor"
     head = (
         f"List: github@{name.split('-')[0]}.apache.org\nKind: github\nSubject: {title}\n"

@@ -63,7 +63,7 @@ _START = re.compile(
 # A line that goes on with it: a gutter (`414 | code`, `    |`), rustc's left-out lines
 # and notes, a caret line, the closing counts.
 _GOES_ON = re.compile(
-    r"[ \t]*(?:\d*[ \t]*\|(?:[ \t][^\n]*)?"
+    r"[ \t]*+(?:\d*[ \t]*\|(?:[ \t][^\n]*)?"
     r"|\.\.\.(?:[ \t]+\|[^\n]*)?"
     r"|= (?:note|help|warning)\b[^\n]*"
     r"|(?:note|help): [^\n]*"
@@ -76,9 +76,11 @@ _GOES_ON = re.compile(
 _CARET = re.compile(r"[ \t]*\^[~^ \t]*")
 _LOCATION_LEVEL = re.compile(r"[ \t]*\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): ")
 # What makes a run a compiler's, not a sentence that starts `error: ...`: a location.
+# (a path is tried from a token's start only: from each of its characters, a long token
+# would be read again and again)
 _LOCATION = re.compile(
-    r"(?:-->|:::)[ \t]+\S+:\d+:\d+|\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warn)"
-    r"|\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warn)"
+    r"(?:-->|:::)[ \t]+\S+:\d+:\d+|(?<!\S)\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warn)"
+    r"|(?<!\S)\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warn)"
 )
 
 
