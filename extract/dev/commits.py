@@ -17,7 +17,7 @@ by the corpus's rules (`../shared/corpus/README.md`), without the extractor's ve
 - `commits3` (200): drawn the same way from four more repositories (arrow-java, fory,
   datafusion-ballista, iceberg-rust), read as `commits1` is.
 
-Neither set is fitted on. The texts are not in the repository: they are read from the
+No set is fitted on. The texts are not in the repository: they are read from the
 repositories' snapshots, which the workplace's `fetch` brings to
 `/work/.mirror/<owner>+<name>/repo` (`MIRROR_DIR` moves it); a set whose snapshots are
 not there is not measured, and says so. Each message is wrapped as the GitHub mail
@@ -42,6 +42,7 @@ from extract.results.message import message_results
 
 ANNOTATIONS = Path(__file__).resolve().parent / "annotations" / "commits.jsonl"
 SETS = ("commits1", "commits2", "commits3")
+UNREAD = ("commits2",)  # (the sets whose messages the developers do not read)
 # (a squash-merged title ends with its pull request: `Fix the scan (#102)`)
 _PR = re.compile(r"\(#(\d+)\)[ \t]*$")
 
@@ -98,6 +99,7 @@ def read_commits(repo: str, commits: list[str]) -> dict[str, Commit] | None:
             "--git-dir",
             str(git_dir),
             "log",
+            "--no-show-signature",
             "--no-walk=unsorted",
             "--ignore-missing",
             "--date=format:%Y-%m-%d %H:%M",
@@ -176,10 +178,14 @@ def judged(
     for x in items:
         by_repo.setdefault(x.repo, []).append(x)
     out = []
+    found_any = False
     for repo, xs in sorted(by_repo.items()):
         texts = read_commits(repo, [x.commit for x in xs])
         if texts is None:
+            # (a snapshot not there, or git failing on it: its commits count as missing)
+            out += [(x, None, 0) for x in xs]
             continue
+        found_any = True
         for x in xs:
             commit = texts.get(x.commit)
             if commit is None:
@@ -193,7 +199,7 @@ def judged(
             said = found.verdict.is_benchmark
             rows = sum(len(t.measurements) for t in found.tables) if said else 0
             out.append((x, said, rows))
-    return out or None
+    return out if found_any else None
 
 
 def evaluate(which: str, annotations: Path = ANNOTATIONS) -> Figures | None:

@@ -814,7 +814,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {held.line()}")
     for which in commits.SETS if not args.corpus else ():
         real = commits.evaluate(which)
-        where = f"real PR descriptions ({which}, extract/dev/commits.py, never fitted)"
+        use = "figures only" if which in commits.UNREAD else "read for gaps"
+        where = f"real PR descriptions ({which}, extract/dev/commits.py, {use}, never fitted)"
         if real is None:
             print(f"  {where}: not run (no snapshot under {commits.mirror_dir()})")
         else:

@@ -11,6 +11,7 @@ line break), so every marker below is matched with `\\s+` rather than `\\n`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 # Everything from one of these markers to the end is boilerplate or old text. Each
 # marker comes with a plain substring that every match contains (lower-case for the
@@ -523,7 +524,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _GITHUB_HEADER.sub("", body, count=1)
         if _REVIEW_RULE in body:
             body = _without_review_diffs(body)
-    if "<!--" in body:
+    if kind in (None, "github") and "<!--" in body:
         body = _without_html_comments(body)
     if kind == "commit":
         body = commit_text(body)
@@ -555,21 +556,57 @@ def clean_body(text: str, kind: str | None = None) -> str:
 
 
 def _without_html_comments(body: str) -> str:
-    """`body` without its `<!-- ... -->` comments: in a pull request's or an issue's
-    Markdown, a template's guidance ("please benchmark it first and attach the results
-    here") that GitHub does not show and the author did not write; in pasted HTML or XML,
-    notes that are no results either. (Found with `find`, not a regex: an opening with
-    no close is looked past once, not from each opening.)"""
+    """`body` without the `<!-- ... -->` comments of its Markdown: a pull request's or
+    an issue's template's guidance ("please benchmark it first and attach the results
+    here") that GitHub does not show and the author did not write. As CommonMark reads
+    them: one that starts a line ends at the first line holding `-->`, one inside a line
+    on that line; none in a code block (`<!--` in pasted HTML or XML, or a diff, is
+    code); an opening that is never closed is text."""
+    lines = body.split("\n")
+    closes = [j for j, line in enumerate(lines) if "-->" in line]  # (looked up, not searched)
+    out: list[str] = []
+    fence = None  # (the open code block's fence, or None)
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        mark = _FENCE_OPEN.match(line)
+        if fence is not None:
+            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence):
+                fence = None
+        elif mark:
+            fence = mark.group(1)
+        elif line.lstrip(" ").startswith("<!--") and len(line) - len(line.lstrip(" ")) <= 3:
+            at = bisect_left(closes, k)
+            if at < len(closes):
+                close = closes[at]
+                rest = lines[close].split("-->", 1)[1]
+                if rest.strip():
+                    out.append(rest)
+                k = close + 1
+                continue
+        if fence is None and "<!--" in line:
+            line = _without_inline_comments(line)
+        out.append(line)
+        k += 1
+    return "\n".join(out)
+
+
+def _without_inline_comments(line: str) -> str:
+    """`line` without the comments closed on it (found with `find`: an opening with no
+    close is looked past once)."""
     out: list[str] = []
     pos = 0
-    while (start := body.find("<!--", pos)) >= 0:
-        end = body.find("-->", start + 4)
+    while (start := line.find("<!--", pos)) >= 0:
+        end = line.find("-->", start + 4)
         if end < 0:
             break
-        out.append(body[pos:start])
+        out.append(line[pos:start])
         pos = end + 3
-    out.append(body[pos:])
+    out.append(line[pos:])
     return "".join(out)
+
+
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 # A table row (`| a | 1.5 |`, JIRA's `|| a || b ||`) that a mail gateway's hard wrap

@@ -239,7 +239,7 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
     if u is not None and (u.group("cjk") or _unit_like(u.group("u"))):
         unit = (u.group("u") or u.group("cjk")).strip()
         unit_end = u.end()
-        if unit in _TIMES_SIGNS and _is_product(text, unit_end):
+        if unit in TIMES_SIGNS and is_product(text, (start, end), (u.start("u"), u.end("u"))):
             unit, unit_end = "", end
     before = text[max(0, start - 16) : start].rstrip(" \t")
     approx = ""
@@ -278,18 +278,23 @@ _NOT_UNITS = frozenset(
 )  # fmt: skip
 
 
-# A times sign between two numbers multiplies them (`4 x 4`, `a 6 × 4 table`, `1×3`,
-# `16 x 2.5 GHz`): a size or a count, not a speed-up factor. (A list of factors,
-# `1.5x 2.0x`, has the sign after the next number too.)
-_TIMES_SIGNS = frozenset("xX×")
-_PRODUCT_NEXT = re.compile(r"[ \t]?\d[\d.,]*(?:[ \t]?(?P<sign>[xX×])(?![A-Za-z]))?")
+# A times sign between two whole numbers, spaced alike on both sides, multiplies them
+# (`4 x 4`, `a 6 × 4 table`, `1×3`, `16 x 2.5 GHz`): a size or a count, not a speed-up
+# factor. Not `1.6x 198 ms` (a factor, then a time), `2x 4 threads`, nor a list of
+# factors (`1.5x 2.0x`, the sign after the next number too).
+TIMES_SIGNS = frozenset("xX×")
+_PRODUCT_NEXT = re.compile(r"[ \t]?(\d[\d.,]*)(?:[ \t]?(?P<sign>[xX×])(?![A-Za-z]))?")
 
 
-def _is_product(text: str, sign_end: int) -> bool:
-    """Whether the times sign that ends at `sign_end` is followed by a number that is
-    not a factor itself."""
-    m = _PRODUCT_NEXT.match(text, sign_end)
-    return m is not None and m.group("sign") is None
+def is_product(text: str, number: tuple[int, int], sign: tuple[int, int]) -> bool:
+    """Whether the times sign at `sign` (start, end) after the number at `number` is a
+    product's: a whole number before it, the next number after it as far from it."""
+    if not text[number[0] : number[1]].isdigit():
+        return False
+    m = _PRODUCT_NEXT.match(text, sign[1])
+    if m is None or m.group("sign") is not None:
+        return False
+    return text[number[1] : sign[0]] == text[sign[1] : m.start(1)]
 
 
 def _unit_like(token: str | None) -> bool:

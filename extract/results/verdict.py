@@ -54,9 +54,10 @@ def message_features(
         # (a commit mail carries its commit's diff: the diff is not what it says)
         if base != "note" and not (base == "diff" and kind == "commit"):
             out[f"reader:{base}"] = out.get(f"reader:{base}", 0.0) + value
-    # (a time or a rate of zero, `Query took 0 seconds`, is under the clock's or the
-    # counter's resolution: it tells that no speed was measured, and no number of them
-    # makes a report)
+    # (a zero in a performance unit, `Query took 0 seconds`, `0 ops/s`, `0%`, is under
+    # the clock's or the counter's resolution or no change at all: no number of them
+    # makes a report; the number model still reads them, and a report's table keeps its
+    # zeros)
     own = [c for c in cands if not c.noise and not (c.number.value == 0 and _a_speed(c))]
     # (each number's features as a set, made once: the shares below ask a dozen names
     # of each number, and a list is searched end to end for every name)
@@ -106,7 +107,7 @@ _UNIT_FEATURES = tuple(f"unit={u}" for u in _PERF_UNITS)
 
 
 def _a_speed(c: Candidate) -> bool:
-    """Whether the number is in a unit of time or rate (a performance unit)."""
+    """Whether the number is in a performance unit: a time, a rate, a factor, a percent."""
     return not frozenset(c.features).isdisjoint(_UNIT_FEATURES)
 
 

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from extract.dev import commits, fit_judge
+from extract.dev import commits, fit, fit_judge
 
 
 def test_the_labels_are_well_formed_and_name_each_commit_once():
@@ -98,6 +98,10 @@ def test_a_commit_is_read_and_judged_as_its_pull_requests_mail(mirror, tmp_path)
     assert judged["0" * 12] == (None, 0)  # (not in the snapshot)
     figures = commits.evaluate("commits1", labels)
     assert (figures.tp, figures.fn, figures.missing) == (1, 1, 1)
+    # (a repository whose snapshot is not there: its commits count as missing)
+    rows.append({"set": "commits1", "repo": "apache/gone", "commit": report, "is_benchmark": True})
+    labels.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert commits.evaluate("commits1", labels).missing == 2
 
 
 def test_a_set_without_its_snapshot_is_not_measured(monkeypatch, tmp_path):
@@ -106,5 +110,6 @@ def test_a_set_without_its_snapshot_is_not_measured(monkeypatch, tmp_path):
 
 
 def test_no_fit_reads_them():
-    source = fit_judge.__loader__.get_source(fit_judge.__name__)
-    assert "commits" not in source
+    for module in (fit, fit_judge):
+        source = module.__loader__.get_source(module.__name__)
+        assert "extract.dev.commits" not in source and "commits.jsonl" not in source

@@ -59,3 +59,29 @@ def test_no_line_number_is_taken_for_a_measurement():
 def test_a_sentence_that_starts_with_error_is_not_claimed():
     text = "error: the run timed out after 30 s\n    | not a gutter\nwarning: retrying\n"
     assert run(PARSER, text) == []
+
+
+@pytest.mark.parametrize(
+    ("after", "kept"),
+    [
+        # a table straight under the message, no blank between
+        ("| query | main | PR |\n|---|---|---|\n| q1 | 412.3 ms | 281.0 ms |\n", "412.3"),
+        # after a blank line, a sentence that only starts like a level line
+        ("\nerror: none after the fix; scan 412.3 ms -> 281.0 ms\n", "412.3"),
+        # a note of the author's own, not the compiler's
+        ("note: with the fix q1 takes 281.0 ms\n", "281.0"),
+    ],
+    ids=["table", "sentence", "note"],
+)
+def test_what_follows_a_message_and_is_not_the_compilers_is_left(after, kept):
+    text = "scan.c:4:49: error: expected ';' before 'return'\n" + after
+    claimed = _claimed(text)
+    assert claimed.startswith("scan.c:4:49") and kept not in claimed
+
+
+def test_a_blank_line_carries_a_run_to_the_next_message_only():
+    text = text_of("compiler-diagnostics--rustc")
+    spans = [t.span for t in run(PARSER, text)]
+    assert len(spans) == 1  # (rustc's three errors and its summary, blank lines between)
+    assert text[spans[0][0] :].startswith("error[E0433]")
+    assert text[: spans[0][1]].endswith("try `rustc --explain E0428`.")

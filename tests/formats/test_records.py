@@ -517,3 +517,9 @@ def test_a_times_sign_before_another_number_is_no_factor():
         for m in t.measurements
     ]
     assert ("speedup", 1.5, "x") in found
+    found = [
+        (m.metric, m.value, m.unit)
+        for t in extract_results("q1: 2.5x 120 ms\n")
+        for m in t.measurements
+    ]
+    assert ("q1", 2.5, "x") in found

@@ -69,6 +69,10 @@ DEGENERATE |= {
     "plus-minus": _up_to_cap("1 ± 2 "),
     "label-value-unit-runs": _up_to_cap("a 1 s b c 2 s d e f 3 s "),
     "timing-records-in-a-line": _up_to_cap("step one: 1 ms "),
+    # a compiler's location, then a caret line of blanks (compiler-diagnostics once read
+    # each blank two ways), and its gutter lines
+    "caret-then-blanks": "scan.c:4:49: error: x\n    ^" + " " * 80000 + "y\n",
+    "gutter-lines": "scan.c:4:49: error: x\n" + _up_to_cap("    4 |" + " " * 300 + "|\n"),
 }
 
 

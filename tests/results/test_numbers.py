@@ -74,7 +74,13 @@ def test_a_times_sign_between_two_numbers_multiplies(text):
 
 @pytest.mark.parametrize(
     ("text", "units"),
-    [("3x faster", ["x"]), ("1.5x 2.0x 3.1x", ["x", "x", "x"]), ("2× then 4 runs", ["×", "runs"])],
+    [
+        ("3x faster", ["x"]),
+        ("1.5x 2.0x 3.1x", ["x", "x", "x"]),
+        ("2× then 4 runs", ["×", "runs"]),
+        ("1.6x 198 ms", ["x", "ms"]),  # (a factor, then a time: not one number by another)
+        ("2x 4 threads", ["x", "threads"]),
+    ],
 )
 def test_a_factor_keeps_its_sign(text, units):
     assert [n.unit for n in numbers(text)] == units

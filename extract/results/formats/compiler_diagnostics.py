@@ -49,39 +49,40 @@ INFO = FormatInfo(
     needles=("-->", ":::", ": error", ": warning", ": note:", ": fatal error"),
 )
 
-# A line that starts a diagnostic: rustc's level line or location; gcc's, clang's or
-# javac's location with its level.
-_START = re.compile(
-    r"[ \t]*(?:(?:error|warning)(?:\[[A-Z]\d{4}\])?: \S[^\n]*"
-    r"|(?:-->|:::)[ \t]+\S+:\d+:\d+"
+# A line that says where: rustc's location (`  --> src/lib.rs:472:1`, `:::` for a
+# secondary one); gcc's, clang's, javac's or MSVC's location with its level.
+# (possessive blanks, and a path from a token's start: each line is read once)
+_LOCATED = re.compile(
+    r"[ \t]*+(?:(?:-->|:::)[ \t]+\S+:\d+:\d+"
     r"|\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): [^\n]*"
-    r"|\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warning|note)(?: [A-Z]{1,2}\d{4})?: [^\n]*"
+    r"|\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warning|note)(?: [A-Z]{1,2}\d{4})?: [^\n]*)",
+)
+# rustc's level line (`error[E0428]: ...`, `note: ...`), which its location follows
+_LEVEL = re.compile(r"[ \t]*+(?:error|warning|note|help)(?:\[[A-Z]\d{4}\])?: \S[^\n]*")
+_RUST_LOCATION = re.compile(r"[ \t]*+(?:-->|:::)[ \t]")
+# gcc's context before a location, and the MSVC driver's own warnings
+_CONTEXT = re.compile(
+    r"\S+: In (?:function|member function|constructor|destructor|instantiation of)[^\n]*"
+    r"|In file included from \S+:\d+[^\n]*"
     r"|cl ?: (?:Command line )?(?:error|warning) [A-Z]{1,2}\d{4} ?:[^\n]*"
-    r"|\S+: In (?:function|member function|constructor|destructor|instantiation of)[^\n]*"
-    r"|In file included from \S+:\d+[^\n]*)[ \t]*",
 )
-# A line that goes on with it: a gutter (`414 | code`, `    |`), rustc's left-out lines
-# and notes, a caret line, the closing counts.
+# A gutter line: rustc's and gcc's quoted source (`414 | code`), their label lines
+# (`    |     ^^^^^`); its bar must stand in the run's gutter's column.
+_GUTTER = re.compile(r"[ \t]*+\d*[ \t]*\|")
+# What else goes on with a run: rustc's left-out lines and `= note:` lines, a caret line,
+# the counts and summaries compilers end with.
 _GOES_ON = re.compile(
-    r"[ \t]*+(?:\d*[ \t]*\|(?:[ \t][^\n]*)?"
-    r"|\.\.\.(?:[ \t]+\|[^\n]*)?"
+    r"[ \t]*+(?:\.\.\.(?:[ \t]+\|[^\n]*)?"
     r"|= (?:note|help|warning)\b[^\n]*"
-    r"|(?:note|help): [^\n]*"
-    r"|\^[~^ \t]*"
-    r"|\d+ (?:errors?|warnings?)(?: generated)?\.?"
-    r"|error: aborting due to [^\n]*"
-    r"|(?:Some errors have detailed explanations|For more information about)[^\n]*)[ \t]*",
+    r"|\^[~^ \t]*+"
+    r"|\d+ (?:errors?|warnings?)(?: generated)?\.?[ \t]*)",
 )
-# (an old-style location's source line, followed by its caret line)
-_CARET = re.compile(r"[ \t]*\^[~^ \t]*")
-_LOCATION_LEVEL = re.compile(r"[ \t]*\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): ")
-# What makes a run a compiler's, not a sentence that starts `error: ...`: a location.
-# (a path is tried from a token's start only: from each of its characters, a long token
-# would be read again and again)
-_LOCATION = re.compile(
-    r"(?:-->|:::)[ \t]+\S+:\d+:\d+|(?<!\S)\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warn)"
-    r"|(?<!\S)\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warn)"
+_SUMMARY = re.compile(
+    r"error: aborting due to [^\n]*|warning: [^\n]* generated \d+ warnings?[^\n]*"
+    r"|(?:Some errors have detailed explanations|For more information about)[^\n]*"
 )
+_CARET = re.compile(r"[ \t]*+\^[~^ \t]*+")
+_OLD_STYLE = re.compile(r"[ \t]*+\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): ")
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -94,31 +95,65 @@ def parse(text: str) -> list[ResultTable]:
     out: list[ResultTable] = []
     k = 0
     while k < len(lines):
-        if not _START.fullmatch(lines[k]):
+        if not _starts_one(lines, k):
             k += 1
             continue
-        first, last = k, k
-        k += 1
+        first = last = k
+        gutter = None  # (the column of the run's gutter bar, once it has one)
+        located = False
         while k < len(lines):
             line = lines[k]
-            if _START.fullmatch(line) or _GOES_ON.fullmatch(line):
-                last = k
-                k += 1
+            if not line.strip():
+                # (a blank line carries the run on only to the next message)
+                nxt = k + 1
+                while nxt < len(lines) and not lines[nxt].strip():
+                    nxt += 1
+                if nxt < len(lines) and (_starts_one(lines, nxt) or _SUMMARY.fullmatch(lines[nxt])):
+                    k = nxt
+                    continue
+                break
+            if _LOCATED.fullmatch(line):
+                located = True
+            elif _starts_one(lines, k) or _SUMMARY.fullmatch(line) or _GOES_ON.fullmatch(line):
+                pass
+            elif (bar := _GUTTER.match(line)) is not None and _in_gutter(line, bar, gutter):
+                gutter = bar.end() - 1
             elif (
-                _LOCATION_LEVEL.match(lines[last])
+                _OLD_STYLE.match(lines[last])
                 and k + 1 < len(lines)
                 and _CARET.fullmatch(lines[k + 1])
             ):
-                last = k + 1  # (the source line and its caret, under an old-style location)
-                k += 2
-            elif not line.strip():
-                nxt = next((j for j in range(k + 1, len(lines)) if lines[j].strip()), None)
-                if nxt is None or not _START.fullmatch(lines[nxt]):
-                    break
-                k = nxt
+                k += 1  # (the source line and its caret, under an old-style location)
             else:
                 break
-        block = "\n".join(lines[first : last + 1])
-        if _LOCATION.search(block):
+            last = k
+            k += 1
+        if located:
             out.append(ResultTable(INFO.name, (starts[first], starts[last] + len(lines[last]))))
+        k = max(k, first + 1)
     return out
+
+
+def _in_gutter(line: str, bar: re.Match, gutter: int | None) -> bool:
+    """Whether the line's bar is a gutter's: after a line number or blanks (a table's row
+    starts with its bar), in the run's gutter column, and not in a row of cells
+    (`| q1 | 412.3 ms |`)."""
+    column = bar.end() - 1
+    if column == 0 or (gutter is not None and column != gutter):
+        return False
+    cells = line.strip()
+    return not (cells.startswith("|") and cells.endswith("|") and cells.count("|") >= 3)
+
+
+def _starts_one(lines: list[str], k: int) -> bool:
+    """Whether a message starts at line `k`: a location, rustc's level line over its
+    location, or gcc's context over a location."""
+    line = lines[k]
+    if _LOCATED.fullmatch(line):
+        return True
+    nxt = lines[k + 1] if k + 1 < len(lines) else ""
+    if _LEVEL.fullmatch(line):
+        return _RUST_LOCATION.match(nxt) is not None
+    if _CONTEXT.fullmatch(line.strip()):
+        return _LOCATED.fullmatch(nxt) is not None or _CONTEXT.fullmatch(nxt.strip()) is not None
+    return False

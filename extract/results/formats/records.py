@@ -67,6 +67,7 @@ from extract.results.formats._layout import (
     runs,
 )
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
+from extract.results.numbers import TIMES_SIGNS, is_product
 from extract.results.units import parse_number, to_si
 
 INFO = FormatInfo(
@@ -105,11 +106,8 @@ INFO = FormatInfo(
     keeps_repeats=True,
 )
 
-# (a times sign before another number multiplies, `A tibble: 6 × 4`: no factor's unit,
-# unless that number is a factor too, `1.5x 2.0x`; as `extract.results.numbers` reads it)
 _UNIT = (
-    r"%|[xX×](?!\w|[ \t]?\d[\d.,]*(?![\d.,]|[ \t]?[xX×]))"
-    r"|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
+    r"%|[xX×](?!\w)|[kKMGT]?i?B(?:/s(?:ec)?|ps)?|[A-Za-zµμ]+/[A-Za-z]+"
     r"|(?:ns|us|µs|μs|ms|s|sec|secs|seconds?|msec|millis(?:econds?)?|micros(?:econds?)?"
     r"|nanos(?:econds?)?|mins?|minutes?|h|hours?|qps|QPS|tps|TPS|rps|ops|[kKM]?ops)\b"
 )
@@ -600,6 +598,8 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             unit = p.group("unit")
             if unit and not _unit_known(unit):
                 unit = None
+            elif unit in TIMES_SIGNS and is_product(p.string, p.span("num"), p.span("unit")):
+                unit = None  # (`A tibble: 6 × 4`: a size, not a factor)
             key = p.group("key")
             key = key[_field_start(key) :].strip()
             if key.count("(") > key.count(")"):
