@@ -54,14 +54,18 @@ def message_features(
         # (a commit mail carries its commit's diff: the diff is not what it says)
         if base != "note" and not (base == "diff" and kind == "commit"):
             out[f"reader:{base}"] = out.get(f"reader:{base}", 0.0) + value
+    # (each number's features as a set, made once: the shares below ask a dozen names
+    # of each number, and a list is searched end to end for every name)
+    named = {id(c): frozenset(c.features) for c in cands if not c.noise}
     # (a zero in a performance unit, `Query took 0 seconds`, `0 ops/s`, `0%`, is under
     # the clock's or the counter's resolution or no change at all: no number of them
     # makes a report; the number model still reads them, and a report's table keeps its
     # zeros)
-    own = [c for c in cands if not c.noise and not (c.number.value == 0 and _a_speed(c))]
-    # (each number's features as a set, made once: the shares below ask a dozen names
-    # of each number, and a list is searched end to end for every name)
-    named = {id(c): frozenset(c.features) for c in own}
+    own = [
+        c
+        for c in cands
+        if not c.noise and (c.number.value != 0 or named[id(c)].isdisjoint(_UNIT_FEATURES))
+    ]
     scores = sorted((c.score for c in own), reverse=True)
     taken = [c for c in own if c.taken]
     out["numbers:taken"] = math.log1p(len(taken))
@@ -104,11 +108,6 @@ def message_features(
 
 
 _UNIT_FEATURES = tuple(f"unit={u}" for u in _PERF_UNITS)
-
-
-def _a_speed(c: Candidate) -> bool:
-    """Whether the number is in a performance unit: a time, a rate, a factor, a percent."""
-    return not frozenset(c.features).isdisjoint(_UNIT_FEATURES)
 
 
 # The families a report may be written in (a regression filed as a bug, results in a
