@@ -52,9 +52,10 @@ INFO = FormatInfo(
 # A line that says where: rustc's location (`  --> src/lib.rs:472:1`, `:::` for a
 # secondary one); gcc's, clang's, javac's or MSVC's location with its level.
 # (possessive blanks, and a path from a token's start: each line is read once)
+_GCC_LOCATION = r"[ \t]*+\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): "
 _LOCATED = re.compile(
-    r"[ \t]*+(?:(?:-->|:::)[ \t]+\S+:\d+:\d+"
-    r"|\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): [^\n]*"
+    rf"{_GCC_LOCATION}[^\n]*"
+    r"|[ \t]*+(?:(?:-->|:::)[ \t]+\S+:\d+:\d+"
     r"|\S+\(\d+(?:,\d+)?\) ?: (?:fatal )?(?:error|warning|note)(?: [A-Z]{1,2}\d{4})?: [^\n]*)",
 )
 # rustc's level line (`error[E0428]: ...`, `note: ...`), which its location follows
@@ -71,18 +72,19 @@ _CONTEXT = re.compile(
 _GUTTER = re.compile(r"[ \t]*+\d*[ \t]*\|")
 # What else goes on with a run: rustc's left-out lines and `= note:` lines, a caret line,
 # the counts and summaries compilers end with.
+_CARET_LINE = r"[ \t]*+\^[~^ \t]*+"
+_CARET = re.compile(_CARET_LINE)
 _GOES_ON = re.compile(
-    r"[ \t]*+(?:\.\.\.(?:[ \t]+\|[^\n]*)?"
+    rf"{_CARET_LINE}|[ \t]*+(?:\.\.\.(?:[ \t]+\|[^\n]*)?"
     r"|= (?:note|help|warning)\b[^\n]*"
-    r"|\^[~^ \t]*+"
     r"|\d+ (?:errors?|warnings?)(?: generated)?\.?[ \t]*)",
 )
 _SUMMARY = re.compile(
     r"error: aborting due to [^\n]*|warning: [^\n]* generated \d+ warnings?[^\n]*"
     r"|(?:Some errors have detailed explanations|For more information about)[^\n]*"
 )
-_CARET = re.compile(r"[ \t]*+\^[~^ \t]*+")
-_OLD_STYLE = re.compile(r"[ \t]*+\S+:\d+(?::\d+)?: (?:fatal )?(?:error|warning|note): ")
+# (an old-style location: its source line and caret line follow it, no gutter)
+_OLD_STYLE = re.compile(_GCC_LOCATION)
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -114,7 +116,7 @@ def parse(text: str) -> list[ResultTable]:
                 break
             if _LOCATED.fullmatch(line):
                 located = True
-            elif _starts_one(lines, k) or _SUMMARY.fullmatch(line) or _GOES_ON.fullmatch(line):
+            elif _leads_to_one(lines, k) or _SUMMARY.fullmatch(line) or _GOES_ON.fullmatch(line):
                 pass
             elif (bar := _GUTTER.match(line)) is not None and _in_gutter(line, bar, gutter):
                 gutter = bar.end() - 1
@@ -146,11 +148,14 @@ def _in_gutter(line: str, bar: re.Match, gutter: int | None) -> bool:
 
 
 def _starts_one(lines: list[str], k: int) -> bool:
-    """Whether a message starts at line `k`: a location, rustc's level line over its
-    location, or gcc's context over a location."""
+    """Whether a message starts at line `k`: a location, or a line that leads to one."""
+    return _LOCATED.fullmatch(lines[k]) is not None or _leads_to_one(lines, k)
+
+
+def _leads_to_one(lines: list[str], k: int) -> bool:
+    """Whether line `k` leads to a location: rustc's level line over its location, or
+    gcc's context over a location."""
     line = lines[k]
-    if _LOCATED.fullmatch(line):
-        return True
     nxt = lines[k + 1] if k + 1 < len(lines) else ""
     if _LEVEL.fullmatch(line):
         return _RUST_LOCATION.match(nxt) is not None
