@@ -34,7 +34,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from extract.dev.heldout import _make_sample, precision_recall
+from extract.dev.heldout import Verdicts, _make_sample
 from extract.mail.clean import clean_body
 from extract.mail.kinds import message_kind
 from extract.mail.message import parse_message
@@ -150,16 +150,12 @@ def as_mail(repo: str, commit: Commit) -> bytes:
 
 
 @dataclass(slots=True)
-class Figures:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    tn: int = 0
+class Figures(Verdicts):
     stored_for_none: int = 0  # measurements stored for messages that report none
     missing: int = 0  # labelled commits whose text was not found
 
     def line(self) -> str:
-        p, r = precision_recall(self.tp, self.fp, self.fn)
+        p, r = self.precision_recall()
         missing = f"; {self.missing} commits not found" if self.missing else ""
         return (
             f"P {p:.3f}  R {r:.3f}  (tp {self.tp} fp {self.fp} fn {self.fn} tn {self.tn});"
@@ -213,10 +209,7 @@ def evaluate(which: str, annotations: Path = ANNOTATIONS) -> Figures | None:
             out.missing += 1
             continue
         truth = x.is_benchmark
-        out.tp += truth and said
-        out.fp += said and not truth
-        out.fn += truth and not said
-        out.tn += not (truth or said)
+        out.count(truth, said)
         if not truth:
             out.stored_for_none += rows
     return out

@@ -45,18 +45,35 @@ _MAGNITUDE = {"k": 1e3, "m": 1e6, "g": 1e9, "w": 1e4, "万": 1e4, "亿": 1e8}
 
 
 @dataclass(slots=True)
-class HeldOut:
+class Verdicts:
+    """A set's messages by what they are and what the extractor said of them."""
+
     tp: int = 0
     fp: int = 0
     fn: int = 0
     tn: int = 0
+
+    def count(self, truth: bool, said: bool) -> None:
+        self.tp += truth and said
+        self.fp += said and not truth
+        self.fn += truth and not said
+        self.tn += not (truth or said)
+
+    def precision_recall(self) -> tuple[float, float]:
+        """Message precision and recall (0 when there is nothing to divide by)."""
+        tp, fp, fn = self.tp, self.fp, self.fn
+        return (tp / (tp + fp) if tp + fp else 0.0, tp / (tp + fn) if tp + fn else 0.0)
+
+
+@dataclass(slots=True)
+class HeldOut(Verdicts):
     numbers: int = 0
     found: int = 0
     labelled: int = 0
     stored_for_none: int = 0  # measurements stored for messages that report none
 
     def line(self) -> str:
-        p, r = precision_recall(self.tp, self.fp, self.fn)
+        p, r = self.precision_recall()
         n = max(1, self.numbers)
         return (
             f"P {p:.3f}  R {r:.3f}  (tp {self.tp} fp {self.fp} fn {self.fn} tn {self.tn});"
@@ -64,11 +81,6 @@ class HeldOut:
             f" {self.labelled} = {self.labelled / n:.3f}; measurements stored for the"
             f" non-reports {self.stored_for_none}"
         )
-
-
-def precision_recall(tp: int, fp: int, fn: int) -> tuple[float, float]:
-    """Message precision and recall (0 when there is nothing to divide by)."""
-    return (tp / (tp + fp) if tp + fp else 0.0, tp / (tp + fn) if tp + fn else 0.0)
 
 
 def written_values(written: str) -> list[float]:
@@ -128,10 +140,7 @@ def evaluate(folder: Path = HELDOUT) -> HeldOut | None:
         kind = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers).kind
         found = message_results(clean_body(pm.text, kind), subject=pm.subject, kind=kind)
         truth, said = fields.get("Expect") == "benchmark", found.verdict.is_benchmark
-        out.tp += truth and said
-        out.fp += said and not truth
-        out.fn += truth and not said
-        out.tn += not (truth or said)
+        out.count(truth, said)
         rows = [m for t in found.tables for m in t.measurements] if said else []
         if not truth:
             out.stored_for_none += len(rows)
