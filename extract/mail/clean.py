@@ -318,6 +318,37 @@ _QUOTE_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
 _QUOTE_REACH = 1000  # (the marks are looked for this far in)
 
 
+# A code block's fence line, unquoted: Markdown's ```` ``` ```` and `~~~`, JIRA's `{code}`
+# and `{noformat}`.
+_CODE_FENCE = re.compile(
+    r"^[ \t]*+(?:```|~~~|\{code(?::[^}\n]*)?\}|\{noformat(?::[^}\n]*)?\})", re.M
+)
+
+
+def _without_quoted_lines(body: str) -> str:
+    """`body` without its quoted lines (`_unquoted_rest`), except inside a code block
+    its own text opens and closes: there a line is code as written (CommonMark's
+    fenced code block), and `>` starts a shell's or a language's prompt (`>> x = 1`,
+    `>>> f()`) or a redirection, not a quotation. (A quoted code block's fences are
+    quoted too, and it goes with its quotation.)"""
+    spans: list[int] = []  # (start, end, start, end, ...) of the closed code blocks
+    if "```" in body or "~~~" in body or "{code" in body or "{noformat" in body:
+        fences = [m.start() for m in _CODE_FENCE.finditer(body)]
+        for opening, closing in zip(fences[::2], fences[1::2], strict=False):
+            spans += (opening, closing)
+
+    def unquoted(m: re.Match) -> str:
+        # (a match starts at the line break before its line, in the text with "\n" put
+        # before it: the match's start is the line's offset in `body`)
+        if spans and bisect_left(spans, m.start()) % 2 == 1:
+            return m.group()
+        return _unquoted_rest(m)
+
+    # (the pattern starts with a line break, so the regex engine jumps from line
+    # to line instead of trying every character: 4x faster than `^...$\n?`)
+    return _QUOTED_LINE.sub(unquoted, "\n" + body)[1:]
+
+
 def _unquoted_rest(m: re.Match) -> str:
     """A quoted line (with the line break before it): nothing, or, for a flattened
     mail's line, what follows the quotation in it."""
@@ -540,9 +571,7 @@ def clean_body(text: str, kind: str | None = None) -> str:
         body = _WROTE.sub("", body)
         body = _without_flat_quotation(body)
     if ">" in body:
-        # (the pattern starts with a line break, so the regex engine jumps from line
-        # to line instead of trying every character: 4x faster than `^...$\n?`)
-        body = _QUOTED_LINE.sub(_unquoted_rest, "\n" + body)[1:]
+        body = _without_quoted_lines(body)
     bars = "|" in body or "│" in body or "┃" in body
     if "|" in body:
         body = rejoin_wrapped_rows(body)

@@ -16,6 +16,13 @@ def test_a_block_inside_the_first_line_of_a_code_block_takes_the_heading_above_i
     assert heading_above(prose, prose.index("mb_sec")) is None
 
 
+def test_a_build_tool_s_step_line_does_not_name_the_output_under_it():
+    # (Gradle's `> Task :module:task` says how the block was run; the line above it says
+    # what the block is)
+    text = "Test with --size 10\n```\n> Task :bench:Main.main()\n    mb_sec\tmax_latency\n"
+    assert heading_above(text, text.index("    mb_sec")) == "Test with --size 10"
+
+
 def test_the_command_on_the_line_above_names_the_output():
     text = "```\n$ bin/load run-test -t 8 --size=4096\n\n  count = 5\n```"
     assert command_above(text, text.index("count")) == "bin/load run-test -t 8 --size=4096"

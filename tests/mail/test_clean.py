@@ -216,6 +216,21 @@ def test_a_forwarded_message_and_marked_quotes_keep_the_reply():
     assert clean_body(inline, "mail") == "Mine: 12 s"
 
 
+def test_a_code_block_s_lines_are_code_not_quotations():
+    # (inside a code block the text opens and closes, `>` starts a prompt or a build
+    # tool's step, as written; a quotation's code block is quoted fences and all)
+    own = "Example:\n\n```\n>> x = ones(1, 3)\n\nx =\n\n     1     1     1\n```\n> Hi\n"
+    assert (
+        clean_body(own, "github")
+        == "Example:\n\n```\n>> x = ones(1, 3)\n\nx =\n\n     1     1     1\n```"
+    )
+    quoted = "Agreed.\n\n> ```\n> >>> f(2)\n> 4\n> ```\n"
+    assert clean_body(quoted, "github") == "Agreed."
+    # (a code block never closed keeps nothing quoted after it)
+    unclosed = "Log:\n```\n> Task :core:test\n"
+    assert clean_body(unclosed, "github") == "Log:\n```"
+
+
 JIRA_REPLY_QUOTING_RESULTS = """Ravi Iyer commented on FOO-812:
 -------------------------------
 

@@ -303,6 +303,12 @@ def _inline_title(before: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
+# A build tool's step over the output of what it ran: Gradle's console prints `> Task
+# :module:task` before a task's output (and `> Configure project :module`); the step
+# is how the block was run, not what it is.
+_BUILD_STEP = re.compile(r"[ \t]*+> (?:Task|Configure project) :")
+
+
 def _block_heading(text: str, pos: int, floor: int) -> str | None:
     start = max(line_start(text, pos), floor)
     before_on_line = text[start:pos]
@@ -322,7 +328,7 @@ def _block_heading(text: str, pos: int, floor: int) -> str | None:
         if prev_start < floor:
             return None
         line = text[prev_start : end - 1] if text[end - 1] == "\n" else text[prev_start:end]
-        if not line.strip() or FENCE.match(line) or RULE.match(line):
+        if not line.strip() or FENCE.match(line) or RULE.match(line) or _BUILD_STEP.match(line):
             end = prev_start
             continue
         break
