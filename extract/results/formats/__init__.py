@@ -41,6 +41,7 @@ MODULES = [
     "diffstat",
     "surefire",
     "compiler_diagnostics",
+    "repl_transcript",
     "coverage",
     "jmh",
     "hbase_pe",

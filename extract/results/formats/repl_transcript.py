@@ -1,0 +1,125 @@
+"""Noise: transcripts of interactive sessions - R's, Python's, IPython's, MATLAB's and
+Octave's, Scala's and Julia's - that show what code does.
+
+A pull request that adds a function shows it at work: the code typed at the prompt and
+what the language printed back, a data frame, a `duration` array, a list of dates.
+Their numbers are the example's data (`#> 1 2007. 2007-05-23 08:18:30`, `0.15 sec`),
+not measurements, and a printed data frame's columns read like a results table.
+
+- R: the output lines of a knitr or reprex rendering start with `#>` (reprex's default
+  `comment`, its documentation's "reprex output"), under the code that printed them;
+- the prompts of a session pasted into a code block: Python's `>>> ` (and `... `, the
+  doctest format of the standard library's `doctest`), IPython's `In [4]: ` and
+  `Out[4]: `, MATLAB's `>> `, Octave's `octave:1> `, Scala's `scala> `, Julia's
+  `julia> `.
+
+A code block (```` ``` ````, `~~~`, JIRA's `{code}` and `{noformat}`) that holds such
+a prompt or output line is claimed whole, its code with its output; outside a code
+block, a run of `#>` lines, and an IPython session from its first `In [n]:` or
+`Out[n]:` line to the blank line after its last cell. (`>>` and `>>>` start quoted
+mail too: outside a code block they are left to the readers.)
+
+A session that times or measures something is a report's, and is left to the readers:
+one that calls a timer or a benchmark (`%timeit`, `bench::mark`, `microbenchmark`,
+`system.time`, `tic`/`toc`, `@btime`, ...), or prints what timers print (`per loop`,
+`Elapsed time is`, `itr/sec`, `user  system elapsed`), or speaks of speed (`took`,
+`elapsed`, `latency`, `throughput`, `benchmark`, `faster`).
+
+Returns ResultTables without measurements; the registry removes their spans.
+
+Not declared as rows: a noise recogniser: it claims the sessions, and gives no
+measurements.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extract.results.formats.base import FormatInfo, ResultTable
+
+INFO = FormatInfo(
+    name="repl-transcript",
+    description="interactive sessions (R, Python, IPython, MATLAB, Octave, Scala, Julia) that "
+    "show code at work (the example's data, not results)",
+    signature="`#> # A tibble: 6 × 4` under R code; `>>> pa.array([1, 2])` and what it "
+    "printed, in a code block; `In [4]: ...` / `Out[4]: ...`",
+    priority=6,
+    kind="noise",
+    trigger=r"(?-i:#>[ \n]|In \[\d+\]: |Out\[\d+\]: |>> |octave:\d+> |scala> |julia> )",
+    needles=("#>", "In [", "Out[", ">> ", "octave:", "scala> ", "julia> "),
+)
+
+# A line a session's output or prompt starts (`#>` knitr's and reprex's output; the
+# prompts, `>>` and `>>>` among them, which inside a code block are no quotation).
+_SESSION_LINE = re.compile(
+    r"[ \t]*+(?:#>(?: |$)|In \[\d+\]: |Out\[\d+\]: |>>>? |octave:\d+> |scala> |julia> )"
+)
+# A line that starts outside a code block what is a session's beyond doubt: reprex's
+# output, an IPython cell.
+_OPEN_LINE = re.compile(r"[ \t]*+(?:#>(?: |$)|In \[\d+\]: |Out\[\d+\]: )")
+_R_OUTPUT = re.compile(r"[ \t]*+#>(?: |$)")
+_CELL = re.compile(r"[ \t]*+(?:In |Out)\[\d+\]: ")
+# A code block's fence line, opening or closing.
+_FENCE = re.compile(r"[ \t]*+(?:```|~~~|\{code(?::[^}\n]*)?\}|\{noformat(?::[^}\n]*)?\})")
+# What a session that times or measures calls, prints or says (case-insensitive).
+_TIMING = re.compile(
+    r"timeit|%%?time\b|%%?prun|bench::|\bbench_|microbenchmark|system\.time|proc\.time"
+    r"|sys\.time|\btic\b|\btoc\b|@b?time\b|@benchmark|perf_counter|time\.time\(|time\.monotonic"
+    r"|per loop|elapsed|itr/sec|took|latency|throughput|benchmark|faster|slower|speed"
+    r"|\bmemit\b|peak memory",
+    re.I,
+)
+
+
+def parse(text: str) -> list[ResultTable]:
+    lines = text.split("\n")
+    starts = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    spans: list[tuple[int, int]] = []
+
+    def claim(first: int, last: int) -> None:
+        span = (starts[first], starts[last] + len(lines[last]))
+        if not _TIMING.search(text, *span):
+            spans.append(span)
+
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        if _FENCE.match(line):
+            # (a code block, to its closing fence: claimed whole when a line of it is a
+            # session's. One never closed is read line by line, as text outside one:
+            # where it would end is not known)
+            end = k + 1
+            while end < len(lines) and not _FENCE.match(lines[end]):
+                end += 1
+            if end < len(lines):
+                if any(_SESSION_LINE.match(lines[j]) for j in range(k + 1, end)):
+                    claim(k, end)
+                k = end + 1
+                continue
+        if _OPEN_LINE.match(line):
+            r_output = _R_OUTPUT.match(line) is not None
+            last = k
+            while last + 1 < len(lines):
+                nxt = lines[last + 1]
+                if _FENCE.match(nxt) or (r_output and not _R_OUTPUT.match(nxt)):
+                    break  # (reprex's output runs while its lines are marked)
+                if not nxt.strip():
+                    # (an IPython cell ends at a blank line; its session goes on with
+                    # the next cell, after the blank lines IPython prints between them)
+                    cell = last + 2
+                    while cell < len(lines) and not lines[cell].strip():
+                        cell += 1
+                    if r_output or cell == len(lines) or not _CELL.match(lines[cell]):
+                        break
+                    last = cell
+                    continue
+                last += 1
+            claim(k, last)
+            k = last + 1
+            continue
+        k += 1
+    return [ResultTable(INFO.name, span) for span in spans]
