@@ -2,10 +2,9 @@
 
 Apache repositories that squash-merge keep each pull request's description in the
 commit message, and lists.apache.org carries the same text in the GitHub mail of the
-pull request (`opened a pull request`). `annotations/commits.jsonl` labels 600 such
-commit messages of apache/arrow, arrow-rs, arrow-go, arrow-java, kafka, fory,
-datafusion-ballista and iceberg-rust (each line: the set, the
-repository, the commit, whether its body reports numbers measured in runs, whether
+pull request (`opened a pull request`). `annotations/commits.jsonl` labels 800 such
+commit messages of fifteen apache repositories (each line: the set, the repository,
+the commit, whether its body reports numbers measured in runs, whether
 that was borderline, and why), labelled by helper sessions that read only the text,
 by the corpus's rules (`../shared/corpus/README.md`), without the extractor's verdict:
 
@@ -15,7 +14,11 @@ by the corpus's rules (`../shared/corpus/README.md`), without the extractor's ve
 - `commits2` (200): drawn the same way from the commits left (and kafka's and
   arrow-go's), never read by the developers: only its figures are looked at;
 - `commits3` (200): drawn the same way from four more repositories (arrow-java, fory,
-  datafusion-ballista, iceberg-rust), read as `commits1` is.
+  datafusion-ballista, iceberg-rust), read as `commits1` is;
+- `commits4` (200): from seven more (celeborn, incubator-gluten, paimon,
+  datafusion-comet, kvrocks, opendal, iceberg): all 72 the extractor took for reports
+  (session 43's code), the rest drawn from those it did not as above; never read by the
+  developers, as `commits2`.
 
 No set is fitted on. The texts are not in the repository: they are read from the
 repositories' snapshots, which the workplace's `fetch` brings to
@@ -41,8 +44,8 @@ from extract.mail.message import parse_message
 from extract.results.message import message_results
 
 ANNOTATIONS = Path(__file__).resolve().parent / "annotations" / "commits.jsonl"
-SETS = ("commits1", "commits2", "commits3")
-UNREAD = ("commits2",)  # (the sets whose messages the developers do not read)
+SETS = ("commits1", "commits2", "commits3", "commits4")
+UNREAD = ("commits2", "commits4")  # (the sets whose messages the developers do not read)
 # (a squash-merged title ends with its pull request: `Fix the scan (#102)`)
 _PR = re.compile(r"\(#(\d+)\)[ \t]*$")
 
