@@ -40,6 +40,7 @@ MODULES = [
     "yetus",
     "diffstat",
     "surefire",
+    "googletest",
     "compiler_diagnostics",
     "repl_transcript",
     "coverage",
