@@ -41,6 +41,7 @@ MODULES = [
     "diffstat",
     "surefire",
     "googletest",
+    "bazel_log",
     "compiler_diagnostics",
     "repl_transcript",
     "coverage",

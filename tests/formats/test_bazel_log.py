@@ -1,0 +1,50 @@
+"""bazel-log (noise): Bazel's output of a failed build or of a test run pasted into
+mail. The fixtures are written from Bazel's documented console output; the recogniser
+claims a run of Bazel's lines that holds a failure or a test's result, so that no
+elapsed time, action count or test time reads as a measurement, and leaves a
+successful build's run, which people paste to say how long a build takes, to the
+readers."""
+
+from __future__ import annotations
+
+from extract.results.formats import by_name, run
+from extract.results.message import message_results
+from tests.formats.golden import rows_of, text_of
+
+PARSER = by_name("bazel-log")
+
+
+def _claimed(text: str) -> str:
+    return "\n".join(t.source(text) for t in run(PARSER, text))
+
+
+def test_a_failed_build_is_claimed_with_what_its_action_printed():
+    text = text_of("bazel-log--failed-build")
+    claimed = _claimed(text)
+    for line in ("INFO: Analyzed target", "reader.cc:88:10: error", "Elapsed time: 27.482s",
+                 "214 processes", "Build did NOT complete successfully"):  # fmt: skip
+        assert line in claimed, line
+    assert "$ bazel build" not in claimed and "This PR sets" not in claimed
+    found = message_results(text, kind="github", gated=False)
+    assert not found.verdict.is_benchmark
+
+
+def test_a_test_run_is_claimed():
+    text = text_of("bazel-log--test-run")
+    claimed = _claimed(text)
+    assert "bloom_filter_test" in claimed and "Executed 2 out of 3 tests" in claimed
+    assert rows_of(text) == []
+
+
+def test_a_successful_build_s_time_is_left_to_the_readers():
+    text = text_of("bazel-log--build-time-kept")
+    assert run(PARSER, text) == []
+    assert {412.338, 263.907} <= {r["value"] for r in rows_of(text)}
+
+
+def test_an_action_s_output_is_not_carried_past_its_reach():
+    # (an `ERROR:` of a failed action carries the run only to Bazel's next line, if near)
+    text = "ERROR: x/BUILD:1:1: Compiling a.cc failed\n" + "own line 12 ms\n" * 80
+    text += "ERROR: Build did NOT complete successfully\n"
+    claimed = _claimed(text)
+    assert "own line" not in claimed and "NOT complete" in claimed
