@@ -14,6 +14,7 @@ import importlib
 import logging
 import re
 import time
+from collections.abc import Iterator
 from types import ModuleType
 
 from extract.results import prefilter
@@ -163,15 +164,20 @@ def _runs(parts: tuple[Part, ...], text: str, ok: frozenset[str], decided: froze
     return False
 
 
+# A parser that may run: (its index in `_CHECKS`, the regexes one of which must match).
+Step = tuple[int, tuple[re.Pattern, ...]]
+
+
 @functools.lru_cache(maxsize=4096)
-def _plan(ok: frozenset[str], decided: frozenset[str]) -> dict[int, tuple[re.Pattern, ...]]:
+def _plan(ok: frozenset[str], decided: frozenset[str]) -> tuple[Step, ...]:
     """Which parsers may run on a text whose scan lets in `ok` and decides `decided`
-    (`_runs` for every parser at once): by index in `_CHECKS`, () when one surely runs,
-    else the regexes of its parts the scan could not decide, one of which must match.
-    A parser the scan rules out is not there. (By the names the scan found: most
+    (`_runs` for every parser at once): (index in `_CHECKS`, regexes) in run order,
+    () when one surely runs, else the regexes of its parts the scan could not decide,
+    one of which must match. A parser the scan rules out is not there, so the registry
+    walks the few that may run, not all of them. (By the names the scan found: most
     texts find one of a few such sets, and the walk over fifty parsers' parts took
     a tenth of reading a message.)"""
-    plan: dict[int, tuple[re.Pattern, ...]] = {}
+    plan: list[Step] = []
     for k, (_, parts) in enumerate(_CHECKS):
         regexes: list[re.Pattern] = []
         for regex, needles, trigger in parts:
@@ -179,15 +185,15 @@ def _plan(ok: frozenset[str], decided: frozenset[str]) -> dict[int, tuple[re.Pat
                 continue
             if regex is None or trigger is not None and trigger in decided and trigger in ok:
                 regexes = []  # (this part runs it: the others need not be asked)
-                plan[k] = ()
+                plan.append((k, ()))
                 break
             if trigger is not None and trigger not in ok:  # (the scan rules it out)
                 continue
             regexes.append(regex)
         else:
             if regexes:
-                plan[k] = tuple(regexes)
-    return plan
+                plan.append((k, tuple(regexes)))
+    return tuple(plan)
 
 
 def triggered(text: str) -> tuple[int, int]:
@@ -305,23 +311,31 @@ def extract_results(
     that ran (`parser <name>`): what `make bench` reports."""
     found: list[ResultTable] = []
     work = text
-    plan = None  # `_plan` of prefilter.scan(work), once a parser is asked about
+    # `_plan` of prefilter.scan(work), from the next parser on: made when a parser is
+    # to be asked about, again once a parser's tables are masked out of `work`
+    plan: Iterator[Step] | None = None
     clock = time.perf_counter if spent is not None else None
-    for k, (mod, _) in enumerate(_CHECKS):
+    k = 0  # the index in `_CHECKS` of the next parser that may run
+    while k < len(_CHECKS):
         if not plain:
             if plan is None:
                 hits = prefilter.scan(work)
-                plan = _plan(hits.among(_NAMES), hits.decided)
-            step = plan.get(k)
-            if step is None:
-                continue
+                planned = _plan(hits.among(_NAMES), hits.decided)
+                plan = (entry for entry in planned if entry[0] >= k)
+            entry = next(plan, None)
+            if entry is None:
+                break
+            k, step = entry
             if step:  # (only the regexes of the parts the scan left open can say)
                 start = clock() if clock else 0.0
                 runs = any(regex.search(work) is not None for regex in step)
                 if clock:
                     spent["trigger checks"] = spent.get("trigger checks", 0.0) + clock() - start
                 if not runs:
+                    k += 1
                     continue
+        mod = _CHECKS[k][0]
+        k += 1
         start = clock() if clock else 0.0
         try:
             tables = run(mod, work)

@@ -11,6 +11,7 @@ no unit and no benchmark word gives none; `grid_table` names it by the heading a
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -81,6 +82,7 @@ MEASURE_WORDS = re.compile(
 _RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
 
 
+@functools.lru_cache(maxsize=4096)  # (the same few units, asked about again and again)
 def is_unit(unit: str | None) -> bool:
     """A unit we can recognise: known to `to_si`, a rate, or a plain count/ratio word."""
     if not unit:
@@ -124,6 +126,9 @@ class Cell(NamedTuple):
     err_written: str | None
 
 
+# (a message writes the same few cells many times, and readers of flattened text read
+# each of its words; a Cell is immutable, so one read serves them all)
+@functools.lru_cache(maxsize=4096)
 def read_cell(text: str) -> Cell | None:
     """`50.0s`, `2.1 GiB`, `99.06%`, `1,430`, `2.275 ± 0.046`, `1.0080 (1.0)`, `1.21x`.
     None when the cell is not one number (text, dates, versions, several numbers)."""

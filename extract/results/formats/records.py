@@ -446,6 +446,8 @@ def _flat_cells(line: str) -> list[tuple[str, list[re.Match], tuple[int, int]]]:
     """Lines of `|`-separated named values (`_cells`) that flattening ran together,
     when two or more follow one another."""
     found = []
+    if "|" not in line:  # (a `|` between two cells: the line has none, most long lines)
+        return found
     for m in _FLAT_CELLS.finditer(line):
         if pairs := _cell_pairs(m.group("cells")):
             found.append((m.group("head").strip(), pairs, m.span()))
@@ -464,10 +466,12 @@ def _is_share(m: re.Match) -> bool:
 
 
 # What flattening ran together, one record after the other: `label - value unit`
-# records in a unit of time or rate, and profile shares (`_SHARE`).
+# records in a unit of time or rate, and profile shares (`_SHARE`). Each with what its
+# regex cannot match without (its dash after a blank, its `%`): a line with none of
+# these is not searched (a search of a long line cost as much as reading its pairs).
 _FLAT_RECORDS = (
-    (_FLAT_LABELLED, lambda m: _time_or_rate(m.group("unit"))),
-    (_FLAT_SHARE, _is_share),
+    (_FLAT_LABELLED, (" -", "\t-", " –", "\t–"), lambda m: _time_or_rate(m.group("unit"))),
+    (_FLAT_SHARE, ("%",), _is_share),
 )
 
 
@@ -567,7 +571,9 @@ def parse(text: str) -> list[ResultTable]:
                 if cells := _flat_cells(line):
                     stretch = (cells[0][2][0], cells[-1][2][1])
                     close([(i, head, pairs) for head, pairs, _ in cells], stretch)
-                for pattern, ok in _FLAT_RECORDS:  # (three or more, only blanks between)
+                for pattern, needs, ok in _FLAT_RECORDS:  # (three or more, only blanks between)
+                    if not any(map(line.__contains__, needs)):
+                        continue
                     for run in runs((m for m in pattern.finditer(line) if ok(m)), line):
                         if len(run) >= 3:
                             close([(i, m.group("head").strip(), [m]) for m in run])
