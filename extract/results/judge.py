@@ -343,13 +343,14 @@ class _Words:
         # of the pair they make, `run time`, after its own): made once a token, so
         # that a window's families are a walk over a slice of these.
         self.alone = list(map(_word_adds, words))
-        self.paired = self.alone.copy()
+        self.paired = self.alone  # (copied before a pair changes it)
         # (a line none of whose words is of a family, as a table's row of numbers: no
         # window of it holds one)
         self.silent = not any(self.alone)
         if _PAIR_FIRSTS.isdisjoint(words):
             return  # (most lines: no word that starts a pair)
         pairs = list(map(_PAIRS.get, zip(["", *words], words, strict=False)))
+        self.paired = self.alone.copy()
         for k, pair in enumerate(pairs):
             if pair == "hedge" and k >= 2 and words[k - 1] == "up" and words[k - 2] in _RESULTS:
                 pair = None  # (`reached up to 410 MB/s`: what a run reached, no bound)
@@ -358,7 +359,7 @@ class _Words:
                 self.paired[k] = fams + (pair,) + stat
                 self.silent = False
 
-    def families(self, lo: int, hi: int, *, tails: bool = False) -> list[str]:
+    def families(self, lo: int, hi: int, *, tails: bool = False) -> tuple[str, ...]:
         # (tokens do not overlap: their ends are sorted too, and the tokens the window
         # holds whole are the range found by two bisections)
         out: dict[str, None] = {}
@@ -373,7 +374,7 @@ class _Words:
                 chain(self.alone[first], chain.from_iterable(self.paired[first + 1 : last]))
             )
         if not (self.marks or tails):
-            return list(out)
+            return tuple(out)
         # (a window is within the line: lo and hi are at or after its start)
         window = self.low[lo - self.offset : hi - self.offset]
         if self.marks:
@@ -387,7 +388,7 @@ class _Words:
             for family, rx, widest, may in _TAILS_BY_END.get(tail[-1:], _TAILS_ANY):
                 if (may is None or may(tail)) and rx.search(tail, max(0, len(tail) - widest)):
                     out[family] = None
-        return list(out)
+        return tuple(out)
 
 
 # (possessive blanks and words: a line of blanks is read once, never backtracked)
@@ -491,18 +492,19 @@ def features(
                 )
         line.count += 1
         on_line.append(line)
-    for line in lines.values():
-        line.finish(sample)
     fenced = any(map(sample.__contains__, _FENCE_MARKS))
     fences = [m.start() for m in _FENCE.finditer(sample)] if fenced else []
+    for line in lines.values():
+        line.finish(sample, fences)
     # (what every number of the message ends with: made once)
     tail = [f"kind={kind}"] if kind else []
     tail += message
     prev_end = 0
+    words = last = None
     for c, line in zip(cands, on_line, strict=True):
-        c.features, view = _features_of(
-            sample, c, line, fences, line.words(sample), tail, blind, prev_end
-        )
+        if line is not last:
+            words, last = line.words(sample), line
+        c.features, view = _features_of(sample, c, line, words, tail, blind, prev_end)
         if view is not None:
             c.blind_features = view
         prev_end = c.number.unit_end
@@ -602,12 +604,14 @@ class _Line:
     head: list[str] = field(default_factory=list)  # `line_nums` and its features
     ordinal_reach: int = -1  # a bullet's number stands within this of its start
     tabular: bool = False  # its numbers' columns are looked up
+    fenced: bool = False  # inside a code fence
     header: tuple | None | bool = False  # `_line_header`, once looked up (False: not yet)
     _words: _Words | None = None  # its words, once a window on it is read
     bounds: _Bounds | None = None  # its cells' bounds, once its header is looked up
 
-    def finish(self, sample: str) -> None:
-        """What it says of each of its numbers, made once its numbers are counted."""
+    def finish(self, sample: str, fences: list[int]) -> None:
+        """What it says of each of its numbers, made once its numbers are counted.
+        `fences`: where the message's fences start, in order."""
         k = self.count
         self.head = [
             "line_nums=" + ("1" if k == 1 else "2" if k == 2 else "3-5" if k <= 5 else "6+"),
@@ -617,6 +621,9 @@ class _Line:
             lead = sample[self.start : self.start + 48]
             self.ordinal_reach = len(lead) - len(lead.lstrip()) + 3
         self.tabular = k >= 2 and self.end - self.start <= 400
+        # (a fence starts a line: the fences before each number of a line are those
+        # before the line)
+        self.fenced = bisect_right(fences, self.start) % 2 == 1
 
     def words(self, sample: str) -> _Words:
         if self._words is None:
@@ -1009,7 +1016,7 @@ _SHAPE_NAMES = {
 
 
 def _features_of(
-    sample, c: Candidate, line: _Line, fences, words, tail: list[str], blind: bool, prev_end: int
+    sample, c: Candidate, line: _Line, words, tail: list[str], blind: bool, prev_end: int
 ) -> tuple[list[str], list[str] | None]:
     """The number's features, and (`blind`) the same number's as a message no reader
     read would give them (what the readers made of it left out): the context is
@@ -1017,32 +1024,32 @@ def _features_of(
     each; `prev_end` is where the number before it ends."""
     n = c.number
     glued = "time" if time_word(n) else unit_class(n.unit)
-    ctx, lw, rw, slash = _context(sample, n, glued, line, fences, words, prev_end)
+    ctx, lw, rw, slash = _context(sample, n, glued, line, words, prev_end)
     # (the number's shape and the context's features in the unit glued to it are the
     # same in both views: built once, not once a view)
     shape = _shape_features(n, glued)
-    around = _around(glued, ctx, lw, rw, slash)
-    full = _assemble(shape, glued, c.measurement, c.table, c.noise, ctx, lw, rw, slash, around)
+    around = _around(glued, lw, rw, slash)
+    full = _assemble(
+        shape, glued, c.measurement, c.table, c.noise, ctx, lw, rw, slash, around, tail
+    )
     if not blind:
-        return full + tail, None
+        return full, None
     # (the blind view: no measurement, no table, the same noise span; the full one
     # when the readers neither read it nor hold it in a table)
     if c.measurement is None and c.table is None:
-        return full + tail, full + tail
-    view = _assemble(shape, glued, None, None, c.noise, ctx, lw, rw, slash, around)
-    return full + tail, view + tail
+        return full, full.copy()
+    view = _assemble(shape, glued, None, None, c.noise, ctx, lw, rw, slash, around, tail)
+    return full, view
 
 
-def _shape_features(n: Number, glued: str) -> list[str]:
-    f = list(
-        _written_features(
-            n.written, n.shape, n.magnitude, n.value, not n.unit, glued in _PLAIN_UNITS
-        )
+def _shape_features(n: Number, glued: str) -> tuple[str, ...]:
+    f = _written_features(
+        n.written, n.shape, n.magnitude, n.value, not n.unit, glued in _PLAIN_UNITS
     )
     if n.approx:
-        f.append("approx")
+        f += ("approx",)
     if n.range_with is not None:
-        f.append("range")
+        f += ("range",)
     return f
 
 
@@ -1083,21 +1090,23 @@ def _written_features(
 
 
 def _assemble(
-    shape: list[str],
+    shape: tuple[str, ...],
     glued: str,
     m: Measurement | None,
     table: ResultTable | None,
     noise: bool,
-    ctx,
+    ctx: list[str],
     lw,
     rw,
     slash: bool,
-    around: list[str],
+    around: tuple[str, ...],
+    tail: list[str],
 ) -> list[str]:
     """A number's features from its shape, its context and what the readers made of it
-    (its candidate's `measurement`, `table` and `noise`); `around` is `_around` in the
-    `glued` unit (used as is when the readers gave the number no other unit)."""
-    f = shape.copy()
+    (its candidate's `measurement`, `table` and `noise`), the message's `tail` last;
+    `around` is `_around` in the `glued` unit (used as is when the readers gave the
+    number no other unit). (One list, made once: no part of it is copied.)"""
+    f = list(shape)
     # the unit: the one glued to it, else the one the reader gave it
     unit = glued
     if unit == "none" and m is not None and m.unit:
@@ -1115,7 +1124,9 @@ def _assemble(
         f.append(f"in_table={fam}")
     else:
         f.append("reader=none")
-    f += around if unit == glued else _around(unit, ctx, lw, rw, slash)
+    f += ctx
+    f += around if unit == glued else _around(unit, lw, rw, slash)
+    f += tail
     return f
 
 
@@ -1136,14 +1147,11 @@ def _reader_features(
     return tuple(f)
 
 
-def _around(unit: str, ctx, lw, rw, slash: bool) -> list[str]:
-    """The context's features (`_context`) of a number in `unit`."""
-    f = list(ctx)
-    if slash and unit in ("none", "word"):
-        f.append("in_path")
-    if lw or rw:
-        f += _word_features(unit, tuple(lw), tuple(rw))
-    return f
+def _around(unit: str, lw, rw, slash: bool) -> tuple[str, ...]:
+    """What follows the context's features (`_context`) of a number in `unit`: `in_path`
+    and the words' features."""
+    words = _word_features(unit, tuple(lw), tuple(rw)) if lw or rw else ()
+    return ("in_path", *words) if slash and unit in ("none", "word") else words
 
 
 # (a message's numbers stand among a few sets of word families: each set's names are
@@ -1163,7 +1171,7 @@ def _word_features(unit: str, lw: tuple[str, ...], rw: tuple[str, ...]) -> tuple
     return tuple(f)
 
 
-def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end: int):
+def _context(sample, n: Number, glued: str, line: _Line, words, prev_end: int):
     """What stands around a number, whatever read it: (features, the word families
     before it, after it, whether a `/` joins it to a path-like token). `glued` is the
     kind of the unit glued to it."""
@@ -1174,7 +1182,7 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         f.append("ordinal")
     if line.tabular:
         f += line.columns(sample, n.start - ls, n.end - n.start)
-    if bisect_right(fences, n.start) % 2 == 1:
+    if line.fenced:
         f.append("fenced")
 
     # the token it stands in, and the words around it
@@ -1189,16 +1197,22 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     tok_after = (
         "" if follows.isspace() else _TOKEN_AFTER.match(sample, n.unit_end, n.unit_end + 40).group()
     )
-    token = tok_before + tok_after
-    slash = "/" in tok_before or "/" in tok_after
-    if "://" in token:
-        f.append("in_path")
-        slash = False
-    if tok_before.endswith(("=", ":")) and tok_before[:-1]:
-        f.append("glued_key")
-    if tok_before.startswith("-") and ("=" in tok_before or len(tok_before) <= 3):
-        f.append("cli_arg")
-    whole = tok_before + n.written + tok_after
+    # (most numbers stand alone, blanks around them: what their token would say is
+    # not asked)
+    slash = False
+    if tok_before or tok_after:
+        slash = "/" in tok_before or "/" in tok_after
+        if "://" in tok_before + tok_after:
+            f.append("in_path")
+            slash = False
+    if tok_before:
+        if tok_before[-1] in "=:" and tok_before[:-1]:
+            f.append("glued_key")
+        if tok_before[0] == "-" and ("=" in tok_before or len(tok_before) <= 3):
+            f.append("cli_arg")
+        whole = tok_before + n.written + tok_after
+    else:
+        whole = n.written + tok_after if tok_after else n.written
     # (a date has two of `-/.` in it: most tokens have fewer, and no search is made)
     if whole.count("-") + whole.count("/") + whole.count(".") >= 2 and _DATE_TOKEN.search(whole):
         f.append("date_part")  # (`2023-12-26`, `26/12/2023`: a date's part)
@@ -1209,16 +1223,14 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
         and TIME_NAME.search(sample, max(sample.rfind("\n", 0, n.start) + 1, n.start - 40), n.start)
     ):
         f.append("date_part")  # (`Current Time: 1690000001000`: a date in one number)
-    if tok_before.endswith(("#", "-")) and tok_before[:-1].isalpha():
-        f.append("id_like")
-    elif tok_before.endswith(("-", "_")) and any(ch.isalpha() for ch in tok_before):
-        f.append("dash_joined")  # (`ursa-i9-9960x`, `node_12`: a name's part)
-    if (
-        tok_before.endswith((".", ":"))
-        and n.shape in ("int",)
-        and tok_before.rstrip(".:").isalpha()
-    ):
-        f.append("after_word_dot")
+    if tok_before:
+        last = tok_before[-1]
+        if last in "#-" and tok_before[:-1].isalpha():
+            f.append("id_like")
+        elif last in "-_" and any(ch.isalpha() for ch in tok_before):
+            f.append("dash_joined")  # (`ursa-i9-9960x`, `node_12`: a name's part)
+        if last in ".:" and n.shape == "int" and tok_before.rstrip(".:").isalpha():
+            f.append("after_word_dot")
     # (`_AS_KEY` starts with a blank, a `:` or a `=`: a number followed by none is
     # not tried)
     if follows in _AS_KEY_FIRSTS and _AS_KEY.match(sample, n.unit_end):
@@ -1273,14 +1285,14 @@ def _context(sample, n: Number, glued: str, line: _Line, fences, words, prev_end
     # reached up to` - the next sentence's bound is not this number's)
     # (on a line without a word of a family or a mark, as a table's row of numbers,
     # no window holds one: its end is not looked for)
-    rw = []
+    rw = ()
     if not words.silent or words.marks:
         hi = min(le, n.unit_end + 32)
         if stop := _SENTENCE_END.search(sample, n.unit_end, hi):
             hi = stop.start() + 1
         rw = words.families(n.unit_end, hi)
         if rw:  # (most windows after a number hold no family)
-            rw = [w for w in rw if w in _RIGHT_WORDS]
+            rw = tuple(filter(_RIGHT_WORDS.__contains__, rw))
     return f, lw, rw, slash
 
 
@@ -1330,15 +1342,23 @@ class NumberModel:
         takes no number a reader read (the readers did not know the message's format:
         then the blind model decides, from the numbers' context alone); an unread
         number the blind model is sure of (`unread_threshold`) is taken as well."""
-        for c in cands:
-            c.score = self.score(c.features)
-            c.taken = c.score >= self.threshold
-        if self.blind is None:
+        blind = self.blind
+        if blind is None:
+            for c in cands:
+                c.score = self.score(c.features)
+                c.taken = c.score >= self.threshold
             return
+        # (both models' scores in one pass over the candidates)
+        score, threshold = self.score, self.threshold
+        blind_score, blind_threshold = blind.score, blind.threshold
+        read_taken = False
         for c in cands:
-            c.blind_score = self.blind.score(c.blind_features)
-            c.blind_taken = c.blind_score >= self.blind.threshold
-        if not any(c.taken and c.measurement is not None for c in cands):
+            c.score = score(c.features)
+            c.taken = c.score >= threshold
+            read_taken = read_taken or c.taken and c.measurement is not None
+            c.blind_score = blind_score(c.blind_features)
+            c.blind_taken = c.blind_score >= blind_threshold
+        if not read_taken:
             for c in cands:
                 c.score, c.taken = c.blind_score, c.blind_taken
         elif self.unread_threshold is not None:
