@@ -59,6 +59,7 @@ MODULES = [
     "asv",
     "pytest_benchmark",
     "hyperfine",
+    "memray",
     "ab",
     "wrk",
     "redis_benchmark",
