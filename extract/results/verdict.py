@@ -185,7 +185,14 @@ def _writing(
     starts = list(accumulate(map(len, lines), initial=0))
     n_lines = max(1, sum(map(bool, map(str.strip, lines))))
     taken_lines = {bisect_right(starts, c.number.start) for c in taken}
-    perf = [c for c in own if not named[id(c)].isdisjoint(_UNIT_FEATURES)]
+    # (one pass over the numbers for what each is asked of all of them)
+    perf = []
+    settings = 0
+    for c in own:
+        features = named[id(c)]
+        if not features.isdisjoint(_UNIT_FEATURES):
+            perf.append(c)
+        settings += not features.isdisjoint(_SETTING)
     n_perf = max(1, len(perf))
     out = {
         "text:results_share": min(1.0, len(taken_lines) / n_lines),
@@ -196,9 +203,7 @@ def _writing(
         "numbers:unmarked_share": (
             sum(named[id(c)].isdisjoint(_PERF_MARKS) for c in taken) / len(taken) if taken else 0.0
         ),
-        "numbers:setting_share": (
-            sum(not named[id(c)].isdisjoint(_SETTING) for c in own) / len(own) if own else 0.0
-        ),
+        "numbers:setting_share": settings / len(own) if own else 0.0,
         "numbers:measured_share": (
             sum(not named[id(c)].isdisjoint(_MEASURED) for c in taken) / len(taken)
             if taken

@@ -137,6 +137,26 @@ def test_the_quick_search_never_hides_a_claim():
     assert all(stated_claims(t) for t in written)
 
 
+def test_the_stretches_searched_find_what_the_whole_text_finds():
+    """`_phrases_lowered` searches only the lines with a unit and the lines a phrase
+    may run on to: it finds the phrases a search of the whole lowered text finds."""
+    from extract.results import claims
+    from extract.results.prefilter import lowered
+
+    written = [
+        "It went 7% faster.\nNothing here.\nThen 3 x\n\n  a\n\n  slower, and 2x\nfaster.",
+        "a 3 -fold speedup, 3- fold none, 0x1f, 2 times\n\n\nthe\tbetter",
+        "提升三%\n快一倍，性能提升 30％\n3倍的性能提升",
+        "latency down by about 30 %\nimprovement of\n2x\nsped up by 2x",
+        "1.23 ± 0.02 times faster\r\n5x\u2028faster 12 % 4 ×",
+    ]
+    for text in written + _texts_with_claims():
+        low = lowered(text)
+        whole = list(claims._CLAIM_LOWERED.finditer(low)) if claims._MAY_CLAIM.search(low) else []
+        assert [m.span() for m in claims._phrases_lowered(low)] == [m.span() for m in whole]
+        assert bool(claims._unit_lines(low)) == bool(claims._MAY_CLAIM.search(low))
+
+
 def test_the_lowered_text_holds_the_same_phrases():
     """The phrases are found in the lowered text without re.I (`_CLAIM_LOWERED`), where
     and as `_CLAIM` finds them in the text: letters in any case, and the characters

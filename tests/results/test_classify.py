@@ -461,3 +461,18 @@ def test_code_hunks_of_a_commit_diff_are_not_read_but_results_files_are():
     only_code = extraction_text("commit abc\n\n" + java)
     verdict = classify(only_code, [], subject="[x] branch master updated", plain=True)
     assert not verdict.is_benchmark and any(r.startswith("code diff") for r in verdict.reasons)
+
+
+def test_the_sentence_ends_are_found_where_the_slow_pattern_ends_them():
+    """`_SENTENCE_END_AFTER` ends a match where `_SENTENCE_END` does: after a line
+    break, or after every blank that follows a stop."""
+    import itertools
+
+    from extract.results import classify
+
+    pieces = (".", "!", ";", " ", "\n", "\t", "a", "\u2028", "\r", "\xa0", "。")
+    written = ["Took 5 s. Then 3 s;\n\n  next line\nand. . end.", "a.\u2028b\r\n. \n"]
+    texts = written + ["".join(p) for n in range(1, 5) for p in itertools.product(pieces, repeat=n)]
+    for text in texts:
+        slow = [m.end() for m in classify._SENTENCE_END.finditer(text)]
+        assert [m.end() for m in classify._SENTENCE_END_AFTER.finditer(text)] == slow, repr(text)
