@@ -2,7 +2,9 @@
 
 `numbers(text)` lists each number people write, wherever it stands (a table cell, a
 log line, `key=value`, a JSON fragment, a sentence), with its span, its value and
-what is glued to it: the unit after it, a magnitude (`k`, `M`, `万`, `w`, `亿`), an
+what is glued to it: the unit after it, a magnitude (`k`, `M`, `万`, `w`, `亿`; a
+blank apart before what is counted, `24.9 M rows/s`, `2.5 million rows`; a glued `B`
+is a billion only before what is counted, `1.5B rows`, else bytes), an
 approximation word before it (`~`, `about`, `约`), the other end of a range
 (`2-5x`). Whether a number is a measurement is not decided here: the readers and the
 fitted number model (`extract.results.judge`) decide that from its context.
@@ -55,6 +57,30 @@ _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _PRINTF_LEAD = re.compile(r"(?<![\d.])%[-+0#]{0,3}$")
 _CONVERSION = re.compile(r"[hlLqjzt]{0,2}[sdfFeEgGxXoucib](?![A-Za-z0-9_])")
 _CONVERSION_FIRSTS = frozenset("hlLqjztsdfFeEgGxXoucib")
+# What is counted in thousands, millions, billions: rows, records, operations, ... and
+# their rates (`rows/s`, `ops/sec`, `rows per second`), QPS-like names.
+_COUNTED = (
+    r"(?:rows?|records?|ops?|operations?|requests?|reqs?|queries|query|messages?|msgs?"
+    r"|events?|docs?|documents?|keys?|entries|entry|items?|tuples?|transactions?|txns?"
+    r"|writes?|reads?|inserts?|updates?|lookups?|calls?|iterations?|instructions?|cycles?"
+    r"|tokens?|parameters?|params?|users?|files?|objects?|points?|samples?|elements?|values?)"
+    r"(?:/(?:s|sec|second|ms|min)\b|[ \t]per[ \t](?:second|sec|s|minute|min)\b|\b)"
+    r"|qps\b|tps\b|rps\b|iops\b"
+)
+
+
+def _billions(text: str, start: int, end: int) -> bool:
+    """Whether the `B` glued to a number (ending at `end`) is a billion, not bytes."""
+    if start and text[start - 1] in "$€£¥":
+        return True
+    return _BILLIONS.match(text, end) is not None
+
+
+def _spaced_magnitude(text: str, end: int) -> re.Match | None:
+    """A magnitude a blank after a number (ending at `end`), as `_SPACED_LATIN` says."""
+    return _SPACED_LATIN.match(text, end)
+
+
 # Magnitudes glued to a number: Latin letters only when no letter follows them
 # (`5M rows`, not `5ms`); CJK ones always.
 _MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千])")
@@ -66,6 +92,18 @@ _MAGNITUDE_FIRSTS = frozenset("kKMGBmbwW万亿千")
 _EXPONENT_MARKS = frozenset("eE")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "mil": 1e6, "bn": 1e9}
 _SCALE.update({"w": 1e4, "W": 1e4, "万": 1e4, "亿": 1e8, "千": 1e3})
+_SCALE.update({"thousand": 1e3, "million": 1e6, "billion": 1e9, "mln": 1e6})
+# A magnitude a blank after the number, before what is counted (`24.9 M rows/s`, `3.1 k
+# ops/s`, `2.5 million rows per second`): a letter only before a count or a rate
+# (`5 M` alone, `64 MB`, are no magnitude); a word before a unit too, or alone (`1.2
+# million`). Not `B`: `64 B` is bytes.
+_SPACED_LATIN = re.compile(
+    r"[ \t](?P<mag>[kKMG](?=[ \t]+(?i:" + _COUNTED + r"))|(?:thousand|million|billion|mln)\b)"
+)
+_SPACED_LATIN_FIRSTS = frozenset("kKMGtmbm")
+# A glued `B` is a billion before what is counted, or after a currency's sign (`1.5B
+# rows`, `$2B`); else bytes.
+_BILLIONS = re.compile(r"[ \t]*(?i:" + _COUNTED + r")")
 # The unit after a number: one blank at most, then a unit-like token.
 _UNIT = re.compile(
     r"[ \t]?(?:(?P<u>%|‰|×|°C|"
@@ -221,12 +259,18 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
             after = text[end : end + 1]
     magnitude = ""
     m = _MAGNITUDE.match(text, end) if after in _MAGNITUDE_FIRSTS else None
-    if m is None and after in " \t" and text[end + 1 : end + 2] in _SPACED_MAGNITUDES:
-        m = _SPACED_CJK_MAGNITUDE.match(text, end)
+    if m is not None and m.group() == "B" and not _billions(text, start, m.end()):
+        m = None  # (`64B`, `1.000B`, `128B/op`: bytes, the unit)
+    if m is None and after in " \t":
+        nxt = text[end + 1 : end + 2]
+        if nxt in _SPACED_MAGNITUDES:
+            m = _SPACED_CJK_MAGNITUDE.match(text, end)
+        elif nxt in _SPACED_LATIN_FIRSTS:
+            m = _spaced_magnitude(text, end)
     if m is not None and shape != "clock":
-        magnitude = m.group().strip()
+        magnitude = m.group("mag") if "mag" in m.re.groupindex else m.group().strip()
         value = scaled(value, _SCALE[magnitude])
-        end = m.end()
+        end = m.end("mag") if "mag" in m.re.groupindex else m.end()
     if start and text[start - 1] in "-+−" and (start == 1 or text[start - 2] in _SIGN_AFTER):
         start -= 1
         if text[start] != "+":

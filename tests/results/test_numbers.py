@@ -154,3 +154,28 @@ def test_a_unit_is_looked_for_only_where_one_can_start(text):
         if _UNIT.match(text, pos) is not None:
             nxt = text[pos : pos + 1]
             assert nxt.isalpha() or nxt in _UNIT_MARKS, (text, pos)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        # a magnitude a blank apart, before what is counted
+        ("Probe throughput: 38.2 M rows/s", 38.2e6, "rows/s"),
+        ("about 3.1 k ops/s per core", 3.1e3, "ops/s"),
+        ("peaks at 12 M QPS", 12e6, "QPS"),
+        ("2.5 million rows per second", 2.5e6, "rows per second"),
+        ("it holds 1.2 million", 1.2e6, ""),
+        # a glued `B` before what is counted, or after a currency: billions
+        ("1.5B rows scanned", 1.5e9, "rows"),
+        # else bytes, the unit
+        ("a 64B buffer", 64, "B"),
+        ("min: 1.000B", 1.0, "B"),
+        ("128B/op", 128, "B/op"),
+        # a letter alone, or before a unit of its own, is no magnitude
+        ("5 M", 5, "M"),
+        ("used 64 MB", 64, "MB"),
+    ],
+)
+def test_magnitudes_spaced_and_billions_or_bytes(text, value, unit):
+    n = numbers(text)[0]
+    assert (n.value, n.unit) == (value, unit)
