@@ -20,6 +20,10 @@ by the corpus's rules (`../shared/corpus/README.md`), without the extractor's ve
   (session 43's code), the rest drawn from those it did not as above; never read by the
   developers, as `commits2`.
 
+Each set over-represents what the extractor took for a report, so its recall counts
+only the reports drawn: the reports among the commits it did not take and that were
+not drawn are not counted, and recall on a whole repository would be lower.
+
 No set is fitted on. The texts are not in the repository: they are read from the
 repositories' snapshots, which the workplace's `fetch` brings to
 `/work/.mirror/<owner>+<name>/repo` (`MIRROR_DIR` moves it); a set whose snapshots are

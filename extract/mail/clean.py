@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from itertools import accumulate
 
 # Everything from one of these markers to the end is boilerplate or old text. Each
 # marker comes with a plain substring that every match contains (lower-case for the
@@ -318,11 +319,53 @@ _QUOTE_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
 _QUOTE_REACH = 1000  # (the marks are looked for this far in)
 
 
-# A code block's fence line, unquoted: Markdown's ```` ``` ```` and `~~~`, JIRA's `{code}`
-# and `{noformat}`.
-_CODE_FENCE = re.compile(
-    r"^[ \t]*+(?:```|~~~|\{code(?::[^}\n]*)?\}|\{noformat(?::[^}\n]*)?\})", re.M
-)
+# A Markdown code fence (CommonMark: at most three blanks, three or more backticks or
+# tildes; a backtick fence's info string holds no backtick, so a line that starts with
+# inline code opens none), and JIRA's `{code}` and `{noformat}` macros.
+_MARKDOWN_FENCE = re.compile(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+_JIRA_FENCE = re.compile(r"[ \t]*\{(code|noformat)(?::[^}\n]*)?\}")
+
+
+def _jira_opening(line: str) -> str | None:
+    """The fence a line opens a JIRA block with (`{code`, `{noformat`), or None.
+    (`{code}x = 1{code}` on one line is a block of no line of its own: it opens none)"""
+    m = _JIRA_FENCE.match(line)
+    if m is None:
+        return None
+    fence = "{" + m.group(1)
+    return None if fence in line[m.end() :] else fence
+
+
+def code_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(opening, closing) line indexes of the closed code blocks among `lines`: a
+    Markdown fence closed by a fence of its character at least as long with nothing
+    after it (CommonMark's fenced code block), a JIRA `{code}` by `{code}` and a
+    `{noformat}` by `{noformat}`. A fence never closed opens no block: where it
+    would end is not known. One walk over the lines."""
+    out: list[tuple[int, int]] = []
+    opened: tuple[int, str] | None = None  # (the open block's first line, its fence)
+    for k, line in enumerate(lines):
+        if opened is None:
+            if (m := _MARKDOWN_FENCE.match(line)) is not None:
+                opened = (k, m.group(1))
+            elif (fence := _jira_opening(line)) is not None:
+                opened = (k, fence)
+            continue
+        first, fence = opened
+        if fence[0] == "{":
+            closed = fence in line
+        else:
+            mark = _MARKDOWN_FENCE.match(line)
+            closed = (
+                mark is not None
+                and mark.group(1)[0] == fence[0]
+                and len(mark.group(1)) >= len(fence)
+                and not line[mark.end() :].strip()
+            )
+        if closed:
+            out.append((first, k))
+            opened = None
+    return out
 
 
 def _without_quoted_lines(body: str) -> str:
@@ -333,9 +376,10 @@ def _without_quoted_lines(body: str) -> str:
     quoted too, and it goes with its quotation.)"""
     spans: list[int] = []  # (start, end, start, end, ...) of the closed code blocks
     if "```" in body or "~~~" in body or "{code" in body or "{noformat" in body:
-        fences = [m.start() for m in _CODE_FENCE.finditer(body)]
-        for opening, closing in zip(fences[::2], fences[1::2], strict=False):
-            spans += (opening, closing)
+        lines = body.split("\n")
+        starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+        for opening, closing in code_blocks(lines):
+            spans += (starts[opening], starts[closing])
 
     def unquoted(m: re.Match) -> str:
         # (a match starts at the line break before its line, in the text with "\n" put

@@ -70,22 +70,20 @@ _COUNTED = (
 
 
 def _billions(text: str, start: int, end: int) -> bool:
-    """Whether the `B` glued to a number (ending at `end`) is a billion, not bytes."""
+    """Whether the `B` glued to the number `text[start:end - 1]` is a billion, not
+    bytes: after a currency's sign (`$2B`), or a fraction before what is counted
+    (`1.5B rows`). A whole number's is bytes, the record or key size (`64B records`,
+    `16B keys`, as Kafka's and key-value stores' mail writes them)."""
     if start and text[start - 1] in "$€£¥":
         return True
-    return _BILLIONS.match(text, end) is not None
-
-
-def _spaced_magnitude(text: str, end: int) -> re.Match | None:
-    """A magnitude a blank after a number (ending at `end`), as `_SPACED_LATIN` says."""
-    return _SPACED_LATIN.match(text, end)
+    return "." in text[start : end - 1] and _BILLIONS.match(text, end) is not None
 
 
 # Magnitudes glued to a number: Latin letters only when no letter follows them
 # (`5M rows`, not `5ms`); CJK ones always.
 _MAGNITUDE = re.compile(r"(?:([kKMGB])|(mil|bn)|([wW]))(?![A-Za-z])|([万亿千])")
 # (a CJK one may stand a blank apart: `约 1.5 万`, as Chinese writers space numbers)
-_SPACED_CJK_MAGNITUDE = re.compile(r"[ \t]([万亿])")
+_SPACED_CJK_MAGNITUDE = re.compile(r"[ \t](?P<mag>[万亿])")
 _SPACED_MAGNITUDES = ("万", "亿")  # (looked for only when one follows the blank)
 # (the characters a magnitude starts with; `""` is in no set, as the end of the text)
 _MAGNITUDE_FIRSTS = frozenset("kKMGBmbwW万亿千")
@@ -96,11 +94,11 @@ _SCALE.update({"thousand": 1e3, "million": 1e6, "billion": 1e9, "mln": 1e6})
 # A magnitude a blank after the number, before what is counted (`24.9 M rows/s`, `3.1 k
 # ops/s`, `2.5 million rows per second`): a letter only before a count or a rate
 # (`5 M` alone, `64 MB`, are no magnitude); a word before a unit too, or alone (`1.2
-# million`). Not `B`: `64 B` is bytes.
+# million`). Not `B` (`64 B` is bytes) nor `G` (`a 2 G file`: gigabytes).
 _SPACED_LATIN = re.compile(
-    r"[ \t](?P<mag>[kKMG](?=[ \t]+(?i:" + _COUNTED + r"))|(?:thousand|million|billion|mln)\b)"
+    r"[ \t](?P<mag>[kKM](?=[ \t]+(?i:" + _COUNTED + r"))|(?i:thousand|million|billion|mln)\b)"
 )
-_SPACED_LATIN_FIRSTS = frozenset("kKMGtmbm")
+_SPACED_LATIN_FIRSTS = frozenset("kKMmtTbB")
 # A glued `B` is a billion before what is counted, or after a currency's sign (`1.5B
 # rows`, `$2B`); else bytes.
 _BILLIONS = re.compile(r"[ \t]*(?i:" + _COUNTED + r")")
@@ -266,11 +264,13 @@ def _finish(text: str, start: int, end: int, value: float, shape: str) -> Number
         if nxt in _SPACED_MAGNITUDES:
             m = _SPACED_CJK_MAGNITUDE.match(text, end)
         elif nxt in _SPACED_LATIN_FIRSTS:
-            m = _spaced_magnitude(text, end)
+            m = _SPACED_LATIN.match(text, end)
     if m is not None and shape != "clock":
-        magnitude = m.group("mag") if "mag" in m.re.groupindex else m.group().strip()
-        value = scaled(value, _SCALE[magnitude])
-        end = m.end("mag") if "mag" in m.re.groupindex else m.end()
+        # (a spaced one's group is the magnitude without its blank)
+        spaced = "mag" in m.re.groupindex
+        magnitude = m.group("mag") if spaced else m.group()
+        value = scaled(value, _SCALE[magnitude.lower() if len(magnitude) > 1 else magnitude])
+        end = m.end("mag") if spaced else m.end()
     if start and text[start - 1] in "-+−" and (start == 1 or text[start - 2] in _SIGN_AFTER):
         start -= 1
         if text[start] != "+":

@@ -48,3 +48,19 @@ def test_an_action_s_output_is_not_carried_past_its_reach():
     text += "ERROR: Build did NOT complete successfully\n"
     claimed = _claimed(text)
     assert "own line" not in claimed and "NOT complete" in claimed
+
+
+def test_what_follows_a_failed_action_s_block_is_left_to_the_readers():
+    # (the action's output ends with its code block: the table after the block, and a
+    # test run in another block, are not carried into one run)
+    text = (
+        "```\nERROR: /src/BUILD:3:1: Compiling reader.cc failed: (Exit 1)\n"
+        "reader.cc:88:10: error: no member named 'span'\n```\n\n"
+        "With gcc 13 it builds, and the new reader is much faster:\n\n"
+        "| case | main | PR |\n|---|---|---|\n| scan | 41.2 ms | 28.0 ms |\n\n"
+        "```\n//cpp:reader_test   PASSED in 3.1s\n```\n"
+    )
+    claimed = _claimed(text)
+    assert "41.2 ms" not in claimed and "much faster" not in claimed
+    assert "PASSED in 3.1s" in claimed
+    assert {41.2, 28.0} <= {r["value"] for r in rows_of(text)}

@@ -73,6 +73,10 @@ DEGENERATE |= {
     # each blank two ways), and its gutter lines
     "caret-then-blanks": "scan.c:4:49: error: x\n    ^" + " " * 80000 + "y\n",
     "gutter-lines": "scan.c:4:49: error: x\n" + _up_to_cap("    4 |" + " " * 300 + "|\n"),
+    # a test target's path as one long token (bazel-log once backtracked over it at
+    # every `//`), and runs of a session's output marks
+    "long-target-path": "ERROR: Build did NOT complete successfully\n//" + _up_to_cap("a//"),
+    "reprex-marks": _up_to_cap("#> 1\n"),
 }
 
 

@@ -59,8 +59,11 @@ def test_a_session_that_times_is_left_to_the_readers():
         "```r\nsystem.time(f(x))\n#>    user  system elapsed\n#>   1.204   0.012   1.220\n```",
         "```\n>> tic; y = fft(x); toc\nElapsed time is 0.241 seconds.\n```",
         "```\n>>> timeit.timeit('f()', number=100)\n0.8123\n```",
+        "```\nscala> spark.time(df.count())\nTime taken: 2345 ms\nres0: Long = 1000000\n```",
+        "```\n>>> t = time.time_ns(); f(); time.time_ns() - t\n812345678\n```",
+        "```\n>> t = cputime; f(x); cputime - t\n\nans =\n\n    0.2410\n```",
     ],
-    ids=["bench-mark", "system-time", "tic-toc", "timeit-call"],
+    ids=["bench-mark", "system-time", "tic-toc", "timeit-call", "spark-time", "time-ns", "cputime"],
 )
 def test_sessions_that_time_are_not_claimed(session):
     assert run(PARSER, "Numbers from my laptop:\n\n" + session + "\n") == []
@@ -87,3 +90,14 @@ def test_the_sessions_numbers_are_not_taken_for_measurements():
     found = message_results(text, kind="github", gated=False)
     assert not found.verdict.is_benchmark
     assert not [m for t in found.tables for m in t.measurements]
+
+
+def test_a_line_that_opens_with_inline_code_opens_no_code_block():
+    # (```x``` is inline code: the fences after it pair as written, and the quotation
+    # and the table after them are no session's)
+    text = (
+        "```spark.sql.shuffle.partitions=64``` fixes it here.\n\n"
+        "```\nspark-submit --conf x=1 job.py\n```\n\n"
+        "> >> how fast is it?\n\n| case | time |\n|---|---|\n| a | 41 ms |\n"
+    )
+    assert run(PARSER, text) == []

@@ -226,6 +226,10 @@ def test_a_code_block_s_lines_are_code_not_quotations():
     )
     quoted = "Agreed.\n\n> ```\n> >>> f(2)\n> 4\n> ```\n"
     assert clean_body(quoted, "github") == "Agreed."
+    # (a line that opens with inline code opens no block: the quotation after the
+    # block below it is still a quotation)
+    inline = "```x=1``` fixes it.\n\n```\nrun.sh\n```\n> >> old numbers: 41 ms\n"
+    assert clean_body(inline, "github") == "```x=1``` fixes it.\n\n```\nrun.sh\n```"
     # (a code block never closed keeps nothing quoted after it)
     unclosed = "Log:\n```\n> Task :core:test\n"
     assert clean_body(unclosed, "github") == "Log:\n```"

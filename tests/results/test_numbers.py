@@ -165,10 +165,14 @@ def test_a_unit_is_looked_for_only_where_one_can_start(text):
         ("peaks at 12 M QPS", 12e6, "QPS"),
         ("2.5 million rows per second", 2.5e6, "rows per second"),
         ("it holds 1.2 million", 1.2e6, ""),
-        # a glued `B` before what is counted, or after a currency: billions
+        # a glued `B` after a fraction, before what is counted, or after a currency:
+        # billions
         ("1.5B rows scanned", 1.5e9, "rows"),
-        # else bytes, the unit
+        ("2.5 Million rows", 2.5e6, "rows"),
+        # else bytes, the unit: a whole number's `B`, a record's or a key's size
         ("a 64B buffer", 64, "B"),
+        ("16B keys and 100B values", 16, "B"),
+        ("a 2 G file", 2, "G"),
         ("min: 1.000B", 1.0, "B"),
         ("128B/op", 128, "B/op"),
         # a letter alone, or before a unit of its own, is no magnitude

@@ -126,14 +126,19 @@ class Cell(NamedTuple):
     err_written: str | None
 
 
-# (a message writes the same few cells many times, and readers of flattened text read
-# each of its words; a Cell is immutable, so one read serves them all)
-@functools.lru_cache(maxsize=4096)
 def read_cell(text: str) -> Cell | None:
     """`50.0s`, `2.1 GiB`, `99.06%`, `1,430`, `2.275 ± 0.046`, `1.0080 (1.0)`, `1.21x`.
     None when the cell is not one number (text, dates, versions, several numbers)."""
     if not text or len(text) > 60:
         return None
+    return _read_cell(text)
+
+
+# (a message writes the same few cells many times, and readers of flattened text read
+# each of its words; a Cell is immutable, so one read serves them all. Only cells of
+# up to 60 characters are kept: no longer text of a message outlives it)
+@functools.lru_cache(maxsize=4096)
+def _read_cell(text: str) -> Cell | None:
     s = text.strip().strip("*_`").strip()
     m = _CELL.match(s)
     if not m or not DIGIT.search(m.group("num")):

@@ -16,9 +16,10 @@ PASSED in 0.4s`; `FAILED`, `FLAKY`, `TIMEOUT`, `NO STATUS`, `(cached) PASSED`) a
 `Executed 1 out of 1 test: 1 test passes.`
 
 A run of those lines (blank lines between them, and the lines a failed action printed
-under its `ERROR:`, included) is claimed when it holds a failure or a test's result. A
-successful build's run is left to the readers: people paste `Elapsed time` to say how
-long their build takes, before and after a change.
+right under its `ERROR:`, up to a blank line or a fence, included) is claimed when it
+holds a failure or a test's result. A successful build's run is left to the readers:
+people paste `Elapsed time` to say how long their build takes, before and after a
+change.
 
 Returns ResultTables without measurements; the registry removes their spans.
 
@@ -63,12 +64,14 @@ _LINE = re.compile(
 # What makes a run a failure's or a test run's (searched in the run's lines).
 _MARK = re.compile(
     r"Build did NOT complete successfully|failed to build|Executed \d+ out of \d+ tests?"
-    r"|//\S+[ \t]+(?:\(cached\) )?(?:PASSED|FAILED|FLAKY|TIMEOUT) in \d"
+    r"|(?<!\S)//\S++[ \t]+(?:\(cached\) )?(?:PASSED|FAILED|FLAKY|TIMEOUT) in \d"
 )
-# An event that says an action failed: the lines under it, up to the next of Bazel's,
-# are what the action printed (a compiler's messages), and the run goes on through them.
+# An event that says an action failed: the lines right under it, up to the next of
+# Bazel's, are what the action printed (a compiler's messages), and the run goes on
+# through them; a blank line or a code fence ends what it printed.
 _FAILED_ACTION = re.compile(r"[ \t]*+ERROR: [^\n]*failed")
 _REACH = 60  # (lines an action's output may run under its `ERROR:`)
+_FENCE = re.compile(r"[ \t]*(?:```|~~~|\{code|\{noformat)")
 
 
 def parse(text: str) -> list[ResultTable]:
@@ -90,9 +93,15 @@ def parse(text: str) -> list[ResultTable]:
             if _FAILED_ACTION.match(line):
                 # (the action's own output: carried on to Bazel's next line, if near)
                 nxt = k + 1
-                while nxt < len(lines) and nxt - k <= _REACH and not _LINE.fullmatch(lines[nxt]):
+                while (
+                    nxt < len(lines)
+                    and nxt - k <= _REACH
+                    and lines[nxt].strip()
+                    and not _FENCE.match(lines[nxt])
+                    and not _LINE.fullmatch(lines[nxt])
+                ):
                     nxt += 1
-                if nxt < len(lines) and nxt - k <= _REACH:
+                if nxt < len(lines) and nxt - k <= _REACH and _LINE.fullmatch(lines[nxt]):
                     k = nxt
                     continue
         elif line is None or line.strip():

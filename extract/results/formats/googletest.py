@@ -14,7 +14,9 @@ TEST`; `Running main() from gtest_main.cc` comes before.
 
 A run of those lines (blank lines between them included) is claimed; what a test
 prints between them, its own log, is left to the readers: a performance test may log
-what it measured.
+what it measured. A test's own duration (`[       OK ] X (48213 ms)`) is never taken,
+even when someone compares it before and after a fix: it times the test, setup and
+checks included, and the printer's lines are claimed whole.
 
 Returns ResultTables without measurements; the registry removes their spans.
 

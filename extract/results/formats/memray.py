@@ -3,7 +3,8 @@ table per report.
 
 Recognises the report's totals as `memray stats` prints them (its `StatsReporter`,
 src/memray/reporters/stats.py): a title line, `📏 Total allocations:`, `📦 Total memory
-allocated:`, `📈 Peak memory usage:` (the emoji may be lost on the way), and the
+allocated:`, `📈 Peak memory usage:` (the emoji may be lost on the way, or turned into
+`?`s or Latin-1 debris), and the
 number under it on an indented line (`\t31.614MB`, sizes as memray's `size_fmt` writes
 them: `B`, `kB`, `MB`, `GB`, ...). The sections after the totals (the histogram of
 allocation sizes, the allocator types, the top locations and modules) belong to the
@@ -38,16 +39,33 @@ _TOTALS = {
     "Total memory allocated": ("total memory allocated", None),
     "Peak memory usage": ("peak memory usage", None),
 }
+# What leads a title: its emoji, or what a mail made of it (`?`s, Latin-1 debris), or
+# nothing, once lost.
+_LEAD = r"(?:[^\x00-\x7f\n]{1,4}|\?{1,4})?[ \t]*"
 # A total: its title, its number on the indented line under it.
 _ROW = (
-    r"(?:[^\x00-\x7f\n]{1,3}[ \t]*)?(?P<key>"
+    _LEAD
+    + "(?P<key>"
     + "|".join(_TOTALS)
-    + rf"):[ \t]*\n[ \t]++(?P<v>{NUM})[ \t]*(?P<u>[kMGTP]?B)?(?![\w.])"
+    + rf"):[ \t]*\r?\n[ \t]++(?P<v>{NUM})[ \t]*(?P<u>[kMGTP]?B)?(?![\w.])"
 )
-# What follows the totals in a report: blank lines, indented lines, and the titles of
-# its sections (an emoji, then words and a colon: `📊 Histogram of allocation size:`).
+# The titles of the report's sections after the totals.
+_SECTION = (
+    r"(?:Histogram of allocation size|Allocator type distribution"
+    r"|Top \d+ (?:largest )?allocating (?:locations|modules) \(by (?:size|number of allocations)\))"
+)
+# What follows the totals in a report: blank lines, its sections' titles, and the
+# indented lines under them (a number; the histogram's `min:`, rules and `< 4.000B :
+# 4` bars; an allocator's `MALLOC: 81`; a top location's or module's `- ...`).
 _REST = (
-    r"(?:\n(?:[ \t]*+(?=\n|$)|[ \t]++\S[^\n]*+|[^\x00-\x7f\n]{1,3}[ \t]*[^\n:]{1,80}:[ \t]*+))*+"
+    r"(?:\r?\n(?:[ \t\r]*+(?=\n|$)|[ \t]++(?:min:|max:|-{3}|<|- |[A-Z_]+: \d|\d)[^\n]*+"
+    + r"|[ \t]*"
+    + _LEAD
+    + "(?:"
+    + "|".join(_TOTALS)
+    + "|"
+    + _SECTION
+    + r"):[ \t\r]*+))*+"
 )
 
 
@@ -69,7 +87,7 @@ ROWS = Rows(
 # The histogram's smallest and largest allocation (`min: 1.000B`, `max: 64.000MB`), on
 # indented lines of the report.
 _EXTREME = re.compile(
-    rf"^[ \t]+(?P<key>min|max):[ \t]*(?P<v>{NUM})[ \t]*(?P<u>[kMGTP]?B)[ \t]*$", re.M
+    rf"^[ \t]+(?P<key>min|max):[ \t]*(?P<v>{NUM})[ \t]*(?P<u>[kMGTP]?B)[ \t\r]*$", re.M
 )
 
 

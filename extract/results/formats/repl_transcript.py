@@ -13,8 +13,9 @@ not measurements, and a printed data frame's columns read like a results table.
   `Out[4]: `, MATLAB's `>> `, Octave's `octave:1> `, Scala's `scala> `, Julia's
   `julia> `.
 
-A code block (```` ``` ````, `~~~`, JIRA's `{code}` and `{noformat}`) that holds such
-a prompt or output line is claimed whole, its code with its output; outside a code
+A code block (```` ``` ````, `~~~`, JIRA's `{code}` and `{noformat}`, as
+`extract.mail.clean.code_blocks` pairs their fences) that holds such a prompt or output
+line is claimed whole, its code with its output; outside a code
 block, a run of `#>` lines, and an IPython session from its first `In [n]:` or
 `Out[n]:` line to the blank line after its last cell. (`>>` and `>>>` start quoted
 mail too: outside a code block they are left to the readers.)
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from extract.mail.clean import code_blocks
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -59,14 +61,13 @@ _SESSION_LINE = re.compile(
 _OPEN_LINE = re.compile(r"[ \t]*+(?:#>(?: |$)|In \[\d+\]: |Out\[\d+\]: )")
 _R_OUTPUT = re.compile(r"[ \t]*+#>(?: |$)")
 _CELL = re.compile(r"[ \t]*+(?:In |Out)\[\d+\]: ")
-# A code block's fence line, opening or closing.
-_FENCE = re.compile(r"[ \t]*+(?:```|~~~|\{code(?::[^}\n]*)?\}|\{noformat(?::[^}\n]*)?\})")
 # What a session that times or measures calls, prints or says (case-insensitive).
 _TIMING = re.compile(
     r"timeit|%%?time\b|%%?prun|bench::|\bbench_|microbenchmark|system\.time|proc\.time"
     r"|sys\.time|\btic\b|\btoc\b|@b?time\b|@benchmark|perf_counter|time\.time\(|time\.monotonic"
     r"|per loop|elapsed|itr/sec|took|latency|throughput|benchmark|faster|slower|speed"
-    r"|\bmemit\b|peak memory",
+    r"|\bmemit\b|peak memory|spark\.time|time taken|total time|wall time|nanotime"
+    r"|currenttimemillis|time\.\w+\(|process_time|%l?prun|cputime",
     re.I,
 )
 
@@ -85,35 +86,32 @@ def parse(text: str) -> list[ResultTable]:
         if not _TIMING.search(text, *span):
             spans.append(span)
 
+    blocks = dict(code_blocks(lines))  # (opening line -> closing line)
     k = 0
     while k < len(lines):
         line = lines[k]
-        if _FENCE.match(line):
-            # (a code block, to its closing fence: claimed whole when a line of it is a
-            # session's. One never closed is read line by line, as text outside one:
-            # where it would end is not known)
-            end = k + 1
-            while end < len(lines) and not _FENCE.match(lines[end]):
-                end += 1
-            if end < len(lines):
-                if any(_SESSION_LINE.match(lines[j]) for j in range(k + 1, end)):
-                    claim(k, end)
-                k = end + 1
-                continue
+        if k in blocks:
+            # (a code block: claimed whole when a line of it is a session's)
+            end = blocks[k]
+            if any(_SESSION_LINE.match(lines[j]) for j in range(k + 1, end)):
+                claim(k, end)
+            k = end + 1
+            continue
         if _OPEN_LINE.match(line):
             r_output = _R_OUTPUT.match(line) is not None
             last = k
-            while last + 1 < len(lines):
+            while last + 1 < len(lines) and last + 1 not in blocks:
                 nxt = lines[last + 1]
-                if _FENCE.match(nxt) or (r_output and not _R_OUTPUT.match(nxt)):
-                    break  # (reprex's output runs while its lines are marked)
-                if not nxt.strip():
+                if r_output:
+                    if not _R_OUTPUT.match(nxt):
+                        break  # (reprex's output runs while its lines are marked)
+                elif not nxt.strip():
                     # (an IPython cell ends at a blank line; its session goes on with
                     # the next cell, after the blank lines IPython prints between them)
                     cell = last + 2
                     while cell < len(lines) and not lines[cell].strip():
                         cell += 1
-                    if r_output or cell == len(lines) or not _CELL.match(lines[cell]):
+                    if cell == len(lines) or not _CELL.match(lines[cell]):
                         break
                     last = cell
                     continue
