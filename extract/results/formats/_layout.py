@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
+from itertools import accumulate
 
 # ---------------------------------------------------------------- numbers
 
@@ -108,6 +109,11 @@ RULE = re.compile(r"^\s*[-=_*~#+]{3,}\s*$")
 # no report. (From the first dash of a run only: searched in a slice, whose first dash
 # is the first.)
 GIT_FOOTER = re.compile(r"(?<!-)-{20,}+\s*This is an automated message")
+
+
+def line_starts(lines: list[str]) -> list[int]:
+    """Where each of `lines` (a text split at its line breaks) starts in the text."""
+    return list(accumulate((len(line) + 1 for line in lines), initial=0))[:-1]
 
 
 def line_start(text: str, pos: int) -> int:

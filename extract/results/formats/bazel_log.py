@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import line_starts
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -76,11 +77,7 @@ _FENCE = re.compile(r"[ \t]*(?:```|~~~|\{code|\{noformat)")
 
 def parse(text: str) -> list[ResultTable]:
     lines = text.split("\n")
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
+    starts = line_starts(lines)
     out: list[ResultTable] = []
     first = last = None
     k = 0

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from extract.results.formats._layout import line_starts
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -89,11 +90,7 @@ _OLD_STYLE = re.compile(_GCC_LOCATION)
 
 def parse(text: str) -> list[ResultTable]:
     lines = text.split("\n")
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
+    starts = line_starts(lines)
     out: list[ResultTable] = []
     k = 0
     while k < len(lines):

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 
 from extract.mail.clean import code_blocks
+from extract.results.formats._layout import line_starts
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -74,11 +75,7 @@ _TIMING = re.compile(
 
 def parse(text: str) -> list[ResultTable]:
     lines = text.split("\n")
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
+    starts = line_starts(lines)
     spans: list[tuple[int, int]] = []
 
     def claim(first: int, last: int) -> None:
