@@ -42,10 +42,11 @@ _TOTALS = {
 # What leads a title: its emoji, or what a mail made of it (`?`s, Latin-1 debris), or
 # nothing, once lost.
 _LEAD = r"(?:[^\x00-\x7f\n]{1,4}|\?{1,4})?[ \t]*"
-# A total: its title, its number on the indented line under it.
+# A total: its title, its number on the indented line under it. (From the title's
+# first letter: what leads it is left out of the row, which a search could otherwise
+# start at every blank of a long run)
 _ROW = (
-    _LEAD
-    + "(?P<key>"
+    "(?P<key>"
     + "|".join(_TOTALS)
     + rf"):[ \t]*\r?\n[ \t]++(?P<v>{NUM})[ \t]*(?P<u>[kMGTP]?B)?(?![\w.])"
 )
@@ -77,6 +78,8 @@ def _total(m: re.Match) -> list[tuple[str, str, str]]:
 ROWS = Rows(
     row=_ROW,
     fields=_total,
+    # (between two totals: blank lines and what leads the next title)
+    gap=r"\s*+(?:[^\x00-\x7f\s]{1,4}|\?{1,4})?[ \t]*+",
     label=lambda m: None,  # (a report's totals: its heading names it)
     columns=("metric", "value"),
     cells=lambda m, label: [m["key"], m["v"] + (m["u"] or "")],
@@ -94,6 +97,11 @@ _EXTREME = re.compile(
 def parse(text: str) -> list[ResultTable]:
     tables = read(ROWS, text)
     for t in tables:
+        # (the table starts at its first title's line, emoji and all: the heading above
+        # that line names it)
+        line = text.rfind("\n", 0, t.span[0]) + 1
+        if not any(ch.isascii() and ch.isalnum() for ch in text[line : t.span[0]]):
+            t.span = (line, t.span[1])
         for m in _EXTREME.finditer(text, *t.span):
             metric = f"{m['key']} allocation size"
             found = numbers([(metric, m["v"], m["u"])], None)
