@@ -523,3 +523,11 @@ def test_a_times_sign_before_another_number_is_no_factor():
         for m in t.measurements
     ]
     assert ("q1", 2.5, "x") in found
+
+
+def test_a_logger_s_level_is_no_label():
+    # (`INFO: Elapsed time: ...`: the level says how the line was logged; the heading
+    # above names what was measured)
+    text = "After the patch:\nINFO: Elapsed time: 263.9s, Critical Path: 121.4s\n"
+    labels = {m.label for t in extract_results(text) for m in t.measurements}
+    assert labels == {"After the patch"}

@@ -267,6 +267,8 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     head = line[: found[0].start("key") + _field_start(found[0].group("key"))]
     head = head.strip().rstrip(":").strip()
     head = head.strip("`*_ ").lstrip("-*•+ ").strip()  # a bullet and markup are no label
+    if head.strip("[]").upper() in _LOG_LEVELS:
+        head = ""  # (`INFO: Elapsed time: 41.3s`: a logger's level names nothing measured)
     if head.endswith(","):
         return None  # `collection, initial heap size: 14 minutes`: a wrapped sentence's end
     # a sentence before the pair is prose, not a record
@@ -317,6 +319,11 @@ def _share(line: str) -> tuple[str, list[re.Match]] | None:
 # (a run of spaces is taken whole, from its start: the leftmost match began there)
 _HEAD_VALUE = re.compile(rf"(?<![ \t])[ \t]{{2,}}+[-+~]?\d|\d[ \t]*(?:{_UNIT})(?![\w/])")
 _UNIT_KIND = {"s": "time", "1/s": "throughput", "B/s": "throughput"}
+
+
+# The levels loggers print before a message (log4j's, java.util.logging's, Python's,
+# Bazel's and Maven's `[INFO]`).
+_LOG_LEVELS = frozenset(("TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "SEVERE"))
 
 
 def _time_or_rate(unit: str) -> bool:
