@@ -25,7 +25,7 @@ import math
 import sys
 from pathlib import Path
 
-from extract.results.formats import extract_results
+from extract.results.formats import extract_results, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats"
 KEYS = ("format", "label", "variant", "metric", "value", "unit")
@@ -64,6 +64,12 @@ def rows_of(text: str) -> list[dict]:
         for m in t.measurements
         if m.role != "warmup"
     ]
+
+
+def claimed_text(parser, text: str) -> str:
+    """The text a recogniser (`parser`, a format module) claims in `text`, its spans'
+    texts one to a line: what a noise recogniser's tests look at."""
+    return "\n".join(t.source(text) for t in run(parser, text))
 
 
 def _same(a: dict, b: dict) -> bool:

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 from extract.results.formats import by_name, run
 from extract.results.message import message_results
-from tests.formats.golden import rows_of, text_of
+from tests.formats.golden import claimed_text, rows_of, text_of
 
 PARSER = by_name("bazel-log")
 
 
-def _claimed(text: str) -> str:
-    return "\n".join(t.source(text) for t in run(PARSER, text))
-
-
 def test_a_failed_build_is_claimed_with_what_its_action_printed():
     text = text_of("bazel-log--failed-build")
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     for line in ("INFO: Analyzed target", "reader.cc:88:10: error", "Elapsed time: 27.482s",
                  "214 processes", "Build did NOT complete successfully"):  # fmt: skip
         assert line in claimed, line
@@ -31,7 +27,7 @@ def test_a_failed_build_is_claimed_with_what_its_action_printed():
 
 def test_a_test_run_is_claimed():
     text = text_of("bazel-log--test-run")
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     assert "bloom_filter_test" in claimed and "Executed 2 out of 3 tests" in claimed
     assert rows_of(text) == []
 
@@ -46,7 +42,7 @@ def test_an_action_s_output_is_not_carried_past_its_reach():
     # (an `ERROR:` of a failed action carries the run only to Bazel's next line, if near)
     text = "ERROR: x/BUILD:1:1: Compiling a.cc failed\n" + "own line 12 ms\n" * 80
     text += "ERROR: Build did NOT complete successfully\n"
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     assert "own line" not in claimed and "NOT complete" in claimed
 
 
@@ -60,7 +56,7 @@ def test_what_follows_a_failed_action_s_block_is_left_to_the_readers():
         "| case | main | PR |\n|---|---|---|\n| scan | 41.2 ms | 28.0 ms |\n\n"
         "```\n//cpp:reader_test   PASSED in 3.1s\n```\n"
     )
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     assert "41.2 ms" not in claimed and "much faster" not in claimed
     assert "PASSED in 3.1s" in claimed
     assert {41.2, 28.0} <= {r["value"] for r in rows_of(text)}

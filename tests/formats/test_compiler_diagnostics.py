@@ -12,19 +12,15 @@ import pytest
 
 from extract.results.formats import by_name, run
 from extract.results.message import message_results
-from tests.formats.golden import rows_of, text_of
+from tests.formats.golden import claimed_text, rows_of, text_of
 
 PARSER = by_name("compiler-diagnostics")
-
-
-def _claimed(text: str) -> str:
-    return "\n".join(t.source(text) for t in run(PARSER, text))
 
 
 @pytest.mark.parametrize("case", ["rustc", "gcc-javac", "msvc", "next-to-table"])
 def test_every_message_line_is_claimed_and_no_prose(case):
     text = text_of(f"compiler-diagnostics--{case}")
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     # (every location, gutter line and caret line of the compilers' output)
     for line in text.split("\n"):
         if re.match(
@@ -75,7 +71,7 @@ def test_a_sentence_that_starts_with_error_is_not_claimed():
 )
 def test_what_follows_a_message_and_is_not_the_compilers_is_left(after, kept):
     text = "scan.c:4:49: error: expected ';' before 'return'\n" + after
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     assert claimed.startswith("scan.c:4:49") and kept not in claimed
 
 

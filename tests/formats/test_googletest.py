@@ -7,18 +7,14 @@ from __future__ import annotations
 
 from extract.results.formats import by_name, run
 from extract.results.message import message_results
-from tests.formats.golden import text_of
+from tests.formats.golden import claimed_text, text_of
 
 PARSER = by_name("googletest")
 
 
-def _claimed(text: str) -> str:
-    return "\n".join(t.source(text) for t in run(PARSER, text))
-
-
 def test_the_printer_s_lines_are_claimed_and_the_test_s_own_are_not():
     text = text_of("googletest--failure")
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     for line in text.split("\n"):
         if line.startswith("[") or line.startswith("Running main()") or "FAILED TEST" in line:
             assert line in claimed, line
@@ -35,7 +31,7 @@ def test_a_failing_run_is_no_report():
 
 def test_what_a_test_logs_is_left_to_the_readers():
     text = text_of("googletest--perf-log-kept")
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     assert "[       OK ] HashJoinPerfTest.BuildAndProbe (1872 ms)" in claimed
     assert "Probe throughput" not in claimed and "Build side" not in claimed
     found = message_results(text, kind="github", gated=False)

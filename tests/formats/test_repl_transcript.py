@@ -10,13 +10,9 @@ import pytest
 
 from extract.results.formats import by_name, run
 from extract.results.message import message_results
-from tests.formats.golden import rows_of, text_of
+from tests.formats.golden import claimed_text, rows_of, text_of
 
 PARSER = by_name("repl-transcript")
-
-
-def _claimed(text: str) -> str:
-    return "\n".join(t.source(text) for t in run(PARSER, text))
 
 
 @pytest.mark.parametrize(
@@ -33,7 +29,7 @@ def _claimed(text: str) -> str:
 )
 def test_the_session_is_claimed_and_the_text_around_it_is_not(case, inside, outside):
     text = text_of(f"repl-transcript--{case}")
-    claimed = _claimed(text)
+    claimed = claimed_text(PARSER, text)
     for line in inside:
         assert line in claimed, line
     for line in outside:
@@ -77,7 +73,7 @@ def test_a_quotation_outside_a_code_block_is_no_prompt():
 
 def test_reprex_output_outside_a_code_block_is_claimed_to_its_last_marked_line():
     text = "head(df)\n#>   id value\n#> 1  1  3.25\n#> 2  2  8.50\nThe scan took 41 ms.\n"
-    assert _claimed(text) == "#>   id value\n#> 1  1  3.25\n#> 2  2  8.50"
+    assert claimed_text(PARSER, text) == "#>   id value\n#> 1  1  3.25\n#> 2  2  8.50"
 
 
 def test_an_unclosed_code_block_is_read_line_by_line():
