@@ -52,16 +52,18 @@ INFO = FormatInfo(
     needles=("#>", "In [", "Out[", ">> ", "octave:", "scala> ", "julia> "),
 )
 
-# A line a session's output or prompt starts (`#>` knitr's and reprex's output; the
-# prompts, `>>` and `>>>` among them, which inside a code block are no quotation).
-_SESSION_LINE = re.compile(
-    r"[ \t]*+(?:#>(?: |$)|In \[\d+\]: |Out\[\d+\]: |>>>? |octave:\d+> |scala> |julia> )"
-)
+# What starts a session's line: knitr's and reprex's output mark, an IPython cell's
+# prompt, and the other languages' prompts (`>>` and `>>>` among them, which inside a
+# code block are no quotation).
+_R_MARK = r"#>(?: |$)"
+_CELL_MARK = r"(?:In |Out)\[\d+\]: "
+_PROMPT_MARK = r">>>? |octave:\d+> |scala> |julia> "
+_R_OUTPUT = re.compile(rf"[ \t]*+{_R_MARK}")
+_CELL = re.compile(rf"[ \t]*+{_CELL_MARK}")
 # A line that starts outside a code block what is a session's beyond doubt: reprex's
 # output, an IPython cell.
-_OPEN_LINE = re.compile(r"[ \t]*+(?:#>(?: |$)|In \[\d+\]: |Out\[\d+\]: )")
-_R_OUTPUT = re.compile(r"[ \t]*+#>(?: |$)")
-_CELL = re.compile(r"[ \t]*+(?:In |Out)\[\d+\]: ")
+_OPEN_LINE = re.compile(rf"[ \t]*+(?:{_R_MARK}|{_CELL_MARK})")
+_SESSION_LINE = re.compile(rf"[ \t]*+(?:{_R_MARK}|{_CELL_MARK}|{_PROMPT_MARK})")
 # What a session that times or measures calls, prints or says (case-insensitive).
 _TIMING = re.compile(
     r"timeit|%%?time\b|%%?prun|bench::|\bbench_|microbenchmark|system\.time|proc\.time"
