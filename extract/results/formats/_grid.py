@@ -79,6 +79,10 @@ MEASURE_WORDS = re.compile(
 )
 
 
+# A column that counts (JMH's `Cnt`, `Samples`, `Runs`): its numbers are counts, whatever
+# unit a `Unit` column or the table gives the measured ones.
+COUNT_COLUMN = re.compile(r"(?i)(?:cnt|count|samples|iterations|iters|n|runs|forks|threads|#)")
+
 _RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
 
 
@@ -388,7 +392,10 @@ def grid_measurements(
                 last_group = col_name
             else:
                 metric = col_name or f"column {i + 1}"
-                unit = cell.unit or col_units[r] or col_unit or stated
+                unit = cell.unit
+                if unit is None and COUNT_COLUMN.fullmatch(col_name.strip()):
+                    unit = "count"
+                unit = unit or col_units[r] or col_unit or stated
                 if unit is None and default_time and not _NOT_TIME_COLUMN.search(col_name):
                     unit = "s"
                 m_label, last_group = label, section

@@ -549,8 +549,28 @@ def _bare_rows(view: str) -> list[ResultTable]:
     return out
 
 
+# A JMH table retyped as a markdown or JIRA table (`| Benchmark | (size) | Mode | Cnt |`,
+# `||Benchmark||Mode||`): its header, and the separator line under a markdown header.
+_PIPED_HEADER = re.compile(
+    r"(?m)^[ \t>]*\|{1,2}[ \t]*Benchmark[ \t]*\|(?:[^\n|]*\|){0,12}?[ \t]*Mode[ \t]*\|"
+)
+_PIPE_RULE = re.compile(
+    r"(?m)^[ \t>]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+\|)++[ \t]*+(?::?-{3,}+:?[ \t]*+)?$"
+)
+
+
+def _unpiped(view: str) -> str:
+    """A message with a piped JMH table, read as JMH prints it: the pipes and the
+    separator line as blanks (offsets kept), so that the table's columns are JMH's own
+    and its `Cnt` and @Param cells are read as what they are."""
+    if "|" not in view or not _PIPED_HEADER.search(view):
+        return view
+    view = masked(view, [m.span() for m in _PIPE_RULE.finditer(view)])
+    return view.replace("|", " ")
+
+
 def parse(text: str) -> list[ResultTable]:
-    view = mask_tags(text)
+    view = _unpiped(mask_tags(text))
     tables = _text_tables(view) + _csv_tables(text) + _json_tables(text) + _json_lines(text)
     row_scores = [m for t in tables for m in t.measurements if m.metric == "Score"]
     for block in _result_blocks(view):
