@@ -531,3 +531,15 @@ def test_a_logger_s_level_is_no_label():
     text = "After the patch:\nINFO: Elapsed time: 263.9s, Critical Path: 121.4s\n"
     labels = {m.label for t in extract_results(text) for m in t.measurements}
     assert labels == {"After the patch"}
+
+
+def test_the_dots_that_lead_a_name_to_its_value_are_no_part_of_it():
+    text = (
+        "Load test summary:\n"
+        "  request_latency.........: avg=12.3ms p95=30.2ms\n"
+        "  bytes_received..........: 52 MB\n"
+    )
+    got = {(r[1], r[3]) for r in rows(text)}
+    assert ("request_latency", "avg") in got and ("request_latency", "p95") in got
+    assert any(metric == "bytes_received" for _, metric in got)
+    assert not any("." in (label or "") + metric for label, metric in got)

@@ -172,6 +172,9 @@ def _unit_known(unit: str | None) -> bool:
 # there and finds what `_PAIR.finditer` does (a test compares them), without
 # trying every position of a long line (milliseconds on a long line of prose).
 _SEP_NUM = re.compile(r"[:=：][ \t]*[`*_]{0,3}~?[-+]?\d")
+# The dots that lead a name to its value (`http_req_duration..........: avg=12.3ms`, as
+# k6 and many summaries align them): layout, not part of the name.
+_DOT_LEADER = re.compile(r"(?<![ \t.])[ \t]*+\.{3,}+$")
 _KEY_RUN = re.compile(r"[\w.()%#/ \t`*-]*")
 _LAST_WORDS = re.compile(r"[ \t]*[^ \t]+(?:[ \t]+[^ \t]+){0,5}")
 
@@ -267,6 +270,7 @@ def _pairs(line: str) -> tuple[str, list[re.Match]] | None:
     head = line[: found[0].start("key") + _field_start(found[0].group("key"))]
     head = head.strip().rstrip(":").strip()
     head = head.strip("`*_ ").lstrip("-*•+ ").strip()  # a bullet and markup are no label
+    head = _DOT_LEADER.sub("", head)
     if head.strip("[]").upper() in _LOG_LEVELS:
         head = ""  # (`INFO: Elapsed time: 41.3s`: a logger's level names nothing measured)
     if head.endswith(","):
@@ -614,7 +618,7 @@ def _table(text, block, offsets, lines, floor, stretch=None, joined=None) -> Res
             elif unit in TIMES_SIGNS and is_product(p.string, p.span("num"), p.span("unit")):
                 unit = None  # (`A tibble: 6 × 4`: a size, not a factor)
             key = p.group("key")
-            key = key[_field_start(key) :].strip()
+            key = _DOT_LEADER.sub("", key[_field_start(key) :].strip())
             if key.count("(") > key.count(")"):
                 continue  # a source position, `at a.B.run(B.java:540)`, not a name
             words = _CAMEL.sub(" ", key)  # `threadId` names a thread id
