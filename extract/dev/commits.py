@@ -24,8 +24,11 @@ Each set over-represents what the extractor took for a report, so its recall cou
 only the reports drawn: the reports among the commits it did not take and that were
 not drawn are not counted, and recall on a whole repository would be lower.
 
-No set is fitted on. The texts are not in the repository: they are read from the
-repositories' snapshots, which the workplace's `fetch` brings to
+`commits1` and `commits3`, the sets read for gaps, are fitted on: they teach the
+verdict and the gate (`extract.dev.fit_judge.commit_examples`; their numbers are not
+annotated, so not the number model), and their figures are in-sample. `commits2` and
+`commits4` are never fitted on: they measure. The texts are not in the repository:
+they are read from the repositories' snapshots, which the workplace's `fetch` brings to
 `/work/.mirror/<owner>+<name>/repo` (`MIRROR_DIR` moves it); a set whose snapshots are
 not there is not measured, and says so. Each message is wrapped as the GitHub mail
 that opens its pull request (`tests/make_sample.py`) and read the pipeline's way.
@@ -50,6 +53,7 @@ from extract.results.message import message_results
 ANNOTATIONS = Path(__file__).resolve().parent / "annotations" / "commits.jsonl"
 SETS = ("commits1", "commits2", "commits3", "commits4")
 UNREAD = ("commits2", "commits4")  # (the sets whose messages the developers do not read)
+FITTED = ("commits1", "commits3")  # (the sets the verdict and the gate are fitted on)
 # (a squash-merged title ends with its pull request: `Fix the scan (#102)`)
 _PR = re.compile(r"\(#(\d+)\)[ \t]*$")
 

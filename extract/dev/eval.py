@@ -814,8 +814,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {held.line()}")
     for which in commits.SETS if not args.corpus else ():
         real = commits.evaluate(which)
-        use = "figures only" if which in commits.UNREAD else "read for gaps"
-        where = f"real PR descriptions ({which}, extract/dev/commits.py, {use}, never fitted)"
+        use = (
+            "figures only, never fitted"
+            if which in commits.UNREAD
+            else "read for gaps, fitted on: in-sample"
+        )
+        where = f"real PR descriptions ({which}, extract/dev/commits.py, {use})"
         if real is None:
             print(f"  {where}: not run (no snapshot under {commits.mirror_dir()})")
         else:

@@ -77,7 +77,8 @@ class Example:
 
 def examples(sets: list[str] | None = None, peers: bool = True) -> list[Example]:
     """Every labelled message (positives not yet annotated teach only the verdict),
-    and the ordinary mail of ../shared's peer archives as negatives."""
+    the ordinary mail of ../shared's peer archives as negatives, the project's written
+    messages and the real pull request descriptions read for gaps."""
     out = []
     names = sets or ["seeds", *corpus_sets()]
     for name in names:
@@ -100,6 +101,35 @@ def examples(sets: list[str] | None = None, peers: bool = True) -> list[Example]
         out += peer_examples()
         out += sample_examples()
         out += written_examples()
+        out += commit_examples()
+    return out
+
+
+def commit_examples(annotations: Path | None = None) -> list[Example]:
+    """The real pull request descriptions of the sets read for gaps (`commits.FITTED`),
+    as the GitHub mail that opens each pull request, with their labels: real list mail
+    the verdict and the gate learn from (the number model does not: their numbers are
+    not annotated). Each commit is its own thread; a commit whose repository's snapshot
+    is not there is left out. The unread sets are never read here."""
+    from extract.dev import commits
+
+    out = []
+    labelled = commits.labels(annotations) if annotations else commits.labels()
+    items = [x for x in labelled if x.set in commits.FITTED]
+    by_repo: dict[str, list] = {}
+    for x in items:
+        by_repo.setdefault(x.repo, []).append(x)
+    for repo, xs in sorted(by_repo.items()):
+        texts = commits.read_commits(repo, [x.commit for x in xs]) or {}
+        for x in xs:
+            if (commit := texts.get(x.commit)) is None:
+                continue
+            raw = commits.as_mail(repo, commit)
+            ident = f"{repo}@{x.commit}"
+            ex = _mail_example(x.set, ident, raw, x.is_benchmark, ident)
+            if ex is not None:
+                ex.for_numbers = False  # (the number model learns from annotated mail)
+                out.append(ex)
     return out
 
 
@@ -970,6 +1000,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-blind", action="store_true", help="no reader-blind copies")
     ap.add_argument("--verdict-only", action="store_true", help="--write stores the verdict only")
     ap.add_argument(
+        "--keep-numbers",
+        action="store_true",
+        help="--write stores the verdict and the gate, and keeps the shipped number model",
+    )
+    ap.add_argument(
         "--gate-only", action="store_true", help="fit (and --write store) the gate only"
     )
     args = ap.parse_args(argv)
@@ -990,6 +1025,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.write and args.verdict_only:
         write_verdict(verdict)
         print(f"fit: wrote {VERDICT_FILE}")
+    elif args.write and args.keep_numbers:
+        write_verdict(verdict)
+        write_verdict(fitted.gate, GATE_FILE, "gate", "extract.results.gate")
+        print(f"fit: wrote {VERDICT_FILE} and {GATE_FILE}")
     elif args.write:
         write(model)
         write_verdict(verdict)

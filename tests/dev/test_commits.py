@@ -1,6 +1,7 @@
 """The real pull request descriptions (`extract.dev.commits`): the labels are well
 formed and hold no text of the commits, a commit is read from a real git repository
-and judged as the GitHub mail that opens its pull request, and no fit reads them."""
+and judged as the GitHub mail that opens its pull request, and the fits read the sets
+read for gaps and never the unread ones."""
 
 from __future__ import annotations
 
@@ -109,7 +110,22 @@ def test_a_set_without_its_snapshot_is_not_measured(monkeypatch, tmp_path):
     assert commits.evaluate("commits2") is None
 
 
-def test_no_fit_reads_them():
-    for module in (fit, fit_judge):
-        source = module.__loader__.get_source(module.__name__)
-        assert "extract.dev.commits" not in source and "commits.jsonl" not in source
+def test_the_fits_learn_from_the_sets_read_for_gaps_and_never_the_unread(mirror, tmp_path):
+    assert set(commits.FITTED) | set(commits.UNREAD) == set(commits.SETS)
+    assert not set(commits.FITTED) & set(commits.UNREAD)
+    report, ordinary = (h[:12] for h in mirror)
+    labels = tmp_path / "labels.jsonl"
+    rows = [
+        {"set": "commits1", "repo": "apache/demo", "commit": report, "is_benchmark": True},
+        {"set": "commits2", "repo": "apache/demo", "commit": ordinary, "is_benchmark": False},
+    ]
+    labels.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    learnt = fit_judge.commit_examples(labels)
+    # (the unread set's commit is never read; the read one teaches the verdict only)
+    assert [(e.id, e.positive, e.for_numbers) for e in learnt] == [
+        (f"apache/demo@{report}", True, False)
+    ]
+    assert learnt[0].thread == f"apache/demo@{report}" and learnt[0].feats
+    # the classifier's older fit (`extract.dev.fit`) reads none of them
+    source = fit.__loader__.get_source(fit.__name__)
+    assert "extract.dev.commits" not in source and "commits.jsonl" not in source
