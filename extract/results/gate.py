@@ -72,6 +72,10 @@ PATTERNS = (
 )  # fmt: skip
 NAMES = tuple(name for name, _ in PATTERNS)
 CAP = 12  # counts are capped: the tenth number says little the third did not
+# The length is capped too: past a few pages a text's length says no more about what it
+# is, and uncapped it outweighs any capped count (a long JMH run's 20 KB table scored as
+# a log would).
+LENGTH_CAP = 8000
 # Families whose first few matches count for nothing: a report, too, is signed with
 # its sender's address or quotes one (the mail's own header, a reply's "wrote:"); a
 # sentence names a thing by its letters in brackets (`English (US)`, `Great Britain
@@ -217,7 +221,7 @@ def counts(text: str) -> dict[str, float]:
     # (whether a family is there at all: a report has a few of each kind of mark, and
     # one stray mark in a long message weighs little on the log scale)
     out.update((f"{name}:any", 1.0) for name, n in zip(NAMES, found, strict=True) if n)
-    out["length"] = math.log1p(len(text) / 1000)
+    out["length"] = math.log1p(min(len(text), LENGTH_CAP) / 1000)
     # (the format readers' triggers found: tools' and generic layouts')
     out["trigger_tool"] = math.log1p(tools)
     out["trigger_generic"] = math.log1p(generic)
@@ -270,7 +274,7 @@ class _Tables:
             z += self.family[i][min(CAP, found[i])]
         for i in there:
             z += self.any[i]
-        z += self.length * math.log1p(len(text) / 1000)
+        z += self.length * math.log1p(min(len(text), LENGTH_CAP) / 1000)
         z += self.tool * math.log1p(tools)
         z += self.generic * math.log1p(generic)
         for k in layouts:

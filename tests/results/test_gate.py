@@ -155,3 +155,21 @@ def test_every_report_written_for_the_verdict_passes():
 
     reports = [e for e in written_examples() if e.positive]
     assert reports and [e.id for e in reports if not gate(e.results.sample)[0]] == []
+
+
+def test_a_long_run_of_tool_output_passes_as_a_short_one_does():
+    # (capped counts against an uncapped length: a 20 KB JMH run with its percentiles
+    # scored as a log would, and was turned away)
+    rows = ["Benchmark" + " " * 80 + "Mode     Cnt      Score    Error  Units"]
+    for k in range(40):
+        name = f"CodecBench.encodeVariant{k}"
+        rows.append(f"{name:<89}sample  301234     {50 + k}.904 ±  1.399  ns/op")
+        for p in ("0.00", "0.50", "0.90", "0.99", "0.999", "1.00"):
+            rows.append(
+                f"{name + ':' + name.split('.')[1] + '·p' + p:<89}sample"
+                f"             {60 + k}.000           ns/op"
+            )
+    long_run = "Numbers on JDK 17:\n\n```\n" + "\n".join(rows) + "\n```\n"
+    short_run = "Numbers on JDK 17:\n\n```\n" + "\n".join(rows[:8]) + "\n```\n"
+    assert len(long_run) > 20_000
+    assert gate(short_run)[0] and gate(long_run)[0]
