@@ -24,7 +24,8 @@ def test_the_labels_are_well_formed_and_name_each_commit_once():
         assert not x.borderline or x.is_benchmark, x
     for which in commits.SETS:
         told = [x.is_benchmark for x in items if x.set == which]
-        assert len(told) >= 200 and 0.3 < sum(told) / len(told) < 0.6, which
+        # (each set holds the commits the extractor took and as many more it did not)
+        assert len(told) >= 200 and 0.15 < sum(told) / len(told) < 0.6, which
 
 
 def _git(repo, *args, env=None):
