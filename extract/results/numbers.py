@@ -16,8 +16,10 @@ What is one number:
 * a clock (`0:02.10`, `1:02:03`) and a duration in parts, glued or one blank apart
   (`1m30s`, `0m4.085s`, `2h15m`, `12m 5s`), in seconds;
 * not a number: digits inside a word or an identifier (`x86`, `p99`, `v1.2`,
-  `3f2a9c`, `0x1F`), dotted versions and addresses (`1.2.3`, `10.0.0.1`); a comma
-  between digit groups that are not thousands (`1,30,1675.3`: CSV) separates numbers.
+  `3f2a9c`, `0x1F`), dotted versions and addresses (`1.2.3`, `10.0.0.1`), anything
+  in a URL (`https://host:8443/d/9?from=1700000000&panes=%7B%22`: a name, however
+  many digits it holds); a comma between digit groups that are not thousands
+  (`1,30,1675.3`: CSV) separates numbers.
 """
 
 from __future__ import annotations
@@ -146,6 +148,8 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
     out: list[Number] = []
     taken_until = 0
     durations = {m.start(): m for m in _DURATION.finditer(text)} if _has_duration(text) else {}
+    urls = _urls(text)
+    u = 0
     for run in _RUN.finditer(text):
         if limit is not None and len(out) >= limit:
             del out[limit:]
@@ -153,6 +157,12 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
         start = run.start()
         if start < taken_until:
             continue
+        if urls:
+            while u < len(urls) and urls[u][1] <= start:
+                u += 1
+            if u < len(urls) and urls[u][0] <= start:
+                taken_until = urls[u][1]  # (a URL's digits name it)
+                continue
         d = durations.get(start) if durations else None
         if d is not None:
             seconds = sum(
@@ -175,6 +185,13 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
 
 
 _DIGIT_H_OR_M = re.compile(r"[0-9][hm]")
+# A URL, to the first blank or the character that closes what holds it (`<...>`,
+# `(...)` of a Markdown link, quotes).
+_URL = re.compile(r"(?i:https?|ftp)://[^\s<>\"'`()\[\]{}|]++")
+
+
+def _urls(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _URL.finditer(text)] if "://" in text else []
 
 
 def _has_duration(text: str) -> bool:

@@ -183,3 +183,12 @@ def test_a_unit_is_looked_for_only_where_one_can_start(text):
 def test_magnitudes_spaced_and_billions_or_bytes(text, value, unit):
     n = numbers(text)[0]
     assert (n.value, n.unit) == (value, unit)
+
+
+def test_a_url_s_digits_are_no_numbers():
+    text = (
+        "Dashboard: https://grafana.example.com/d/4x9?from=1700000000&panes=%7B%22q%22 "
+        "(see [the run](https://ci.example.org/job/12/)); p99 fell to 38 ms.\n"
+        "<http://bench-host:8080/results/2024/3> 12 runs"
+    )
+    assert [(n.written, n.unit) for n in numbers(text)] == [("38", "ms"), ("12", "runs")]
