@@ -45,6 +45,7 @@ MODULES = [
     "bazel_log",
     "compiler_diagnostics",
     "repl_transcript",
+    "system_monitor",
     "coverage",
     "jmh",
     "hbase_pe",
