@@ -36,6 +36,8 @@ _RATE_WORDS = (
 _RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0, "/秒": 1.0, "每秒": 1.0,
                  "/ms": 1e-3, "/us": 1e-6, "/µs": 1e-6, "/min": 60.0}  # fmt: skip
 _PERCENT = {"%", "percent", "pct"}
+# Spans of time no unit here converts: a byte count per day or week is no size
+_LONG_SPANS = frozenset(("d", "day", "days", "wk", "week", "weeks", "month", "year"))
 
 _NUMBER = re.compile(
     r"""^\s*(?P<sign>[-+−]?)\s*
@@ -179,9 +181,16 @@ def _plan(unit: str) -> tuple[float, float, str] | None:
     m = _THINGS_PER_TIME.fullmatch(raw)
     if m and not _BYTE_WORD.fullmatch(m.group("what")) and m.group("what") != "m":  # m/s: metres
         return _SUFFIX[m.group("scale") or ""], _TIME[m.group("per").lower()], "1/s"
-    # bytes per operation: Go's B/op, KB/op (memory allocated by one operation)
-    m = re.fullmatch(r"([kmgt]?i?b)/(?:op|ops|iter|call|row|msg)", key)
-    if m and m.group(1) in _BYTES:
+    # bytes per anything: Go's B/op, KB/op, JMH's B/op, `B/message`, `bytes/row` (the
+    # memory one operation, message or row takes), as a time per anything is a time;
+    # `k`, `K`, `Mi` alone are magnitudes, not bytes (`k/op` is a count)
+    m = re.fullmatch(r"([a-z]+)/([a-z]+)", key)
+    if m and m.group(1) in _BYTES and m.group(1) not in ("k", "ki", "mi", "gi"):
+        per = m.group(2)
+        if per in _TIME and per != "m":  # (bytes per unit of time: a byte rate)
+            return _BYTES[m.group(1)], _TIME[per], "B/s"
+        if per in _TIME or per in _LONG_SPANS:  # (`mb/m`: minutes or metres; per day)
+            return None
         return _BYTES[m.group(1)], 1.0, "B"
     # time per anything (`ms/avg`, `ns/elem`, `us/row`): a time; `m` is not a minute here
     m = re.fullmatch(r"([a-zµμ]+)/([a-z]+)", key)

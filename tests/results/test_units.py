@@ -128,6 +128,10 @@ def test_to_si_unknown(unit):
         ("MOPS", (1e6, "1/s")),
         ("B/op", (1.0, "B")),
         ("KB/op", (1e3, "B")),
+        # (bytes per anything, as a time per anything is a time)
+        ("B/message", (1.0, "B")),
+        ("bytes/op", (1.0, "B")),
+        ("KiB/record", (1024.0, "B")),
         ("ms/avg", (1e-3, "s")),
         ("G/s", (1e9, "1/s")),
     ],
@@ -135,6 +139,26 @@ def test_to_si_unknown(unit):
 def test_more_rates_normalise(unit, si):
     got = to_si(1.0, unit)
     assert got[1] == si[1] and math.isclose(got[0], si[0])
+
+
+def test_a_magnitude_per_thing_is_no_size():
+    assert to_si(1.0, "k/op") == (None, None) and to_si(1.0, "Mi/op") == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("unit", "si"),
+    [
+        ("bytes/sec", (1.0, "B/s")),
+        ("bytes per second", (1.0, "B/s")),
+        ("KB/ms", (1e6, "B/s")),
+        ("MB/ns", (1e15, "B/s")),
+        ("GiB/day", (None, None)),  # (no span of days is converted)
+        ("mb/m", (None, None)),  # (minutes or metres)
+    ],
+)
+def test_bytes_per_unit_of_time_are_a_rate_not_a_size(unit, si):
+    got = to_si(1.0, unit)
+    assert got[1] == si[1] and (si[0] is None or math.isclose(got[0], si[0]))
 
 
 @pytest.mark.parametrize("unit", ["count", "records", "allocs/op", "fraction", "msg", "x"])
