@@ -471,3 +471,22 @@ def test_one_benchmark_in_two_modes_of_one_unit_is_told_apart_by_mode():
     }
     # (thrpt has a unit of its own: no clash, no mode in its variant)
     assert got == {(49.03, None), (0.67, "avgt"), (0.66, "sample")}
+
+
+def test_a_table_with_jmh_s_first_columns_but_its_own_results_is_no_jmh_table():
+    # (`Before | After` where JMH prints `Score | Error`: a table people made, read as
+    # a table; only a piped table with JMH's Mode, Score and Units is JMH's)
+    text = (
+        "Before and after the patch:\n\n"
+        "| Benchmark | (size) | Mode | Cnt | Before | After | Units |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| DecodeBench.decode | 128 | thrpt | 15 | 412.07 | 268.33 | ops/us |\n\n"
+        "| other | table |\n|---|---|\n| a | 1 |\n"
+    )
+    got = {(r["format"], r["metric"], r["value"], r["unit"]) for r in rows_of(text)}
+    assert ("markdown-table", "Before", 412.07, "ops/us") in got
+    assert ("markdown-table", "After", 268.33, "ops/us") in got
+    assert not any(fmt == "jmh" for fmt, *_ in got)
+    # (the @Param column names the row; a count column is counted)
+    assert not any(metric == "(size)" for _, metric, _, _ in got)
+    assert ("markdown-table", "Cnt", 15.0, "count") in got

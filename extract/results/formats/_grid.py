@@ -279,6 +279,15 @@ def _is_index_column(header: str, cells: list[str]) -> bool:
     return not header.strip() and all(c.strip().isdecimal() for c in cells)
 
 
+# A column named in brackets and nothing else, as JMH prints its @Param columns
+# (`(size)`, `(batchSize)`): the run's parameter, which names the row, not a result.
+_PARAMETER = re.compile(r"\(\s*[A-Za-z_][\w.]*\s*\)")
+
+
+def _is_parameter(header: str, unit: str | None) -> bool:
+    return unit is None and _PARAMETER.fullmatch(header.strip()) is not None
+
+
 def _is_section(cells: list[str]) -> bool:
     return bool(cells) and bool(cells[0].strip()) and not any(c.strip() for c in cells[1:])
 
@@ -311,7 +320,11 @@ def grid_measurements(
         return bool(filled) and sum(p is not None for p in parsed[i]) >= max(1, len(filled) * 0.6)
 
     numeric_cols = [
-        i for i in range(ncol) if numeric(i) and not _is_index_column(header[i], cols[i])
+        i
+        for i in range(ncol)
+        if numeric(i)
+        and not _is_index_column(header[i], cols[i])
+        and not _is_parameter(header[i], hdr[i][1])
     ]
     # a `Unit` column gives each row's unit
     named_unit = (i for i, h in enumerate(header) if h.lower() in ("unit", "units"))

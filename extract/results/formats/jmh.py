@@ -9,6 +9,9 @@ Recognises
   `±` mangled (`?`, `Â±`, `Ã‚Â±`, `�`, `+-`) or dropped, rows hard-wrapped or flattened
   onto one line, GitBox's indent, CRLF, HTML tags, split words (`M ode`); rows that go
   on under a short heading line (`after:`) form a table of their own with that heading;
+  the same table retyped as a markdown or JIRA table (`| Benchmark | (size) | Mode |
+  Cnt | Score | Error | Units |`: with JMH's Mode, Score and Units columns), its pipes
+  read as blanks;
 - rows quoted without their header (`Class.method [params] avgt 15 1.378 ± 0.055
   ms/op`), where a JMH time unit (`ms/op`, `ops/s`) marks them;
 - the run log's `Result "name":` / `Secondary result "name:gc.alloc.rate":` blocks
@@ -549,24 +552,43 @@ def _bare_rows(view: str) -> list[ResultTable]:
     return out
 
 
-# A JMH table retyped as a markdown or JIRA table (`| Benchmark | (size) | Mode | Cnt |`,
-# `||Benchmark||Mode||`): its header, and the separator line under a markdown header.
-_PIPED_HEADER = re.compile(
-    r"(?m)^[ \t>]*\|{1,2}[ \t]*Benchmark[ \t]*\|(?:[^\n|]*\|){0,12}?[ \t]*Mode[ \t]*\|"
-)
-_PIPE_RULE = re.compile(
-    r"(?m)^[ \t>]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+\|)++[ \t]*+(?::?-{3,}+:?[ \t]*+)?$"
-)
+# A JMH table retyped as a markdown or JIRA table (`| Benchmark | (size) | Mode | Cnt |
+# Score | Error | Units |`, `||Benchmark||Mode||...||Units||`): its header line holds
+# JMH's own columns, Mode, Score and Units; the separator under a markdown header.
+_PIPED_HEADER = re.compile(r"(?m)^[ \t>]*+\|{1,2}[ \t]*Benchmark[ \t]*\|[^\n]*")
+_JMH_COLUMNS = frozenset(("Mode", "Score", "Units"))
+_PIPE_RULE = re.compile(r"[ \t>]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+\|)++[ \t]*+(?::?-{3,}+:?[ \t]*+)?")
+_PIPED_LINE = re.compile(r"[ \t>]*+\|")
 
 
 def _unpiped(view: str) -> str:
-    """A message with a piped JMH table, read as JMH prints it: the pipes and the
+    """`view` with each piped JMH table read as JMH prints it: its lines' pipes and its
     separator line as blanks (offsets kept), so that the table's columns are JMH's own
-    and its `Cnt` and @Param cells are read as what they are."""
-    if "|" not in view or not _PIPED_HEADER.search(view):
+    and its `Cnt` and @Param cells are read as what they are. Other tables keep their
+    pipes."""
+    if "|" not in view:
         return view
-    view = masked(view, [m.span() for m in _PIPE_RULE.finditer(view)])
-    return view.replace("|", " ")
+    spans = []
+    for h in _PIPED_HEADER.finditer(view):
+        if not _JMH_COLUMNS.issubset(cell.strip() for cell in h.group().split("|")):
+            continue  # (a table of other columns: `Before | After`, read as a table)
+        end = h.end()
+        # (the table: its header and the piped lines right under it)
+        while end < len(view) and _PIPED_LINE.match(view, end + 1):
+            end = line_end(view, end + 1)
+        spans.append((h.start(), end))
+    if not spans:
+        return view
+    parts, pos = [], 0
+    for a, b in spans:
+        if a < pos:
+            continue
+        lines = view[a:b].split("\n")
+        lines = [" " * len(x) if _PIPE_RULE.fullmatch(x) else x.replace("|", " ") for x in lines]
+        parts += [view[pos:a], "\n".join(lines)]
+        pos = b
+    parts.append(view[pos:])
+    return "".join(parts)
 
 
 def parse(text: str) -> list[ResultTable]:
