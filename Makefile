@@ -116,12 +116,13 @@ eval: install
 readme: install
 	$(BIN)/python -m extract.dev.readme --data-dir $(DATA_DIR)/demo --write $(ARGS)
 
-# Refit on the labelled corpora (../shared/corpus) and the annotations
-# (extract/dev/annotations): the number model and the verdict (extract.dev.fit_judge),
-# and the readers-only classifier used before a first fit (extract.dev.fit).
-## fit            refit the number model, the verdict and the classifier on the labelled corpora
+# Refit on the labelled corpora (../shared/corpus), the annotations and the labelled PR
+# descriptions (extract/dev/annotations): the verdict and the gate (extract.dev.fit_judge;
+# ARGS=--numbers: the number model too), and the readers-only classifier used before a
+# first fit (extract.dev.fit).
+## fit            refit the verdict, the gate and the classifier on the labelled mail
 fit: install
-	$(BIN)/python -m extract.dev.fit --write $(ARGS)
+	$(BIN)/python -m extract.dev.fit --write
 	$(BIN)/python -m extract.dev.fit_judge --write $(ARGS)
 
 # Mutated archives through the real pipeline: crashes, hangs over 10 s, lost messages.

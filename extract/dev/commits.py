@@ -41,6 +41,7 @@ that opens its pull request (`tests/make_sample.py`) and read the pipeline's way
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -138,6 +139,27 @@ def read_commits(repo: str, commits: list[str]) -> dict[str, Commit] | None:
             if full.startswith(prefix):
                 found[prefix] = Commit(subject, body, date, author)
     return found
+
+
+def texts_of(items: list[Labelled]) -> dict[tuple[str, str], Commit]:
+    """The messages of the labelled commits whose snapshots are there, by (repo,
+    commit)."""
+    by_repo: dict[str, list[str]] = {}
+    for x in items:
+        by_repo.setdefault(x.repo, []).append(x.commit)
+    out = {}
+    for repo, hashes in sorted(by_repo.items()):
+        for prefix, commit in (read_commits(repo, hashes) or {}).items():
+            out[repo, prefix] = commit
+    return out
+
+
+def text_key(commit: Commit) -> str:
+    """What one description is, wherever its commit is: its title (less the pull
+    request's number) and body, blanks and case aside, as 16 hex digits."""
+    title = _PR.sub("", commit.subject)
+    text = " ".join(f"{title}\n{commit.body}".split()).lower()
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
 def as_mail(repo: str, commit: Commit) -> bytes:

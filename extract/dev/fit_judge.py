@@ -109,27 +109,33 @@ def commit_examples(annotations: Path | None = None) -> list[Example]:
     """The real pull request descriptions of the sets read for gaps (`commits.FITTED`),
     as the GitHub mail that opens each pull request, with their labels: real list mail
     the verdict and the gate learn from (the number model does not: their numbers are
-    not annotated). Each commit is its own thread; a commit whose repository's snapshot
-    is not there is left out. The unread sets are never read here."""
+    not annotated). A commit whose repository's snapshot is not there is left out.
+
+    Repositories split from one another share history: one description can be in
+    several sets under several hashes. Copies are one thread (the same fold), and a
+    description that is also in an unread set is not fitted on, so that the unread
+    sets stay unseen by the fit."""
     from extract.dev import commits
 
     out = []
     labelled = commits.labels(annotations) if annotations else commits.labels()
-    items = [x for x in labelled if x.set in commits.FITTED]
-    by_repo: dict[str, list] = {}
-    for x in items:
-        by_repo.setdefault(x.repo, []).append(x)
-    for repo, xs in sorted(by_repo.items()):
-        texts = commits.read_commits(repo, [x.commit for x in xs]) or {}
-        for x in xs:
-            if (commit := texts.get(x.commit)) is None:
-                continue
-            raw = commits.as_mail(repo, commit)
-            ident = f"{repo}@{x.commit}"
-            ex = _mail_example(x.set, ident, raw, x.is_benchmark, ident)
-            if ex is not None:
-                ex.for_numbers = False  # (the number model learns from annotated mail)
-                out.append(ex)
+    texts = commits.texts_of(labelled)
+    unread = {
+        commits.text_key(texts[x.repo, x.commit])
+        for x in labelled
+        if x.set in commits.UNREAD and (x.repo, x.commit) in texts
+    }
+    for x in labelled:
+        if x.set not in commits.FITTED or (commit := texts.get((x.repo, x.commit))) is None:
+            continue
+        key = commits.text_key(commit)
+        if key in unread:
+            continue
+        raw = commits.as_mail(x.repo, commit)
+        ex = _mail_example(x.set, f"{x.repo}@{x.commit}", raw, x.is_benchmark, f"commit/{key}")
+        if ex is not None:
+            ex.for_numbers = False  # (the number model learns from annotated mail)
+            out.append(ex)
     return out
 
 
@@ -1000,14 +1006,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-blind", action="store_true", help="no reader-blind copies")
     ap.add_argument("--verdict-only", action="store_true", help="--write stores the verdict only")
     ap.add_argument(
-        "--keep-numbers",
+        "--numbers",
         action="store_true",
-        help="--write stores the verdict and the gate, and keeps the shipped number model",
+        help="--write stores the number model too (by default the shipped one is kept)",
+    )
+    ap.add_argument(
+        "--without-commits",
+        action="store_true",
+        help="--write even when PR descriptions to fit on are missing from the snapshots",
     )
     ap.add_argument(
         "--gate-only", action="store_true", help="fit (and --write store) the gate only"
     )
     args = ap.parse_args(argv)
+    if args.write and not args.without_commits:
+        # (a fit without the real PR descriptions is another fit: it says so, not writes)
+        from extract.dev import commits
+
+        fitted_sets = [x for x in commits.labels() if x.set in commits.FITTED]
+        found = commits.texts_of(fitted_sets)
+        if len(found) < len(fitted_sets):
+            print(
+                f"fit: {len(fitted_sets) - len(found)} of the {len(fitted_sets)} labelled PR"
+                f" descriptions to fit on are not in the snapshots under"
+                f" {commits.mirror_dir()}: fetch their repositories (see extract/dev/commits.py)"
+                " or pass --without-commits",
+                file=sys.stderr,
+            )
+            return 2
     if args.gate_only:
         gate, _ = fit_gate(examples(), args.folds)
         if args.write:
@@ -1025,15 +1051,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.write and args.verdict_only:
         write_verdict(verdict)
         print(f"fit: wrote {VERDICT_FILE}")
-    elif args.write and args.keep_numbers:
-        write_verdict(verdict)
-        write_verdict(fitted.gate, GATE_FILE, "gate", "extract.results.gate")
-        print(f"fit: wrote {VERDICT_FILE} and {GATE_FILE}")
-    elif args.write:
+    elif args.write and args.numbers:
         write(model)
         write_verdict(verdict)
         write_verdict(fitted.gate, GATE_FILE, "gate", "extract.results.gate")
         print(f"fit: wrote {WEIGHTS_FILE}, {VERDICT_FILE} and {GATE_FILE}")
+    elif args.write:
+        # (the number model is kept: its refits on later code lost numbers on unseen
+        # mail; `--numbers` writes it)
+        write_verdict(verdict)
+        write_verdict(fitted.gate, GATE_FILE, "gate", "extract.results.gate")
+        print(f"fit: wrote {VERDICT_FILE} and {GATE_FILE}")
     return 0
 
 

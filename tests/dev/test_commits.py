@@ -47,8 +47,8 @@ ORDINARY = (
 
 @pytest.fixture
 def mirror(tmp_path, monkeypatch):
-    """A real git repository laid out as `fetch` lays out a snapshot, with a report and
-    an ordinary commit; their hashes."""
+    """A real git repository laid out as `fetch` lays out a snapshot, with a report, an
+    ordinary commit and a copy of the report; their hashes."""
     work = tmp_path / "work"
     work.mkdir()
     env = {
@@ -66,6 +66,8 @@ def mirror(tmp_path, monkeypatch):
     for subject, body in (
         ("GH-101: [C++] Copy each batch once in the scan (#102)", REPORT),
         ("GH-103: [C++] Raise the default batch size (#104)", ORDINARY),
+        # (the first again, as a repository split from this one carries it)
+        ("GH-101: [C++] Copy each batch once in the scan (#7)", REPORT),
     ):
         _git(work, "commit", "-q", "--allow-empty", "-m", subject, "-m", body, env=env)
         hashes.append(_git(work, "rev-parse", "HEAD", env=env))
@@ -81,7 +83,7 @@ def mirror(tmp_path, monkeypatch):
 
 
 def test_a_commit_is_read_and_judged_as_its_pull_requests_mail(mirror, tmp_path):
-    report, ordinary = (h[:12] for h in mirror)
+    report, ordinary, _ = (h[:12] for h in mirror)
     texts = commits.read_commits("apache/demo", [report, ordinary])
     assert texts[report].subject.endswith("(#102)") and "412.3 ms" in texts[report].body
     mail = commits.as_mail("apache/demo", texts[report]).decode()
@@ -114,19 +116,27 @@ def test_a_set_without_its_snapshot_is_not_measured(monkeypatch, tmp_path):
 def test_the_fits_learn_from_the_sets_read_for_gaps_and_never_the_unread(mirror, tmp_path):
     assert set(commits.FITTED) | set(commits.UNREAD) == set(commits.SETS)
     assert not set(commits.FITTED) & set(commits.UNREAD)
-    report, ordinary = (h[:12] for h in mirror)
+    report, ordinary, copy = (h[:12] for h in mirror)
     labels = tmp_path / "labels.jsonl"
-    rows = [
-        {"set": "commits1", "repo": "apache/demo", "commit": report, "is_benchmark": True},
-        {"set": "commits2", "repo": "apache/demo", "commit": ordinary, "is_benchmark": False},
-    ]
-    labels.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    learnt = fit_judge.commit_examples(labels)
-    # (the unread set's commit is never read; the read one teaches the verdict only)
-    assert [(e.id, e.positive, e.for_numbers) for e in learnt] == [
+
+    def learnt(rows):
+        labels.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        return fit_judge.commit_examples(labels)
+
+    one = {"repo": "apache/demo", "commit": report, "is_benchmark": True}
+    other = {"repo": "apache/demo", "commit": ordinary, "is_benchmark": False}
+    twin = {"repo": "apache/demo", "commit": copy, "is_benchmark": True}
+    # (the unread set's commit is never learnt from; the read one teaches the verdict only)
+    got = learnt([{**one, "set": "commits1"}, {**other, "set": "commits2"}])
+    assert [(e.id, e.positive, e.for_numbers) for e in got] == [
         (f"apache/demo@{report}", True, False)
     ]
-    assert learnt[0].thread == f"apache/demo@{report}" and learnt[0].feats
+    assert got[0].feats
+    # copies of one description are one thread, whichever sets they are in
+    got = learnt([{**one, "set": "commits1"}, {**twin, "set": "commits3"}])
+    assert len(got) == 2 and got[0].thread == got[1].thread
+    # and a description an unread set holds too is not learnt from
+    assert learnt([{**one, "set": "commits1"}, {**twin, "set": "commits4"}]) == []
     # the classifier's older fit (`extract.dev.fit`) reads none of them
     source = fit.__loader__.get_source(fit.__name__)
     assert "extract.dev.commits" not in source and "commits.jsonl" not in source
