@@ -52,3 +52,14 @@ def test_a_table_ends_at_a_blank_line_a_fence_or_a_line_without_a_number():
     claimed = claimed_text(PARSER, text)
     assert "/dev/sda1" in claimed and "sda  1.00" in claimed
     assert "14.2" not in claimed and "idle" not in claimed
+
+
+def test_a_process_row_is_judged_on_its_columns_not_its_command_line():
+    # (`ps aux` prints the whole command line after COMMAND: its arguments are words)
+    text = (
+        "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n"
+        "cassand+    3127  612 38.1 52811224 25012332 ?   Sl   09:12 1402:33 /usr/bin/java "
+        "-Xms31G -Xmx31G -XX:+UseG1GC -XX:MaxGCPauseMillis=500 -Dcassandra.config=file:///etc "
+        "-cp /usr/share/cassandra/lib/* org.apache.cassandra.service.CassandraDaemon\n"
+    )
+    assert "1402:33" in claimed_text(PARSER, text)

@@ -46,13 +46,13 @@ INFO = FormatInfo(
     priority=5,
     kind="noise",
     trigger=r"(?-i:PID +USER|USER +PID|procs -|avg-cpu:|Device:? +(?:r/s|rrqm/s|tps)"
-    r"|total +used +free|Filesystem +(?:Size|1K-blocks|1M-blocks)|Cpu\(s\):|Tasks: +\d)",
+    r"|total +used +free +shared|Filesystem +(?:Size|1K-blocks|1M-blocks)|Cpu\(s\):|Tasks: +\d)",
     needles=(
         "PID",
         "procs -",
         "avg-cpu:",
         "Device",
-        "used",
+        "shared",
         "Filesystem",
         "Cpu(s):",
         "Tasks:",
@@ -81,8 +81,10 @@ _VMSTAT = re.compile(r"[ \t]*procs[ \t]+-")
 _ROWS = 500  # (a screen's rows at most: a longer run is something else)
 
 
-def _is_row(line: str) -> bool:
-    fields = line.split()
+def _is_row(line: str, width: int) -> bool:
+    """A row under a header of `width` fields: the fields a command line adds past the
+    last column (`ps` and `top` end with COMMAND, its arguments and all) aside."""
+    fields = line.split()[: max(3, width)]
     numeric = sum(_NUMERIC_FIELD.fullmatch(f) is not None for f in fields)
     return len(fields) >= 3 and numeric >= max(2, len(fields) / 2)
 
@@ -98,13 +100,14 @@ def parse(text: str) -> list[ResultTable]:
             out.append(ResultTable(INFO.name, (starts[k], starts[k] + len(line))))
         elif _HEADER.match(line):
             last = k
+            width = len(line.split())
             # (vmstat's second header line, then the rows)
             while (
                 last + 1 < len(lines)
                 and last - k < _ROWS
                 and lines[last + 1].strip()
                 and not _FENCE.match(lines[last + 1])
-                and (_is_row(lines[last + 1]) or (last == k and _VMSTAT.match(line)))
+                and (_is_row(lines[last + 1], width) or (last == k and _VMSTAT.match(line)))
             ):
                 last += 1
             out.append(ResultTable(INFO.name, (starts[k], starts[last] + len(lines[last]))))
