@@ -17,9 +17,9 @@ What is one number:
   (`1m30s`, `0m4.085s`, `2h15m`, `12m 5s`), in seconds;
 * not a number: digits inside a word or an identifier (`x86`, `p99`, `v1.2`,
   `3f2a9c`, `0x1F`), dotted versions and addresses (`1.2.3`, `10.0.0.1`), anything
-  in a URL (`https://host:8443/d/9?from=1700000000&panes=%7B%22`: a name, however
-  many digits it holds); a comma between digit groups that are not thousands
-  (`1,30,1675.3`: CSV) separates numbers.
+  in a URL of any scheme (`https://host:8443/d/9?from=1700000000&panes=%7B%22`,
+  `hdfs://nn1:8020/warehouse/2024/05`: a name, however many digits it holds); a comma
+  between digit groups that are not thousands (`1,30,1675.3`: CSV) separates numbers.
 """
 
 from __future__ import annotations
@@ -185,9 +185,10 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
 
 
 _DIGIT_H_OR_M = re.compile(r"[0-9][hm]")
-# A URL, to the first blank or the character that closes what holds it (`<...>`,
-# `(...)` of a Markdown link, quotes).
-_URL = re.compile(r"(?i:https?|ftp)://[^\s<>\"'`()\[\]{}|]++")
+# A URL of any scheme (`https://`, `hdfs://nn1:8020/`, `s3a://`, `jdbc:mysql://db:3306`),
+# to the first blank or the character that closes what holds it (`<...>`, `(...)` of a
+# Markdown link, quotes).
+_URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*+://[^\s<>\"'`()\[\]{}|]++")
 
 
 def _urls(text: str) -> list[tuple[int, int]]:

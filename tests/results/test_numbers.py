@@ -189,6 +189,11 @@ def test_a_url_s_digits_are_no_numbers():
     text = (
         "Dashboard: https://grafana.example.com/d/4x9?from=1700000000&panes=%7B%22q%22 "
         "(see [the run](https://ci.example.org/job/12/)); p99 fell to 38 ms.\n"
-        "<http://bench-host:8080/results/2024/3> 12 runs"
+        "<http://bench-host:8080/results/2024/3> 12 runs; hdfs://nn1:8020/warehouse/2024/05 "
+        "and jdbc:mysql://db:3306/bench took 4 s"
     )
-    assert [(n.written, n.unit) for n in numbers(text)] == [("38", "ms"), ("12", "runs")]
+    assert [(n.written, n.unit) for n in numbers(text)] == [
+        ("38", "ms"),
+        ("12", "runs"),
+        ("4", "s"),
+    ]
