@@ -166,7 +166,7 @@ _FAMILY_WORDS = {
     "stat": "avg average mean median max min percentile total score best worst",
     "compare": "vs versus compared from than before after baseline patch master with without"
     " old new",
-    "hedge": "should would could goal might may must sla if timeout",
+    "hedge": "should would could goal might may must sla if timeout timeouts",
     # (verbs that report what a run did: `it reached 410 MB/s`, `shows 9000ms`)
     "result": " ".join(RESULT_VERBS),
     "setting": "thread threads client clients connection connections partition partitions"

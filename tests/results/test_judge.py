@@ -65,6 +65,8 @@ def test_words_around_a_number():
     assert "left=took" in feats(text, 12)
     assert "left=hedge" in feats(text, 30)
     assert "left=id" in feats(text, 4567)
+    # (a setting's word in the plural is the same word)
+    assert "left=hedge" in feats("Raise the readiness timeouts from 120 s to 180 s", 120)
 
 
 def test_chinese_words_and_units_around_a_number():
