@@ -37,6 +37,7 @@ from __future__ import annotations
 from extract.db import schema
 from extract.mail.kinds import _NOT_JIRA
 from extract.results.claims import CLAIM_PATTERN
+from extract.results.formats._grid import COUNT_NAMES
 
 VIEW_NAMES = (
     "measurement_series",
@@ -67,7 +68,7 @@ RESOLVED_STATES = ("Resolved", "Closed")
 # not series of their own; a measurement's stated error is its `noise`.
 QUALIFIER = (
     r"(?i)(^|[^a-z])(error|err|std ?dev|stdev|stddev|ci|confidence|margin|deviation|variance)"
-    r"([^a-z]|$)|±|\+/-|^\s*(cnt|count|samples|iterations|iters|n|runs|forks|threads)"
+    rf"([^a-z]|$)|±|\+/-|^\s*({COUNT_NAMES})"
     r"\s*(\(.*\))?\s*$"
 )
 

@@ -221,13 +221,17 @@ def counts(text: str) -> dict[str, float]:
     # (whether a family is there at all: a report has a few of each kind of mark, and
     # one stray mark in a long message weighs little on the log scale)
     out.update((f"{name}:any", 1.0) for name, n in zip(NAMES, found, strict=True) if n)
-    out["length"] = math.log1p(min(len(text), LENGTH_CAP) / 1000)
+    out["length"] = _length(text)
     # (the format readers' triggers found: tools' and generic layouts')
     out["trigger_tool"] = math.log1p(tools)
     out["trigger_generic"] = math.log1p(generic)
     names = layout_names()
     out.update((names[k], 1.0) for k in layouts)
     return out
+
+
+def _length(text: str) -> float:
+    return math.log1p(min(len(text), LENGTH_CAP) / 1000)
 
 
 def load_model():
@@ -274,7 +278,7 @@ class _Tables:
             z += self.family[i][min(CAP, found[i])]
         for i in there:
             z += self.any[i]
-        z += self.length * math.log1p(min(len(text), LENGTH_CAP) / 1000)
+        z += self.length * _length(text)
         z += self.tool * math.log1p(tools)
         z += self.generic * math.log1p(generic)
         for k in layouts:

@@ -79,9 +79,11 @@ MEASURE_WORDS = re.compile(
 )
 
 
-# A column that counts (JMH's `Cnt`, `Samples`, `Runs`): its numbers are counts, whatever
-# unit a `Unit` column or the table gives the measured ones.
-COUNT_COLUMN = re.compile(r"(?i)(?:cnt|count|samples|iterations|iters|n|runs|forks|threads|#)")
+# The names of a column that counts (JMH's `Cnt`, `Samples`, `Runs`): its numbers are
+# counts, whatever unit a `Unit` column or the table gives the measured ones (and the
+# store keeps them as qualifiers, not series: `extract.db.findings.QUALIFIER`).
+COUNT_NAMES = r"cnt|count|samples|iterations|iters|n|runs|forks|threads"
+COUNT_COLUMN = re.compile(rf"(?i)(?:{COUNT_NAMES}|#)")
 
 _RATE_UNIT = re.compile(r"[A-Za-zµμ]{1,8}/(?:s|sec|ms|us|µs|op|ops|iter|row|call|min)")
 
