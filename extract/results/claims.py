@@ -1,7 +1,7 @@
 """What a message says in words about a change: "4.81x slower", "an easy 7% speedup
-relative to the STL map", "latency down by 30 %", "性能提升 2 倍". `stated_claims(text)`
-returns them in text order; `references(text)` the runs a message names as what it
-compares with ("Compare the results to `hdfs dfs -text`").
+relative to the STL map", "latency down by 30 %", "three times faster", "性能提升 2 倍".
+`stated_claims(text)` returns them in text order; `references(text)` the runs a message
+names as what it compares with ("Compare the results to `hdfs dfs -text`").
 
 Each `StatedClaim` has:
 
@@ -56,6 +56,18 @@ _C_FASTER = r"快|提升|提高|加速"
 _C_SLOWER = r"慢"
 _C_LESS = r"下降|降低|减少|缩短"
 _C_MORE = r"增加|增长"
+# A multiple written in words: `three times faster`, `a tenfold gain`, `twice as fast`,
+# `an order of magnitude slower` (a count up to twenty, then round hundreds and
+# thousands: what people write out rather than in digits)
+_NUMERALS = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
+    "hundred", "thousand",
+)  # fmt: skip
+_NUMERAL = "|".join(_NUMERALS)
+_WORD_VALUES = dict(
+    zip((*_NUMERALS, "twice"), (2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 100, 1000, 2), strict=True)
+)
+_MAGNITUDE = 10  # `an order of magnitude`
 
 
 def _claim_pattern(num: str, num4: str) -> str:
@@ -71,6 +83,13 @@ def _claim_pattern(num: str, num4: str) -> str:
         rf"|(?P<w3>{_C_FASTER}|{_C_SLOWER}|{_C_LESS}|{_C_MORE})了?[ \t]*(?:约|近|超过|大约)?[ \t]*"
         rf"(?P<n3>{num}|[一两二三四五六七八九十])[ \t]*(?P<u3>倍|%|％)"
         rf"|(?P<n4>{num4})[ \t]*(?P<u4>倍)的?(?:性能)?(?P<w4>{_C_FASTER})"
+        # `three times faster`, `a tenfold speedup`, `twice as fast`, `an order of
+        # magnitude slower`
+        rf"|\b(?P<n5>{_NUMERAL})[ \t]*(?P<u5>times|-?fold)[ \t]*(?:\s+(?:an?|the)[ \t]+)?\s*"
+        rf"(?P<w5>{_FASTER}|{_SLOWER}|{_LESS}|{_MORE})\b"
+        r"|\b(?P<n6>twice)[ \t]+as[ \t]+(?P<w6>fast|quick|slow)\b"
+        r"|\b(?P<n7>an)[ \t]+order[ \t]+of[ \t]+magnitude[ \t]+"
+        rf"(?P<w7>{_FASTER}|{_SLOWER}|{_LESS}|{_MORE})\b"
     )
 
 
@@ -83,7 +102,7 @@ CLAIM_PATTERN = _claim_pattern(_NUM, _NUM)
 # turned away in one step, not once an alternative
 _PY_NUM = r"\d++(?:\.\d++)?"
 _PY_PHRASES = _claim_pattern(_PY_NUM, r"(?<!\d)" + _PY_NUM).removeprefix("(?i)")
-_CLAIM = re.compile(r"(?=[\dbcdfgilrsu快提加慢下降减缩增])(?:" + _PY_PHRASES + ")", re.I)
+_CLAIM = re.compile(r"(?=[\dabcdefghilnrstu快提加慢下降减缩增])(?:" + _PY_PHRASES + ")", re.I)
 # (`_CLAIM` without re.I, which tries a letter's cases at every step, for the text as
 # `prefilter.lowered` writes it: it matches there where and as `_CLAIM` does in the
 # text, offsets kept. The phrases are found in that copy, then matched in the text
@@ -94,9 +113,15 @@ _CLAIM_LOWERED = re.compile(_CLAIM.pattern)
 # finds where, `_MAY_CLAIM` says the same). A phrase's unit is `%` or `％` also after
 # a numeral written in Chinese (`提升三%`), and all of a phrase before its unit stands
 # on the unit's line (the blanks of its pattern before the unit are `[ \t]`).
-_MAY_CLAIM = re.compile(r"[\d倍](?:(?<=\d)[ \t]*+(?:[x×%％]|times|-?fold)|(?<=倍))")
-_UNITS = ("x", "×", "times", "fold", "%", "％", "倍")
-_ALWAYS_UNITS = ("%", "％", "倍")
+_MAY_CLAIM = re.compile(
+    r"[\d倍](?:(?<=\d)[ \t]*+(?:[x×%％]|times|-?fold)|(?<=倍))|twice|magnitude"
+    rf"|\b(?:{_NUMERAL})[ \t]*+(?:times|-?fold)"
+)
+_UNITS = ("x", "×", "times", "fold", "%", "％", "倍", "twice", "magnitude")
+_ALWAYS_UNITS = ("%", "％", "倍", "twice", "magnitude")
+# (the units that make a phrase with no digit: `快一倍`, `twice as fast`, `an order of
+# magnitude faster`)
+_WORD_UNITS = ("倍", "twice", "magnitude")
 _CJK_DIGITS = dict(zip("两二三四五六七八九十", (2, 2, 3, 4, 5, 6, 7, 8, 9, 10), strict=True))
 
 # Which way is better, by the words that name a quantity: times lower, rates higher.
@@ -183,6 +208,8 @@ _KINDS = (
 
 def _kind(word: str) -> str:
     word = word.lower()
+    if word in ("fast", "quick", "slow"):  # `twice as fast`
+        return "slower" if word == "slow" else "faster"
     for kind, pattern in _KINDS:
         if pattern.fullmatch(word):
             return kind
@@ -254,11 +281,16 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
         m = _CLAIM.match(text, found.start())
         if m is None:  # (cannot be: see `_CLAIM_LOWERED`)
             continue
-        n_text = m["n1"] or m["n2"] or m["n3"] or m["n4"]
-        unit = m["u1"] or m["u2"] or m["u3"] or m["u4"]
-        word = m["w1"] or m["w2"] or m["w3"] or m["w4"]
+        n_text = m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["n6"] or m["n7"]
+        unit = m["u1"] or m["u2"] or m["u3"] or m["u4"] or m["u5"] or "times"
+        word = m["w1"] or m["w2"] or m["w3"] or m["w4"] or m["w5"] or m["w6"] or m["w7"]
         # 快一倍: faster by one fold, twice as fast
         n_text = {"一": "2"}.get(n_text, str(_CJK_DIGITS.get(n_text, n_text)))
+        if m["n7"]:
+            n_text = str(_MAGNITUDE)
+        elif m["n5"] or m["n6"]:
+            # (as the lowered text writes it: `ſix`, `fıve` are `six`, `five` there)
+            n_text = str(_WORD_VALUES[found["n5"] or found["n6"]])
         n = float(n_text)
         if not math.isfinite(n):
             continue
@@ -316,18 +348,34 @@ def _unit_lines(low: str) -> list[int]:
             j = i - 1 if unit == "fold" and i and low[i - 1] == "-" else i
             while j > 0 and low[j - 1] in " \t":
                 j -= 1
-            if j > 0 and low[j - 1].isdecimal():  # (what `\d` takes)
+            # (after a digit, as `\d` takes it, or a numeral: `three times`)
+            if (j > 0 and low[j - 1].isdecimal()) or (
+                unit in ("times", "fold") and _after_a_numeral(low, j)
+            ):
                 after_a_digit = True
             elif not always:
                 i = low.find(unit, i + 1)
                 continue
-            after_a_digit = after_a_digit or unit == "倍"
+            after_a_digit = after_a_digit or unit in _WORD_UNITS
             starts.add(low.rfind("\n", 0, i) + 1)
             i = low.find(unit, i + 1)
     return sorted(starts) if after_a_digit else []
 
 
 _FILLED = re.compile(r"\S")
+
+
+def _after_a_numeral(low: str, j: int) -> bool:
+    """Whether `low[:j]` ends in a numeral word that starts a word (`three` before
+    `times`, where `_MAY_CLAIM` finds one)."""
+    for word in _NUMERALS:
+        k = j - len(word)
+        if k >= 0 and low.startswith(word, k) and not (k and _WORD_CHAR.match(low, k - 1)):
+            return True
+    return False
+
+
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _phrase_reach(low: str, start: int) -> int:
