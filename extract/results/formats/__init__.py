@@ -77,6 +77,7 @@ MODULES = [
     "doris_bench",
     "luceneutil",
     "pulsar_perf",
+    "omb",
     "dropwizard_metrics",
     "autotvm",
     "tvm_bench",

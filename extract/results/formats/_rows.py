@@ -336,7 +336,9 @@ def cells(spec: Rows, m: re.Match, label: str) -> list[str]:
 def _written(fields: Fields, m: re.Match) -> Iterator[str]:
     for f in [fields] if callable(fields) else fields:
         if callable(f):
-            yield from (found[1] or "" for found in f(m))
+            for found in f(m):
+                # (a Measurement given as it is, or a (metric, written, unit) tuple)
+                yield (found.written if isinstance(found, Measurement) else found[1]) or ""
         else:
             yield m[f.group] or ""
 
