@@ -78,6 +78,7 @@ MODULES = [
     "luceneutil",
     "pulsar_perf",
     "omb",
+    "memtier",
     "dropwizard_metrics",
     "autotvm",
     "tvm_bench",
