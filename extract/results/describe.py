@@ -19,6 +19,7 @@ variant is the heading of the block it stands in (`Before patch`). A slowdown is
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -224,9 +225,41 @@ def describe(sample: str, c: Candidate, previous: int = -1) -> tuple[str, str, s
 def _heading(sample: str, line_start: int) -> str | None:
     # (one look up per line, however many of its numbers are described; in a window
     # of bounded size before it: a heading is near its block)
+    if _after_a_block(sample, line_start):
+        return None  # (the last line of a code block above is the tool's, no heading)
     lo = max(0, line_start - 2000)
     le = sample.find("\n", line_start)
     return heading_above(sample[lo : len(sample) if le < 0 else le], line_start - lo)
+
+
+# A line that opens or closes a fenced block: the same mark does both (`</pre>` only
+# closes one)
+_FENCE_LINE = re.compile(r"(?m)^[ \t]*+(?:```|~~~|\{noformat|\{code|</?pre)")
+
+
+def _after_a_block(sample: str, line_start: int) -> bool:
+    """Whether the nearest line above `line_start` that is not blank closes a fenced
+    block."""
+    fences = _fence_lines(sample)
+    k = bisect.bisect_left(fences, (line_start,)) - 1
+    if k < 0:
+        return False
+    start, closes = fences[k]
+    # (nothing but blank lines between the fence's line and this one)
+    return closes and not sample[start:line_start].strip().count("\n")
+
+
+@functools.lru_cache(maxsize=4)
+def _fence_lines(sample: str) -> list[tuple[int, bool]]:
+    """(start, whether it closes a block) of each fence line of `sample`, in order:
+    fences of one mark pair up (`</pre>` only closes). Found once a text."""
+    out, seen = [], {}
+    for m in _FENCE_LINE.finditer(sample):
+        mark = m.group().strip()
+        mark = "{code" if mark.startswith("{code") else mark
+        seen[mark] = seen.get(mark, 0) + 1
+        out.append((m.start(), mark == "</pre" or seen[mark] % 2 == 0))
+    return out
 
 
 _RULE_CHARS = frozenset("-=+|:_ ─━┼┿╋\t")
@@ -384,7 +417,10 @@ def _names_something(text: str) -> bool:
 _NUMBER_START = re.compile(r"(?<![\w.])[-+~]?\d")
 # (a row of an aligned list: a name, a run of blanks, a value; not `key: value`, which
 # `_layout`'s data lines also are: a sentence that ends `down to 2:40` names its number)
-_ALIGNED_ROW = re.compile(r"\S(?:[ \t]{2,}|\t)[-+~]?\d[\d.,]*+[ \t]*+[A-Za-zµ%/]{0,8}+\)?$")
+# (a row's last cell: a value, or the dash a tool prints where it has none, `---`)
+_ALIGNED_ROW = re.compile(
+    r"\S(?:[ \t]{2,}|\t)(?:[-+~]?\d[\d.,]*+[ \t]*+[A-Za-zµ%/]{0,8}+\)?|-{1,3}|n/a)$"
+)
 # The values of a bracketed list before the number (`[141302, 141522, `)
 _LIST_BODY = re.compile(r"(?:[ \t]*+[-+~]?\d[\d.eE+-]*+[ \t]*+[A-Za-z%/µ]{0,6}+[ \t]*+,)*+[ \t]*+")
 _LIST_ITEM = re.compile(r"(?:[,;，；]|(?<!\S)-{1,3})[ \t]*+$")

@@ -92,6 +92,23 @@ def test_a_clause_that_names_nothing_takes_the_words_after_it_or_the_sentence_be
     assert "parser benchmark" in described(text)["14149"][0]
 
 
+def test_the_sentence_before_is_never_read_from_a_code_block():
+    """A sentence right after a fenced block of tool output takes no name or heading
+    from the block's last row (values and the dashes a tool prints for none): that
+    text is the tool's. (Inside the block, its rows keep the heading above the
+    opening fence.)"""
+    for open_, close in (("```", "```"), ("{noformat}", "{noformat}"), ("<pre>", "</pre>")):
+        text = (
+            f"Our runs:\n\n{open_}\nReads    0.00    ---    ---\n"
+            f"Writes   0.00    ---    ---\n{close}\n\nIt went from 88k to 103k ops/sec."
+        )
+        got = described(text)
+        for number in ("88k", "103k"):
+            label, _, variant = got[number]
+            assert "Writes" not in label and "Writes" not in (variant or ""), (open_, got)
+        assert got["0.00"][2] == "Our runs"
+
+
 def test_a_prose_measurement_with_an_empty_label_is_named_from_its_context():
     from extract.results.message import message_results
 
