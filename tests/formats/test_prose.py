@@ -487,6 +487,14 @@ def test_a_chinese_metric_word_names_the_number_next_to_it():
     assert got[30.0] == "耗时"
 
 
+def test_a_percentile_never_names_a_rate():
+    """`p99` names a latency's percentile: the rate next to it is a throughput."""
+    text = "Writes went from 12k to 15k ops/sec, p99 from 8.2 ms to 6.9 ms.\n"
+    got = {m.value: m.metric for t in extract_results(text) for m in t.measurements}
+    assert got[12000.0] == got[15000.0] == "throughput"
+    assert got[8.2] == got[6.9] == "p99"
+
+
 def test_a_metric_word_in_the_next_clause_names_that_clause_s_numbers():
     text = (
         "This reduces GC time by about 35% in our tests, and the p99 of the put path "

@@ -411,6 +411,7 @@ _METRIC_WORDS = re.compile(
 # Metric words that name a rate, and those that name a time: a duration is never a
 # `throughput`, whichever word stands nearer (`avg throughput 137 MB/s, p99 48 ms`).
 _RATE_METRICS = frozenset(("throughput", "qps", "tps", "speed"))
+_PERCENTILE = re.compile(r"p\d{1,3}(?:\.\d{1,4})?")
 _CONFLICTS = {
     "duration": _RATE_METRICS | frozenset(("吞吐", "吞吐量", "速度", "速率")),
     "rate": frozenset(("latency", "runtime", "duration", "延迟", "时延", "耗时", "响应时间", "rt")),
@@ -697,7 +698,10 @@ def _metric(
         ):
             continue
         word = m.group().lower()
-        if word in _CONFLICTS.get(kind, ()) or (kind == "rate" and word.endswith(" time")):
+        if word in _CONFLICTS.get(kind, ()) or (
+            # (a percentile is of a latency's distribution: `88k ops/sec, p99 5.1 ms`)
+            kind == "rate" and (word.endswith(" time") or _PERCENTILE.fullmatch(word))
+        ):
             continue
         if best is None or distance < best[0]:
             best = (distance, word)
