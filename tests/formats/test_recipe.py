@@ -43,7 +43,7 @@ def _reads_rows(mod) -> bool:
     return any(
         isinstance(node, ast.ImportFrom)
         and node.module == "extract.results.formats._rows"
-        and any(alias.name in ("read", "report") for alias in node.names)
+        and any(alias.name in ("read", "read_records", "report") for alias in node.names)
         for node in tree.body
     )
 

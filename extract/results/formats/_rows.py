@@ -224,6 +224,33 @@ def disjoint(tables: Iterable[ResultTable]) -> list[ResultTable]:
     return kept
 
 
+def interval_labels(records: list[re.Match]) -> list[str]:
+    """The names of a run of a tool's periodic log records (pulsar-perf's, the
+    OpenMessaging Benchmark's): `summary` for the aggregated stats (group `kind`
+    starting `Aggregated`), else the interval: its log time (group `time`), or its
+    number."""
+    out, intervals = [], 0
+    for rec in records:
+        summary = rec["kind"].startswith("Aggregated")
+        intervals += not summary
+        out.append("summary" if summary else f"interval {rec['time'] or intervals}")
+    return out
+
+
+def read_records(spec: Rows, text: str, end: Callable[[str, int], int]) -> list[ResultTable]:
+    """`read(spec, text)` for log records that run on past their match (a mail wrapped
+    them over lines): each table to its last record's `end(text, pos)`, a row per
+    number, named by the heading above it."""
+    tables = read(spec, text)
+    for t in tables:
+        t.span = (t.span[0], end(text, t.span[1]))
+        t.rows = [[m.label, m.metric, m.written, m.unit] for m in t.measurements]
+        for i, m in enumerate(t.measurements):
+            m.row = i
+    name_blocks(tables, text, "block")  # (before the runs without numbers go)
+    return [t for t in tables if t.measurements]
+
+
 def name_blocks(
     tables: list[ResultTable],
     text: str,

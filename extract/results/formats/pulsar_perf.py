@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, last
-from extract.results.formats._rows import Rows, name_blocks, read
+from extract.results.formats._rows import Rows, interval_labels, read_records
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -112,21 +112,11 @@ def _fields(m: re.Match):
     yield from ((f"Latency {lat['k']}", lat["v"], "ms") for lat in _LATENCY.finditer(latency))
 
 
-def _labels(records: list[re.Match]) -> list[str]:
-    """`summary` for the aggregated stats, else the interval: its time, or its number."""
-    out, intervals = [], 0
-    for rec in records:
-        summary = rec["kind"].startswith("Aggregated")
-        intervals += not summary
-        out.append("summary" if summary else f"interval {rec['time'] or intervals}")
-    return out
-
-
 # A run of records: only blank lines (and a `|` gutter) between one's end and the next.
 ROWS = Rows(
     row=_RECORD,
     fields=_fields,
-    labels=_labels,
+    labels=interval_labels,
     gap=lambda between: not between[_record_end(between, 0, len(between)) :].strip(" \t\r\n|"),
     columns=("interval", "metric", "value", "unit"),
     caption="pulsar-perf",
@@ -134,11 +124,4 @@ ROWS = Rows(
 
 
 def parse(text: str) -> list[ResultTable]:
-    tables = read(ROWS, text)
-    for t in tables:  # (to the last record's end; a row per number)
-        t.span = (t.span[0], _end(text, t.span[1]))
-        t.rows = [[m.label, m.metric, m.written, m.unit] for m in t.measurements]
-        for i, m in enumerate(t.measurements):
-            m.row = i
-    name_blocks(tables, text, "block")  # (before the runs without numbers go)
-    return [t for t in tables if t.measurements]
+    return read_records(ROWS, text, _end)
