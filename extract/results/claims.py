@@ -46,6 +46,10 @@ _SLOWER = r"slower|worse|regressions?|degradations?|slow-?downs?|penalty"
 _LESS = r"less|lower|fewer|smaller|shorter|reductions?|decreases?|drops?"
 _MORE = r"more|higher|larger|bigger|longer|increases?"
 _APPROX = r"(?:(?:about|around|roughly|nearly|almost|over|up[ \t]+to|~)[ \t]*)?"
+# Between a multiple's unit and its words: blanks, maybe an article (`2x a speedup`); each
+# run of blanks read one way only (`[ \t]*` then `\s+` then `\s*` took a long run of
+# blanks after `3x` in quadratic time)
+_BETWEEN = r"(?:\s+(?:(?:an?|the)[ \t]\s*)?)?"
 # A verb or noun, then `by`/`of` and the amount: "down by 30%", "improvement of 2x".
 _V_FASTER = r"improv(?:ed|es|ing|ement)|sped[ \t]+up|speeds?[ \t]+up|boost(?:ed|s)?|gain(?:ed|s)?"
 _V_SLOWER = r"regress(?:ed|es|ion)|degrad(?:ed|es|ation)|slow(?:ed|s)[ \t]+down"
@@ -74,18 +78,19 @@ def _claim_pattern(num: str, num4: str) -> str:
     return (
         r"(?i)"
         # `4.81x slower`, `7% speedup`, `1.23 ± 0.02 times faster`, `30 % less`
-        rf"\b(?P<n1>{num}){_PM}[ \t]*(?P<u1>{_TIMES}|%)[ \t]*(?:\s+(?:an?|the)[ \t]+)?\s*"
+        rf"\b(?P<n1>{num}){_PM}[ \t]*(?P<u1>{_TIMES}|%){_BETWEEN}"
         rf"(?P<w1>{_FASTER}|{_SLOWER}|{_LESS}|{_MORE})\b"
         # `down by 30%`, `improvement of 2x`
         rf"|\b(?P<w2>{_V_FASTER}|{_V_SLOWER}|{_V_LESS}|{_V_MORE})[ \t]+(?:by|of)[ \t]+{_APPROX}"
         rf"(?P<n2>{num})[ \t]*(?P<u2>{_TIMES}|%)"
         # `提升了 30%`, `快 2 倍`, `3倍的提升`
-        rf"|(?P<w3>{_C_FASTER}|{_C_SLOWER}|{_C_LESS}|{_C_MORE})了?[ \t]*(?:约|近|超过|大约)?[ \t]*"
+        rf"|(?P<w3>{_C_FASTER}|{_C_SLOWER}|{_C_LESS}|{_C_MORE})了?[ \t]*"
+        r"(?:(?:约|近|超过|大约)[ \t]*)?"
         rf"(?P<n3>{num}|[一两二三四五六七八九十])[ \t]*(?P<u3>倍|%|％)"
         rf"|(?P<n4>{num4})[ \t]*(?P<u4>倍)的?(?:性能)?(?P<w4>{_C_FASTER})"
         # `three times faster`, `a tenfold speedup`, `twice as fast`, `an order of
         # magnitude slower`
-        rf"|\b(?P<n5>{_NUMERAL})[ \t]*(?P<u5>times|-?fold)[ \t]*(?:\s+(?:an?|the)[ \t]+)?\s*"
+        rf"|\b(?P<n5>{_NUMERAL})[ \t]*(?P<u5>times|-?fold){_BETWEEN}"
         rf"(?P<w5>{_FASTER}|{_SLOWER}|{_LESS}|{_MORE})\b"
         r"|\b(?P<n6>twice)[ \t]+as[ \t]+(?P<w6>fast|quick|slow)\b"
         r"|\b(?P<n7>an)[ \t]+order[ \t]+of[ \t]+magnitude[ \t]+"

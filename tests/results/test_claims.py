@@ -129,6 +129,18 @@ def test_time_is_linear_in_the_text():
     assert time.perf_counter() - start < 12 * small + 0.5
 
 
+def test_a_long_run_of_blanks_after_a_unit_is_read_once():
+    """`3x`, `three times` or `提升` then 20,000 blanks and no word: each run of blanks
+    between a unit and its words is read one way only (it took 16 s, quadratic)."""
+    import time
+
+    for head in ("3x", "three times", "提升 约", "2 x a"):
+        text = head + " " * 20_000 + "z %"
+        start = time.perf_counter()
+        assert stated_claims(text) == []
+        assert time.perf_counter() - start < 0.5, head
+
+
 def _texts_with_claims():
     from tests.conftest import REPO, SHARED
 
