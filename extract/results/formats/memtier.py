@@ -2,7 +2,8 @@
 kvrocks and other Redis-compatible servers are measured with it): its stats tables.
 
 Recognises the table `run_stats::print` writes: a title (`ALL STATS`, or one per
-run, `BEST RUN RESULTS`, `WORST RUN RESULTS`, `AGGREGATED AVERAGE RESULTS (3 runs)`),
+run, `BEST RUN RESULTS`, `WORST RUN RESULTS`, `AGGREGATED AVERAGE RESULTS (3 runs)`,
+`RUN #2 RESULTS` with `--print-all-runs`),
 a rule of `=`, the header `Type  Ops/sec  Hits/sec  Misses/sec  Avg. Latency  p50
 Latency  p99 Latency  p99.9 Latency  KB/sec` (which columns, as its options ask:
 `MOVED/sec` and `ASK/sec` in cluster mode, a `p<q> Latency` per `--print-percentiles`
@@ -46,7 +47,9 @@ INFO = FormatInfo(
 _COLUMN = re.compile(r"(?:Avg\.[ \t]|p\d{1,3}(?:\.\d{1,6})?[ \t])?Latency|[A-Za-z]{2,12}/sec")
 # The title and its `=` rule (optional: a mail may cut them), the header, its `-` rule.
 _HEADER = (
-    r"(?m)^(?:[ \t]*(?P<title>[A-Z][A-Z0-9 ()]{2,60})[ \t]*\r?\n[ \t]*={10,}[ \t]*\r?\n)?"
+    # (`AGGREGATED AVERAGE RESULTS (3 runs)`, `RUN #2 RESULTS` with --print-all-runs)
+    r"(?m)^(?:[ \t]*(?P<title>[A-Z][A-Z0-9 #]{2,60}(?:\(\d{1,9}[ \t]runs?\))?)[ \t]*\r?\n"
+    r"[ \t]*={10,}[ \t]*\r?\n)?"
     r"[ \t]*Type[ \t]++(?P<names>Ops/sec(?:[ \t]++(?:Avg\.[ \t]|p[\d.]{1,10}[ \t])?"
     r"[A-Za-z]{2,12}(?:/sec)?)*+)[ \t]*\r?\n[ \t]*-{10,}[ \t]*\r?$"
 )
@@ -78,6 +81,8 @@ def _block(h: re.Match) -> Rows | None:
         row=rf"(?m)^[ \t]*(?P<type>[A-Za-z][\w.:-]{{0,60}})[ \t]++{cells}[ \t]*\r?$",
         fields=found,
         label="type",
+        # (a cell per column, `---` where the row has no number: under its header)
+        cells=lambda m, label: [label, *(m[f"c{i}"] or "---" for i in range(len(names)))],
         columns=["Type", *names],
         caption=lambda _: h["title"],
     )
