@@ -13,10 +13,11 @@ aggregated latencies when the test ends:
         - 50%:  3.8 - 95%:  7.2 - 99%: 11.0 - 99.9%: 23.7 - 99.99%: 48.2 - Max: 61.0
         | Pub Delay (us)  avg: 61.9 - 50%: 57.0 - 95%: 98.0 - ... - Max: 1903.0
 
-Releases before 2022 print neither `Pub err` nor the delay part, and before 2021 the
-throughput as `Mb/s`: the same number, MiB per second (`bytes / 1024 / 1024`).
+Releases before April 2022 print no delay part, before September 2022 no `Pub err`,
+and before August 2021 the throughput as `Mb/s`: the same number, MiB per second
+(`bytes / 1024 / 1024`).
 The log prefix is the framework's log4j2 pattern (`%d{HH:mm:ss.SSS} [%t] %-4level
-%c{1} - `).
+%c{1} - `; without `%c{1}` before September 2022).
 
 Rows: label = `interval HH:MM:SS` (the record's time; `interval N` without one) or
 `summary` for the aggregated latencies; metrics `Pub rate`, `Cons rate` (msg/s), `Pub
@@ -53,10 +54,13 @@ INFO = FormatInfo(
     needles=("Pub",),
 )
 
-# The optional log prefix carries the time that names the interval.
+# The optional log prefix carries the time that names the interval. The logger's name
+# is in it since September 2022 (`%c{1}`; before, `INFO - Pub rate`); no time where
+# slf4j-simple logged (it was on some modules' classpath until #305): `[main] INFO
+# io.openmessaging.benchmark.WorkloadGenerator - Pub rate`.
 _PREFIX = (
-    r"(?:(?P<time>\d\d:\d\d:\d\d)(?:[.,]\d+)?\s+\[[^\]\n]{0,80}\]\s+[A-Z]{4,5}\s+"
-    r"[\w.$]{1,120}\s+-\s+)?"
+    r"(?:(?:(?P<time>\d\d:\d\d:\d\d)(?:[.,]\d+)?\s+)?\[[^\]\n]{0,80}\]\s+[A-Z]{4,5}\s+"
+    r"(?:[\w.$]{1,120}\s+)?-\s+)?"
 )
 _RECORD = re.compile(
     # (a run of dashes is read from its first only, and whole: from each dash of a long

@@ -1,0 +1,29 @@
+"""OpenMessaging Benchmark's log records: the log prefixes its releases wrote."""
+
+import pytest
+
+from extract.results.formats import omb
+
+_RECORD = (
+    "Pub rate 100213.4 msg/s /  97.9 MB/s | Cons rate 100210.0 msg/s /  97.9 MB/s | "
+    "Backlog:  0.0 K | Pub Latency (ms) avg:  2.9 - 50%:  2.7 - 99%:  6.8 - 99.9%: "
+    "14.0 - Max:  40.2"
+)
+
+
+@pytest.mark.parametrize(
+    ("prefixes", "labels"),
+    [
+        # log4j2's pattern since September 2022, and before it (no logger name)
+        (["09:12:40.552 [main] INFO WorkloadGenerator - "] * 2, ["09:12:40"]),
+        (["09:12:40.552 [main] INFO - "] * 2, ["09:12:40"]),
+        # slf4j-simple's, no time
+        (["[main] INFO io.openmessaging.benchmark.WorkloadGenerator - "] * 2, ["1", "2"]),
+    ],
+)
+def test_the_records_of_a_run_make_one_table(prefixes, labels):
+    text = "".join(p + _RECORD + "\n" for p in prefixes)
+    [table] = omb.parse(text)
+    got = sorted({m.label.removeprefix("interval ") for m in table.measurements})
+    assert got == labels
+    assert len(table.measurements) == 2 * 10
