@@ -61,8 +61,8 @@ _C_SLOWER = r"慢"
 _C_LESS = r"下降|降低|减少|缩短"
 _C_MORE = r"增加|增长"
 # A multiple written in words: `three times faster`, `a tenfold gain`, `twice as fast`,
-# `an order of magnitude slower` (a count up to twenty, then round hundreds and
-# thousands: what people write out rather than in digits)
+# `an order of magnitude slower` (two to ten, twenty, and round hundreds and
+# thousands: the multiples people write out rather than in digits)
 _NUMERALS = (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
     "hundred", "thousand",
@@ -72,6 +72,13 @@ _WORD_VALUES = dict(
     zip((*_NUMERALS, "twice"), (2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 100, 1000, 2), strict=True)
 )
 _MAGNITUDE = 10  # `an order of magnitude`
+# (a numeral that ends a compound before the one a phrase starts with: `twenty-`,
+# `two hundred `)
+_IN_A_COMPOUND = re.compile(
+    rf"(?:-|\b(?:{_NUMERAL}|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ \t]+)$"
+)
+_NAMED_NEXT = 40  # (where the two words after a multiple in words are looked for)
+_ROUND_WORDS = math.log(1.25)  # (`a hundred times` for 80x to 125x)
 
 
 def _claim_pattern(num: str, num4: str) -> str:
@@ -103,8 +110,8 @@ CLAIM_PATTERN = _claim_pattern(_NUM, _NUM)
 # Python's: the same phrases, its digits possessive and the CJK form starting at a
 # run's first digit, so that a long run of digits is read once (linear time); led by
 # a lookahead of what a phrase starts with (a digit, the first letter of a verb of
-# `w2`, the first character of a CJK word of `w3`): a position where none starts is
-# turned away in one step, not once an alternative
+# `w2` or of a numeral, `twice` or `an`, the first character of a CJK word of `w3`):
+# a position where none starts is turned away in one step, not once an alternative
 _PY_NUM = r"\d++(?:\.\d++)?"
 _PY_PHRASES = _claim_pattern(_PY_NUM, r"(?<!\d)" + _PY_NUM).removeprefix("(?i)")
 _CLAIM = re.compile(r"(?=[\dabcdefghilnrstu快提加慢下降减缩增])(?:" + _PY_PHRASES + ")", re.I)
@@ -113,9 +120,10 @@ _CLAIM = re.compile(r"(?=[\dabcdefghilnrstu快提加慢下降减缩增])(?:" + _
 # text, offsets kept. The phrases are found in that copy, then matched in the text
 # for their words as written)
 _CLAIM_LOWERED = re.compile(_CLAIM.pattern)
-# Every phrase holds a number's unit right after its digits (`7%`, `2 x`, `3-fold`), or
-# `倍` (`快一倍` has no digit): a text with neither holds no claim (`_unit_lines`
-# finds where, `_MAY_CLAIM` says the same). A phrase's unit is `%` or `％` also after
+# Every phrase holds a number's unit right after its digits (`7%`, `2 x`, `3-fold`) or
+# its numeral (`three times`, `tenfold`), or `倍` (`快一倍` has no digit), `twice` or
+# `magnitude`: a text with none of them holds no claim (`_unit_lines` finds where,
+# `_MAY_CLAIM` says the same). A phrase's unit is `%` or `％` also after
 # a numeral written in Chinese (`提升三%`), and all of a phrase before its unit stands
 # on the unit's line (the blanks of its pattern before the unit are `[ \t]`).
 _MAY_CLAIM = re.compile(
@@ -261,6 +269,14 @@ def orient(factor: float | None, subject_side: str | None, object_side: str | No
     return factor
 
 
+def _word_tolerance(m: re.Match, n_text: str, unit: str) -> float:
+    """How loosely a multiple in words is meant: `an order of magnitude` is 3x to 30x,
+    `a hundred times` is round; `three times` as loosely as a written `3`."""
+    if m["n7"]:
+        return math.log(3)
+    return max(_tolerance(n_text, unit), _ROUND_WORDS)
+
+
 def _tolerance(written: str, unit: str) -> float:
     n = float(written)
     half = 0.5 * 10 ** -len(written.partition(".")[2])
@@ -299,10 +315,24 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
         n = float(n_text)
         if not math.isfinite(n):
             continue
+        in_words = bool(m["n5"] or m["n6"] or m["n7"])
+        if m["n5"] and _IN_A_COMPOUND.search(low, max(0, m.start() - 12), m.start()):
+            # (`twenty-five times`, `two hundred times`: read from its last word it
+            # says another number; not read at all. The `claims` view's SQL pattern,
+            # without a lookbehind, still lists its words)
+            continue
         s_start, s_end = sentence_bounds(text, m.start(), m.end())
         kind = _kind(word)
         quantity = None
-        if kind in ("more", "less"):
+        if in_words and kind in ("more", "less"):
+            # (a count said in words is most often of runs: `I ran it five times more
+            # to be sure`: a multiple of a quantity names it in the two words after
+            # it, `ten times less memory`, `three times more GC pauses`)
+            after = text[m.end() : min(s_end, m.end() + _NAMED_NEXT)]
+            quantity = quantity_direction(" ".join(after.split()[:2]))
+            if quantity is None:
+                continue
+        elif kind in ("more", "less"):
             # the quantity named after the words, else before them in the sentence
             quantity = quantity_direction(text[m.end() : s_end]) or quantity_direction(
                 text[s_start : m.start()], last=True
@@ -332,7 +362,9 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
                 subject_side=subject_side,
                 object_side=object_side,
                 speedup=orient(factor, subject_side, object_side),
-                tolerance=_tolerance(n_text, unit),
+                tolerance=_word_tolerance(m, n_text, unit)
+                if in_words
+                else _tolerance(n_text, unit),
             )
         )
     return tuple(claims)
@@ -340,9 +372,10 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
 
 def _unit_lines(low: str) -> list[int]:
     """The starts of the lines of `low` (lowered) where a phrase may start: those with
-    a unit after a number's last digit (blanks between; `-fold` too), a `%`, a `％`
-    or a `倍`. None at all when no unit follows a digit and there is no `倍` (where
-    `_MAY_CLAIM` finds nothing). (The units are found, then the digit before each
+    a unit after a number's last digit or a numeral (blanks between; `-fold` too), a
+    `%`, a `％`, a `倍`, `twice` or `magnitude`. None at all when no unit follows a
+    digit or a numeral and there is none of the others (where `_MAY_CLAIM` finds
+    nothing). (The units are found, then the digit before each
     looked for: a passed message has twenty digits for each unit.)"""
     starts: set[int] = set()
     after_a_digit = False

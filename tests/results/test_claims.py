@@ -69,10 +69,24 @@ def test_each_form_reads_as_the_changes_speedup(text, words, speedup):
         "It sometimes fails, and is slower to start.",  # `times` inside a word
         "I pinged them twice about it.",  # `twice` with no comparison
         "Two people more joined the call.",  # a numeral with no multiple
+        # a count of runs: the quantity is not named right after the words
+        "I ran it five times more to be sure the latency numbers were stable.",
+        "Ten times more runs did not change the median latency.",
+        # a compound numeral, which its last word would misread
+        "It is twenty-five times faster.",
+        "It is two hundred times faster.",
     ],
 )
 def test_numerals_that_state_no_multiple_are_no_claims(text):
     assert stated_claims(text) == []
+
+
+def test_a_multiple_in_words_is_read_as_loosely_as_it_is_meant():
+    import math
+
+    assert _one("Reads are an order of magnitude faster.").tolerance >= math.log(3)
+    assert _one("It is a hundred times faster.").tolerance >= math.log(1.25)
+    assert _one("It uses ten times less memory.").speedup == pytest.approx(10.0)
 
 
 def test_words_without_a_direction_give_no_factor():
