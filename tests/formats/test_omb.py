@@ -27,3 +27,17 @@ def test_the_records_of_a_run_make_one_table(prefixes, labels):
     got = sorted({m.label.removeprefix("interval ") for m in table.measurements})
     assert got == labels
     assert len(table.measurements) == 2 * 10
+
+
+def test_a_comma_is_the_decimal_mark_of_a_jvm_locale_that_writes_one():
+    """`DecimalFormat("0.0")` writes `4,1` in a German locale, never a grouping comma."""
+    text = (
+        "10:41:12.115 [main] INFO WorkloadGenerator - Pub rate 49981,2 msg/s /  48,8 MB/s"
+        " | Cons rate 49979,8 msg/s /  48,8 MB/s | Backlog:  0,0 K | Pub Latency (ms) avg:"
+        "  4,1 - 50%:  3,8 - 99%: 11,2 - 99.9%: 24,5 - Max: 61,0\n"
+    )
+    [table] = omb.parse(text)
+    got = {m.metric: m.value for m in table.measurements}
+    assert got["Pub rate"] == 49981.2 and got["Pub throughput"] == 48.8
+    assert got["Pub latency avg"] == 4.1 and got["Pub latency 99.9%"] == 24.5
+    assert got["Pub latency Max"] == 61.0

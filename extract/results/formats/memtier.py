@@ -78,7 +78,10 @@ def _block(h: re.Match) -> Rows | None:
 
     cells = r"[ \t]++".join(_CELL.format(i=i) for i in range(len(names)))
     return Rows(
-        row=rf"(?m)^[ \t]*(?P<type>[A-Za-z][\w.:-]{{0,60}})[ \t]++{cells}[ \t]*\r?$",
+        # (a type may hold single blanks, `Scan 0s`, `Get (line 3)s`: the shortest one
+        # after which the line's cells follow)
+        row=rf"(?m)^[ \t]*(?P<type>[A-Za-z](?:[\w.:()#-]|[ ](?=\S)){{0,60}}?)[ \t]++{cells}"
+        r"[ \t]*\r?$",
         fields=found,
         label="type",
         # (a cell per column, `---` where the row has no number: under its header)

@@ -15,7 +15,8 @@ aggregated latencies when the test ends:
 
 Releases before April 2022 print no delay part, before September 2022 no `Pub err`,
 and before August 2021 the throughput as `Mb/s`: the same number, MiB per second
-(`bytes / 1024 / 1024`).
+(`bytes / 1024 / 1024`). Its numbers are written in the JVM's locale: `4,1` where
+the comma is the decimal mark.
 The log prefix is the framework's log4j2 pattern (`%d{HH:mm:ss.SSS} [%t] %-4level
 %c{1} - `; without `%c{1}` before September 2022).
 
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import NUM, last
+from extract.results.formats._layout import last
 from extract.results.formats._rows import Rows, interval_labels, read_records
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
@@ -69,18 +70,21 @@ _RECORD = re.compile(
 )
 # One `|`-separated part of a record: a rate and a throughput, an error rate, or the
 # latencies of one kind, in the unit the part names.
+# A number as `DecimalFormat("0.0")` writes it in the JVM's locale: `4.1`, or `4,1` where
+# the comma is the decimal mark (no grouping: a comma is never a thousands separator)
+_NUM = r"-?\d++(?:[.,]\d++)?"
 _RATES = re.compile(
-    rf"(?P<who>Pub|Cons)\s+rate\s+(?P<rate>{NUM})\s*msg/s(?:\s*/\s*(?P<tp>{NUM})\s*M[bB]/s)?"
+    rf"(?P<who>Pub|Cons)\s+rate\s+(?P<rate>{_NUM})\s*msg/s(?:\s*/\s*(?P<tp>{_NUM})\s*M[bB]/s)?"
 )
-_ERRORS = re.compile(rf"Pub\s+err\s+(?P<v>{NUM})\s*err/s")
-_BACKLOG = re.compile(rf"Backlog:\s*(?P<v>{NUM})\s*K\b")
+_ERRORS = re.compile(rf"Pub\s+err\s+(?P<v>{_NUM})\s*err/s")
+_BACKLOG = re.compile(rf"Backlog:\s*(?P<v>{_NUM})\s*K\b")
 _LATENCIES = re.compile(
     r"(?P<what>(?:Aggregated\s+)?Pub(?:\s+Delay)?(?:\s+Latency)?)\s*\((?P<unit>ms|us)\)"
 )
 # (a percentile from the first digit of its run only: from each digit of a long run the
 # rest of it was read again)
-_LATENCY = re.compile(rf"(?P<k>avg|(?<![\d.])\d++(?:\.\d++)?%|Max):\s*(?P<v>{NUM})")
-_LATENCY_END = re.compile(rf"-\s*Max:\s*{NUM}")
+_LATENCY = re.compile(rf"(?P<k>avg|(?<![\d.])\d++(?:\.\d++)?%|Max):\s*(?P<v>{_NUM})")
+_LATENCY_END = re.compile(rf"-\s*Max:\s*{_NUM}")
 
 
 def _record_end(text: str, pos: int, next_start: int) -> int:
@@ -101,28 +105,33 @@ def _end(text: str, pos: int) -> int:
     return _record_end(text, pos, following.start() if following else len(text))
 
 
+def _value(written: str) -> float:
+    return float(written.replace(",", "."))
+
+
 def _fields(m: re.Match):
     """A record's measurements: its rates, its errors, then its latencies."""
     text = m.string[m.start("kind") : _end(m.string, m.end())]
     for part in text.split("|"):
         if rates := _RATES.search(part):
             who = rates["who"]
-            yield Measurement(f"{who} rate", float(rates["rate"]), "msg/s", written=rates["rate"])
+            rate = rates["rate"]
+            yield Measurement(f"{who} rate", _value(rate), "msg/s", written=rate)
             if tp := rates["tp"]:
                 # (`Mb/s` before 2021: the same bytes / 1024 / 1024 a second)
-                yield Measurement(f"{who} throughput", float(tp), "MB/s", written=tp)
+                yield Measurement(f"{who} throughput", _value(tp), "MB/s", written=tp)
         elif errors := _ERRORS.search(part):
             v = errors["v"]
-            yield Measurement("Pub errors", float(v), "msg/s", written=v, role="error")
+            yield Measurement("Pub errors", _value(v), "msg/s", written=v, role="error")
         elif backlog := _BACKLOG.search(part):
             v = backlog["v"]
-            yield Measurement("Backlog", float(v) * 1000, "msg", written=v, role="count")
+            yield Measurement("Backlog", _value(v) * 1000, "msg", written=v, role="count")
         elif latencies := _LATENCIES.search(part):
             name = "Pub delay" if "Delay" in latencies["what"] else "Pub latency"
             unit = "µs" if latencies["unit"] == "us" else "ms"
             for lat in _LATENCY.finditer(part, latencies.end()):
                 v = lat["v"]
-                yield Measurement(f"{name} {lat['k']}", float(v), unit, written=v)
+                yield Measurement(f"{name} {lat['k']}", _value(v), unit, written=v)
 
 
 # A run of records: only blank lines (and a `|` gutter) between one's end and the next.
