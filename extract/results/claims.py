@@ -1,7 +1,8 @@
 """What a message says in words about a change: "4.81x slower", "an easy 7% speedup
-relative to the STL map", "latency down by 30 %", "three times faster", "性能提升 2 倍".
-`stated_claims(text)` returns them in text order; `references(text)` the runs a message
-names as what it compares with ("Compare the results to `hdfs dfs -text`").
+relative to the STL map", "latency down by 30 %", "three times faster", "faster by a
+factor of 3", "性能提升 2 倍". `stated_claims(text)` returns them in text order;
+`references(text)` the runs a message names as what it compares with ("Compare the
+results to `hdfs dfs -text`").
 
 Each `StatedClaim` has:
 
@@ -102,6 +103,10 @@ def _claim_pattern(num: str, num4: str) -> str:
         r"|\b(?P<n6>twice)[ \t]+as[ \t]+(?P<w6>fast|quick|slow)\b"
         r"|\b(?P<n7>an)[ \t]+order[ \t]+of[ \t]+magnitude[ \t]+"
         rf"(?P<w7>{_FASTER}|{_SLOWER}|{_LESS}|{_MORE})\b"
+        # `faster by a factor of 3`, `memory reduced by a factor of ten`
+        rf"|\b(?P<w8>{_V_FASTER}|{_V_SLOWER}|{_V_LESS}|{_V_MORE}|{_FASTER}|{_SLOWER}|{_LESS}"
+        rf"|{_MORE})[ \t]+(?:(?:by|of)[ \t]+)?(?:a[ \t]+)?factor[ \t]+of[ \t]+{_APPROX}"
+        rf"(?P<n8>{num}|{_NUMERAL})\b"
     )
 
 
@@ -114,7 +119,7 @@ CLAIM_PATTERN = _claim_pattern(_NUM, _NUM)
 # a position where none starts is turned away in one step, not once an alternative
 _PY_NUM = r"\d++(?:\.\d++)?"
 _PY_PHRASES = _claim_pattern(_PY_NUM, r"(?<!\d)" + _PY_NUM).removeprefix("(?i)")
-_CLAIM = re.compile(r"(?=[\dabcdefghilnrstu快提加慢下降减缩增])(?:" + _PY_PHRASES + ")", re.I)
+_CLAIM = re.compile(r"(?=[\dabcdefghilmnpqrstuw快提加慢下降减缩增])(?:" + _PY_PHRASES + ")", re.I)
 # (`_CLAIM` without re.I, which tries a letter's cases at every step, for the text as
 # `prefilter.lowered` writes it: it matches there where and as `_CLAIM` does in the
 # text, offsets kept. The phrases are found in that copy, then matched in the text
@@ -127,14 +132,14 @@ _CLAIM_LOWERED = re.compile(_CLAIM.pattern)
 # a numeral written in Chinese (`提升三%`), and all of a phrase before its unit stands
 # on the unit's line (the blanks of its pattern before the unit are `[ \t]`).
 _MAY_CLAIM = re.compile(
-    r"[\d倍](?:(?<=\d)[ \t]*+(?:[x×%％]|times|-?fold)|(?<=倍))|twice|magnitude"
+    r"[\d倍](?:(?<=\d)[ \t]*+(?:[x×%％]|times|-?fold)|(?<=倍))|twice|magnitude|factor"
     rf"|\b(?:{_NUMERAL})[ \t]*+(?:times|-?fold)"
 )
-_UNITS = ("x", "×", "times", "fold", "%", "％", "倍", "twice", "magnitude")
-_ALWAYS_UNITS = ("%", "％", "倍", "twice", "magnitude")
+_UNITS = ("x", "×", "times", "fold", "%", "％", "倍", "twice", "magnitude", "factor")
+_ALWAYS_UNITS = ("%", "％", "倍", "twice", "magnitude", "factor")
 # (the units that make a phrase with no digit: `快一倍`, `twice as fast`, `an order of
 # magnitude faster`)
-_WORD_UNITS = ("倍", "twice", "magnitude")
+_WORD_UNITS = ("倍", "twice", "magnitude", "factor")
 _CJK_DIGITS = dict(zip("两二三四五六七八九十", (2, 2, 3, 4, 5, 6, 7, 8, 9, 10), strict=True))
 
 # Which way is better, by the words that name a quantity: times lower, rates higher.
@@ -302,20 +307,22 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
         m = _CLAIM.match(text, found.start())
         if m is None:  # (cannot be: see `_CLAIM_LOWERED`)
             continue
-        n_text = m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["n6"] or m["n7"]
+        n_text = (
+            m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["n6"] or m["n7"] or m["n8"]
+        )
         unit = m["u1"] or m["u2"] or m["u3"] or m["u4"] or m["u5"] or "times"
-        word = m["w1"] or m["w2"] or m["w3"] or m["w4"] or m["w5"] or m["w6"] or m["w7"]
+        word = m["w1"] or m["w2"] or m["w3"] or m["w4"] or m["w5"] or m["w6"] or m["w7"] or m["w8"]
         # 快一倍: faster by one fold, twice as fast
         n_text = {"一": "2"}.get(n_text, str(_CJK_DIGITS.get(n_text, n_text)))
         if m["n7"]:
             n_text = str(_MAGNITUDE)
-        elif m["n5"] or m["n6"]:
+        elif m["n5"] or m["n6"] or (m["n8"] and not m["n8"][0].isdigit()):
             # (as the lowered text writes it: `ſix`, `fıve` are `six`, `five` there)
-            n_text = str(_WORD_VALUES[found["n5"] or found["n6"]])
+            n_text = str(_WORD_VALUES[found["n5"] or found["n6"] or found["n8"]])
         n = float(n_text)
         if not math.isfinite(n):
             continue
-        in_words = bool(m["n5"] or m["n6"] or m["n7"])
+        in_words = bool(m["n5"] or m["n6"] or m["n7"] or (m["n8"] and m["n8"][0].isalpha()))
         if m["n5"] and _IN_A_COMPOUND.search(low, max(0, m.start() - 12), m.start()):
             # (`twenty-five times`, `two hundred times`: read from its last word it
             # says another number; not read at all. The `claims` view's SQL pattern,
@@ -324,7 +331,7 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
         s_start, s_end = sentence_bounds(text, m.start(), m.end())
         kind = _kind(word)
         quantity = None
-        if in_words and kind in ("more", "less"):
+        if m["n5"] and kind in ("more", "less"):
             # (a count said in words is most often of runs: `I ran it five times more
             # to be sure`: a multiple of a quantity names it in the two words after
             # it, `ten times less memory`, `three times more GC pauses`)

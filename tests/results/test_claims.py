@@ -54,6 +54,10 @@ def _one(text: str):
         ("This gives a fourfold speedup on wide rows.", "fourfold speedup", 4.0),
         ("a two-fold reduction in latency", "two-fold reduction", 2.0),
         ("Reads are an order of magnitude faster now.", "an order of magnitude faster", 10.0),
+        # a factor
+        ("The new index is faster by a factor of 3.", "faster by a factor of 3", 3.0),
+        ("Memory use was reduced by a factor of ten.", "reduced by a factor of ten", 10.0),
+        ("Before the patch it was slower by a factor of 2.", "slower by a factor of 2", 2.0),
     ],
 )
 def test_each_form_reads_as_the_changes_speedup(text, words, speedup):
@@ -121,7 +125,8 @@ def test_the_sql_pattern_finds_the_same_words():
     text = (
         "Before the patch it was 3x slower; latency went down by 40%.\n"
         "性能提升了30%，快 2 倍。 Foo (before):  3.2 i/s - 4.81x  slower\n"
-        "It is twice as fast, three times faster and an order of magnitude better."
+        "It is twice as fast, three times faster and an order of magnitude better.\n"
+        "Reads got faster by a factor of 3, writes MORE BY A FACTOR OF TWO."
     )
     with duckdb.connect() as con:
         [(found,)] = con.execute(
@@ -181,6 +186,7 @@ def test_the_quick_search_never_hides_a_claim():
         "twice as slow",
         "a tenfold gain",
         "an order of magnitude faster",
+        "faster by a factor of 3",
     ]
     for text in written + _texts_with_claims():
         if not claims._MAY_CLAIM.search(lowered(text)):
@@ -202,6 +208,7 @@ def test_the_stretches_searched_find_what_the_whole_text_finds():
         "1.23 ± 0.02 times faster\r\n5x\u2028faster 12 % 4 ×",
         "sometimes three\ntimes\n\nfaster; ten -fold gain, x2 times, _two times faster",
         "twice\nas fast, an order of\nmagnitude slower, an order of magnitude\n\n better",
+        "faster\nby a factor of 3; reduced by a\nfactor of ten, a factor of 2",
     ]
     for text in written + _texts_with_claims():
         low = lowered(text)
