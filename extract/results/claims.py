@@ -126,8 +126,8 @@ _CLAIM = re.compile(r"(?=[\dabcdefghilmnpqrstuw快提加慢下降减缩增])(?:"
 # for their words as written)
 _CLAIM_LOWERED = re.compile(_CLAIM.pattern)
 # Every phrase holds a number's unit right after its digits (`7%`, `2 x`, `3-fold`) or
-# its numeral (`three times`, `tenfold`), or `倍` (`快一倍` has no digit), `twice` or
-# `magnitude`: a text with none of them holds no claim (`_unit_lines` finds where,
+# its numeral (`three times`, `tenfold`), or `倍` (`快一倍` has no digit), `twice`,
+# `magnitude` or `factor`: a text with none of them holds no claim (`_unit_lines` finds where,
 # `_MAY_CLAIM` says the same). A phrase's unit is `%` or `％` also after
 # a numeral written in Chinese (`提升三%`), and all of a phrase before its unit stands
 # on the unit's line (the blanks of its pattern before the unit are `[ \t]`).
@@ -138,7 +138,7 @@ _MAY_CLAIM = re.compile(
 _UNITS = ("x", "×", "times", "fold", "%", "％", "倍", "twice", "magnitude", "factor")
 _ALWAYS_UNITS = ("%", "％", "倍", "twice", "magnitude", "factor")
 # (the units that make a phrase with no digit: `快一倍`, `twice as fast`, `an order of
-# magnitude faster`)
+# magnitude faster`, `faster by a factor of ten`)
 _WORD_UNITS = ("倍", "twice", "magnitude", "factor")
 _CJK_DIGITS = dict(zip("两二三四五六七八九十", (2, 2, 3, 4, 5, 6, 7, 8, 9, 10), strict=True))
 
@@ -316,7 +316,7 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
         n_text = {"一": "2"}.get(n_text, str(_CJK_DIGITS.get(n_text, n_text)))
         if m["n7"]:
             n_text = str(_MAGNITUDE)
-        elif m["n5"] or m["n6"] or (m["n8"] and not m["n8"][0].isdigit()):
+        elif m["n5"] or m["n6"] or (m["n8"] and m["n8"][0].isalpha()):
             # (as the lowered text writes it: `ſix`, `fıve` are `six`, `five` there)
             n_text = str(_WORD_VALUES[found["n5"] or found["n6"] or found["n8"]])
         n = float(n_text)
@@ -380,10 +380,10 @@ def _stated_claims(text: str) -> tuple[StatedClaim, ...]:
 def _unit_lines(low: str) -> list[int]:
     """The starts of the lines of `low` (lowered) where a phrase may start: those with
     a unit after a number's last digit or a numeral (blanks between; `-fold` too), a
-    `%`, a `％`, a `倍`, `twice` or `magnitude`. None at all when no unit follows a
-    digit or a numeral and there is none of the others (where `_MAY_CLAIM` finds
-    nothing). (The units are found, then the digit before each
-    looked for: a passed message has twenty digits for each unit.)"""
+    `%`, a `％`, a `倍`, `twice`, `magnitude` or `factor`. None at all when no unit
+    follows a digit or a numeral and there is none of the others (where `_MAY_CLAIM`
+    finds nothing). (The units are found, then the digit before each looked for: a
+    passed message has twenty digits for each unit.)"""
     starts: set[int] = set()
     after_a_digit = False
     for unit in _UNITS:
