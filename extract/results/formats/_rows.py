@@ -237,6 +237,26 @@ def interval_labels(records: list[re.Match]) -> list[str]:
     return out
 
 
+def log_records(
+    row: re.Pattern,
+    fields: Found,
+    record_end: Callable[[str, int, int], int],
+    caption: str,
+) -> Rows:
+    """The rows of a tool's periodic log records: a record each, named by
+    `interval_labels`, in runs with only blank lines (and a `|` gutter) between one
+    record's end (`record_end(text, pos, limit)`: a mail may wrap a record over lines)
+    and the next."""
+    return Rows(
+        row=row,
+        fields=fields,
+        labels=interval_labels,
+        gap=lambda between: not between[record_end(between, 0, len(between)) :].strip(" \t\r\n|"),
+        columns=("interval", "metric", "value", "unit"),
+        caption=caption,
+    )
+
+
 def read_records(spec: Rows, text: str, end: Callable[[str, int], int]) -> list[ResultTable]:
     """`read(spec, text)` for log records that run on past their match (a mail wrapped
     them over lines): each table to its last record's `end(text, pos)`, a row per

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import last
-from extract.results.formats._rows import Rows, interval_labels, read_records
+from extract.results.formats._rows import log_records, read_records
 from extract.results.formats.base import FormatInfo, Measurement, ResultTable
 
 INFO = FormatInfo(
@@ -134,15 +134,7 @@ def _fields(m: re.Match):
                 yield Measurement(f"{name} {lat['k']}", _value(v), unit, written=v)
 
 
-# A run of records: only blank lines (and a `|` gutter) between one's end and the next.
-ROWS = Rows(
-    row=_RECORD,
-    fields=_fields,
-    labels=interval_labels,
-    gap=lambda between: not between[_record_end(between, 0, len(between)) :].strip(" \t\r\n|"),
-    columns=("interval", "metric", "value", "unit"),
-    caption="omb",
-)
+ROWS = log_records(_RECORD, _fields, _record_end, "omb")
 
 
 def parse(text: str) -> list[ResultTable]:

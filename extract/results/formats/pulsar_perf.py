@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from extract.results.formats._layout import NUM, last
-from extract.results.formats._rows import Rows, interval_labels, read_records
+from extract.results.formats._rows import log_records, read_records
 from extract.results.formats.base import FormatInfo, ResultTable
 
 INFO = FormatInfo(
@@ -112,15 +112,7 @@ def _fields(m: re.Match):
     yield from ((f"Latency {lat['k']}", lat["v"], "ms") for lat in _LATENCY.finditer(latency))
 
 
-# A run of records: only blank lines (and a `|` gutter) between one's end and the next.
-ROWS = Rows(
-    row=_RECORD,
-    fields=_fields,
-    labels=interval_labels,
-    gap=lambda between: not between[_record_end(between, 0, len(between)) :].strip(" \t\r\n|"),
-    columns=("interval", "metric", "value", "unit"),
-    caption="pulsar-perf",
-)
+ROWS = log_records(_RECORD, _fields, _record_end, "pulsar-perf")
 
 
 def parse(text: str) -> list[ResultTable]:
