@@ -818,6 +818,8 @@ def main(argv: list[str] | None = None) -> int:
             "figures only, never fitted"
             if which in commits.UNREAD
             else "read for gaps, fitted on: in-sample"
+            if which in commits.FITTED
+            else "read for gaps, never fitted"
         )
         where = f"real PR descriptions ({which}, extract/dev/commits.py, {use})"
         if real is None:
