@@ -454,7 +454,9 @@ _JSON_KEY = re.compile(r"\"([^\"]{1,60})\"\s*:\s*$")
 _TOKEN_AFTER = re.compile(r"\S*")  # (matched at a position: no `^`, no slice)
 # A stated error before a number: `± 2.4`, `+- 2.4`, `+/- 2.4`, JMH's `?(99.9%) 2.4`.
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
-_FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|<pre)", re.M)
+# (HTML's block opens with `<pre` and closes with `</pre`: both are fences, as a
+# markdown fence's two ``` are, so that the lines after the block are outside it)
+_FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|</?pre)", re.M)
 # (one of which each fence holds: a text without any has none, and is not searched
 # for them line start by line start)
 _FENCE_MARKS = ("```", "~~~", "{code", "{noformat", "<pre")

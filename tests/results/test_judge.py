@@ -94,6 +94,13 @@ def test_log_lines_config_and_ordinals():
     assert "ordinal" in feats("1. run the job\n", 1)
 
 
+def test_a_number_is_fenced_inside_a_block_and_not_after_it():
+    for open_, close in (("```", "```"), ("{noformat}", "{noformat}"), ("<pre>", "</pre>")):
+        text = f"Run:\n{open_}\nscan 41 ms\n{close}\nSo it took 52 minutes.\n"
+        assert "fenced" in feats(text, 41), open_
+        assert "fenced" not in feats(text, 52), open_
+
+
 def test_the_shipped_model_takes_measurements_and_refuses_settings():
     model = load_model()
     text = "With the patch the query took 1.8 s instead of 4.2 s (16 threads, 1000 rows)."
