@@ -66,7 +66,8 @@ _COUNTED = (
     r"|events?|docs?|documents?|keys?|entries|entry|items?|tuples?|transactions?|txns?"
     r"|writes?|reads?|inserts?|updates?|lookups?|calls?|iterations?|instructions?|cycles?"
     r"|tokens?|parameters?|params?|users?|files?|objects?|points?|samples?|elements?|values?)"
-    r"(?:/(?:s|sec|second|ms|min)\b|[ \t]per[ \t](?:second|sec|s|minute|min)\b|\b)"
+    r"(?:/(?:s|sec|second|ms|min)\b|[ \t]per[ \t](?:second|sec|s|minute|min)\b"
+    r"|[ \t](?:an?|each|every)[ \t](?:second|sec|minute|min)\b|\b)"
     r"|qps\b|tps\b|rps\b|iops\b"
 )
 
@@ -108,7 +109,9 @@ _BILLIONS = re.compile(r"[ \t]*(?i:" + _COUNTED + r")")
 _UNIT = re.compile(
     r"[ \t]?(?:(?P<u>%|‰|×|°C|"
     r"[A-Za-zµμ][A-Za-zµμ]{0,11}(?:/[A-Za-zµμ]{1,8}|[ \t]per[ \t](?:second|sec|s|minute|min"
-    r"|hour|h|ms|day)\b)?(?:\([A-Za-z%]{1,6}\))?"
+    r"|hour|h|ms|day)\b"
+    # (in words: `1450 inserts a second`, `3 GB an hour`, `40 queries every second`)
+    r"|[ \t](?:an?|each|every)[ \t](?:second|sec|minute|min|hour)\b)?(?:\([A-Za-z%]{1,6}\))?"
     r"|/(?:s|sec|ms|min|op|ops|iter))"
     # (a count per second as Chinese writes it: `2W 条/秒`, `5万/秒`, `3000 次每秒`)
     r"|(?P<cjk>(?:条|次|个|行|笔)?(?:/秒|每秒)|毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"

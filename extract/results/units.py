@@ -102,8 +102,13 @@ def parse_duration(text: str) -> float | None:
     return sum(float(v) * factor[u] for v, u in parts)
 
 
+# (a rate in words: `inserts a second`, `GB an hour`, `queries every second`)
+_PER_WORDS = re.compile(r"(?<=\S)\s++(?:per|an?|each|every)\s++(?=\S)")
+
+
 def _key(unit: str) -> str:
-    return unit.strip().lower().replace(" ", "").replace("per", "/").replace("//", "/")
+    unit = _PER_WORDS.sub("/", unit.strip().lower())
+    return unit.replace(" ", "").replace("per", "/").replace("//", "/")
 
 
 def to_si(value: float | None, unit: str | None) -> tuple[float | None, str | None]:
@@ -202,7 +207,8 @@ def _plan(unit: str) -> tuple[float, float, str] | None:
 _THINGS_PER_TIME = re.compile(
     # (the blanks possessive: four `\s*` in a row once shared a run of spaces, O(n^4))
     r"\s*+(?P<scale>(?-i:[kKMG])(?=\s*[A-Za-z#]))?\s*+(?P<what>[A-Za-z#][A-Za-z#_.-]*|)\s*+"
-    r"(?:/|\bper(?=\s))\s*+(?P<per>s|sec|secs|second|ms|msec|us|µs|min|minute|h|hr|hour)\s*+",
+    r"(?:/|\b(?:per|an?|each|every)(?=\s))\s*+"
+    r"(?P<per>s|sec|secs|second|ms|msec|us|µs|min|minute|h|hr|hour)\s*+",
     re.I,
 )
 _BYTE_WORD = re.compile(r"[kmgt]?i?b(?:ytes?)?|bits?", re.I)

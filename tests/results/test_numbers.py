@@ -29,6 +29,8 @@ def read(text):
         ("5MB", [("5", 5.0, "MB")]),
         ("-12.1% and +3.5%", [("-12.1", -12.1, "%"), ("+3.5", 3.5, "%")]),
         ("30k writes per second", [("30k", 30000.0, "writes per second")]),
+        ("1450 inserts a second", [("1450", 1450.0, "inserts a second")]),
+        ("3 GB an hour", [("3", 3.0, "GB an hour")]),
         ("耗时20ms左右", [("20", 20.0, "ms")]),
         # (a count per second as Chinese writes it)
         ("消费 2W 条/秒", [("2W", 20000.0, "条/秒")]),

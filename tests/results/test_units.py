@@ -101,6 +101,10 @@ def test_to_si(value, unit, si):
         ("x", (1.0, "1")),
         ("x faster", (1.0, "1")),
         ("requests per second", (1.0, "1/s")),
+        # (a rate in words: `a`, `an`, `each`, `every` for `per`)
+        ("inserts a second", (1.0, "1/s")),
+        ("queries every minute", (1 / 60, "1/s")),
+        ("GB an hour", (1e9 / 3600, "B/s")),
     ],
 )
 def test_rates_and_factors_normalise(unit, si):
