@@ -62,21 +62,14 @@ def read_labels(corpus: Path) -> dict[str, dict]:
 
 def corpus_kind(msg: CorpusMessage) -> str:
     """jira, github, commit or mail, by the pipeline's own rules (`extract.mail.kinds`) on
-    the header block. Two corpus-specific facts: GitHub threads copied from the web
-    (`Corpus: issues`) are GitBox mails' bodies, and web archives hide JIRA's
-    address (`"Name (JIRA)" <j...@apache.org>`), so the display name says it."""
+    the header block. One corpus-specific fact: GitHub threads copied from the web
+    (`Corpus: issues`) are GitBox mails' bodies. (Web archives hide JIRA's address,
+    `"Name (JIRA)" <j...@apache.org>`: the pipeline's rules know that form.)"""
     if msg.headers.get("Corpus") == "issues":
         return "github"
     subject = msg.headers.get("Subject", "")
     name, address = parseaddr(msg.headers.get("From", ""))
-    kind = message_kind(subject, name, address, msg.body).kind
-    if (
-        kind == "mail"
-        and "[jira]" in subject.lower()
-        and "(jira)" in msg.headers.get("From", "").lower()
-    ):
-        return "jira"
-    return kind
+    return message_kind(subject, name, address, msg.body).kind
 
 
 def thread_of(msg: CorpusMessage) -> str:

@@ -55,6 +55,12 @@ _JIRA_LINK = re.compile(r"\[\s*(https?://issues\.apache\.org/jira/browse/[^\s\]]
 # One line, `who` starting at its first non-blank: a `\s*` before a lazy `who` and a
 # `\s+` after it once claimed the same blanks and line breaks, and 4 kB of whitespace
 # lines took 10 s (cubic).
+# JIRA's notifier names its sender `<actor> (JIRA)`; a web archive or a re-sent copy
+# hides the address (`<j...@apache.org>`, none at all). Unquoted, the `(JIRA)` is an
+# address comment, which a parser gives as the name (`Walter Su (JIRA)` -> name `JIRA`,
+# address `Walter`). A person's reply is never so named.
+_JIRA_NAME = re.compile(r"\(jira\)", re.I)
+_JIRA_COMMENT = re.compile(r"jira\b", re.I)
 _JIRA_ACTOR = re.compile(
     r"^[ \t]*+(?P<who>\S[^\n]{0,99}?)[ \t]++(?:commented on|edited comment on|created|"
     r"updated|logged work on|resolved|reopened|closed|assigned)[ \t]++[A-Z][A-Z0-9_]+-\d+",
@@ -176,14 +182,22 @@ def _jira(subject, bare, from_name, sender, head, headers) -> Kind | None:
         return None
     key = m.group("key") or m.group("key2")
     action = (m.group("action") or m.group("action2") or "").strip()
-    by_jira = sender.startswith("jira@") or "x-jira-fingerprint" in headers
+    # (the name a parser made of an unquoted `Name (JIRA)`: the comment, with no address)
+    parsed_comment = "@" not in sender and _JIRA_COMMENT.match(from_name or "") is not None
+    by_jira = (
+        sender.startswith("jira@")
+        or "x-jira-fingerprint" in headers
+        or _JIRA_NAME.search(from_name or "") is not None
+        or "(jira)" in sender
+        or parsed_comment
+    )
     link = _JIRA_LINK.search(head)
     k = Kind("jira" if by_jira else "mail", action=action or None, issue_key=key)
     k.url = link.group(1) if link else f"https://issues.apache.org/jira/browse/{key}"
     who = _JIRA_ACTOR.search(head) if by_jira else None  # (a slow pattern: only when used)
     if who:
         k.actor = who.group("who").strip()
-    elif from_name:
+    elif from_name and not parsed_comment:
         k.actor = re.sub(r"(?<!\s)\s*+\((?:JIRA|Jira)\)\s*$", "", from_name).strip() or None
     return k
 

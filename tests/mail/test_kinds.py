@@ -288,6 +288,31 @@ def test_permalink():
     )
 
 
+@pytest.mark.parametrize(
+    ("sender", "actor"),
+    [
+        ('"Konstantin Shvachko (JIRA)" <j...@apache.org>', "Konstantin Shvachko"),
+        ('"Teddy Choi (JIRA)"', None),  # (no address at all)
+        ("Walter Su (JIRA)", None),  # (unquoted: `(JIRA)` parses as the name)
+        ("star (Jira) (inferred)", None),
+    ],
+)
+def test_a_jira_notification_whose_archive_hid_the_address_is_jira(sender, actor):
+    raw = (
+        f"From: {sender}\nTo: hdfs-dev@hadoop.apache.org\n"
+        "Subject: [jira] [Commented] (HDFS-1070) Speedup NameNode image loading\n"
+        "Message-ID: <1@x>\nDate: Mon, 01 Jun 2020 12:00:00 +0000\n\nLoad time went down.\n"
+    ).encode()
+    pm = parse_message(raw)
+    k = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+    assert (k.kind, k.issue_key, k.actor) == ("jira", "HDFS-1070", actor)
+    # a person's reply, or a person with the word in their name, stays mail
+    for person in ("Todd Lipcon <todd@apache.org>", "Jira Fan <jirafan@example.org>"):
+        pm = parse_message(raw.replace(sender.encode(), person.encode()))
+        k = message_kind(pm.subject, pm.from_name, pm.from_address, pm.text, pm.headers)
+        assert k.kind == "mail", person
+
+
 # Issue 27: the JIRA actor pattern backtracked cubically across line breaks: a forged
 # JIRA mail of 4 kB of whitespace lines took 10 s (and was lost to the message budget).
 @pytest.mark.parametrize("filler", [" \n", "\n", " ", " \t\n", "a \n"])
