@@ -41,7 +41,8 @@ PATTERNS = (
     ("num_rate", r"\d[ \t]?(?:[kmg]?[ \t]?(?:ops?|req|reqs|requests|rows?|records?|msgs?|messages"
                  r"|queries|tx|txns?|events?|i|it|docs?|items?|writes|reads)[ \t]?(?:/|per[ \t])"
                  r"[ \t]?(?:s|sec|second|ms|min)|[a-z]{2,12}[ \t](?:an?|each|every)[ \t]"
-                 r"(?:second|sec|minute|min)|qps|tps|rps|iops|[kmgt]i?b/s|[kmgt]i?bps|mb/sec"
+                 r"(?:second|sec|minute|min)|qps|tps|rps|iops|tpm(?:c|total)?|nopm|qphh|tpse"
+                 r"|[kmgt]i?b/s|[kmgt]i?bps|mb/sec"
                  r"|gflops|cps|ops)\b"),
     ("num_factor", r"\d[ \t]?(?:x|times)\b|\d[ \t]?×|(?:x|×)\d|factor of"),
     ("num_percent", r"\d[ \t]?(?:%|％)"),

@@ -36,6 +36,10 @@ _RATE_WORDS = (
 _RATE_DIVISOR = {"/s": 1.0, "/sec": 1.0, "/second": 1.0, "persecond": 1.0, "/秒": 1.0, "每秒": 1.0,
                  "/ms": 1e-3, "/us": 1e-6, "/µs": 1e-6, "/min": 60.0}  # fmt: skip
 _PERCENT = {"%", "percent", "pct"}
+# (each TPC rate's span, in seconds: see `_plan`)
+_TPC_RATES = {
+    "tpmc": 60.0, "tpmtotal": 60.0, "nopm": 60.0, "tpm": 60.0, "tpse": 1.0, "qphh": 3600.0,
+}  # fmt: skip
 # Spans of time no unit here converts: a byte count per day or week is no size
 _LONG_SPANS = frozenset(("d", "day", "days", "wk", "week", "weeks", "month", "year"))
 
@@ -165,6 +169,13 @@ def _plan(unit: str) -> tuple[float, float, str] | None:
     # event rates: ops/s, rows/sec, req/s, ops/ms, QPS, TPS, IOPS
     if key in ("qps", "tps", "rps", "ops", "hz", "1/s", "iops"):
         return 1.0, 1.0, "1/s"
+    # the TPC benchmarks' own rates, as their specifications name them: TPC-C's
+    # transactions a minute (`tpmC`, `tpmTOTAL`; HammerDB's `NOPM`, new orders, and
+    # `TPM`), TPC-E's a second (`tpsE`), TPC-H's queries an hour (`QphH`, `QphH@100GB`)
+    if key in _TPC_RATES:
+        return 1.0, _TPC_RATES[key], "1/s"
+    if key.startswith("qphh@"):
+        return 1.0, 3600.0, "1/s"
     # scaled operation rates: MOPS, Kops (without a time: ops are per second)
     m = re.fullmatch(r"([kKMG])(?:ops|OPS|Ops|iops|IOPS)", raw.replace(" ", ""))
     if m:

@@ -27,6 +27,7 @@ def test_the_counts_say_what_a_report_is_made_of():
     for text in ("I get 1450 inserts a second", "we merge 12 commits every minute"):
         assert counts(text)["num_rate"] > 0, text
     assert counts("we talked for a second, then ran it 3 times a day")["num_rate"] == 0
+    assert counts("System achieved 412345 NOPM from 948112 PostgreSQL TPM")["num_rate"] > 0
 
 
 def test_a_column_s_unit_in_its_header_is_counted():

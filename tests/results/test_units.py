@@ -105,6 +105,12 @@ def test_to_si(value, unit, si):
         ("inserts a second", (1.0, "1/s")),
         ("queries every minute", (1 / 60, "1/s")),
         ("GB an hour", (1e9 / 3600, "B/s")),
+        # (the TPC benchmarks' rates, as their specifications and HammerDB name them)
+        ("tpmC", (1 / 60, "1/s")),
+        ("NOPM", (1 / 60, "1/s")),
+        ("QphH", (1 / 3600, "1/s")),
+        ("QphH@100GB", (1 / 3600, "1/s")),
+        ("tpsE", (1.0, "1/s")),
     ],
 )
 def test_rates_and_factors_normalise(unit, si):
