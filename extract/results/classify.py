@@ -190,6 +190,13 @@ _NOISE = re.compile(
     re.M | re.I,
 )
 _YETUS_ROW = re.compile(r"^\s*\|(?:\s*[+-][01]\b|\|\|)", re.M)
+# A line a person labelled as one side of a comparison (`before: BUILD SUCCESSFUL in
+# 4m 12s`, `with the patch: Total time: 2:51 min`): a build's time measured, not its
+# bookkeeping.
+_SIDE_LABEL = re.compile(
+    r"[ \t>*_-]*+(?i:before|after|baseline|with(?:out)?(?: (?:the|this|my))?"
+    r" (?:patch|change|fix|pr)|old|new|master|main|trunk|patched)\b[^:\n]{0,30}:"
+)
 # In a long (flattened) line, drop only the bookkeeping: its numbers follow it.
 _LONG_LINE = 120
 _NOISE_BEFORE, _NOISE_AFTER = 10, 60
@@ -477,7 +484,7 @@ def _without_noise_lines(text: str, ci_or_maven: bool) -> str:
     kept = []
     for line in text.splitlines(keepends=True):
         if len(line) <= _LONG_LINE:
-            if not _NOISE.search(line):
+            if not _NOISE.search(line) or _SIDE_LABEL.match(line):
                 kept.append(line)
             continue
         end = 0

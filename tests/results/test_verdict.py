@@ -126,6 +126,20 @@ def test_a_sentence_report_in_a_mail_is_taken():
     assert message_results(body, subject="New codec numbers", kind="mail").verdict.is_benchmark
 
 
+def test_build_summaries_a_person_labelled_as_before_and_after_are_a_report():
+    """A build's summary line is bookkeeping; two of them a person labelled as the two
+    sides of a change are its build time measured (the corpus's rule 3)."""
+    for before, after in (
+        ("BUILD SUCCESSFUL in 4m 12s", "BUILD SUCCESSFUL in 2m 51s"),
+        ("[INFO] Total time:  04:12 min", "[INFO] Total time:  02:51 min"),
+    ):
+        body = f"Clean build, no cache:\n\nbefore: {before}\nafter:  {after}\n"
+        assert message_results(body, kind="github").verdict.is_benchmark, before
+        # (the same lines unlabelled: a build's log)
+        log = f"> Task :core:test\n{after}\n47 actionable tasks: 47 executed\n"
+        assert not message_results(log, kind="github").verdict.is_benchmark, before
+
+
 def test_a_design_thread_that_tells_its_results_says_so():
     """A family a report may be written in (a design thread, a bug report) is weighed
     with how much of it tells what was run: `told_in:<family>`."""
