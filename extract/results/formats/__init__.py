@@ -91,6 +91,7 @@ MODULES = [
     "timeit",
     "gatling",
     "sql_timing",
+    "solr",
     "gnu_time",
     "bash_time",
     "jira_table",
