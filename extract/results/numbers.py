@@ -41,14 +41,26 @@ _RUN = re.compile(
     r"\d(?<![A-Za-z0-9_.]\d)\d*(?:[.,:'\u2009\u202f\u00a0]\d+)*|\.(?<![A-Za-z0-9_.]\.)\d+"
 )
 _EXPONENT = re.compile(r"[eE][-+]?\d{1,3}(?![0-9])")
+# (between the parts of a duration in words: a blank, `, ` or ` and `)
+_AND = r",?[ \t]++(?:and[ \t]++)?"
 # (its parts glued or one blank apart, as build tools print them: `1m30s`, `12m 5s`,
 # `1h 2m 3s`. Its first digit first, the look back after it, as in `_RUN`: the search
 # skips to the next digit)
 _DURATION = re.compile(
     r"\d(?<![A-Za-z0-9_.]\d)(?:\d*(?:\.\d+)?h(?: ?\d+(?:\.\d+)?m(?!s))?(?: ?\d+(?:\.\d+)?s)?"
     r"|\d*(?:\.\d+)?m(?!s) ?\d+(?:\.\d+)?s)(?![A-Za-z0-9_])"
+    # (or in words, as people and Ant's `Total time:` write it: `6 minutes 41 seconds`,
+    # `1 hr 18 min`, `32 mins and 12 secs`, `1 hour, 12 minutes`: a larger unit, then a
+    # smaller one)
+    r"|\d(?<![A-Za-z0-9_.]\d)\d*+(?:[ \t]++(?:hours?|hrs?)"
+    + _AND
+    + r"\d++[ \t]++(?:minutes?|mins?)(?:"
+    + _AND
+    + r"\d++(?:\.\d++)?[ \t]++(?:seconds?|secs?))?"
+    r"|[ \t]++(?:minutes?|mins?)" + _AND + r"\d++(?:\.\d++)?[ \t]++(?:seconds?|secs?))\b"
 )
-_DURATION_PART = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)([hms])")
+# (each part: its number, and the letter its unit starts with, glued or a blank apart)
+_DURATION_PART = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)[ \t]*+([hms])")
 _CLOCK = re.compile(r"\d{1,3}(?::[0-5]\d){1,2}(?:\.\d+)?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:([,'\u2009\u202f\u00a0])\d{3})(?:\1\d{3})*(?:\.\d+)?")
 _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -187,7 +199,7 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
     return out
 
 
-_DIGIT_H_OR_M = re.compile(r"[0-9][hm]")
+_DIGIT_H_OR_M = re.compile(r"[0-9](?:[hm]|[ \t]++(?:hours?|hrs?|minutes?|mins?)\b)")
 # A URL of any scheme (`https://`, `hdfs://nn1:8020/`, `s3a://`, `jdbc:mysql://db:3306`),
 # to the first blank or the character that closes what holds it (`<...>`, `(...)` of a
 # Markdown link, quotes).
@@ -199,8 +211,9 @@ def _urls(text: str) -> list[tuple[int, int]]:
 
 
 def _has_duration(text: str) -> bool:
-    # (a glued duration needs `h` or `m` right after a digit; one regex pass, where
-    # twenty substring tests walked the text twenty times)
+    # (a glued duration needs `h` or `m` right after a digit, one in words an hour or
+    # a minute after it; one regex pass, where twenty substring tests walked the text
+    # twenty times)
     return _DIGIT_H_OR_M.search(text) is not None
 
 

@@ -133,6 +133,14 @@ def test_a_range_keeps_both_ends():
         # (a duration's part alone, or a unit that is not its next part, stays apart)
         ("2h 30 minutes", [("2h", 7200.0, "s"), ("30", 30.0, "minutes")]),
         ("3m 10sec", [("3", 3.0, "m"), ("10", 10.0, "sec")]),
+        # (in words, a larger unit then a smaller: as people and Ant's summary write it)
+        ("Total time: 6 minutes 41 seconds", [("6 minutes 41 seconds", 401.0, "s")]),
+        ("took 1 hr 18 min", [("1 hr 18 min", 4680.0, "s")]),
+        ("in 32 mins and 12 secs", [("32 mins and 12 secs", 1932.0, "s")]),
+        ("1 hour, 12 minutes", [("1 hour, 12 minutes", 4320.0, "s")]),
+        # (a unit alone, or parts a word apart, stay apart)
+        ("5 minutes", [("5", 5.0, "minutes")]),
+        ("at 10 minutes 3 tasks ran", [("10", 10.0, "minutes"), ("3", 3.0, "tasks")]),
     ],
 )
 def test_a_duration_in_parts_one_blank_apart_is_one_number(text, expected):
