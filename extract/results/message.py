@@ -28,7 +28,7 @@ from extract.results.describe import (
 from extract.results.families import families
 from extract.results.formats import ResultTable, extract_results
 from extract.results.gate import gate
-from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class
+from extract.results.judge import Candidate, NumberModel, judge_numbers, metric_class, unit_class
 from extract.results.judge import load_model as load_number_model
 from extract.results.verdict import MessageModel, decide
 from extract.results.verdict import load_model as load_verdict_model
@@ -289,6 +289,7 @@ def message_results(
         verdict = decide(sample, read, cands, subject=subject, kind=kind, model=verdict_model)
     else:
         verdict = classify(sample, read, subject=subject, kind=kind)
+    whole_durations(cands)
     tables = taken(sample, read, cands) if number_model else read
     name_slowdowns(sample, tables)
     name_vague_labels(sample, tables, cands)
@@ -309,6 +310,23 @@ def _forget_lines() -> None:
     # stays flat only if no message's text outlives it)
     describe.forget_lines()
     judge.forget_lines()
+
+
+def whole_durations(cands: list[Candidate]) -> None:
+    """A reader that read only the first part of a duration in parts (`Total time: 6
+    minutes 41 seconds` as 6 minutes; `12m 5s` as 12 m) measured the whole: its
+    measurement takes the duration's value, in seconds, and its span."""
+    for c in cands:
+        n, m = c.number, c.measurement
+        if (
+            n.shape == "duration"
+            and m is not None
+            and m.span is not None
+            and m.span[0] == n.start
+            and m.span[1] < n.end
+            and unit_class(m.unit or "") == "time"
+        ):
+            m.value, m.unit, m.written, m.span = n.value, "s", n.written, (n.start, n.end)
 
 
 def taken(sample: str, tables: list[ResultTable], cands: list[Candidate]) -> list[ResultTable]:

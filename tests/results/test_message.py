@@ -110,3 +110,14 @@ def test_a_body_with_git_and_svn_diffs_reads_each_file_in_order():
     assert not any(n in sample for n in ("14.2", "128", "= 7", "220"))
     for i, ch in enumerate(sample):
         assert body[to_body(i)] == ch, i
+
+
+def test_a_reader_that_read_a_duration_s_first_part_measures_the_whole():
+    body = (
+        "Full build on trunk vs. the branch with the parallel javac task:\n\ntrunk:\n"
+        "BUILD SUCCESSFUL\nTotal time: 6 minutes 41 seconds\n\nbranch:\nBUILD SUCCESSFUL\n"
+        "Total time: 2 minutes 58 seconds\n"
+    )
+    found = message_results(body, kind="jira")
+    got = sorted((m.value, m.unit) for t in found.tables for m in t.measurements)
+    assert got == [(178.0, "s"), (401.0, "s")]
