@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from extract.results.formats._layout import heading_above, line_end, line_start
+from extract.results.formats._layout import heading_above
 from extract.results.formats._rows import numbers
 from extract.results.formats.base import FormatInfo, ResultTable
 
@@ -39,40 +39,53 @@ INFO = FormatInfo(
 )
 
 # (each form's mark, then its digits: found in one pass from the mark, never tried at
-# every position of a long line)
-_QTIME = re.compile(r"(?-i:\bQTime(?:=|\"[ \t]*+:[ \t\r\n]*+|\">))(?P<ms>\d{1,9})(?![\d.])")
+# every position of a long line; a sentence's full stop may follow)
+_QTIME = re.compile(r"(?-i:\bQTime(?:=|\"[ \t]*+:[ \t\r\n]*+|\">))(?P<ms>\d{1,9})(?!\.?\d)")
 _PATH = re.compile(r"\bpath=(?P<path>/[^\s&{}]{1,80})")
 # (the query: `q=` opens the params or follows a `&`; up to the next `&`, `}` or blank)
 _QUERY = re.compile(r"[{&]q=(?P<q>[^&}\s]{1,80})")
-# A name that leads the line, as a person labels a run: `before:`, `with the patch:`.
-_LEAD = re.compile(r"[ \t>*_-]*+(?P<name>[A-Za-z][\w .()+-]{0,40}?)[ \t]*+:[ \t]")
+# A name that leads the line, as a person labels a run: `before:`, `with the patch:`,
+# `8.11.2:`. Not a log record's level (`INFO: [core] webapp=...`, Solr 4's format).
+_LEAD = re.compile(
+    r"[ \t>*_-]*+(?P<name>[A-Za-z][\w .()+-]{0,40}?|\d+(?:\.\d+)+[\w.-]{0,10})[ \t]*+:[ \t]"
+)
+_LOG_LEVEL = re.compile(r"(?i:info|warn|warning|error|debug|trace|fine|finer|severe|notice)")
+# A line of a JSON or XML document, above its header: the document's own lines
+_DOCUMENT_LINE = re.compile(r"[ \t]*+[{}\[\]\"<]")
+_DOCUMENT_LINES = 30  # (how far up a document's first line is looked for)
+_WRAPPED_LINES = 6  # (how many lines a wrap may have broken a request log record into)
+_REQUEST_REACH = 4000  # (how far before its time a request's `webapp=` is looked for)
 
 
 def parse(text: str) -> list[ResultTable]:
     tables = []
-    floor = 0
+    floor = 0  # (where the previous time ended)
+    line_at = -1  # (where the line of this time starts)
+    variant = None
     for m in _QTIME.finditer(text):
-        start = line_start(text, m.start())
-        line = text[start : line_end(text, m.start())]
+        # (the line's start looked for back to the previous time only: a line of many
+        # times is walked once, not once a time)
+        nl = text.rfind("\n", floor, m.start())
+        first_on_line = nl >= 0 or line_at < 0
+        line_at = nl + 1 if nl >= 0 else max(line_at, 0)
+        # (the request: from its `webapp=` (a wrap may have put it on a line above) or
+        # its line's start to its time, never before the previous time)
+        begin = max(line_at, floor)
+        webapp = text.rfind("webapp=", max(floor, m.start() - _REQUEST_REACH), m.start())
+        if 0 <= webapp < begin:
+            begin = max(text.rfind("\n", floor, webapp) + 1, floor)
+        segment = text[begin : m.start()]
         label = None
-        if path := _PATH.search(line):
+        if path := _PATH.search(segment):
             label = path["path"]
-            if query := _QUERY.search(line):
+            if query := _QUERY.search(segment):
                 label += f" q={query['q']}"
-        lead = _LEAD.match(line)
-        variant = lead["name"] if lead and "=" not in lead["name"] else None
-        if variant is None:
-            # (a log line is its own block; a JSON or XML document's header is inside
-            # the document: its heading is the one above the paragraph)
-            if m.group().startswith("QTime="):
-                block = start
-            else:
-                blank = text.rfind("\n\n", floor, start)
-                block = blank + 2 if blank >= 0 else floor
-            variant = heading_above(text, block, floor)
+        if first_on_line:
+            variant = _variant(text, m, min(begin, line_at), floor, bool(tables), variant)
         table = ResultTable(
             format=INFO.name,
-            span=(m.start(), m.end()),
+            # (the request's line is the table's: its hits and status are no one's rows)
+            span=(begin if m.group().startswith("QTime=") else m.start(), m.end()),
             columns=["QTime"],
             caption=label,
             variant=variant,
@@ -81,3 +94,37 @@ def parse(text: str) -> list[ResultTable]:
         floor = m.end()
         tables.append(table)
     return tables
+
+
+def _variant(
+    text: str, m: re.Match, line_at: int, floor: int, after_one: bool, prev: str | None
+) -> str | None:
+    """The name of the run a time on a new line belongs to: the name that leads its line;
+    else, for a log line right under the previous time's (`after_one`: there is one), that
+    one's; else the heading above it (above its document, for a JSON or XML header)."""
+    lead = _LEAD.match(text, line_at, min(len(text), line_at + 80))
+    if lead and not _LOG_LEVEL.fullmatch(lead["name"].strip()):
+        return lead["name"].strip()
+    log_line = m.group().startswith("QTime=")
+    between = text[floor:line_at]
+    if log_line and after_one and not between.strip() and "\n\n" not in between:
+        return prev  # (the next record of the same log)
+    block = line_at
+    if log_line:
+        # (a record a wrap broke over lines: its first line, under its heading's `:`
+        # or a blank line)
+        for _ in range(_WRAPPED_LINES):
+            above = text.rfind("\n", floor, block - 1) + 1
+            line = text[max(above, floor) : block].strip()
+            if block <= floor or not line or line.endswith(":"):
+                break
+            block = max(above, floor)
+    else:
+        for _ in range(_DOCUMENT_LINES):
+            if block <= floor:
+                break
+            above = text.rfind("\n", floor, block - 1) + 1
+            if not _DOCUMENT_LINE.match(text, max(above, floor), block):
+                break
+            block = max(above, floor)
+    return heading_above(text, block, floor)
