@@ -38,12 +38,13 @@ PATTERNS = (
     ("num_long_time", r"\d[ \t]?(?:(?:mins?|minutes?|h|hrs?|hours?|days?)\b|分钟|小时)"),
     ("num_row", r"\d[ \t]*[,;\t|][ \t]*[\d.]+[ \t]*[,;\t|][ \t]*[\d.]+[ \t]*[,;\t|][ \t]*\d"
                 r"|\d[ \t]{2,}[\d.]+[ \t]{2,}[\d.]+[ \t]{2,}\d"),
-    ("num_rate", r"\d[ \t]?(?:[kmg]?[ \t]?(?:ops?|req|reqs|requests|rows?|records?|msgs?|messages"
-                 r"|queries|tx|txns?|events?|i|it|docs?|items?|writes|reads)[ \t]?(?:/|per[ \t])"
-                 r"[ \t]?(?:s|sec|second|ms|min)|[a-z]{2,12}[ \t](?:an?|each|every)[ \t]"
-                 r"(?:second|sec|minute|min)|qps|tps|rps|iops|tpm(?:c|total)?|nopm|qphh|tpse"
-                 r"|[kmgt]i?b/s|[kmgt]i?bps|mb/sec"
-                 r"|gflops|cps|ops)\b"),
+    ("num_rate", r"\d[ \t]?(?:(?:[kmg]?[ \t]?(?:ops?|req|reqs|requests|rows?|records?|msgs?"
+                 r"|messages|queries|tx|txns?|events?|i|it|docs?|items?|writes|reads)[ \t]?"
+                 r"(?:/|per[ \t])[ \t]?(?:s|sec|second|ms|min)|qps|tps|rps|iops|tpm(?:c|total)?"
+                 r"|nopm|qphh|tpse|[kmgt]i?b/s|[kmgt]i?bps|mb/sec|gflops|cps|ops)\b"
+                 # (in words, things counted or bytes a second, the clause ending there)
+                 r"|(?:[a-z]{2,11}s|[kmgt]i?b)[ \t](?:an?|each|every)[ \t]"
+                 r"(?:second|sec|minute|min|hour)[ \t]*[.,;:!?)\r\n])"),
     ("num_factor", r"\d[ \t]?(?:x|times)\b|\d[ \t]?×|(?:x|×)\d|factor of"),
     ("num_percent", r"\d[ \t]?(?:%|％)"),
     ("perf_word", r"latency|throughput|benchmark|perf|faster|slower|speed-?up|elapsed"

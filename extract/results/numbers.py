@@ -14,7 +14,9 @@ What is one number:
   space), a decimal point or a decimal comma (`12,5` when the comma is the only
   separator and not followed by three digits), an exponent (`3.49E8`);
 * a clock (`0:02.10`, `1:02:03`) and a duration in parts, glued or one blank apart
-  (`1m30s`, `0m4.085s`, `2h15m`, `12m 5s`), in seconds;
+  (`1m30s`, `0m4.085s`, `2h15m`, `12m 5s`) or in words, a larger unit then a smaller
+  one under 60 (`6 minutes 41 seconds`, `1 hr 18 min`, `32 mins and 12 secs`; not in a
+  list or a range), in seconds;
 * not a number: digits inside a word or an identifier (`x86`, `p99`, `v1.2`,
   `3f2a9c`, `0x1F`), dotted versions and addresses (`1.2.3`, `10.0.0.1`), anything
   in a URL of any scheme (`https://host:8443/d/9?from=1700000000&panes=%7B%22`,
@@ -120,10 +122,18 @@ _BILLIONS = re.compile(r"[ \t]*(?i:" + _COUNTED + r")")
 # The unit after a number: one blank at most, then a unit-like token.
 _UNIT = re.compile(
     r"[ \t]?(?:(?P<u>%|‰|×|°C|"
-    r"[A-Za-zµμ][A-Za-zµμ]{0,11}(?:/[A-Za-zµμ]{1,8}|[ \t]per[ \t](?:second|sec|s|minute|min"
-    r"|hour|h|ms|day)\b"
-    # (in words: `1450 inserts a second`, `3 GB an hour`, `40 queries every second`)
-    r"|[ \t](?:an?|each|every)[ \t](?:second|sec|minute|min|hour)\b)?(?:\([A-Za-z%]{1,6}\))?"
+    # (TPC-H's composite rate names its scale: `QphH@100GB`, one unit)
+    r"QphH@\d{1,6}[A-Za-z]{0,2}\b|"
+    # (a rate in words: `1450 inserts a second`, `3 GB an hour`, `40 queries every second`:
+    # things counted (a plural, not a verb's `is`, `needs`) or bytes, the clause ending
+    # there. `22 queries a second time`, `a second pass`, `a minute ago` are no rate)
+    r"(?:(?!(?:is|was|has|does|needs|takes|gets|makes|goes|waits|lasts|seems|looks|comes"
+    r"|gives|uses|says|means|costs|runs|times|this|thus|plus|less)\b)[A-Za-z]{1,11}s"
+    r"|[kKMGT]i?B|bytes)[ \t](?:an?|each|every)[ \t](?:second|sec|minute|min|hour)\b"
+    r"(?=[ \t]*+(?:[.,;:!?)\]|]|$|(?:and|with|on|in|at|for|while|which|when|vs|versus|but|or"
+    r"|from|to|under|over|across|during|after|before|using|of|compared)\b))"
+    r"|[A-Za-zµμ][A-Za-zµμ]{0,11}(?:/[A-Za-zµμ]{1,8}|[ \t]per[ \t](?:second|sec|s|minute|min"
+    r"|hour|h|ms|day)\b)?(?:\([A-Za-z%]{1,6}\))?"
     r"|/(?:s|sec|ms|min|op|ops|iter))"
     # (a count per second as Chinese writes it: `2W 条/秒`, `5万/秒`, `3000 次每秒`)
     r"|(?P<cjk>(?:条|次|个|行|笔)?(?:/秒|每秒)|毫秒|微秒|纳秒|秒|分钟|小时|倍|次|条|个|行|ms))"
@@ -179,6 +189,8 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
                 taken_until = urls[u][1]  # (a URL's digits name it)
                 continue
         d = durations.get(start) if durations else None
+        if d is not None and not _one_duration(text, d):
+            d = None
         if d is not None:
             seconds = sum(
                 float(v) * {"h": 3600.0, "m": 60.0, "s": 1.0}[u]
@@ -193,10 +205,32 @@ def numbers(text: str, limit: int | None = None) -> list[Number]:
         out.extend(found)
         taken_until = run.end()
         for n in found:  # (a loop, not a list unpacked into max: this runs once a run)
-            if n.end > taken_until:
-                taken_until = n.end
+            # (past its unit too: `QphH@100GB` names its scale, no number of its own)
+            if n.unit_end > taken_until:
+                taken_until = n.unit_end
     _link_ranges(text, out)
     return out
+
+
+# (a duration in words is one only where its smaller parts are under 60 and no list or
+# range holds it: `1 minute, 30 seconds and 10 seconds`, `between 2 minutes and 50
+# seconds` are numbers apart)
+_WORD_PARTS = re.compile(r"(?<![\d.])(\d++(?:\.\d++)?)[ \t]++[a-z]")
+_LIST_GOES_ON = re.compile(
+    r",?[ \t]++(?:and[ \t]++|or[ \t]++)?\d++(?:\.\d++)?[ \t]++(?:hours?|hrs?|minutes?|mins?"
+    r"|seconds?|secs?)\b"
+)
+_BETWEEN = re.compile(r"\b(?:between|from)[ \t]++$", re.I)
+
+
+def _one_duration(text: str, d: re.Match) -> bool:
+    """Whether the duration `d` is one number (see `_WORD_PARTS`); a glued one always."""
+    parts = _WORD_PARTS.findall(d.group())
+    if not parts:  # (its units glued to its numbers: `1m30s`, `12m 5s`)
+        return True
+    if any(float(v) >= 60 for v in parts[1:]) or _LIST_GOES_ON.match(text, d.end()):
+        return False
+    return _BETWEEN.search(text, max(0, d.start() - 12), d.start()) is None
 
 
 _DIGIT_H_OR_M = re.compile(r"[0-9](?:[hm]|[ \t]++(?:hours?|hrs?|minutes?|mins?)\b)")

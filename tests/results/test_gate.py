@@ -24,9 +24,10 @@ def test_the_counts_say_what_a_report_is_made_of():
     assert report["num_time:any"] == report["num_factor:any"] == 1.0
     assert "num_time:any" not in note and "num_factor:any" not in note
     # (a rate in words, whatever is counted: `inserts a second`, `commits every minute`)
-    for text in ("I get 1450 inserts a second", "we merge 12 commits every minute"):
+    for text in ("I get 1450 inserts a second.", "we merge 12 commits every minute."):
         assert counts(text)["num_rate"] > 0, text
-    assert counts("we talked for a second, then ran it 3 times a day")["num_rate"] == 0
+    for text in ("we talked for a second, then ran it 3 times a day", "22 queries a second time"):
+        assert counts(text)["num_rate"] == 0, text
     assert counts("System achieved 412345 NOPM from 948112 PostgreSQL TPM")["num_rate"] > 0
 
 

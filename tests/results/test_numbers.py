@@ -31,6 +31,10 @@ def read(text):
         ("30k writes per second", [("30k", 30000.0, "writes per second")]),
         ("1450 inserts a second", [("1450", 1450.0, "inserts a second")]),
         ("3 GB an hour", [("3", 3.0, "GB an hour")]),
+        ("1,234 QphH@100GB", [("1,234", 1234.0, "QphH@100GB")]),
+        # (an ordinal's `a second`, a verb's `needs a minute`: no rate)
+        ("ran the 22 queries a second time", [("22", 22.0, "queries")]),
+        ("Python 3 needs a minute.", [("3", 3.0, "needs")]),
         ("耗时20ms左右", [("20", 20.0, "ms")]),
         # (a count per second as Chinese writes it)
         ("消费 2W 条/秒", [("2W", 20000.0, "条/秒")]),
@@ -141,6 +145,13 @@ def test_a_range_keeps_both_ends():
         # (a unit alone, or parts a word apart, stay apart)
         ("5 minutes", [("5", 5.0, "minutes")]),
         ("at 10 minutes 3 tasks ran", [("10", 10.0, "minutes"), ("3", 3.0, "tasks")]),
+        # (nor where a list or a range holds them, or a smaller part is 60 or more)
+        (
+            "1 minute, 30 seconds and 10 seconds",
+            [("1", 1.0, "minute"), ("30", 30.0, "seconds"), ("10", 10.0, "seconds")],
+        ),
+        ("between 2 minutes and 50 seconds", [("2", 2.0, "minutes"), ("50", 50.0, "seconds")]),
+        ("2 hours 61 minutes", [("2", 2.0, "hours"), ("61", 61.0, "minutes")]),
     ],
 )
 def test_a_duration_in_parts_one_blank_apart_is_one_number(text, expected):
