@@ -113,8 +113,8 @@ def commit_examples(annotations: Path | None = None) -> list[Example]:
 
     Repositories split from one another share history: one description can be in
     several sets under several hashes. Copies are one thread (the same fold), and a
-    description that is also in an unread set is not fitted on, so that the unread
-    sets stay unseen by the fit."""
+    description that is also in a set not fitted on (unread, or read and kept out) is
+    not fitted on, so that those sets stay unseen by the fit."""
     from extract.dev import commits
 
     out = []
@@ -123,7 +123,7 @@ def commit_examples(annotations: Path | None = None) -> list[Example]:
     unread = {
         commits.text_key(texts[x.repo, x.commit])
         for x in labelled
-        if x.set in commits.UNREAD and (x.repo, x.commit) in texts
+        if x.set not in commits.FITTED and (x.repo, x.commit) in texts
     }
     for x in labelled:
         if x.set not in commits.FITTED or (commit := texts.get((x.repo, x.commit))) is None:

@@ -52,15 +52,15 @@ _JIRA_SUBJECT = re.compile(
     re.I,
 )
 _JIRA_LINK = re.compile(r"\[\s*(https?://issues\.apache\.org/jira/browse/[^\s\]]+)\s*\]")
-# One line, `who` starting at its first non-blank: a `\s*` before a lazy `who` and a
-# `\s+` after it once claimed the same blanks and line breaks, and 4 kB of whitespace
-# lines took 10 s (cubic).
 # JIRA's notifier names its sender `<actor> (JIRA)`; a web archive or a re-sent copy
 # hides the address (`<j...@apache.org>`, none at all). Unquoted, the `(JIRA)` is an
 # address comment, which a parser gives as the name (`Walter Su (JIRA)` -> name `JIRA`,
 # address `Walter`). A person's reply is never so named.
 _JIRA_NAME = re.compile(r"\(jira\)", re.I)
 _JIRA_COMMENT = re.compile(r"jira\b", re.I)
+# One line, `who` starting at its first non-blank: a `\s*` before a lazy `who` and a
+# `\s+` after it once claimed the same blanks and line breaks, and 4 kB of whitespace
+# lines took 10 s (cubic).
 _JIRA_ACTOR = re.compile(
     r"^[ \t]*+(?P<who>\S[^\n]{0,99}?)[ \t]++(?:commented on|edited comment on|created|"
     r"updated|logged work on|resolved|reopened|closed|assigned)[ \t]++[A-Z][A-Z0-9_]+-\d+",

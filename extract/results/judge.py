@@ -456,7 +456,7 @@ _TOKEN_AFTER = re.compile(r"\S*")  # (matched at a position: no `^`, no slice)
 _PLUS_MINUS = re.compile(r"(?:±|\+-|\+/-|\(99\.9%\)|σ)\s*$")
 # (HTML's block opens with `<pre` and closes with `</pre`: both are fences, as a
 # markdown fence's two ``` are, so that the lines after the block are outside it)
-_FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|</?pre)", re.M)
+_FENCE = re.compile(r"^[ \t]*+(?:```|~~~|\{code|\{noformat|</?pre(?=[\s>]))", re.M)
 # (one of which each fence holds: a text without any has none, and is not searched
 # for them line start by line start)
 _FENCE_MARKS = ("```", "~~~", "{code", "{noformat", "<pre")

@@ -131,7 +131,7 @@ def test_build_summaries_a_person_labelled_as_before_and_after_are_a_report():
     sides of a change are its build time measured (the corpus's rule 3)."""
     for before, after in (
         ("BUILD SUCCESSFUL in 4m 12s", "BUILD SUCCESSFUL in 2m 51s"),
-        ("[INFO] Total time:  04:12 min", "[INFO] Total time:  02:51 min"),
+        ("[INFO] core ........ SUCCESS [04:12 min]", "[INFO] core ........ SUCCESS [02:51 min]"),
     ):
         body = f"Clean build, no cache:\n\nbefore: {before}\nafter:  {after}\n"
         assert message_results(body, kind="github").verdict.is_benchmark, before
