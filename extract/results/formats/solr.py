@@ -1,4 +1,4 @@
-"""Apache Solr's query time, `QTime`, as Solr prints it: returns one table per line.
+"""Apache Solr's query time, `QTime`, as Solr prints it: returns one table per time.
 
 Solr reports how long a request took as `QTime`, in milliseconds (its response
 header's `QTime`, the time from the request's parse to its response), in three
@@ -11,9 +11,11 @@ forms people paste:
 
 Measurements: metric `QTime`, unit `ms`. Label = the request's handler path and its
 query when the line gives them (`/select q=*:*`); variant = a name that leads the
-line (`before: webapp=...`, `patched:`), else the heading above. `hits` (how many
-documents matched) and `status` are the request's result, not its performance: not
-measured.
+line (`before: webapp=...`, `8.11.2:`; not a log level, `INFO:`), else, for the next
+record of a log, that of the record above, else the heading above (above its first
+line, for a record a wrap broke; above its document, for a JSON or XML header). The
+table spans a log record's request, so that its `hits` (how many documents matched)
+and `status`, the request's result and not its performance, are no one's rows.
 
 Not declared as rows: the time sits at the end of a log line of any length, or in a
 JSON or XML document; each is found by its own mark and its line read around it.
