@@ -73,16 +73,15 @@ _IDENTIFIER_TAIL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _PRINTF_LEAD = re.compile(r"(?<![\d.])%[-+0#]{0,3}$")
 _CONVERSION = re.compile(r"[hlLqjzt]{0,2}[sdfFeEgGxXoucib](?![A-Za-z0-9_])")
 _CONVERSION_FIRSTS = frozenset("hlLqjztsdfFeEgGxXoucib")
-# What is counted in thousands, millions, billions: rows, records, operations, ... and
-# their rates (`rows/s`, `ops/sec`, `rows per second`), QPS-like names.
+# What is counted in thousands, millions, billions: rows, records, operations, ... (and
+# so their rates, `rows/s`, `rows per second`: it is only asked whether the word is
+# there), QPS-like names.
 _COUNTED = (
     r"(?:rows?|records?|ops?|operations?|requests?|reqs?|queries|query|messages?|msgs?"
     r"|events?|docs?|documents?|keys?|entries|entry|items?|tuples?|transactions?|txns?"
     r"|writes?|reads?|inserts?|updates?|lookups?|calls?|iterations?|instructions?|cycles?"
     r"|tokens?|parameters?|params?|users?|files?|objects?|points?|samples?|elements?|values?)"
-    r"(?:/(?:s|sec|second|ms|min)\b|[ \t]per[ \t](?:second|sec|s|minute|min)\b"
-    r"|[ \t](?:an?|each|every)[ \t](?:second|sec|minute|min)\b|\b)"
-    r"|qps\b|tps\b|rps\b|iops\b"
+    r"\b|qps\b|tps\b|rps\b|iops\b"
 )
 
 
